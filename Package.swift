@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "comment-tui",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "comment-tui", targets: ["comment-tui"]),
+        .library(name: "CommentTUI", targets: ["CommentTUI"]),
+        .library(name: "ThreadModel", targets: ["ThreadModel"]),
+        .library(name: "ScrollEngine", targets: ["ScrollEngine"]),
+    ],
+    targets: [
+        // libncursesw through a module map and a shim header; no pkg-config needed.
+        .systemLibrary(name: "CNCursesW", path: "Sources/CNCursesW"),
+        .target(name: "ThreadModel"),
+        .target(name: "ScrollEngine"),
+        .target(name: "CommentTUI", dependencies: ["CNCursesW", "ThreadModel", "ScrollEngine"]),
+        .executableTarget(name: "comment-tui", dependencies: ["CommentTUI"]),
+        .executableTarget(
+            name: "comment-tui-bench",
+            dependencies: ["CommentTUI", "ScrollEngine", "ThreadModel"],
+            path: "Sources/Benchmarks"
+        ),
+        .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel"]),
+        .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
+        .testTarget(
+            name: "CommentTUITests",
+            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine"],
+            resources: [.copy("Data")]
+        ),
+        .testTarget(
+            name: "TerminalTests",
+            dependencies: ["CommentTUI"]
+        ),
+    ]
+)

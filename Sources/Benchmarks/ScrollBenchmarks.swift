@@ -1,0 +1,4 @@
+import ScrollEngine
+
+/// Scroll engine figures: filled in by the ScrollEngine work.
+func scrollBenchmarks() -> [BenchmarkRow] { [] }

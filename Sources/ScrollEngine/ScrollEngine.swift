@@ -1,0 +1,1 @@
+public enum ScrollEngineVersion { public static let value = "0.1" }

@@ -1,0 +1,1 @@
+public enum ThreadModelVersion { public static let value = "0.1" }

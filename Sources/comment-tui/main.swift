@@ -1,0 +1,2 @@
+import CommentTUI
+print(CommentTUIVersion.value)

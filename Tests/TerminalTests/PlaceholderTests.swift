@@ -1,0 +1,3 @@
+import XCTest
+@testable import CommentTUI
+final class TerminalPlaceholderTests: XCTestCase { func testBuilds() { XCTAssertFalse(String(describing: CommentTUIVersion.value).isEmpty) } }
