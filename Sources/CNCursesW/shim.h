@@ -18,6 +18,8 @@
 static inline WINDOW *ctui_stdscr(void) { return stdscr; }
 static inline int ctui_lines(void) { return LINES; }
 static inline int ctui_cols(void) { return COLS; }
+static inline int ctui_color_pairs(void) { return COLOR_PAIRS; }
+static inline int ctui_colors(void) { return COLORS; }
 static inline int ctui_set_escdelay(int ms) { return set_escdelay(ms); }
 
 static inline attr_t ctui_attr_normal(void) { return WA_NORMAL; }

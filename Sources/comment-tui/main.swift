@@ -1,2 +1,6 @@
 import CommentTUI
-print(CommentTUIVersion.value)
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(Launcher.main(CommandLine.arguments))

@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the app: waits in `poll()` on input, signals and watched files; decodes input;
+/// updates the app; presents frames. Blocks with no timeout unless something is scheduled.
+public final class AppLoop {
+    /// Why the loop ended.
+    public enum Exit: Equatable, Sendable { case quit, signal(Int32), endOfInput }
+
+    private let app: CommentApp
+    private let session: TerminalSession
+    private let input: FileDescriptor
+    private let signals: SignalPipe?
+    private let now: () -> Double
+    private let wallClock: () -> Date
+    private let stopProcess: () -> Void
+    private var decoder = InputDecoder()
+    private var lastInputAt = 0.0
+    private var needsFullRedraw = true
+
+    /// - Parameters:
+    ///   - now: the injected monotonic clock, in seconds.
+    ///   - stopProcess: stops the process for Ctrl-Z and returns once it continues; by default
+    ///     the whole process group stops, as the shell's Ctrl-Z would.
+    public init(
+        app: CommentApp, session: TerminalSession, input: FileDescriptor, signals: SignalPipe?,
+        now: @escaping () -> Double = MonotonicClock.now,
+        wallClock: @escaping () -> Date = Date.init,
+        stopProcess: (() -> Void)? = nil
+    ) {
+        self.app = app
+        self.session = session
+        self.input = input
+        self.signals = signals
+        self.now = now
+        self.wallClock = wallClock
+        self.stopProcess = stopProcess ?? { signals?.stopProcessGroup() }
+    }
+
+    /// Runs until the user quits, a terminating signal arrives or input ends.
+    public func run() throws -> Exit {
+        present()
+        while true {
+            var descriptors = [input]
+            if let signals { descriptors.append(signals.readEnd) }
+            let ready = try Poll.readable(descriptors, timeout: timeout())
+            if let signals, ready.contains(signals.readEnd) {
+                for signal in signals.drain() {
+                    if let exit = handleSignal(signal) { return exit }
+                }
+            }
+            var events: [InputEvent] = []
+            if ready.contains(input) {
+                let bytes = try input.read(upTo: 65536)
+                if bytes.isEmpty { return .endOfInput }
+                lastInputAt = now()
+                events = decoder.feed(bytes)
+            } else if decoder.hasPendingEscape, now() - lastInputAt >= InputDecoder.escapeTimeout {
+                events = decoder.flush()
+            }
+            for event in events {
+                switch app.handle(event, wallClock: wallClock()) {
+                case .quit?: return .quit
+                case .suspend?: suspend()
+                case .redrawAll?: needsFullRedraw = true
+                case nil: break
+                }
+            }
+            present()
+        }
+    }
+
+    /// Seconds until the loop must wake without input, or nil to block.
+    func timeout() -> Double? {
+        guard decoder.hasPendingEscape else { return nil }
+        return max(0, lastInputAt + InputDecoder.escapeTimeout - now())
+    }
+
+    private func handleSignal(_ signal: Int32) -> Exit? {
+        switch signal {
+        case SIGWINCH:
+            if let size = TerminalDevice.size() {
+                session.resize(columns: size.columns, rows: size.rows)
+            }
+            app.resize(columns: session.size.columns, rows: session.size.rows)
+            needsFullRedraw = true
+        case SIGTSTP:
+            suspend()
+        case SIGCONT:
+            needsFullRedraw = true
+        case SIGTERM, SIGHUP, SIGINT:
+            return .signal(signal)
+        default:
+            break
+        }
+        return nil
+    }
+
+    private func suspend() {
+        session.suspend()
+        stopProcess()
+        session.resume()
+        if let size = TerminalDevice.size() { session.resize(columns: size.columns, rows: size.rows) }
+        app.resize(columns: session.size.columns, rows: session.size.rows)
+        needsFullRedraw = true
+    }
+
+    private func present() {
+        let (columns, rows) = session.size
+        app.resize(columns: columns, rows: rows)
+        session.present(app.render(), full: needsFullRedraw)
+        needsFullRedraw = false
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+extension CommentApp {
+    /// Rows one wheel notch scrolls, until the scroll engine drives the feed.
+    static let wheelRows = 3
+
+    /// Applies one input event; returns what the loop must do, if anything.
+    public func handle(_ event: InputEvent, wallClock: Date = Date(timeIntervalSince1970: 0)) -> AppCommand? {
+        switch event {
+        case .key(let press): return handleKey(press, wallClock: wallClock)
+        case .mouse(let mouse): handleMouse(mouse); return nil
+        case .paste(let text): draft.insert(text); return nil
+        case .focus: return nil
+        }
+    }
+
+    private func handleKey(_ press: KeyPress, wallClock: Date) -> AppCommand? {
+        let feedPage = max(1, regions.feed.height - 1)
+        switch (press.key, press.modifiers) {
+        case (.character("c"), .ctrl), (.function(10), _):
+            return .quit
+        case (.character("d"), .ctrl):
+            if draft.isEmpty { return .quit }
+            draft.deleteForward()
+        case (.character("z"), .ctrl):
+            return .suspend
+        case (.character("l"), .ctrl):
+            return .redrawAll
+        case (.function(1), _):
+            showsHelp.toggle()
+        case (.escape, []):
+            if showsHelp { showsHelp = false } else { message = nil }
+        case (.enter, []):
+            send(now: wallClock)
+        case (.enter, .alt), (.character("j"), .ctrl):
+            draft.insert("\n")
+        case (.pageUp, []): scrollFeed(by: -feedPage)
+        case (.pageDown, []): scrollFeed(by: feedPage)
+        case (.up, .ctrl), (.up, .shift): scrollFeed(by: -1)
+        case (.down, .ctrl), (.down, .shift): scrollFeed(by: 1)
+        case (.home, .ctrl): scrollFeed(by: -feedOffset)
+        case (.end, .ctrl): scrollFeed(by: maxFeedOffset)
+        case (.home, []):
+            if draft.isEmpty { scrollFeed(by: -feedOffset) } else { draft.moveToLineStart() }
+        case (.end, []):
+            if draft.isEmpty { scrollFeed(by: maxFeedOffset) } else { draft.moveToLineEnd() }
+        default:
+            editDraft(press)
+        }
+        return nil
+    }
+
+    private func editDraft(_ press: KeyPress) {
+        switch (press.key, press.modifiers) {
+        case (.backspace, []): draft.deleteBackward()
+        case (.backspace, .alt), (.character("w"), .ctrl): draft.killWordBackward()
+        case (.delete, []): draft.deleteForward()
+        case (.left, []), (.character("b"), .ctrl): draft.move(by: -1)
+        case (.right, []), (.character("f"), .ctrl): draft.move(by: 1)
+        case (.left, .ctrl), (.character("b"), .alt): draft.moveWord(forward: false)
+        case (.right, .ctrl), (.character("f"), .alt): draft.moveWord(forward: true)
+        case (.character("a"), .ctrl): draft.moveToLineStart()
+        case (.character("e"), .ctrl): draft.moveToLineEnd()
+        case (.character("k"), .ctrl): draft.killToLineEnd()
+        case (.character("u"), .ctrl): draft.killToLineStart()
+        case (.character("d"), .alt): draft.killWordForward()
+        case (.character("y"), .ctrl): draft.yank()
+        case (.tab, []): draft.insert("\t")
+        case (.character(let c), []), (.character(let c), .shift):
+            draft.insert(String(c))
+        default:
+            show("\(press) is not bound (F1 lists the keys)")
+        }
+    }
+
+    private func handleMouse(_ mouse: MouseEvent) {
+        guard !isTooSmall, regions.feed.contains(column: mouse.column, row: mouse.row) || mouse.isWheel else { return }
+        switch mouse.button {
+        case .wheelUp: scrollFeed(by: -Self.wheelRows)
+        case .wheelDown: scrollFeed(by: Self.wheelRows)
+        default: break
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import ThreadModel
+
+/// What the app asks of the loop that runs it.
+public enum AppCommand: Equatable, Sendable {
+    case quit
+    case suspend
+    /// Repaint every cell (Ctrl-L, after resume).
+    case redrawAll
+}
+
+/// The client's state and screens, free of any terminal: events in, frames out.
+public final class CommentApp {
+    /// The thread on screen.
+    public private(set) var thread: CommentThread
+    /// The user who writes.
+    public let me: User
+    /// A short name for the thread in the status bar.
+    public let threadLabel: String
+    /// The draft in the composer.
+    public internal(set) var draft = ComposerDraft()
+    /// The feed's scroll offset in rows from its top.
+    public internal(set) var feedOffset = 0
+    /// The last message shown in the status bar.
+    public internal(set) var message: String?
+    var messageIsError = false
+    var showsHelp = false
+    /// Where the next frame puts the feed's bottom: set until the first layout, and while following.
+    var followsBottom = true
+
+    private(set) var size: (columns: Int, rows: Int)
+    private var layoutCache: FeedLayout?
+
+    public init(thread: CommentThread, me: User, threadLabel: String, columns: Int, rows: Int) {
+        self.thread = thread
+        self.me = me
+        self.threadLabel = threadLabel
+        size = (columns, rows)
+        self.thread.add(me)
+    }
+
+    /// Adapts to a new terminal size.
+    public func resize(columns: Int, rows: Int) {
+        size = (columns, rows)
+        clampFeedOffset()
+    }
+
+    var isTooSmall: Bool {
+        size.columns < NoticeView.minimumSize.columns || size.rows < NoticeView.minimumSize.rows
+    }
+
+    // MARK: Layout
+
+    struct Regions {
+        var header: ScreenRect
+        var feed: ScreenRect
+        var composerRule: Int
+        var composer: ScreenRect
+        var status: Int
+    }
+
+    var regions: Regions {
+        let width = size.columns
+        let composerHeight = ComposerView(draft: draft).height(width: width, maximum: max(1, size.rows / 3))
+        let status = size.rows - 1
+        let composer = ScreenRect(column: 0, row: status - composerHeight, width: width, height: composerHeight)
+        let header = ScreenRect(column: 0, row: 0, width: width, height: HeaderView.height)
+        let feed = ScreenRect(column: 0, row: header.maxRow, width: width, height: composer.row - 1 - header.maxRow)
+        return Regions(header: header, feed: feed, composerRule: composer.row - 1, composer: composer, status: status)
+    }
+
+    var feedLayout: FeedLayout {
+        if let cached = layoutCache, cached.width == size.columns { return cached }
+        let layout = FeedLayout(thread: thread, width: size.columns)
+        layoutCache = layout
+        return layout
+    }
+
+    var maxFeedOffset: Int { max(0, feedLayout.height - regions.feed.height) }
+
+    func clampFeedOffset() {
+        if followsBottom { feedOffset = maxFeedOffset }
+        feedOffset = min(max(0, feedOffset), maxFeedOffset)
+    }
+
+    /// Scrolls the feed by rows; reaching the bottom resumes following new comments.
+    func scrollFeed(by rows: Int) {
+        feedOffset = min(max(0, feedOffset + rows), maxFeedOffset)
+        followsBottom = feedOffset == maxFeedOffset
+    }
+
+    func invalidateLayout() { layoutCache = nil }
+
+    /// The comment at the top of the feed, 1-based, and the count.
+    var feedPosition: (index: Int, count: Int) {
+        let count = thread.comments.count
+        let index = feedLayout.comment(atRow: feedOffset).map { $0 + 1 } ?? count
+        return (min(index, count), count)
+    }
+
+    // MARK: Rendering
+
+    /// Draws the whole screen.
+    public func render() -> Frame {
+        var buffer = CellBuffer(columns: size.columns, rows: size.rows)
+        guard !isTooSmall else {
+            NoticeView.drawTooSmall(into: &buffer)
+            return Frame(buffer: buffer, cursor: nil)
+        }
+        clampFeedOffset()
+        let r = regions
+        HeaderView(thread: thread).draw(into: &buffer, rect: r.header)
+        if showsHelp {
+            NoticeView.drawHelp(into: &buffer, rect: r.feed)
+        } else {
+            FeedView(thread: thread, layout: feedLayout, offset: feedOffset, ownUserID: me.id).draw(into: &buffer, rect: r.feed)
+        }
+        buffer.write(String(repeating: "─", count: size.columns), column: 0, row: r.composerRule, style: Theme.rule)
+        let cursor = ComposerView(draft: draft).draw(into: &buffer, rect: r.composer)
+        StatusBarView(
+            handle: me.handle, threadLabel: threadLabel, phase: "idle", position: feedPosition,
+            newCount: 0, message: message, isError: messageIsError
+        ).draw(into: &buffer, row: r.status, width: size.columns)
+        return Frame(buffer: buffer, cursor: cursor)
+    }
+
+    // MARK: Actions
+
+    /// Posts the draft as a comment of `me`.
+    func send(now: Date) {
+        let body = draft.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !body.isEmpty else { return }
+        let comment = Comment(id: "local-\(thread.comments.count + 1)", author: me.id, created: now, body: body)
+        thread.append(comment)
+        draft.clear()
+        invalidateLayout()
+        followsBottom = true
+        show("posted (kept in memory until thread files land)")
+    }
+
+    func show(_ text: String, error: Bool = false) {
+        message = text
+        messageIsError = error
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import ThreadModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The command line: arguments in, exit status out.
+public enum Launcher {
+    /// The client's version.
+    public static let version = "0.1.0"
+
+    static let usage = """
+    Usage: comment-tui [--help] [--version]
+
+    Opens the built-in demo thread in the terminal. Keys: F1 in the client, or README.md.
+    """
+
+    /// Runs the command line and returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        let options = Array(arguments.dropFirst())
+        if options.contains("--help") || options.contains("-h") { print(usage); return 0 }
+        if options.contains("--version") { print("comment-tui \(version)"); return 0 }
+        if let unknown = options.first {
+            return Supervisor.fail("unknown argument '\(unknown)'\n\(usage)") == 0 ? 0 : 2
+        }
+        if let problem = localeProblem() { return Supervisor.fail(problem) }
+        guard FileDescriptor.standardInput.isTerminal, FileDescriptor.standardOutput.isTerminal else {
+            return Supervisor.fail("standard input and output must be a terminal (use --help for usage)")
+        }
+        if ProcessInfo.processInfo.environment[Supervisor.workerVariable] != "1" {
+            return Supervisor.run(arguments: arguments)
+        }
+        unsetenv(Supervisor.workerVariable)
+        return runInteractive()
+    }
+
+    /// Why the locale cannot show the client, if it cannot.
+    static func localeProblem() -> String? {
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        guard codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" else { return nil }
+        return """
+        the terminal's character set is \(codeset), not UTF-8, so names and comments would show \
+        as mojibake. Start it with a UTF-8 locale, e.g.: LANG=C.UTF-8 comment-tui
+        """
+    }
+
+    static func runInteractive() -> Int32 {
+        let signals: SignalPipe
+        let screen: NCursesScreen
+        do {
+            // Handlers first: ncurses leaves alone signals that already have one.
+            signals = try SignalPipe(signals: [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT])
+            screen = try NCursesScreen(
+                terminalType: nil, output: try FileDescriptor.standardOutput.stream(mode: "w"),
+                input: try FileDescriptor.standardInput.stream(mode: "r"), enableModes: true)
+        } catch {
+            return Supervisor.fail("\(error)")
+        }
+        let thread = DemoThread.make()
+        let me = thread.user(handle: "tatiana") ?? User(id: "me", handle: "me", name: "Me")
+        let app = CommentApp(thread: thread, me: me, threadLabel: "demo thread", columns: screen.size.columns, rows: screen.size.rows)
+        FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
+        let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
+        let result = Result { try loop.run() }
+        screen.end()
+        signals.uninstall()
+        if case .failure(let error) = result { return Supervisor.fail("\(error)") }
+        return 0
+    }
+}

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the interactive client as a child process and cleans up after it, whatever happens.
+///
+/// The child's stderr goes to an unlinked log file while it owns the screen. When the child
+/// ends, however it ends (a crash, SIGKILL), the supervisor restores the terminal settings and
+/// modes it saved and replays the log, so a fatal error's message and backtrace are read on a
+/// clean terminal instead of being lost on the alternate screen.
+enum Supervisor {
+    /// Set in the child's environment so it knows to run the client itself.
+    static let workerVariable = "COMMENT_TUI_WORKER"
+
+    static func run(arguments: [String]) -> Int32 {
+        let saved = TerminalDevice.saveSettings()
+        guard let logFile = tmpfile() else { return fail("cannot create the error log: \(SystemError("tmpfile"))") }
+        let log = FileDescriptor(rawValue: fileno(logFile))
+        var environment = currentEnvironment().filter { !$0.hasPrefix(workerVariable + "=") }
+        environment.append("\(workerVariable)=1")
+        if !environment.contains(where: { $0.hasPrefix("SWIFT_BACKTRACE=") }) {
+            // Backtraces go to stderr (the log), never onto the screen, and never wait for a debugger.
+            environment.append("SWIFT_BACKTRACE=enable=yes,interactive=no,color=no,output-to=stderr")
+        }
+        let signals: SignalPipe
+        let child: ChildProcess
+        do {
+            signals = try SignalPipe(signals: [SIGTERM, SIGHUP, SIGINT])
+            child = try ChildProcess.spawn(path: ChildProcess.currentExecutable, arguments: arguments, environment: environment, standardError: log)
+        } catch {
+            return fail("cannot start the client: \(error)")
+        }
+        var termination: ChildProcess.Termination?
+        while termination == nil {
+            do {
+                termination = try child.wait()
+            } catch {
+                return fail("\(error)")
+            }
+            if termination == nil {
+                for signal in signals.drain() { child.send(signal) }
+            }
+        }
+        signals.uninstall()
+        if case .signaled = termination, let saved {
+            TerminalDevice.restoreSettings(saved)
+            try? FileDescriptor.standardOutput.writeAll(Array(TerminalDevice.emergencyReset.utf8))
+        }
+        replay(log)
+        fclose(logFile)
+        switch termination! {
+        case .exited(let code):
+            return code
+        case .signaled(let signal):
+            let name = String(cString: strsignal(signal))
+            _ = fail("the client stopped on signal \(signal) (\(name)); the terminal was restored")
+            return 128 + signal
+        }
+    }
+
+    private static func replay(_ log: FileDescriptor) {
+        lseek(log.rawValue, 0, SEEK_SET)
+        while let chunk = try? log.read(upTo: 65536), !chunk.isEmpty {
+            try? FileDescriptor.standardError.writeAll(chunk)
+        }
+    }
+
+    private static func currentEnvironment() -> [String] {
+        var result: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            result.append(String(cString: entry))
+            pointer += 1
+        }
+        return result
+    }
+
+    static func fail(_ message: String) -> Int32 {
+        try? FileDescriptor.standardError.writeAll(Array("comment-tui: \(message)\n".utf8))
+        return 1
+    }
+}

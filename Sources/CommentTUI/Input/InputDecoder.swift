@@ -1,0 +1,172 @@
+/// Turns the bytes a terminal sends into input events.
+///
+/// Feed it whatever `read()` returned; sequences split across reads are kept until complete.
+/// A lone Esc cannot be told from the start of a sequence, so the caller calls `flush()` once
+/// no more bytes arrived for `escapeTimeout` seconds (`hasPendingEscape` says when to wait).
+public struct InputDecoder: Sendable {
+    /// How long an incomplete escape sequence waits for the rest, in seconds.
+    public static let escapeTimeout = 0.025
+
+    private var pending: [UInt8] = []
+    private var pasteBuffer: [UInt8]? = nil
+
+    public init() {}
+
+    /// Whether bytes wait for the rest of a sequence (and a flush deadline applies).
+    public var hasPendingEscape: Bool { pasteBuffer == nil && !pending.isEmpty }
+
+    /// Decodes bytes, keeping an incomplete tail for the next call.
+    public mutating func feed<C: Collection>(_ bytes: C) -> [InputEvent] where C.Element == UInt8 {
+        pending.append(contentsOf: bytes)
+        return decode(final: false)
+    }
+
+    /// Decodes what is pending as if no more bytes will follow it (after the escape timeout).
+    public mutating func flush() -> [InputEvent] {
+        decode(final: true)
+    }
+
+    private mutating func decode(final: Bool) -> [InputEvent] {
+        var events: [InputEvent] = []
+        var i = 0
+        while i < pending.count {
+            if pasteBuffer != nil {
+                guard let end = findPasteEnd(from: i) else {
+                    // Keep a possible partial terminator for the next read.
+                    let keep = min(5, pending.count - i)
+                    pasteBuffer!.append(contentsOf: pending[i..<(pending.count - keep)])
+                    i = pending.count - keep
+                    break
+                }
+                pasteBuffer!.append(contentsOf: pending[i..<end])
+                events.append(.paste(Self.pasteText(pasteBuffer!)))
+                pasteBuffer = nil
+                i = end + 6
+                continue
+            }
+            switch decodeOne(at: i, final: final) {
+            case .incomplete:
+                pending.removeFirst(i)
+                return events
+            case .event(let event, let length):
+                if let event { events.append(event) }
+                i += length
+            case .pasteStart(let length):
+                pasteBuffer = []
+                i += length
+            }
+        }
+        pending.removeFirst(min(i, pending.count))
+        return events
+    }
+
+    private func findPasteEnd(from start: Int) -> Int? {
+        let terminator: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]  // ESC [ 2 0 1 ~
+        var i = start
+        while i + terminator.count <= pending.count {
+            if pending[i] == 0x1B, Array(pending[i..<(i + terminator.count)]) == terminator { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    static func pasteText(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.replacingCRLF()
+    }
+
+    enum Step {
+        case incomplete
+        case event(InputEvent?, length: Int)
+        case pasteStart(length: Int)
+    }
+
+    private func decodeOne(at i: Int, final: Bool) -> Step {
+        let b = pending[i]
+        if b == 0x1B {
+            guard i + 1 < pending.count else {
+                return final ? .event(.key(KeyPress(.escape)), length: 1) : .incomplete
+            }
+            let next = pending[i + 1]
+            if next == 0x5B || next == 0x4F {  // CSI or SS3
+                let step = next == 0x5B ? decodeCSI(at: i) : decodeSS3(at: i)
+                if case .incomplete = step, final {
+                    // A lone Esc followed by text typed quickly: Alt-[ / Alt-O.
+                    return .event(.key(KeyPress(.character(Character(Unicode.Scalar(next))), .alt)), length: 2)
+                }
+                return step
+            }
+            if next == 0x1B {
+                return .event(.key(KeyPress(.escape)), length: 1)
+            }
+            // Esc then a key: that key with Alt.
+            switch decodePlain(at: i + 1, final: final) {
+            case .incomplete: return .incomplete
+            case .event(.key(var press)?, let length):
+                press.modifiers.insert(.alt)
+                return .event(.key(press), length: length + 1)
+            case .event(_, let length): return .event(nil, length: length + 1)
+            case .pasteStart: return .incomplete
+            }
+        }
+        return decodePlain(at: i, final: final)
+    }
+
+    /// A control byte, a printable ASCII byte or a UTF-8 sequence.
+    private func decodePlain(at i: Int, final: Bool) -> Step {
+        let b = pending[i]
+        switch b {
+        case 0x0D: return .event(.key(KeyPress(.enter)), length: 1)
+        case 0x09: return .event(.key(KeyPress(.tab)), length: 1)
+        case 0x7F, 0x08: return .event(.key(KeyPress(.backspace)), length: 1)
+        case 0x00: return .event(.key(.ctrl(" ")), length: 1)
+        case 0x01...0x1A:
+            return .event(.key(.ctrl(Character(Unicode.Scalar(b + 0x60)))), length: 1)
+        case 0x1B: return .event(.key(KeyPress(.escape)), length: 1)
+        case 0x1C...0x1F:
+            return .event(.key(.ctrl(Character(Unicode.Scalar(b + 0x40)))), length: 1)
+        case 0x20..<0x7F:
+            return .event(.key(KeyPress(.character(Character(Unicode.Scalar(b))))), length: 1)
+        default:
+            return decodeUTF8(at: i, final: final)
+        }
+    }
+
+    private func decodeUTF8(at i: Int, final: Bool) -> Step {
+        let lead = pending[i]
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return .event(.key(KeyPress(.character("\u{FFFD}"))), length: 1)
+        }
+        var j = i + 1
+        while j < i + length {
+            guard j < pending.count else { return final ? .event(.key(KeyPress(.character("\u{FFFD}"))), length: j - i) : .incomplete }
+            guard pending[j] & 0xC0 == 0x80 else { return .event(.key(KeyPress(.character("\u{FFFD}"))), length: j - i) }
+            j += 1
+        }
+        let text = String(decoding: pending[i..<(i + length)], as: UTF8.self)
+        return .event(.key(KeyPress(.character(text.first ?? "\u{FFFD}"))), length: length)
+    }
+
+    /// Helpers shared with the CSI decoder.
+    func byte(at index: Int) -> UInt8? { index < pending.count ? pending[index] : nil }
+}
+
+extension String {
+    /// Line ends as `\n`: pasted text arrives with `\r` from most terminals.
+    func replacingCRLF() -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(unicodeScalars.count)
+        var lastCR = false
+        for s in unicodeScalars {
+            if s == "\r" { out.unicodeScalars.append("\n"); lastCR = true; continue }
+            if s == "\n", lastCR { lastCR = false; continue }
+            lastCR = false
+            out.unicodeScalars.append(s)
+        }
+        return out
+    }
+}

@@ -1,0 +1,59 @@
+/// Where the cursor sits after a frame, if it is shown.
+public struct CursorPosition: Equatable, Sendable {
+    public var column: Int
+    public var row: Int
+    public init(column: Int, row: Int) { self.column = column; self.row = row }
+}
+
+/// A finished frame: the cells and the cursor.
+public struct Frame: Equatable, Sendable {
+    public var buffer: CellBuffer
+    public var cursor: CursorPosition?
+    public init(buffer: CellBuffer, cursor: CursorPosition?) { self.buffer = buffer; self.cursor = cursor }
+}
+
+/// Something that shows frames: the ncurses terminal, or a headless screen in tests.
+public protocol ScreenBackend: AnyObject {
+    /// The current size in columns and rows.
+    var size: (columns: Int, rows: Int) { get }
+    /// Shows a frame, writing only what differs from the last one unless `full` is set.
+    func present(_ frame: Frame, full: Bool)
+}
+
+/// An in-memory screen: keeps what was presented, so tests can read the screen.
+public final class HeadlessScreen: ScreenBackend {
+    public private(set) var size: (columns: Int, rows: Int)
+    /// The cells as a terminal would now show them.
+    public private(set) var screen: CellBuffer
+    /// Where the cursor was left.
+    public private(set) var cursor: CursorPosition?
+    /// Frames presented so far.
+    public private(set) var frameCount = 0
+    /// Cells written by the last frame.
+    public private(set) var lastWrittenCells = 0
+
+    public init(columns: Int, rows: Int) {
+        size = (columns, rows)
+        screen = CellBuffer(columns: columns, rows: rows)
+    }
+
+    /// Changes the size, as a terminal resize would.
+    public func resize(columns: Int, rows: Int) {
+        size = (columns, rows)
+        screen = CellBuffer(columns: columns, rows: rows)
+    }
+
+    public func present(_ frame: Frame, full: Bool) {
+        let changes = frame.buffer.changes(from: full ? nil : screen)
+        if full || screen.columns != frame.buffer.columns || screen.rows != frame.buffer.rows {
+            screen = CellBuffer(columns: frame.buffer.columns, rows: frame.buffer.rows)
+        }
+        screen.apply(changes)
+        lastWrittenCells = changes.reduce(0) { $0 + $1.cells.count }
+        cursor = frame.cursor
+        frameCount += 1
+    }
+
+    /// The screen's rows with trailing blanks removed.
+    public var lines: [String] { screen.trimmedLines }
+}

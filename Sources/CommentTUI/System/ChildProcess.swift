@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process started with `posix_spawn`.
+public struct ChildProcess {
+    /// The child's process id.
+    public let pid: pid_t
+
+    /// How a child ended.
+    public enum Termination: Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// Starts `path` with arguments and environment, its stderr sent to `standardError` if given.
+    public static func spawn(path: String, arguments: [String], environment: [String], standardError: FileDescriptor?) throws -> ChildProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardError {
+            posix_spawn_file_actions_adddup2(&actions, standardError.rawValue, 2)
+        }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard result == 0 else { throw SystemError("spawn \(path)", code: result) }
+        return ChildProcess(pid: pid)
+    }
+
+    /// Waits for the child to end; returns nil when a signal interrupted the wait.
+    public func wait() throws -> Termination? {
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, 0)
+        if r < 0 {
+            if errno == EINTR { return nil }
+            throw SystemError("waitpid")
+        }
+        // The W* macros are not imported: decode the status word by hand.
+        let signal = status & 0x7F
+        if signal == 0 { return .exited((status >> 8) & 0xFF) }
+        return .signaled(signal)
+    }
+
+    /// Sends a signal to the child.
+    public func send(_ signal: Int32) { kill(pid, signal) }
+
+    /// The path of the running executable.
+    public static var currentExecutable: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A POSIX file descriptor with Swift-named operations; all raw I/O of the client goes here.
+public struct FileDescriptor: Hashable, Sendable {
+    /// The descriptor number.
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let standardInput = FileDescriptor(rawValue: 0)
+    public static let standardOutput = FileDescriptor(rawValue: 1)
+    public static let standardError = FileDescriptor(rawValue: 2)
+
+    /// Reads what is available, up to `maximum` bytes; empty at end of file.
+    public func read(upTo maximum: Int = 4096) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, maximum) }
+            if n >= 0 { return Array(buffer[0..<n]) }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return [] }
+            throw SystemError("read")
+        }
+    }
+
+    /// Writes all bytes, retrying after interruptions and short writes.
+    public func writeAll<C: Collection>(_ bytes: C) throws where C.Element == UInt8 {
+        let array = Array(bytes)
+        var offset = 0
+        while offset < array.count {
+            let n = array.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + offset, array.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("write")
+            }
+            offset += n
+        }
+    }
+
+    /// Closes the descriptor.
+    public func close() { _ = Glibc.close(rawValue) }
+
+    /// Whether the descriptor is a terminal.
+    public var isTerminal: Bool { isatty(rawValue) == 1 }
+
+    /// Makes reads return at once when nothing is there, and keeps the descriptor from children.
+    public func setNonBlockingAndCloseOnExec() {
+        let flags = fcntl(rawValue, F_GETFL)
+        _ = fcntl(rawValue, F_SETFL, flags | O_NONBLOCK)
+        _ = fcntl(rawValue, F_SETFD, FD_CLOEXEC)
+    }
+
+    /// A pipe: (read end, write end).
+    public static func pipe() throws -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [0, 0]
+        guard Glibc.pipe(&fds) == 0 else { throw SystemError("pipe") }
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+
+    /// Opens a file for appending, creating it private to the user.
+    public static func openForAppend(_ path: String) throws -> FileDescriptor {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Points this descriptor number at another open file (`dup2`).
+    public func redirect(to other: FileDescriptor) throws {
+        guard dup2(other.rawValue, rawValue) >= 0 else { throw SystemError("dup2") }
+    }
+
+    /// A new descriptor for the same open file (`dup`).
+    public func duplicate() throws -> FileDescriptor {
+        let fd = dup(rawValue)
+        guard fd >= 0 else { throw SystemError("dup") }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// A C stream on this descriptor, for APIs that take a `FILE *` (ncurses).
+    public func stream(mode: String) throws -> UnsafeMutablePointer<FILE> {
+        guard let file = fdopen(rawValue, mode) else { throw SystemError("fdopen \(rawValue)") }
+        return file
+    }
+}

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The controlling terminal's settings and size, outside of ncurses.
+public enum TerminalDevice {
+    /// The terminal's size in columns and rows, if the descriptor is a terminal.
+    public static func size(of fd: FileDescriptor = .standardOutput) -> (columns: Int, rows: Int)? {
+        var ws = winsize()
+        guard ioctl(fd.rawValue, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return nil }
+        return (Int(ws.ws_col), Int(ws.ws_row))
+    }
+
+    /// The terminal's line settings, to restore after a crash.
+    public static func saveSettings(of fd: FileDescriptor = .standardInput) -> termios? {
+        var t = termios()
+        return tcgetattr(fd.rawValue, &t) == 0 ? t : nil
+    }
+
+    /// Puts saved line settings back.
+    public static func restoreSettings(_ settings: termios, of fd: FileDescriptor = .standardInput) {
+        var t = settings
+        _ = tcsetattr(fd.rawValue, TCSANOW, &t)
+    }
+
+    /// The escape sequences that turn the client's modes on: button-motion mouse tracking,
+    /// SGR mouse reports, bracketed paste.
+    public static let enableModes = "\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h"
+
+    /// Turns those modes off again.
+    public static let disableModes = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l"
+
+    /// Everything a crashed client may have left on: modes, alternate screen, hidden cursor, colours.
+    public static let emergencyReset = disableModes + "\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n"
+}

@@ -1,0 +1,166 @@
+import CNCursesW
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The ncurses backend: the only type that talks to ncurses.
+///
+/// ncurses does output only: cells in, minimal bytes out. Input is read from the descriptor by
+/// the loop and decoded by `InputDecoder`, so ncurses' keypad and mouse handling stay off.
+public final class NCursesScreen: ScreenBackend {
+    private let screen: OpaquePointer
+    private let output: UnsafeMutablePointer<FILE>
+    private var colorPairs: [ColorKey: Int16] = [:]
+    private var hasColors = false
+    private var isActive = true
+
+    private struct ColorKey: Hashable { var foreground: TerminalColor; var background: TerminalColor }
+
+    /// Starts ncurses on the given streams (the terminal, or a file in tests).
+    ///
+    /// - Parameters:
+    ///   - terminalType: terminfo name; nil uses `$TERM`.
+    ///   - output: where ncurses writes; give it a real descriptor (a `tmpfile()` works).
+    ///   - input: the terminal ncurses sets modes on.
+    ///   - enableModes: whether to turn on mouse tracking and bracketed paste.
+    public init(terminalType: String?, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, enableModes: Bool) throws {
+        let created: OpaquePointer? = terminalType.map { newterm($0, output, input) } ?? newterm(nil, output, input)
+        guard let created else {
+            throw SystemError("cannot start ncurses for terminal type \(terminalType ?? "$TERM")", code: 0)
+        }
+        screen = created
+        self.output = output
+        set_term(screen)
+        raw()
+        nonl()  // so Enter (\r) and Ctrl-J (\n) stay apart
+        noecho()
+        _ = ctui_set_escdelay(25)
+        leaveok(ctui_stdscr(), false)
+        scrollok(ctui_stdscr(), false)
+        idlok(ctui_stdscr(), true)
+        if has_colors() {
+            start_color()
+            use_default_colors()
+            hasColors = true
+        }
+        wnoutrefresh(ctui_stdscr())
+        doupdate()
+        if enableModes { writeControl(TerminalDevice.enableModes) }
+    }
+
+    public var size: (columns: Int, rows: Int) { (Int(ctui_cols()), Int(ctui_lines())) }
+
+    /// Tells ncurses the terminal's new size.
+    public func resize(columns: Int, rows: Int) {
+        resizeterm(Int32(rows), Int32(columns))
+    }
+
+    public func present(_ frame: Frame, full: Bool) {
+        let window = ctui_stdscr()
+        if full { clearok(window, true) }
+        let changes = frame.buffer.changes(from: full ? nil : lastFrame)
+        var wide = [wchar_t](repeating: 0, count: 8)
+        for change in changes {
+            var x = change.column
+            for cell in change.cells {
+                defer { x += 1 }
+                if cell.isContinuation { continue }
+                var n = 0
+                for scalar in cell.text.unicodeScalars where n < 6 {
+                    wide[n] = wchar_t(bitPattern: scalar.value); n += 1
+                }
+                wide[n] = 0
+                // The bottom-right cell reports ERR (the cursor cannot advance), yet is drawn.
+                _ = ctui_put_cell(window, Int32(change.row), Int32(x), wide, attributes(cell.style), pair(cell.style))
+            }
+        }
+        if let cursor = frame.cursor {
+            wmove(window, Int32(cursor.row), Int32(cursor.column))
+            curs_set(1)
+        } else {
+            curs_set(0)
+        }
+        wnoutrefresh(window)
+        doupdate()
+        lastFrame = frame.buffer
+    }
+
+    private var lastFrame: CellBuffer?
+
+    /// Leaves the screen for the shell (Ctrl-Z): modes off, terminal modes restored.
+    public func suspend() {
+        guard isActive else { return }
+        writeControl(TerminalDevice.disableModes)
+        endwin()
+        isActive = false
+    }
+
+    /// Comes back after a suspend; the next frame must be presented in full.
+    public func resume() {
+        guard !isActive else { return }
+        set_term(screen)
+        reset_prog_mode()
+        wrefresh(ctui_stdscr())
+        writeControl(TerminalDevice.enableModes)
+        lastFrame = nil
+        isActive = true
+    }
+
+    /// Restores the terminal for good.
+    public func end() {
+        if isActive {
+            writeControl(TerminalDevice.disableModes)
+            endwin()
+            isActive = false
+        }
+        delscreen(screen)
+    }
+
+    /// Reads back what ncurses holds for a cell: its text and attributes (for tests).
+    public func cellText(column: Int, row: Int) -> (text: String, bold: Bool)? {
+        var wide = [wchar_t](repeating: 0, count: 8)
+        var attrs: attr_t = 0
+        var pair: Int16 = 0
+        guard ctui_get_cell(ctui_stdscr(), Int32(row), Int32(column), &wide, 8, &attrs, &pair) != ctui_err() else { return nil }
+        var text = ""
+        for w in wide where w != 0 {
+            if let s = Unicode.Scalar(UInt32(bitPattern: w)) { text.unicodeScalars.append(s) }
+        }
+        return (text, attrs & ctui_attr_bold() != 0)
+    }
+
+    /// Writes raw control bytes in order with ncurses' own output.
+    public func writeControl(_ sequence: String) {
+        fflush(output)
+        fputs(sequence, output)
+        fflush(output)
+    }
+
+    private func attributes(_ style: CellStyle) -> attr_t {
+        var a = ctui_attr_normal()
+        if style.attributes.contains(.bold) { a |= ctui_attr_bold() }
+        if style.attributes.contains(.dim) { a |= ctui_attr_dim() }
+        if style.attributes.contains(.italic) { a |= ctui_attr_italic() }
+        if style.attributes.contains(.underline) { a |= ctui_attr_underline() }
+        if style.attributes.contains(.reverse) { a |= ctui_attr_reverse() }
+        return a
+    }
+
+    private func pair(_ style: CellStyle) -> Int16 {
+        guard hasColors, style.foreground != .default || style.background != .default else { return 0 }
+        let key = ColorKey(foreground: style.foreground, background: style.background)
+        if let existing = colorPairs[key] { return existing }
+        let next = Int16(colorPairs.count + 1)
+        guard Int32(next) < ctui_color_pairs() else { return 0 }
+        init_pair(next, colorNumber(style.foreground), colorNumber(style.background))
+        colorPairs[key] = next
+        return next
+    }
+
+    private func colorNumber(_ color: TerminalColor) -> Int16 {
+        switch color {
+        case .default: return -1
+        case .palette(let n): return Int32(n) < ctui_colors() ? Int16(n) : -1
+        }
+    }
+}

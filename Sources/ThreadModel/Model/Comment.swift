@@ -1,0 +1,21 @@
+import Foundation
+
+/// One comment of a thread; its body is Markdown.
+public struct Comment: Hashable, Sendable, Identifiable {
+    public var id: String
+    /// The author's user id.
+    public var author: String
+    public var created: Date
+    /// Markdown, with mentions written `@handle`.
+    public var body: String
+    /// When the comment was last edited, if ever.
+    public var edited: Date?
+
+    public init(id: String, author: String, created: Date, body: String, edited: Date? = nil) {
+        self.id = id
+        self.author = author
+        self.created = created
+        self.body = body
+        self.edited = edited
+    }
+}

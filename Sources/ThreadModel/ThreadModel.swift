@@ -1,1 +1,0 @@
-public enum ThreadModelVersion { public static let value = "0.1" }
