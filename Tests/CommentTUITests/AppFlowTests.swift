@@ -1,0 +1,166 @@
+import XCTest
+import ThreadModel
+@testable import CommentTUI
+
+final class AppFlowTests: XCTestCase {
+    static let start = Date(timeIntervalSince1970: 1_744_884_000)
+
+    func smallThread(comments: Int = 3) -> CommentThread {
+        var thread = CommentThread(id: "t", title: "Hello \u{1B}[2Jworld", author: "u1", created: Self.start, body: "",
+                                   users: [User(id: "u1", handle: "ann", name: "Ann"), User(id: "u2", handle: "bo", name: "Bo 日本")])
+        for i in 1...comments {
+            thread.append(Comment(id: "c\(i)", author: i % 2 == 0 ? "u1" : "u2", created: Self.start.addingTimeInterval(Double(i) * 60), body: "comment number \(i)"))
+        }
+        return thread
+    }
+
+    func makeApp(_ thread: CommentThread, columns: Int = 40, rows: Int = 12) -> (CommentApp, HeadlessScreen) {
+        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "test", columns: columns, rows: rows)
+        return (app, HeadlessScreen(columns: columns, rows: rows))
+    }
+
+    func show(_ app: CommentApp, on screen: HeadlessScreen) {
+        screen.present(app.render(), full: false)
+        screen.screen._checkInvariants()
+    }
+
+    func type(_ text: String, into app: CommentApp) {
+        var decoder = InputDecoder()
+        for event in decoder.feed(Array(text.utf8)) { _ = app.handle(event) }
+    }
+
+    func testFirstScreenReadsLikeTheClient() {
+        let (app, screen) = makeApp(smallThread(comments: 2))
+        show(app, on: screen)
+        // A short thread reads from the top; the title's escape shows as a placeholder.
+        XCTAssertEqual(screen.lines, [
+            " Hello ␛[2Jworld",
+            " Ann @ann · 2025-04-17 10:00 · 2 commen",
+            "────────────────────────────────────────",
+            "Bo 日本 @bo · 2025-04-17 10:01",
+            "  comment number 1",
+            "",
+            "Ann @ann · 2025-04-17 10:02",
+            "  comment number 2",
+            "",
+            "────────────────────────────────────────",
+            "›",
+            " @ann · test · idle · comment 1/2",
+        ])
+    }
+
+    func testStatusBarAndComposerRows() {
+        let (app, screen) = makeApp(smallThread(comments: 2))
+        type("hi 日本", into: app)
+        show(app, on: screen)
+        XCTAssertEqual(screen.lines[10], "› hi 日本")
+        XCTAssertEqual(screen.cursor, CursorPosition(column: 2 + 7, row: 10))
+        XCTAssertEqual(screen.lines[11], " @ann · test · idle · comment 1/2")
+    }
+
+    func testPageKeysAndRowKeysScrollTheFeed() {
+        let (app, screen) = makeApp(smallThread(comments: 20))
+        show(app, on: screen)
+        let bottom = app.feedOffset
+        XCTAssertGreaterThan(bottom, 0, "opens at the newest comments")
+        XCTAssertTrue(screen.lines.contains("  comment number 20"))
+        type("\u{1B}[5~", into: app)
+        XCTAssertEqual(app.feedOffset, bottom - 5, "a page is the feed's height less one row")
+        type("\u{1B}[1;5A", into: app)
+        XCTAssertEqual(app.feedOffset, bottom - 6)
+        type("\u{1B}[1;2B", into: app)
+        XCTAssertEqual(app.feedOffset, bottom - 5)
+        type("\u{1B}[1;5H", into: app)
+        XCTAssertEqual(app.feedOffset, 0)
+        show(app, on: screen)
+        XCTAssertEqual(screen.lines[3], "Bo 日本 @bo · 2025-04-17 10:01")
+        type("\u{1B}[6~\u{1B}[1;5F", into: app)
+        XCTAssertEqual(app.feedOffset, bottom)
+    }
+
+    func testWheelScrollsTheFeed() {
+        let (app, _) = makeApp(smallThread(comments: 20))
+        _ = app.render()
+        let bottom = app.feedOffset
+        type("\u{1B}[<64;5;6M", into: app)
+        XCTAssertEqual(app.feedOffset, bottom - CommentApp.wheelRows)
+        type("\u{1B}[<65;5;6M", into: app)
+        XCTAssertEqual(app.feedOffset, bottom)
+    }
+
+    func testQuitKeys() {
+        let (app, _) = makeApp(smallThread())
+        XCTAssertEqual(app.handle(.key(.ctrl("c"))), .quit)
+        XCTAssertEqual(app.handle(.key(KeyPress(.function(10)))), .quit)
+        XCTAssertEqual(app.handle(.key(.ctrl("d"))), .quit, "Ctrl-D quits on an empty composer")
+        type("x", into: app)
+        XCTAssertNil(app.handle(.key(.ctrl("d"))), "but deletes when there is a draft")
+        XCTAssertEqual(app.handle(.key(.ctrl("z"))), .suspend)
+        XCTAssertEqual(app.handle(.key(.ctrl("l"))), .redrawAll)
+    }
+
+    func testEnterPostsAndFollowsTheBottom() {
+        let (app, screen) = makeApp(smallThread(comments: 20))
+        type("\u{1B}[1;5Hnew one\r", into: app)
+        show(app, on: screen)
+        XCTAssertEqual(app.thread.comments.last?.body, "new one")
+        XCTAssertTrue(app.draft.isEmpty)
+        XCTAssertEqual(app.feedOffset, app.maxFeedOffset)
+        XCTAssertTrue(screen.lines.contains("  new one"))
+    }
+
+    func testTooSmallTerminalShowsANotice() {
+        let (app, screen) = makeApp(smallThread(), columns: 19, rows: 12)
+        show(app, on: screen)
+        XCTAssertTrue(screen.lines.contains { $0.contains("terminal too small") })
+        app.resize(columns: 40, rows: 12)
+        screen.resize(columns: 40, rows: 12)
+        show(app, on: screen)
+        XCTAssertFalse(screen.lines.contains { $0.contains("too small") })
+    }
+
+    func testResizeRewrapsAndKeepsTheBottom() {
+        var thread = smallThread(comments: 3)
+        thread.append(Comment(id: "long", author: "u1", created: Self.start, body: String(repeating: "word ", count: 30)))
+        let (app, screen) = makeApp(thread, columns: 60, rows: 12)
+        show(app, on: screen)
+        app.resize(columns: 30, rows: 12)
+        screen.resize(columns: 30, rows: 12)
+        show(app, on: screen)
+        XCTAssertEqual(app.feedOffset, app.maxFeedOffset)
+        XCTAssertTrue(screen.lines.allSatisfy { DisplayWidth.width(of: $0) <= 30 })
+        XCTAssertTrue(screen.lines.contains("  word word word word word"))
+    }
+
+    func testPartialFramesEqualAFullRedraw() {
+        let (app, screen) = makeApp(smallThread(comments: 20))
+        show(app, on: screen)
+        for input in ["abc", "\u{1B}[5~", "日本", "\u{7F}", "\u{1B}[1;5A", "\u{1B}[<65;1;5M"] {
+            type(input, into: app)
+            show(app, on: screen)
+            XCTAssertEqual(screen.screen, app.render().buffer)
+        }
+    }
+
+    func testLoopRunsScriptedInputUntilEndOfInput() throws {
+        let (app, screen) = makeApp(smallThread(comments: 20))
+        let pipe = try FileDescriptor.pipe()
+        try pipe.write.writeAll(Array("hey\u{1B}[5~".utf8))
+        pipe.write.close()
+        var clock = 0.0
+        let loop = AppLoop(app: app, session: screen, input: pipe.read, signals: nil, now: { clock += 0.001; return clock })
+        XCTAssertEqual(try loop.run(), .endOfInput)
+        pipe.read.close()
+        XCTAssertEqual(screen.lines[10], "› hey")
+        XCTAssertLessThan(app.feedOffset, app.maxFeedOffset)
+    }
+
+    func testLoopQuitsOnCtrlC() throws {
+        let (app, screen) = makeApp(smallThread())
+        let pipe = try FileDescriptor.pipe()
+        try pipe.write.writeAll([0x03])
+        let loop = AppLoop(app: app, session: screen, input: pipe.read, signals: nil)
+        XCTAssertEqual(try loop.run(), .quit)
+        pipe.read.close(); pipe.write.close()
+    }
+}

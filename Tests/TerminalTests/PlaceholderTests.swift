@@ -1,3 +1,0 @@
-import XCTest
-@testable import CommentTUI
-final class TerminalPlaceholderTests: XCTestCase { func testBuilds() { XCTAssertFalse(String(describing: CommentTUIVersion.value).isEmpty) } }
