@@ -29,9 +29,10 @@ let package = Package(
             dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine"],
             resources: [.copy("Data")]
         ),
+        // ncurses and real-terminal (tmux) tests; depends on the executable so it is built.
         .testTarget(
             name: "TerminalTests",
-            dependencies: ["CommentTUI"]
+            dependencies: ["CommentTUI", "ThreadModel", "comment-tui"]
         ),
     ]
 )

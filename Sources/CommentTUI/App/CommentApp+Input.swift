@@ -26,6 +26,8 @@ extension CommentApp {
             return .suspend
         case (.character("l"), .ctrl):
             return .redrawAll
+        case (.function(12), _) where allowsCrashTest:
+            fatalError("crash test requested with F12")
         case (.function(1), _):
             showsHelp.toggle()
         case (.escape, []):

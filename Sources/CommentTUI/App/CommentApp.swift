@@ -25,6 +25,8 @@ public final class CommentApp {
     public internal(set) var message: String?
     var messageIsError = false
     var showsHelp = false
+    /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
+    public var allowsCrashTest = false
     /// Where the next frame puts the feed's bottom: set until the first layout, and while following.
     var followsBottom = true
 

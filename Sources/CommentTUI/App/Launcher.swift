@@ -15,6 +15,9 @@ public enum Launcher {
     Opens the built-in demo thread in the terminal. Keys: F1 in the client, or README.md.
     """
 
+    /// Set to 1, F12 crashes the client on purpose (the tests check the terminal is restored).
+    static let crashTestVariable = "COMMENT_TUI_CRASH_TEST"
+
     /// Runs the command line and returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         let options = Array(arguments.dropFirst())
@@ -60,6 +63,7 @@ public enum Launcher {
         let thread = DemoThread.make()
         let me = thread.user(handle: "tatiana") ?? User(id: "me", handle: "me", name: "Me")
         let app = CommentApp(thread: thread, me: me, threadLabel: "demo thread", columns: screen.size.columns, rows: screen.size.rows)
+        app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         let result = Result { try loop.run() }

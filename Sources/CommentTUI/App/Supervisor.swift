@@ -20,7 +20,7 @@ enum Supervisor {
         environment.append("\(workerVariable)=1")
         if !environment.contains(where: { $0.hasPrefix("SWIFT_BACKTRACE=") }) {
             // Backtraces go to stderr (the log), never onto the screen, and never wait for a debugger.
-            environment.append("SWIFT_BACKTRACE=enable=yes,interactive=no,color=no,output-to=stderr")
+            environment.append("SWIFT_BACKTRACE=enable=yes,interactive=no,color=no,output-to=stderr,registers=none,images=none")
         }
         let signals: SignalPipe
         let child: ChildProcess

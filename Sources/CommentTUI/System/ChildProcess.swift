@@ -15,11 +15,14 @@ public struct ChildProcess {
         case signaled(Int32)
     }
 
-    /// Starts `path` with arguments and environment, its stderr sent to `standardError` if given.
-    public static func spawn(path: String, arguments: [String], environment: [String], standardError: FileDescriptor?) throws -> ChildProcess {
+    /// Starts `path` with arguments and environment; stdout and stderr go where given.
+    public static func spawn(path: String, arguments: [String], environment: [String], standardOutput: FileDescriptor? = nil, standardError: FileDescriptor?) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, standardOutput.rawValue, 1)
+        }
         if let standardError {
             posix_spawn_file_actions_adddup2(&actions, standardError.rawValue, 2)
         }

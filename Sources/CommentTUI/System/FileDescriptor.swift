@@ -67,6 +67,13 @@ public struct FileDescriptor: Hashable, Sendable {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// Opens a file for writing from its start, creating or emptying it.
+    public static func openForWriting(_ path: String) throws -> FileDescriptor {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
+        return FileDescriptor(rawValue: fd)
+    }
+
     /// Points this descriptor number at another open file (`dup2`).
     public func redirect(to other: FileDescriptor) throws {
         guard dup2(other.rawValue, rawValue) >= 0 else { throw SystemError("dup2") }

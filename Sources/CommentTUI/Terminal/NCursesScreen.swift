@@ -74,11 +74,15 @@ public final class NCursesScreen: ScreenBackend {
                 _ = ctui_put_cell(window, Int32(change.row), Int32(x), wide, attributes(cell.style), pair(cell.style))
             }
         }
+        // A hidden cursor may rest anywhere (leaveok), so ncurses spends no bytes moving it.
+        leaveok(window, frame.cursor == nil)
         if let cursor = frame.cursor {
             wmove(window, Int32(cursor.row), Int32(cursor.column))
-            curs_set(1)
-        } else {
-            curs_set(0)
+        }
+        let visible = frame.cursor != nil
+        if visible != cursorVisible {
+            curs_set(visible ? 1 : 0)
+            cursorVisible = visible
         }
         wnoutrefresh(window)
         doupdate()
@@ -86,6 +90,7 @@ public final class NCursesScreen: ScreenBackend {
     }
 
     private var lastFrame: CellBuffer?
+    private var cursorVisible: Bool?
 
     /// Leaves the screen for the shell (Ctrl-Z): modes off, terminal modes restored.
     public func suspend() {

@@ -4,7 +4,7 @@ enum NoticeView {
     static let minimumSize = (columns: 20, rows: 8)
 
     static func drawTooSmall(into buffer: inout CellBuffer) {
-        let lines = ["terminal too small", "need \(minimumSize.columns)x\(minimumSize.rows)", "have \(buffer.columns)x\(buffer.rows)"]
+        let lines = ["too small", "need \(minimumSize.columns)x\(minimumSize.rows)", "have \(buffer.columns)x\(buffer.rows)"]
         let top = max(0, (buffer.rows - lines.count) / 2)
         for (i, line) in lines.enumerated() where top + i < buffer.rows {
             let x = max(0, (buffer.columns - line.count) / 2)

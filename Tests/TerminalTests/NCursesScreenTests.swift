@@ -1,0 +1,96 @@
+import XCTest
+@testable import CommentTUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The ncurses backend without a terminal: `newterm` on a `tmpfile()`, cells read back.
+/// XCTest runs these one at a time in one process, as ncurses needs.
+final class NCursesScreenTests: XCTestCase {
+    var output: UnsafeMutablePointer<FILE>!
+    var input: UnsafeMutablePointer<FILE>!
+    var screen: NCursesScreen!
+
+    override func setUpWithError() throws {
+        output = try XCTUnwrap(tmpfile())
+        input = try XCTUnwrap(fopen("/dev/null", "r"))
+        screen = try NCursesScreen(terminalType: "xterm-256color", output: output, input: input, enableModes: false)
+        screen.resize(columns: 40, rows: 10)
+    }
+
+    override func tearDown() {
+        screen.end()
+        fclose(output)
+        fclose(input)
+    }
+
+    func bytesWritten() -> Int {
+        fflush(output)
+        return Int(ftell(output))
+    }
+
+    func tail(_ n: Int) -> [UInt8] {
+        fflush(output)
+        fseek(output, -n, SEEK_END)
+        var bytes = [UInt8](repeating: 0, count: n)
+        _ = fread(&bytes, 1, n, output)
+        return bytes
+    }
+
+    func testCellsReadBackAsWritten() {
+        var buffer = CellBuffer(columns: 40, rows: 10)
+        buffer.write("plain 日本 é", column: 0, row: 0)
+        buffer.write("bold", column: 3, row: 2, style: CellStyle(.bold, foreground: .cyan))
+        buffer.write("x\u{1B}y", column: 0, row: 9)
+        buffer.write("z", column: 39, row: 9)   // bottom-right corner
+        screen.present(Frame(buffer: buffer, cursor: CursorPosition(column: 1, row: 1)), full: true)
+        XCTAssertEqual(screen.size.columns, 40)
+        XCTAssertEqual(screen.cellText(column: 0, row: 0)?.text, "p")
+        XCTAssertEqual(screen.cellText(column: 6, row: 0)?.text, "日")
+        XCTAssertEqual(screen.cellText(column: 8, row: 0)?.text, "本")
+        XCTAssertEqual(screen.cellText(column: 11, row: 0)?.text, "e\u{301}")
+        XCTAssertEqual(screen.cellText(column: 3, row: 2)?.text, "b")
+        XCTAssertEqual(screen.cellText(column: 3, row: 2)?.bold, true)
+        XCTAssertEqual(screen.cellText(column: 2, row: 2)?.bold, false)
+        XCTAssertEqual(screen.cellText(column: 1, row: 9)?.text, "␛")
+        XCTAssertEqual(screen.cellText(column: 39, row: 9)?.text, "z")
+        XCTAssertGreaterThan(bytesWritten(), 0)
+    }
+
+    func testOnlyChangesAreWritten() {
+        var buffer = CellBuffer(columns: 40, rows: 10)
+        for row in 0..<10 { buffer.write(String(repeating: "abcd", count: 10), column: 0, row: row) }
+        screen.present(Frame(buffer: buffer, cursor: nil), full: true)
+        let afterFull = bytesWritten()
+        XCTAssertGreaterThan(afterFull, 400)
+        buffer.write("Z", column: 5, row: 5)
+        screen.present(Frame(buffer: buffer, cursor: nil), full: false)
+        let delta = bytesWritten() - afterFull
+        XCTAssertGreaterThan(delta, 0)
+        XCTAssertLessThan(delta, 20, "one changed cell costs a cursor move and a character")
+        XCTAssertEqual(screen.cellText(column: 5, row: 5)?.text, "Z")
+        screen.present(Frame(buffer: buffer, cursor: nil), full: false)
+        XCTAssertEqual(bytesWritten() - afterFull, delta, "an unchanged frame writes nothing: \(tail(bytesWritten() - afterFull))")
+    }
+
+    func testNoControlByteFromContentReachesTheOutput() throws {
+        var buffer = CellBuffer(columns: 40, rows: 10)
+        buffer.write("\u{1B}]0;pwned\u{07}\u{9B}31m\u{202E}evil", column: 0, row: 0)
+        screen.present(Frame(buffer: buffer, cursor: nil), full: true)
+        fflush(output)
+        rewind(output)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, output)
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertFalse(text.contains("\u{1B}]0;pwned"), "an OSC from content reached the terminal")
+        XCTAssertFalse(text.contains("\u{07}"))
+        XCTAssertFalse(text.unicodeScalars.contains("\u{9B}"))
+        XCTAssertFalse(text.unicodeScalars.contains("\u{202E}"))
+        XCTAssertTrue(text.contains("pwned"))
+    }
+}

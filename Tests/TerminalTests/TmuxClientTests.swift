@@ -1,0 +1,148 @@
+import Foundation
+import XCTest
+
+/// The built client in a real terminal: tmux at 80x24, driven with send-keys.
+final class TmuxClientTests: XCTestCase {
+    func feedRows(_ screen: [String]) -> [String] { Array(screen[3..<20]) }
+
+    func testFirstScreenTypingScrollingAndWheel() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        let first = try tmux.screen()
+        XCTAssertTrue(first[0].contains("Scrolling like a phone, in a terminal"))
+        XCTAssertTrue(first.contains { $0.contains("Last comment of the demo") }, "opens at the newest comment")
+        XCTAssertTrue(first.last!.contains("@tatiana · demo thread · idle"))
+        XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_button_flag} #{mouse_sgr_flag}"), "1 1 1")
+
+        try tmux.literal("hello 日本")
+        try tmux.waitFor("typed text in the composer") { $0.contains("› hello 日本") }
+        XCTAssertEqual(try tmux.format("#{cursor_x}"), "\(2 + 10)")
+
+        let before = feedRows(try tmux.screen())
+        try tmux.keys("PPage")
+        let paged = try tmux.waitFor("the feed to page up") { self.feedRows($0) != before }
+        XCTAssertFalse(paged.contains { $0.contains("Last comment of the demo") })
+
+        // An SGR wheel-down report at a feed row: decoded by the client, it scrolls three rows.
+        try tmux.literal("\u{1B}[<65;10;10M")
+        let wheeled = try tmux.waitFor("the wheel to scroll") { self.feedRows($0) != self.feedRows(paged) }
+        XCTAssertEqual(Array(feedRows(paged)[3...]), Array(feedRows(wheeled)[..<14]), "moved by exactly three rows")
+
+        try tmux.keys("C-Up")
+        try tmux.waitFor("Ctrl-Up to scroll a row") { self.feedRows($0) == Array(["" ] + self.feedRows(wheeled)[..<16]) || self.feedRows($0)[1] == self.feedRows(wheeled)[0] }
+    }
+
+    func testCtrlCExitsZeroAndRestoresTheTerminal() throws {
+        let tmux = try TmuxSession()
+        try tmux.run("echo MARKER-BEFORE")
+        try tmux.startClient()
+        try tmux.keys("C-c")
+        let screen = try tmux.waitFor("the exit status") { $0.contains("EXIT=0") }
+        XCTAssertTrue(screen.contains("MARKER-BEFORE"), "the alternate screen was left")
+        XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag} #{mouse_button_flag} #{mouse_sgr_flag}"), "0 0 0 0")
+        try assertLineModeBack(tmux)
+        // Bracketed paste is off: a pasted line reaches the shell without the 200~ markers.
+        try tmux.run("read -r line; printf 'GOT:%s\\n' \"$line\" | od -c | head -2 > \"$HOME/pasted\"")
+        try tmux.tmux(["set-buffer", "abc"])
+        try tmux.tmux(["paste-buffer", "-p", "-t", "0"])
+        try tmux.keys("Enter")
+        try tmux.run("echo DONE")
+        try tmux.waitFor("the paste check") { $0.contains("DONE") }
+        let pasted = try String(contentsOf: tmux.home.appendingPathComponent("pasted"), encoding: .utf8)
+        XCTAssertFalse(pasted.contains("033"), "escape bytes in a paste after exit: \(pasted)")
+        XCTAssertTrue(pasted.contains("G   O   T   :   a   b   c"))
+    }
+
+    func testF10AndCtrlDQuit() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        try tmux.keys("F10")
+        try tmux.waitFor("F10 to quit") { $0.contains("EXIT=0") }
+        try tmux.startClient()
+        try tmux.literal("x")
+        try tmux.keys("BSpace", "C-d")
+        try tmux.waitFor("Ctrl-D to quit") { $0.filter { $0.contains("EXIT=0") }.count == 2 }
+    }
+
+    func testTerminatingSignalsExitCleanly() throws {
+        for signal in [SIGTERM, SIGHUP] {
+            let tmux = try TmuxSession()
+            try tmux.startClient()
+            kill(try tmux.supervisorPID(), signal)
+            try tmux.waitFor("exit after signal \(signal)") { $0.contains("EXIT=0") }
+            XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
+            try assertLineModeBack(tmux)
+        }
+    }
+
+    func testAFatalErrorIsReportedOnARestoredTerminal() throws {
+        let tmux = try TmuxSession()
+        try tmux.run("export \(TmuxSession.crashTestVariable)=1")
+        try tmux.startClient()
+        try tmux.keys("F12")
+        let screen = try tmux.waitFor("the crash report", timeout: 60) { $0.contains { $0.hasPrefix("EXIT=") } }
+        let text = try tmux.screen(withHistory: true).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Fatal error: crash test requested with F12"), text)
+        XCTAssertTrue(text.contains("the client stopped on signal"), text)
+        XCTAssertTrue(text.contains("Launcher") || text.contains("CommentApp"), "a backtrace is shown: \(text)")
+        XCTAssertFalse(screen.contains("EXIT=0"))
+        XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
+        try assertLineModeBack(tmux)
+    }
+
+    func testAKilledClientLeavesARestoredTerminal() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        kill(try tmux.workerPID(), SIGKILL)
+        let screen = try tmux.waitFor("the report", timeout: 30) { $0.contains { $0.hasPrefix("EXIT=") } }
+        XCTAssertTrue(screen.contains { $0.contains("the client stopped on signal 9") }, screen.joined(separator: "\n"))
+        XCTAssertTrue(screen.contains("EXIT=137"))
+        XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
+        try assertLineModeBack(tmux)
+    }
+
+    func testSuspendAndResumeRedraws() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        try tmux.literal("draft")
+        try tmux.keys("C-z")
+        try tmux.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
+        XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
+        // bash ends the `client; echo` list when the job stops; fg brings the client back.
+        try tmux.run("fg; echo FG=$?")
+        let screen = try tmux.waitFor("the redrawn client") { $0.contains("› draft") && $0[0].contains("Scrolling like a phone") }
+        XCTAssertTrue(screen.last!.contains("demo thread"))
+        XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_button_flag}"), "1 1")
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("FG=0") }
+    }
+
+    func testResizeRelaysOutAndTooSmallShowsANotice() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        try tmux.tmux(["resize-window", "-t", "0", "-x", "50", "-y", "20"])
+        try tmux.waitFor("a 50-column layout") { $0.count >= 20 && $0[2] == String(repeating: "─", count: 50) }
+        try tmux.tmux(["resize-window", "-t", "0", "-x", "16", "-y", "6"])
+        try tmux.waitFor("the too-small notice") { $0.contains { $0.contains("too small") } }
+        try tmux.tmux(["resize-window", "-t", "0", "-x", "80", "-y", "24"])
+        try tmux.waitFor("the full layout again") { $0[0].contains("Scrolling like a phone") && $0[2].count == 80 }
+    }
+
+    func testNonUTF8LocaleGetsAClearMessage() throws {
+        let tmux = try TmuxSession()
+        try tmux.run("LANG=C LC_ALL=C \(TmuxSession.clientPath); echo EXIT=$?")
+        let screen = try tmux.waitFor("the locale message") { $0.contains { $0.hasPrefix("EXIT=") } }
+        XCTAssertTrue(screen.contains { $0.contains("not UTF-8") }, screen.joined(separator: "\n"))
+        XCTAssertTrue(screen.contains("EXIT=1"))
+    }
+
+    private func assertLineModeBack(_ tmux: TmuxSession, file: StaticString = #filePath, line: UInt = #line) throws {
+        try tmux.run("stty -a > \"$HOME/stty-after\"; echo STTY-DONE")
+        try tmux.waitFor("stty") { $0.contains("STTY-DONE") }
+        let after = try String(contentsOf: tmux.home.appendingPathComponent("stty-after"), encoding: .utf8)
+        let flags = Set(after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        XCTAssertTrue(flags.contains("icanon"), "line mode is back", file: file, line: line)
+        XCTAssertTrue(flags.contains("echo"), "echo is back", file: file, line: line)
+        XCTAssertTrue(flags.contains("icrnl"), "CR→NL is back", file: file, line: line)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import XCTest
+@testable import CommentTUI
+
+/// A tmux server of a test's own (`-L`, `-f /dev/null`, a fresh HOME), with one pane running
+/// an interactive bash, driven with send-keys and read with capture-pane.
+final class TmuxSession {
+    let socket = "ctui-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let home: URL
+    private(set) var isRunning = false
+
+    /// The comment-tui binary built beside this test bundle.
+    static var clientPath: String {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return exe.deletingLastPathComponent().appendingPathComponent("comment-tui").path
+    }
+
+    /// Makes F12 a deliberate fatal error in the client (see Launcher.crashTestVariable).
+    static let crashTestVariable = "COMMENT_TUI_CRASH_TEST"
+
+    init(columns: Int = 80, rows: Int = 24) throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        guard FileManager.default.isExecutableFile(atPath: Self.clientPath) else {
+            // The test target depends on the executable, so this means a broken build: fail, never skip.
+            throw TmuxTestError("client binary missing at \(Self.clientPath)")
+        }
+        try tmux(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
+                  "env", "-i", "HOME=\(home.path)", "XDG_DATA_HOME=\(home.path)/data", "XDG_STATE_HOME=\(home.path)/state",
+                  "XDG_CONFIG_HOME=\(home.path)/config", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TERM=tmux-256color",
+                  "PS1=$ ", "bash", "--norc", "--noprofile", "-i"])
+        isRunning = true
+        try waitFor("the shell prompt") { $0.contains { $0.hasPrefix("$") } }
+    }
+
+    deinit {
+        if isRunning { _ = try? tmux(["kill-server"]) }
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// Runs a tmux command against this server and returns its output.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        // Output goes to a file, not a pipe: the tmux server forks off and would hold a pipe open.
+        let outputURL = home.appendingPathComponent("tmux-output")
+        let output = try FileDescriptor.openForWriting(outputURL.path)
+        defer { output.close() }
+        let child = try ChildProcess.spawn(
+            path: "/usr/bin/tmux", arguments: ["tmux", "-L", socket, "-f", "/dev/null"] + arguments,
+            environment: ["PATH=/usr/bin:/bin", "HOME=\(home.path)", "LANG=C.UTF-8"],
+            standardOutput: output, standardError: output)
+        var termination: ChildProcess.Termination?
+        while termination == nil { termination = try child.wait() }
+        let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+        guard termination == .exited(0) else {
+            throw TmuxTestError("tmux \(arguments) failed: \(text)")
+        }
+        return text
+    }
+
+    /// Types a line into the shell and presses Enter.
+    func run(_ command: String) throws {
+        try tmux(["send-keys", "-t", "0", "-l", command])
+        try tmux(["send-keys", "-t", "0", "Enter"])
+    }
+
+    /// Sends tmux key names (e.g. "PPage", "C-c").
+    func keys(_ names: String...) throws { try tmux(["send-keys", "-t", "0"] + names) }
+
+    /// Sends bytes as typed (escape sequences included).
+    func literal(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }
+
+    /// The pane's rows, trailing blanks removed.
+    func screen(withHistory: Bool = false) throws -> [String] {
+        // capture-pane ends every row with a newline: drop the empty piece after the last one.
+        try tmux(["capture-pane", "-p", "-t", "0"] + (withHistory ? ["-S", "-"] : [])).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
+            String($0.reversed().drop(while: { $0 == " " }).reversed())
+        }
+    }
+
+    /// A tmux format evaluated for the pane, e.g. "#{alternate_on}".
+    func format(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the screen until `predicate` holds, failing after `timeout` seconds of real time.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line, _ predicate: ([String]) -> Bool) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: [String] = []
+        while Date() < deadline {
+            last = try screen()
+            if predicate(last) { return last }
+            usleep(50_000)
+        }
+        XCTFail("timed out waiting for \(what); screen:\n\(last.joined(separator: "\n"))", file: file, line: line)
+        throw TmuxTestError("gave up waiting for \(what)")
+    }
+
+    /// Starts the client from the shell, echoing its exit status afterwards.
+    func startClient(arguments: String = "") throws {
+        try run("\(Self.clientPath) \(arguments); echo EXIT=$?")
+        try waitFor("the client's first screen") { $0.contains { $0.contains("Scrolling like a phone") } }
+    }
+
+    /// The process id of the client's worker (the child of the supervisor).
+    func workerPID() throws -> Int32 {
+        let shell = try format("#{pane_pid}")
+        let supervisor = try pgrepChildren(of: shell)
+        return try XCTUnwrap(Int32(try pgrepChildren(of: supervisor)))
+    }
+
+    func supervisorPID() throws -> Int32 {
+        try XCTUnwrap(Int32(try pgrepChildren(of: try format("#{pane_pid}"))))
+    }
+
+    private func pgrepChildren(of pid: String) throws -> String {
+        let children = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+        return try XCTUnwrap(children.split(separator: " ").first.map(String.init), "no child of \(pid)")
+    }
+}
+
+/// A failure of the tmux harness itself; fails the test that hit it.
+struct TmuxTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
