@@ -17,7 +17,7 @@ final class PhysicsTests: XCTestCase {
                 x += (v - next) / 6
                 v = next
                 t += dt
-                if steps % 10_000 == 0 {
+                if steps % 2_000 == 0 {
                     checks += 1
                     XCTAssertEqual(m.position(at: at(t)), x, accuracy: 1e-6)
                     XCTAssertEqual(m.velocity(at: at(t)), v, accuracy: 1e-6)
