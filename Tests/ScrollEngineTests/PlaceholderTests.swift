@@ -1,3 +1,0 @@
-import XCTest
-@testable import ScrollEngine
-final class ScrollEnginePlaceholderTests: XCTestCase { func testBuilds() { XCTAssertFalse(String(describing: ScrollEngineVersion.value).isEmpty) } }
