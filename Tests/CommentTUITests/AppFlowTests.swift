@@ -3,16 +3,9 @@ import ThreadModel
 @testable import CommentTUI
 
 final class AppFlowTests: XCTestCase {
-    static let start = Date(timeIntervalSince1970: 1_744_884_000)
+    static let start = testThreadStart
 
-    func smallThread(comments: Int = 3) -> CommentThread {
-        var thread = CommentThread(id: "t", title: "Hello \u{1B}[2Jworld", author: "u1", created: Self.start, body: "",
-                                   users: [User(id: "u1", handle: "ann", name: "Ann"), User(id: "u2", handle: "bo", name: "Bo 日本")])
-        for i in 1...comments {
-            thread.append(Comment(id: "c\(i)", author: i % 2 == 0 ? "u1" : "u2", created: Self.start.addingTimeInterval(Double(i) * 60), body: "comment number \(i)"))
-        }
-        return thread
-    }
+    func smallThread(comments: Int = 3) -> CommentThread { makeSmallThread(comments: comments) }
 
     func makeApp(_ thread: CommentThread, columns: Int = 40, rows: Int = 12) -> (CommentApp, HeadlessScreen) {
         let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "test", columns: columns, rows: rows)
@@ -162,5 +155,63 @@ final class AppFlowTests: XCTestCase {
         let loop = AppLoop(app: app, session: screen, input: pipe.read, signals: nil)
         XCTAssertEqual(try loop.run(), .quit)
         pipe.read.close(); pipe.write.close()
+    }
+}
+
+final class AppLoopTests: XCTestCase {
+    func makeLoop(clock: @escaping () -> Double) throws -> (AppLoop, CommentApp, HeadlessScreen, (read: FileDescriptor, write: FileDescriptor)) {
+        let thread = makeSmallThread(comments: 5)
+        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "test", columns: 40, rows: 12)
+        let screen = HeadlessScreen(columns: 40, rows: 12)
+        let pipe = try FileDescriptor.pipe()
+        pipe.read.setNonBlockingAndCloseOnExec()
+        let loop = AppLoop(app: app, session: screen, input: pipe.read, signals: nil, now: clock)
+        return (loop, app, screen, pipe)
+    }
+
+    func testALoneEscapeWaitsForTheInjectedClockThenActs() throws {
+        var clock = 100.0
+        let (loop, app, _, pipe) = try makeLoop { clock }
+        defer { pipe.read.close(); pipe.write.close() }
+        _ = app.handle(.key(KeyPress(.function(1))))   // help open: Esc closes it
+        XCTAssertTrue(app.showsHelp)
+        XCTAssertNil(loop.timeout(), "nothing scheduled: the loop blocks")
+        try pipe.write.writeAll([0x1B])
+        XCTAssertNil(try loop.runOnce())
+        XCTAssertTrue(app.showsHelp, "Esc may still be the start of a sequence")
+        XCTAssertEqual(loop.timeout()!, InputDecoder.escapeTimeout, accuracy: 1e-9)
+        clock += InputDecoder.escapeTimeout
+        XCTAssertEqual(loop.timeout(), 0)
+        XCTAssertNil(try loop.runOnce())
+        XCTAssertFalse(app.showsHelp)
+        XCTAssertNil(loop.timeout(), "idle again: no timeout")
+    }
+
+    func testAnEscapeSequenceSplitAcrossReadsIsOneKey() throws {
+        var clock = 0.0
+        let (loop, app, _, pipe) = try makeLoop { clock }
+        defer { pipe.read.close(); pipe.write.close() }
+        _ = app.render()
+        let bottom = app.feedOffset
+        try pipe.write.writeAll([0x1B, 0x5B])
+        XCTAssertNil(try loop.runOnce())
+        clock += 0.01
+        try pipe.write.writeAll(Array("1;5A".utf8))
+        XCTAssertNil(try loop.runOnce())
+        XCTAssertEqual(app.feedOffset, bottom - 1, "Ctrl-Up, not Esc then text")
+        XCTAssertTrue(app.draft.isEmpty)
+    }
+
+    func testWatchedDescriptorsWakeTheLoop() throws {
+        let (loop, _, _, pipe) = try makeLoop { 0 }
+        defer { pipe.read.close(); pipe.write.close() }
+        let watched = try FileDescriptor.pipe()
+        watched.read.setNonBlockingAndCloseOnExec()
+        defer { watched.read.close(); watched.write.close() }
+        var received: [UInt8] = []
+        loop.watch(watched.read) { received += (try? watched.read.read()) ?? [] }
+        try watched.write.writeAll(Array("new".utf8))
+        XCTAssertNil(try loop.runOnce())
+        XCTAssertEqual(received, Array("new".utf8))
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 @testable import CommentTUI
 
 final class CellBufferTests: XCTestCase {
@@ -119,5 +120,22 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+final class TimestampTextTests: XCTestCase {
+    func testMatchesFoundationAcrossEras() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<2000 {
+            let seconds = Double(Int64(rng.next() % 8_000_000_000) - 2_000_000_000)
+            let date = Date(timeIntervalSince1970: seconds)
+            XCTAssertEqual(TimestampText.utc(date), formatter.string(from: date), "at \(seconds)")
+        }
+        XCTAssertEqual(TimestampText.utc(Date(timeIntervalSince1970: 0)), "1970-01-01 00:00")
+        XCTAssertEqual(TimestampText.utc(Date(timeIntervalSince1970: 951_782_400)), "2000-02-29 00:00")
     }
 }

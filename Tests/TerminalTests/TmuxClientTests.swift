@@ -136,6 +136,27 @@ final class TmuxClientTests: XCTestCase {
         XCTAssertTrue(screen.contains("EXIT=1"))
     }
 
+    func testIdleClientUsesNoCPU() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        let worker = try tmux.workerPID()
+        usleep(300_000)   // let the first frames settle
+        let before = try cpuTicks(of: worker)
+        usleep(2_000_000)
+        let after = try cpuTicks(of: worker)
+        XCTAssertEqual(after - before, 0, "CPU ticks used in 2 s of idling")
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+
+    /// User plus system time of a process, in clock ticks (from /proc/PID/stat).
+    private func cpuTicks(of pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
+        let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+        return Int(fields[11])! + Int(fields[12])!
+    }
+
     private func assertLineModeBack(_ tmux: TmuxSession, file: StaticString = #filePath, line: UInt = #line) throws {
         try tmux.run("stty -a > \"$HOME/stty-after\"; echo STTY-DONE")
         try tmux.waitFor("stty") { $0.contains("STTY-DONE") }

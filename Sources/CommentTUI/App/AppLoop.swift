@@ -43,33 +43,48 @@ public final class AppLoop {
     public func run() throws -> Exit {
         present()
         while true {
-            var descriptors = [input]
-            if let signals { descriptors.append(signals.readEnd) }
-            let ready = try Poll.readable(descriptors, timeout: timeout())
-            if let signals, ready.contains(signals.readEnd) {
-                for signal in signals.drain() {
-                    if let exit = handleSignal(signal) { return exit }
-                }
-            }
-            var events: [InputEvent] = []
-            if ready.contains(input) {
-                let bytes = try input.read(upTo: 65536)
-                if bytes.isEmpty { return .endOfInput }
-                lastInputAt = now()
-                events = decoder.feed(bytes)
-            } else if decoder.hasPendingEscape, now() - lastInputAt >= InputDecoder.escapeTimeout {
-                events = decoder.flush()
-            }
-            for event in events {
-                switch app.handle(event, wallClock: wallClock()) {
-                case .quit?: return .quit
-                case .suspend?: suspend()
-                case .redrawAll?: needsFullRedraw = true
-                case nil: break
-                }
-            }
-            present()
+            if let exit = try runOnce() { return exit }
         }
+    }
+
+    /// Calls `onReadable` whenever `descriptor` has data (e.g. a followed thread file).
+    public func watch(_ descriptor: FileDescriptor, onReadable: @escaping () -> Void) {
+        watched.append((descriptor, onReadable))
+    }
+
+    private var watched: [(descriptor: FileDescriptor, onReadable: () -> Void)] = []
+
+    /// One turn: wait in `poll()`, handle what arrived, present a frame. Nil while running.
+    public func runOnce() throws -> Exit? {
+        var descriptors = [input]
+        if let signals { descriptors.append(signals.readEnd) }
+        descriptors += watched.map(\.descriptor)
+        let ready = try Poll.readable(descriptors, timeout: timeout())
+        if let signals, ready.contains(signals.readEnd) {
+            for signal in signals.drain() {
+                if let exit = handleSignal(signal) { return exit }
+            }
+        }
+        for entry in watched where ready.contains(entry.descriptor) { entry.onReadable() }
+        var events: [InputEvent] = []
+        if ready.contains(input) {
+            let bytes = try input.read(upTo: 65536)
+            if bytes.isEmpty { return .endOfInput }
+            lastInputAt = now()
+            events = decoder.feed(bytes)
+        } else if decoder.hasPendingEscape, now() - lastInputAt >= InputDecoder.escapeTimeout {
+            events = decoder.flush()
+        }
+        for event in events {
+            switch app.handle(event, wallClock: wallClock()) {
+            case .quit?: return .quit
+            case .suspend?: suspend()
+            case .redrawAll?: needsFullRedraw = true
+            case nil: break
+            }
+        }
+        present()
+        return nil
     }
 
     /// Seconds until the loop must wake without input, or nil to block.

@@ -22,11 +22,5 @@ struct HeaderView {
         buffer.write(String(repeating: "─", count: rect.width), column: rect.column, row: rect.row + 2, style: Theme.rule, limit: end)
     }
 
-    static func dateText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
-    }
+    static func dateText(_ date: Date) -> String { TimestampText.utc(date) }
 }
