@@ -81,6 +81,27 @@ final class AppFlowTests: XCTestCase {
         XCTAssertEqual(app.feedOffset, bottom)
     }
 
+    func testStatusBarCountsTheCommentAtTheTop() {
+        let (app, screen) = makeApp(smallThread(comments: 20))
+        type("\u{1B}[1;5H", into: app)
+        show(app, on: screen)
+        XCTAssertTrue(screen.lines[11].hasSuffix("comment 1/20"))
+        type("\u{1B}[1;5B\u{1B}[1;5B", into: app)   // the gap row of comment 1 is at the top
+        show(app, on: screen)
+        XCTAssertTrue(screen.lines[11].hasSuffix("comment 2/20"))
+    }
+
+    func testF1ShowsTheKeysAndEscClosesThem() {
+        let (app, screen) = makeApp(smallThread(comments: 2), columns: 60, rows: 20)
+        type("\u{1B}OP", into: app)
+        show(app, on: screen)
+        XCTAssertTrue(screen.lines[3].hasPrefix(" Keys"))
+        XCTAssertTrue(screen.lines.contains { $0.contains("Ctrl-C, F10, Ctrl-D (empty)") && $0.contains("quit") })
+        _ = app.handle(.key(KeyPress(.escape)))
+        show(app, on: screen)
+        XCTAssertFalse(screen.lines.contains { $0.contains("Keys") })
+    }
+
     func testQuitKeys() {
         let (app, _) = makeApp(smallThread())
         XCTAssertEqual(app.handle(.key(.ctrl("c"))), .quit)

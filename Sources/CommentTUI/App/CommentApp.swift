@@ -1,3 +1,4 @@
+import ScrollEngine
 import Foundation
 import ThreadModel
 
@@ -54,10 +55,10 @@ public final class CommentApp {
     // MARK: Layout
 
     struct Regions {
-        var header: ScreenRect
-        var feed: ScreenRect
+        var header: CellRect
+        var feed: CellRect
         var composerRule: Int
-        var composer: ScreenRect
+        var composer: CellRect
         var status: Int
     }
 
@@ -65,9 +66,9 @@ public final class CommentApp {
         let width = size.columns
         let composerHeight = ComposerView(draft: draft).height(width: width, maximum: max(1, size.rows / 3))
         let status = size.rows - 1
-        let composer = ScreenRect(column: 0, row: status - composerHeight, width: width, height: composerHeight)
-        let header = ScreenRect(column: 0, row: 0, width: width, height: HeaderView.height)
-        let feed = ScreenRect(column: 0, row: header.maxRow, width: width, height: composer.row - 1 - header.maxRow)
+        let composer = CellRect(column: 0, row: status - composerHeight, width: width, height: composerHeight)
+        let header = CellRect(column: 0, row: 0, width: width, height: HeaderView.height)
+        let feed = CellRect(column: 0, row: header.maxRow, width: width, height: composer.row - 1 - header.maxRow)
         return Regions(header: header, feed: feed, composerRule: composer.row - 1, composer: composer, status: status)
     }
 
@@ -93,10 +94,13 @@ public final class CommentApp {
 
     func invalidateLayout() { layoutCache = nil }
 
-    /// The comment at the top of the feed, 1-based, and the count.
+    /// The comment being read at the top of the feed, 1-based, and the count.
     var feedPosition: (index: Int, count: Int) {
         let count = thread.comments.count
-        let index = feedLayout.comment(atRow: feedOffset).map { $0 + 1 } ?? count
+        let layout = feedLayout
+        // A comment's trailing gap row at the top means the next comment is the one in view.
+        var index = layout.comment(atRow: feedOffset).map { $0 + 1 } ?? count
+        if feedOffset < layout.rows.count, layout.rows[feedOffset].kind == .gap { index += 1 }
         return (min(index, count), count)
     }
 

@@ -1,3 +1,4 @@
+import ScrollEngine
 /// The composer: a prompt and the draft, wrapped, scrolled so the cursor shows.
 struct ComposerView {
     var draft: ComposerDraft
@@ -34,7 +35,7 @@ struct ComposerView {
     }
 
     /// Draws into `rect`; returns the screen position of the cursor.
-    func draw(into buffer: inout CellBuffer, rect: ScreenRect) -> CursorPosition {
+    func draw(into buffer: inout CellBuffer, rect: CellRect) -> CursorPosition {
         let textWidth = rect.width - 2
         let (rows, cursor) = rows(width: textWidth)
         let first = max(0, min(cursor.row - rect.height + 1, rows.count - rect.height))

@@ -1,3 +1,4 @@
+import ScrollEngine
 import ThreadModel
 
 /// The feed: comments from `offset` on, drawn into a rectangle.
@@ -7,7 +8,7 @@ struct FeedView {
     var offset: Int
     var ownUserID: String
 
-    func draw(into buffer: inout CellBuffer, rect: ScreenRect) {
+    func draw(into buffer: inout CellBuffer, rect: CellRect) {
         let end = rect.column + rect.width
         for screenRow in rect.row..<rect.maxRow {
             buffer.fill(row: screenRow, from: rect.column, to: end)

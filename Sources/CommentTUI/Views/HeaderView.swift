@@ -1,3 +1,4 @@
+import ScrollEngine
 import Foundation
 import ThreadModel
 
@@ -6,7 +7,7 @@ struct HeaderView {
     var thread: CommentThread
     static let height = 3
 
-    func draw(into buffer: inout CellBuffer, rect: ScreenRect) {
+    func draw(into buffer: inout CellBuffer, rect: CellRect) {
         let end = rect.column + rect.width
         buffer.fill(row: rect.row, from: rect.column, to: end)
         buffer.write(thread.title, column: rect.column + 1, row: rect.row, style: Theme.title, limit: end - 1)

@@ -1,3 +1,4 @@
+import ScrollEngine
 /// Full-screen notices: too small a terminal, and the help page.
 enum NoticeView {
     /// The smallest terminal the client lays out in.
@@ -27,7 +28,7 @@ enum NoticeView {
         ("Shift+drag", "select text with the terminal"),
     ]
 
-    static func drawHelp(into buffer: inout CellBuffer, rect: ScreenRect) {
+    static func drawHelp(into buffer: inout CellBuffer, rect: CellRect) {
         let end = rect.column + rect.width
         for r in rect.row..<rect.maxRow { buffer.fill(row: r, from: rect.column, to: end) }
         buffer.write("Keys (Esc or F1 closes)", column: rect.column + 1, row: rect.row, style: Theme.title, limit: end)
