@@ -98,6 +98,13 @@ final class ThreadFileTests: XCTestCase {
         XCTAssertEqual(file.thread.comments[1].body, "lone \u{FFFD} and \u{FFFD} pair 😀 esc \\ud800")
     }
 
+    func testRawControlCharactersInStringsAreEscapedNotFatal() {
+        let text = header + "\n" + user + "\n" + #"{"type":"comment","id":"c1","author":"u1","created":"2025-04-17T10:05:00Z","body":"a\tb"# + "\u{1B}[31m\t\"}\n"
+        let file = ThreadFileReader().read(lines(text))
+        XCTAssertEqual(file.problems, [])
+        XCTAssertEqual(file.thread.comments.first?.body, "a\tb\u{1B}[31m\t")
+    }
+
     func testUnterminatedLastLineIsPendingAndTornOnceFollowed() throws {
         let complete = header + "\n" + user + "\n"
         let torn = #"{"type":"comment","id":"c1","author":"u1","crea"#

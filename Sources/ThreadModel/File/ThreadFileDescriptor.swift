@@ -105,10 +105,9 @@ struct ThreadFileDescriptor {
         }
     }
 
-    /// Reads the whole file from its start.
+    /// Reads from the file position (the start, for a fresh descriptor) to the end.
     func readAll() throws -> [UInt8] {
         var result: [UInt8] = []
-        if let expected = try? size() { result.reserveCapacity(expected) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }

@@ -14,13 +14,33 @@ public struct ThreadFileWriter: Sendable {
 
     /// Appends records, in order, to an existing file.
     public func append(_ records: [ThreadRecord]) throws {
-        guard !records.isEmpty else { return }
+        try withLockedFile { file in
+            let size = try file.size()
+            return (records, try size > 0 && file.byte(at: size - 1) != 0x0A)
+        }
+    }
+
+    /// Appends the records that `build` makes from the file as it is under the lock, so that
+    /// decisions such as "this handle is new" hold against concurrent writers.
+    ///
+    /// This reads the whole file; `append(_:)` does not.
+    public func append(after build: (ThreadFile) throws -> [ThreadRecord]) throws {
+        try withLockedFile { file in
+            let bytes = try file.readAll()
+            return (try build(ThreadFileReader().read(bytes)), bytes.last.map { $0 != 0x0A } ?? false)
+        }
+    }
+
+    /// Opens and locks the file, asks what to append and whether the file lacks a final
+    /// newline, then writes one record per `write()` and `fsync`s.
+    private func withLockedFile(_ decide: (ThreadFileDescriptor) throws -> ([ThreadRecord], Bool)) throws {
         let file = try ThreadFileDescriptor.openForAppend(path)
         defer { file.close() }
         try file.lockExclusive()
         defer { file.unlock() }
-        let size = try file.size()
-        var needsNewline = try size > 0 && file.byte(at: size - 1) != 0x0A
+        let (records, endsTorn) = try decide(file)
+        guard !records.isEmpty else { return }
+        var needsNewline = endsTorn
         for record in records {
             var line: [UInt8] = needsNewline ? [0x0A] : []
             needsNewline = false

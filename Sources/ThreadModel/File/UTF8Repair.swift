@@ -1,4 +1,5 @@
-/// Makes a line decodable: invalid UTF-8 and lone surrogate escapes become U+FFFD.
+/// Makes a line decodable: invalid UTF-8 and lone surrogate escapes become U+FFFD, and raw
+/// control characters inside strings become escapes.
 ///
 /// Done before JSON decoding so that one bad character costs a character, never the record.
 public enum UTF8Repair {
@@ -11,8 +12,29 @@ public enum UTF8Repair {
         } else {
             text = Array(String(decoding: bytes, as: UTF8.self).utf8)
         }
-        guard text.contains(UInt8(ascii: "\\")) else { return text }
-        return repairSurrogateEscapes(text)
+        let escaped = text.contains { $0 < 0x20 } ? escapeRawControls(text) : text
+        guard escaped.contains(UInt8(ascii: "\\")) else { return escaped }
+        return repairSurrogateEscapes(escaped)
+    }
+
+    /// Control characters are not allowed raw in JSON strings; writers that forget to escape
+    /// them should cost nothing, so they are escaped here (outside strings they stay as they are).
+    private static func escapeRawControls(_ text: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 16)
+        var inString = false
+        var escaped = false
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in text {
+            if inString && byte < 0x20 {
+                out += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                escaped = false
+                continue
+            }
+            out.append(byte)
+            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = inString } else if byte == UInt8(ascii: "\"") { inString.toggle() }
+        }
+        return out
     }
 
     private static func repairSurrogateEscapes(_ text: [UInt8]) -> [UInt8] {
