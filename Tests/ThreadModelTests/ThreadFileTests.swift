@@ -148,7 +148,7 @@ final class ThreadFileTests: XCTestCase {
         let writer = ThreadFileWriter(path: path)
         let body = String(repeating: "long body ", count: 400)  // 4 KB: larger than a pipe's atomic write
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
-            for index in 0..<500 {
+            for index in 0..<1000 {
                 let comment = Comment(id: ThreadFileWriter.newCommentID(), author: "u1",
                                       created: Date(timeIntervalSince1970: 1_744_884_000), body: "\(worker)-\(index) \(body)")
                 try! writer.append(.comment(comment))
@@ -156,10 +156,10 @@ final class ThreadFileTests: XCTestCase {
         }
         let file = try ThreadFile.read(path: path)
         XCTAssertEqual(file.problems, [])
-        XCTAssertEqual(file.thread.comments.count, 1000)
+        XCTAssertEqual(file.thread.comments.count, 2000)
         for worker in 0..<2 {
             let mine = file.thread.comments.filter { $0.body.hasPrefix("\(worker)-") }.map { Int($0.body.split(separator: " ")[0].split(separator: "-")[1])! }
-            XCTAssertEqual(mine, Array(0..<500), "each writer's comments are all there, in its order")
+            XCTAssertEqual(mine, Array(0..<1000), "each writer's comments are all there, in its order")
         }
     }
 
