@@ -11,7 +11,7 @@ final class TmuxClientTests: XCTestCase {
         let first = try tmux.screen()
         XCTAssertTrue(first[0].contains("Scrolling like a phone, in a terminal"))
         XCTAssertTrue(first.contains { $0.contains("Last comment of the demo") }, "opens at the newest comment")
-        XCTAssertTrue(first.last!.contains("@tatiana · demo thread · idle"))
+        XCTAssertTrue(first.last!.contains("@tatiana · demo.jsonl · idle"))
         XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_button_flag} #{mouse_sgr_flag}"), "1 1 1")
 
         try tmux.literal("hello 日本")
@@ -111,7 +111,7 @@ final class TmuxClientTests: XCTestCase {
         // bash ends the `client; echo` list when the job stops; fg brings the client back.
         try tmux.run("fg; echo FG=$?")
         let screen = try tmux.waitFor("the redrawn client") { $0.contains("› draft") && $0[0].contains("Scrolling like a phone") }
-        XCTAssertTrue(screen.last!.contains("demo thread"))
+        XCTAssertTrue(screen.last!.contains("demo.jsonl"))
         XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_button_flag}"), "1 1")
         try tmux.keys("C-c")
         try tmux.waitFor("exit") { $0.contains("FG=0") }

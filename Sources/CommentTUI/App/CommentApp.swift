@@ -26,6 +26,9 @@ public final class CommentApp {
     public internal(set) var message: String?
     var messageIsError = false
     var showsHelp = false
+    /// Saves a sent comment (appends it to the thread file); nil keeps comments in memory only.
+    /// A throw keeps the draft and shows the error.
+    public var post: ((Comment) throws -> Void)?
     /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
     public var allowsCrashTest = false
     /// Where the next frame puts the feed's bottom: set until the first layout, and while following.
@@ -136,12 +139,20 @@ public final class CommentApp {
     func send(now: Date) {
         let body = draft.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !body.isEmpty else { return }
-        let comment = Comment(id: "local-\(thread.comments.count + 1)", author: me.id, created: now, body: body)
+        // Whole seconds: what the file stores, so the feed shows the same time after a reload.
+        let created = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let comment = Comment(id: ThreadFileWriter.newCommentID(), author: me.id, created: created, body: body)
+        do {
+            try post?(comment)
+        } catch {
+            show("not sent, draft kept: \(error)", error: true)
+            return
+        }
         thread.append(comment)
         draft.clear()
         invalidateLayout()
         followsBottom = true
-        show("posted (kept in memory until thread files land)")
+        show(post == nil ? "posted (in memory only)" : "posted")
     }
 
     func show(_ text: String, error: Bool = false) {

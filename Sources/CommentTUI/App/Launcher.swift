@@ -9,22 +9,26 @@ public enum Launcher {
     /// The client's version.
     public static let version = "0.1.0"
 
-    static let usage = """
-    Usage: comment-tui [--help] [--version]
-
-    Opens the built-in demo thread in the terminal. Keys: F1 in the client, or README.md.
-    """
-
     /// Set to 1, F12 crashes the client on purpose (the tests check the terminal is restored).
     static let crashTestVariable = "COMMENT_TUI_CRASH_TEST"
 
     /// Runs the command line and returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         let options = Array(arguments.dropFirst())
-        if options.contains("--help") || options.contains("-h") { print(usage); return 0 }
-        if options.contains("--version") { print("comment-tui \(version)"); return 0 }
-        if let unknown = options.first {
-            return Supervisor.fail("unknown argument '\(unknown)'\n\(usage)") == 0 ? 0 : 2
+        let context = CommandContext.process()
+        if let name = options.first, let verb = Verb(rawValue: name) {
+            return verb.run(Array(options.dropFirst()), context: context)
+        }
+        // The file and the user are settled before the terminal is touched, so mistakes print plainly.
+        let target: OpenCommand.Target
+        do {
+            guard let request = try OpenCommand.parse(options, context: context, version: version) else { return 0 }
+            target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context)
+        } catch let failure as CommandFailure {
+            context.writeError("comment-tui: \(failure.message)\n")
+            return failure.status
+        } catch {
+            return Supervisor.fail("\(error)")
         }
         if let problem = localeProblem() { return Supervisor.fail(problem) }
         guard FileDescriptor.standardInput.isTerminal, FileDescriptor.standardOutput.isTerminal else {
@@ -34,7 +38,7 @@ public enum Launcher {
             return Supervisor.run(arguments: arguments)
         }
         unsetenv(Supervisor.workerVariable)
-        return runInteractive()
+        return runInteractive(target)
     }
 
     /// Why the locale cannot show the client, if it cannot.
@@ -48,7 +52,7 @@ public enum Launcher {
         """
     }
 
-    static func runInteractive() -> Int32 {
+    static func runInteractive(_ target: OpenCommand.Target) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
         do {
@@ -60,9 +64,9 @@ public enum Launcher {
         } catch {
             return Supervisor.fail("\(error)")
         }
-        let thread = DemoThread.make()
-        let me = thread.user(handle: "tatiana") ?? User(id: "me", handle: "me", name: "Me")
-        let app = CommentApp(thread: thread, me: me, threadLabel: "demo thread", columns: screen.size.columns, rows: screen.size.rows)
+        let app = CommentApp(thread: target.thread, me: target.me, threadLabel: target.label, columns: screen.size.columns, rows: screen.size.rows)
+        let writer = ThreadFileWriter(path: target.path)
+        app.post = { try writer.append(.comment($0)) }
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)

@@ -1,0 +1,42 @@
+import ThreadModel
+
+/// `comment-tui check FILE`: reports every problem of a thread file with its line number.
+enum CheckCommand {
+    static let usage = """
+    Usage: comment-tui check FILE
+
+    Reads a thread file and prints every problem as FILE:LINE: message, then a summary.
+    Exits 0 when the file is clean, 1 when it has problems or cannot be read.
+    Example: comment-tui check team.jsonl
+    """
+
+    static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, options: [], usage: usage)
+        if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
+        let path = try parsed.positionals(["FILE"], usage: usage)[0]
+        let shownPath = VisibleText.escape(path)
+        let file: ThreadFile
+        do {
+            file = try ThreadFile.read(path: path)
+        } catch let error as ThreadFileError {
+            throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
+        }
+        var problems = file.problems
+        if file.pendingBytes > 0 {
+            problems.append(ThreadFileProblem(
+                line: file.lineCount + 1,
+                message: "last line has no newline (\(file.pendingBytes) bytes): not a record until one ends it"))
+        }
+        for problem in problems {
+            try context.print("\(shownPath):\(problem.line): \(VisibleText.escape(problem.message))")
+        }
+        let thread = file.thread
+        let summary = "\(file.recordCount) records (\(thread.users.count) users, \(thread.comments.count) comments)"
+        if problems.isEmpty {
+            try context.print("\(shownPath): ok, \(summary)")
+            return 0
+        }
+        try context.print("\(shownPath): \(problems.count) problem\(problems.count == 1 ? "" : "s"), \(summary)")
+        return 1
+    }
+}

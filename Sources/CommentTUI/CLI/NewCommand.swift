@@ -1,0 +1,36 @@
+import ThreadModel
+
+/// `comment-tui new FILE --title TEXT --as HANDLE [--name NAME] [--body TEXT]`: creates a thread file.
+enum NewCommand {
+    static let usage = """
+    Usage: comment-tui new FILE --title TEXT --as HANDLE [--name NAME] [--body TEXT]
+
+    Creates a thread file holding the thread (its title and post) and its author. Never replaces
+    an existing file.
+      --title TEXT    the thread's title
+      --as HANDLE     the author's handle: 1 to 39 of A-Z a-z 0-9 _ . -
+      --name NAME     the author's display name (default: the handle)
+      --body TEXT     the post itself, Markdown (default: empty)
+    Example: comment-tui new team.jsonl --title "Release 2.4" --as tatiana --name "Tatiana B."
+    """
+
+    static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, options: ["--title", "--as", "--name", "--body"], usage: usage)
+        if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
+        let path = try parsed.positionals(["FILE"], usage: usage)[0]
+        let title = try parsed.required("--title", usage: usage)
+        let handle = try parsed.required("--as", usage: usage)
+        guard Handle.isValid(handle) else {
+            throw CommandFailure.usage("handle '\(VisibleText.escape(handle))' is not 1 to 39 of A-Z a-z 0-9 _ . -", usage)
+        }
+        let author = User(id: ThreadFileWriter.newUserID(), handle: handle, name: parsed.value("--name") ?? handle)
+        let header = ThreadHeader(id: ThreadFileWriter.newThreadID(), title: title, author: author.id,
+                                  created: context.now(), body: parsed.value("--body") ?? "")
+        do {
+            try ThreadFileWriter(path: path).create([.thread(header), .user(author)])
+        } catch let error as ThreadFileError where error.isAlreadyExists {
+            throw CommandFailure("\(VisibleText.escape(path)) exists already; new never replaces a file")
+        }
+        return 0
+    }
+}

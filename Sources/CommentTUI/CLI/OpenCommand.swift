@@ -1,0 +1,86 @@
+import Foundation
+import ThreadModel
+
+/// `comment-tui [FILE] [--as HANDLE]`: which thread file the interactive client opens, and as whom.
+enum OpenCommand {
+    static let usage = """
+    Usage: comment-tui [FILE] [--as HANDLE]
+           comment-tui new | post | generate | import-github | check ...   (see VERB --help)
+           comment-tui --help | --version
+
+    Opens a thread file in the terminal. Without FILE it opens the demo thread
+    ($XDG_DATA_HOME/comment-tui/demo.jsonl, else ~/.local/share/comment-tui/demo.jsonl,
+    written on first run) as the demo's own user, tatiana.
+      --as HANDLE     who you are in the thread (default: the user whose handle is $USER)
+    Verbs:
+      new FILE --title TEXT --as HANDLE [--name NAME]     create a thread file
+      post FILE --as HANDLE [--name NAME] [--body TEXT]   append a comment (stdin without --body)
+      generate --comments N --users M [--seed S]          a realistic thread on stdout
+      import-github ISSUE.json COMMENTS.json              GitHub REST JSON to a thread file on stdout
+      check FILE                                          report every problem, exit 1 if any
+    Keys: F1 in the client, or README.md.
+    """
+
+    /// The file to open, the thread in it, and the user who writes.
+    struct Target {
+        var path: String
+        var thread: CommentThread
+        var me: User
+        /// The status bar's name for the thread: the file name.
+        var label: String { (path as NSString).lastPathComponent }
+    }
+
+    /// Parses the arguments; nil when `--help` or `--version` was answered.
+    static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> (file: String?, handle: String?)? {
+        let parsed = try CommandLineArguments(arguments, options: ["--as"], flags: ["--version"], usage: usage)
+        if parsed.wantsHelp { try context.print(usage); return nil }
+        if parsed.flags.contains("--version") { try context.print("comment-tui \(version)"); return nil }
+        guard parsed.positionals.count <= 1 else {
+            throw CommandFailure.usage("unexpected argument '\(VisibleText.escape(parsed.positionals[1]))'", usage)
+        }
+        return (parsed.positionals.first, parsed.value("--as"))
+    }
+
+    /// Finds (installing the demo when no file is named) and reads the thread, and picks the user.
+    static func resolve(file: String?, handle: String?, context: CommandContext) throws -> Target {
+        let path: String
+        var fallbackHandle = context.environment["USER"]
+        var fallbackSource = "$USER"
+        if let file {
+            path = file
+        } else {
+            guard let demo = DemoThread.filePath(environment: context.environment) else {
+                throw CommandFailure("no FILE given, and neither XDG_DATA_HOME nor HOME is set to find the demo thread")
+            }
+            do {
+                try DemoThread.install(at: demo)
+            } catch {
+                throw CommandFailure("cannot write the demo thread: \(VisibleText.escape("\(error)"))")
+            }
+            path = demo
+            fallbackHandle = "tatiana"
+            fallbackSource = "the demo's user"
+        }
+        let shownPath = VisibleText.escape(path)
+        let file: ThreadFile
+        do {
+            file = try ThreadFile.read(path: path)
+        } catch let error as ThreadFileError {
+            throw CommandFailure("cannot open \(VisibleText.escape(error.description))")
+        }
+        if let problem = file.problems.first, file.thread.title.isEmpty && file.recordCount == 0 {
+            throw CommandFailure("\(shownPath):\(problem.line): \(VisibleText.escape(problem.message)) (is it a thread file?)")
+        }
+        let chosen = handle ?? fallbackHandle
+        if let chosen, let me = file.thread.user(handle: chosen) {
+            return Target(path: path, thread: file.thread, me: me)
+        }
+        let who = handle.map { "'\(VisibleText.escape($0))'" }
+            ?? chosen.map { "'\(VisibleText.escape($0))' (\(fallbackSource))" } ?? "for you ($USER is not set)"
+        throw CommandFailure("""
+            \(shownPath) has no user \(who). Choose who you are with --as HANDLE, one of: \
+            \(ParticipantList.describe(file.thread)); or join the thread first with: \
+            comment-tui post \(shownPath) --as HANDLE --name "Your Name" --body "Hello"
+            """)
+    }
+}

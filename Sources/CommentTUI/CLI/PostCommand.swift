@@ -1,0 +1,70 @@
+import Foundation
+import ThreadModel
+
+/// `comment-tui post FILE --as HANDLE [--name NAME] [--body TEXT]`: appends a comment.
+enum PostCommand {
+    static let usage = """
+    Usage: comment-tui post FILE --as HANDLE [--name NAME] [--body TEXT]
+
+    Appends a comment to a thread file and prints its id. Without --body the comment is read
+    from standard input (which must not be a terminal).
+      --as HANDLE     who writes; a handle new to the thread needs --name to join it
+      --name NAME     display name for a new participant (a user record is appended first)
+      --body TEXT     the comment, Markdown; mentions are written @handle
+    Examples:
+      comment-tui post team.jsonl --as tatiana --body "Ship it **today**, @marco?"
+      git log -1 --format=%B | comment-tui post team.jsonl --as ci-bot --name "CI bot"
+    """
+
+    static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, options: ["--as", "--name", "--body"], usage: usage)
+        if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
+        let path = try parsed.positionals(["FILE"], usage: usage)[0]
+        let handle = try parsed.required("--as", usage: usage)
+        let body = try readBody(parsed, context: context)
+        let shownPath = VisibleText.escape(path)
+        var commentID = ""
+        do {
+            try ThreadFileWriter(path: path).append { file in
+                var records: [ThreadRecord] = []
+                let author: User
+                if let known = file.thread.user(handle: handle) {
+                    author = known
+                } else if let name = parsed.value("--name") {
+                    guard Handle.isValid(handle) else {
+                        throw CommandFailure.usage("handle '\(VisibleText.escape(handle))' is not 1 to 39 of A-Z a-z 0-9 _ . -", usage)
+                    }
+                    author = User(id: ThreadFileWriter.newUserID(), handle: handle, name: name)
+                    records.append(.user(author))
+                } else {
+                    throw CommandFailure(
+                        "\(shownPath) has no user '\(VisibleText.escape(handle))'; add --name NAME to join the thread, "
+                            + "or post as one of: \(ParticipantList.describe(file.thread))", status: 1)
+                }
+                commentID = ThreadFileWriter.newCommentID()
+                let created = Date(timeIntervalSince1970: context.now().timeIntervalSince1970.rounded(.down))
+                records.append(.comment(Comment(id: commentID, author: author.id, created: created, body: body)))
+                return records
+            }
+        } catch let error as ThreadFileError {
+            throw CommandFailure("cannot post to \(VisibleText.escape(error.description))")
+        }
+        try context.print(commentID)
+        return 0
+    }
+
+    private static func readBody(_ parsed: CommandLineArguments, context: CommandContext) throws -> String {
+        let raw: String
+        if let body = parsed.value("--body") {
+            raw = body
+        } else {
+            guard !context.inputIsTerminal else {
+                throw CommandFailure.usage("no --body, and standard input is a terminal: pass --body TEXT or pipe the comment in", usage)
+            }
+            raw = String(decoding: try context.readInput(), as: UTF8.self)
+        }
+        let body = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !body.isEmpty else { throw CommandFailure("the comment is empty; nothing was posted") }
+        return body
+    }
+}

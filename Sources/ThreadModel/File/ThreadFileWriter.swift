@@ -1,0 +1,90 @@
+import Foundation
+
+/// Appends records to a thread file safely between processes; never rewrites or truncates.
+///
+/// Each append takes an exclusive `flock`, starts on a new line (ending a torn line left by a
+/// writer that died), writes each record with one `write()`, and `fsync`s before returning:
+/// a record counts as sent only once it is on disk.
+public struct ThreadFileWriter: Sendable {
+    /// The thread file.
+    public let path: String
+    private let encoder = ThreadRecordEncoder()
+
+    public init(path: String) { self.path = path }
+
+    /// Appends records, in order, to an existing file.
+    public func append(_ records: [ThreadRecord]) throws {
+        try withLockedFile { file in
+            let size = try file.size()
+            return (records, try size > 0 && file.byte(at: size - 1) != 0x0A)
+        }
+    }
+
+    /// Appends the records that `build` makes from the file as it is under the lock, so that
+    /// decisions such as "this handle is new" hold against concurrent writers.
+    ///
+    /// This reads the whole file; `append(_:)` does not.
+    public func append(after build: (ThreadFile) throws -> [ThreadRecord]) throws {
+        try withLockedFile { file in
+            let bytes = try file.readAll()
+            return (try build(ThreadFileReader().read(bytes)), bytes.last.map { $0 != 0x0A } ?? false)
+        }
+    }
+
+    /// Opens and locks the file, asks what to append and whether the file lacks a final
+    /// newline, then writes one record per `write()` and `fsync`s.
+    private func withLockedFile(_ decide: (ThreadFileDescriptor) throws -> ([ThreadRecord], Bool)) throws {
+        let file = try ThreadFileDescriptor.openForAppend(path)
+        defer { file.close() }
+        try file.lockExclusive()
+        defer { file.unlock() }
+        let (records, endsTorn) = try decide(file)
+        guard !records.isEmpty else { return }
+        var needsNewline = endsTorn
+        for record in records {
+            var line: [UInt8] = needsNewline ? [0x0A] : []
+            needsNewline = false
+            encoder.append(record, to: &line)
+            try file.write(line)
+        }
+        try file.synchronize()
+    }
+
+    /// Appends one record.
+    public func append(_ record: ThreadRecord) throws { try append([record]) }
+
+    /// Creates a new file holding records; fails if the file exists (never replaces one).
+    ///
+    /// The content is written to a temporary name first and linked into place, so a reader
+    /// never sees a half-written new file.
+    public func create(_ records: [ThreadRecord]) throws {
+        let temporary = "\(path).\(ThreadFileDescriptor.processID).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let file = try ThreadFileDescriptor.createNew(temporary)
+        defer { ThreadFileDescriptor.unlink(temporary) }
+        do {
+            var bytes: [UInt8] = []
+            for record in records { encoder.append(record, to: &bytes) }
+            try file.write(bytes)
+            try file.synchronize()
+            file.close()
+        } catch {
+            file.close()
+            throw error
+        }
+        try ThreadFileDescriptor.link(temporary, to: path)
+    }
+
+    /// A fresh comment id, unique under concurrent writers: 64 random bits.
+    public static func newCommentID() -> String { "c-" + randomHex() }
+
+    /// A fresh user id.
+    public static func newUserID() -> String { "u-" + randomHex() }
+
+    /// A fresh thread id.
+    public static func newThreadID() -> String { "t-" + randomHex() }
+
+    private static func randomHex() -> String {
+        let text = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One line of a thread file.
+public enum ThreadRecord: Hashable, Sendable {
+    /// The post: `{"type":"thread","id","title","author","created","body"}`.
+    case thread(ThreadHeader)
+    /// A participant: `{"type":"user","id","handle","name"}`.
+    case user(User)
+    /// A comment: `{"type":"comment","id","author","created","body","edited"?}`.
+    case comment(Comment)
+
+    /// The records that make up a thread: its header, its users, then its comments.
+    public static func records(of thread: CommentThread) -> [ThreadRecord] {
+        [.thread(ThreadHeader(thread))] + thread.users.map(ThreadRecord.user) + thread.comments.map(ThreadRecord.comment)
+    }
+}
+
+/// The post of a thread without its users and comments: what a `thread` record holds.
+public struct ThreadHeader: Hashable, Sendable {
+    public var id: String
+    public var title: String
+    /// The author's user id.
+    public var author: String
+    public var created: Date
+    /// Markdown.
+    public var body: String
+
+    public init(id: String, title: String, author: String, created: Date, body: String) {
+        self.id = id
+        self.title = title
+        self.author = author
+        self.created = created
+        self.body = body
+    }
+
+    /// The header of a thread.
+    public init(_ thread: CommentThread) {
+        self.init(id: thread.id, title: thread.title, author: thread.author, created: thread.created, body: thread.body)
+    }
+}

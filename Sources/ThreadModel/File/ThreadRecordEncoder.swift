@@ -1,0 +1,76 @@
+import Foundation
+
+/// Writes records as canonical JSON lines: `type` first, a fixed key order, no escaped `/`.
+///
+/// Written by hand because `JSONEncoder` does not keep key order stable between runs.
+public struct ThreadRecordEncoder: Sendable {
+    public init() {}
+
+    /// A record as one line of UTF-8, ending in `\n`.
+    public func encode(_ record: ThreadRecord) -> [UInt8] {
+        var out: [UInt8] = []
+        append(record, to: &out)
+        return out
+    }
+
+    /// Appends a record's line, ending in `\n`, to a buffer (for streaming many records).
+    public func append(_ record: ThreadRecord, to out: inout [UInt8]) {
+        switch record {
+        case .thread(let header):
+            begin("thread", to: &out)
+            field("id", header.id, to: &out)
+            field("title", header.title, to: &out)
+            field("author", header.author, to: &out)
+            field("created", Timestamp.format(header.created), to: &out)
+            field("body", header.body, to: &out)
+        case .user(let user):
+            begin("user", to: &out)
+            field("id", user.id, to: &out)
+            field("handle", user.handle, to: &out)
+            field("name", user.name, to: &out)
+        case .comment(let comment):
+            begin("comment", to: &out)
+            field("id", comment.id, to: &out)
+            field("author", comment.author, to: &out)
+            field("created", Timestamp.format(comment.created), to: &out)
+            field("body", comment.body, to: &out)
+            if let edited = comment.edited { field("edited", Timestamp.format(edited), to: &out) }
+        }
+        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    private func begin(_ type: String, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"type":"#.utf8)
+        Self.appendString(type, to: &out)
+    }
+
+    private func field(_ key: String, _ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        Self.appendString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Self.appendString(value, to: &out)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A JSON string literal: quotes, backslashes and C0 controls escaped; everything else as UTF-8.
+    public static func appendString(_ string: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                out.append(contentsOf: Array(#"\u00"#.utf8))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

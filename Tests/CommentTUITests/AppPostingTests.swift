@@ -1,0 +1,45 @@
+import Foundation
+import XCTest
+import ThreadModel
+@testable import CommentTUI
+
+final class AppPostingTests: XCTestCase {
+    private func makeApp(path: String) throws -> CommentApp {
+        let file = try ThreadFile.read(path: path)
+        let app = CommentApp(thread: file.thread, me: file.thread.user(handle: "ann")!, threadLabel: "t.jsonl", columns: 40, rows: 12)
+        let writer = ThreadFileWriter(path: path)
+        app.post = { try writer.append(.comment($0)) }
+        return app
+    }
+
+    private func type(_ text: String, into app: CommentApp, at time: Date = Date(timeIntervalSince1970: 1_744_884_000.7)) {
+        var decoder = InputDecoder()
+        for event in decoder.feed(Array(text.utf8)) { _ = app.handle(event, wallClock: time) }
+    }
+
+    func testSendAppendsToTheFile() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("t.jsonl").path
+        XCTAssertEqual(VerbRun(.new, [path, "--title", "T", "--as", "ann"]).status, 0)
+        let app = try makeApp(path: path)
+        type("hello file\r", into: app)
+        XCTAssertEqual(app.draft.text, "")
+        XCTAssertEqual(app.message, "posted")
+        let file = try ThreadFile.read(path: path)
+        XCTAssertEqual(file.thread.comments, app.thread.comments, "what is on screen is what is on disk")
+        XCTAssertEqual(file.thread.comments.map(\.body), ["hello file"])
+        XCTAssertEqual(file.thread.comments.first?.created, Date(timeIntervalSince1970: 1_744_884_000))
+    }
+
+    func testAFailedPostKeepsTheDraftAndShowsTheError() throws {
+        let directory = try temporaryDirectory(self)
+        let path = directory.appendingPathComponent("t.jsonl").path
+        XCTAssertEqual(VerbRun(.new, [path, "--title", "T", "--as", "ann"]).status, 0)
+        let app = try makeApp(path: path)
+        try FileManager.default.removeItem(atPath: path)  // the next append cannot open the file
+        type("keep me\r", into: app)
+        XCTAssertEqual(app.draft.text, "keep me")
+        XCTAssertTrue(app.messageIsError)
+        XCTAssertTrue(app.message?.contains("not sent") == true && app.message?.contains(path) == true, app.message ?? "")
+        XCTAssertEqual(app.thread.comments, [])
+    }
+}
