@@ -136,6 +136,35 @@ final class TmuxClientTests: XCTestCase {
         XCTAssertTrue(screen.contains("EXIT=1"))
     }
 
+    func testCommentsPostedByOthersAppearLiveAndOwnPostsOnce() throws {
+        let tmux = try TmuxSession()
+        let file = tmux.home.appendingPathComponent("live.jsonl").path
+        let client = TmuxSession.clientPath
+        try tmux.run("\(client) new \(file) --title 'Scrolling like a phone, live' --as ann --name Ann; echo NEW=$?")
+        try tmux.waitFor("the new thread") { $0.contains("NEW=0") }
+        try tmux.run("\(client) \(file) --as ann; echo EXIT=$?")
+        try tmux.waitFor("the client") { $0.contains { $0.contains("Scrolling like a phone, live") } }
+        // Another writer, outside the client.
+        let post = Process()
+        post.executableURL = URL(fileURLWithPath: client)
+        post.arguments = ["post", file, "--as", "bo", "--name", "Bo", "--body", "hello from outside"]
+        try post.run()
+        post.waitUntilExit()
+        XCTAssertEqual(post.terminationStatus, 0)
+        try tmux.waitFor("the outside comment", timeout: 1.5) { $0.contains("  hello from outside") }
+        // Our own post: appended by the client, then seen again by its watch; shown once.
+        try tmux.literal("my own words")
+        try tmux.keys("Enter")
+        try tmux.waitFor("our own comment") { $0.contains("  my own words") }
+        usleep(300_000)
+        let screen = try tmux.screen()
+        XCTAssertEqual(screen.filter { $0 == "  my own words" }.count, 1, screen.joined(separator: "\n"))
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertEqual(text.components(separatedBy: "my own words").count - 1, 1, "written once to the file")
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+
     func testIdleClientUsesNoCPU() throws {
         let tmux = try TmuxSession()
         try tmux.startClient()

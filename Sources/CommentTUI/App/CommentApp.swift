@@ -13,7 +13,7 @@ public enum AppCommand: Equatable, Sendable {
 /// The client's state and screens, free of any terminal: events in, frames out.
 public final class CommentApp {
     /// The thread on screen.
-    public private(set) var thread: CommentThread
+    public internal(set) var thread: CommentThread
     /// The user who writes.
     public let me: User
     /// A short name for the thread in the status bar.
@@ -26,6 +26,8 @@ public final class CommentApp {
     public internal(set) var message: String?
     var messageIsError = false
     var showsHelp = false
+    /// Comments that arrived while the feed was not at the bottom.
+    public internal(set) var newCount = 0
     /// Saves a sent comment (appends it to the thread file); nil keeps comments in memory only.
     /// A throw keeps the draft and shows the error.
     public var post: ((Comment) throws -> Void)?
@@ -93,6 +95,7 @@ public final class CommentApp {
     func scrollFeed(by rows: Int) {
         feedOffset = min(max(0, feedOffset + rows), maxFeedOffset)
         followsBottom = feedOffset == maxFeedOffset
+        if followsBottom { newCount = 0 }
     }
 
     func invalidateLayout() { layoutCache = nil }
@@ -128,7 +131,7 @@ public final class CommentApp {
         let cursor = ComposerView(draft: draft).draw(into: &buffer, rect: r.composer)
         StatusBarView(
             handle: me.handle, threadLabel: threadLabel, phase: "idle", position: feedPosition,
-            newCount: 0, message: message, isError: messageIsError
+            newCount: newCount, message: message, isError: messageIsError
         ).draw(into: &buffer, row: r.status, width: size.columns)
         return Frame(buffer: buffer, cursor: cursor)
     }

@@ -52,6 +52,23 @@ public enum Launcher {
         """
     }
 
+    /// Shows what other writers append to the thread file, within a poll of the change.
+    static func follow(_ target: OpenCommand.Target, into app: CommentApp, loop: AppLoop) {
+        do {
+            // Watch first, then catch up: nothing appended in between is missed.
+            let watch = try FileWatch(path: target.path)
+            let tail = try ThreadFileTail(path: target.path, follower: target.follower)
+            let catchUp = {
+                watch.drain()
+                do { app.receive(try tail.readAppended()) } catch { app.followFailed(error) }
+            }
+            catchUp()
+            loop.watch(watch.descriptor, onReadable: catchUp)
+        } catch {
+            app.followFailed(error)
+        }
+    }
+
     static func runInteractive(_ target: OpenCommand.Target) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
@@ -70,6 +87,7 @@ public enum Launcher {
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
+        follow(target, into: app, loop: loop)
         let result = Result { try loop.run() }
         screen.end()
         signals.uninstall()

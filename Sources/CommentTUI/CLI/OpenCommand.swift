@@ -26,6 +26,8 @@ enum OpenCommand {
         var path: String
         var thread: CommentThread
         var me: User
+        /// Where following the file's appends starts: after its last complete line.
+        var follower: ThreadFileFollower
         /// The status bar's name for the thread: the file name.
         var label: String { (path as NSString).lastPathComponent }
     }
@@ -63,8 +65,9 @@ enum OpenCommand {
         }
         let shownPath = VisibleText.escape(path)
         let file: ThreadFile
+        let follower: ThreadFileFollower
         do {
-            file = try ThreadFile.read(path: path)
+            (file, follower) = try ThreadFile.readFollowing(path: path)
         } catch let error as ThreadFileError {
             throw CommandFailure("cannot open \(VisibleText.escape(error.description))")
         }
@@ -73,7 +76,7 @@ enum OpenCommand {
         }
         let chosen = handle ?? fallbackHandle
         if let chosen, let me = file.thread.user(handle: chosen) {
-            return Target(path: path, thread: file.thread, me: me)
+            return Target(path: path, thread: file.thread, me: me, follower: follower)
         }
         let who = handle.map { "'\(VisibleText.escape($0))'" }
             ?? chosen.map { "'\(VisibleText.escape($0))' (\(fallbackSource))" } ?? "for you ($USER is not set)"

@@ -23,8 +23,15 @@ public struct ThreadFile: Sendable {
 
     /// Reads a thread file from disk.
     public static func read(path: String) throws -> ThreadFile {
+        try readFollowing(path: path).file
+    }
+
+    /// Reads a thread file and returns a follower positioned after its last complete line.
+    public static func readFollowing(path: String) throws -> (file: ThreadFile, follower: ThreadFileFollower) {
         let descriptor = try ThreadFileDescriptor.openForReading(path)
         defer { descriptor.close() }
-        return ThreadFileReader().read(try descriptor.readAll())
+        let bytes = try descriptor.readAll()
+        let file = ThreadFileReader().read(bytes)
+        return (file, ThreadFileFollower(offset: bytes.count - file.pendingBytes, lineCount: file.lineCount))
     }
 }

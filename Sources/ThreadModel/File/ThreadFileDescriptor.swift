@@ -120,6 +120,23 @@ struct ThreadFileDescriptor {
         }
     }
 
+    /// Reads from `offset` to the end of the file, without moving the file position.
+    func read(from offset: Int) throws -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var position = offset
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(rawValue, $0.baseAddress, $0.count, off_t(position)) }
+            if n == 0 { return result }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ThreadFileError("read", path: path)
+            }
+            result.append(contentsOf: chunk[0..<n])
+            position += n
+        }
+    }
+
     /// Closes the descriptor, releasing its lock.
     func close() { _ = Glibc.close(rawValue) }
 

@@ -9,21 +9,29 @@ public struct ThreadFileReader: Sendable {
         var builder = Builder()
         let decoder = ThreadRecordDecoder()
         var lineNumber = 0
+        let end = Self.forEachCompleteLine(in: bytes) { line in
+            lineNumber += 1
+            switch decoder.decode(line) {
+            case .record(let record): builder.add(record, line: lineNumber)
+            case .ignored: break
+            case .malformed(let message): builder.problems.append(ThreadFileProblem(line: lineNumber, message: message))
+            }
+        }
+        let start = end
+        return builder.finish(lineCount: lineNumber, pendingBytes: bytes.count - start)
+    }
+
+    /// Calls `body` with each newline-terminated line (without its newline), blank lines
+    /// included so that line numbers count them; returns the offset after the last newline.
+    static func forEachCompleteLine(in bytes: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) -> Int {
         var start = 0
         bytes.withUnsafeBufferPointer { buffer in
             while let end = buffer[start...].firstIndex(of: 0x0A) {
-                lineNumber += 1
-                let line = bytes[start..<end]
+                body(bytes[start..<end])
                 start = end + 1
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                switch decoder.decode(line) {
-                case .record(let record): builder.add(record, line: lineNumber)
-                case .ignored: break
-                case .malformed(let message): builder.problems.append(ThreadFileProblem(line: lineNumber, message: message))
-                }
             }
         }
-        return builder.finish(lineCount: lineNumber, pendingBytes: bytes.count - start)
+        return start
     }
 
     /// Collects records into a thread, applying the file's rules (unique ids and handles).

@@ -14,8 +14,9 @@ public struct ThreadRecordDecoder: Sendable {
 
     public init() {}
 
-    /// Decodes one line (without its `\n`).
+    /// Decodes one line (without its `\n`); a blank line is ignored.
     public func decode(_ line: ArraySlice<UInt8>) -> Outcome {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .ignored }
         let repaired = UTF8Repair.repair(line)
         let object: Any
         do {

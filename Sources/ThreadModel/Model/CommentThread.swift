@@ -10,7 +10,8 @@ public struct CommentThread: Sendable {
     /// The post itself, Markdown.
     public var body: String
     /// Comments in the order they were posted.
-    public var comments: [Comment]
+    public private(set) var comments: [Comment]
+    private var commentIDs: Set<String>
     private var usersByID: [String: User]
 
     public init(id: String, title: String, author: String, created: Date, body: String, users: [User] = [], comments: [Comment] = []) {
@@ -20,6 +21,7 @@ public struct CommentThread: Sendable {
         self.created = created
         self.body = body
         self.comments = comments
+        commentIDs = Set(comments.map(\.id))
         usersByID = Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     }
 
@@ -38,7 +40,13 @@ public struct CommentThread: Sendable {
     public mutating func add(_ user: User) { usersByID[user.id] = user }
 
     /// Appends a comment.
-    public mutating func append(_ comment: Comment) { comments.append(comment) }
+    public mutating func append(_ comment: Comment) {
+        comments.append(comment)
+        commentIDs.insert(comment.id)
+    }
+
+    /// Whether a comment with this id is in the thread.
+    public func containsComment(id: String) -> Bool { commentIDs.contains(id) }
 
     /// A name to show for a user id, falling back to the id itself.
     public func displayName(of userID: String) -> String { usersByID[userID]?.name ?? userID }
