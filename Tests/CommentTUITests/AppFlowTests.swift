@@ -54,31 +54,31 @@ final class AppFlowTests: XCTestCase {
     func testPageKeysAndRowKeysScrollTheFeed() {
         let (app, screen) = makeApp(smallThread(comments: 20))
         show(app, on: screen)
-        let bottom = app.feedOffset
+        let bottom = app.rowsAbove(app.feedAnchor)
         XCTAssertGreaterThan(bottom, 0, "opens at the newest comments")
         XCTAssertTrue(screen.lines.contains("  comment number 20"))
         type("\u{1B}[5~", into: app)
-        XCTAssertEqual(app.feedOffset, bottom - 5, "a page is the feed's height less one row")
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - 5, "a page is the feed's height less one row")
         type("\u{1B}[1;5A", into: app)
-        XCTAssertEqual(app.feedOffset, bottom - 6)
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - 6)
         type("\u{1B}[1;2B", into: app)
-        XCTAssertEqual(app.feedOffset, bottom - 5)
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - 5)
         type("\u{1B}[1;5H", into: app)
-        XCTAssertEqual(app.feedOffset, 0)
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), 0)
         show(app, on: screen)
         XCTAssertEqual(screen.lines[3], "Bo 日本 @bo · 2025-04-17 10:01")
         type("\u{1B}[6~\u{1B}[1;5F", into: app)
-        XCTAssertEqual(app.feedOffset, bottom)
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom)
     }
 
     func testWheelScrollsTheFeed() {
         let (app, _) = makeApp(smallThread(comments: 20))
         _ = app.render()
-        let bottom = app.feedOffset
+        let bottom = app.rowsAbove(app.feedAnchor)
         type("\u{1B}[<64;5;6M", into: app)
-        XCTAssertEqual(app.feedOffset, bottom - CommentApp.wheelRows)
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - CommentApp.wheelRows)
         type("\u{1B}[<65;5;6M", into: app)
-        XCTAssertEqual(app.feedOffset, bottom)
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom)
     }
 
     func testStatusBarCountsTheCommentAtTheTop() {
@@ -119,7 +119,7 @@ final class AppFlowTests: XCTestCase {
         show(app, on: screen)
         XCTAssertEqual(app.thread.comments.last?.body, "new one")
         XCTAssertTrue(app.draft.isEmpty)
-        XCTAssertEqual(app.feedOffset, app.maxFeedOffset)
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), app.rowsAbove(app.bottomAnchor))
         XCTAssertTrue(screen.lines.contains("  new one"))
     }
 
@@ -141,7 +141,7 @@ final class AppFlowTests: XCTestCase {
         app.resize(columns: 30, rows: 12)
         screen.resize(columns: 30, rows: 12)
         show(app, on: screen)
-        XCTAssertEqual(app.feedOffset, app.maxFeedOffset)
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), app.rowsAbove(app.bottomAnchor))
         XCTAssertTrue(screen.lines.allSatisfy { DisplayWidth.width(of: $0) <= 30 })
         XCTAssertTrue(screen.lines.contains("  word word word word word"))
     }
@@ -166,7 +166,7 @@ final class AppFlowTests: XCTestCase {
         XCTAssertEqual(try loop.run(), .endOfInput)
         pipe.read.close()
         XCTAssertEqual(screen.lines[10], "› hey")
-        XCTAssertLessThan(app.feedOffset, app.maxFeedOffset)
+        XCTAssertLessThan(app.rowsAbove(app.feedAnchor), app.rowsAbove(app.bottomAnchor))
     }
 
     func testLoopQuitsOnCtrlC() throws {
@@ -213,13 +213,13 @@ final class AppLoopTests: XCTestCase {
         let (loop, app, _, pipe) = try makeLoop { clock }
         defer { pipe.read.close(); pipe.write.close() }
         _ = app.render()
-        let bottom = app.feedOffset
+        let bottom = app.rowsAbove(app.feedAnchor)
         try pipe.write.writeAll([0x1B, 0x5B])
         XCTAssertNil(try loop.runOnce())
         clock += 0.01
         try pipe.write.writeAll(Array("1;5A".utf8))
         XCTAssertNil(try loop.runOnce())
-        XCTAssertEqual(app.feedOffset, bottom - 1, "Ctrl-Up, not Esc then text")
+        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - 1, "Ctrl-Up, not Esc then text")
         XCTAssertTrue(app.draft.isEmpty)
     }
 

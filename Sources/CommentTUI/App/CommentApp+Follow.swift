@@ -20,10 +20,7 @@ extension CommentApp {
                 break   // a thread has one header; a second one is reported by `check`
             }
         }
-        if added > 0 {
-            invalidateLayout()
-            if !followsBottom { newCount += added }
-        }
+        if added > 0, !followsBottom { newCount += added }
         if let problem = update.problems.last {
             show("\(threadLabel) line \(problem.line): \(problem.message)", error: true)
         }

@@ -40,12 +40,12 @@ extension CommentApp {
         case (.pageDown, []): scrollFeed(by: feedPage)
         case (.up, .ctrl), (.up, .shift): scrollFeed(by: -1)
         case (.down, .ctrl), (.down, .shift): scrollFeed(by: 1)
-        case (.home, .ctrl): scrollFeed(by: -feedOffset)
-        case (.end, .ctrl): scrollFeed(by: maxFeedOffset)
+        case (.home, .ctrl): scrollFeedToTop()
+        case (.end, .ctrl): scrollFeedToBottom()
         case (.home, []):
-            if draft.isEmpty { scrollFeed(by: -feedOffset) } else { draft.moveToLineStart() }
+            if draft.isEmpty { scrollFeedToTop() } else { draft.moveToLineStart() }
         case (.end, []):
-            if draft.isEmpty { scrollFeed(by: maxFeedOffset) } else { draft.moveToLineEnd() }
+            if draft.isEmpty { scrollFeedToBottom() } else { draft.moveToLineEnd() }
         default:
             editDraft(press)
         }

@@ -20,8 +20,10 @@ public final class CommentApp {
     public let threadLabel: String
     /// The draft in the composer.
     public internal(set) var draft = ComposerDraft()
-    /// The feed's scroll offset in rows from its top.
-    public internal(set) var feedOffset = 0
+    /// Comments of the thread file before `thread.comments`, read on demand; nil when all are in memory.
+    public let store: CommentStore?
+    /// Where the feed is read.
+    var feedAnchor = FeedAnchor.top
     /// The last message shown in the status bar.
     public internal(set) var message: String?
     var messageIsError = false
@@ -37,10 +39,12 @@ public final class CommentApp {
     var followsBottom = true
 
     private(set) var size: (columns: Int, rows: Int)
-    private var layoutCache: FeedLayout?
+    var layoutCache: FeedLayout?
 
-    public init(thread: CommentThread, me: User, threadLabel: String, columns: Int, rows: Int) {
+    /// - Parameter store: comments that precede `thread.comments` (a big file's index), if any.
+    public init(thread: CommentThread, store: CommentStore? = nil, me: User, threadLabel: String, columns: Int, rows: Int) {
         self.thread = thread
+        self.store = store
         self.me = me
         self.threadLabel = threadLabel
         size = (columns, rows)
@@ -50,7 +54,7 @@ public final class CommentApp {
     /// Adapts to a new terminal size.
     public func resize(columns: Int, rows: Int) {
         size = (columns, rows)
-        clampFeedOffset()
+        clampFeedAnchor()
     }
 
     var isTooSmall: Bool {
@@ -77,39 +81,6 @@ public final class CommentApp {
         return Regions(header: header, feed: feed, composerRule: composer.row - 1, composer: composer, status: status)
     }
 
-    var feedLayout: FeedLayout {
-        if let cached = layoutCache, cached.width == size.columns { return cached }
-        let layout = FeedLayout(thread: thread, width: size.columns)
-        layoutCache = layout
-        return layout
-    }
-
-    var maxFeedOffset: Int { max(0, feedLayout.height - regions.feed.height) }
-
-    func clampFeedOffset() {
-        if followsBottom { feedOffset = maxFeedOffset }
-        feedOffset = min(max(0, feedOffset), maxFeedOffset)
-    }
-
-    /// Scrolls the feed by rows; reaching the bottom resumes following new comments.
-    func scrollFeed(by rows: Int) {
-        feedOffset = min(max(0, feedOffset + rows), maxFeedOffset)
-        followsBottom = feedOffset == maxFeedOffset
-        if followsBottom { newCount = 0 }
-    }
-
-    func invalidateLayout() { layoutCache = nil }
-
-    /// The comment being read at the top of the feed, 1-based, and the count.
-    var feedPosition: (index: Int, count: Int) {
-        let count = thread.comments.count
-        let layout = feedLayout
-        // A comment's trailing gap row at the top means the next comment is the one in view.
-        var index = layout.comment(atRow: feedOffset).map { $0 + 1 } ?? count
-        if feedOffset < layout.rows.count, layout.rows[feedOffset].kind == .gap { index += 1 }
-        return (min(index, count), count)
-    }
-
     // MARK: Rendering
 
     /// Draws the whole screen.
@@ -119,13 +90,13 @@ public final class CommentApp {
             NoticeView.drawTooSmall(into: &buffer)
             return Frame(buffer: buffer, cursor: nil)
         }
-        clampFeedOffset()
+        clampFeedAnchor()
         let r = regions
-        HeaderView(thread: thread).draw(into: &buffer, rect: r.header)
+        HeaderView(thread: thread, commentCount: commentCount).draw(into: &buffer, rect: r.header)
         if showsHelp {
             NoticeView.drawHelp(into: &buffer, rect: r.feed)
         } else {
-            FeedView(thread: thread, layout: feedLayout, offset: feedOffset, ownUserID: me.id).draw(into: &buffer, rect: r.feed)
+            FeedView(thread: thread, anchor: feedAnchor, commentCount: commentCount, ownUserID: me.id, rows: feedRows).draw(into: &buffer, rect: r.feed)
         }
         buffer.write(String(repeating: "─", count: size.columns), column: 0, row: r.composerRule, style: Theme.rule)
         let cursor = ComposerView(draft: draft).draw(into: &buffer, rect: r.composer)
@@ -153,7 +124,6 @@ public final class CommentApp {
         }
         thread.append(comment)
         draft.clear()
-        invalidateLayout()
         followsBottom = true
         show(post == nil ? "posted (in memory only)" : "posted")
     }

@@ -1,32 +1,37 @@
 import ScrollEngine
 import ThreadModel
 
-/// The feed: comments from `offset` on, drawn into a rectangle.
+/// The feed: comments from an anchor on, drawn into a rectangle.
 struct FeedView {
     var thread: CommentThread
-    var layout: FeedLayout
-    var offset: Int
+    var anchor: FeedAnchor
+    var commentCount: Int
     var ownUserID: String
+    /// The rows of a comment, laid out (and cached) by the app.
+    var rows: (Int) -> [FeedRow]
 
     func draw(into buffer: inout CellBuffer, rect: CellRect) {
         let end = rect.column + rect.width
+        var position = anchor
         for screenRow in rect.row..<rect.maxRow {
             buffer.fill(row: screenRow, from: rect.column, to: end)
-            let contentRow = offset + screenRow - rect.row
-            guard contentRow >= 0, contentRow < layout.rows.count else { continue }
-            let row = layout.rows[contentRow]
-            let comment = thread.comments[row.comment]
+            guard position.comment < commentCount else { continue }
+            let rows = rows(position.comment)
+            let row = rows[min(position.row, rows.count - 1)]
             switch row.kind {
-            case .header:
+            case .header(let comment):
                 drawHeader(comment, into: &buffer, row: screenRow, column: rect.column, end: end)
-            case .body:
+            case .body, .problem:
                 var x = rect.column + FeedLayout.indent
+                let style = row.kind == .problem ? Theme.problem : Theme.body
                 for cluster in row.row.clusters {
-                    x = buffer.put(cluster, column: x, row: screenRow, style: Theme.body, limit: end)
+                    x = buffer.put(cluster, column: x, row: screenRow, style: style, limit: end)
                 }
             case .gap:
                 break
             }
+            position.row += 1
+            if position.row >= rows.count { position = FeedAnchor(comment: position.comment + 1, row: 0) }
         }
     }
 

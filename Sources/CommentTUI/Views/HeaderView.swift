@@ -5,6 +5,7 @@ import ThreadModel
 /// The thread header: title, author and time, then a rule.
 struct HeaderView {
     var thread: CommentThread
+    var commentCount: Int
     static let height = 3
 
     func draw(into buffer: inout CellBuffer, rect: CellRect) {
@@ -19,7 +20,7 @@ struct HeaderView {
             x = buffer.write(" @" + handle, column: x, row: rect.row + 1, style: Theme.handle, limit: end - 1)
         }
         x = buffer.write(" · " + Self.dateText(thread.created), column: x, row: rect.row + 1, style: Theme.dim, limit: end - 1)
-        x = buffer.write(" · \(thread.comments.count) comments", column: x, row: rect.row + 1, style: Theme.dim, limit: end - 1)
+        x = buffer.write(" · \(commentCount) comments", column: x, row: rect.row + 1, style: Theme.dim, limit: end - 1)
         buffer.write(String(repeating: "─", count: rect.width), column: rect.column, row: rect.row + 2, style: Theme.rule, limit: end)
     }
 

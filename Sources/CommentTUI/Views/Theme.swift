@@ -11,4 +11,5 @@ public enum Theme {
     public static let prompt = CellStyle(.bold, foreground: .green)
     public static let body = CellStyle.plain
     public static let notice = CellStyle(.bold)
+    public static let problem = CellStyle(.dim, foreground: .red)
 }

@@ -1,5 +1,5 @@
 /// Something wrong in a thread file, at a line (1-based).
-public struct ThreadFileProblem: Hashable, Sendable, CustomStringConvertible {
+public struct ThreadFileProblem: Error, Hashable, Sendable, CustomStringConvertible {
     /// The line number, counting from 1.
     public var line: Int
     /// What is wrong, and what was done about it.

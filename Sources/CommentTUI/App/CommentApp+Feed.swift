@@ -1,0 +1,122 @@
+import ThreadModel
+
+extension CommentApp {
+    /// Comments in the feed: the store's, then those in memory.
+    var commentCount: Int { (store?.commentCount ?? 0) + thread.comments.count }
+
+    /// The comment at a feed position, or why its line did not read.
+    func feedComment(at index: Int) -> Result<Comment, ThreadFileProblem> {
+        let stored = store?.commentCount ?? 0
+        if index < stored, let store { return store.comment(at: index) }
+        return .success(thread.comments[index - stored])
+    }
+
+    var feedLayout: FeedLayout {
+        if let cached = layoutCache, cached.width == size.columns { return cached }
+        let layout = FeedLayout(width: size.columns)
+        layoutCache = layout
+        return layout
+    }
+
+    /// The laid-out rows of the comment at a feed position.
+    func feedRows(_ index: Int) -> [FeedRow] {
+        feedLayout.rows(of: index) { feedComment(at: index) }
+    }
+
+    /// The anchor `rows` rows after (or before, if negative) `anchor`, stopping at the ends.
+    func anchor(_ anchor: FeedAnchor, movedBy rows: Int) -> FeedAnchor {
+        guard commentCount > 0 else { return .top }
+        var position = anchor
+        var remaining = rows
+        while remaining > 0 {
+            let height = feedRows(position.comment).count
+            let step = min(remaining, height - 1 - position.row)
+            if step > 0 {
+                position.row += step
+                remaining -= step
+            } else if position.comment + 1 < commentCount {
+                position = FeedAnchor(comment: position.comment + 1, row: 0)
+                remaining -= 1
+            } else {
+                break
+            }
+        }
+        while remaining < 0 {
+            if position.row > 0 {
+                let step = min(-remaining, position.row)
+                position.row -= step
+                remaining += step
+            } else if position.comment > 0 {
+                position = FeedAnchor(comment: position.comment - 1, row: feedRows(position.comment - 1).count - 1)
+                remaining += 1
+            } else {
+                break
+            }
+        }
+        return position
+    }
+
+    /// The anchor that shows the feed's last row on its last screen row (the top when it all fits).
+    var bottomAnchor: FeedAnchor {
+        guard commentCount > 0 else { return .top }
+        let last = commentCount - 1
+        let end = FeedAnchor(comment: last, row: feedRows(last).count - 1)
+        return anchor(end, movedBy: -(regions.feed.height - 1))
+    }
+
+    /// Keeps the anchor inside the feed; while following, puts it at the bottom.
+    func clampFeedAnchor() {
+        guard !isTooSmall else { return }
+        if followsBottom {
+            feedAnchor = bottomAnchor
+            return
+        }
+        if feedAnchor.comment >= commentCount { feedAnchor = FeedAnchor(comment: max(0, commentCount - 1), row: 0) }
+        if commentCount > 0 {
+            feedAnchor.row = min(feedAnchor.row, feedRows(feedAnchor.comment).count - 1)
+        }
+        let bottom = bottomAnchor
+        if bottom < feedAnchor {
+            feedAnchor = bottom
+            followsBottom = true
+        }
+    }
+
+    /// Scrolls the feed by rows; reaching the bottom resumes following new comments.
+    func scrollFeed(by rows: Int) {
+        feedAnchor = anchor(feedAnchor, movedBy: rows)
+        let bottom = bottomAnchor
+        followsBottom = !(feedAnchor < bottom)
+        if followsBottom {
+            feedAnchor = bottom
+            newCount = 0
+        }
+    }
+
+    /// Scrolls to the first comment.
+    func scrollFeedToTop() {
+        feedAnchor = .top
+        followsBottom = !(feedAnchor < bottomAnchor)
+    }
+
+    /// Scrolls to the newest comment and follows from there.
+    func scrollFeedToBottom() {
+        followsBottom = true
+        newCount = 0
+        clampFeedAnchor()
+    }
+
+    /// Rows of the feed above an anchor: walks every comment above it, so for small threads only.
+    func rowsAbove(_ anchor: FeedAnchor) -> Int {
+        (0..<anchor.comment).reduce(anchor.row) { $0 + feedRows($1).count }
+    }
+
+    /// The comment being read at the top of the feed, 1-based, and the count.
+    var feedPosition: (index: Int, count: Int) {
+        let count = commentCount
+        guard count > 0 else { return (0, 0) }
+        // A comment's trailing gap row at the top means the next comment is the one in view.
+        let atGap = feedAnchor.row == feedRows(feedAnchor.comment).count - 1
+        return (min(feedAnchor.comment + 1 + (atGap ? 1 : 0), count), count)
+    }
+}

@@ -1,0 +1,96 @@
+import XCTest
+import ThreadModel
+@testable import CommentTUI
+
+/// A store of generated comments that counts what the feed asks of it.
+final class CountingStore: CommentStore {
+    let commentCount: Int
+    private(set) var requested = Set<Int>()
+    var broken: Set<Int> = []
+
+    init(count: Int) { commentCount = count }
+
+    func comment(at index: Int) -> Result<Comment, ThreadFileProblem> {
+        requested.insert(index)
+        if broken.contains(index) { return .failure(ThreadFileProblem(line: index + 3, message: "not valid JSON, skipped")) }
+        let body = "comment \(index) " + String(repeating: "word ", count: index % 13)
+        return .success(Comment(id: "c\(index)", author: "u2", created: testThreadStart, body: body))
+    }
+}
+
+final class FeedScaleTests: XCTestCase {
+    func makeApp(store: CountingStore, columns: Int = 60, rows: Int = 20) -> (CommentApp, HeadlessScreen) {
+        var thread = makeSmallThread(comments: 1)
+        thread = CommentThread(id: thread.id, title: thread.title, author: thread.author, created: thread.created, body: "", users: thread.users)
+        let app = CommentApp(thread: thread, store: store, me: thread.user(id: "u1")!, threadLabel: "big.jsonl", columns: columns, rows: rows)
+        return (app, HeadlessScreen(columns: columns, rows: rows))
+    }
+
+    func testAMillionCommentsOpenAtTheNewestAndReadOnlyWhatIsShown() {
+        let store = CountingStore(count: 1_000_000)
+        let (app, screen) = makeApp(store: store)
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.lines.contains { $0.hasPrefix("  comment 999999") })
+        XCTAssertTrue(screen.lines[19].hasSuffix("comment 1000000/1000000") || screen.lines[19].contains("/1000000"))
+        XCTAssertLessThan(store.requested.count, 30, "only the last screen was read")
+        XCTAssertTrue(store.requested.allSatisfy { $0 > 999_900 })
+
+        for _ in 0..<50 { _ = app.handle(.key(KeyPress(.pageUp))) }
+        screen.present(app.render(), full: false)
+        XCTAssertLessThan(store.requested.count, 50 * 20, "paging reads the comments it passes, no more")
+
+        let before = store.requested.count
+        _ = app.handle(.key(KeyPress(.home, .ctrl)))
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.lines.contains { $0.hasPrefix("  comment 0") })
+        XCTAssertLessThan(store.requested.count - before, 30, "the top is one jump away")
+        XCTAssertTrue(screen.lines[19].contains("comment 1/1000000"), screen.lines[19])
+    }
+
+    func testABrokenLineShowsItsProblemInPlace() {
+        let store = CountingStore(count: 10)
+        store.broken = [8]
+        let (app, screen) = makeApp(store: store)
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.lines.contains("  line 11: not valid JSON, skipped"), screen.lines.joined(separator: "\n"))
+        XCTAssertTrue(screen.lines.contains("  comment 9 word word word word word word word word word"))
+    }
+
+    func testResizeKeepsTheCommentBeingRead() {
+        let store = CountingStore(count: 5000)
+        let (app, screen) = makeApp(store: store)
+        _ = app.render()
+        for _ in 0..<40 { _ = app.handle(.key(KeyPress(.pageUp))) }
+        screen.present(app.render(), full: false)
+        let reading = app.feedAnchor.comment
+        app.resize(columns: 30, rows: 20)
+        screen.resize(columns: 30, rows: 20)
+        screen.present(app.render(), full: false)
+        XCTAssertEqual(app.feedAnchor.comment, reading)
+        app.resize(columns: 100, rows: 30)
+        screen.resize(columns: 100, rows: 30)
+        screen.present(app.render(), full: false)
+        XCTAssertEqual(app.feedAnchor.comment, reading)
+        XCTAssertFalse(app.followsBottom)
+    }
+
+    func testRowStepsAreExactAcrossCommentBoundaries() {
+        let store = CountingStore(count: 200)
+        let (app, _) = makeApp(store: store)
+        _ = app.handle(.key(KeyPress(.home, .ctrl)))
+        var previous = app.rowsAbove(app.feedAnchor)
+        for _ in 0..<150 {
+            _ = app.handle(.key(KeyPress(.down, .ctrl)))
+            let now = app.rowsAbove(app.feedAnchor)
+            XCTAssertEqual(now, previous + 1)
+            previous = now
+        }
+        for _ in 0..<150 {
+            _ = app.handle(.key(KeyPress(.up, .ctrl)))
+            let now = app.rowsAbove(app.feedAnchor)
+            XCTAssertEqual(now, previous - 1)
+            previous = now
+        }
+        XCTAssertEqual(previous, 0)
+    }
+}
