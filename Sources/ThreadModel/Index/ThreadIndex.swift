@@ -43,10 +43,15 @@ public final class ThreadIndex {
 
     /// Indexes the file at `path` (chunked `read()`, never `mmap`: mapped pages count as resident memory).
     public static func open(path: String) throws -> ThreadIndex {
+        try open(path: path, chunkSize: ThreadIndexScan.chunkSize)
+    }
+
+    /// Indexes with reads of `chunkSize` bytes (tests use tiny ones).
+    static func open(path: String, chunkSize: Int) throws -> ThreadIndex {
         let descriptor = try ThreadFileDescriptor.openForReading(path)
         var scan = ThreadIndexScan()
         do {
-            try scan.run(descriptor)
+            try scan.run(descriptor, chunkSize: chunkSize)
         } catch {
             descriptor.close()
             throw error

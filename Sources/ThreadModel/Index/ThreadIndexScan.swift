@@ -30,14 +30,15 @@ struct ThreadIndexScan {
     private(set) var endOfCompleteLines = 0
     private let decoder = ThreadRecordDecoder()
 
-    /// Indexes everything readable from `descriptor`, from its current position (the start).
-    mutating func run(_ descriptor: ThreadFileDescriptor) throws {
+    /// Indexes everything readable from `descriptor`, from its current position (the start);
+    /// tests pass tiny chunks so that lines straddle chunks and outgrow the buffer.
+    mutating func run(_ descriptor: ThreadFileDescriptor, chunkSize: Int = ThreadIndexScan.chunkSize) throws {
         let estimate = try descriptor.size() / Self.estimatedBytesPerComment + 16
         commentOffsets.reserveCapacity(estimate)
         commentLengths.reserveCapacity(estimate)
         commentLines.reserveCapacity(estimate)
 
-        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
         defer { buffer.deallocate() }
         var filled = 0          // bytes held in the buffer
         var bufferStart = 0     // file offset of buffer[0]
