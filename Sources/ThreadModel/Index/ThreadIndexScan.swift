@@ -29,6 +29,8 @@ struct ThreadIndexScan {
     /// The offset just after the last newline: where the pending tail, if any, starts.
     private(set) var endOfCompleteLines = 0
     private let decoder = ThreadRecordDecoder()
+    /// `commentPrefix` held here: reading a static `let` per line costs a `swift_once` check each time.
+    private let canonicalCommentPrefix = ThreadIndexScan.commentPrefix
 
     /// Indexes everything readable from `descriptor`, from its current position (the start);
     /// tests pass tiny chunks so that lines straddle chunks and outgrow the buffer.
@@ -74,15 +76,16 @@ struct ThreadIndexScan {
     }
 
     /// Whether a line is a comment in the canonical shape, so it can be indexed without decoding.
-    static func isCanonicalComment(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard line.count > commentPrefix.count, line[line.count - 1] == UInt8(ascii: "}") else { return false }
-        for index in 0..<commentPrefix.count where line[index] != commentPrefix[index] { return false }
+    private func isCanonicalComment(_ line: UnsafeRawBufferPointer) -> Bool {
+        let prefix = canonicalCommentPrefix
+        guard line.count > prefix.count, line[line.count - 1] == UInt8(ascii: "}") else { return false }
+        for index in 0..<prefix.count where line[index] != prefix[index] { return false }
         return true
     }
 
     private mutating func indexLine(_ line: UnsafeRawBufferPointer, at offset: Int) {
         if line.isEmpty { return }
-        if Self.isCanonicalComment(line) { return appendComment(at: offset, length: line.count) }
+        if isCanonicalComment(line) { return appendComment(at: offset, length: line.count) }
         switch decoder.decode(ArraySlice(line)) {
         case .record(.comment): appendComment(at: offset, length: line.count)
         case .record(.thread(let value)):
