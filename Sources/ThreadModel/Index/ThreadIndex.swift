@@ -1,0 +1,123 @@
+/// A thread file indexed by line offsets: opens at once, decodes comments only when shown.
+///
+/// Per comment the index keeps only an offset, a length and a line number (16 bytes), so a
+/// million comments cost about 16 MB and open in one sequential read. Comment ids are not
+/// deduplicated here (that would mean decoding every line): `comment(at:)` gives each comment line
+/// as it is, and `check` (`ThreadFile.read`) still reports ids used twice.
+/// Comments by users the file does not know are also left to `check`.
+public final class ThreadIndex {
+    /// How many decoded comments are kept: a few screens' worth.
+    static let cacheLimit = 256
+
+    /// The thread record, if the file has one.
+    public let header: ThreadHeader?
+    /// Every user, by the file's rules (latest record per id; a handle owned by another id is skipped with a problem).
+    public let users: [User]
+    /// Problems found while indexing (the thread and user lines, lines of unknown shape, torn lines);
+    /// problems inside comment lines far from the screen are reported when those comments are decoded.
+    public let problems: [ThreadFileProblem]
+    /// A follower positioned after the last complete line (for `ThreadFileTail`).
+    public let follower: ThreadFileFollower
+
+    let path: String
+    private let descriptor: ThreadFileDescriptor
+    let commentOffsets: [Int]
+    let commentLengths: [UInt32]
+    let commentLines: [UInt32]
+    var cache = DecodedCommentCache(limit: ThreadIndex.cacheLimit)
+    private let decoder = ThreadRecordDecoder()
+
+    private init(path: String, descriptor: ThreadFileDescriptor, scan: ThreadIndexScan) {
+        self.path = path
+        self.descriptor = descriptor
+        header = scan.header
+        users = scan.usersByID.values.sorted { $0.id < $1.id }
+        problems = scan.problems
+        follower = ThreadFileFollower(offset: scan.endOfCompleteLines, lineCount: scan.lineCount)
+        commentOffsets = scan.commentOffsets
+        commentLengths = scan.commentLengths
+        commentLines = scan.commentLines
+    }
+
+    deinit { descriptor.close() }
+
+    /// Indexes the file at `path` (chunked `read()`, never `mmap`: mapped pages count as resident memory).
+    public static func open(path: String) throws -> ThreadIndex {
+        try open(path: path, chunkSize: ThreadIndexScan.chunkSize)
+    }
+
+    /// Indexes with reads of `chunkSize` bytes (tests use tiny ones).
+    static func open(path: String, chunkSize: Int) throws -> ThreadIndex {
+        let descriptor = try ThreadFileDescriptor.openForReading(path)
+        var scan = ThreadIndexScan()
+        do {
+            try scan.run(descriptor, chunkSize: chunkSize)
+        } catch {
+            descriptor.close()
+            throw error
+        }
+        return ThreadIndex(path: path, descriptor: descriptor, scan: scan)
+    }
+
+    /// Number of comment lines indexed (comments are decoded on demand).
+    public var commentCount: Int { commentOffsets.count }
+
+    /// The line number of a comment's line.
+    public func lineNumber(ofComment index: Int) -> Int { Int(commentLines[index]) }
+
+    /// The comment at a position (0 = oldest), decoded on demand and cached (a small bounded cache);
+    /// a line that fails to decode gives its problem (with its line number) instead.
+    public func comment(at index: Int) -> Result<Comment, ThreadFileProblem> {
+        precondition(commentOffsets.indices.contains(index), "comment \(index) of \(commentCount)")
+        if let cached = cache.value(for: index) { return cached }
+        let result = decodeComment(at: index)
+        cache.insert(result, for: index)
+        return result
+    }
+
+    /// Reads one comment line back from the file (one `pread`) and decodes it.
+    private func decodeComment(at index: Int) -> Result<Comment, ThreadFileProblem> {
+        let line = lineNumber(ofComment: index)
+        let length = Int(commentLengths[index])
+        let bytes: [UInt8]
+        do {
+            bytes = try descriptor.read(at: commentOffsets[index], count: length)
+        } catch {
+            return .failure(ThreadFileProblem(line: line, message: "could not read the line again: \(error)"))
+        }
+        guard bytes.count == length else {
+            return .failure(ThreadFileProblem(line: line, message: "the file shrank since it was opened; reopen it"))
+        }
+        switch decoder.decode(bytes[...]) {
+        case .record(.comment(let comment)): return .success(comment)
+        case .malformed(let message): return .failure(ThreadFileProblem(line: line, message: message))
+        case .record, .ignored:
+            // Only if the file was changed in place since it was indexed.
+            return .failure(ThreadFileProblem(line: line, message: "no longer a comment record; reopen the file"))
+        }
+    }
+}
+
+/// The last few decoded comments by position, oldest evicted first.
+struct DecodedCommentCache {
+    let limit: Int
+    private(set) var entries: [Int: Result<Comment, ThreadFileProblem>] = [:]
+    /// Positions in insertion order, as a ring: `order[next]` is the next to evict once full.
+    private(set) var order: [Int] = []
+    private var next = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    func value(for index: Int) -> Result<Comment, ThreadFileProblem>? { entries[index] }
+
+    mutating func insert(_ value: Result<Comment, ThreadFileProblem>, for index: Int) {
+        if order.count < limit {
+            order.append(index)
+        } else {
+            entries[order[next]] = nil
+            order[next] = index
+            next = (next + 1) % limit
+        }
+        entries[index] = value
+    }
+}

@@ -1,0 +1,120 @@
+/// The one pass over a thread file that builds a `ThreadIndex`: where each comment line is,
+/// plus the thread and user records, decoded as they come.
+///
+/// Reads in chunks into one reused buffer (never `mmap`: mapped pages would count as resident
+/// memory) and finds newlines with `memchr`. A canonical comment line is recognised by its prefix
+/// and closing brace without decoding it; every other non-empty line is decoded (rare).
+struct ThreadIndexScan {
+    /// Bytes per `read()`: large enough that system calls cost nothing, small enough to stay cheap.
+    static let chunkSize = 4 << 20
+    /// A guess at the smallest typical comment line, to reserve the per-comment arrays once;
+    /// reserved pages that are never written are never resident.
+    static let estimatedBytesPerComment = 96
+
+    /// How every canonical comment line begins (`ThreadRecordEncoder`'s fixed key order).
+    static let commentPrefix = Array(#"{"type":"comment","#.utf8)
+
+    /// File offset of each comment line.
+    private(set) var commentOffsets: [Int] = []
+    /// Length of each comment line, without its newline.
+    private(set) var commentLengths: [UInt32] = []
+    /// Line number (from 1) of each comment line.
+    private(set) var commentLines: [UInt32] = []
+    private(set) var header: ThreadHeader?
+    private(set) var usersByID: [String: User] = [:]
+    private var userIDsByHandle: [String: String] = [:]
+    private(set) var problems: [ThreadFileProblem] = []
+    /// Complete (newline-terminated) lines, blank ones included.
+    private(set) var lineCount = 0
+    /// The offset just after the last newline: where the pending tail, if any, starts.
+    private(set) var endOfCompleteLines = 0
+    private let decoder = ThreadRecordDecoder()
+    /// `commentPrefix` held here: reading a static `let` per line costs a `swift_once` check each time.
+    private let canonicalCommentPrefix = ThreadIndexScan.commentPrefix
+
+    /// Indexes everything readable from `descriptor`, from its current position (the start);
+    /// tests pass tiny chunks so that lines straddle chunks and outgrow the buffer.
+    mutating func run(_ descriptor: ThreadFileDescriptor, chunkSize: Int = ThreadIndexScan.chunkSize) throws {
+        let estimate = try descriptor.size() / Self.estimatedBytesPerComment + 16
+        commentOffsets.reserveCapacity(estimate)
+        commentLengths.reserveCapacity(estimate)
+        commentLines.reserveCapacity(estimate)
+
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
+        defer { buffer.deallocate() }
+        var filled = 0          // bytes held in the buffer
+        var bufferStart = 0     // file offset of buffer[0]
+        while true {
+            if filled == buffer.count {
+                // One line longer than the buffer: the only time the buffer grows.
+                let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+                bigger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: filled)
+                buffer.deallocate()
+                buffer = bigger
+            }
+            let count = try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if count == 0 { break }
+            filled += count
+            let bytes = UnsafeRawBufferPointer(buffer)
+            var lineStart = 0
+            while let newline = ThreadFileDescriptor.firstNewline(in: bytes, from: lineStart, to: filled) {
+                lineCount += 1
+                indexLine(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline]), at: bufferStart + lineStart)
+                lineStart = newline + 1
+            }
+            // Keep the unfinished line at the front for the next read (the regions may overlap).
+            if lineStart > 0 {
+                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + lineStart, byteCount: filled - lineStart)
+                bufferStart += lineStart
+                filled -= lineStart
+            }
+        }
+        endOfCompleteLines = bufferStart
+        if header == nil {
+            problems.insert(ThreadFileProblem(line: 1, message: "no thread record (the title and post are missing)"), at: 0)
+        }
+    }
+
+    /// Whether a line is a comment in the canonical shape, so it can be indexed without decoding.
+    private func isCanonicalComment(_ line: UnsafeRawBufferPointer) -> Bool {
+        let prefix = canonicalCommentPrefix
+        guard line.count > prefix.count, line[line.count - 1] == UInt8(ascii: "}") else { return false }
+        for index in 0..<prefix.count where line[index] != prefix[index] { return false }
+        return true
+    }
+
+    private mutating func indexLine(_ line: UnsafeRawBufferPointer, at offset: Int) {
+        if line.isEmpty { return }
+        if isCanonicalComment(line) { return appendComment(at: offset, length: line.count) }
+        switch decoder.decode(ArraySlice(line)) {
+        case .record(.comment): appendComment(at: offset, length: line.count)
+        case .record(.thread(let value)):
+            guard header == nil else { return problem("a second thread record, ignored") }
+            header = value
+        case .record(.user(let user)): add(user)
+        case .ignored: break
+        case .malformed(let message): problem(message)
+        }
+    }
+
+    private mutating func appendComment(at offset: Int, length: Int) {
+        commentOffsets.append(offset)
+        commentLengths.append(UInt32(length))
+        commentLines.append(UInt32(lineCount))
+    }
+
+    /// The file's rule for users: the latest record per id; a handle another id owns is skipped.
+    private mutating func add(_ user: User) {
+        let key = user.handle.lowercased()
+        if let owner = userIDsByHandle[key], owner != user.id {
+            return problem("handle \"\(user.handle)\" already belongs to user \(owner), skipped")
+        }
+        if let previous = usersByID[user.id] { userIDsByHandle[previous.handle.lowercased()] = nil }
+        usersByID[user.id] = user
+        userIDsByHandle[key] = user.id
+    }
+
+    private mutating func problem(_ message: String) {
+        problems.append(ThreadFileProblem(line: lineCount, message: message))
+    }
+}
