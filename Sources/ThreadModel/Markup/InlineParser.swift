@@ -1,0 +1,249 @@
+/// Parses the inline content of one block (CommonMark 0.31.2 inlines, GFM strikethrough and
+/// extended autolinks, `||spoilers||` and `@mentions`) into `InlineItem`s, in linear time.
+///
+/// The algorithm is the spec's: a scan that collects nodes, a delimiter stack processed with
+/// per-kind lower bounds, and a bracket stack for links. Every lookahead is either bounded or
+/// skipped over afterwards, so no input makes the parser quadratic.
+struct InlineParser {
+    /// A node collected by the scan; delimiter and bracket nodes gain spans when they match.
+    struct Node {
+        enum Kind {
+            case text(String)
+            case code(String)
+            case mention(handle: String, userID: String)
+            case lineBreak
+            case autolink(destination: String, text: String)
+        }
+        var kind: Kind
+        /// Spans that end just before this node's text, inner first.
+        var closesBefore: [InlineSpan] = []
+        /// Spans that start just after this node's text, inner first.
+        var opensAfter: [InlineSpan] = []
+    }
+
+    let scalars: [Unicode.Scalar]
+    let handles: (String) -> String?
+    var position = 0
+    var nodes: [Node] = []
+    var pendingText = String.UnicodeScalarView()
+    var delimiters: [Delimiter] = []
+    var lastDelimiter = -1
+    var brackets: [Bracket] = []
+    var bracketsInactiveBelow = 0
+    /// Mentions and autolinks, which become plain text when a link forms around them.
+    var atoms: [Int] = []
+    var backtickRuns: BacktickRuns
+
+    init(_ text: String, handles: @escaping (String) -> String?) {
+        scalars = Array(text.unicodeScalars)
+        self.handles = handles
+        backtickRuns = BacktickRuns(scalars)
+    }
+
+    /// Parses `text` into inline items.
+    static func parse(_ text: String, handles: @escaping (String) -> String?) -> [InlineItem] {
+        var parser = InlineParser(text, handles: handles)
+        parser.scan()
+        parser.processEmphasis(above: -1)
+        return parser.items()
+    }
+
+    mutating func scan() {
+        while position < scalars.count {
+            let c = scalars[position]
+            switch c {
+            case "\\": scanBackslash()
+            case "`": scanCodeSpan()
+            case "*", "_", "~", "|": scanDelimiterRun(c)
+            case "[": scanOpenBracket()
+            case "]": scanCloseBracket()
+            case "<": if !scanAngleAutolink() { literal(c) }
+            case "&": scanEntity()
+            case "\n": scanNewline()
+            case "@": if !scanMention() { literal(c) }
+            default:
+                if !scanExtendedAutolink() { literal(c) }
+            }
+        }
+        flushText()
+    }
+
+    /// Appends one scalar to the current text and moves on.
+    mutating func literal(_ c: Unicode.Scalar) {
+        pendingText.append(c)
+        position += 1
+    }
+
+    mutating func flushText() {
+        guard !pendingText.isEmpty else { return }
+        nodes.append(Node(kind: .text(String(pendingText))))
+        pendingText = String.UnicodeScalarView()
+    }
+
+    /// Adds a node after the pending text; returns its index.
+    @discardableResult
+    mutating func append(_ kind: Node.Kind) -> Int {
+        flushText()
+        nodes.append(Node(kind: kind))
+        return nodes.count - 1
+    }
+
+    func scalar(at index: Int) -> Unicode.Scalar? {
+        index >= 0 && index < scalars.count ? scalars[index] : nil
+    }
+
+    private mutating func scanBackslash() {
+        guard let next = scalar(at: position + 1) else { return literal("\\") }
+        if next == "\n" {
+            position += 1
+            scanNewline()
+        } else if next.isASCIIPunctuation {
+            pendingText.append(next)
+            position += 2
+        } else {
+            literal("\\")
+        }
+    }
+
+    /// A newline is a line break in comments (as on GitHub), with the spaces around it dropped.
+    private mutating func scanNewline() {
+        while let last = pendingText.last, last == " " || last == "\t" { pendingText.removeLast() }
+        append(.lineBreak)
+        position += 1
+        while let c = scalar(at: position), c == " " || c == "\t" { position += 1 }
+    }
+
+    private mutating func scanCodeSpan() {
+        var end = position
+        while scalar(at: end) == "`" { end += 1 }
+        let length = end - position
+        guard let closer = backtickRuns.next(length: length, after: end - 1) else {
+            for _ in 0..<length { pendingText.append("`") }
+            position = end
+            return
+        }
+        var content = String.UnicodeScalarView()
+        for c in scalars[end..<closer] { content.append(c == "\n" ? " " : c) }
+        if content.count >= 2, content.first == " ", content.last == " ", content.contains(where: { $0 != " " }) {
+            content.removeFirst()
+            content.removeLast()
+        }
+        append(.code(String(content)))
+        position = closer + length
+    }
+
+    private mutating func scanEntity() {
+        if let (text, length) = CharacterReference.decode(scalars, at: position) {
+            pendingText.append(contentsOf: text.unicodeScalars)
+            position += length
+        } else {
+            literal("&")
+        }
+    }
+
+    /// `@handle` of a known user, not after a word character.
+    private mutating func scanMention() -> Bool {
+        if let previous = scalar(at: position - 1), previous.isWordCharacter { return false }
+        var end = position + 1
+        while let c = scalar(at: end), c.isWordCharacter || c == "-" || c == "." { end += 1 }
+        while end > position + 1, scalars[end - 1] == "." || scalars[end - 1] == "-" { end -= 1 }
+        guard end > position + 1 else { return false }
+        let handle = String(String.UnicodeScalarView(scalars[(position + 1)..<end]))
+        guard let userID = handles(handle) else { return false }
+        atoms.append(append(.mention(handle: handle, userID: userID)))
+        position = end
+        return true
+    }
+
+    /// The items in document order, adjacent text merged.
+    func items() -> [InlineItem] {
+        var out: [InlineItem] = []
+        out.reserveCapacity(nodes.count)
+        var text = ""
+        func flush() {
+            if !text.isEmpty { out.append(.text(text)); text = "" }
+        }
+        for node in nodes {
+            if !node.closesBefore.isEmpty { flush(); out += node.closesBefore.map(InlineItem.close) }
+            switch node.kind {
+            case .text(let t): text += t
+            case .code(let t): flush(); out.append(.code(t))
+            case .mention(let handle, let userID): flush(); out.append(.mention(handle: handle, userID: userID))
+            case .lineBreak: flush(); out.append(.lineBreak)
+            case .autolink(let destination, let label):
+                flush()
+                out += [.open(.link(destination: destination, title: nil)), .text(label), .close(.link(destination: destination, title: nil))]
+            }
+            if !node.opensAfter.isEmpty { flush(); out += node.opensAfter.reversed().map(InlineItem.open) }
+        }
+        flush()
+        return out
+    }
+}
+
+/// Where each run of backticks starts, by length, so a code span finds its closer without
+/// rescanning (increasing backtick runs would otherwise be quadratic).
+struct BacktickRuns {
+    private var starts: [Int: [Int]] = [:]
+    private var cursor: [Int: Int] = [:]
+
+    init(_ scalars: [Unicode.Scalar]) {
+        var i = 0
+        while i < scalars.count {
+            guard scalars[i] == "`" else { i += 1; continue }
+            let start = i
+            while i < scalars.count, scalars[i] == "`" { i += 1 }
+            starts[i - start, default: []].append(start)
+        }
+    }
+
+    /// The start of the first run of exactly `length` backticks beginning after `index`.
+    mutating func next(length: Int, after index: Int) -> Int? {
+        guard let list = starts[length] else { return nil }
+        var k = cursor[length] ?? 0
+        while k < list.count, list[k] <= index { k += 1 }
+        cursor[length] = k
+        return k < list.count ? list[k] : nil
+    }
+}
+
+extension Unicode.Scalar {
+    var isASCIIPunctuation: Bool {
+        switch value {
+        case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: return true
+        default: return false
+        }
+    }
+
+    /// Unicode whitespace as CommonMark defines it (Zs, tab, line feed, form feed, return).
+    var isMarkdownWhitespace: Bool {
+        switch value {
+        case 0x09, 0x0A, 0x0C, 0x0D, 0x20: return true
+        default: return properties.generalCategory == .spaceSeparator
+        }
+    }
+
+    /// Unicode punctuation as CommonMark 0.31.2 defines it (general categories P and S).
+    var isMarkdownPunctuation: Bool {
+        if value < 0x80 { return isASCIIPunctuation }
+        switch properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+             .initialPunctuation, .finalPunctuation, .otherPunctuation,
+             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return true
+        default:
+            return false
+        }
+    }
+
+    var isWordCharacter: Bool {
+        if value < 0x80 {
+            return (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) || value == 0x5F
+        }
+        return properties.isAlphabetic || properties.numericType != nil
+    }
+
+    var isASCIIAlphanumeric: Bool {
+        (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+@testable import ThreadModel
+
+/// Renders the single-paragraph examples of CommonMark 0.31.2's inline sections and GFM 0.29's
+/// strikethrough and autolink extensions as HTML and compares with the spec's HTML.
+final class CommonMarkConformanceTests: XCTestCase {
+    struct Example: Decodable {
+        var markdown: String
+        var html: String
+        var example: Int
+        var section: String
+    }
+
+    static let inlineSections = [
+        "Backslash escapes", "Entity and numeric character references", "Code spans",
+        "Emphasis and strong emphasis", "Links", "Autolinks", "Raw HTML", "Hard line breaks",
+        "Soft line breaks", "Textual content",
+    ]
+    static let extensionSections = ["Strikethrough (extension)", "Autolinks (extension)"]
+
+    /// What we pass today; raising it is progress, dropping below it is a regression.
+    static let floor = [
+        "Backslash escapes": 0, "Entity and numeric character references": 0, "Code spans": 0,
+        "Emphasis and strong emphasis": 0, "Links": 0, "Autolinks": 0, "Raw HTML": 0,
+        "Hard line breaks": 0, "Soft line breaks": 0, "Textual content": 0,
+        "Strikethrough (extension)": 0, "Autolinks (extension)": 0,
+    ]
+
+    func testInlineSectionsMatchTheSpec() throws {
+        let common = try load("commonmark-0.31.2")
+        let gfm = try load("gfm-0.29-extensions")
+        var report: [String] = []
+        var failures: [String] = []
+        for section in Self.inlineSections + Self.extensionSections {
+            let examples = (common + gfm).filter { $0.section == section && Self.isParagraphsOnly($0.html) }
+            var passed = 0
+            for example in examples {
+                let actual = HTMLRenderer.render(MarkupDocument(parsing: example.markdown, handles: { _ in nil }))
+                let expected = Self.chatLineBreaks(example.html)
+                if actual == expected {
+                    passed += 1
+                } else {
+                    failures.append("#\(example.example) \(example.markdown.debugDescription)\n  expected \(expected.debugDescription)\n  actual   \(actual.debugDescription)")
+                }
+            }
+            report.append("\(section): \(passed)/\(examples.count)")
+            XCTAssertGreaterThanOrEqual(passed, Self.floor[section] ?? 0, section)
+        }
+        print("CommonMark/GFM inline conformance:\n  " + report.joined(separator: "\n  "))
+        if ProcessInfo.processInfo.environment["MARKUP_FAILURES"] != nil {
+            print(failures.joined(separator: "\n"))
+        }
+    }
+
+    /// Examples whose expected HTML is only paragraphs (what a single inline run produces).
+    static func isParagraphsOnly(_ html: String) -> Bool {
+        guard html.hasPrefix("<p>") else { return false }
+        return !["<ul", "<ol", "<blockquote", "<pre", "<h1", "<h2", "<hr", "<li"].contains { html.contains($0) }
+    }
+
+    /// In comments a newline is a line break (as on GitHub), where CommonMark has a soft break.
+    static func chatLineBreaks(_ html: String) -> String {
+        var out = ""
+        for (n, line) in html.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if n > 0 {
+                if !(out.hasSuffix("</p>") || out.hasSuffix("<br />")) { out += "<br />" }
+                out += "\n"
+            }
+            out += line
+        }
+        return out
+    }
+
+    private func load(_ name: String) throws -> [Example] {
+        let url = try XCTUnwrap(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Data"))
+        return try JSONDecoder().decode([Example].self, from: Data(contentsOf: url))
+    }
+}
