@@ -19,12 +19,14 @@ final class CommonMarkConformanceTests: XCTestCase {
     ]
     static let extensionSections = ["Strikethrough (extension)", "Autolinks (extension)"]
 
-    /// What we pass today; raising it is progress, dropping below it is a regression.
+    /// What we pass today; raising it is progress, dropping below it is a regression. The rest are
+    /// deliberate deviations (README, "Comment markup"): no link reference definitions or images,
+    /// raw HTML shown as text, GFM extended autolinks on in the CommonMark sections too.
     static let floor = [
-        "Backslash escapes": 0, "Entity and numeric character references": 0, "Code spans": 0,
-        "Emphasis and strong emphasis": 0, "Links": 0, "Autolinks": 0, "Raw HTML": 0,
-        "Hard line breaks": 0, "Soft line breaks": 0, "Textual content": 0,
-        "Strikethrough (extension)": 0, "Autolinks (extension)": 0,
+        "Backslash escapes": 8, "Entity and numeric character references": 11, "Code spans": 21,
+        "Emphasis and strong emphasis": 129, "Links": 45, "Autolinks": 16, "Raw HTML": 7,
+        "Hard line breaks": 11, "Soft line breaks": 2, "Textual content": 3,
+        "Strikethrough (extension)": 2, "Autolinks (extension)": 11,
     ]
 
     func testInlineSectionsMatchTheSpec() throws {

@@ -70,7 +70,9 @@ struct BlockParser {
             blocks.append(SourceBlock(role: .codeBlock(info: info), quoteDepth: depth, lines: []))
             return
         }
-        if indent < 4, let (marker, number, start) = listMarker(content) {
+        if indent < 4, let (marker, number, start) = listMarker(content),
+           !(open && blocks.last?.quoteDepth == depth && (start >= content.count || (number ?? 1) != 1)) {
+            // As in CommonMark, only a non-empty item starting at 1 may interrupt a paragraph.
             let ordered = number != nil
             let continues = lastListMarker == marker && blocks.last.map { $0.quoteDepth == depth } == true
             if !continues { listCount += 1 }

@@ -52,7 +52,7 @@ extension InlineParser {
         return i
     }
 
-    /// GFM extended autolinks: `www.`, `http://`, `https://` and bare e-mail addresses, at the
+    /// GFM extended autolinks: `www.`, `http://`, `https://`, `ftp://` and bare e-mail addresses, at the
     /// start of text or after whitespace or `*`, `_`, `~`, `(`.
     mutating func scanExtendedAutolink() -> Bool {
         let c = scalars[position]
@@ -61,7 +61,7 @@ extension InlineParser {
            !(previous.isMarkdownWhitespace || "*_~(".unicodeScalars.contains(previous)) {
             return false
         }
-        if c == "w" || c == "W" || c == "h" || c == "H", let (end, prefix) = webLinkEnd() {
+        if "wWhHfF".unicodeScalars.contains(c), let (end, prefix) = webLinkEnd() {
             let text = String(String.UnicodeScalarView(scalars[position..<end]))
             atoms.append(append(.autolink(destination: prefix + text, text: text)))
             position = end
@@ -95,6 +95,8 @@ extension InlineParser {
             domainStart += 7
         } else if hasPrefix("https://", at: position) {
             domainStart += 8
+        } else if hasPrefix("ftp://", at: position) {
+            domainStart += 6
         } else {
             return nil
         }
