@@ -22,7 +22,7 @@ public enum CommentMarkup {
             var base = AttributeContainer()
             base[CommentAttributes.BlockAttribute.self] = block.block
             if case .codeBlock = block.block.role { base[CommentAttributes.CodeAttribute.self] = true }
-            var stack: [InlineSpan] = []
+            var spans = OpenSpans()
             var current = base
             for item in block.items {
                 switch item {
@@ -40,29 +40,54 @@ public enum CommentMarkup {
                     builder.append("\n", current)
                 case .open(let span):
                     if span == .spoiler { spoilerCount += 1 }
-                    stack.append(span)
-                    current = attributes(base: base, stack: stack, spoiler: spoilerCount)
-                case .close:
-                    _ = stack.popLast()
-                    current = attributes(base: base, stack: stack, spoiler: spoilerCount)
+                    spans.open(span, spoiler: spoilerCount)
+                    current = spans.attributes(base: base)
+                case .close(let span):
+                    spans.close(span)
+                    current = spans.attributes(base: base)
                 }
             }
         }
         return builder.build()
     }
 
-    private static func attributes(base: AttributeContainer, stack: [InlineSpan], spoiler: Int) -> AttributeContainer {
-        var container = base
-        for span in stack {
+    /// Counts of the spans open at a point, so each open or close costs O(1) however deep
+    /// the nesting goes.
+    private struct OpenSpans {
+        var emphasis = 0
+        var strong = 0
+        var strikethrough = 0
+        var spoilers: [Int] = []
+        var links: [String] = []
+
+        mutating func open(_ span: InlineSpan, spoiler: Int) {
             switch span {
-            case .emphasis: container[CommentAttributes.EmphasisAttribute.self] = true
-            case .strong: container[CommentAttributes.StrongAttribute.self] = true
-            case .strikethrough: container[CommentAttributes.StrikethroughAttribute.self] = true
-            case .spoiler: container[CommentAttributes.SpoilerAttribute.self] = spoiler
-            case .link(let destination, _):
-                container[CommentAttributes.LinkAttribute.self] = VisibleControls.sanitize(destination)
+            case .emphasis: emphasis += 1
+            case .strong: strong += 1
+            case .strikethrough: strikethrough += 1
+            case .spoiler: spoilers.append(spoiler)
+            case .link(let destination, _): links.append(VisibleControls.sanitize(destination))
             }
         }
-        return container
+
+        mutating func close(_ span: InlineSpan) {
+            switch span {
+            case .emphasis: emphasis -= 1
+            case .strong: strong -= 1
+            case .strikethrough: strikethrough -= 1
+            case .spoiler: _ = spoilers.popLast()
+            case .link: _ = links.popLast()
+            }
+        }
+
+        func attributes(base: AttributeContainer) -> AttributeContainer {
+            var container = base
+            if emphasis > 0 { container[CommentAttributes.EmphasisAttribute.self] = true }
+            if strong > 0 { container[CommentAttributes.StrongAttribute.self] = true }
+            if strikethrough > 0 { container[CommentAttributes.StrikethroughAttribute.self] = true }
+            if let spoiler = spoilers.last { container[CommentAttributes.SpoilerAttribute.self] = spoiler }
+            if let link = links.last { container[CommentAttributes.LinkAttribute.self] = link }
+            return container
+        }
     }
 }

@@ -38,7 +38,7 @@ extension InlineParser {
             canOpen = leftFlanking && (!rightFlanking || beforePunct)
             canClose = rightFlanking && (!leftFlanking || afterPunct)
         }
-        let node = append(.text(run))
+        let node = append(.delimiterRun(c, count))
         guard canOpen || canClose else { return }
         let index = delimiters.count
         delimiters.append(Delimiter(node: node, character: c, count: count, originalCount: count,
@@ -119,7 +119,8 @@ extension InlineParser {
     private mutating func consume(_ count: Int, from index: Int) {
         delimiters[index].count -= count
         let d = delimiters[index]
-        nodes[d.node].kind = .text(String(repeating: Character(d.character), count: d.count))
+        // Only the count changes here; the text is built once, in `items()`, to stay linear.
+        nodes[d.node].kind = .delimiterRun(d.character, d.count)
     }
 
     private mutating func unlink(_ index: Int) {

@@ -13,6 +13,8 @@ struct InlineParser {
             case mention(handle: String, userID: String)
             case lineBreak
             case autolink(destination: String, text: String)
+            /// What is left of a run of `*`, `_`, `~` or `|` after matching.
+            case delimiterRun(Unicode.Scalar, Int)
         }
         var kind: Kind
         /// Spans that end just before this node's text, inner first.
@@ -167,6 +169,7 @@ struct InlineParser {
             if !node.closesBefore.isEmpty { flush(); out += node.closesBefore.map(InlineItem.close) }
             switch node.kind {
             case .text(let t): text += t
+            case .delimiterRun(let c, let count): text.unicodeScalars.append(contentsOf: repeatElement(c, count: count))
             case .code(let t): flush(); out.append(.code(t))
             case .mention(let handle, let userID): flush(); out.append(.mention(handle: handle, userID: userID))
             case .lineBreak: flush(); out.append(.lineBreak)
