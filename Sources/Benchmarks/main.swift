@@ -4,4 +4,5 @@
 var table = BenchmarkTable()
 table.add(scrollBenchmarks())
 table.add(renderBenchmarks())
+table.add(markupBenchmarks())
 table.print()
