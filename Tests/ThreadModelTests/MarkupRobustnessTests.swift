@@ -36,6 +36,20 @@ final class MarkupRobustnessTests: XCTestCase {
         }
     }
 
+    func testRandomBlockAndEntityMarkupNeverTraps() {
+        var rng = SeededGenerator(state: 7)
+        let alphabet = ["*", "_", "~", "|", "[", "](", ")", "<", ">", "`", "```", "@a", "\\", "&", "&#x", "#", ";", "amp",
+                        "www.", "http://", "x.y", "@", "\n", "\r", "\u{0}", "\u{202E}", "\u{200D}", "👩", "> ", "- ", "1. ", " ", "\"", "'"]
+        for _ in 0..<3000 {
+            let input = randomText(alphabet, length: Int.random(in: 0...60, using: &rng), &rng)
+            let document = MarkupDocument(parsing: input, handles: { $0 == "a" ? "u1" : nil })
+            let text = CommentMarkup.attributedString(for: document)
+            XCTAssertFalse(HTMLRenderer.render(document).unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{0}" }, input.debugDescription)
+            XCTAssertFalse(text.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{0}" || $0 == "\r" }, input.debugDescription)
+            XCTAssertTrue(RunsJSON.encode(text).hasPrefix("["))
+        }
+    }
+
     func testRandomEmphasisOnlyConsumesDelimiters() {
         var rng = SeededGenerator(state: 42)
         let alphabet = ["*", "_", "~~", "||", "a", "b", " "]

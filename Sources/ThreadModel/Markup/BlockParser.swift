@@ -66,7 +66,8 @@ struct BlockParser {
             fence = f.0
             open = false
             lastListMarker = nil
-            let info = String(String.UnicodeScalarView(content[f.1...])).trimmingSpaces()
+            // The info string reaches the renderer as an attribute value: make it visible-safe too.
+            let info = VisibleControls.sanitize(String(String.UnicodeScalarView(content[f.1...])).trimmingSpaces())
             blocks.append(SourceBlock(role: .codeBlock(info: info), quoteDepth: depth, lines: []))
             return
         }
