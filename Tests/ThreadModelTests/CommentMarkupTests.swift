@@ -113,3 +113,12 @@ final class CommentMarkupTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 20, "30,000 emphasised runs")
     }
 }
+
+extension CommentMarkupTests {
+    func testReferenceLinksUseDefinitionsAnywhereInTheComment() {
+        let s = CommentMarkup.parse("see [the Docs] and [x][the  DOCS], [y][]\n\n[THE docs]: https://d.example \"D\"\n[y]: /y", handles: { _ in nil })
+        XCTAssertEqual(String(s.characters), "see the Docs and x, y")
+        let links = s.runs[CommentAttributes.LinkAttribute.self].compactMap { $0.0 == nil ? nil : "\(String(s[$0.1].characters))=\($0.0!)" }
+        XCTAssertEqual(links, ["the Docs=https://d.example", "x=https://d.example", "y=/y"])
+    }
+}

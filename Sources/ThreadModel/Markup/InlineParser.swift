@@ -25,6 +25,7 @@ struct InlineParser {
 
     let scalars: [Unicode.Scalar]
     let handles: (String) -> String?
+    let references: [String: LinkReferences.Definition]
     var position = 0
     var nodes: [Node] = []
     var pendingText = String.UnicodeScalarView()
@@ -36,15 +37,17 @@ struct InlineParser {
     var atoms: [Int] = []
     var backtickRuns: BacktickRuns
 
-    init(_ text: String, handles: @escaping (String) -> String?) {
+    init(_ text: String, handles: @escaping (String) -> String?, references: [String: LinkReferences.Definition] = [:]) {
         scalars = Array(text.unicodeScalars)
         self.handles = handles
+        self.references = references
         backtickRuns = BacktickRuns(scalars)
     }
 
     /// Parses `text` into inline items.
-    static func parse(_ text: String, handles: @escaping (String) -> String?) -> [InlineItem] {
-        var parser = InlineParser(text, handles: handles)
+    static func parse(_ text: String, handles: @escaping (String) -> String?,
+                      references: [String: LinkReferences.Definition] = [:]) -> [InlineItem] {
+        var parser = InlineParser(text, handles: handles, references: references)
         parser.scan()
         parser.processEmphasis(above: -1)
         return parser.items()

@@ -13,6 +13,8 @@ public enum PathologicalInputs {
             ("unclosed links [a](b", String(repeating: "[a](b", count: n)),
             ("unclosed links [a](<b", String(repeating: "[a](<b", count: n)),
             ("nested brackets", String(repeating: "[", count: n) + "a" + String(repeating: "]", count: n)),
+            ("nested brackets, a definition", "[a]: /u\n\n" + String(repeating: "[", count: n) + "a" + String(repeating: "]", count: n)),
+            ("shortcut references [a]", "[a]: /u\n\n" + String(repeating: "[a] ", count: n)),
             ("spoiler openers ||a", String(repeating: "||a ", count: n)),
             ("mentions @x", String(repeating: "@x ", count: n)),
             ("many runs *a* b", String(repeating: "*a* b ", count: n)),
