@@ -122,3 +122,12 @@ extension CommentMarkupTests {
         XCTAssertEqual(links, ["the Docs=https://d.example", "x=https://d.example", "y=/y"])
     }
 }
+
+extension CommentMarkupTests {
+    func testRawHTMLIsOneLiteralPieceThatMarkupCannotReachInto() {
+        let s = CommentMarkup.parse("*<a href=\"*\">* and <!-- *x* -->", handles: { _ in nil })
+        XCTAssertEqual(String(s.characters), "<a href=\"*\"> and <!-- *x* -->")
+        let emphasised = s.runs[CommentAttributes.EmphasisAttribute.self].compactMap { $0.0 == true ? String(s[$0.1].characters) : nil }
+        XCTAssertEqual(emphasised, ["<a href=\"*\">"])
+    }
+}

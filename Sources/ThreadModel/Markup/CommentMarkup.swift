@@ -26,7 +26,7 @@ public enum CommentMarkup {
             var current = base
             for item in block.items {
                 switch item {
-                case .text(let text):
+                case .text(let text), .rawHTML(let text):
                     builder.append(text, current)
                 case .code(let text):
                     var code = current

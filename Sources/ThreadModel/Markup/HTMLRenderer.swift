@@ -1,3 +1,5 @@
+import Foundation
+
 /// Minimal HTML for a parsed comment, with CommonMark's tags plus spoiler and mention spans.
 ///
 /// Used by the conformance tests and `comment-tui inspect`; raw HTML in a comment is text, so it
@@ -5,6 +7,12 @@
 public enum HTMLRenderer {
     /// The document as HTML, one block per line as the CommonMark spec prints it.
     public static func render(_ document: MarkupDocument) -> String {
+        render(document, rawHTMLVerbatim: false)
+    }
+
+    /// `rawHTMLVerbatim` passes raw HTML through as the CommonMark spec prints it (conformance
+    /// tests only: comments never render HTML).
+    static func render(_ document: MarkupDocument, rawHTMLVerbatim: Bool) -> String {
         var out = ""
         var depth = 0
         var openList: (id: Int, ordered: Bool)?
@@ -21,7 +29,7 @@ public enum HTMLRenderer {
             while depth < info.quoteDepth { out += "<blockquote>\n"; depth += 1 }
             switch info.role {
             case .paragraph:
-                out += "<p>" + inline(block.items) + "</p>\n"
+                out += "<p>" + inline(block.items, rawHTMLVerbatim) + "</p>\n"
             case .codeBlock(let infoString):
                 let language = infoString.split(separator: " ").first.map { " class=\"language-\(escape(String($0)))\"" } ?? ""
                 out += "<pre><code\(language)>" + block.items.map { item -> String in
@@ -33,7 +41,7 @@ public enum HTMLRenderer {
                     openList = (id, ordered)
                     out += ordered ? (number == 1 ? "<ol>\n" : "<ol start=\"\(number)\">\n") : "<ul>\n"
                 }
-                out += "<li>" + inline(block.items) + "</li>\n"
+                out += "<li>" + inline(block.items, rawHTMLVerbatim) + "</li>\n"
             }
         }
         closeList()
@@ -42,15 +50,20 @@ public enum HTMLRenderer {
     }
 
     /// The HTML of inline items.
-    static func inline(_ items: [InlineItem]) -> String {
+    static func inline(_ items: [InlineItem], _ rawHTMLVerbatim: Bool) -> String {
         var out = ""
         for item in items {
             switch item {
-            case .text(let text): out += escape(VisibleControls.sanitize(text))
+            // Every `\n` in a comment's text shows as a line break, whatever produced it
+            // (`&#10;`, a newline inside raw HTML), so the HTML says so too.
+            case .text(let text): out += lineBreaks(escape(VisibleControls.sanitize(text)))
             case .code(let text): out += "<code>" + escape(VisibleControls.sanitize(text)) + "</code>"
             case .mention(let handle, let userID):
                 out += "<span class=\"mention\" data-user=\"\(escape(userID))\">@\(escape(handle))</span>"
             case .lineBreak: out += "<br />\n"
+            case .rawHTML(let html):
+                let safe = VisibleControls.sanitize(html)
+                out += lineBreaks(rawHTMLVerbatim ? safe : escape(safe))
             case .open(let span): out += openTag(span)
             case .close(let span): out += closeTag(span)
             }
@@ -78,6 +91,10 @@ public enum HTMLRenderer {
         case .spoiler: return "</span>"
         case .link: return "</a>"
         }
+    }
+
+    private static func lineBreaks(_ html: String) -> String {
+        html.contains("\n") ? html.replacingOccurrences(of: "\n", with: "<br />\n") : html
     }
 
     static func escape(_ text: String) -> String {

@@ -7,6 +7,8 @@ enum InlineItem: Equatable, Sendable {
     case code(String)
     case mention(handle: String, userID: String)
     case lineBreak
+    /// Raw HTML from the source: shown as text.
+    case rawHTML(String)
     case open(InlineSpan)
     case close(InlineSpan)
 }

@@ -15,6 +15,8 @@ struct InlineParser {
             case autolink(destination: String, text: String)
             /// What is left of a run of `*`, `_`, `~` or `|` after matching.
             case delimiterRun(Unicode.Scalar, Int)
+            /// An HTML tag, comment or the like: kept as text, never parsed inside.
+            case rawHTML(String)
         }
         var kind: Kind
         /// Spans that end just before this node's text, inner first.
@@ -36,6 +38,8 @@ struct InlineParser {
     /// Mentions and autolinks, which become plain text when a link forms around them.
     var atoms: [Int] = []
     var backtickRuns: BacktickRuns
+    /// Raw HTML terminators (`-->`, `?>`, …) known to be absent from the rest of the text.
+    var rawHTMLTerminatorsMissing: Set<String> = []
 
     init(_ text: String, handles: @escaping (String) -> String?, references: [String: LinkReferences.Definition] = [:]) {
         scalars = Array(text.unicodeScalars)
@@ -62,7 +66,7 @@ struct InlineParser {
             case "*", "_", "~", "|": scanDelimiterRun(c)
             case "[": scanOpenBracket()
             case "]": scanCloseBracket()
-            case "<": if !scanAngleAutolink() { literal(c) }
+            case "<": if !scanAngleAutolink() && !scanRawHTML() { literal(c) }
             case "&": scanEntity()
             case "\n": scanNewline()
             case "@": if !scanMention() { literal(c) }
@@ -176,6 +180,7 @@ struct InlineParser {
             case .code(let t): flush(); out.append(.code(t))
             case .mention(let handle, let userID): flush(); out.append(.mention(handle: handle, userID: userID))
             case .lineBreak: flush(); out.append(.lineBreak)
+            case .rawHTML(let html): flush(); out.append(.rawHTML(html))
             case .autolink(let destination, let label):
                 flush()
                 out += [.open(.link(destination: destination, title: nil)), .text(label), .close(.link(destination: destination, title: nil))]

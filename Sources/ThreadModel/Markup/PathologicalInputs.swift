@@ -15,6 +15,8 @@ public enum PathologicalInputs {
             ("nested brackets", String(repeating: "[", count: n) + "a" + String(repeating: "]", count: n)),
             ("nested brackets, a definition", "[a]: /u\n\n" + String(repeating: "[", count: n) + "a" + String(repeating: "]", count: n)),
             ("shortcut references [a]", "[a]: /u\n\n" + String(repeating: "[a] ", count: n)),
+            ("unclosed HTML comments <!--", String(repeating: "<!-- a ", count: n)),
+            ("unclosed attribute values <a b=\"", String(repeating: "<a b=\"c ", count: n)),
             ("spoiler openers ||a", String(repeating: "||a ", count: n)),
             ("mentions @x", String(repeating: "@x ", count: n)),
             ("many runs *a* b", String(repeating: "*a* b ", count: n)),
