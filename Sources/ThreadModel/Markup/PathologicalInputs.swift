@@ -13,7 +13,7 @@ public enum PathologicalInputs {
             ("unclosed links [a](b", String(repeating: "[a](b", count: n)),
             ("unclosed links [a](<b", String(repeating: "[a](<b", count: n)),
             ("nested brackets", String(repeating: "[", count: n) + "a" + String(repeating: "]", count: n)),
-            ("nested brackets, a definition", "[a]: /u\n\n" + String(repeating: "[", count: n) + "a" + String(repeating: "]", count: n)),
+            ("nested brackets, a definition", "[b]: /u\n\n" + String(repeating: "[", count: n) + "a" + String(repeating: "]", count: n)),
             ("shortcut references [a]", "[a]: /u\n\n" + String(repeating: "[a] ", count: n)),
             ("unclosed HTML comments <!--", String(repeating: "<!-- a ", count: n)),
             ("unclosed attribute values <a b=\"", String(repeating: "<a b=\"c ", count: n)),
