@@ -5,13 +5,21 @@ import Foundation
 /// Our own scope because Linux Foundation has no `InlinePresentationIntent` or
 /// `PresentationIntent`; the renderer, composer and picker read these keys.
 public struct CommentAttributes: AttributeScope {
+    /// Emphasis (`*x*`).
     public let emphasis: EmphasisAttribute
+    /// Strong emphasis (`**x**`).
     public let strong: StrongAttribute
+    /// Strikethrough (`~~x~~`).
     public let strikethrough: StrikethroughAttribute
+    /// Code span or code block text.
     public let code: CodeAttribute
+    /// Link target.
     public let link: LinkAttribute
+    /// Mentioned user id.
     public let mention: MentionAttribute
+    /// Spoiler number.
     public let spoiler: SpoilerAttribute
+    /// Enclosing block.
     public let block: BlockAttribute
 
     /// `*text*` or `_text_`.

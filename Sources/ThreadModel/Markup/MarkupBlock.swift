@@ -17,6 +17,7 @@ public struct MarkupBlock: Hashable, Sendable {
     /// The block's position in the comment, so two adjacent paragraphs remain two runs.
     public var index: Int
 
+    /// A block with the given role, quote depth and position.
     public init(role: Role, quoteDepth: Int, index: Int) {
         self.role = role
         self.quoteDepth = quoteDepth
