@@ -22,7 +22,7 @@ let package = Package(
             dependencies: ["CommentTUI", "ScrollEngine", "ThreadModel"],
             path: "Sources/Benchmarks"
         ),
-        .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel"]),
+        .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel"], resources: [.copy("Data")]),
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(
             name: "CommentTUITests",

@@ -1,0 +1,151 @@
+/// A block found by `BlockParser`: its role and the source text of its content.
+struct SourceBlock {
+    var role: MarkupBlock.Role
+    var quoteDepth: Int
+    /// Inline source (paragraphs, list items) or verbatim text (code blocks), lines joined by `\n`.
+    var lines: [String]
+}
+
+/// Splits a comment body into the blocks a comment needs: paragraphs, fenced code blocks,
+/// block quotes and simple (one-paragraph, unnested) list items. Anything else is paragraph text.
+struct BlockParser {
+    private struct Fence {
+        var character: Unicode.Scalar
+        var length: Int
+        var indent: Int
+    }
+
+    private var blocks: [SourceBlock] = []
+    /// Whether the last block still takes lines (an open paragraph or list item).
+    private var open = false
+    private var fence: Fence?
+    private var listCount = 0
+    private var lastListMarker: Unicode.Scalar?
+
+    /// The blocks of `text`, in order.
+    static func parse(_ text: String) -> [SourceBlock] {
+        var parser = BlockParser()
+        // CR LF and lone CR end lines as in CommonMark; the rest of the text keeps its CRs out.
+        let normalized = text.contains("\r") ? text.replacingCRLF() : text
+        for line in normalized.split(separator: "\n", omittingEmptySubsequences: false) {
+            parser.add(Array(line.unicodeScalars))
+        }
+        return parser.blocks
+    }
+
+    private mutating func add(_ line: [Unicode.Scalar]) {
+        var i = 0
+        var depth = 0
+        while true {
+            var j = i
+            while j < line.count, j - i < 3, line[j] == " " { j += 1 }
+            guard j < line.count, line[j] == ">" else { break }
+            depth += 1
+            i = j + 1
+            if i < line.count, line[i] == " " || line[i] == "\t" { i += 1 }
+        }
+        let rest = Array(line[i...])
+        if let f = fence, let current = blocks.last {
+            if depth == current.quoteDepth {
+                if isClosingFence(rest, f) { fence = nil; return }
+                var k = 0
+                while k < rest.count, k < f.indent, rest[k] == " " { k += 1 }
+                blocks[blocks.count - 1].lines.append(String(String.UnicodeScalarView(rest[k...])))
+                return
+            }
+            fence = nil
+        }
+        let indent = rest.prefix(while: { $0 == " " }).count
+        let content = Array(rest[min(indent, rest.count)...])
+        if content.allSatisfy({ $0 == " " || $0 == "\t" }) {
+            open = false
+            if depth == 0 { lastListMarker = nil }
+            return
+        }
+        if indent < 4, let f = openingFence(content, indent: indent) {
+            fence = f.0
+            open = false
+            lastListMarker = nil
+            // The info string reaches the renderer as an attribute value: make it visible-safe too.
+            let info = VisibleControls.sanitize(String(String.UnicodeScalarView(content[f.1...])).trimmingSpaces())
+            blocks.append(SourceBlock(role: .codeBlock(info: info), quoteDepth: depth, lines: []))
+            return
+        }
+        if indent < 4, let (marker, number, start) = listMarker(content),
+           !(open && blocks.last?.quoteDepth == depth && (start >= content.count || (number ?? 1) != 1)) {
+            // As in CommonMark, only a non-empty item starting at 1 may interrupt a paragraph.
+            let ordered = number != nil
+            let continues = lastListMarker == marker && blocks.last.map { $0.quoteDepth == depth } == true
+            if !continues { listCount += 1 }
+            lastListMarker = marker
+            let text = String(String.UnicodeScalarView(content[start...])).trimmingSpaces()
+            blocks.append(SourceBlock(role: .listItem(ordered: ordered, number: number ?? 0, list: listCount),
+                                      quoteDepth: depth, lines: [text]))
+            open = true
+            return
+        }
+        let text = String(String.UnicodeScalarView(content))
+        // Lazy continuation: a paragraph goes on even when the line drops some `>` markers.
+        if open, let last = blocks.last, depth <= last.quoteDepth {
+            blocks[blocks.count - 1].lines.append(text)
+            return
+        }
+        lastListMarker = nil
+        blocks.append(SourceBlock(role: .paragraph, quoteDepth: depth, lines: [text]))
+        open = true
+    }
+
+    private func openingFence(_ s: [Unicode.Scalar], indent: Int) -> (Fence, Int)? {
+        guard let c = s.first, c == "`" || c == "~" else { return nil }
+        let length = s.prefix(while: { $0 == c }).count
+        guard length >= 3 else { return nil }
+        if c == "`", s[length...].contains("`") { return nil }
+        return (Fence(character: c, length: length, indent: indent), length)
+    }
+
+    private func isClosingFence(_ s: [Unicode.Scalar], _ f: Fence) -> Bool {
+        let indent = s.prefix(while: { $0 == " " }).count
+        guard indent < 4 else { return false }
+        let run = s[indent...].prefix(while: { $0 == f.character }).count
+        return run >= f.length && s[(indent + run)...].allSatisfy { $0 == " " || $0 == "\t" }
+    }
+
+    /// `-`, `*`, `+`, `1.` or `1)` followed by a space (or the end): marker kind, number, text start.
+    private func listMarker(_ s: [Unicode.Scalar]) -> (Unicode.Scalar, Int?, Int)? {
+        guard let c = s.first else { return nil }
+        var end: Int
+        var number: Int?
+        var marker = c
+        if c == "-" || c == "*" || c == "+" {
+            end = 1
+        } else {
+            let digits = s.prefix(while: { (0x30...0x39).contains($0.value) }).count
+            guard (1...9).contains(digits), digits < s.count, s[digits] == "." || s[digits] == ")" else { return nil }
+            number = Int(String(String.UnicodeScalarView(s[0..<digits])))
+            marker = s[digits]
+            end = digits + 1
+        }
+        guard end == s.count || s[end] == " " || s[end] == "\t" else { return nil }
+        return (marker, number, min(end + 1, s.count))
+    }
+}
+
+private extension String {
+    func replacingCRLF() -> String {
+        var out = String.UnicodeScalarView()
+        var previousCR = false
+        for c in unicodeScalars {
+            if c == "\n", previousCR { previousCR = false; continue }
+            previousCR = c == "\r"
+            out.append(previousCR ? "\n" : c)
+        }
+        return String(out)
+    }
+
+    func trimmingSpaces() -> String {
+        let s = unicodeScalars
+        guard let first = s.firstIndex(where: { $0 != " " && $0 != "\t" }),
+              let last = s.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        return String(s[first...last])
+    }
+}

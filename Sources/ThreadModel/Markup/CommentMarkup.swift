@@ -1,0 +1,93 @@
+import Foundation
+
+/// The entry point: comment bodies into `AttributedString`s with `CommentAttributes`.
+public enum CommentMarkup {
+    /// Parses `body`; `handles` maps an `@handle` to a user id, for known users only.
+    public static func parse(_ body: String, handles: (String) -> String?) -> AttributedString {
+        attributedString(for: MarkupDocument(parsing: body, handles: handles))
+    }
+
+    /// Parses `body` with the users of a thread supplying the handles.
+    public static func parse(_ body: String, users: [User]) -> AttributedString {
+        let ids = Dictionary(users.map { ($0.handle, $0.id) }, uniquingKeysWith: { first, _ in first })
+        return parse(body, handles: { ids[$0] })
+    }
+
+    /// The attributed text of a parsed document: blocks separated by `\n` runs without a block.
+    public static func attributedString(for document: MarkupDocument) -> AttributedString {
+        var builder = AttributedRunsBuilder()
+        var spoilerCount = 0
+        for (n, block) in document.blocks.enumerated() {
+            if n > 0 { builder.append("\n", AttributeContainer()) }
+            var base = AttributeContainer()
+            base[CommentAttributes.BlockAttribute.self] = block.block
+            if case .codeBlock = block.block.role { base[CommentAttributes.CodeAttribute.self] = true }
+            var spans = OpenSpans()
+            var current = base
+            for item in block.items {
+                switch item {
+                case .text(let text), .rawHTML(let text):
+                    builder.append(text, current)
+                case .code(let text):
+                    var code = current
+                    code[CommentAttributes.CodeAttribute.self] = true
+                    builder.append(text, code)
+                case .mention(let handle, let userID):
+                    var mention = current
+                    mention[CommentAttributes.MentionAttribute.self] = userID
+                    builder.append("@" + handle, mention)
+                case .lineBreak:
+                    builder.append("\n", current)
+                case .open(let span):
+                    if span == .spoiler { spoilerCount += 1 }
+                    spans.open(span, spoiler: spoilerCount)
+                    current = spans.attributes(base: base)
+                case .close(let span):
+                    spans.close(span)
+                    current = spans.attributes(base: base)
+                }
+            }
+        }
+        return builder.build()
+    }
+
+    /// Counts of the spans open at a point, so each open or close costs O(1) however deep
+    /// the nesting goes.
+    private struct OpenSpans {
+        var emphasis = 0
+        var strong = 0
+        var strikethrough = 0
+        var spoilers: [Int] = []
+        var links: [String] = []
+
+        mutating func open(_ span: InlineSpan, spoiler: Int) {
+            switch span {
+            case .emphasis: emphasis += 1
+            case .strong: strong += 1
+            case .strikethrough: strikethrough += 1
+            case .spoiler: spoilers.append(spoiler)
+            case .link(let destination, _): links.append(VisibleControls.sanitize(destination))
+            }
+        }
+
+        mutating func close(_ span: InlineSpan) {
+            switch span {
+            case .emphasis: emphasis -= 1
+            case .strong: strong -= 1
+            case .strikethrough: strikethrough -= 1
+            case .spoiler: _ = spoilers.popLast()
+            case .link: _ = links.popLast()
+            }
+        }
+
+        func attributes(base: AttributeContainer) -> AttributeContainer {
+            var container = base
+            if emphasis > 0 { container[CommentAttributes.EmphasisAttribute.self] = true }
+            if strong > 0 { container[CommentAttributes.StrongAttribute.self] = true }
+            if strikethrough > 0 { container[CommentAttributes.StrikethroughAttribute.self] = true }
+            if let spoiler = spoilers.last { container[CommentAttributes.SpoilerAttribute.self] = spoiler }
+            if let link = links.last { container[CommentAttributes.LinkAttribute.self] = link }
+            return container
+        }
+    }
+}

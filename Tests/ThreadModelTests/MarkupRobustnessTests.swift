@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+@testable import ThreadModel
+
+/// The parser never traps, keeps the text it does not consume, and stays linear on hostile input.
+final class MarkupRobustnessTests: XCTestCase {
+    /// SplitMix64, so failures reproduce from the seed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private func randomText(_ alphabet: [String], length: Int, _ rng: inout SeededGenerator) -> String {
+        (0..<length).map { _ in alphabet.randomElement(using: &rng)! }.joined()
+    }
+
+    func testRandomMarkupKeepsEveryLetterInOrder() {
+        var rng = SeededGenerator(state: 0xC0FFEE)
+        let alphabet = ["*", "_", "~", "|", "[", "]", "(", ")", "<", ">", "`", "@", "\\", "a", "b", " ", "x:", "\n"]
+        for _ in 0..<3000 {
+            let input = randomText(alphabet, length: Int.random(in: 0...40, using: &rng), &rng)
+            // Anything may happen to it: it terminates without trapping.
+            _ = CommentMarkup.parse(input, handles: { $0 == "a" ? "u1" : nil })
+            // Without `(` (link destinations) and newlines (fence info strings), letters are text.
+            let prose = "a" + input.filter { $0 != "(" && $0 != ")" && $0 != "\n" }
+            let output = CommentMarkup.parse(prose, handles: { $0 == "a" ? "u1" : nil })
+            // Letters are never markup: whatever the parser does, they all survive, in order.
+            let letters = { (s: String) in s.filter { $0 == "a" || $0 == "b" || $0 == "x" } }
+            XCTAssertEqual(letters(String(output.characters)), letters(prose), prose.debugDescription)
+        }
+    }
+
+    func testRandomBlockAndEntityMarkupNeverTraps() {
+        var rng = SeededGenerator(state: 7)
+        let alphabet = ["*", "_", "~", "|", "[", "](", ")", "<", ">", "`", "```", "@a", "\\", "&", "&#x", "#", ";", "amp",
+                        "www.", "http://", "x.y", "@", "\n", "\r", "\u{0}", "\u{202E}", "\u{200D}", "👩", "> ", "- ", "1. ", " ", "\"", "'"]
+        for _ in 0..<3000 {
+            let input = randomText(alphabet, length: Int.random(in: 0...60, using: &rng), &rng)
+            let document = MarkupDocument(parsing: input, handles: { $0 == "a" ? "u1" : nil })
+            let text = CommentMarkup.attributedString(for: document)
+            XCTAssertFalse(HTMLRenderer.render(document).unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{0}" }, input.debugDescription)
+            XCTAssertFalse(text.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{0}" || $0 == "\r" }, input.debugDescription)
+            XCTAssertTrue(RunsJSON.encode(text).hasPrefix("["))
+        }
+    }
+
+    func testRandomEmphasisOnlyConsumesDelimiters() {
+        var rng = SeededGenerator(state: 42)
+        let alphabet = ["*", "_", "~~", "||", "a", "b", " "]
+        for _ in 0..<3000 {
+            // Starts with a letter so that no line opens a list item or a code fence.
+            let input = "a" + randomText(alphabet, length: Int.random(in: 1...30, using: &rng), &rng)
+                .trimmingCharacters(in: .whitespaces)
+            let output = String(CommentMarkup.parse(input, handles: { _ in nil }).characters)
+            let markup: Set<Character> = ["*", "_", "~", "|"]
+            // Output is the input with some delimiter characters removed, nothing else.
+            XCTAssertEqual(output.filter { !markup.contains($0) }, input.filter { !markup.contains($0) }, input.debugDescription)
+            XCTAssertLessThanOrEqual(output.count, input.count)
+            var rest = Substring(output)
+            for c in input where rest.first == c { rest = rest.dropFirst() }
+            XCTAssertTrue(rest.isEmpty, "output is not a subsequence of \(input.debugDescription)")
+        }
+    }
+
+    /// Time for n and 4n repetitions: a linear parser takes about 4x, a quadratic one 16x.
+    func testPathologicalInputsScaleLinearly() {
+        let handles: (String) -> String? = { $0 == "x" ? "u1" : nil }
+        func seconds(_ text: String) -> Double {
+            var best = Double.infinity
+            for _ in 0..<2 {
+                let start = Date()
+                _ = CommentMarkup.parse(text, handles: handles)
+                best = min(best, Date().timeIntervalSince(start))
+            }
+            return best
+        }
+        let small = PathologicalInputs.all(1500)
+        let large = PathologicalInputs.all(6000)
+        for (s, l) in zip(small, large) {
+            let t1 = max(seconds(s.text), 0.002)
+            let t4 = seconds(l.text)
+            XCTAssertLessThan(t4 / t1, 9, "\(s.name): \(t1)s for n, \(t4)s for 4n")
+            XCTAssertLessThan(t4, 10, s.name)
+        }
+    }
+}
