@@ -5,38 +5,40 @@ import XCTest
 /// `comment-tui inspect`: HTML by default, JSON runs on request, handles from a thread file.
 final class InspectCommandTests: XCTestCase {
     func testHTMLFromTheArgumentAndStandardInput() {
-        let fromArgument = InspectCommand.outcome(["**hi** <b>"], standardInput: { XCTFail("stdin read"); return "" })
+        let fromArgument = VerbRun(.inspect, ["**hi** <b>"])
         XCTAssertEqual(fromArgument.status, 0)
-        XCTAssertEqual(fromArgument.output, "<p><strong>hi</strong> &lt;b&gt;</p>\n")
-        let fromInput = InspectCommand.outcome([], standardInput: { "||x||" })
-        XCTAssertEqual(fromInput.output, "<p><span class=\"spoiler\">x</span></p>\n")
+        XCTAssertEqual(fromArgument.text, "<p><strong>hi</strong> &lt;b&gt;</p>\n")
+        let fromInput = VerbRun(.inspect, [], input: "||x||")
+        XCTAssertEqual(fromInput.text, "<p><span class=\"spoiler\">x</span></p>\n")
     }
 
     func testJSONRunsWithMentionsFromAThreadFile() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString).jsonl")
+        let file = try temporaryDirectory(self).appendingPathComponent("inspect.jsonl")
         try """
-            {"type":"thread","title":"t"}
+            {"type":"thread","title":"t","author":"u1","created":"2025-04-17T10:00:00Z"}
             {"type":"user","id":"u1","handle":"tatiana","name":"Tatiana B."}
-            not json at all
+
             """.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = InspectCommand.outcome(["--format", "json", "--thread", file.path, "hi @tatiana"], standardInput: { "" })
-        XCTAssertEqual(result.status, 0)
-        XCTAssertEqual(result.output, """
+        let result = VerbRun(.inspect, ["--format", "json", "--thread", file.path, "hi @tatiana"])
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertEqual(result.text, """
             [
               {"text": "hi ", "attributes": {"block": {"index": 0, "quoteDepth": 0, "role": "paragraph"}}},
               {"text": "@tatiana", "attributes": {"block": {"index": 0, "quoteDepth": 0, "role": "paragraph"}, "mention": "u1"}}
             ]
 
             """)
-        let html = InspectCommand.outcome(["--thread", file.path, "@tatiana @bob"], standardInput: { "" })
-        XCTAssertEqual(html.output, "<p><span class=\"mention\" data-user=\"u1\">@tatiana</span> @bob</p>\n")
+        let html = VerbRun(.inspect, ["--thread", file.path, "@tatiana @bob"])
+        XCTAssertEqual(html.text, "<p><span class=\"mention\" data-user=\"u1\">@tatiana</span> @bob</p>\n")
     }
 
     func testBadArgumentsExitWithUsage() {
-        XCTAssertEqual(InspectCommand.outcome(["--format", "xml", "a"], standardInput: { "" }).status, 2)
-        XCTAssertEqual(InspectCommand.outcome(["--thread"], standardInput: { "" }).status, 2)
-        XCTAssertEqual(InspectCommand.outcome(["--thread", "/nonexistent/x.jsonl", "a"], standardInput: { "" }).status, 2)
-        XCTAssertTrue(InspectCommand.outcome(["--help"], standardInput: { "" }).output.hasPrefix("usage: comment-tui inspect"))
+        XCTAssertEqual(VerbRun(.inspect, ["--format", "xml", "a"]).status, 2)
+        XCTAssertEqual(VerbRun(.inspect, ["--thread"]).status, 2)
+        let missing = VerbRun(.inspect, ["--thread", "/nonexistent/x.jsonl", "a"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.error.contains("/nonexistent/x.jsonl"), missing.error)
+        XCTAssertEqual(VerbRun(.inspect, []).status, 2, "a terminal on stdin is not waited on")
+        XCTAssertTrue(VerbRun(.inspect, ["--help"]).text.hasPrefix("Usage: comment-tui inspect"))
     }
 }

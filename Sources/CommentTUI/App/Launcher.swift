@@ -81,7 +81,7 @@ public enum Launcher {
         } catch {
             return Supervisor.fail("\(error)")
         }
-        let app = CommentApp(thread: target.thread, me: target.me, threadLabel: target.label, columns: screen.size.columns, rows: screen.size.rows)
+        let app = CommentApp(thread: target.thread, store: target.store, me: target.me, threadLabel: target.label, columns: screen.size.columns, rows: screen.size.rows)
         let writer = ThreadFileWriter(path: target.path)
         app.post = { try writer.append(.comment($0)) }
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"

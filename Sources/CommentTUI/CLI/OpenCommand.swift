@@ -24,10 +24,13 @@ enum OpenCommand {
     /// The file to open, the thread in it, and the user who writes.
     struct Target {
         var path: String
+        /// The header and users; its comments are empty (they stay in the file, read via `store`).
         var thread: CommentThread
+        /// The file's comments, indexed by line and decoded when shown.
+        var store: ThreadIndex
         var me: User
         /// Where following the file's appends starts: after its last complete line.
-        var follower: ThreadFileFollower
+        var follower: ThreadFileFollower { store.follower }
         /// The status bar's name for the thread: the file name.
         var label: String { (path as NSString).lastPathComponent }
     }
@@ -64,25 +67,28 @@ enum OpenCommand {
             fallbackSource = "the demo's user"
         }
         let shownPath = VisibleText.escape(path)
-        let file: ThreadFile
-        let follower: ThreadFileFollower
+        // Indexed, not read: a million-comment file opens at once and decodes only what is shown.
+        let index: ThreadIndex
         do {
-            (file, follower) = try ThreadFile.readFollowing(path: path)
+            index = try ThreadIndex.open(path: path)
         } catch let error as ThreadFileError {
             throw CommandFailure("cannot open \(VisibleText.escape(error.description))")
         }
-        if let problem = file.problems.first, file.thread.title.isEmpty && file.recordCount == 0 {
+        if let problem = index.problems.first, index.header == nil, index.users.isEmpty, index.commentCount == 0 {
             throw CommandFailure("\(shownPath):\(problem.line): \(VisibleText.escape(problem.message)) (is it a thread file?)")
         }
+        let head = index.header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")
+        let thread = CommentThread(
+            id: head.id, title: head.title, author: head.author, created: head.created, body: head.body, users: index.users)
         let chosen = handle ?? fallbackHandle
-        if let chosen, let me = file.thread.user(handle: chosen) {
-            return Target(path: path, thread: file.thread, me: me, follower: follower)
+        if let chosen, let me = thread.user(handle: chosen) {
+            return Target(path: path, thread: thread, store: index, me: me)
         }
         let who = handle.map { "'\(VisibleText.escape($0))'" }
             ?? chosen.map { "'\(VisibleText.escape($0))' (\(fallbackSource))" } ?? "for you ($USER is not set)"
         throw CommandFailure("""
             \(shownPath) has no user \(who). Choose who you are with --as HANDLE, one of: \
-            \(ParticipantList.describe(file.thread)); or join the thread first with: \
+            \(ParticipantList.describe(thread)); or join the thread first with: \
             comment-tui post \(shownPath) --as HANDLE --name "Your Name" --body "Hello"
             """)
     }

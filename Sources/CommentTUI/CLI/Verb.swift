@@ -5,6 +5,7 @@ public enum Verb: String, CaseIterable, Sendable {
     case generate
     case importGitHub = "import-github"
     case check
+    case inspect
 
     /// The verb's usage text, shown by `--help` and after a usage error.
     var usage: String {
@@ -14,6 +15,7 @@ public enum Verb: String, CaseIterable, Sendable {
         case .generate: GenerateCommand.usage
         case .importGitHub: ImportGitHubCommand.usage
         case .check: CheckCommand.usage
+        case .inspect: InspectCommand.usage
         }
     }
 
@@ -26,6 +28,7 @@ public enum Verb: String, CaseIterable, Sendable {
             case .generate: return try GenerateCommand.run(arguments, context: context)
             case .importGitHub: return try ImportGitHubCommand.run(arguments, context: context)
             case .check: return try CheckCommand.run(arguments, context: context)
+            case .inspect: return try InspectCommand.run(arguments, context: context)
             }
         } catch let failure as CommandFailure {
             context.writeError("comment-tui \(rawValue): \(failure.message)\n")

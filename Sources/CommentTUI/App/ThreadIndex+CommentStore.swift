@@ -1,0 +1,4 @@
+import ThreadModel
+
+/// An indexed thread file is the feed's store: comments decoded on demand by position.
+extension ThreadIndex: CommentStore {}
