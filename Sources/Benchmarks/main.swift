@@ -4,7 +4,7 @@
 import Foundation
 
 // `comment-tui-bench --index-only PATH`: the child process that `threadIndexBenchmarks` starts,
-// so that peak memory (VmHWM) counts one thread index open and nothing else.
+// so that peak memory (VmHWM) counts one client opening a thread and nothing else.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--index-only" {
     runIndexOnly(path: CommandLine.arguments[2])
     exit(0)

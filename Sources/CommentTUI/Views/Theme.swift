@@ -12,4 +12,15 @@ public enum Theme {
     public static let body = CellStyle.plain
     public static let notice = CellStyle(.bold)
     public static let problem = CellStyle(.dim, foreground: .red)
+    public static let code = CellStyle(foreground: .yellow)
+    public static let link = CellStyle(.underline, foreground: .blue)
+    public static let linkHost = CellStyle(.dim)
+    public static let mention = CellStyle(.bold, foreground: .magenta)
+    public static let mentionOfMe = CellStyle([.bold, .reverse], foreground: .magenta)
+    public static let spoiler = CellStyle(.dim)
+    public static let quoteBar = CellStyle(.dim)
+    public static let quoteText = CellStyle(foreground: .gray)
+    public static let listMarker = CellStyle(.bold)
+    public static let expandMarker = CellStyle([.dim, .underline])
+    public static let selectionGutter = CellStyle(.bold, foreground: .yellow)
 }

@@ -72,8 +72,10 @@ struct BlockParser {
             return
         }
         if indent < 4, let (marker, number, start) = listMarker(content),
-           !(open && blocks.last?.quoteDepth == depth && (start >= content.count || (number ?? 1) != 1)) {
-            // As in CommonMark, only a non-empty item starting at 1 may interrupt a paragraph.
+           !(open && blocks.last?.role == .paragraph && blocks.last?.quoteDepth == depth
+             && (start >= content.count || (number ?? 1) != 1)) {
+            // As in CommonMark, only a non-empty item starting at 1 may interrupt a paragraph
+            // (the next item of an open list always starts a new item).
             let ordered = number != nil
             let continues = lastListMarker == marker && blocks.last.map { $0.quoteDepth == depth } == true
             if !continues { listCount += 1 }

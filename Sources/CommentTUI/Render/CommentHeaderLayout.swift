@@ -1,0 +1,54 @@
+/// A comment's header — name, handle, relative time, "edited" — in the first of three forms
+/// in which nothing is cut at the width: compact (one row), standard (two), extended (stacked).
+///
+/// Measured with the widest time text (`RelativeTime.maximumWidth`) so the form, and with it
+/// every row below, stays put as times refresh.
+struct CommentHeaderLayout: Equatable, Sendable {
+    enum Form: Equatable, Sendable { case compact, standard, extended }
+
+    /// A part of a header row; the time is filled in when drawn.
+    enum Piece: Equatable, Sendable {
+        case name(String)
+        case handle(String)
+        case time
+        case edited
+        case separator
+    }
+
+    let form: Form
+    let rows: [[Piece]]
+
+    init(name: String, handle: String?, edited: Bool, width: Int) {
+        let name = Piece.name(name)
+        let handle = handle.map { Piece.handle("@" + $0) }
+        var timeAndEdited: [Piece] = [.time]
+        if edited { timeAndEdited += [.separator, .edited] }
+        let candidates: [(Form, [[Piece]])] = [
+            (.compact, [[name] + (handle.map { [$0] } ?? []) + [.separator] + timeAndEdited]),
+            (.standard, [[name, .separator] + timeAndEdited] + (handle.map { [[$0]] } ?? [])),
+            (.extended, [[name]] + (handle.map { [[$0]] } ?? []) + [timeAndEdited]),
+        ]
+        let fitting = candidates.first { candidate in candidate.1.allSatisfy { Self.width(of: $0) <= width } }
+        (form, rows) = fitting ?? candidates[2]
+    }
+
+    /// The row's width with the widest time.
+    static func width(of row: [Piece]) -> Int {
+        row.enumerated().reduce(0) { total, item in
+            let gap = item.offset > 0 && item.element != .separator && row[item.offset - 1] != .separator ? 1 : 0
+            return total + gap + text(of: item.element, time: String(repeating: "0", count: RelativeTime.maximumWidth)).width
+        }
+    }
+
+    static func text(of piece: Piece, time: String) -> (text: String, width: Int) {
+        let text: String
+        switch piece {
+        case .name(let name): text = name
+        case .handle(let handle): text = handle
+        case .time: text = time
+        case .edited: text = "edited"
+        case .separator: text = " · "
+        }
+        return (text, DisplayWidth.width(of: text))
+    }
+}

@@ -1,0 +1,82 @@
+/// Wraps one logical line into rows of runs at a width.
+///
+/// Greedy, by display width: a row breaks after the last space that fits, or between wide
+/// (CJK) clusters; a word longer than the row is broken where the row ends. Spaces at a soft
+/// break are dropped. Code keeps every space and breaks only where the row ends.
+struct LineWrapper {
+    let width: Int
+    let paragraph: LogicalLine
+
+    func wrap() -> [TextLayout.Line] {
+        var rows: [[StyledCluster]] = []
+        var row = paragraph.firstPrefix
+        var rowWidth = Self.width(of: row)
+        var contentStart = row.count
+        /// Index in `row` where it may break (what follows moves to the next row).
+        var breakAt: Int?
+
+        func newRow(carrying carried: [StyledCluster]) {
+            rows.append(row)
+            row = paragraph.restPrefix
+            contentStart = row.count
+            // A soft break drops the spaces it happens at.
+            var carried = carried[...]
+            if !paragraph.isCode { while carried.first?.isSpace == true { carried = carried.dropFirst() } }
+            row += carried
+            rowWidth = Self.width(of: row)
+            breakAt = nil
+        }
+
+        for piece in paragraph.clusters {
+            let w = piece.cluster.width
+            if !paragraph.isCode, piece.isSpace {
+                if rowWidth + 1 > width { newRow(carrying: []); continue }
+                row.append(piece)
+                rowWidth += 1
+                breakAt = row.count
+                continue
+            }
+            if !paragraph.isCode, w == 2, row.count > contentStart { breakAt = row.count }
+            if rowWidth + w > width, row.count > contentStart {
+                if let b = breakAt, b > contentStart, !paragraph.isCode {
+                    let carried = Array(row[b...])
+                    row.removeSubrange(b...)
+                    trimTrailingSpaces(&row, from: contentStart)
+                    newRow(carrying: carried)
+                } else {
+                    newRow(carrying: [])
+                }
+                // A carried word can still be too long with this cluster: break it where the row ends.
+                if rowWidth + w > width, row.count > contentStart { newRow(carrying: []) }
+            }
+            row.append(piece)
+            rowWidth += w
+            if !paragraph.isCode, w == 2 { breakAt = row.count }
+        }
+        if !paragraph.isCode { trimTrailingSpaces(&row, from: contentStart) }
+        rows.append(row)
+        return rows.map(Self.runs)
+    }
+
+    private func trimTrailingSpaces(_ row: inout [StyledCluster], from start: Int) {
+        while row.count > start, row.last?.isSpace == true { row.removeLast() }
+    }
+
+    static func width(of clusters: [StyledCluster]) -> Int { clusters.reduce(0) { $0 + $1.cluster.width } }
+
+    /// Groups a row's clusters into runs of one style.
+    static func runs(_ row: [StyledCluster]) -> TextLayout.Line {
+        var line = TextLayout.Line()
+        var column = 0
+        for piece in row {
+            if var last = line.runs.last, last.style == piece.style {
+                last.clusters.append(piece.cluster)
+                line.runs[line.runs.count - 1] = last
+            } else {
+                line.runs.append(TextLayout.Run(column: column, clusters: [piece.cluster], style: piece.style))
+            }
+            column += piece.cluster.width
+        }
+        return line
+    }
+}

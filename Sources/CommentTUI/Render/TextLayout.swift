@@ -1,0 +1,143 @@
+import Foundation
+import ThreadModel
+
+/// A comment body laid out at a width: lines of runs of cells, each run at its column.
+///
+/// The terminal's counterpart of a `Text` layout: word wrap at spaces, CJK breakable between
+/// characters, over-long words broken, tabs expanded, quotes and code blocks indented, list
+/// markers hanging, hard line breaks kept, a blank line between blocks. Built once per comment
+/// and width (the feed caches it); a renderer walks it to draw.
+struct TextLayout: Equatable, Sendable {
+    /// Cells of one style, starting at `column`.
+    struct Run: Equatable, Sendable {
+        var column: Int
+        var clusters: [DisplayCluster]
+        var style: TextRunStyle
+        var width: Int { clusters.reduce(0) { $0 + $1.width } }
+    }
+
+    /// One row of the layout.
+    struct Line: Equatable, Sendable {
+        var runs: [Run] = []
+        var width: Int { runs.last.map { $0.column + $0.width } ?? 0 }
+        /// The text of the line as a terminal shows it, for tests and plain output.
+        var text: String {
+            var out = ""
+            for run in runs {
+                out += String(repeating: " ", count: max(0, run.column - DisplayWidth.width(of: out)))
+                for cluster in run.clusters { out += cluster.text }
+            }
+            return out
+        }
+    }
+
+    /// The width laid out for.
+    let width: Int
+    var lines: [Line]
+    /// Whether lines were left out (see `truncated(toRows:)`).
+    private(set) var isTruncated = false
+    /// Lines the full layout has; equal to `lines.count` unless truncated.
+    private(set) var fullLineCount: Int
+
+    init(width: Int, lines: [Line]) {
+        self.width = width
+        self.lines = lines
+        fullLineCount = lines.count
+    }
+
+    /// Lays out parsed comment text (see `CommentMarkup`) at `width` columns.
+    init(_ text: AttributedString, width: Int) {
+        let width = max(4, width)
+        var lines: [Line] = []
+        for (n, paragraph) in LogicalLines.split(text).enumerated() {
+            if n > 0, paragraph.startsBlock, !paragraph.continuesList { lines.append(Line()) }
+            lines += LineWrapper(width: width, paragraph: paragraph).wrap()
+        }
+        self.init(width: width, lines: lines.isEmpty ? [Line()] : lines)
+    }
+
+    /// The layout cut to `rows` rows, the last ending in `… N more lines` (an expand marker) so
+    /// the marker always fits; unchanged when it already fits.
+    func truncated(toRows rows: Int) -> TextLayout {
+        guard rows >= 1, lines.count > rows else { return self }
+        var kept = Array(lines.prefix(rows))
+        let hidden = lines.count - rows
+        let marker = Self.markerRun(" \(hidden) more line\(hidden == 1 ? "" : "s")")
+        var last = kept[rows - 1]
+        // Room for "…" then the marker: cut the last line's content to what is left.
+        let room = max(0, width - marker.width - 1)
+        last.runs = Self.cut(last.runs, to: room)
+        var ellipsis = Self.markerRun("…")
+        ellipsis.column = last.width
+        last.runs.append(ellipsis)
+        var trailer = marker
+        trailer.column = ellipsis.column + 1
+        last.runs.append(trailer)
+        kept[rows - 1] = last
+        var result = TextLayout(width: width, lines: kept)
+        result.isTruncated = true
+        result.fullLineCount = lines.count
+        return result
+    }
+
+    /// The layout with a last line offering to collapse it again.
+    func withCollapseMarker() -> TextLayout {
+        var result = self
+        result.lines.append(Line(runs: [Self.markerRun("⌃ show less")]))
+        return result
+    }
+
+    /// The style of the cell at a line and column, if there is one (for clicks).
+    func style(line: Int, column: Int) -> TextRunStyle? {
+        guard lines.indices.contains(line) else { return nil }
+        for run in lines[line].runs where column >= run.column && column < run.column + run.width {
+            return run.style
+        }
+        return nil
+    }
+
+    /// Every link in the layout with the lines it spans, in order (a link cut by wrapping spans several).
+    var links: [(url: String, lines: ClosedRange<Int>)] {
+        var found: [(url: String, lines: ClosedRange<Int>)] = []
+        var open: (url: String, first: Int, last: Int)?
+        for (n, line) in lines.enumerated() {
+            for run in line.runs where run.style.role == .text {
+                if let current = open, current.url != run.style.link {
+                    found.append((current.url, current.first...current.last))
+                    open = nil
+                }
+                guard let url = run.style.link else { continue }
+                if open == nil { open = (url, n, n) } else { open?.last = n }
+            }
+        }
+        if let current = open { found.append((current.url, current.first...current.last)) }
+        return found
+    }
+
+    static func markerRun(_ text: String) -> Run {
+        Run(column: 0, clusters: DisplayWidth.clusters(of: text), style: TextRunStyle(role: .expandMarker))
+    }
+
+    /// Runs cut to end by `limit` columns (a wide cluster that would straddle it is dropped).
+    static func cut(_ runs: [Run], to limit: Int) -> [Run] {
+        var out: [Run] = []
+        for var run in runs where run.column < limit {
+            var x = run.column
+            var kept: [DisplayCluster] = []
+            for cluster in run.clusters {
+                guard x + cluster.width <= limit else { break }
+                kept.append(cluster)
+                x += cluster.width
+            }
+            run.clusters = kept
+            if !kept.isEmpty { out.append(run) }
+        }
+        // A cut line does not end in a space before the ellipsis.
+        while var last = out.last, last.clusters.last?.text == " " {
+            last.clusters.removeLast()
+            out.removeLast()
+            if !last.clusters.isEmpty { out.append(last) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import ThreadModel
+
+/// What a run of laid-out cells is, read once from the comment's attributes: the renderer
+/// chooses colours and effects from it, and clicks find spoilers, links and markers by it.
+struct TextRunStyle: Hashable, Sendable {
+    /// What the cells are part of: the comment's text, or decoration the layout added.
+    enum Role: Hashable, Sendable {
+        case text
+        /// The `│ ` bars in front of quoted lines.
+        case quoteBar
+        /// A list item's `• ` or `3. `.
+        case listMarker
+        /// ` (host)` after a link whose text is not its URL.
+        case linkHost
+        /// `… 27 more lines` on a collapsed comment, `⌃ show less` on an expanded one.
+        case expandMarker
+    }
+
+    var role: Role = .text
+    var strong = false
+    var emphasis = false
+    var strikethrough = false
+    var code = false
+    var codeBlock = false
+    var quoteDepth = 0
+    /// The link target.
+    var link: String?
+    /// The mentioned user id.
+    var mention: String?
+    /// The spoiler's number within its comment.
+    var spoiler: Int?
+
+    static let plain = TextRunStyle()
+
+    /// The style of a run of a parsed comment.
+    init(_ attributes: AttributeContainer) {
+        strong = attributes[CommentAttributes.StrongAttribute.self] ?? false
+        emphasis = attributes[CommentAttributes.EmphasisAttribute.self] ?? false
+        strikethrough = attributes[CommentAttributes.StrikethroughAttribute.self] ?? false
+        code = attributes[CommentAttributes.CodeAttribute.self] ?? false
+        link = attributes[CommentAttributes.LinkAttribute.self]
+        mention = attributes[CommentAttributes.MentionAttribute.self]
+        spoiler = attributes[CommentAttributes.SpoilerAttribute.self]
+        if let block = attributes[CommentAttributes.BlockAttribute.self] {
+            quoteDepth = block.quoteDepth
+            if case .codeBlock = block.role { codeBlock = true }
+        }
+    }
+
+    init(role: Role = .text) { self.role = role }
+}

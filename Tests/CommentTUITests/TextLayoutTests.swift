@@ -1,0 +1,123 @@
+import Foundation
+import ThreadModel
+import XCTest
+@testable import CommentTUI
+
+/// Comment bodies laid out at a width: the expected lines are written out in each test.
+final class TextLayoutTests: XCTestCase {
+    private func layout(_ body: String, width: Int) -> TextLayout {
+        TextLayout(CommentMarkup.parse(body, handles: { $0 == "ana" ? "u-ana" : nil }), width: width)
+    }
+
+    private func lines(_ body: String, width: Int) -> [String] {
+        layout(body, width: width).lines.map(\.text)
+    }
+
+    func testWordWrapAtSpacesDropsTheSpaceAtTheBreak() {
+        XCTAssertEqual(lines("the quick brown fox jumps over the lazy dog", width: 15), [
+            "the quick brown",
+            "fox jumps over",
+            "the lazy dog",
+        ])
+    }
+
+    func testOverlongWordsBreakWhereTheRowEnds() {
+        XCTAssertEqual(lines("see abcdefghijklmnopqrstuvwxyz now", width: 10), [
+            "see",
+            "abcdefghij",
+            "klmnopqrst",
+            "uvwxyz now",
+        ])
+    }
+
+    func testCJKBreaksBetweenCharacters() {
+        XCTAssertEqual(lines("日本語のテキストを折り返す", width: 10), [
+            "日本語のテ",
+            "キストを折",
+            "り返す",
+        ])
+        XCTAssertEqual(lines("ok 日本語です", width: 7), ["ok 日本", "語です"])
+    }
+
+    func testTabsExpandToStopsOfFour() {
+        XCTAssertEqual(lines("a\tb\tc", width: 20), ["a   b   c"])
+    }
+
+    func testHardBreaksAndParagraphs() {
+        XCTAssertEqual(lines("one\\\ntwo\n\nthree", width: 20), ["one", "two", "", "three"])
+    }
+
+    func testQuotesGetBarsOnEveryRow() {
+        XCTAssertEqual(lines("> quoted words that wrap here\n\nafter", width: 14), [
+            "│ quoted words",
+            "│ that wrap",
+            "│ here",
+            "",
+            "after",
+        ])
+    }
+
+    func testCodeBlocksAreIndentedAndKeepSpaces() {
+        XCTAssertEqual(lines("```\nlet  x = 1\n    y\n```", width: 12), [
+            "  let  x = 1",
+            "      y",
+        ])
+        XCTAssertEqual(lines("```\nabcdefghijklmn\n```", width: 8), ["  abcdef", "  ghijkl", "  mn"])
+    }
+
+    func testListItemsHangUnderTheirMarker() {
+        XCTAssertEqual(lines("- first item wraps\n- second\n\n1. one\n2. two", width: 12), [
+            "• first item",
+            "  wraps",
+            "• second",
+            "",
+            "1. one",
+            "2. two",
+        ])
+    }
+
+    func testLinksShowTheirHostWhenTheTextDiffers() {
+        XCTAssertEqual(lines("[docs](https://www.example.com/a/b) and https://swift.org", width: 60),
+                       ["docs (example.com) and https://swift.org"])
+        let links = layout("[docs](https://www.example.com/a/b) and https://swift.org", width: 60).links
+        XCTAssertEqual(links.map(\.url), ["https://www.example.com/a/b", "https://swift.org"])
+    }
+
+    func testALinkCutByWrappingSpansItsLines() {
+        let wrapped = layout("read [the long guide here](https://x.org) ok", width: 12)
+        XCTAssertEqual(wrapped.lines.map(\.text), ["read the", "long guide", "here (x.org)", "ok"])
+        XCTAssertEqual(wrapped.links.map(\.lines), [0...2])
+    }
+
+    func testStylesFollowTheAttributes() {
+        let line = layout("**b** *i* `c` ~~s~~ @ana ||x||", width: 40).lines[0]
+        let styles = line.runs.filter { $0.clusters.first?.text != " " }.map(\.style)
+        XCTAssertTrue(styles[0].strong)
+        XCTAssertTrue(styles[1].emphasis)
+        XCTAssertTrue(styles[2].code)
+        XCTAssertTrue(styles[3].strikethrough)
+        XCTAssertEqual(styles[4].mention, "u-ana")
+        XCTAssertEqual(styles[5].spoiler, 1)
+        XCTAssertEqual(line.text, "b i c s @ana x")
+    }
+
+    func testTruncationLeavesRoomForTheMarkerOnTheLastRow() {
+        let body = (1...20).map { "line \($0) has some words" }.joined(separator: "\\\n")
+        let full = layout(body, width: 24)
+        XCTAssertEqual(full.lines.count, 20)
+        XCTAssertFalse(full.isTruncated)
+        let cut = full.truncated(toRows: 12)
+        XCTAssertTrue(cut.isTruncated)
+        XCTAssertEqual(cut.fullLineCount, 20)
+        XCTAssertEqual(cut.lines.count, 12)
+        XCTAssertEqual(cut.lines[10].text, "line 11 has some words")
+        XCTAssertEqual(cut.lines[11].text, "line 12 ha… 8 more lines")
+        XCTAssertLessThanOrEqual(cut.lines[11].width, 24)
+        XCTAssertEqual(cut.style(line: 11, column: 20)?.role, .expandMarker)
+        XCTAssertEqual(full.truncated(toRows: 25), full, "a layout that fits is left alone")
+    }
+
+    func testHostileTextIsVisible() {
+        XCTAssertEqual(lines("bell\u{7} esc\u{1B}[31m", width: 30), ["bell␇ esc␛[31m"])
+    }
+}
