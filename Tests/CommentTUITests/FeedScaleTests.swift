@@ -23,6 +23,7 @@ final class FeedScaleTests: XCTestCase {
         var thread = makeSmallThread(comments: 1)
         thread = CommentThread(id: thread.id, title: thread.title, author: thread.author, created: thread.created, body: "", users: thread.users)
         let app = CommentApp(thread: thread, store: store, me: thread.user(id: "u1")!, threadLabel: "big.jsonl", columns: columns, rows: rows)
+        app.wallTime = testNow
         return (app, HeadlessScreen(columns: columns, rows: rows))
     }
 
@@ -30,7 +31,7 @@ final class FeedScaleTests: XCTestCase {
         let store = CountingStore(count: 1_000_000)
         let (app, screen) = makeApp(store: store)
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines.contains { $0.hasPrefix("  comment 999999") })
+        XCTAssertTrue(screen.lines.contains { $0.hasPrefix("   comment 999999") })
         XCTAssertTrue(screen.lines[19].hasSuffix("comment 1000000/1000000") || screen.lines[19].contains("/1000000"))
         XCTAssertLessThan(store.requested.count, 30, "only the last screen was read")
         XCTAssertTrue(store.requested.allSatisfy { $0 > 999_900 })
@@ -42,7 +43,7 @@ final class FeedScaleTests: XCTestCase {
         let before = store.requested.count
         _ = app.handle(.key(KeyPress(.home, .ctrl)))
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines.contains { $0.hasPrefix("  comment 0") })
+        XCTAssertTrue(screen.lines.contains { $0.hasPrefix("   comment 0") })
         XCTAssertLessThan(store.requested.count - before, 30, "the top is one jump away")
         XCTAssertTrue(screen.lines[19].contains("comment 1/1000000"), screen.lines[19])
     }
@@ -52,8 +53,8 @@ final class FeedScaleTests: XCTestCase {
         store.broken = [8]
         let (app, screen) = makeApp(store: store)
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines.contains("  line 11: not valid JSON, skipped"), screen.lines.joined(separator: "\n"))
-        XCTAssertTrue(screen.lines.contains("  comment 9 word word word word word word word word word"))
+        XCTAssertTrue(screen.lines.contains("   line 11: not valid JSON, skipped"), screen.lines.joined(separator: "\n"))
+        XCTAssertTrue(screen.lines.contains("   comment 9 word word word word word word word word word"))
     }
 
     func testResizeKeepsTheCommentBeingRead() {

@@ -6,6 +6,7 @@ final class FollowTests: XCTestCase {
     func makeApp(comments: Int) -> (CommentApp, HeadlessScreen) {
         let thread = makeSmallThread(comments: comments)
         let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "t.jsonl", columns: 80, rows: 12)
+        app.wallTime = testNow
         return (app, HeadlessScreen(columns: 80, rows: 12))
     }
 
@@ -25,8 +26,8 @@ final class FollowTests: XCTestCase {
         screen.present(app.render(), full: false)
         app.receive(update([.user(User(id: "u9", handle: "zed", name: "Zed")), comment("n1", "fresh from outside", author: "u9")]))
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines.contains("  fresh from outside"))
-        XCTAssertTrue(screen.lines.contains { $0.hasPrefix("Zed @zed") })
+        XCTAssertTrue(screen.lines.contains("   fresh from outside"))
+        XCTAssertTrue(screen.lines.contains { $0.hasPrefix(" Zed @zed") })
         XCTAssertEqual(app.newCount, 0)
         XCTAssertTrue(screen.lines[11].contains("comment") && !screen.lines[11].contains("new"))
     }
@@ -44,7 +45,7 @@ final class FollowTests: XCTestCase {
         _ = app.handle(.key(KeyPress(.end, .ctrl)))
         screen.present(app.render(), full: false)
         XCTAssertEqual(app.newCount, 0)
-        XCTAssertTrue(screen.lines.contains("  two"))
+        XCTAssertTrue(screen.lines.contains("   two"))
     }
 
     func testOwnPostsAppearOnce() {

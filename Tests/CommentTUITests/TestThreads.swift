@@ -2,6 +2,8 @@ import Foundation
 import ThreadModel
 
 let testThreadStart = Date(timeIntervalSince1970: 1_744_884_000)
+/// "Now" for app tests: a month after the test threads, so headers show plain dates.
+let testNow = testThreadStart.addingTimeInterval(30 * 86_400)
 
 /// A small thread with a hostile title, two users and numbered comments.
 func makeSmallThread(comments: Int = 3) -> CommentThread {

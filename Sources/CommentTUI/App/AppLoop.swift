@@ -87,10 +87,12 @@ public final class AppLoop {
         return nil
     }
 
-    /// Seconds until the loop must wake without input, or nil to block.
+    /// Seconds until the loop must wake without input: a lone Escape's timeout, else the next
+    /// whole minute (relative times change then; the only wake-up at idle).
     func timeout() -> Double? {
-        guard decoder.hasPendingEscape else { return nil }
-        return max(0, lastInputAt + InputDecoder.escapeTimeout - now())
+        let minute = RelativeTime.secondsToNextMinute(wallClock())
+        guard decoder.hasPendingEscape else { return minute }
+        return min(minute, max(0, lastInputAt + InputDecoder.escapeTimeout - now()))
     }
 
     private func handleSignal(_ signal: Int32) -> Exit? {
@@ -125,6 +127,7 @@ public final class AppLoop {
     private func present() {
         let (columns, rows) = session.size
         app.resize(columns: columns, rows: rows)
+        app.wallTime = wallClock()
         session.present(app.render(), full: needsFullRedraw)
         needsFullRedraw = false
     }

@@ -18,10 +18,17 @@ extension CommentApp {
         return layout
     }
 
-    /// The laid-out rows of the comment at a feed position.
-    func feedRows(_ index: Int) -> [FeedRow] {
-        feedLayout.rows(of: index) { feedComment(at: index) }
+    /// The comment at a feed position as the feed shows it.
+    func commentLayout(_ index: Int) -> CommentLayout {
+        feedLayout.layout(of: index, FeedLayout.Source(
+            comment: { self.feedComment(at: $0) },
+            user: { self.thread.user(id: $0) },
+            handleID: { self.userIDsByHandle[$0] },
+            isExpanded: { self.expandedComments.contains($0) }))
     }
+
+    /// Rows the comment at a feed position takes.
+    func rowCount(_ index: Int) -> Int { commentLayout(index).rowCount }
 
     /// The anchor `rows` rows after (or before, if negative) `anchor`, stopping at the ends.
     func anchor(_ anchor: FeedAnchor, movedBy rows: Int) -> FeedAnchor {
@@ -29,7 +36,7 @@ extension CommentApp {
         var position = anchor
         var remaining = rows
         while remaining > 0 {
-            let height = feedRows(position.comment).count
+            let height = rowCount(position.comment)
             let step = min(remaining, height - 1 - position.row)
             if step > 0 {
                 position.row += step
@@ -47,7 +54,7 @@ extension CommentApp {
                 position.row -= step
                 remaining += step
             } else if position.comment > 0 {
-                position = FeedAnchor(comment: position.comment - 1, row: feedRows(position.comment - 1).count - 1)
+                position = FeedAnchor(comment: position.comment - 1, row: rowCount(position.comment - 1) - 1)
                 remaining += 1
             } else {
                 break
@@ -60,7 +67,7 @@ extension CommentApp {
     var bottomAnchor: FeedAnchor {
         guard commentCount > 0 else { return .top }
         let last = commentCount - 1
-        let end = FeedAnchor(comment: last, row: feedRows(last).count - 1)
+        let end = FeedAnchor(comment: last, row: rowCount(last) - 1)
         return anchor(end, movedBy: -(regions.feed.height - 1))
     }
 
@@ -73,7 +80,7 @@ extension CommentApp {
         }
         if feedAnchor.comment >= commentCount { feedAnchor = FeedAnchor(comment: max(0, commentCount - 1), row: 0) }
         if commentCount > 0 {
-            feedAnchor.row = min(feedAnchor.row, feedRows(feedAnchor.comment).count - 1)
+            feedAnchor.row = min(feedAnchor.row, rowCount(feedAnchor.comment) - 1)
         }
         let bottom = bottomAnchor
         if bottom < feedAnchor {
@@ -108,7 +115,7 @@ extension CommentApp {
 
     /// Rows of the feed above an anchor: walks every comment above it, so for small threads only.
     func rowsAbove(_ anchor: FeedAnchor) -> Int {
-        (0..<anchor.comment).reduce(anchor.row) { $0 + feedRows($1).count }
+        (0..<anchor.comment).reduce(anchor.row) { $0 + rowCount($1) }
     }
 
     /// The comment being read at the top of the feed, 1-based, and the count.
@@ -116,7 +123,7 @@ extension CommentApp {
         let count = commentCount
         guard count > 0 else { return (0, 0) }
         // A comment's trailing gap row at the top means the next comment is the one in view.
-        let atGap = feedAnchor.row == feedRows(feedAnchor.comment).count - 1
+        let atGap = feedAnchor.row == rowCount(feedAnchor.comment) - 1
         return (min(feedAnchor.comment + 1 + (atGap ? 1 : 0), count), count)
     }
 }

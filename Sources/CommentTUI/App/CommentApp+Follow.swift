@@ -8,10 +8,12 @@ extension CommentApp {
     /// status bar counts the new comments instead of moving the reading position.
     public func receive(_ update: ThreadFileUpdate) {
         var added = 0
+        var usersChanged = false
         for (record, _) in update.records {
             switch record {
             case .user(let user):
                 thread.add(user)
+                usersChanged = true
             case .comment(let comment):
                 guard !thread.containsComment(id: comment.id) else { continue }
                 thread.append(comment)
@@ -19,6 +21,11 @@ extension CommentApp {
             case .thread:
                 break   // a thread has one header; a second one is reported by `check`
             }
+        }
+        if usersChanged {
+            // A new handle may turn `@handle` text of comments on screen into mentions.
+            indexHandles()
+            layoutCache?.invalidateAll()
         }
         if added > 0, !followsBottom { newCount += added }
         if let problem = update.problems.last {

@@ -5,16 +5,18 @@ extension CommentApp {
     static let wheelRows = 3
 
     /// Applies one input event; returns what the loop must do, if anything.
-    public func handle(_ event: InputEvent, wallClock: Date = Date(timeIntervalSince1970: 0)) -> AppCommand? {
+    /// - Parameter wallClock: the time of the event (the loop's clock); nil keeps `wallTime`.
+    public func handle(_ event: InputEvent, wallClock: Date? = nil) -> AppCommand? {
+        if let wallClock { wallTime = wallClock }
         switch event {
-        case .key(let press): return handleKey(press, wallClock: wallClock)
+        case .key(let press): return handleKey(press)
         case .mouse(let mouse): handleMouse(mouse); return nil
         case .paste(let text): draft.insert(text); return nil
         case .focus: return nil
         }
     }
 
-    private func handleKey(_ press: KeyPress, wallClock: Date) -> AppCommand? {
+    private func handleKey(_ press: KeyPress) -> AppCommand? {
         let feedPage = max(1, regions.feed.height - 1)
         switch (press.key, press.modifiers) {
         case (.character("c"), .ctrl), (.function(10), _):
@@ -31,9 +33,14 @@ extension CommentApp {
         case (.function(1), _):
             showsHelp.toggle()
         case (.escape, []):
-            if showsHelp { showsHelp = false } else { message = nil }
+            if showsHelp { showsHelp = false } else if selectedComment != nil { selectedComment = nil } else { message = nil }
+        case (.up, .alt): moveSelection(by: -1)
+        case (.down, .alt): moveSelection(by: 1)
+        case (.character("s"), .alt): toggleSpoilers()
+        case (.character("e"), .alt): toggleExpandedSelection()
+        case (.character("o"), .alt): openSelectedLink()
         case (.enter, []):
-            send(now: wallClock)
+            send(now: wallTime)
         case (.enter, .alt), (.character("j"), .ctrl):
             draft.insert("\n")
         case (.pageUp, []): scrollFeed(by: -feedPage)
@@ -77,9 +84,10 @@ extension CommentApp {
 
     private func handleMouse(_ mouse: MouseEvent) {
         guard !isTooSmall, regions.feed.contains(column: mouse.column, row: mouse.row) || mouse.isWheel else { return }
-        switch mouse.button {
-        case .wheelUp: scrollFeed(by: -Self.wheelRows)
-        case .wheelDown: scrollFeed(by: Self.wheelRows)
+        switch (mouse.button, mouse.action) {
+        case (.wheelUp, _): scrollFeed(by: -Self.wheelRows)
+        case (.wheelDown, _): scrollFeed(by: Self.wheelRows)
+        case (.left, .press): clickFeed(column: mouse.column, row: mouse.row)
         default: break
         }
     }

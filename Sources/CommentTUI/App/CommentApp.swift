@@ -37,6 +37,21 @@ public final class CommentApp {
     public var allowsCrashTest = false
     /// Where the next frame puts the feed's bottom: set until the first layout, and while following.
     var followsBottom = true
+    /// The comment selected with Alt-Up/Alt-Down, by feed position.
+    var selectedComment: Int?
+    /// Spoilers revealed while the client runs, by comment id.
+    var revealedSpoilers: [String: Set<Int>] = [:]
+    /// Long comments the reader expanded, by comment id.
+    var expandedComments: Set<String> = []
+    /// User ids by handle, for the mentions in comment bodies.
+    var userIDsByHandle: [String: String] = [:]
+    /// The wall-clock time: relative times count to it, link visibility is timed by it.
+    /// The loop sets it before each frame; tests set it themselves.
+    public var wallTime = Date(timeIntervalSince1970: 0)
+    /// Which links were seen whole, and for how long.
+    public internal(set) var linkVisibility = LinkVisibility()
+    /// Opens a link in a browser; false when none could. Nil shows the URL instead.
+    public var openLink: ((String) -> Bool)?
 
     private(set) var size: (columns: Int, rows: Int)
     var layoutCache: FeedLayout?
@@ -49,6 +64,13 @@ public final class CommentApp {
         self.threadLabel = threadLabel
         size = (columns, rows)
         self.thread.add(me)
+        indexHandles()
+    }
+
+    /// Rebuilds the handle → id map after users were added.
+    func indexHandles() {
+        userIDsByHandle = [:]
+        for user in thread.users where userIDsByHandle[user.handle] == nil { userIDsByHandle[user.handle] = user.id }
     }
 
     /// Adapts to a new terminal size.
@@ -86,6 +108,8 @@ public final class CommentApp {
     /// Draws the whole screen.
     public func render() -> Frame {
         var buffer = CellBuffer(columns: size.columns, rows: size.rows)
+        var links: Set<FeedView.VisibleLink> = []
+        defer { linkVisibility.update(visible: links, at: wallTime) }
         guard !isTooSmall else {
             NoticeView.drawTooSmall(into: &buffer)
             return Frame(buffer: buffer, cursor: nil)
@@ -96,7 +120,7 @@ public final class CommentApp {
         if showsHelp {
             NoticeView.drawHelp(into: &buffer, rect: r.feed)
         } else {
-            FeedView(thread: thread, anchor: feedAnchor, commentCount: commentCount, ownUserID: me.id, rows: feedRows).draw(into: &buffer, rect: r.feed)
+            links = feedView.draw(into: &buffer, rect: r.feed)
         }
         buffer.write(String(repeating: "─", count: size.columns), column: 0, row: r.composerRule, style: Theme.rule)
         let cursor = ComposerView(draft: draft).draw(into: &buffer, rect: r.composer)

@@ -21,9 +21,17 @@ public enum Launcher {
         }
         // The file and the user are settled before the terminal is touched, so mistakes print plainly.
         let target: OpenCommand.Target
+        var visibilityLog: FileDescriptor?
         do {
             guard let request = try OpenCommand.parse(options, context: context, version: version) else { return 0 }
             target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context)
+            if let path = request.visibilityLog {
+                do {
+                    visibilityLog = try FileDescriptor.openForAppend(path)
+                } catch {
+                    throw CommandFailure("cannot write the visibility log \(VisibleText.escape(path)): \(error)")
+                }
+            }
         } catch let failure as CommandFailure {
             context.writeError("comment-tui: \(failure.message)\n")
             return failure.status
@@ -38,7 +46,7 @@ public enum Launcher {
             return Supervisor.run(arguments: arguments)
         }
         unsetenv(Supervisor.workerVariable)
-        return runInteractive(target)
+        return runInteractive(target, visibilityLog: visibilityLog)
     }
 
     /// Why the locale cannot show the client, if it cannot.
@@ -69,7 +77,7 @@ public enum Launcher {
         }
     }
 
-    static func runInteractive(_ target: OpenCommand.Target) -> Int32 {
+    static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
         do {
@@ -85,12 +93,21 @@ public enum Launcher {
         let writer = ThreadFileWriter(path: target.path)
         app.post = { try writer.append(.comment($0)) }
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
+        let environment = ProcessInfo.processInfo.environment
+        app.openLink = { LinkOpener.open($0, environment: environment) }
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         follow(target, into: app, loop: loop)
         let result = Result { try loop.run() }
         screen.end()
         signals.uninstall()
+        if let visibilityLog {
+            let records = app.linkVisibility.records(at: Date())
+            do { try visibilityLog.writeAll(LinkVisibility.jsonLines(records)) } catch {
+                _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not write the visibility log: \(error)\n".utf8))
+            }
+            visibilityLog.close()
+        }
         if case .failure(let error) = result { return Supervisor.fail("\(error)") }
         return 0
     }

@@ -4,7 +4,7 @@ import ThreadModel
 /// `comment-tui [FILE] [--as HANDLE]`: which thread file the interactive client opens, and as whom.
 enum OpenCommand {
     static let usage = """
-    Usage: comment-tui [FILE] [--as HANDLE]
+    Usage: comment-tui [FILE] [--as HANDLE] [--visibility-log LOG]
            comment-tui new | post | generate | import-github | check ...   (see VERB --help)
            comment-tui --help | --version
 
@@ -12,12 +12,17 @@ enum OpenCommand {
     ($XDG_DATA_HOME/comment-tui/demo.jsonl, else ~/.local/share/comment-tui/demo.jsonl,
     written on first run) as the demo's own user, tatiana.
       --as HANDLE     who you are in the thread (default: the user whose handle is $USER)
+      --visibility-log LOG
+                      at exit, append a JSON line per link seen whole:
+                      {"comment":ID,"url":URL,"first_seen":TIME,"visible_ms":N}
     Verbs:
       new FILE --title TEXT --as HANDLE [--name NAME]     create a thread file
       post FILE --as HANDLE [--name NAME] [--body TEXT]   append a comment (stdin without --body)
       generate --comments N --users M [--seed S]          a realistic thread on stdout
       import-github ISSUE.json COMMENTS.json              GitHub REST JSON to a thread file on stdout
       check FILE                                          report every problem, exit 1 if any
+      render FILE [--width N] [--plain] [--now TIME]      print the thread as the client lays it out
+      inspect [--format html|json] [TEXT]                 what the markup parser makes of TEXT
     Keys: F1 in the client, or README.md.
     """
 
@@ -35,15 +40,22 @@ enum OpenCommand {
         var label: String { (path as NSString).lastPathComponent }
     }
 
+    /// What the command line asks the client to open.
+    struct Request {
+        var file: String?
+        var handle: String?
+        var visibilityLog: String?
+    }
+
     /// Parses the arguments; nil when `--help` or `--version` was answered.
-    static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> (file: String?, handle: String?)? {
-        let parsed = try CommandLineArguments(arguments, options: ["--as"], flags: ["--version"], usage: usage)
+    static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> Request? {
+        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log"], flags: ["--version"], usage: usage)
         if parsed.wantsHelp { try context.print(usage); return nil }
         if parsed.flags.contains("--version") { try context.print("comment-tui \(version)"); return nil }
         guard parsed.positionals.count <= 1 else {
             throw CommandFailure.usage("unexpected argument '\(VisibleText.escape(parsed.positionals[1]))'", usage)
         }
-        return (parsed.positionals.first, parsed.value("--as"))
+        return Request(file: parsed.positionals.first, handle: parsed.value("--as"), visibilityLog: parsed.value("--visibility-log"))
     }
 
     /// Finds (installing the demo when no file is named) and reads the thread, and picks the user.

@@ -6,6 +6,7 @@ public enum Verb: String, CaseIterable, Sendable {
     case importGitHub = "import-github"
     case check
     case inspect
+    case render
 
     /// The verb's usage text, shown by `--help` and after a usage error.
     var usage: String {
@@ -16,6 +17,7 @@ public enum Verb: String, CaseIterable, Sendable {
         case .importGitHub: ImportGitHubCommand.usage
         case .check: CheckCommand.usage
         case .inspect: InspectCommand.usage
+        case .render: RenderCommand.usage
         }
     }
 
@@ -29,6 +31,7 @@ public enum Verb: String, CaseIterable, Sendable {
             case .importGitHub: return try ImportGitHubCommand.run(arguments, context: context)
             case .check: return try CheckCommand.run(arguments, context: context)
             case .inspect: return try InspectCommand.run(arguments, context: context)
+            case .render: return try RenderCommand.run(arguments, context: context)
             }
         } catch let failure as CommandFailure {
             context.writeError("comment-tui \(rawValue): \(failure.message)\n")

@@ -1,20 +1,6 @@
 import Foundation
 import ThreadModel
 
-/// One laid-out row of the feed.
-struct FeedRow: Equatable {
-    enum Kind: Equatable {
-        /// The comment's header; the comment rides along for the name, handle and time.
-        case header(Comment)
-        case body
-        /// A comment whose line did not read: the problem, in place of the comment.
-        case problem
-        case gap
-    }
-    var kind: Kind
-    var row: WrappedRow
-}
-
 /// Where the feed is read: a comment and a row inside it (its header is row 0).
 ///
 /// The feed keeps this anchor instead of a row offset, so re-wrapping, comments appended below
@@ -34,33 +20,63 @@ struct FeedAnchor: Equatable, Comparable {
 /// Comments laid out at one width, on demand, and cached by position.
 final class FeedLayout {
     let width: Int
-    private var cache: [Int: [FeedRow]] = [:]
+    private var cache: [Int: CommentLayout] = [:]
 
-    static let indent = 2
+    /// Column 0 marks the selected comment; headers start after it.
+    static let gutter = 1
+    /// Bodies are indented under their header.
+    static let bodyIndent = 3
+    /// A body longer than this many rows is collapsed until expanded.
+    static let collapsedRows = 12
     /// Laid-out comments kept; beyond this the cache starts afresh (a screenful is re-laid cheaply).
     static let cacheLimit = 4096
 
     init(width: Int) { self.width = width }
 
-    /// The rows of the comment at `index`: a header, the body wrapped and indented, a gap.
-    func rows(of index: Int, _ comment: () -> Result<Comment, ThreadFileProblem>) -> [FeedRow] {
-        if let rows = cache[index] { return rows }
-        var rows: [FeedRow] = []
-        let textWidth = width - Self.indent - 1
-        switch comment() {
-        case .success(let comment):
-            rows.append(FeedRow(kind: .header(comment), row: WrappedRow(clusters: [])))
-            for row in TextWrap.rows(comment.body, width: textWidth) {
-                rows.append(FeedRow(kind: .body, row: row))
-            }
-        case .failure(let problem):
-            for row in TextWrap.rows("line \(problem.line): \(problem.message)", width: textWidth) {
-                rows.append(FeedRow(kind: .problem, row: row))
-            }
-        }
-        rows.append(FeedRow(kind: .gap, row: WrappedRow(clusters: [])))
+    /// Columns a body is laid out in.
+    var bodyWidth: Int { max(4, width - Self.bodyIndent - 1) }
+
+    /// What the layout of a comment needs from the app.
+    struct Source {
+        /// The comment at a position, or why its line did not read.
+        var comment: (Int) -> Result<Comment, ThreadFileProblem>
+        var user: (String) -> User?
+        /// The user id an `@handle` names, for mentions.
+        var handleID: (String) -> String?
+        var isExpanded: (String) -> Bool
+    }
+
+    /// The layout of the comment at `index`.
+    func layout(of index: Int, _ source: Source) -> CommentLayout {
+        if let layout = cache[index] { return layout }
+        let layout = makeLayout(source.comment(index), source)
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-        cache[index] = rows
-        return rows
+        cache[index] = layout
+        return layout
+    }
+
+    /// Forgets a comment's layout (after it was expanded or collapsed).
+    func invalidate(_ index: Int) { cache[index] = nil }
+
+    /// Forgets every layout (users or mentions changed).
+    func invalidateAll() { cache.removeAll(keepingCapacity: true) }
+
+    private func makeLayout(_ comment: Result<Comment, ThreadFileProblem>, _ source: Source) -> CommentLayout {
+        switch comment {
+        case .success(let comment):
+            let user = source.user(comment.author)
+            let header = CommentHeaderLayout(
+                name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
+                width: width - Self.gutter - 1)
+            let full = TextLayout(CommentMarkup.parse(comment.body, handles: source.handleID), width: bodyWidth)
+            let collapsible = full.lines.count > Self.collapsedRows
+            let body = !collapsible ? full
+                : source.isExpanded(comment.id) ? full.withCollapseMarker() : full.truncated(toRows: Self.collapsedRows)
+            return CommentLayout(comment: .success(comment), header: header, body: body, isCollapsible: collapsible)
+        case .failure(let problem):
+            var text = AttributedString("line \(problem.line): \(problem.message)")
+            text[CommentAttributes.CodeAttribute.self] = nil
+            return CommentLayout(comment: .failure(problem), header: nil, body: TextLayout(text, width: bodyWidth), isCollapsible: false)
+        }
     }
 }

@@ -1,50 +1,87 @@
+import Foundation
 import ScrollEngine
 import ThreadModel
 
 /// The feed: comments from an anchor on, drawn into a rectangle.
 struct FeedView {
-    var thread: CommentThread
     var anchor: FeedAnchor
     var commentCount: Int
     var ownUserID: String
-    /// The rows of a comment, laid out (and cached) by the app.
-    var rows: (Int) -> [FeedRow]
+    /// The comment the reader selected (Alt-Up/Alt-Down), marked in the gutter.
+    var selected: Int?
+    /// What time relative times are counted to.
+    var now: Date
+    /// The layout of a comment (cached by the app).
+    var layout: (Int) -> CommentLayout
+    /// Spoilers revealed, by comment id.
+    var revealed: (String) -> Set<Int>
 
-    func draw(into buffer: inout CellBuffer, rect: CellRect) {
+    /// A link whose every line was on screen.
+    struct VisibleLink: Hashable {
+        var commentID: String
+        var url: String
+    }
+
+    /// Draws the feed; returns the links drawn whole.
+    @discardableResult
+    func draw(into buffer: inout CellBuffer, rect: CellRect) -> Set<VisibleLink> {
         let end = rect.column + rect.width
         var position = anchor
+        var shownLines: [Int: (first: Int, last: Int)] = [:]
         for screenRow in rect.row..<rect.maxRow {
             buffer.fill(row: screenRow, from: rect.column, to: end)
             guard position.comment < commentCount else { continue }
-            let rows = rows(position.comment)
-            let row = rows[min(position.row, rows.count - 1)]
-            switch row.kind {
-            case .header(let comment):
-                drawHeader(comment, into: &buffer, row: screenRow, column: rect.column, end: end)
-            case .body, .problem:
-                var x = rect.column + FeedLayout.indent
-                let style = row.kind == .problem ? Theme.problem : Theme.body
-                for cluster in row.row.clusters {
-                    x = buffer.put(cluster, column: x, row: screenRow, style: style, limit: end)
+            let comment = layout(position.comment)
+            if position.comment == selected {
+                buffer.write("▌", column: rect.column, row: screenRow, style: Theme.selectionGutter, limit: end)
+            }
+            switch comment.part(atRow: position.row) {
+            case .header(let row):
+                if case .success(let c) = comment.comment, let header = comment.header {
+                    drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
+                }
+            case .body(let line):
+                if case .failure = comment.comment {
+                    var x = rect.column + FeedLayout.bodyIndent
+                    for run in comment.body.lines[line].runs {
+                        for cluster in run.clusters { x = buffer.put(cluster, column: x, row: screenRow, style: Theme.problem, limit: end) }
+                    }
+                } else {
+                    let id = comment.commentID ?? ""
+                    CommentRenderer(revealedSpoilers: revealed(id), ownUserID: ownUserID)
+                        .draw(comment.body.lines[line], into: &buffer, column: rect.column + FeedLayout.bodyIndent, row: screenRow, limit: end)
+                    let seen = shownLines[position.comment]
+                    shownLines[position.comment] = (seen?.first ?? line, line)
                 }
             case .gap:
                 break
             }
             position.row += 1
-            if position.row >= rows.count { position = FeedAnchor(comment: position.comment + 1, row: 0) }
+            if position.row >= comment.rowCount { position = FeedAnchor(comment: position.comment + 1, row: 0) }
         }
+        var links: Set<VisibleLink> = []
+        for (index, lines) in shownLines {
+            let comment = layout(index)
+            guard let id = comment.commentID else { continue }
+            for link in comment.body.links where link.lines.lowerBound >= lines.first && link.lines.upperBound <= lines.last {
+                links.insert(VisibleLink(commentID: id, url: link.url))
+            }
+        }
+        return links
     }
 
-    private func drawHeader(_ comment: Comment, into buffer: inout CellBuffer, row: Int, column: Int, end: Int) {
-        let user = thread.user(id: comment.author)
-        let nameStyle = comment.author == ownUserID ? Theme.ownName : Theme.authorName
-        var x = buffer.write(user?.name ?? comment.author, column: column, row: row, style: nameStyle, limit: end)
-        if let handle = user?.handle {
-            x = buffer.write(" @" + handle, column: x, row: row, style: Theme.handle, limit: end)
-        }
-        x = buffer.write(" · " + HeaderView.dateText(comment.created), column: x, row: row, style: Theme.dim, limit: end)
-        if comment.edited != nil {
-            buffer.write(" · edited", column: x, row: row, style: Theme.dim, limit: end)
+    private func drawHeader(_ pieces: [CommentHeaderLayout.Piece], comment: Comment, into buffer: inout CellBuffer, row: Int, column: Int, end: Int) {
+        var x = column
+        let time = RelativeTime.text(for: comment.created, now: now)
+        for (n, piece) in pieces.enumerated() {
+            if n > 0, piece != .separator, pieces[n - 1] != .separator { x += 1 }
+            let style: CellStyle
+            switch piece {
+            case .name: style = comment.author == ownUserID ? Theme.ownName : Theme.authorName
+            case .handle: style = Theme.handle
+            case .time, .edited, .separator: style = Theme.dim
+            }
+            x = buffer.write(CommentHeaderLayout.text(of: piece, time: time).text, column: x, row: row, style: style, limit: end)
         }
     }
 }

@@ -1,0 +1,121 @@
+import Foundation
+import ThreadModel
+
+/// Acting on one comment: selecting it, revealing its spoilers, expanding it, opening its links.
+extension CommentApp {
+    /// The feed as drawn now.
+    var feedView: FeedView {
+        FeedView(
+            anchor: feedAnchor, commentCount: commentCount, ownUserID: me.id, selected: selectedComment, now: wallTime,
+            layout: commentLayout, revealed: { self.revealedSpoilers[$0] ?? [] })
+    }
+
+    /// Selects the previous (-1) or next (+1) comment, starting from the one in view, and scrolls it into view.
+    func moveSelection(by step: Int) {
+        guard commentCount > 0 else { return }
+        let start = selectedComment ?? (feedPosition.index - 1 - (step > 0 ? 1 : 0) + (step < 0 ? 1 : 0))
+        let index = min(max(0, start + step), commentCount - 1)
+        selectedComment = index
+        scrollIntoView(index)
+    }
+
+    /// Scrolls so the whole comment shows, or at least its top when it is taller than the feed.
+    func scrollIntoView(_ index: Int) {
+        let height = regions.feed.height
+        let top = FeedAnchor(comment: index, row: 0)
+        if top < feedAnchor {
+            feedAnchor = top
+            followsBottom = false
+            return
+        }
+        // The anchor that puts the comment's last row on the feed's last row.
+        let lastRow = FeedAnchor(comment: index, row: rowCount(index) - 1)
+        let showsEnd = anchor(lastRow, movedBy: -(height - 1))
+        if feedAnchor < showsEnd {
+            feedAnchor = min(showsEnd, top)
+            followsBottom = !(feedAnchor < bottomAnchor)
+        }
+    }
+
+    /// Reveals every spoiler of the selected comment, or hides them again if all are shown.
+    func toggleSpoilers() {
+        guard let index = selectedComment, let id = commentLayout(index).commentID else {
+            show("select a comment first (Alt-Up / Alt-Down)")
+            return
+        }
+        let all = Set(commentLayout(index).body.lines.flatMap { $0.runs.compactMap(\.style.spoiler) })
+        guard !all.isEmpty else { show("no spoilers in this comment"); return }
+        revealedSpoilers[id] = revealedSpoilers[id] == all ? [] : all
+    }
+
+    /// Expands or collapses the selected comment.
+    func toggleExpandedSelection() {
+        guard let index = selectedComment else { show("select a comment first (Alt-Up / Alt-Down)"); return }
+        toggleExpanded(index)
+    }
+
+    /// Expands a collapsed comment, or collapses an expanded one (keeping its top in view).
+    func toggleExpanded(_ index: Int) {
+        let layout = commentLayout(index)
+        guard layout.isCollapsible, let id = layout.commentID else { show("this comment is shown whole"); return }
+        if expandedComments.remove(id) == nil { expandedComments.insert(id) }
+        feedLayout.invalidate(index)
+        if feedAnchor.comment == index { feedAnchor.row = min(feedAnchor.row, rowCount(index) - 1) }
+        if expandedComments.contains(id) { followsBottom = false } else { scrollIntoView(index) }
+    }
+
+    /// Opens the first link of the selected comment.
+    func openSelectedLink() {
+        guard let index = selectedComment else { show("select a comment first (Alt-Up / Alt-Down)"); return }
+        guard let url = commentLayout(index).body.links.first?.url else { show("no link in this comment"); return }
+        open(url)
+    }
+
+    /// Opens a link in the browser, or shows it when there is none.
+    func open(_ url: String) {
+        if let openLink, openLink(url) {
+            show("opened \(url)")
+        } else {
+            show("link: \(url)")
+        }
+    }
+
+    /// What a click on the feed at a screen position hits.
+    func feedHit(column: Int, row: Int) -> (comment: Int, style: TextRunStyle?)? {
+        let feed = regions.feed
+        guard feed.contains(column: column, row: row), commentCount > 0 else { return nil }
+        let position = anchor(feedAnchor, movedBy: row - feed.row)
+        // `anchor(_:movedBy:)` stops at the end: a click below the last comment hits nothing.
+        guard rowsBetween(feedAnchor, position) == row - feed.row else { return nil }
+        let layout = commentLayout(position.comment)
+        guard case .body(let line) = layout.part(atRow: position.row) else { return (position.comment, nil) }
+        return (position.comment, layout.body.style(line: line, column: column - feed.column - FeedLayout.bodyIndent))
+    }
+
+    /// Rows from one anchor down to another (small distances: a screenful).
+    private func rowsBetween(_ from: FeedAnchor, _ to: FeedAnchor) -> Int {
+        var rows = 0
+        var position = from
+        while position < to {
+            let height = rowCount(position.comment)
+            if position.comment == to.comment { return rows + to.row - position.row }
+            rows += height - position.row
+            position = FeedAnchor(comment: position.comment + 1, row: 0)
+        }
+        return rows
+    }
+
+    /// A click on the feed: reveals a spoiler, opens a link, expands or collapses; selects the comment.
+    func clickFeed(column: Int, row: Int) {
+        guard let hit = feedHit(column: column, row: row) else { return }
+        selectedComment = hit.comment
+        guard let style = hit.style, let id = commentLayout(hit.comment).commentID else { return }
+        if let spoiler = style.spoiler, revealedSpoilers[id]?.contains(spoiler) != true {
+            revealedSpoilers[id, default: []].insert(spoiler)
+        } else if style.role == .expandMarker {
+            toggleExpanded(hit.comment)
+        } else if let url = style.link {
+            open(url)
+        }
+    }
+}

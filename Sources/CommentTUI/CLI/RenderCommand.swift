@@ -1,0 +1,67 @@
+import Foundation
+import ScrollEngine
+import ThreadModel
+
+/// `comment-tui render FILE [--width N] [--plain] [--now TIME]`: the thread as the client lays
+/// it out, printed: the header, then every comment (long ones collapsed, spoilers masked).
+enum RenderCommand {
+    static let usage = """
+    Usage: comment-tui render FILE [--width N] [--plain] [--now TIME] [--as HANDLE]
+
+    Prints the thread as the client lays it out, with ANSI styles (or --plain text):
+      --width N     columns to lay out in (default: $COLUMNS, else 80; at least 20)
+      --now TIME    the time relative times count to, e.g. 2025-04-17T12:00:00Z (default: now)
+      --as HANDLE   whose mentions stand out, as in the client
+    Example: comment-tui render team.jsonl --width 72 --plain --now 2025-04-18T00:00:00Z
+    """
+
+    static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, options: ["--width", "--now", "--as"], flags: ["--plain"], usage: usage)
+        if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
+        let path = try parsed.positionals(["FILE"], usage: usage)[0]
+        let widthText = parsed.value("--width") ?? context.environment["COLUMNS"] ?? "80"
+        guard let width = Int(widthText), width >= 20, width <= 1000 else {
+            throw CommandFailure.usage("--width must be a number from 20 to 1000, not '\(VisibleText.escape(widthText))'", usage)
+        }
+        var now = context.now()
+        if let text = parsed.value("--now") {
+            guard let date = Timestamp.parse(text) else {
+                throw CommandFailure.usage("--now must look like 2025-04-17T12:00:00Z, not '\(VisibleText.escape(text))'", usage)
+            }
+            now = date
+        }
+        let index: ThreadIndex
+        do {
+            index = try ThreadIndex.open(path: path)
+        } catch let error as ThreadFileError {
+            throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
+        }
+        let head = index.header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")
+        let thread = CommentThread(id: head.id, title: head.title, author: head.author, created: head.created,
+                                   body: head.body, users: index.users)
+        let me = parsed.value("--as").flatMap { thread.user(handle: $0) }
+        let plain = parsed.flags.contains("--plain")
+        let print = { (buffer: CellBuffer) throws in
+            let lines = plain ? buffer.trimmedLines : (0..<buffer.rows).map(buffer.ansiLine)
+            let text = lines.joined(separator: "\n")
+            try context.writeOutput(Array((text + "\n").utf8))
+        }
+        var header = CellBuffer(columns: width, rows: HeaderView.height)
+        HeaderView(thread: thread, commentCount: index.commentCount).draw(into: &header, rect: CellRect(column: 0, row: 0, width: width, height: HeaderView.height))
+        try print(header)
+        var handles: [String: String] = [:]
+        for user in thread.users where handles[user.handle] == nil { handles[user.handle] = user.id }
+        let layout = FeedLayout(width: width)
+        let source = FeedLayout.Source(comment: index.comment(at:), user: thread.user(id:), handleID: { handles[$0] }, isExpanded: { _ in false })
+        for position in 0..<index.commentCount {
+            let comment = layout.layout(of: position, source)
+            var buffer = CellBuffer(columns: width, rows: comment.rowCount)
+            FeedView(anchor: FeedAnchor(comment: position, row: 0), commentCount: index.commentCount, ownUserID: me?.id ?? "",
+                     selected: nil, now: now, layout: { layout.layout(of: $0, source) }, revealed: { _ in [] })
+                .draw(into: &buffer, rect: CellRect(column: 0, row: 0, width: width, height: comment.rowCount))
+            try print(buffer)
+            layout.invalidate(position)
+        }
+        return 0
+    }
+}

@@ -1,0 +1,32 @@
+import ThreadModel
+
+/// One comment as the feed shows it: header rows, body lines (collapsed or not), a gap row.
+struct CommentLayout {
+    /// What a row of the comment shows.
+    enum Part: Equatable {
+        case header(Int)
+        case body(Int)
+        case gap
+    }
+
+    /// The comment, or why its line did not read (shown in its place).
+    let comment: Result<Comment, ThreadFileProblem>
+    let header: CommentHeaderLayout?
+    /// The body as shown: cut to `FeedLayout.collapsedRows` with a marker, or whole.
+    let body: TextLayout
+    /// Whether the full body is long enough to collapse (so it has a marker either way).
+    let isCollapsible: Bool
+
+    var rowCount: Int { headerRows + body.lines.count + 1 }
+    var headerRows: Int { header?.rows.count ?? 0 }
+
+    /// The part a row (0 = first) of the comment shows.
+    func part(atRow row: Int) -> Part {
+        if row < headerRows { return .header(row) }
+        let line = row - headerRows
+        return line < body.lines.count ? .body(line) : .gap
+    }
+
+    /// The comment's id, if it read.
+    var commentID: String? { try? comment.get().id }
+}
