@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+@testable import CommentTUI
+
+/// `comment-tui render`: the thread as the client lays it out, plain or with ANSI styles.
+final class RenderCommandTests: XCTestCase {
+    private func writeThread() throws -> String {
+        let path = try temporaryDirectory(self).appendingPathComponent("r.jsonl").path
+        let long = (1...14).map { "row \($0)" }.joined(separator: "\\\\\\n")
+        try """
+            {"type":"thread","id":"t","title":"Render \\u001b[2J me","author":"u1","created":"2025-04-17T10:00:00Z","body":""}
+            {"type":"user","id":"u1","handle":"ann","name":"Ann"}
+            {"type":"user","id":"u2","handle":"bo","name":"Bo"}
+            {"type":"comment","id":"c1","author":"u2","created":"2025-04-17T10:05:00Z","body":"**hi** @ann ||secret|| [docs](https://example.com/x)"}
+            {"type":"comment","id":"c2","author":"u1","created":"2025-04-17T11:00:00Z","body":"\(long)"}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testPlainOutputIsTheClientsLayoutWithRepeatableTimes() throws {
+        let path = try writeThread()
+        let run = VerbRun(.render, [path, "--width", "40", "--plain", "--now", "2025-04-17T12:00:00Z"])
+        XCTAssertEqual(run.status, 0, run.error)
+        XCTAssertEqual(run.text, """
+             Render ␛[2J me
+             Ann @ann · 2025-04-17 10:00 · 2 commen
+            ────────────────────────────────────────
+             Bo @bo · 1h ago
+               hi @ann ░░░░░░ docs (example.com)
+
+             Ann @ann · 1h ago
+               row 1
+               row 2
+               row 3
+               row 4
+               row 5
+               row 6
+               row 7
+               row 8
+               row 9
+               row 10
+               row 11
+               row 12… 2 more lines
+
+            """)
+    }
+
+    func testANSIOutputStylesButNeverPassesContentEscapes() throws {
+        let path = try writeThread()
+        let run = VerbRun(.render, [path, "--width", "60", "--now", "2025-04-17T12:00:00Z"])
+        XCTAssertEqual(run.status, 0, run.error)
+        XCTAssertTrue(run.text.contains("\u{1B}[0;1mhi"), run.text)
+        XCTAssertTrue(run.text.contains("␛[2J"))
+        XCTAssertFalse(run.text.contains("\u{1B}[2J"))
+    }
+
+    func testBadArguments() throws {
+        let path = try writeThread()
+        XCTAssertEqual(VerbRun(.render, [path, "--width", "5"]).status, 2)
+        XCTAssertEqual(VerbRun(.render, [path, "--now", "yesterday"]).status, 2)
+        let missing = VerbRun(.render, ["/nonexistent/t.jsonl"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.error.contains("/nonexistent/t.jsonl"))
+    }
+}
