@@ -43,6 +43,7 @@ final class RenderCommandTests: XCTestCase {
                row 11
                row 12… 2 more lines
 
+
             """)
     }
 
