@@ -151,14 +151,14 @@ final class TmuxClientTests: XCTestCase {
         try post.run()
         post.waitUntilExit()
         XCTAssertEqual(post.terminationStatus, 0)
-        try tmux.waitFor("the outside comment", timeout: 1.5) { $0.contains("  hello from outside") }
+        try tmux.waitFor("the outside comment", timeout: 1.5) { $0.contains("   hello from outside") }
         // Our own post: appended by the client, then seen again by its watch; shown once.
         try tmux.literal("my own words")
         try tmux.keys("Enter")
-        try tmux.waitFor("our own comment") { $0.contains("  my own words") }
+        try tmux.waitFor("our own comment") { $0.contains("   my own words") }
         usleep(300_000)
         let screen = try tmux.screen()
-        XCTAssertEqual(screen.filter { $0 == "  my own words" }.count, 1, screen.joined(separator: "\n"))
+        XCTAssertEqual(screen.filter { $0 == "   my own words" }.count, 1, screen.joined(separator: "\n"))
         let text = try String(contentsOfFile: file, encoding: .utf8)
         XCTAssertEqual(text.components(separatedBy: "my own words").count - 1, 1, "written once to the file")
         try tmux.keys("C-c")

@@ -1,0 +1,87 @@
+import Foundation
+import ThreadModel
+import XCTest
+@testable import CommentTUI
+
+/// What the terminal shows is what the cell buffer holds: tricky clusters, partial updates, Ctrl-L.
+final class TmuxRenderTests: XCTestCase {
+    /// Comments full of clusters that terminals and layouts disagree on, dated long ago so
+    /// headers show fixed dates.
+    static let trickyBodies = [
+        "CJK 日本語のテキストと한국어 mixed with ascii, wrapping at the edge 漢字漢字漢字漢字漢字",
+        "family 👨‍👩‍👧 flag 🇯🇵 skin 👍🏽 keycap 1️⃣ heart ❤️ new 🫠 end",
+        "combining e\u{301} a\u{308} Z\u{351}\u{352} n\u{303}, RTL مرحبا بالعالم, zero-width a\u{200B}b",
+        "controls \u{07} \u{1B}[31mred? \u{202E}reversed\u{202C} tab\tstop, ~~gone~~ and ||hidden|| **bold** `code`",
+        String(repeating: "x", count: 74) + "日本語 after a wide wrap",
+        "> quoted [link](https://example.com/page) and @ann\n\n- item one\n- item two",
+    ]
+
+    private func writeTrickyThread(in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("tricky.jsonl").path
+        let start = Date(timeIntervalSince1970: 1_600_000_000)
+        var records: [ThreadRecord] = [
+            .thread(ThreadHeader(id: "t", title: "Tricky clusters 日本 👨‍👩‍👧", author: "u1", created: start, body: "")),
+            .user(User(id: "u1", handle: "ann", name: "Ann Ångström")),
+            .user(User(id: "u2", handle: "bo", name: "Bo 日本 \u{1B}[2J")),
+        ]
+        for (n, body) in Self.trickyBodies.enumerated() {
+            records.append(.comment(Comment(id: "c\(n)", author: n % 2 == 0 ? "u2" : "u1",
+                                            created: start.addingTimeInterval(Double(n) * 60), body: body)))
+        }
+        let encoder = ThreadRecordEncoder()
+        try Data(records.flatMap { encoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The screen the client should show: the same file opened as the client opens it, drawn headless.
+    private func expectedScreen(path: String, columns: Int, rows: Int, scroll: (CommentApp) -> Void = { _ in }) throws -> [String] {
+        let target = try OpenCommand.resolve(file: path, handle: "ann", context: .process())
+        let app = CommentApp(thread: target.thread, store: target.store, me: target.me, threadLabel: target.label,
+                             columns: columns, rows: rows)
+        app.wallTime = Date()
+        scroll(app)
+        return app.render().buffer.trimmedLines
+    }
+
+    func testTrickyClustersShowExactlyAsTheCellBufferHoldsThem() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 40)
+        let path = try writeTrickyThread(in: tmux.home)
+        try tmux.run("\(TmuxSession.clientPath) \(path) --as ann; echo EXIT=$?")
+        let shown = try tmux.waitFor("the tricky thread") { $0.contains { $0.contains("item two") } }
+        let expected = try expectedScreen(path: path, columns: 80, rows: 40)
+        XCTAssertEqual(shown.count, expected.count)
+        XCTAssertTrue(shown.contains { $0.contains("日本語のテキスト") } && shown.contains { $0.contains("░░░░░░") }, shown.joined(separator: "\n"))
+        for (row, (pane, buffer)) in zip(shown, expected).enumerated() {
+            XCTAssertEqual(pane, buffer, "row \(row)")
+        }
+        XCTAssertFalse(shown.joined().contains("\u{1B}"), "no escape reached the terminal as itself")
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+
+    func testAfterPartialUpdatesTheScreenEqualsAFullRedraw() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        let path = try writeTrickyThread(in: tmux.home)
+        try tmux.run("\(TmuxSession.clientPath) \(path) --as ann; echo EXIT=$?")
+        try tmux.waitFor("the tricky thread") { $0.contains { $0.contains("item two") } }
+        // Partial updates: typing, scrolling by pages and rows, selecting, revealing, wheel.
+        try tmux.literal("draft 日本 text")
+        try tmux.keys("PPage")
+        try tmux.keys("C-Up")
+        try tmux.keys("M-Down")
+        try tmux.keys("M-s")
+        try tmux.literal("\u{1B}[<64;10;10M")
+        try tmux.keys("BSpace", "BSpace")
+        let settled = try tmux.waitFor("the edits to show") { $0.contains { $0.hasPrefix("› draft 日本 te") && !$0.contains("text") } }
+        usleep(200_000)
+        let partial = try tmux.screen()
+        XCTAssertEqual(partial, try tmux.screen(), "settled")
+        XCTAssertTrue(settled.contains { $0.hasPrefix("▌") }, "a comment is selected")
+        try tmux.keys("C-l")
+        usleep(300_000)
+        let redrawn = try tmux.screen()
+        XCTAssertEqual(redrawn, partial)
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+}
