@@ -1,3 +1,4 @@
+import Foundation
 import CommentTUI
 import ThreadModel
 #if canImport(Glibc)
@@ -56,4 +57,27 @@ private func ncursesBytes(columns: Int, rows: Int) -> (rowScroll: Int, keystroke
         screen.present(app.render(), full: false)
     }
     return (rowScroll, (written() - start) / typed.count)
+}
+
+/// Laying out and drawing comments: `comment-tui render` over 10,000 generated comments
+/// (parse, layout, header, renderer, plain text out), per comment.
+func commentLayoutBenchmark() -> BenchmarkRow {
+    let path = NSTemporaryDirectory() + "comment-tui-bench-layout-\(getpid()).jsonl"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var bytes: [UInt8] = []
+    try! ThreadGenerator(comments: 10_000, users: 100, seed: 3).write { bytes += $0 }
+    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    var written = 0
+    let context = CommandContext(environment: [:], now: { Date(timeIntervalSince1970: 1_800_000_000) },
+                                 writeOutput: { written += $0.count }, writeError: { _ in },
+                                 readInput: { [] }, inputIsTerminal: false)
+    var samples: [Double] = []
+    for _ in 0..<3 {
+        let start = benchNow()
+        precondition(Verb.render.run([path, "--width", "100", "--plain"], context: context) == 0)
+        samples.append(Double(benchNow() - start) / 1000 / 10_000)
+    }
+    precondition(written > 0)
+    return BenchmarkRow(area: "layout", name: "parse + lay out + draw one comment at 100 columns (render verb, best of 3)",
+                        value: String(format: "%.1f µs", samples.min()!))
 }

@@ -13,6 +13,7 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--index-only" 
 var table = BenchmarkTable()
 table.add(scrollBenchmarks())
 table.add(renderBenchmarks())
+table.add([commentLayoutBenchmark()])
 table.add(threadIndexBenchmarks())
 table.add(markupBenchmarks())
 table.print()

@@ -85,3 +85,28 @@ final class TmuxRenderTests: XCTestCase {
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
     }
 }
+
+/// `--visibility-log`: links seen whole are written at exit.
+final class TmuxVisibilityLogTests: XCTestCase {
+    func testLinksSeenAreLoggedAtExit() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        let path = tmux.home.appendingPathComponent("links.jsonl").path
+        let log = tmux.home.appendingPathComponent("seen.log").path
+        let client = TmuxSession.clientPath
+        try tmux.run("\(client) new \(path) --title 'Links' --as ann --name Ann --body 'post'; "
+                     + "\(client) post \(path) --as ann --body 'see [the docs](https://example.com/docs)'; echo MADE=$?")
+        try tmux.waitFor("the thread") { $0.contains("MADE=0") }
+        try tmux.run("\(client) \(path) --as ann --visibility-log \(log); echo EXIT=$?")
+        try tmux.waitFor("the link") { $0.contains("   see the docs (example.com)") }
+        usleep(300_000)
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1)
+        let record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(record["url"] as? String, "https://example.com/docs")
+        XCTAssertNotNil(record["comment"] as? String)
+        XCTAssertNotNil(Timestamp.parse(record["first_seen"] as? String ?? ""))
+        XCTAssertGreaterThanOrEqual(record["visible_ms"] as? Int ?? -1, 200)
+    }
+}
