@@ -24,7 +24,8 @@ extension CommentApp {
             comment: { self.feedComment(at: $0) },
             user: { self.thread.user(id: $0) },
             handleID: { self.userIDsByHandle[$0] },
-            isExpanded: { self.expandedComments.contains($0) }))
+            isExpanded: { self.expandedComments.contains($0) },
+            startsUnread: { $0 == self.firstUnread }))
     }
 
     /// Rows the comment at a feed position takes.
@@ -98,6 +99,31 @@ extension CommentApp {
             feedAnchor = bottom
             newCount = 0
         }
+    }
+
+    /// Scrolls to the first comment not read when the thread was opened.
+    func scrollFeedToFirstUnread() {
+        guard let first = firstUnread, first < commentCount else {
+            show("no unread comments")
+            return
+        }
+        feedAnchor = FeedAnchor(comment: first, row: 0)
+        followsBottom = false
+        clampFeedAnchor()
+    }
+
+    /// The read marker to save: the newest comment seen, if any was.
+    public var readMarker: ReadMarker? {
+        guard let seen = lastSeen, seen < commentCount, case .success(let comment) = feedComment(at: seen) else { return nil }
+        return ReadMarker(commentID: comment.id, position: seen)
+    }
+
+    /// Sets the first unread comment from a saved marker, if it still names the same comment.
+    public func restore(_ marker: ReadMarker?) {
+        guard let marker, marker.position < commentCount,
+              case .success(let comment) = feedComment(at: marker.position), comment.id == marker.commentID else { return }
+        firstUnread = marker.position + 1 < commentCount ? marker.position + 1 : nil
+        lastSeen = marker.position
     }
 
     /// Scrolls to the first comment.

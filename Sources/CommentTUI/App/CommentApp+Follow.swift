@@ -18,6 +18,7 @@ extension CommentApp {
                 guard !thread.containsComment(id: comment.id) else { continue }
                 thread.append(comment)
                 added += 1
+                if comment.author != me.id, mentionsMe(comment) { bellPending = true }
             case .thread:
                 break   // a thread has one header; a second one is reported by `check`
             }
@@ -31,6 +32,13 @@ extension CommentApp {
         if let problem = update.problems.last {
             show("\(threadLabel) line \(problem.line): \(problem.message)", error: true)
         }
+    }
+
+    /// Whether a comment's body mentions the reader (an `@handle` the markup recognises).
+    func mentionsMe(_ comment: Comment) -> Bool {
+        guard comment.body.contains("@" + me.handle) else { return false }
+        let text = CommentMarkup.parse(comment.body, handles: { self.userIDsByHandle[$0] })
+        return text.runs.contains { $0.attributes[CommentAttributes.MentionAttribute.self] == me.id }
     }
 
     /// Reports a failure to follow the file.

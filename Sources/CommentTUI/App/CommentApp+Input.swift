@@ -39,6 +39,7 @@ extension CommentApp {
         case (.character("s"), .alt): toggleSpoilers()
         case (.character("e"), .alt): toggleExpandedSelection()
         case (.character("o"), .alt): openSelectedLink()
+        case (.character("u"), .alt): scrollFeedToFirstUnread()
         case (.enter, []):
             send(now: wallTime)
         case (.enter, .alt), (.character("j"), .ctrl):

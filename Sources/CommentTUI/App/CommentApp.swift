@@ -52,6 +52,14 @@ public final class CommentApp {
     public internal(set) var linkVisibility = LinkVisibility()
     /// Opens a link in a browser; false when none could. Nil shows the URL instead.
     public var openLink: ((String) -> Bool)?
+    /// The first comment not read when the thread was opened (the "new" divider sits above it).
+    public var firstUnread: Int? {
+        didSet { layoutCache?.invalidateAll() }
+    }
+    /// The newest comment whose header has been on screen: what the read marker saves.
+    public internal(set) var lastSeen: Int?
+    /// Set when a comment mentioning the reader arrives; the next frame rings the bell.
+    var bellPending = false
 
     private(set) var size: (columns: Int, rows: Int)
     var layoutCache: FeedLayout?
@@ -108,8 +116,11 @@ public final class CommentApp {
     /// Draws the whole screen.
     public func render() -> Frame {
         var buffer = CellBuffer(columns: size.columns, rows: size.rows)
-        var links: Set<FeedView.VisibleLink> = []
-        defer { linkVisibility.update(visible: links, at: wallTime) }
+        var drawn = FeedView.Drawn()
+        defer {
+            linkVisibility.update(visible: drawn.links, at: wallTime)
+            if let shown = drawn.lastHeaderShown { lastSeen = max(lastSeen ?? shown, shown) }
+        }
         guard !isTooSmall else {
             NoticeView.drawTooSmall(into: &buffer)
             return Frame(buffer: buffer, cursor: nil)
@@ -120,7 +131,7 @@ public final class CommentApp {
         if showsHelp {
             NoticeView.drawHelp(into: &buffer, rect: r.feed)
         } else {
-            links = feedView.draw(into: &buffer, rect: r.feed)
+            drawn = feedView.draw(into: &buffer, rect: r.feed)
         }
         buffer.write(String(repeating: "─", count: size.columns), column: 0, row: r.composerRule, style: Theme.rule)
         let cursor = ComposerView(draft: draft).draw(into: &buffer, rect: r.composer)
@@ -128,7 +139,10 @@ public final class CommentApp {
             handle: me.handle, threadLabel: threadLabel, phase: "idle", position: feedPosition,
             newCount: newCount, message: message, isError: messageIsError
         ).draw(into: &buffer, row: r.status, width: size.columns)
-        return Frame(buffer: buffer, cursor: cursor)
+        var frame = Frame(buffer: buffer, cursor: cursor)
+        frame.ringsBell = bellPending
+        bellPending = false
+        return frame
     }
 
     // MARK: Actions

@@ -95,12 +95,19 @@ public enum Launcher {
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
         let environment = ProcessInfo.processInfo.environment
         app.openLink = { LinkOpener.open($0, environment: environment) }
+        let state = ThreadStateFiles(threadPath: target.path, environment: environment)
+        if let state { app.restore(ReadMarker.load(state)) }
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         follow(target, into: app, loop: loop)
         let result = Result { try loop.run() }
         screen.end()
         signals.uninstall()
+        if let state, let marker = app.readMarker {
+            do { try marker.save(state) } catch {
+                _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker: \(error)\n".utf8))
+            }
+        }
         if let visibilityLog {
             let records = app.linkVisibility.records(at: Date())
             do { try visibilityLog.writeAll(LinkVisibility.jsonLines(records)) } catch {

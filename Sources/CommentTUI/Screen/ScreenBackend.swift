@@ -9,6 +9,8 @@ public struct CursorPosition: Equatable, Sendable {
 public struct Frame: Equatable, Sendable {
     public var buffer: CellBuffer
     public var cursor: CursorPosition?
+    /// Whether showing the frame rings the terminal bell (a comment mentioning the reader arrived).
+    public var ringsBell = false
     public init(buffer: CellBuffer, cursor: CursorPosition?) { self.buffer = buffer; self.cursor = cursor }
 }
 
@@ -31,6 +33,8 @@ public final class HeadlessScreen: ScreenBackend {
     public private(set) var frameCount = 0
     /// Cells written by the last frame.
     public private(set) var lastWrittenCells = 0
+    /// Times the bell rang.
+    public private(set) var bellCount = 0
 
     public init(columns: Int, rows: Int) {
         size = (columns, rows)
@@ -52,6 +56,7 @@ public final class HeadlessScreen: ScreenBackend {
         lastWrittenCells = changes.reduce(0) { $0 + $1.cells.count }
         cursor = frame.cursor
         frameCount += 1
+        if frame.ringsBell { bellCount += 1 }
     }
 
     /// The screen's rows with trailing blanks removed.

@@ -38,6 +38,13 @@ public struct CellStyle: Hashable, Sendable {
         self.background = background
     }
 
+    /// The style with more attributes.
+    public func adding(_ more: TextAttributes) -> CellStyle {
+        var style = self
+        style.attributes.formUnion(more)
+        return style
+    }
+
     /// The terminal's plain style.
     public static let plain = CellStyle()
 }

@@ -86,6 +86,7 @@ public final class NCursesScreen: ScreenBackend {
         }
         wnoutrefresh(window)
         doupdate()
+        if frame.ringsBell { beep() }
         lastFrame = frame.buffer
     }
 

@@ -4,6 +4,8 @@ import ThreadModel
 struct CommentLayout {
     /// What a row of the comment shows.
     enum Part: Equatable {
+        /// The "new" divider above the first unread comment.
+        case divider
         case header(Int)
         case body(Int)
         case gap
@@ -16,12 +18,17 @@ struct CommentLayout {
     let body: TextLayout
     /// Whether the full body is long enough to collapse (so it has a marker either way).
     let isCollapsible: Bool
+    /// Whether the "new" divider sits above the comment (it is the first unread one).
+    var hasDivider = false
 
-    var rowCount: Int { headerRows + body.lines.count + 1 }
+    var rowCount: Int { dividerRows + headerRows + body.lines.count + 1 }
     var headerRows: Int { header?.rows.count ?? 0 }
+    var dividerRows: Int { hasDivider ? 1 : 0 }
 
     /// The part a row (0 = first) of the comment shows.
     func part(atRow row: Int) -> Part {
+        if row < dividerRows { return .divider }
+        let row = row - dividerRows
         if row < headerRows { return .header(row) }
         let line = row - headerRows
         return line < body.lines.count ? .body(line) : .gap

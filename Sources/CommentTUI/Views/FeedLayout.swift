@@ -44,12 +44,15 @@ final class FeedLayout {
         /// The user id an `@handle` names, for mentions.
         var handleID: (String) -> String?
         var isExpanded: (String) -> Bool
+        /// Whether the comment at a position is the first unread one.
+        var startsUnread: (Int) -> Bool = { _ in false }
     }
 
     /// The layout of the comment at `index`.
     func layout(of index: Int, _ source: Source) -> CommentLayout {
         if let layout = cache[index] { return layout }
-        let layout = makeLayout(source.comment(index), source)
+        var layout = makeLayout(source.comment(index), source)
+        layout.hasDivider = source.startsUnread(index)
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
         cache[index] = layout
         return layout

@@ -22,9 +22,18 @@ struct FeedView {
         var url: String
     }
 
-    /// Draws the feed; returns the links drawn whole.
+    /// What a drawn feed showed.
+    struct Drawn {
+        /// Links drawn whole.
+        var links: Set<VisibleLink> = []
+        /// The newest comment whose header was on screen.
+        var lastHeaderShown: Int?
+    }
+
+    /// Draws the feed; returns what it showed.
     @discardableResult
-    func draw(into buffer: inout CellBuffer, rect: CellRect) -> Set<VisibleLink> {
+    func draw(into buffer: inout CellBuffer, rect: CellRect) -> Drawn {
+        var drawn = Drawn()
         let end = rect.column + rect.width
         var position = anchor
         var shownLines: [Int: (first: Int, last: Int)] = [:]
@@ -36,7 +45,10 @@ struct FeedView {
                 buffer.write("▌", column: rect.column, row: screenRow, style: Theme.selectionGutter, limit: end)
             }
             switch comment.part(atRow: position.row) {
+            case .divider:
+                drawDivider(into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
             case .header(let row):
+                drawn.lastHeaderShown = position.comment
                 if case .success(let c) = comment.comment, let header = comment.header {
                     drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
                 }
@@ -59,15 +71,22 @@ struct FeedView {
             position.row += 1
             if position.row >= comment.rowCount { position = FeedAnchor(comment: position.comment + 1, row: 0) }
         }
-        var links: Set<VisibleLink> = []
         for (index, lines) in shownLines {
             let comment = layout(index)
             guard let id = comment.commentID else { continue }
             for link in comment.body.links where link.lines.lowerBound >= lines.first && link.lines.upperBound <= lines.last {
-                links.insert(VisibleLink(commentID: id, url: link.url))
+                drawn.links.insert(VisibleLink(commentID: id, url: link.url))
             }
         }
-        return links
+        return drawn
+    }
+
+    private func drawDivider(into buffer: inout CellBuffer, row: Int, column: Int, end: Int) {
+        let label = " new "
+        let side = max(0, (end - column - label.count) / 2)
+        var x = buffer.write(String(repeating: "─", count: side), column: column, row: row, style: Theme.unreadDivider, limit: end)
+        x = buffer.write(label, column: x, row: row, style: Theme.unreadDivider.adding(.bold), limit: end)
+        buffer.write(String(repeating: "─", count: max(0, end - x)), column: x, row: row, style: Theme.unreadDivider, limit: end)
     }
 
     private func drawHeader(_ pieces: [CommentHeaderLayout.Piece], comment: Comment, into buffer: inout CellBuffer, row: Int, column: Int, end: Int) {

@@ -23,4 +23,5 @@ public enum Theme {
     public static let listMarker = CellStyle(.bold)
     public static let expandMarker = CellStyle([.dim, .underline])
     public static let selectionGutter = CellStyle(.bold, foreground: .yellow)
+    public static let unreadDivider = CellStyle(foreground: .red)
 }

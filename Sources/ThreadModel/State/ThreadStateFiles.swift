@@ -1,0 +1,51 @@
+import Foundation
+
+/// Where the client keeps what it knows about a thread file besides the file itself (read
+/// marker, draft): `$XDG_DATA_HOME/comment-tui/state/`, else `~/.local/share/comment-tui/state/`,
+/// one name per thread file derived from its absolute path.
+public struct ThreadStateFiles: Sendable {
+    /// The state directory.
+    public let directory: String
+    /// The name shared by this thread's state files: the file's base name and a hash of its path.
+    public let stem: String
+
+    /// The state files of the thread file at `threadPath`; nil when no data directory is known.
+    public init?(threadPath: String, environment: [String: String]) {
+        let base: String
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            base = data
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = home + "/.local/share"
+        } else {
+            return nil
+        }
+        directory = base + "/comment-tui/state"
+        let absolute = URL(fileURLWithPath: threadPath).standardizedFileURL.path
+        let name = (absolute as NSString).lastPathComponent
+        let safe = String(name.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        }.prefix(40))
+        stem = "\(safe)-\(Self.hash(absolute))"
+    }
+
+    /// The path of one state file, e.g. `path(for: "read.json")`.
+    public func path(for suffix: String) -> String { "\(directory)/\(stem).\(suffix)" }
+
+    /// Writes a state file atomically: a temporary file, flushed, then renamed over the old one.
+    public func write(_ data: Data, suffix: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: path(for: suffix)), options: .atomic)
+    }
+
+    /// FNV-1a, 64 bits, in hex: stable across runs and machines (unlike `hashValue`).
+    static func hash(_ text: String) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value &*= 0x100_0000_01b3
+        }
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
