@@ -1,4 +1,5 @@
 import XCTest
+import ScrollEngine
 import ThreadModel
 @testable import CommentTUI
 
@@ -18,16 +19,20 @@ final class AppFlowTests: XCTestCase {
         screen.screen._checkInvariants()
     }
 
+    /// Types the bytes, then lets animations finish.
     func type(_ text: String, into app: CommentApp) {
         var decoder = InputDecoder()
-        for event in decoder.feed(Array(text.utf8)) { _ = app.handle(event) }
+        for event in decoder.feed(Array(text.utf8)) {
+            _ = app.handle(event)
+            app.settle()
+        }
     }
 
     func testFirstScreenReadsLikeTheClient() {
         let (app, screen) = makeApp(smallThread(comments: 2))
         show(app, on: screen)
         // A short thread reads from the top; the title's escape shows as a placeholder.
-        XCTAssertEqual(screen.lines, [
+        XCTAssertEqual(screen.plainLines, [
             " Hello ␛[2Jworld",
             " Ann @ann · 2025-04-17 10:00 · 2 commen",
             "────────────────────────────────────────",
@@ -47,60 +52,61 @@ final class AppFlowTests: XCTestCase {
         let (app, screen) = makeApp(smallThread(comments: 2))
         type("hi 日本", into: app)
         show(app, on: screen)
-        XCTAssertEqual(screen.lines[10], "› hi 日本")
+        XCTAssertEqual(screen.plainLines[10], "› hi 日本")
         XCTAssertEqual(screen.cursor, CursorPosition(column: 2 + 7, row: 10))
-        XCTAssertEqual(screen.lines[11], " @ann · test · idle · comment 1/2")
+        XCTAssertEqual(screen.plainLines[11], " @ann · test · idle · comment 1/2")
     }
 
     func testPageKeysAndRowKeysScrollTheFeed() {
         let (app, screen) = makeApp(smallThread(comments: 20))
         show(app, on: screen)
-        let bottom = app.rowsAbove(app.feedAnchor)
+        let bottom = app.feedOffset
         XCTAssertGreaterThan(bottom, 0, "opens at the newest comments")
-        XCTAssertTrue(screen.lines.contains("   comment number 20"))
+        XCTAssertTrue(screen.plainLines.contains("   comment number 20"))
+        let page = app.regions.feed.height - 1
         type("\u{1B}[5~", into: app)
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - 5, "a page is the feed's height less one row")
+        XCTAssertEqual(app.feedOffset, bottom - page, "a page is the feed's height less one row")
         type("\u{1B}[1;5A", into: app)
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - 6)
+        XCTAssertEqual(app.feedOffset, bottom - page - 1)
         type("\u{1B}[1;2B", into: app)
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - 5)
+        XCTAssertEqual(app.feedOffset, bottom - page)
         type("\u{1B}[1;5H", into: app)
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), 0)
+        XCTAssertEqual(app.feedOffset, 0)
         show(app, on: screen)
-        XCTAssertEqual(screen.lines[3], " Bo 日本 @bo · 2025-04-17")
+        XCTAssertEqual(screen.plainLines[3], " Bo 日本 @bo · 2025-04-17")
         type("\u{1B}[6~\u{1B}[1;5F", into: app)
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom)
+        XCTAssertEqual(app.feedOffset, bottom)
     }
 
     func testWheelScrollsTheFeed() {
         let (app, _) = makeApp(smallThread(comments: 20))
         _ = app.render()
-        let bottom = app.rowsAbove(app.feedAnchor)
+        let bottom = app.feedOffset
         type("\u{1B}[<64;5;6M", into: app)
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - CommentApp.wheelRows)
+        XCTAssertEqual(app.feedOffset, bottom - ScrollConfiguration().wheelStep)
         type("\u{1B}[<65;5;6M", into: app)
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom)
+        XCTAssertEqual(app.feedOffset, bottom)
     }
 
     func testStatusBarCountsTheCommentAtTheTop() {
         let (app, screen) = makeApp(smallThread(comments: 20))
         type("\u{1B}[1;5H", into: app)
         show(app, on: screen)
-        XCTAssertTrue(screen.lines[11].hasSuffix("comment 1/20"))
-        type("\u{1B}[1;5B\u{1B}[1;5B", into: app)   // the gap row of comment 1 is at the top
+        XCTAssertTrue(screen.plainLines[11].hasSuffix("comment 1/20"))
+        type("\u{1B}[1;5B\u{1B}[1;5B\u{1B}[1;5B", into: app)   // past the post row: the gap row of comment 1 is at the top
         show(app, on: screen)
-        XCTAssertTrue(screen.lines[11].hasSuffix("comment 2/20"))
+        XCTAssertTrue(screen.plainLines[11].hasSuffix("comment 2/20"))
     }
 
     func testF1ShowsTheKeysAndEscClosesThem() {
         let (app, screen) = makeApp(smallThread(comments: 2), columns: 60, rows: 20)
         type("\u{1B}OP", into: app)
         show(app, on: screen)
-        XCTAssertTrue(screen.lines[3].hasPrefix(" Keys"))
-        XCTAssertTrue(screen.lines.contains { $0.contains("Ctrl-C, F10, Ctrl-D (empty)") && $0.contains("quit") })
+        XCTAssertTrue(screen.plainLines[2].hasPrefix(" Keys"))
+        XCTAssertTrue(screen.plainLines.contains { $0.contains("Ctrl-C, F10, Ctrl-D (empty)") && $0.contains("quit") })
         _ = app.handle(.key(KeyPress(.escape)))
         show(app, on: screen)
-        XCTAssertFalse(screen.lines.contains { $0.contains("Keys") })
+        XCTAssertFalse(screen.plainLines.contains { $0.contains("Keys") })
     }
 
     func testQuitKeys() {
@@ -120,18 +126,18 @@ final class AppFlowTests: XCTestCase {
         show(app, on: screen)
         XCTAssertEqual(app.thread.comments.last?.body, "new one")
         XCTAssertTrue(app.draft.isEmpty)
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), app.rowsAbove(app.bottomAnchor))
-        XCTAssertTrue(screen.lines.contains("   new one"))
+        XCTAssertEqual(app.feedOffset, app.feedBottomOffset)
+        XCTAssertTrue(screen.plainLines.contains("   new one"))
     }
 
     func testTooSmallTerminalShowsANotice() {
         let (app, screen) = makeApp(smallThread(), columns: 19, rows: 12)
         show(app, on: screen)
-        XCTAssertTrue(screen.lines.contains { $0.contains("too small") && !$0.contains("␛") })
+        XCTAssertTrue(screen.plainLines.contains { $0.contains("too small") && !$0.contains("␛") })
         app.resize(columns: 40, rows: 12)
         screen.resize(columns: 40, rows: 12)
         show(app, on: screen)
-        XCTAssertFalse(screen.lines.contains { $0.contains("too small") })
+        XCTAssertFalse(screen.plainLines.contains { $0.contains("too small") })
     }
 
     func testResizeRewrapsAndKeepsTheBottom() {
@@ -142,9 +148,9 @@ final class AppFlowTests: XCTestCase {
         app.resize(columns: 30, rows: 12)
         screen.resize(columns: 30, rows: 12)
         show(app, on: screen)
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), app.rowsAbove(app.bottomAnchor))
-        XCTAssertTrue(screen.lines.allSatisfy { DisplayWidth.width(of: $0) <= 30 })
-        XCTAssertTrue(screen.lines.contains("   word word word word word"))
+        XCTAssertEqual(app.feedOffset, app.feedBottomOffset)
+        XCTAssertTrue(screen.plainLines.allSatisfy { DisplayWidth.width(of: $0) <= 30 })
+        XCTAssertTrue(screen.plainLines.contains("   word word word word word"))
     }
 
     func testPartialFramesEqualAFullRedraw() {
@@ -166,8 +172,8 @@ final class AppFlowTests: XCTestCase {
         let loop = AppLoop(app: app, session: screen, input: pipe.read, signals: nil, now: { clock += 0.001; return clock })
         XCTAssertEqual(try loop.run(), .endOfInput)
         pipe.read.close()
-        XCTAssertEqual(screen.lines[10], "› hey")
-        XCTAssertLessThan(app.rowsAbove(app.feedAnchor), app.rowsAbove(app.bottomAnchor))
+        XCTAssertEqual(screen.plainLines[10], "› hey")
+        XCTAssertLessThan(app.feedOffset, app.feedBottomOffset)
     }
 
     func testLoopQuitsOnCtrlC() throws {
@@ -216,13 +222,16 @@ final class AppLoopTests: XCTestCase {
         let (loop, app, _, pipe) = try makeLoop { clock }
         defer { pipe.read.close(); pipe.write.close() }
         _ = app.render()
-        let bottom = app.rowsAbove(app.feedAnchor)
+        let bottom = app.feedOffset
         try pipe.write.writeAll([0x1B, 0x5B])
         XCTAssertNil(try loop.runOnce())
         clock += 0.01
         try pipe.write.writeAll(Array("1;5A".utf8))
         XCTAssertNil(try loop.runOnce())
-        XCTAssertEqual(app.rowsAbove(app.feedAnchor), bottom - 1, "Ctrl-Up, not Esc then text")
+        XCTAssertEqual(app.feedScroll.model.phase, .animating, "the row key animates")
+        clock += 1
+        XCTAssertNil(try loop.runOnce(), "moving: the loop wakes for the next frame without input")
+        XCTAssertEqual(app.feedOffset, bottom - 1, "Ctrl-Up, not Esc then text")
         XCTAssertTrue(app.draft.isEmpty)
     }
 

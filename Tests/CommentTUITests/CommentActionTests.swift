@@ -24,7 +24,7 @@ final class CommentActionTests: XCTestCase {
         return screen.lines
     }
 
-    private func key(_ app: CommentApp, _ press: KeyPress) { _ = app.handle(.key(press)) }
+    private func key(_ app: CommentApp, _ press: KeyPress) { _ = app.handle(.key(press)); app.settle() }
     private func click(_ app: CommentApp, column: Int, row: Int) {
         _ = app.handle(.mouse(MouseEvent(.left, .press, column: column, row: row)))
         _ = app.handle(.mouse(MouseEvent(.left, .release, column: column, row: row)))
@@ -32,7 +32,7 @@ final class CommentActionTests: XCTestCase {
 
     func testLongCommentsCollapseWithAMarkerThatFitsTheLastRow() {
         let (app, screen) = makeApp(rows: 40)
-        app.scrollFeedToTop()
+        app.scrollFeedToTop(); app.settle()
         let lines = show(app, screen)
         XCTAssertTrue(lines.contains("   long line 12… 8 more lines"), lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains("   long line 13"))
@@ -40,7 +40,7 @@ final class CommentActionTests: XCTestCase {
 
     func testSelectionMarksTheGutterAndEscClearsIt() {
         let (app, screen) = makeApp(rows: 40)
-        app.scrollFeedToTop()
+        app.scrollFeedToTop(); app.settle()
         key(app, KeyPress(.down, .alt))
         var lines = show(app, screen)
         XCTAssertEqual(app.selectedComment, 0)
@@ -59,7 +59,7 @@ final class CommentActionTests: XCTestCase {
 
     func testAltSRevealsTheSelectedCommentsSpoilersAndAClickRevealsOne() {
         let (app, screen) = makeApp(rows: 40)
-        app.scrollFeedToTop()
+        app.scrollFeedToTop(); app.settle()
         XCTAssertTrue(show(app, screen).contains("   see ░░░ and ░░░"))
         // Row 4 is the first comment's body; "see " puts the first spoiler at body column 4.
         click(app, column: FeedLayout.bodyIndent + 4, row: 4)
@@ -72,7 +72,7 @@ final class CommentActionTests: XCTestCase {
 
     func testAltEAndAClickOnTheMarkerExpandAndCollapse() {
         let (app, screen) = makeApp(rows: 40)
-        app.scrollFeedToTop()
+        app.scrollFeedToTop(); app.settle()
         key(app, KeyPress(.down, .alt))
         key(app, KeyPress(.down, .alt))
         key(app, .alt("e"))
@@ -117,8 +117,7 @@ final class CommentActionTests: XCTestCase {
         let (app, screen) = makeApp(rows: 40)
         _ = show(app, screen)
         app.wallTime = testNow.addingTimeInterval(2.5)
-        app.scrollFeedToTop()
-        app.followsBottom = false
+        app.scrollFeedToTop(); app.settle()
         _ = show(app, screen)
         var records = app.linkVisibility.records(at: app.wallTime)
         XCTAssertEqual(records.count, 1)
@@ -137,7 +136,7 @@ final class CommentActionTests: XCTestCase {
         _ = show(app, screen)
         XCTAssertEqual(app.linkVisibility.records(at: testNow).count, 1, "the newest comment is on screen")
         app.wallTime = testNow.addingTimeInterval(1.25)
-        app.scrollFeedToTop()
+        app.scrollFeedToTop(); app.settle()
         _ = show(app, screen)
         app.wallTime = testNow.addingTimeInterval(60)
         _ = show(app, screen)
@@ -147,7 +146,7 @@ final class CommentActionTests: XCTestCase {
     func testRelativeTimesFollowTheWallClockWithoutMovingRows() {
         let (app, screen) = makeApp(rows: 40)
         app.wallTime = testThreadStart.addingTimeInterval(5 * 60)
-        app.scrollFeedToTop()
+        app.scrollFeedToTop(); app.settle()
         let before = show(app, screen)
         XCTAssertEqual(before[3], " Bo @bo · 5m ago")
         app.wallTime = testThreadStart.addingTimeInterval(3 * 3600)

@@ -31,21 +31,22 @@ final class FeedScaleTests: XCTestCase {
         let store = CountingStore(count: 1_000_000)
         let (app, screen) = makeApp(store: store)
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines.contains { $0.hasPrefix("   comment 999999") })
-        XCTAssertTrue(screen.lines[19].hasSuffix("comment 1000000/1000000") || screen.lines[19].contains("/1000000"))
+        XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix("   comment 999999") })
+        XCTAssertTrue(screen.plainLines[19].hasSuffix("comment 1000000/1000000") || screen.plainLines[19].contains("/1000000"))
         XCTAssertLessThan(store.requested.count, 30, "only the last screen was read")
         XCTAssertTrue(store.requested.allSatisfy { $0 > 999_900 })
 
         for _ in 0..<50 { _ = app.handle(.key(KeyPress(.pageUp))) }
+        app.settle()
         screen.present(app.render(), full: false)
         XCTAssertLessThan(store.requested.count, 50 * 20, "paging reads the comments it passes, no more")
 
         let before = store.requested.count
-        _ = app.handle(.key(KeyPress(.home, .ctrl)))
+        _ = app.handle(.key(KeyPress(.home, .ctrl))); app.settle()
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines.contains { $0.hasPrefix("   comment 0") })
+        XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix("   comment 0") })
         XCTAssertLessThan(store.requested.count - before, 30, "the top is one jump away")
-        XCTAssertTrue(screen.lines[19].contains("comment 1/1000000"), screen.lines[19])
+        XCTAssertTrue(screen.plainLines[19].contains("comment 1/1000000"), screen.plainLines[19])
     }
 
     func testABrokenLineShowsItsProblemInPlace() {
@@ -53,8 +54,8 @@ final class FeedScaleTests: XCTestCase {
         store.broken = [8]
         let (app, screen) = makeApp(store: store)
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines.contains("   line 11: not valid JSON, skipped"), screen.lines.joined(separator: "\n"))
-        XCTAssertTrue(screen.lines.contains("   comment 9 word word word word word word word word word"))
+        XCTAssertTrue(screen.plainLines.contains("   line 11: not valid JSON, skipped"), screen.plainLines.joined(separator: "\n"))
+        XCTAssertTrue(screen.plainLines.contains("   comment 9 word word word word word word word word word"))
     }
 
     func testResizeKeepsTheCommentBeingRead() {
@@ -62,6 +63,7 @@ final class FeedScaleTests: XCTestCase {
         let (app, screen) = makeApp(store: store)
         _ = app.render()
         for _ in 0..<40 { _ = app.handle(.key(KeyPress(.pageUp))) }
+        app.settle()
         screen.present(app.render(), full: false)
         let reading = app.feedAnchor.comment
         app.resize(columns: 30, rows: 20)
@@ -72,23 +74,23 @@ final class FeedScaleTests: XCTestCase {
         screen.resize(columns: 100, rows: 30)
         screen.present(app.render(), full: false)
         XCTAssertEqual(app.feedAnchor.comment, reading)
-        XCTAssertFalse(app.followsBottom)
+        XCTAssertFalse(app.isFollowingBottom)
     }
 
     func testRowStepsAreExactAcrossCommentBoundaries() {
         let store = CountingStore(count: 200)
         let (app, _) = makeApp(store: store)
-        _ = app.handle(.key(KeyPress(.home, .ctrl)))
-        var previous = app.rowsAbove(app.feedAnchor)
+        _ = app.handle(.key(KeyPress(.home, .ctrl))); app.settle()
+        var previous = app.feedOffset
         for _ in 0..<150 {
-            _ = app.handle(.key(KeyPress(.down, .ctrl)))
-            let now = app.rowsAbove(app.feedAnchor)
+            _ = app.handle(.key(KeyPress(.down, .ctrl))); app.settle()
+            let now = app.feedOffset
             XCTAssertEqual(now, previous + 1)
             previous = now
         }
         for _ in 0..<150 {
-            _ = app.handle(.key(KeyPress(.up, .ctrl)))
-            let now = app.rowsAbove(app.feedAnchor)
+            _ = app.handle(.key(KeyPress(.up, .ctrl))); app.settle()
+            let now = app.feedOffset
             XCTAssertEqual(now, previous - 1)
             previous = now
         }

@@ -26,26 +26,29 @@ final class FollowTests: XCTestCase {
         screen.present(app.render(), full: false)
         app.receive(update([.user(User(id: "u9", handle: "zed", name: "Zed")), comment("n1", "fresh from outside", author: "u9")]))
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines.contains("   fresh from outside"))
-        XCTAssertTrue(screen.lines.contains { $0.hasPrefix(" Zed @zed") })
+        XCTAssertTrue(screen.plainLines.contains("   fresh from outside"))
+        XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix(" Zed @zed") })
         XCTAssertEqual(app.newCount, 0)
-        XCTAssertTrue(screen.lines[11].contains("comment") && !screen.lines[11].contains("new"))
+        XCTAssertTrue(screen.plainLines[11].contains("comment") && !screen.plainLines[11].contains("new"))
     }
 
     func testElsewhereTheReadingPositionStaysAndNewOnesAreCounted() {
         let (app, screen) = makeApp(comments: 20)
         _ = app.render()
         _ = app.handle(.key(KeyPress(.home, .ctrl)))
+        app.settle()
         screen.present(app.render(), full: false)
-        let before = screen.lines
+        let before = screen.plainLines
         app.receive(update([comment("n1", "one"), comment("n2", "two")]))
         screen.present(app.render(), full: false)
-        XCTAssertEqual(Array(screen.lines[3..<10]), Array(before[3..<10]), "the feed did not move")
-        XCTAssertTrue(screen.lines[11].contains("2 new"), screen.lines[11])
+        XCTAssertEqual(Array(screen.plainLines[2..<8]), Array(before[2..<8]), "the feed did not move")
+        XCTAssertTrue(screen.plainLines[8].hasSuffix("↓ 2 new"), "a marker at the feed's bottom")
+        XCTAssertTrue(screen.plainLines[11].contains("2 new"), screen.plainLines[11])
         _ = app.handle(.key(KeyPress(.end, .ctrl)))
+        app.settle()
         screen.present(app.render(), full: false)
         XCTAssertEqual(app.newCount, 0)
-        XCTAssertTrue(screen.lines.contains("   two"))
+        XCTAssertTrue(screen.plainLines.contains("   two"))
     }
 
     func testOwnPostsAppearOnce() {
@@ -63,6 +66,6 @@ final class FollowTests: XCTestCase {
         let (app, screen) = makeApp(comments: 2)
         app.receive(update([], problems: [ThreadFileProblem(line: 42, message: "torn line (an append that never finished), skipped")]))
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines[11].contains("line 42: torn"), screen.lines[11])
+        XCTAssertTrue(screen.plainLines[11].contains("line 42: torn"), screen.plainLines[11])
     }
 }

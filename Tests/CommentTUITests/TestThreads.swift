@@ -14,3 +14,34 @@ func makeSmallThread(comments: Int = 3) -> CommentThread {
     }
     return thread
 }
+
+import ScrollEngine
+@testable import CommentTUI
+
+extension CommentApp {
+    /// The feed's top row as a row of its content (0: the first row).
+    var feedOffset: Int { feedScroll.model.geometry.drawnOffset }
+    /// The offset that shows the feed's last row at the bottom.
+    var feedBottomOffset: Int { Int(feedScroll.model.offsetBounds.upperBound.rounded(.down)) }
+
+    /// Runs animations and timers to their end (five seconds on), then draws a frame.
+    func settle() {
+        advance(to: now + 5)
+        _ = render()
+    }
+}
+
+extension HeadlessScreen {
+    /// The screen's rows without the feed's scrollbar in the last column, trailing blanks removed.
+    var plainLines: [String] {
+        lines.map { line in
+            var text = line
+            if text.count == screen.columns || DisplayWidth.width(of: text) == screen.columns,
+               let last = text.last, last == "│" || last == "┃" {
+                text.removeLast()
+            }
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+    }
+}

@@ -17,18 +17,18 @@ final class UnreadTests: XCTestCase {
         app.restore(ReadMarker(commentID: "c10", position: 9))
         XCTAssertEqual(app.firstUnread, 10)
         screen.present(app.render(), full: false)
-        XCTAssertFalse(screen.lines.contains { $0.contains(" new ") }, "the newest comments show; the divider is above")
-        _ = app.handle(.key(.alt("u")))
+        XCTAssertFalse(screen.plainLines.contains { $0.contains(" new ") }, "the newest comments show; the divider is above")
+        _ = app.handle(.key(.alt("u"))); app.settle()
         screen.present(app.render(), full: false)
-        XCTAssertTrue(screen.lines[3].hasPrefix(" ─") && screen.lines[3].contains(" new "), screen.lines.joined(separator: "\n"))
-        XCTAssertEqual(screen.lines[5], "   comment number 11")
+        XCTAssertTrue(screen.plainLines[2].hasPrefix(" ─") && screen.plainLines[2].contains(" new "), screen.plainLines.joined(separator: "\n"))
+        XCTAssertEqual(screen.plainLines[4], "   comment number 11")
     }
 
     func testAMarkerNamingAnotherCommentIsIgnored() {
         let (app, _) = makeApp()
         app.restore(ReadMarker(commentID: "other", position: 9))
         XCTAssertNil(app.firstUnread)
-        _ = app.handle(.key(.alt("u")))
+        _ = app.handle(.key(.alt("u"))); app.settle()
         XCTAssertEqual(app.message, "no unread comments")
     }
 

@@ -3,7 +3,12 @@ import XCTest
 
 /// The built client in a real terminal: tmux at 80x24, driven with send-keys.
 final class TmuxClientTests: XCTestCase {
-    func feedRows(_ screen: [String]) -> [String] { Array(screen[3..<20]) }
+    /// The feed's rows below the collapsed header (title and rule), above the composer's rule.
+    /// The scrollbar in the last column is left out: its thumb moves with the feed.
+    func feedRows(_ screen: [String]) -> [String] {
+        screen[2..<21].map { $0.last == "│" || $0.last == "┃" ? String($0.dropLast()) : $0 }
+    }
+    func isIdle(_ screen: [String]) -> Bool { screen.last!.contains(" · idle · ") }
 
     func testFirstScreenTypingScrollingAndWheel() throws {
         let tmux = try TmuxSession()
@@ -20,16 +25,28 @@ final class TmuxClientTests: XCTestCase {
 
         let before = feedRows(try tmux.screen())
         try tmux.keys("PPage")
-        let paged = try tmux.waitFor("the feed to page up") { self.feedRows($0) != before }
+        let paged = try tmux.waitFor("the feed to page up") { self.feedRows($0) != before && self.isIdle($0) }
         XCTAssertFalse(paged.contains { $0.contains("Last comment of the demo") })
 
-        // An SGR wheel-down report at a feed row: decoded by the client, it scrolls three rows.
+        // An SGR wheel-down report at a feed row: decoded by the client, one notch scrolls three rows.
         try tmux.literal("\u{1B}[<65;10;10M")
-        let wheeled = try tmux.waitFor("the wheel to scroll") { self.feedRows($0) != self.feedRows(paged) }
-        XCTAssertEqual(Array(feedRows(paged)[3...]), Array(feedRows(wheeled)[..<14]), "moved by exactly three rows")
+        let wheeled = try tmux.waitFor("the wheel to scroll") { self.feedRows($0) != self.feedRows(paged) && self.isIdle($0) }
+        XCTAssertEqual(Array(feedRows(paged)[3...]), Array(feedRows(wheeled)[..<16]), "moved by exactly three rows")
 
         try tmux.keys("C-Up")
-        try tmux.waitFor("Ctrl-Up to scroll a row") { self.feedRows($0) == Array(["" ] + self.feedRows(wheeled)[..<16]) || self.feedRows($0)[1] == self.feedRows(wheeled)[0] }
+        try tmux.waitFor("Ctrl-Up to scroll a row") { Array(self.feedRows($0)[1...]) == Array(self.feedRows(wheeled)[..<18]) && self.isIdle($0) }
+    }
+
+    func testAWheelBurstShowsItsPhasesInTheStatusBar() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        let start = try tmux.screen()
+        // Eight wheel-up notches at once: a fast burst that glides on after the last notch.
+        try tmux.literal(String(repeating: "\u{1B}[<64;10;10M", count: 8))
+        try tmux.waitFor("the glide after the burst") { $0.last!.contains(" · decelerating · ") }
+        let rested = try tmux.waitFor("rest after the glide") { self.isIdle($0) }
+        XCTAssertNotEqual(feedRows(rested), feedRows(start))
+        XCTAssertFalse(rested.contains { $0.contains("Last comment of the demo") }, "momentum carried the feed away from the end")
     }
 
     func testCtrlCExitsZeroAndRestoresTheTerminal() throws {
@@ -121,11 +138,11 @@ final class TmuxClientTests: XCTestCase {
         let tmux = try TmuxSession()
         try tmux.startClient()
         try tmux.tmux(["resize-window", "-t", "0", "-x", "50", "-y", "20"])
-        try tmux.waitFor("a 50-column layout") { $0.count >= 20 && $0[2] == String(repeating: "─", count: 50) }
+        try tmux.waitFor("a 50-column layout") { $0.count >= 20 && $0[1] == String(repeating: "─", count: 50) }
         try tmux.tmux(["resize-window", "-t", "0", "-x", "16", "-y", "6"])
         try tmux.waitFor("the too-small notice") { $0.contains { $0.contains("too small") } }
         try tmux.tmux(["resize-window", "-t", "0", "-x", "80", "-y", "24"])
-        try tmux.waitFor("the full layout again") { $0[0].contains("Scrolling like a phone") && $0[2].count == 80 }
+        try tmux.waitFor("the full layout again") { $0[0].contains("Scrolling like a phone") && $0[1].count == 80 }
     }
 
     func testNonUTF8LocaleGetsAClearMessage() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollEngine
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +20,9 @@ public final class AppLoop {
     private var decoder = InputDecoder()
     private var lastInputAt = 0.0
     private var needsFullRedraw = true
+    private var lastFrameAt = -Double.infinity
+    /// The shortest time between frames while something moves (60 a second).
+    static let frameInterval = 1.0 / 60
 
     /// - Parameters:
     ///   - now: the injected monotonic clock, in seconds.
@@ -76,7 +80,7 @@ public final class AppLoop {
             events = decoder.flush()
         }
         for event in events {
-            switch app.handle(event, wallClock: wallClock()) {
+            switch app.handle(event, wallClock: wallClock(), at: ScrollInstant(seconds: now())) {
             case .quit?: return .quit
             case .suspend?: suspend()
             case .redrawAll?: needsFullRedraw = true
@@ -89,10 +93,17 @@ public final class AppLoop {
 
     /// Seconds until the loop must wake without input: a lone Escape's timeout, else the next
     /// whole minute (relative times change then; the only wake-up at idle).
+    /// While the feed moves, the next frame's slot (at most 60 frames a second); when it rests
+    /// with a timer pending (a wheel burst's end, the debounced end), that timer.
     func timeout() -> Double? {
-        let minute = RelativeTime.secondsToNextMinute(wallClock())
-        guard decoder.hasPendingEscape else { return minute }
-        return min(minute, max(0, lastInputAt + InputDecoder.escapeTimeout - now()))
+        let time = now()
+        var wait = RelativeTime.secondsToNextMinute(wallClock())
+        if decoder.hasPendingEscape { wait = min(wait, max(0, lastInputAt + InputDecoder.escapeTimeout - time)) }
+        if let deadline = app.nextDeadline {
+            let frameSlot = lastFrameAt + Self.frameInterval
+            wait = min(wait, max(0, max(deadline.seconds, frameSlot) - time))
+        }
+        return wait
     }
 
     private func handleSignal(_ signal: Int32) -> Exit? {
@@ -128,6 +139,8 @@ public final class AppLoop {
         let (columns, rows) = session.size
         app.resize(columns: columns, rows: rows)
         app.wallTime = wallClock()
+        lastFrameAt = now()
+        app.advance(to: ScrollInstant(seconds: lastFrameAt))
         session.present(app.render(), full: needsFullRedraw)
         needsFullRedraw = false
     }

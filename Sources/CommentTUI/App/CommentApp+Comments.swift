@@ -6,7 +6,7 @@ extension CommentApp {
     /// The feed as drawn now.
     var feedView: FeedView {
         FeedView(
-            anchor: feedAnchor, commentCount: commentCount, ownUserID: me.id, selected: selectedComment, now: wallTime,
+            anchor: feedAnchor, commentCount: commentCount, postRows: feedScroll.postRows, ownUserID: me.id, selected: selectedComment, now: wallTime,
             layout: commentLayout, revealed: { self.revealedSpoilers[$0] ?? [] })
     }
 
@@ -20,20 +20,16 @@ extension CommentApp {
     }
 
     /// Scrolls so the whole comment shows, or at least its top when it is taller than the feed.
-    func scrollIntoView(_ index: Int) {
-        let height = regions.feed.height
-        let top = FeedAnchor(comment: index, row: 0)
-        if top < feedAnchor {
-            feedAnchor = top
-            followsBottom = false
-            return
+    func scrollIntoView(_ index: Int, animated: Bool = true) {
+        let model = feedScroll.model
+        guard let start = model.items.offset(of: index), let height = model.items.height(of: index) else {
+            return feedScroll.scrollTo(comment: index, animated: animated, at: now)
         }
-        // The anchor that puts the comment's last row on the feed's last row.
-        let lastRow = FeedAnchor(comment: index, row: rowCount(index) - 1)
-        let showsEnd = anchor(lastRow, movedBy: -(height - 1))
-        if feedAnchor < showsEnd {
-            feedAnchor = min(showsEnd, top)
-            followsBottom = !(feedAnchor < bottomAnchor)
+        let top = model.geometry.drawnOffset, rows = model.containerSize.rows
+        if start < top || height > rows {
+            feedScroll.scrollTo(comment: index, animated: animated, at: now)
+        } else if start + height > top + rows {
+            feedScroll.scrollTo(comment: index, row: height - 1, alignment: .bottom, animated: animated, at: now)
         }
     }
 
@@ -60,8 +56,9 @@ extension CommentApp {
         guard layout.isCollapsible, let id = layout.commentID else { show("this comment is shown whole"); return }
         if expandedComments.remove(id) == nil { expandedComments.insert(id) }
         feedLayout.invalidate(index)
-        if feedAnchor.comment == index { feedAnchor.row = min(feedAnchor.row, rowCount(index) - 1) }
-        if expandedComments.contains(id) { followsBottom = false } else { scrollIntoView(index) }
+        feedScroll.invalidate(index)
+        feedScroll.prepare(rows: rowCount)
+        if !expandedComments.contains(id) { scrollIntoView(index) }
     }
 
     /// Opens the first link of the selected comment.
@@ -83,26 +80,11 @@ extension CommentApp {
     /// What a click on the feed at a screen position hits.
     func feedHit(column: Int, row: Int) -> (comment: Int, style: TextRunStyle?)? {
         let feed = regions.feed
-        guard feed.contains(column: column, row: row), commentCount > 0 else { return nil }
-        let position = anchor(feedAnchor, movedBy: row - feed.row)
-        // `anchor(_:movedBy:)` stops at the end: a click below the last comment hits nothing.
-        guard rowsBetween(feedAnchor, position) == row - feed.row else { return nil }
+        guard feed.contains(column: column, row: row), commentCount > 0,
+              let position = feedScroll.position(atViewportRow: row - feed.row), position.comment >= 0 else { return nil }
         let layout = commentLayout(position.comment)
         guard case .body(let line) = layout.part(atRow: position.row) else { return (position.comment, nil) }
         return (position.comment, layout.body.style(line: line, column: column - feed.column - FeedLayout.bodyIndent))
-    }
-
-    /// Rows from one anchor down to another (small distances: a screenful).
-    private func rowsBetween(_ from: FeedAnchor, _ to: FeedAnchor) -> Int {
-        var rows = 0
-        var position = from
-        while position < to {
-            let height = rowCount(position.comment)
-            if position.comment == to.comment { return rows + to.row - position.row }
-            rows += height - position.row
-            position = FeedAnchor(comment: position.comment + 1, row: 0)
-        }
-        return rows
     }
 
     /// A click on the feed: reveals a spoiler, opens a link, expands or collapses; selects the comment.

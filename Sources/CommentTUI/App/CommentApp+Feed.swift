@@ -1,3 +1,4 @@
+import ScrollEngine
 import ThreadModel
 
 extension CommentApp {
@@ -15,6 +16,7 @@ extension CommentApp {
         if let cached = layoutCache, cached.width == size.columns { return cached }
         let layout = FeedLayout(width: size.columns)
         layoutCache = layout
+        feedScroll.invalidateAll()
         return layout
     }
 
@@ -31,74 +33,39 @@ extension CommentApp {
     /// Rows the comment at a feed position takes.
     func rowCount(_ index: Int) -> Int { commentLayout(index).rowCount }
 
-    /// The anchor `rows` rows after (or before, if negative) `anchor`, stopping at the ends.
-    func anchor(_ anchor: FeedAnchor, movedBy rows: Int) -> FeedAnchor {
-        guard commentCount > 0 else { return .top }
-        var position = anchor
-        var remaining = rows
-        while remaining > 0 {
-            let height = rowCount(position.comment)
-            let step = min(remaining, height - 1 - position.row)
-            if step > 0 {
-                position.row += step
-                remaining -= step
-            } else if position.comment + 1 < commentCount {
-                position = FeedAnchor(comment: position.comment + 1, row: 0)
-                remaining -= 1
-            } else {
-                break
-            }
-        }
-        while remaining < 0 {
-            if position.row > 0 {
-                let step = min(-remaining, position.row)
-                position.row -= step
-                remaining += step
-            } else if position.comment > 0 {
-                position = FeedAnchor(comment: position.comment - 1, row: rowCount(position.comment - 1) - 1)
-                remaining += 1
-            } else {
-                break
-            }
-        }
-        return position
+    /// The thread header's collapsing rows at the current width.
+    var threadHeader: ThreadHeaderLayout {
+        if let cached = headerCache, cached.width == size.columns { return cached }
+        let layout = ThreadHeaderLayout(thread: thread, width: size.columns, handles: { self.userIDsByHandle[$0] })
+        headerCache = layout
+        return layout
     }
 
-    /// The anchor that shows the feed's last row on its last screen row (the top when it all fits).
-    var bottomAnchor: FeedAnchor {
-        guard commentCount > 0 else { return .top }
-        let last = commentCount - 1
-        let end = FeedAnchor(comment: last, row: rowCount(last) - 1)
-        return anchor(end, movedBy: -(regions.feed.height - 1))
+    /// Rows the header collapses over: its collapsing rows, at most half the feed.
+    var headerPostRows: Int { min(threadHeader.postRows, max(1, regions.feed.height / 2)) }
+
+    /// The feed's place: the comment and row on its top row (`FeedScroll.postID` in the post's rows).
+    var feedAnchor: FeedAnchor { feedScroll.anchor }
+
+    /// Whether the feed shows its newest row (and so follows new comments).
+    var isFollowingBottom: Bool { feedScroll.model.isAtBottom }
+
+    /// Brings the feed to the frame about to be drawn: size, heights on and near the screen, time.
+    func prepareFeed() {
+        let feed = regions.feed
+        if feed.height != feedScroll.model.containerSize.rows || size.columns != feedScroll.model.containerSize.columns
+            || headerPostRows != feedScroll.postRows {
+            feedScroll.setViewport(rows: feed.height, columns: size.columns, postRows: headerPostRows)
+        }
+        _ = feedLayout  // a new width marks every height stale
+        feedScroll.model.advance(to: now)
+        feedScroll.prepare(rows: rowCount)
+        if isFollowingBottom { newCount = 0 }
     }
 
-    /// Keeps the anchor inside the feed; while following, puts it at the bottom.
-    func clampFeedAnchor() {
-        guard !isTooSmall else { return }
-        if followsBottom {
-            feedAnchor = bottomAnchor
-            return
-        }
-        if feedAnchor.comment >= commentCount { feedAnchor = FeedAnchor(comment: max(0, commentCount - 1), row: 0) }
-        if commentCount > 0 {
-            feedAnchor.row = min(feedAnchor.row, rowCount(feedAnchor.comment) - 1)
-        }
-        let bottom = bottomAnchor
-        if bottom < feedAnchor {
-            feedAnchor = bottom
-            followsBottom = true
-        }
-    }
-
-    /// Scrolls the feed by rows; reaching the bottom resumes following new comments.
-    func scrollFeed(by rows: Int) {
-        feedAnchor = anchor(feedAnchor, movedBy: rows)
-        let bottom = bottomAnchor
-        followsBottom = !(feedAnchor < bottom)
-        if followsBottom {
-            feedAnchor = bottom
-            newCount = 0
-        }
+    /// Applies a scroll input to the feed at the app's time.
+    func scrollFeed(_ input: ScrollInput) {
+        feedScroll.model.handle(input, at: now)
     }
 
     /// Scrolls to the first comment not read when the thread was opened.
@@ -107,9 +74,7 @@ extension CommentApp {
             show("no unread comments")
             return
         }
-        feedAnchor = FeedAnchor(comment: first, row: 0)
-        followsBottom = false
-        clampFeedAnchor()
+        feedScroll.scrollTo(comment: first, animated: true, at: now)
     }
 
     /// The read marker to save: the newest comment seen, if any was.
@@ -126,30 +91,25 @@ extension CommentApp {
         lastSeen = marker.position
     }
 
-    /// Scrolls to the first comment.
+    /// Scrolls to the thread's post, animated.
     func scrollFeedToTop() {
-        feedAnchor = .top
-        followsBottom = !(feedAnchor < bottomAnchor)
+        feedScroll.scrollToTop(at: now)
     }
 
-    /// Scrolls to the newest comment and follows from there.
+    /// Scrolls to the newest comment, animated, and follows from there.
     func scrollFeedToBottom() {
-        followsBottom = true
         newCount = 0
-        clampFeedAnchor()
-    }
-
-    /// Rows of the feed above an anchor: walks every comment above it, so for small threads only.
-    func rowsAbove(_ anchor: FeedAnchor) -> Int {
-        (0..<anchor.comment).reduce(anchor.row) { $0 + rowCount($1) }
+        feedScroll.scrollToBottom(at: now)
     }
 
     /// The comment being read at the top of the feed, 1-based, and the count.
     var feedPosition: (index: Int, count: Int) {
         let count = commentCount
         guard count > 0 else { return (0, 0) }
+        let anchor = feedAnchor
+        guard anchor.comment >= 0 else { return (1, count) }
         // A comment's trailing gap row at the top means the next comment is the one in view.
-        let atGap = feedAnchor.row == rowCount(feedAnchor.comment) - 1
-        return (min(feedAnchor.comment + 1 + (atGap ? 1 : 0), count), count)
+        let atGap = anchor.row == rowCount(anchor.comment) - 1
+        return (min(anchor.comment + 1 + (atGap ? 1 : 0), count), count)
     }
 }

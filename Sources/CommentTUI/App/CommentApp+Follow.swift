@@ -28,7 +28,10 @@ extension CommentApp {
             indexHandles()
             layoutCache?.invalidateAll()
         }
-        if added > 0, !followsBottom { newCount += added }
+        if added > 0 {
+            if !isFollowingBottom || feedScroll.model.phase != .idle { newCount += added }
+            feedScroll.commentsAppended(added)
+        }
         if let problem = update.problems.last {
             show("\(threadLabel) line \(problem.line): \(problem.message)", error: true)
         }

@@ -1,13 +1,23 @@
 import Foundation
+import ScrollEngine
+
+/// A mouse gesture that started on the feed.
+enum FeedGesture {
+    /// A press on the comments: a click if it ends without moving, else a drag of the feed.
+    case content(column: Int, row: Int)
+    /// A press on the scrollbar: the thread follows the pointer.
+    case scrollbar
+}
 
 extension CommentApp {
-    /// Rows one wheel notch scrolls, until the scroll engine drives the feed.
-    static let wheelRows = 3
-
     /// Applies one input event; returns what the loop must do, if anything.
-    /// - Parameter wallClock: the time of the event (the loop's clock); nil keeps `wallTime`.
-    public func handle(_ event: InputEvent, wallClock: Date? = nil) -> AppCommand? {
+    /// - Parameters:
+    ///   - wallClock: the time of the event (the loop's clock); nil keeps `wallTime`.
+    ///   - time: the event's monotonic time; nil keeps `now`.
+    public func handle(_ event: InputEvent, wallClock: Date? = nil, at time: ScrollInstant? = nil) -> AppCommand? {
         if let wallClock { wallTime = wallClock }
+        if let time { advance(to: time) }
+        if case .key(let press) = event, search != nil, handleSearchKey(press) { return nil }
         switch event {
         case .key(let press): return handleKey(press)
         case .mouse(let mouse): handleMouse(mouse); return nil
@@ -17,7 +27,6 @@ extension CommentApp {
     }
 
     private func handleKey(_ press: KeyPress) -> AppCommand? {
-        let feedPage = max(1, regions.feed.height - 1)
         switch (press.key, press.modifiers) {
         case (.character("c"), .ctrl), (.function(10), _):
             return .quit
@@ -32,6 +41,10 @@ extension CommentApp {
             fatalError("crash test requested with F12")
         case (.function(1), _):
             showsHelp.toggle()
+        case (.function(3), _):
+            showsScrollEvents.toggle()
+        case (.character("s"), .ctrl):
+            startSearch()
         case (.escape, []):
             if showsHelp { showsHelp = false } else if selectedComment != nil { selectedComment = nil } else { message = nil }
         case (.up, .alt): moveSelection(by: -1)
@@ -44,10 +57,10 @@ extension CommentApp {
             send(now: wallTime)
         case (.enter, .alt), (.character("j"), .ctrl):
             draft.insert("\n")
-        case (.pageUp, []): scrollFeed(by: -feedPage)
-        case (.pageDown, []): scrollFeed(by: feedPage)
-        case (.up, .ctrl), (.up, .shift): scrollFeed(by: -1)
-        case (.down, .ctrl), (.down, .shift): scrollFeed(by: 1)
+        case (.pageUp, []): scrollFeed(.key(.pageUp))
+        case (.pageDown, []): scrollFeed(.key(.pageDown))
+        case (.up, .ctrl), (.up, .shift): scrollFeed(.key(.rowUp))
+        case (.down, .ctrl), (.down, .shift): scrollFeed(.key(.rowDown))
         case (.home, .ctrl): scrollFeedToTop()
         case (.end, .ctrl): scrollFeedToBottom()
         case (.home, []):
@@ -84,12 +97,45 @@ extension CommentApp {
     }
 
     private func handleMouse(_ mouse: MouseEvent) {
-        guard !isTooSmall, regions.feed.contains(column: mouse.column, row: mouse.row) || mouse.isWheel else { return }
+        guard !isTooSmall else { return }
+        let feed = regions.feed
+        let inFeed = feed.contains(column: mouse.column, row: mouse.row)
         switch (mouse.button, mouse.action) {
-        case (.wheelUp, _): scrollFeed(by: -Self.wheelRows)
-        case (.wheelDown, _): scrollFeed(by: Self.wheelRows)
-        case (.left, .press): clickFeed(column: mouse.column, row: mouse.row)
+        case (.wheelUp, _) where inFeed: scrollFeed(.wheel(notches: -1))
+        case (.wheelDown, _) where inFeed: scrollFeed(.wheel(notches: 1))
+        case (.left, .press):
+            guard inFeed else { return }
+            let chrome = FeedChrome(scroll: feedScroll, newCount: newCount)
+            if let marker = chrome.newMarkerFrame(in: feed), marker.contains(column: mouse.column, row: mouse.row) {
+                scrollFeedToBottom()
+            } else if chrome.hasScrollbar, mouse.column == feed.column + feed.width - 1 {
+                feedGesture = .scrollbar
+                dragScrollbar(to: mouse.row)
+            } else {
+                feedGesture = .content(column: mouse.column, row: mouse.row)
+                scrollFeed(.press(row: mouse.row - feed.row))
+            }
+        case (.left, .drag):
+            switch feedGesture {
+            case .scrollbar?: dragScrollbar(to: mouse.row)
+            case .content?: scrollFeed(.drag(row: mouse.row - feed.row))
+            case nil: break
+            }
+        case (.left, .release), (.none, .release):
+            let gesture = feedGesture
+            feedGesture = nil
+            guard case .content(let column, let row)? = gesture else { return }
+            let still = feedScroll.model.phase == .tracking
+            scrollFeed(.release)
+            if still { clickFeed(column: column, row: row) }
         default: break
         }
+    }
+
+    /// Moves the thread to where the pointer is on the scrollbar.
+    private func dragScrollbar(to row: Int) {
+        let feed = regions.feed
+        let fraction = feed.height > 1 ? Double(row - feed.row) / Double(feed.height - 1) : 0
+        feedScroll.jump(toFraction: fraction, at: now)
     }
 }

@@ -22,8 +22,22 @@ public final class CommentApp {
     public internal(set) var draft = ComposerDraft()
     /// Comments of the thread file before `thread.comments`, read on demand; nil when all are in memory.
     public let store: CommentStore?
-    /// Where the feed is read.
-    var feedAnchor = FeedAnchor.top
+    /// The feed's scroll engine; its items are the comments (and the post's collapsing rows).
+    lazy var feedScroll: FeedScroll = makeFeedScroll()
+    /// The monotonic time: scroll inputs carry it, frames advance the engine to it.
+    /// The loop sets it before each event and frame; tests advance it themselves.
+    public internal(set) var now = ScrollInstant.zero
+    /// How the collapsing header snaps when scrolling ends part-way (`--snap`).
+    public var snapMode: SnapMode = .projected {
+        didSet { feedScroll.snapMode = snapMode }
+    }
+    /// Scroll observer events for the F3 panel.
+    let scrollEvents = ScrollEventLog()
+    var showsScrollEvents = false
+    /// The running Ctrl-S search, if any.
+    var search: FeedSearch?
+    /// The mouse gesture in progress on the feed, if any.
+    var feedGesture: FeedGesture?
     /// The last message shown in the status bar.
     public internal(set) var message: String?
     var messageIsError = false
@@ -35,8 +49,6 @@ public final class CommentApp {
     public var post: ((Comment) throws -> Void)?
     /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
     public var allowsCrashTest = false
-    /// Where the next frame puts the feed's bottom: set until the first layout, and while following.
-    var followsBottom = true
     /// The comment selected with Alt-Up/Alt-Down, by feed position.
     var selectedComment: Int?
     /// Spoilers revealed while the client runs, by comment id.
@@ -54,7 +66,10 @@ public final class CommentApp {
     public var openLink: ((String) -> Bool)?
     /// The first comment not read when the thread was opened (the "new" divider sits above it).
     public var firstUnread: Int? {
-        didSet { layoutCache?.invalidateAll() }
+        didSet {
+            layoutCache?.invalidateAll()
+            feedScroll.invalidateAll()
+        }
     }
     /// The newest comment whose header has been on screen: what the read marker saves.
     public internal(set) var lastSeen: Int?
@@ -63,6 +78,7 @@ public final class CommentApp {
 
     private(set) var size: (columns: Int, rows: Int)
     var layoutCache: FeedLayout?
+    var headerCache: ThreadHeaderLayout?
 
     /// - Parameter store: comments that precede `thread.comments` (a big file's index), if any.
     public init(thread: CommentThread, store: CommentStore? = nil, me: User, threadLabel: String, columns: Int, rows: Int) {
@@ -75,6 +91,24 @@ public final class CommentApp {
         indexHandles()
     }
 
+    private func makeFeedScroll() -> FeedScroll {
+        let scroll = FeedScroll(commentCount: commentCount, viewportRows: regions.feed.height, columns: size.columns,
+                                postRows: headerPostRows, configuration: ScrollConfiguration(), now: now)
+        scroll.snapMode = snapMode
+        scrollEvents.observe(scroll.model)
+        return scroll
+    }
+
+    /// Moves the app's clock to `time` (the loop's monotonic clock, or a test's) and the feed with it.
+    public func advance(to time: ScrollInstant) {
+        now = max(now, time)
+        feedScroll.model.advance(to: now)
+    }
+
+    /// When the app next needs a frame without input: now while the feed moves, else its next
+    /// timer (wheel burst end, debounced end), else nil.
+    public var nextDeadline: ScrollInstant? { feedScroll.model.nextDeadline }
+
     /// Rebuilds the handle → id map after users were added.
     func indexHandles() {
         userIDsByHandle = [:]
@@ -84,7 +118,6 @@ public final class CommentApp {
     /// Adapts to a new terminal size.
     public func resize(columns: Int, rows: Int) {
         size = (columns, rows)
-        clampFeedAnchor()
     }
 
     var isTooSmall: Bool {
@@ -106,7 +139,7 @@ public final class CommentApp {
         let composerHeight = ComposerView(draft: draft).height(width: width, maximum: max(1, size.rows / 3))
         let status = size.rows - 1
         let composer = CellRect(column: 0, row: status - composerHeight, width: width, height: composerHeight)
-        let header = CellRect(column: 0, row: 0, width: width, height: HeaderView.height)
+        let header = CellRect(column: 0, row: 0, width: width, height: HeaderView.collapsedHeight)
         let feed = CellRect(column: 0, row: header.maxRow, width: width, height: composer.row - 1 - header.maxRow)
         return Regions(header: header, feed: feed, composerRule: composer.row - 1, composer: composer, status: status)
     }
@@ -125,18 +158,23 @@ public final class CommentApp {
             NoticeView.drawTooSmall(into: &buffer)
             return Frame(buffer: buffer, cursor: nil)
         }
-        clampFeedAnchor()
+        prepareFeed()
         let r = regions
-        HeaderView(thread: thread, commentCount: commentCount).draw(into: &buffer, rect: r.header)
         if showsHelp {
             NoticeView.drawHelp(into: &buffer, rect: r.feed)
         } else {
             drawn = feedView.draw(into: &buffer, rect: r.feed)
+            FeedChrome(scroll: feedScroll, newCount: newCount).draw(into: &buffer, rect: r.feed)
+            if showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
         }
+        HeaderView(thread: thread, commentCount: commentCount, layout: threadHeader,
+                   shownRows: showsHelp ? 0 : feedScroll.postRowsShown, ownUserID: me.id)
+            .draw(into: &buffer, width: size.columns)
         buffer.write(String(repeating: "─", count: size.columns), column: 0, row: r.composerRule, style: Theme.rule)
-        let cursor = ComposerView(draft: draft).draw(into: &buffer, rect: r.composer)
+        let cursor = search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
+            ?? ComposerView(draft: draft).draw(into: &buffer, rect: r.composer)
         StatusBarView(
-            handle: me.handle, threadLabel: threadLabel, phase: "idle", position: feedPosition,
+            handle: me.handle, threadLabel: threadLabel, phase: feedScroll.model.phase.rawValue, position: feedPosition,
             newCount: newCount, message: message, isError: messageIsError
         ).draw(into: &buffer, row: r.status, width: size.columns)
         var frame = Frame(buffer: buffer, cursor: cursor)
@@ -161,8 +199,9 @@ public final class CommentApp {
             return
         }
         thread.append(comment)
+        feedScroll.commentsAppended(1)
         draft.clear()
-        followsBottom = true
+        scrollFeedToBottom()
         show(post == nil ? "posted (in memory only)" : "posted")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollEngine
 import ThreadModel
 #if canImport(Glibc)
 import Glibc
@@ -22,9 +23,11 @@ public enum Launcher {
         // The file and the user are settled before the terminal is touched, so mistakes print plainly.
         let target: OpenCommand.Target
         var visibilityLog: FileDescriptor?
+        var snapMode = SnapMode.projected
         do {
             guard let request = try OpenCommand.parse(options, context: context, version: version) else { return 0 }
             target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context)
+            snapMode = request.snapMode
             if let path = request.visibilityLog {
                 do {
                     visibilityLog = try FileDescriptor.openForAppend(path)
@@ -46,7 +49,7 @@ public enum Launcher {
             return Supervisor.run(arguments: arguments)
         }
         unsetenv(Supervisor.workerVariable)
-        return runInteractive(target, visibilityLog: visibilityLog)
+        return runInteractive(target, visibilityLog: visibilityLog, snapMode: snapMode)
     }
 
     /// Why the locale cannot show the client, if it cannot.
@@ -77,7 +80,7 @@ public enum Launcher {
         }
     }
 
-    static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?) -> Int32 {
+    static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?, snapMode: SnapMode) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
         do {
@@ -90,6 +93,7 @@ public enum Launcher {
             return Supervisor.fail("\(error)")
         }
         let app = CommentApp(thread: target.thread, store: target.store, me: target.me, threadLabel: target.label, columns: screen.size.columns, rows: screen.size.rows)
+        app.snapMode = snapMode
         let writer = ThreadFileWriter(path: target.path)
         app.post = { try writer.append(.comment($0)) }
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"

@@ -1,10 +1,11 @@
 import Foundation
+import ScrollEngine
 import ThreadModel
 
 /// `comment-tui [FILE] [--as HANDLE]`: which thread file the interactive client opens, and as whom.
 enum OpenCommand {
     static let usage = """
-    Usage: comment-tui [FILE] [--as HANDLE] [--visibility-log LOG]
+    Usage: comment-tui [FILE] [--as HANDLE] [--snap projected|debounce] [--visibility-log LOG]
            comment-tui new | post | generate | import-github | check ...   (see VERB --help)
            comment-tui --help | --version
 
@@ -12,6 +13,10 @@ enum OpenCommand {
     ($XDG_DATA_HOME/comment-tui/demo.jsonl, else ~/.local/share/comment-tui/demo.jsonl,
     written on first run) as the demo's own user, tatiana.
       --as HANDLE     who you are in the thread (default: the user whose handle is $USER)
+      --snap projected|debounce
+                      how the thread header snaps when scrolling stops half-way:
+                      projected (default) picks the end as the gesture ends and moves
+                      there in one motion; debounce waits 50 ms of quiet, then animates
       --visibility-log LOG
                       at exit, append a JSON line per link seen whole:
                       {"comment":ID,"url":URL,"first_seen":TIME,"visible_ms":N}
@@ -45,17 +50,25 @@ enum OpenCommand {
         var file: String?
         var handle: String?
         var visibilityLog: String?
+        var snapMode: SnapMode = .projected
     }
 
     /// Parses the arguments; nil when `--help` or `--version` was answered.
     static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> Request? {
-        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log"], flags: ["--version"], usage: usage)
+        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"], flags: ["--version"], usage: usage)
         if parsed.wantsHelp { try context.print(usage); return nil }
         if parsed.flags.contains("--version") { try context.print("comment-tui \(version)"); return nil }
         guard parsed.positionals.count <= 1 else {
             throw CommandFailure.usage("unexpected argument '\(VisibleText.escape(parsed.positionals[1]))'", usage)
         }
-        return Request(file: parsed.positionals.first, handle: parsed.value("--as"), visibilityLog: parsed.value("--visibility-log"))
+        var request = Request(file: parsed.positionals.first, handle: parsed.value("--as"), visibilityLog: parsed.value("--visibility-log"))
+        switch parsed.value("--snap") {
+        case nil, "projected": request.snapMode = .projected
+        case "debounce": request.snapMode = .afterDebounce
+        case let other?:
+            throw CommandFailure.usage("--snap takes projected or debounce, not '\(VisibleText.escape(other))'", usage)
+        }
+        return request
     }
 
     /// Finds (installing the demo when no file is named) and reads the thread, and picks the user.

@@ -46,17 +46,20 @@ enum RenderCommand {
             let text = lines.joined(separator: "\n")
             try context.writeOutput(Array((text + "\n").utf8))
         }
-        var header = CellBuffer(columns: width, rows: HeaderView.height)
-        HeaderView(thread: thread, commentCount: index.commentCount).draw(into: &header, rect: CellRect(column: 0, row: 0, width: width, height: HeaderView.height))
-        try print(header)
         var handles: [String: String] = [:]
         for user in thread.users where handles[user.handle] == nil { handles[user.handle] = user.id }
+        let headerLayout = ThreadHeaderLayout(thread: thread, width: width, handles: { handles[$0] })
+        let headerView = HeaderView(thread: thread, commentCount: index.commentCount, layout: headerLayout,
+                                    shownRows: headerLayout.postRows, ownUserID: me?.id ?? "")
+        var header = CellBuffer(columns: width, rows: headerView.height)
+        headerView.draw(into: &header, width: width)
+        try print(header)
         let layout = FeedLayout(width: width)
         let source = FeedLayout.Source(comment: index.comment(at:), user: thread.user(id:), handleID: { handles[$0] }, isExpanded: { _ in false })
         for position in 0..<index.commentCount {
             let comment = layout.layout(of: position, source)
             var buffer = CellBuffer(columns: width, rows: comment.rowCount)
-            FeedView(anchor: FeedAnchor(comment: position, row: 0), commentCount: index.commentCount, ownUserID: me?.id ?? "",
+            FeedView(anchor: FeedAnchor(comment: position, row: 0), commentCount: index.commentCount, postRows: 0, ownUserID: me?.id ?? "",
                      selected: nil, now: now, layout: { layout.layout(of: $0, source) }, revealed: { _ in [] })
                 .draw(into: &buffer, rect: CellRect(column: 0, row: 0, width: width, height: comment.rowCount))
             try print(buffer)

@@ -6,6 +6,8 @@ import ThreadModel
 struct FeedView {
     var anchor: FeedAnchor
     var commentCount: Int
+    /// Rows of the post's collapse range (comment `FeedScroll.postID`); the header draws over them.
+    var postRows: Int
     var ownUserID: String
     /// The comment the reader selected (Alt-Up/Alt-Down), marked in the gutter.
     var selected: Int?
@@ -34,12 +36,18 @@ struct FeedView {
     @discardableResult
     func draw(into buffer: inout CellBuffer, rect: CellRect) -> Drawn {
         var drawn = Drawn()
-        let end = rect.column + rect.width
+        // The last column is the scrollbar's.
+        let end = rect.column + rect.width - 1
         var position = anchor
         var shownLines: [Int: (first: Int, last: Int)] = [:]
         for screenRow in rect.row..<rect.maxRow {
             buffer.fill(row: screenRow, from: rect.column, to: end)
             guard position.comment < commentCount else { continue }
+            if position.comment < 0 {
+                position.row += 1
+                if position.row >= postRows { position = FeedAnchor(comment: 0, row: 0) }
+                continue
+            }
             let comment = layout(position.comment)
             if position.comment == selected {
                 buffer.write("▌", column: rect.column, row: screenRow, style: Theme.selectionGutter, limit: end)

@@ -2,26 +2,70 @@ import ScrollEngine
 import Foundation
 import ThreadModel
 
-/// The thread header: title, author and time, then a rule.
+/// The thread header's collapsing rows at one width: the author line, then the start of the post.
+///
+/// The title row and the rule under the header always show; these rows sit between them and
+/// collapse row by row as the feed scrolls through the post's rows (`FeedScroll.postID`).
+struct ThreadHeaderLayout {
+    let width: Int
+    /// The first rows of the post's body.
+    let bodyLines: [TextLayout.Line]
+    /// Rows that collapse: the author line and the body's first lines.
+    var postRows: Int { 1 + bodyLines.count }
+    /// Body rows shown at most.
+    static let bodyRows = 3
+
+    init(thread: CommentThread, width: Int, handles: (String) -> String?) {
+        self.width = width
+        let layout = TextLayout(CommentMarkup.parse(thread.body, handles: handles), width: max(4, width - 2))
+        let nonEmpty = layout.lines.contains { !$0.runs.isEmpty }
+        bodyLines = nonEmpty ? Array(layout.truncated(toRows: Self.bodyRows).lines.prefix(Self.bodyRows)) : []
+    }
+}
+
+/// The thread header: the title, the collapsing rows (author, start of the post), then a rule.
 struct HeaderView {
     var thread: CommentThread
     var commentCount: Int
-    static let height = 3
+    var layout: ThreadHeaderLayout
+    /// Collapsing rows on screen now (0 = collapsed to the title).
+    var shownRows: Int
+    var ownUserID: String
+    /// Rows the header takes when collapsed: the title and the rule.
+    static let collapsedHeight = 2
 
-    func draw(into buffer: inout CellBuffer, rect: CellRect) {
-        let end = rect.column + rect.width
-        buffer.fill(row: rect.row, from: rect.column, to: end)
-        buffer.write(thread.title, column: rect.column + 1, row: rect.row, style: Theme.title, limit: end - 1)
-        let author = thread.user(id: thread.author)
-        var x = rect.column + 1
-        buffer.fill(row: rect.row + 1, from: rect.column, to: end)
-        x = buffer.write(author?.name ?? thread.author, column: x, row: rect.row + 1, style: Theme.authorName, limit: end - 1)
-        if let handle = author?.handle {
-            x = buffer.write(" @" + handle, column: x, row: rect.row + 1, style: Theme.handle, limit: end - 1)
+    /// Rows the header takes now.
+    var height: Int { Self.collapsedHeight + shownRows }
+
+    func draw(into buffer: inout CellBuffer, width: Int) {
+        let end = width
+        buffer.fill(row: 0, from: 0, to: end)
+        var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, limit: end - 1)
+        if shownRows == 0 {
+            // Collapsed: the count still shows after the title, as far as it fits.
+            x = buffer.write(" · \(commentCount) comments", column: x, row: 0, style: Theme.dim, limit: end - 1)
         }
-        x = buffer.write(" · " + Self.dateText(thread.created), column: x, row: rect.row + 1, style: Theme.dim, limit: end - 1)
-        x = buffer.write(" · \(commentCount) comments", column: x, row: rect.row + 1, style: Theme.dim, limit: end - 1)
-        buffer.write(String(repeating: "─", count: rect.width), column: rect.column, row: rect.row + 2, style: Theme.rule, limit: end)
+        for i in 0..<shownRows {
+            let row = 1 + i
+            buffer.fill(row: row, from: 0, to: end)
+            if i == 0 {
+                drawAuthorLine(into: &buffer, row: row, end: end)
+            } else if i - 1 < layout.bodyLines.count {
+                CommentRenderer(revealedSpoilers: [], ownUserID: ownUserID)
+                    .draw(layout.bodyLines[i - 1], into: &buffer, column: 1, row: row, limit: end - 1)
+            }
+        }
+        buffer.write(String(repeating: "─", count: width), column: 0, row: 1 + shownRows, style: Theme.rule, limit: end)
+    }
+
+    private func drawAuthorLine(into buffer: inout CellBuffer, row: Int, end: Int) {
+        let author = thread.user(id: thread.author)
+        var x = buffer.write(author?.name ?? thread.author, column: 1, row: row, style: Theme.authorName, limit: end - 1)
+        if let handle = author?.handle {
+            x = buffer.write(" @" + handle, column: x, row: row, style: Theme.handle, limit: end - 1)
+        }
+        x = buffer.write(" · " + Self.dateText(thread.created), column: x, row: row, style: Theme.dim, limit: end - 1)
+        buffer.write(" · \(commentCount) comments", column: x, row: row, style: Theme.dim, limit: end - 1)
     }
 
     static func dateText(_ date: Date) -> String { TimestampText.utc(date) }

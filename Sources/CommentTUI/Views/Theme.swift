@@ -24,4 +24,8 @@ public enum Theme {
     public static let expandMarker = CellStyle([.dim, .underline])
     public static let selectionGutter = CellStyle(.bold, foreground: .yellow)
     public static let unreadDivider = CellStyle(foreground: .red)
+    public static let scrollTrack = CellStyle(.dim)
+    public static let scrollThumb = CellStyle(.bold)
+    public static let newMarker = CellStyle(.bold, foreground: .black, background: .yellow)
+    public static let eventPanel = CellStyle(background: .blue)
 }

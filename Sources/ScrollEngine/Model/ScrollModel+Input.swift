@@ -216,6 +216,7 @@ extension ScrollModel {
                                             easing: .velocityMatching(initialVelocity: startVelocity))
                 motion = .animation(curve, target: .offset(target))
                 velocity = startVelocity
+                observers.snapped(from: contentOffset, to: target)
                 return setPhase(.decelerating)
             }
             motion = nil

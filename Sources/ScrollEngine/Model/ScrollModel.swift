@@ -123,6 +123,12 @@ public final class ScrollModel<ID: Hashable> {
         }
     }
 
+    /// Calls `action(from, to)` when a snap starts: a move from offset `from` to the snap target `to`.
+    @discardableResult
+    public func onSnap(_ action: @escaping (_ from: Double, _ to: Double) -> Void) -> ScrollObservationToken {
+        observers.addSnap(action)
+    }
+
     /// Stops calling an observer.
     public func removeObserver(_ token: ScrollObservationToken) {
         observers.remove(token)
@@ -202,6 +208,7 @@ public final class ScrollModel<ID: Hashable> {
                                         duration: configuration.snapDuration, easing: configuration.animationEasing)
         guard animation.endTime > now else { return moveOffset(to: target) }
         motion = .animation(animation, target: .offset(target))
+        observers.snapped(from: contentOffset, to: target)
         setPhase(.animating)
     }
 

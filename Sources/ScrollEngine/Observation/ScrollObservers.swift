@@ -37,6 +37,7 @@ struct ScrollObservers {
     private var geometry: [(id: Int, observation: GeometryObservation)] = []
     private var phase: [(id: Int, action: (ScrollPhase, ScrollPhase, ScrollPhaseContext) -> Void)] = []
     private var ended: [(id: Int, action: (ScrollGeometry) -> Void)] = []
+    private var snap: [(id: Int, action: (Double, Double) -> Void)] = []
     private var pending: [() -> Void] = []
     private var isDelivering = false
 
@@ -64,7 +65,14 @@ struct ScrollObservers {
         return ScrollObservationToken(id: id)
     }
 
+    mutating func addSnap(_ action: @escaping (Double, Double) -> Void) -> ScrollObservationToken {
+        let id = makeID()
+        snap.append((id, action))
+        return ScrollObservationToken(id: id)
+    }
+
     mutating func remove(_ token: ScrollObservationToken) {
+        snap.removeAll { $0.id == token.id }
         geometry.removeAll { $0.id == token.id }
         phase.removeAll { $0.id == token.id }
         ended.removeAll { $0.id == token.id }
@@ -88,6 +96,13 @@ struct ScrollObservers {
         for entry in ended {
             let action = entry.action
             pending.append { action(value) }
+        }
+    }
+
+    mutating func snapped(from: Double, to: Double) {
+        for entry in snap {
+            let action = entry.action
+            pending.append { action(from, to) }
         }
     }
 
