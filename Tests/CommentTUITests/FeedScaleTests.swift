@@ -96,4 +96,37 @@ final class FeedScaleTests: XCTestCase {
         }
         XCTAssertEqual(previous, 0)
     }
+
+    func testAMillionCommentsScrollAnywhereThroughAWindow() {
+        let store = CountingStore(count: 1_000_000)
+        let (app, screen) = makeApp(store: store)
+        screen.present(app.render(), full: false)
+        let scroll = app.feedScroll
+        XCTAssertEqual(scroll.windowEnd - scroll.windowStart, FeedScroll.initialWindow)
+        app.feedScroll.jump(toFraction: 0.5, at: app.now)
+        app.settle()
+        screen.present(app.render(), full: false)
+        XCTAssertEqual(Double(app.feedAnchor.comment), 500_000, accuracy: 2)
+        XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix("   comment 500000") })
+        // Page up far past the window's start: batches are prepended, the window stays bounded.
+        var previous = app.feedAnchor.comment
+        for _ in 0..<600 {
+            _ = app.handle(.key(KeyPress(.pageUp)))
+            app.settle()
+            XCTAssertLessThan(app.feedAnchor.comment, previous)
+            previous = app.feedAnchor.comment
+            XCTAssertLessThanOrEqual(scroll.windowEnd - scroll.windowStart, FeedScroll.maximumWindow + FeedScroll.batch)
+        }
+        scroll._checkInvariants()
+        XCTAssertLessThan(previous, 500_000 - 2000)
+        XCTAssertLessThan(store.requested.count, 20_000, "only comments near the view were read")
+        _ = app.handle(.key(KeyPress(.home, .ctrl)))
+        app.settle()
+        XCTAssertEqual(scroll.model.contentOffset, 0)
+        XCTAssertEqual(app.feedPosition.index, 1)
+        _ = app.handle(.key(KeyPress(.end, .ctrl)))
+        app.settle()
+        XCTAssertTrue(app.isFollowingBottom)
+        XCTAssertEqual(app.feedPosition.count, 1_000_000)
+    }
 }

@@ -83,4 +83,162 @@ final class FeedScrollingTests: XCTestCase {
             "────────────────────────────────────────",
         ])
     }
+
+    private let postBody = "The post body, long enough to wrap over more than one row of the header."
+
+    /// Drags the feed by `rows` (up when positive) and holds still before releasing.
+    private func dragAndHold(_ app: CommentApp, _ screen: HeadlessScreen, rows: Int, from row: Int = 12) {
+        send(app, .mouse(MouseEvent(.left, .press, column: 10, row: row)))
+        send(app, .mouse(MouseEvent(.left, .drag, column: 10, row: row - rows)))
+        run(app, screen, for: 0.4)
+        send(app, .mouse(MouseEvent(.left, .release, column: 10, row: row - rows)))
+    }
+
+    func testAHeaderLeftHalfCollapsedSnapsToTheNearerEnd() {
+        for mode in [SnapMode.projected, .afterDebounce] {
+            let (app, screen) = makeApp(body: postBody)
+            app.snapMode = mode
+            send(app, .key(KeyPress(.home, .ctrl)))
+            run(app, screen, for: 1)
+            let distance = Double(app.feedScroll.postRows)
+            XCTAssertEqual(distance, 3, "author line and two body rows")
+            dragAndHold(app, screen, rows: 1)
+            XCTAssertEqual(app.feedScroll.model.contentOffset, 1, "held part-way")
+            run(app, screen, for: 1)
+            XCTAssertEqual(app.feedScroll.headerProgress, 0, "\(mode): a third of the way snaps back open")
+            dragAndHold(app, screen, rows: 2)
+            let phases = run(app, screen, for: 1)
+            XCTAssertEqual(app.feedScroll.headerProgress, 1, "\(mode): two thirds of the way snaps shut")
+            XCTAssertEqual(phases.last, .idle)
+            XCTAssertEqual(screen.lines[0], " Hello ␛[2Jworld · 40 comments")
+        }
+    }
+
+    func testADragMovesTheFeedAndAStillPressIsAClick() {
+        let (app, screen) = makeApp()
+        let start = app.feedScroll.model.contentOffset
+        dragAndHold(app, screen, rows: -4)
+        XCTAssertEqual(app.feedScroll.model.contentOffset, start - 4, "the content follows the pointer")
+        XCTAssertNil(app.selectedComment, "a drag is not a click")
+        run(app, screen, for: 1)
+        send(app, .mouse(MouseEvent(.left, .press, column: 10, row: 5)))
+        XCTAssertEqual(app.feedScroll.model.phase, .tracking)
+        send(app, .mouse(MouseEvent(.left, .release, column: 10, row: 5)))
+        XCTAssertEqual(app.feedScroll.model.phase, .idle)
+        XCTAssertNotNil(app.selectedComment, "a press and release in place selects the comment")
+    }
+
+    func testAFlingLeavesMomentum() {
+        let (app, screen) = makeApp(comments: 200)
+        send(app, .mouse(MouseEvent(.left, .press, column: 10, row: 3)))
+        for step in 1...8 {
+            time += 0.01
+            send(app, .mouse(MouseEvent(.left, .drag, column: 10, row: 3 + step)))
+        }
+        let released = app.feedScroll.model.contentOffset
+        send(app, .mouse(MouseEvent(.left, .release, column: 10, row: 11)))
+        XCTAssertEqual(app.feedScroll.model.phase, .decelerating)
+        XCTAssertGreaterThan(abs(app.feedScroll.model.velocity), 50)
+        let phases = run(app, screen, for: 3)
+        XCTAssertEqual(phases.last, .idle)
+        XCTAssertLessThan(app.feedScroll.model.contentOffset, released - 10, "glides on after the release")
+    }
+
+    func testTheScrollbarShowsThePlaceAndADragOnItJumps() {
+        let (app, screen) = makeApp(comments: 200)
+        let feed = app.regions.feed
+        let bar = feed.column + feed.width - 1
+        XCTAssertEqual(screen.screen[bar, feed.maxRow - 1].text, "┃", "at the bottom the thumb is at the bottom")
+        XCTAssertEqual(screen.screen[bar, feed.row].text, "│")
+        send(app, .mouse(MouseEvent(.left, .press, column: bar, row: feed.row)))
+        send(app, .mouse(MouseEvent(.left, .release, column: bar, row: feed.row)))
+        run(app, screen, for: 0.1)
+        XCTAssertEqual(app.feedScroll.model.contentOffset, 0, "the top of the bar is the top of the thread")
+        XCTAssertEqual(screen.screen[bar, feed.row + app.feedScroll.postRowsShown].text, "┃", "below the header's rows")
+        let barTop = app.chromeRect.row
+        send(app, .mouse(MouseEvent(.left, .press, column: bar, row: barTop)))
+        send(app, .mouse(MouseEvent(.left, .drag, column: bar, row: feed.row + feed.height / 2)))
+        send(app, .mouse(MouseEvent(.left, .release, column: bar, row: feed.row + feed.height / 2)))
+        run(app, screen, for: 0.1)
+        let middle = app.feedScroll.threadFraction
+        XCTAssertEqual(middle, 0.5, accuracy: 0.1)
+        XCTAssertNil(app.selectedComment, "the scrollbar is not a comment")
+    }
+
+    func testNewCommentsAreFollowedAtTheBottomAndCountedElsewhere() {
+        let (app, screen) = makeApp()
+        func arrive(_ id: String) {
+            app.receive(ThreadFileUpdate(records: [(.comment(Comment(id: id, author: "u2", created: testNow, body: "arrived \(id)")), 1)], problems: []))
+        }
+        arrive("x1")
+        run(app, screen, for: 0.1)
+        XCTAssertTrue(screen.plainLines.contains("   arrived x1"), "followed at the bottom")
+        XCTAssertEqual(app.newCount, 0)
+        send(app, .key(KeyPress(.pageUp)))
+        run(app, screen, for: 1)
+        arrive("x2")
+        arrive("x3")
+        run(app, screen, for: 0.1)
+        XCTAssertEqual(app.newCount, 2)
+        let feed = app.regions.feed
+        let marker = screen.plainLines[feed.maxRow - 1]
+        XCTAssertTrue(marker.hasSuffix("↓ 2 new"), marker)
+        send(app, .mouse(MouseEvent(.left, .press, column: feed.width - 4, row: feed.maxRow - 1)))
+        send(app, .mouse(MouseEvent(.left, .release, column: feed.width - 4, row: feed.maxRow - 1)))
+        XCTAssertEqual(app.feedScroll.model.phase, .animating, "a click on the marker scrolls down, animated")
+        run(app, screen, for: 1)
+        XCTAssertTrue(screen.plainLines.contains("   arrived x3"))
+        XCTAssertEqual(app.newCount, 0)
+    }
+
+    func testSearchIsIncrementalEnterGoesOlderEscLeaves() {
+        let (app, screen) = makeApp(comments: 60)
+        func key(_ press: KeyPress) { send(app, .key(press)); run(app, screen, for: 0.5) }
+        key(.ctrl("s"))
+        XCTAssertTrue(screen.lines[app.regions.composer.row].hasPrefix("search:"))
+        for c in "number 5" { key(KeyPress(.character(c))) }
+        XCTAssertEqual(app.selectedComment, 58, "the newest match: comment number 59")
+        key(KeyPress(.enter))
+        XCTAssertEqual(app.selectedComment, 57)
+        key(KeyPress(.character("0")))
+        XCTAssertEqual(app.selectedComment, 49, "typing narrows from the current match: number 50")
+        XCTAssertTrue(screen.plainLines.contains("▌  comment number 50"), "the match is scrolled into view, selected")
+        key(KeyPress(.enter))
+        XCTAssertEqual(app.selectedComment, 49, "the only match wraps to itself")
+        key(KeyPress(.escape))
+        XCTAssertNil(app.search)
+        XCTAssertTrue(screen.lines[app.regions.composer.row].hasPrefix("›"))
+    }
+
+    func testF3StreamsScrollEvents() {
+        let (app, screen) = makeApp(body: postBody)
+        send(app, .key(KeyPress(.function(3))))
+        send(app, wheel(false))
+        run(app, screen, for: 1)
+        let panel = screen.plainLines.joined(separator: "\n")
+        XCTAssertTrue(panel.contains("scroll events (F3 closes)"), panel)
+        XCTAssertTrue(panel.contains("phase idle → interacting"), panel)
+        XCTAssertTrue(panel.contains("phase interacting → idle"), panel)
+        XCTAssertTrue(panel.contains("debounced end at"), panel)
+        XCTAssertTrue(app.scrollEvents.lines.contains { $0.contains("offset ") })
+        send(app, .key(KeyPress(.home, .ctrl)))
+        run(app, screen, for: 1)
+        dragAndHold(app, screen, rows: 2)
+        run(app, screen, for: 1)
+        XCTAssertTrue(app.scrollEvents.lines.contains { $0.contains("snap 2.0 → 3.0") }, app.scrollEvents.lines.joined(separator: "\n"))
+        send(app, .key(KeyPress(.function(3))))
+        run(app, screen, for: 0.1)
+        XCTAssertFalse(screen.plainLines.contains { $0.contains("scroll events") })
+    }
+
+    func testTheStatusBarNamesThePhase() {
+        let (app, screen) = makeApp()
+        XCTAssertTrue(screen.plainLines.last!.contains(" · idle · "))
+        send(app, wheel(false))
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.plainLines.last!.contains(" · interacting · "))
+        send(app, .key(KeyPress(.pageUp)))
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.plainLines.last!.contains(" · animating · "))
+    }
 }

@@ -54,6 +54,36 @@ final class SnappingTests: XCTestCase {
         XCTAssertEqual(model.contentOffset, 14)
     }
 
+    func testKeysThatWouldStopInTheCollapseGoOnToTheEndTheyHeadFor() {
+        let model = makeModel { $0.snapping = ScrollSnapping(targets: .headerCollapse(HeaderCollapse(distance: 8))) }
+        let snaps = SnapLog(model)
+        model.handle(.key(.rowDown), at: at(1))
+        model.settle()
+        XCTAssertEqual(model.contentOffset, 8, "one row down from expanded collapses the header")
+        model.handle(.key(.rowDown), at: at(3))
+        model.settle()
+        XCTAssertEqual(model.contentOffset, 9, "past the header, rows are rows")
+        model.handle(.key(.rowUp), at: at(5))
+        model.settle()
+        XCTAssertEqual(model.contentOffset, 8)
+        model.handle(.key(.rowUp), at: at(7))
+        model.settle()
+        XCTAssertEqual(model.contentOffset, 0, "and one row up from collapsed expands it")
+        XCTAssertTrue(snaps.moves.isEmpty, "keys aim at the end directly: no snap afterwards")
+    }
+
+    func testSnapObserversHearEveryProjectedSnap() {
+        let model = makeModel { $0.snapping = ScrollSnapping(targets: .headerCollapse(HeaderCollapse(distance: 8))) }
+        let snaps = SnapLog(model)
+        model.handle(.press(row: 19), at: at(1))
+        model.handle(.drag(row: 13), at: at(1.02))
+        model.handle(.release, at: at(1.5))
+        model.settle()
+        XCTAssertEqual(snaps.moves.count, 1)
+        XCTAssertEqual(snaps.moves.first?.from ?? -1, 6, accuracy: 1e-9)
+        XCTAssertEqual(snaps.moves.first?.to, 8)
+    }
+
     func testAfterDebounceSnapAnimatesOnceScrollingHasStopped() {
         let model = makeModel {
             $0.snapping = ScrollSnapping(targets: .headerCollapse(HeaderCollapse(distance: 8)), mode: .afterDebounce)
@@ -93,5 +123,13 @@ final class SnappingTests: XCTestCase {
         XCTAssertEqual(model.phase, .animating)
         model.settle()
         XCTAssertEqual(model.contentOffset, 10)
+    }
+}
+
+/// Records the snaps a model announces.
+final class SnapLog {
+    var moves: [(from: Double, to: Double)] = []
+    init(_ model: ScrollModel<Int>) {
+        model.onSnap { [unowned self] from, to in moves.append((from, to)) }
     }
 }

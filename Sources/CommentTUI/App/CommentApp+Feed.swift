@@ -63,6 +63,13 @@ extension CommentApp {
         if isFollowingBottom { newCount = 0 }
     }
 
+    /// The feed's rows below the header's expanded rows: where the scrollbar and marker go.
+    var chromeRect: CellRect {
+        let feed = regions.feed
+        let covered = min(feed.height, feedScroll.postRowsShown)
+        return CellRect(column: feed.column, row: feed.row + covered, width: feed.width, height: feed.height - covered)
+    }
+
     /// Applies a scroll input to the feed at the app's time.
     func scrollFeed(_ input: ScrollInput) {
         feedScroll.model.handle(input, at: now)

@@ -106,9 +106,11 @@ extension CommentApp {
         case (.left, .press):
             guard inFeed else { return }
             let chrome = FeedChrome(scroll: feedScroll, newCount: newCount)
-            if let marker = chrome.newMarkerFrame(in: feed), marker.contains(column: mouse.column, row: mouse.row) {
+            let chromeRect = self.chromeRect
+            if let marker = chrome.newMarkerFrame(in: chromeRect), marker.contains(column: mouse.column, row: mouse.row) {
                 scrollFeedToBottom()
-            } else if chrome.hasScrollbar, mouse.column == feed.column + feed.width - 1 {
+            } else if chrome.hasScrollbar, chromeRect.contains(column: mouse.column, row: mouse.row),
+                      mouse.column == feed.column + feed.width - 1 {
                 feedGesture = .scrollbar
                 dragScrollbar(to: mouse.row)
             } else {
@@ -134,8 +136,8 @@ extension CommentApp {
 
     /// Moves the thread to where the pointer is on the scrollbar.
     private func dragScrollbar(to row: Int) {
-        let feed = regions.feed
-        let fraction = feed.height > 1 ? Double(row - feed.row) / Double(feed.height - 1) : 0
+        let bar = chromeRect
+        let fraction = bar.height > 1 ? Double(row - bar.row) / Double(bar.height - 1) : 0
         feedScroll.jump(toFraction: fraction, at: now)
     }
 }

@@ -164,7 +164,7 @@ public final class CommentApp {
             NoticeView.drawHelp(into: &buffer, rect: r.feed)
         } else {
             drawn = feedView.draw(into: &buffer, rect: r.feed)
-            FeedChrome(scroll: feedScroll, newCount: newCount).draw(into: &buffer, rect: r.feed)
+            FeedChrome(scroll: feedScroll, newCount: newCount).draw(into: &buffer, rect: chromeRect)
             if showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
         }
         HeaderView(thread: thread, commentCount: commentCount, layout: threadHeader,

@@ -116,13 +116,22 @@ extension ScrollModel {
         if phase == .animating, case .animation(let animation, _)? = motion { base = animation.to }
         let page = Double(max(1, containerSize.rows - 1))
         switch key {
-        case .rowUp: move(to: .offset(base.rounded(.up) - 1), duration: configuration.rowKeyDuration)
-        case .rowDown: move(to: .offset(base.rounded(.down) + 1), duration: configuration.rowKeyDuration)
-        case .pageUp: move(to: .offset(base.rounded() - page), duration: configuration.pageKeyDuration)
-        case .pageDown: move(to: .offset(base.rounded() + page), duration: configuration.pageKeyDuration)
+        case .rowUp: move(to: .offset(keyTarget(base.rounded(.up) - 1, towardsEnd: false)), duration: configuration.rowKeyDuration)
+        case .rowDown: move(to: .offset(keyTarget(base.rounded(.down) + 1, towardsEnd: true)), duration: configuration.rowKeyDuration)
+        case .pageUp: move(to: .offset(keyTarget(base.rounded() - page, towardsEnd: false)), duration: configuration.pageKeyDuration)
+        case .pageDown: move(to: .offset(keyTarget(base.rounded() + page, towardsEnd: true)), duration: configuration.pageKeyDuration)
         case .top: move(to: .offset(geometry.minOffset), duration: configuration.jumpKeyDuration)
         case .bottom: move(to: .bottom, duration: configuration.jumpKeyDuration)
         }
+    }
+
+    /// A key's destination with a collapsing header: one that would stop part-way through the
+    /// collapse goes on to the end it was heading for. Snapping to the nearer end instead would
+    /// trap row keys (one row down from expanded snaps back to expanded).
+    func keyTarget(_ offset: Double, towardsEnd: Bool) -> Double {
+        guard case .headerCollapse(let header) = configuration.snapping.targets,
+              offset > 0, offset < header.distance else { return offset }
+        return towardsEnd ? header.distance : 0
     }
 
     // MARK: Wheel
