@@ -63,6 +63,13 @@ final class InputDecoderTests: XCTestCase {
         }
     }
 
+    func testModeReportsAnswerTheSynchronizedOutputQuery() {
+        XCTAssertEqual(decode("\u{1B}[?2026;2$y"), [.modeReport(mode: 2026, value: 2)])
+        XCTAssertEqual(decode("\u{1B}[?2026;0$yx"), [.modeReport(mode: 2026, value: 0), key(.character("x"))])
+        XCTAssertEqual(decode("\u{1B}[?2026;1$"), [], "incomplete: waits for the final byte")
+        XCTAssertEqual(decode("\u{1B}[2026;1$y"), [], "not private: no report (and no key)")
+    }
+
     func testSGRMouse() {
         XCTAssertEqual(decode("\u{1B}[<0;10;5M"), [.mouse(MouseEvent(.left, .press, column: 9, row: 4))])
         XCTAssertEqual(decode("\u{1B}[<0;10;5m"), [.mouse(MouseEvent(.left, .release, column: 9, row: 4))])

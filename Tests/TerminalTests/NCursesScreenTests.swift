@@ -37,6 +37,36 @@ final class NCursesScreenTests: XCTestCase {
         return bytes
     }
 
+    /// What the screen wrote since `start`, as text.
+    func written(since start: Int) -> String {
+        let count = bytesWritten() - start
+        return count > 0 ? String(decoding: tail(count), as: UTF8.self) : ""
+    }
+
+    func testSynchronizedOutputOnlyWhenTheTerminalHasItAndNotForTyping() {
+        var buffer = CellBuffer(columns: 40, rows: 10)
+        buffer.write("feed", column: 0, row: 2)
+        var frame = Frame(buffer: buffer, cursor: nil)
+        frame.composerRows = 8..<9
+        screen.present(frame, full: true)
+        func show(_ text: String, row: Int) -> String {
+            let start = bytesWritten()
+            frame.buffer.write(text, column: 0, row: row)
+            screen.present(frame, full: false)
+            return written(since: start)
+        }
+        XCTAssertFalse(show("moved", row: 3).contains("\u{1B}[?2026h"), "not before the terminal answers")
+        screen.modeReported(mode: 2026, value: 0)
+        XCTAssertFalse(screen.synchronizesOutput, "0: the terminal does not know the mode")
+        screen.modeReported(mode: 2026, value: 2)
+        XCTAssertTrue(screen.synchronizesOutput)
+        let scrolled = show("again", row: 4)
+        XCTAssertTrue(scrolled.hasPrefix("\u{1B}[?2026h") && scrolled.hasSuffix("\u{1B}[?2026l"), scrolled.debugDescription)
+        let typed = show("x", row: 8)
+        XCTAssertFalse(typed.contains("2026"), "a frame that changes only the composer is not wrapped")
+        XCTAssertLessThan(typed.utf8.count, 10)
+    }
+
     func testCellsReadBackAsWritten() {
         var buffer = CellBuffer(columns: 40, rows: 10)
         buffer.write("plain 日本 é", column: 0, row: 0)

@@ -45,6 +45,7 @@ public final class AppLoop {
 
     /// Runs until the user quits, a terminating signal arrives or input ends.
     public func run() throws -> Exit {
+        session.queryFeatures()
         present()
         while true {
             if let exit = try runOnce() { return exit }
@@ -80,6 +81,7 @@ public final class AppLoop {
             events = decoder.flush()
         }
         for event in events {
+            if case .modeReport(let mode, let value) = event { session.modeReported(mode: mode, value: value) }
             switch app.handle(event, wallClock: wallClock(), at: ScrollInstant(seconds: now())) {
             case .quit?: return .quit
             case .suspend?: suspend()

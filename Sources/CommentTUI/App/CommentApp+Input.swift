@@ -22,7 +22,7 @@ extension CommentApp {
         case .key(let press): return handleKey(press)
         case .mouse(let mouse): handleMouse(mouse); return nil
         case .paste(let text): draft.insert(text); return nil
-        case .focus: return nil
+        case .focus, .modeReport: return nil
         }
     }
 

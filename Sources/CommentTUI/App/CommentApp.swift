@@ -178,6 +178,7 @@ public final class CommentApp {
             newCount: newCount, message: message, isError: messageIsError
         ).draw(into: &buffer, row: r.status, width: size.columns)
         var frame = Frame(buffer: buffer, cursor: cursor)
+        frame.composerRows = r.composer.row..<r.composer.maxRow
         frame.ringsBell = bellPending
         bellPending = false
         return frame

@@ -6,6 +6,10 @@ public protocol TerminalSession: ScreenBackend {
     func resume()
     /// Adopts a new size after the terminal was resized.
     func resize(columns: Int, rows: Int)
+    /// Asks the terminal which optional features it has; answers arrive as input events.
+    func queryFeatures()
+    /// Takes the terminal's answer to a mode query.
+    func modeReported(mode: Int, value: Int)
 }
 
 extension NCursesScreen: TerminalSession {}
@@ -13,4 +17,6 @@ extension NCursesScreen: TerminalSession {}
 extension HeadlessScreen: TerminalSession {
     public func suspend() {}
     public func resume() {}
+    public func queryFeatures() {}
+    public func modeReported(mode: Int, value: Int) {}
 }

@@ -11,6 +11,8 @@ extension InputDecoder {
         }
         var isSGRMouse = false
         if byte(at: j) == 0x3C { isSGRMouse = true; j += 1 }
+        let isPrivate = byte(at: j) == 0x3F
+        var intermediate: UInt8?
         var params: [Int] = []
         var current: Int? = nil
         while let b = byte(at: j) {
@@ -19,7 +21,8 @@ extension InputDecoder {
             } else if b == 0x3B || b == 0x3A {
                 params.append(current ?? 0); current = nil
             } else if b >= 0x3C && b <= 0x3F || b >= 0x20 && b <= 0x2F {
-                // private markers and intermediates: not used by the keys we read
+                // private markers and intermediates: only a mode report (`$ y`) needs one
+                if b <= 0x2F { intermediate = b }
             } else if b >= 0x40 && b <= 0x7E {
                 if let c = current { params.append(c) }
                 let length = j + 1 - i
@@ -27,6 +30,10 @@ extension InputDecoder {
                     guard params.count >= 3 else { return .event(nil, length: length) }
                     let event = Self.mouseEvent(code: params[0], column: params[1] - 1, row: params[2] - 1, released: b == 0x6D, x10: false)
                     return .event(event.map(InputEvent.mouse), length: length)
+                }
+                if isPrivate, intermediate == 0x24, b == 0x79, params.count == 2 {
+                    // DECRPM `CSI ? mode ; value $ y`: the terminal's answer to a DECRQM query.
+                    return .event(.modeReport(mode: params[0], value: params[1]), length: length)
                 }
                 return Self.csiKey(final: b, params: params, length: length)
             } else {

@@ -83,4 +83,6 @@ public enum InputEvent: Hashable, Sendable {
     /// Bracketed paste, line ends normalised to `\n`.
     case paste(String)
     case focus(Bool)
+    /// The terminal's answer to a mode query (DECRPM): 1 set, 2 reset, 3 and 4 permanent, 0 unknown.
+    case modeReport(mode: Int, value: Int)
 }

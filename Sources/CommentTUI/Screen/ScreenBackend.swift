@@ -11,6 +11,9 @@ public struct Frame: Equatable, Sendable {
     public var cursor: CursorPosition?
     /// Whether showing the frame rings the terminal bell (a comment mentioning the reader arrived).
     public var ringsBell = false
+    /// The composer's rows: a frame that changes only these (typing) is not worth a
+    /// synchronized update, which costs 16 bytes and a keystroke echo should cost under 10.
+    public var composerRows: Range<Int> = 0..<0
     public init(buffer: CellBuffer, cursor: CursorPosition?) { self.buffer = buffer; self.cursor = cursor }
 }
 

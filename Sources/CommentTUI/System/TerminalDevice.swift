@@ -32,6 +32,12 @@ public enum TerminalDevice {
     /// Turns those modes off again.
     public static let disableModes = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l"
 
+    /// Synchronized output (DEC mode 2026): the terminal shows a frame whole, once it ends.
+    public static let synchronizedOutputMode = 2026
+    public static let querySynchronizedOutput = "\u{1B}[?2026$p"
+    public static let beginSynchronizedUpdate = "\u{1B}[?2026h"
+    public static let endSynchronizedUpdate = "\u{1B}[?2026l"
+
     /// Everything a crashed client may have left on: modes, alternate screen, hidden cursor, colours.
     public static let emergencyReset = disableModes + "\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n"
 }

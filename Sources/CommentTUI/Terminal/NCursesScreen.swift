@@ -85,12 +85,28 @@ public final class NCursesScreen: ScreenBackend {
             cursorVisible = visible
         }
         wnoutrefresh(window)
+        let synchronized = synchronizesOutput && changes.contains { !frame.composerRows.contains($0.row) }
+        if synchronized { writeControl(TerminalDevice.beginSynchronizedUpdate) }
         doupdate()
+        if synchronized { writeControl(TerminalDevice.endSynchronizedUpdate) }
         if frame.ringsBell { beep() }
         lastFrame = frame.buffer
     }
 
     private var lastFrame: CellBuffer?
+    /// Whether frames are wrapped in synchronized updates: only once the terminal said it has them.
+    public private(set) var synchronizesOutput = false
+
+    /// Asks whether the terminal has synchronized output (DECRQM for mode 2026).
+    public func queryFeatures() {
+        writeControl(TerminalDevice.querySynchronizedOutput)
+    }
+
+    /// Turns synchronized output on when the terminal reports mode 2026 as set or reset (known).
+    public func modeReported(mode: Int, value: Int) {
+        guard mode == TerminalDevice.synchronizedOutputMode else { return }
+        synchronizesOutput = value == 1 || value == 2
+    }
     private var cursorVisible: Bool?
 
     /// Leaves the screen for the shell (Ctrl-Z): modes off, terminal modes restored.
