@@ -1,62 +1,114 @@
 import Foundation
 import CommentTUI
+import ScrollEngine
 import ThreadModel
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Frame cost of the demo thread and the bytes ncurses writes for a row scroll and a keystroke.
+/// The feed's output through the real ncurses backend into a `tmpfile()`: bytes per row scroll,
+/// page and keystroke, and CPU time per frame, at 100x30 and 200x50 with 100 and 1,000,000
+/// comments; and what `less` writes for a row scroll of the same rendered text.
 func renderBenchmarks() -> [BenchmarkRow] {
+    let directory = NSTemporaryDirectory() + "comment-tui-bench-render-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
     var rows: [BenchmarkRow] = []
-    for (columns, height) in [(100, 30), (200, 50)] {
-        let thread = DemoThread.make()
-        let app = CommentApp(thread: thread, me: thread.user(handle: "tatiana")!, threadLabel: "demo", columns: columns, rows: height)
-        var samples: [Double] = []
-        var previous = app.render().buffer
-        for i in 0..<400 {
-            let key: InputEvent = .key(KeyPress(i % 40 < 20 ? .up : .down, .ctrl))
-            let start = benchNow()
-            _ = app.handle(key)
-            let frame = app.render()
-            _ = frame.buffer.changes(from: previous)
-            samples.append(Double(benchNow() - start) / 1000)
-            previous = frame.buffer
-        }
-        let (median, p99) = percentiles(samples)
-        rows.append(BenchmarkRow(area: "frame \(columns)x\(height)", name: "row scroll: render + diff (median / p99)", value: String(format: "%.1f / %.1f µs", median, p99)))
-        if let bytes = ncursesBytes(columns: columns, rows: height) {
-            rows.append(BenchmarkRow(area: "frame \(columns)x\(height)", name: "bytes per row scroll (ncurses)", value: "\(bytes.rowScroll)"))
-            rows.append(BenchmarkRow(area: "frame \(columns)x\(height)", name: "bytes per keystroke echo (ncurses)", value: "\(bytes.keystroke)"))
+    for count in [100, 1_000_000] {
+        let path = directory + "/thread-\(count).jsonl"
+        _ = generateThread(comments: count, users: max(10, count / 100), to: path)
+        for (columns, height) in [(100, 30), (200, 50)] {
+            let area = "output \(columns)x\(height), \(count) comments"
+            guard let figures = feedOutput(path: path, columns: columns, rows: height) else {
+                rows.append(BenchmarkRow(area: area, name: "ncurses into a tmpfile", value: "failed"))
+                continue
+            }
+            rows.append(BenchmarkRow(area: area, name: "bytes per row scroll (Ctrl-Up)", value: "\(figures.rowScroll)"))
+            rows.append(BenchmarkRow(area: area, name: "bytes per page (PageUp)", value: "\(figures.page)"))
+            rows.append(BenchmarkRow(area: area, name: "bytes per keystroke echo", value: "\(figures.keystroke)"))
+            rows.append(BenchmarkRow(area: area, name: "CPU per frame while gliding (median / p99)",
+                                     value: String(format: "%.1f / %.1f µs", figures.frame.median, figures.frame.p99)))
+            if count == 100 {
+                let less = LessReference.rowScrollBytes(of: renderedText(path: path, width: columns), columns: columns, rows: height)
+                rows.append(BenchmarkRow(area: area, name: "less: bytes per row scroll (k) of the same text",
+                                         value: less.map { "\($0) (client/less \(String(format: "%.2f", Double(figures.rowScroll) / Double(max(1, $0)))))" } ?? "less failed"))
+            }
         }
     }
     return rows
 }
 
-/// Drives the real ncurses backend into a `tmpfile()` and counts what it writes.
-private func ncursesBytes(columns: Int, rows: Int) -> (rowScroll: Int, keystroke: Int)? {
-    guard let output = tmpfile(), let input = fopen("/dev/null", "r") else { return nil }
+private struct FeedOutput {
+    var rowScroll: Int
+    var page: Int
+    var keystroke: Int
+    var frame: (median: Double, p99: Double)
+}
+
+/// The client's app on an indexed thread file, drawn by ncurses into a tmpfile.
+private func feedOutput(path: String, columns: Int, rows: Int) -> FeedOutput? {
+    guard let index = try? ThreadIndex.open(path: path), let header = index.header,
+          let output = tmpfile(), let input = fopen("/dev/null", "r") else { return nil }
     defer { fclose(output); fclose(input) }
     guard let screen = try? NCursesScreen(terminalType: "xterm-256color", output: output, input: input, enableModes: false) else { return nil }
     defer { screen.end() }
     screen.resize(columns: columns, rows: rows)
-    let thread = DemoThread.make()
-    let app = CommentApp(thread: thread, me: thread.user(handle: "tatiana")!, threadLabel: "demo", columns: columns, rows: rows)
+    let thread = CommentThread(id: header.id, title: header.title, author: header.author, created: header.created,
+                               body: header.body, users: index.users)
+    let app = CommentApp(thread: thread, store: index, me: index.users[0], threadLabel: "bench.jsonl", columns: columns, rows: rows)
+    app.wallTime = Date(timeIntervalSince1970: 1_800_000_000)
+    var clock = 0.0
+    func frame() { app.advance(to: ScrollInstant(seconds: clock)); screen.present(app.render(), full: false) }
+    /// Sends an event, lets its animation finish, and returns the bytes ncurses wrote for it.
+    func bytes(for event: InputEvent) -> Int {
+        fflush(output)
+        let start = ftell(output)
+        _ = app.handle(event, at: ScrollInstant(seconds: clock))
+        clock += 1
+        frame()
+        fflush(output)
+        return ftell(output) - start
+    }
     screen.present(app.render(), full: true)
-    func written() -> Int { fflush(output); return Int(ftell(output)) }
-    let steps = 20
-    var start = written()
-    for _ in 0..<steps {
-        _ = app.handle(.key(KeyPress(.up, .ctrl)))
-        screen.present(app.render(), full: false)
+    // Away from the newest comments first, so the view is mid-thread.
+    for _ in 0..<4 { _ = bytes(for: .key(KeyPress(.pageUp))) }
+    let steps = 40
+    let rowScroll = (0..<steps).map { _ in bytes(for: .key(KeyPress(.up, .ctrl))) }.reduce(0, +) / steps
+    let page = (0..<10).map { _ in bytes(for: .key(KeyPress(.pageUp))) }.reduce(0, +) / 10
+    let typed = Array("hello world, typing!")
+    let keystroke = typed.map { bytes(for: .key(KeyPress(.character($0)))) }.reduce(0, +) / typed.count
+    // Frames of wheel-burst glides, one every 1/60 s, timed in this thread's CPU time.
+    var samples: [Double] = []
+    for burst in 0..<6 {
+        for _ in 0..<6 {
+            _ = app.handle(.mouse(MouseEvent(burst % 2 == 0 ? .wheelUp : .wheelDown, .press, column: 5, row: rows / 2)),
+                           at: ScrollInstant(seconds: clock))
+            clock += 0.01
+        }
+        for _ in 0..<90 {
+            clock += 1.0 / 60
+            let start = threadCPUNanoseconds()
+            frame()
+            samples.append(Double(threadCPUNanoseconds() - start) / 1000)
+        }
     }
-    let rowScroll = (written() - start) / steps
-    start = written()
-    let typed = "hello world, typing!"
-    for c in typed {
-        _ = app.handle(.key(KeyPress(.character(c))))
-        screen.present(app.render(), full: false)
-    }
-    return (rowScroll, (written() - start) / typed.count)
+    return FeedOutput(rowScroll: rowScroll, page: page, keystroke: keystroke, frame: percentiles(samples))
+}
+
+/// The thread as the client lays it out, as plain text (the render verb).
+private func renderedText(path: String, width: Int) -> String {
+    var bytes: [UInt8] = []
+    let context = CommandContext(environment: [:], now: { Date(timeIntervalSince1970: 1_800_000_000) },
+                                 writeOutput: { bytes += $0 }, writeError: { _ in },
+                                 readInput: { [] }, inputIsTerminal: false)
+    _ = Verb.render.run([path, "--width", "\(width)", "--plain"], context: context)
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+private func threadCPUNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
 /// Laying out and drawing comments: `comment-tui render` over 10,000 generated comments

@@ -37,7 +37,7 @@ func threadIndexBenchmarks() -> [BenchmarkRow] {
 }
 
 /// Writes a generated thread to `path`; returns its size in MB.
-private func generateThread(comments: Int, users: Int, to path: String) -> Int {
+func generateThread(comments: Int, users: Int, to path: String) -> Int {
     _ = FileManager.default.createFile(atPath: path, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: path) else { fatalError("cannot write \(path)") }
     defer { try? handle.close() }

@@ -241,4 +241,19 @@ final class FeedScrollingTests: XCTestCase {
         screen.present(app.render(), full: false)
         XCTAssertTrue(screen.plainLines.last!.contains(" · animating · "))
     }
+
+    func testAThreadWithNoCommentsYetTakesItsFirstOnes() {
+        let thread = CommentThread(id: "t", title: "Empty", author: "u1", created: testThreadStart, body: "post",
+                                   users: [User(id: "u1", handle: "ann", name: "Ann")])
+        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "t", columns: 40, rows: 12)
+        let screen = HeadlessScreen(columns: 40, rows: 12)
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.plainLines.last!.contains("comment 0/0"))
+        for i in 1...3 {
+            app.receive(ThreadFileUpdate(records: [(.comment(Comment(id: "n\(i)", author: "u1", created: testThreadStart, body: "first \(i)")), i)], problems: []))
+            screen.present(app.render(), full: false)
+            app.feedScroll._checkInvariants()
+        }
+        XCTAssertTrue(screen.plainLines.contains("   first 3"))
+    }
 }

@@ -70,6 +70,19 @@ final class TmuxClientTests: XCTestCase {
         XCTAssertTrue(pasted.contains("G   O   T   :   a   b   c"))
     }
 
+    func testTheTerminalIsGivenBackBlockingAfterExit() throws {
+        let tmux = try TmuxSession()
+        // The flags are read in the same command line, before the shell touches the terminal.
+        let check = "grep flags /proc/self/fdinfo/0"
+        try tmux.run("\(TmuxSession.clientPath); \(check) > $HOME/after-exit; echo EXIT=$?")
+        try tmux.waitFor("the client's first screen") { $0.contains { $0.contains("Scrolling like a phone") } }
+        try tmux.keys("C-c")
+        try tmux.waitFor("the exit status") { $0.contains("EXIT=0") }
+        let flags = try String(contentsOf: tmux.home.appendingPathComponent("after-exit"), encoding: .utf8)
+        let value = try XCTUnwrap(Int(flags.split(separator: "\t").last!.trimmingCharacters(in: .whitespacesAndNewlines), radix: 8))
+        XCTAssertEqual(value & 0o4000, 0, "O_NONBLOCK left on the terminal: \(flags)")
+    }
+
     func testF10AndCtrlDQuit() throws {
         let tmux = try TmuxSession()
         try tmux.startClient()

@@ -73,7 +73,8 @@ public final class AppLoop {
         for entry in watched where ready.contains(entry.descriptor) { entry.onReadable() }
         var events: [InputEvent] = []
         if ready.contains(input) {
-            let bytes = try input.read(upTo: 65536)
+            // A readable descriptor that then has nothing (another reader was first) is not the end.
+            guard let bytes = try input.readAvailable(upTo: 65536) else { present(); return nil }
             if bytes.isEmpty { return .endOfInput }
             lastInputAt = now()
             events = decoder.feed(bytes)
@@ -130,7 +131,11 @@ public final class AppLoop {
 
     private func suspend() {
         session.suspend()
+        // The shell shares the terminal's open file: give it back blocking, as it was.
+        let nonBlocking = input.isNonBlocking
+        if nonBlocking { input.setNonBlocking(false) }
         stopProcess()
+        if nonBlocking { input.setNonBlocking(true) }
         session.resume()
         if let size = TerminalDevice.size() { session.resize(columns: size.columns, rows: size.rows) }
         app.resize(columns: session.size.columns, rows: session.size.rows)

@@ -105,6 +105,7 @@ public enum Launcher {
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         follow(target, into: app, loop: loop)
         let result = Result { try loop.run() }
+        FileDescriptor.standardInput.setNonBlocking(false)
         screen.end()
         signals.uninstall()
         if let state, let marker = app.readMarker {

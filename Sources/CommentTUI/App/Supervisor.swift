@@ -44,6 +44,7 @@ enum Supervisor {
         signals.uninstall()
         if case .signaled = termination, let saved {
             TerminalDevice.restoreSettings(saved)
+            FileDescriptor.standardInput.setNonBlocking(false)
             try? FileDescriptor.standardOutput.writeAll(Array(TerminalDevice.emergencyReset.utf8))
         }
         replay(log)

@@ -44,7 +44,7 @@ final class FeedScroll {
         windowEnd = commentCount
         windowStart = max(0, commentCount - Self.initialWindow)
         model = ScrollModel(containerRows: viewportRows, columns: columns, configuration: configuration, now: now)
-        model.setItems(items(windowStart..<windowEnd))
+        model.setItems(items(windowStart..<windowEnd, withPost: windowStart == 0))
         model.scrollTo(offset: model.offsetBounds.upperBound, animated: false, at: now)
         updateSnapping()
     }
@@ -181,10 +181,12 @@ final class FeedScroll {
 
     // MARK: Window
 
-    private func items(_ range: Range<Int>) -> [(id: Int, height: Int)] {
+    /// Items for comments in `range`, estimated; led by the post's rows when `withPost`
+    /// (a window that starts at the first comment).
+    private func items(_ range: Range<Int>, withPost: Bool = false) -> [(id: Int, height: Int)] {
         var list: [(id: Int, height: Int)] = []
         list.reserveCapacity(range.count + 1)
-        if range.lowerBound == 0, postRows > 0 { list.append((Self.postID, postRows)) }
+        if withPost, postRows > 0 { list.append((Self.postID, postRows)) }
         for index in range { list.append((index, Self.estimatedRows)) }
         return list
     }
@@ -226,7 +228,7 @@ final class FeedScroll {
         guard let top = position(atViewportRow: 0)?.comment else { return }
         if windowStart > 0, top - windowStart < Self.edgeMargin {
             let start = max(0, windowStart - Self.batch)
-            let added = items(start..<windowStart)
+            let added = items(start..<windowStart, withPost: start == 0)
             windowStart = start
             model.prepend(added)
             updateSnapping()
@@ -253,7 +255,7 @@ final class FeedScroll {
         let kept = measuredHeights(start..<end)
         windowStart = start
         windowEnd = end
-        var list = items(start..<end)
+        var list = items(start..<end, withPost: start == 0)
         for (i, entry) in list.enumerated() { if let h = kept[entry.id] { list[i].height = h } }
         model.setItems(list)
         updateSnapping()

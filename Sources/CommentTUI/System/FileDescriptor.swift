@@ -14,14 +14,21 @@ public struct FileDescriptor: Hashable, Sendable {
     public static let standardOutput = FileDescriptor(rawValue: 1)
     public static let standardError = FileDescriptor(rawValue: 2)
 
-    /// Reads what is available, up to `maximum` bytes; empty at end of file.
+    /// Reads what is available, up to `maximum` bytes; empty at end of file, and (for a
+    /// non-blocking descriptor) when nothing is there: see `readAvailable` to tell them apart.
     public func read(upTo maximum: Int = 4096) throws -> [UInt8] {
+        try readAvailable(upTo: maximum) ?? []
+    }
+
+    /// Reads what is available, up to `maximum` bytes: empty at end of file, nil when a
+    /// non-blocking read finds nothing yet.
+    public func readAvailable(upTo maximum: Int = 4096) throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, maximum) }
             if n >= 0 { return Array(buffer[0..<n]) }
             if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return [] }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
             throw SystemError("read")
         }
     }
@@ -47,11 +54,22 @@ public struct FileDescriptor: Hashable, Sendable {
     public var isTerminal: Bool { isatty(rawValue) == 1 }
 
     /// Makes reads return at once when nothing is there, and keeps the descriptor from children.
+    /// The flag belongs to the open file, which a terminal shares with the shell: undo it with
+    /// `setNonBlocking(false)` before the shell reads the terminal again (exit, Ctrl-Z).
     public func setNonBlockingAndCloseOnExec() {
-        let flags = fcntl(rawValue, F_GETFL)
-        _ = fcntl(rawValue, F_SETFL, flags | O_NONBLOCK)
+        setNonBlocking(true)
         _ = fcntl(rawValue, F_SETFD, FD_CLOEXEC)
     }
+
+    /// Turns non-blocking reads on or off.
+    public func setNonBlocking(_ on: Bool) {
+        let flags = fcntl(rawValue, F_GETFL)
+        guard flags >= 0 else { return }
+        _ = fcntl(rawValue, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK)
+    }
+
+    /// Whether reads return at once when nothing is there.
+    public var isNonBlocking: Bool { fcntl(rawValue, F_GETFL) & O_NONBLOCK != 0 }
 
     /// A pipe: (read end, write end).
     public static func pipe() throws -> (read: FileDescriptor, write: FileDescriptor) {

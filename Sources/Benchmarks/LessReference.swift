@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `less` writes to scroll the same text back by one row: the reference the feed's row
+/// scroll is held to. `less` runs under `script`, which gives it a pseudo-terminal of its own
+/// (so it never reads the benchmark's terminal); the pty is sized with `stty`.
+enum LessReference {
+    /// Average bytes per `k` (back one line) over 20 presses, after `G` (to the end); nil when
+    /// `less` or `script` cannot run here.
+    static func rowScrollBytes(of text: String, columns: Int, rows: Int) -> Int? {
+        let path = NSTemporaryDirectory() + "comment-tui-bench-less-\(getpid()).txt"
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", "stty rows \(rows) cols \(columns); exec less -+F -+X -+S -S \(path)", "/dev/null"]
+        process.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LESS": "", "LESSHISTFILE": "-", "PATH": "/usr/bin:/bin"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let counter = ByteCounter()
+        output.fileHandleForReading.readabilityHandler = { counter.add($0.availableData.count) }
+        do { try process.run() } catch { return nil }
+        defer {
+            if process.isRunning { process.terminate() }
+            output.fileHandleForReading.readabilityHandler = nil
+        }
+        func send(_ keys: String) {
+            input.fileHandleForWriting.write(Data(keys.utf8))
+            counter.waitForQuiet()
+        }
+        counter.waitForQuiet(atLeast: 0.5)
+        send("G")
+        let start = counter.total
+        let presses = 20
+        for _ in 0..<presses { send("k") }
+        let perPress = (counter.total - start) / presses
+        send("q")
+        process.waitUntilExit()
+        return perPress > 0 ? perPress : nil
+    }
+}
+
+/// Counts bytes arriving on another thread and waits for them to stop.
+private final class ByteCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var lastArrival = Date()
+
+    func add(_ n: Int) {
+        lock.lock(); count += n; lastArrival = Date(); lock.unlock()
+    }
+
+    var total: Int { lock.lock(); defer { lock.unlock() }; return count }
+
+    /// Returns once nothing arrived for 150 ms (and at least `atLeast` seconds passed).
+    func waitForQuiet(atLeast: Double = 0) {
+        let begin = Date()
+        while true {
+            usleep(20_000)
+            lock.lock(); let quietFor = Date().timeIntervalSince(lastArrival); lock.unlock()
+            if quietFor > 0.15 && Date().timeIntervalSince(begin) >= atLeast { return }
+        }
+    }
+}
