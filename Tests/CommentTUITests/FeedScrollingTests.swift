@@ -68,7 +68,7 @@ final class FeedScrollingTests: XCTestCase {
 
     func testCtrlHomeAnimatesToThePostAndTheHeaderExpands() {
         let (app, screen) = makeApp(body: "The post body, long enough to wrap over more than one row of the header.")
-        XCTAssertEqual(screen.lines[0], " Hello ␛[2Jworld · 40 comments", "collapsed at the newest comments")
+        XCTAssertEqual(screen.lines[0], " Hello ␛[2Jworld · @ann · 40 comments", "collapsed at the newest comments")
         send(app, .key(KeyPress(.home, .ctrl)))
         XCTAssertEqual(app.feedScroll.model.phase, .animating)
         let phases = run(app, screen, for: 1)
@@ -110,7 +110,7 @@ final class FeedScrollingTests: XCTestCase {
             let phases = run(app, screen, for: 1)
             XCTAssertEqual(app.feedScroll.headerProgress, 1, "\(mode): two thirds of the way snaps shut")
             XCTAssertEqual(phases.last, .idle)
-            XCTAssertEqual(screen.lines[0], " Hello ␛[2Jworld · 40 comments")
+            XCTAssertEqual(screen.lines[0], " Hello ␛[2Jworld · @ann · 40 comments")
         }
     }
 

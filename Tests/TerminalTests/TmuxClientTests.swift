@@ -14,7 +14,7 @@ final class TmuxClientTests: XCTestCase {
         let tmux = try TmuxSession()
         try tmux.startClient()
         let first = try tmux.screen()
-        XCTAssertTrue(first[0].contains("Scrolling like a phone, in a terminal"))
+        XCTAssertTrue(first[0].contains("Scrolling like a phone, in a terminal · @tatiana · 61 comments"), first[0])
         XCTAssertTrue(first.contains { $0.contains("Last comment of the demo") }, "opens at the newest comment")
         XCTAssertTrue(first.last!.contains("@tatiana · demo.jsonl · idle"))
         XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_button_flag} #{mouse_sgr_flag}"), "1 1 1")

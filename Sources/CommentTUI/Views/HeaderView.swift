@@ -42,7 +42,10 @@ struct HeaderView {
         buffer.fill(row: 0, from: 0, to: end)
         var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, limit: end - 1)
         if shownRows == 0 {
-            // Collapsed: the count still shows after the title, as far as it fits.
+            // Collapsed: the author and the count still show after the title, as far as they fit.
+            if let handle = thread.user(id: thread.author)?.handle {
+                x = buffer.write(" · @" + handle, column: x, row: 0, style: Theme.handle, limit: end - 1)
+            }
             x = buffer.write(" · \(commentCount) comments", column: x, row: 0, style: Theme.dim, limit: end - 1)
         }
         for i in 0..<shownRows {

@@ -20,14 +20,15 @@ enum NoticeView {
         ("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)"),
         ("PageUp / PageDown", "feed by a page"),
         ("Ctrl-Up / Ctrl-Down", "feed by a row (also Shift-Up/Down)"),
-        ("Ctrl-Home / Ctrl-End", "feed to top / bottom"),
-        ("mouse wheel", "scroll the feed"),
+        ("Ctrl-Home / Ctrl-End", "feed to the post / the newest"),
+        ("wheel, drag, scrollbar", "scroll with momentum, jump"),
+        ("Alt-U · Ctrl-S", "first unread · search (Enter next)"),
         ("Alt-Up / Alt-Down · Esc", "select a comment · clear"),
         ("Alt-S · Alt-E · Alt-O", "spoilers · expand · open link"),
         ("click", "reveal spoiler, expand, open link"),
         ("Ctrl-A/E, Ctrl-B/F, Alt-B/F", "move in the composer"),
         ("Ctrl-K/U/W, Alt-D, Ctrl-Y", "kill and yank"),
-        ("F1 · Ctrl-L · Ctrl-Z", "help · redraw · suspend"),
+        ("F1 · F3 · Ctrl-L · Ctrl-Z", "help · scroll events · redraw · suspend"),
         ("Shift+drag", "select text with the terminal"),
     ]
 
