@@ -129,4 +129,13 @@ final class FeedScaleTests: XCTestCase {
         XCTAssertTrue(app.isFollowingBottom)
         XCTAssertEqual(app.feedPosition.count, 1_000_000)
     }
+
+    func testProblemsFoundWhileOpeningShowInTheStatusBar() {
+        let (app, screen) = makeApp(store: CountingStore(count: 10), columns: 140)
+        app.reportOpeningProblems([ThreadFileProblem(line: 7, message: "not valid JSON, skipped"),
+                                   ThreadFileProblem(line: 9, message: "torn line, skipped")])
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.plainLines.last!.hasSuffix("big.jsonl line 7: not valid JSON, skipped (and 1 more: comment-tui check big.jsonl)"),
+                      screen.plainLines.last!)
+    }
 }

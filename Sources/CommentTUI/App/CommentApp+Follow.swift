@@ -44,6 +44,14 @@ extension CommentApp {
         return text.runs.contains { $0.attributes[CommentAttributes.MentionAttribute.self] == me.id }
     }
 
+    /// Shows the problems found while the file was opened (torn or malformed lines, duplicate
+    /// handles): the first with its line, and where to see them all.
+    public func reportOpeningProblems(_ problems: [ThreadFileProblem]) {
+        guard let first = problems.first else { return }
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more: comment-tui check \(threadLabel))" : ""
+        show("\(threadLabel) line \(first.line): \(first.message)\(more)", error: true)
+    }
+
     /// Reports a failure to follow the file.
     public func followFailed(_ error: Error) {
         show("stopped following: \(error)", error: true)

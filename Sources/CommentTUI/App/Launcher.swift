@@ -20,14 +20,31 @@ public enum Launcher {
         if let name = options.first, let verb = Verb(rawValue: name) {
             return verb.run(Array(options.dropFirst()), context: context)
         }
-        // The file and the user are settled before the terminal is touched, so mistakes print plainly.
+        let request: OpenCommand.Request
+        do {
+            guard let parsed = try OpenCommand.parse(options, context: context, version: version) else { return 0 }
+            request = parsed
+        } catch let failure as CommandFailure {
+            context.writeError("comment-tui: \(failure.message)\n")
+            return failure.status
+        } catch {
+            return Supervisor.fail("\(error)")
+        }
+        if let problem = localeProblem() { return Supervisor.fail(problem) }
+        guard FileDescriptor.standardInput.isTerminal, FileDescriptor.standardOutput.isTerminal else {
+            return Supervisor.fail("standard input and output must be a terminal (use --help for usage)")
+        }
+        if ProcessInfo.processInfo.environment[Supervisor.workerVariable] != "1" {
+            // The supervisor only watches: the worker opens the file, so a big thread is indexed once.
+            return Supervisor.run(arguments: arguments)
+        }
+        unsetenv(Supervisor.workerVariable)
+        // The file and the user are settled before the terminal is touched, so mistakes print
+        // plainly (the supervisor replays them once the worker exits).
         let target: OpenCommand.Target
         var visibilityLog: FileDescriptor?
-        var snapMode = SnapMode.projected
         do {
-            guard let request = try OpenCommand.parse(options, context: context, version: version) else { return 0 }
             target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context)
-            snapMode = request.snapMode
             if let path = request.visibilityLog {
                 do {
                     visibilityLog = try FileDescriptor.openForAppend(path)
@@ -41,15 +58,7 @@ public enum Launcher {
         } catch {
             return Supervisor.fail("\(error)")
         }
-        if let problem = localeProblem() { return Supervisor.fail(problem) }
-        guard FileDescriptor.standardInput.isTerminal, FileDescriptor.standardOutput.isTerminal else {
-            return Supervisor.fail("standard input and output must be a terminal (use --help for usage)")
-        }
-        if ProcessInfo.processInfo.environment[Supervisor.workerVariable] != "1" {
-            return Supervisor.run(arguments: arguments)
-        }
-        unsetenv(Supervisor.workerVariable)
-        return runInteractive(target, visibilityLog: visibilityLog, snapMode: snapMode)
+        return runInteractive(target, visibilityLog: visibilityLog, snapMode: request.snapMode)
     }
 
     /// Why the locale cannot show the client, if it cannot.
@@ -94,6 +103,7 @@ public enum Launcher {
         }
         let app = CommentApp(thread: target.thread, store: target.store, me: target.me, threadLabel: target.label, columns: screen.size.columns, rows: screen.size.rows)
         app.snapMode = snapMode
+        app.reportOpeningProblems(target.store.problems)
         let writer = ThreadFileWriter(path: target.path)
         app.post = { try writer.append(.comment($0)) }
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
