@@ -126,6 +126,22 @@ final class VerbTests: XCTestCase {
         XCTAssertEqual(VerbRun(.importGitHub, [issue.path]).status, 2)
     }
 
+    func testImportGitHubGivesBotsAHandle() throws {
+        let directory = try temporaryDirectory(self)
+        let issue = try XCTUnwrap(Bundle.module.url(forResource: "issue", withExtension: "json", subdirectory: "Data/github"))
+        let comments = directory.appendingPathComponent("bots.json")
+        let comment = #"{"id":%d,"body":"bump","user":{"login":"%@"},"created_at":"2020-01-01T00:00:00Z"}"#
+        let logins = ["dependabot[bot]", "dependabot-bot", "github-actions[bot]"]
+        let objects = logins.enumerated().map { String(format: comment, $0.offset + 1, $0.element) }
+        try ("[" + objects.joined(separator: ",") + "]").write(to: comments, atomically: true, encoding: .utf8)
+        let run = VerbRun(.importGitHub, [issue.path, comments.path])
+        XCTAssertEqual(run.status, 0, run.error)
+        let thread = ThreadFileReader().read(run.output).thread
+        let authors = thread.comments.compactMap { thread.user(id: $0.author) }
+        XCTAssertEqual(authors.map(\.handle), ["dependabot-bot", "dependabot-bot-2", "github-actions-bot"])
+        XCTAssertEqual(authors.map(\.name), ["dependabot[bot]", "dependabot-bot", "github-actions[bot]"])
+    }
+
     func testCheckReportsEveryProblemWithLinesAndEscapesControls() throws {
         let path = try temporaryDirectory(self).appendingPathComponent("t.jsonl").path
         XCTAssertEqual(VerbRun(.new, [path, "--title", "A", "--as", "ann"]).status, 0)

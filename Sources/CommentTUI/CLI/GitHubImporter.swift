@@ -35,19 +35,38 @@ struct GitHubImporter {
             // GitHub shows deleted accounts as "ghost"; a missing user gets the same treatment.
             return add(login: "ghost")
         }
-        guard Handle.isValid(login) else {
-            throw CommandFailure("\(VisibleText.escape(path)): \(what) has a user.login that is not a valid handle: '\(VisibleText.escape(login))'")
-        }
         return add(login: login)
     }
 
+    /// Adds a login as a user. Logins that are not handles (bots are `name[bot]`) get a handle
+    /// made of their valid characters (`dependabot-bot`), unique, and keep the login as the name.
     private mutating func add(login: String) -> String {
         let key = login.lowercased()
         if let id = idsByLogin[key] { return id }
-        let id = "github-\(login)"
+        // Handles are unique: a login that meets a handle made for an earlier bot gets a number.
+        let base = Handle.isValid(login) ? login : Self.handle(from: login)
+        var handle = base
+        var n = 2
+        while users.contains(where: { $0.handle.lowercased() == handle.lowercased() }) {
+            handle = String(base.prefix(36)) + "-\(n)"
+            n += 1
+        }
+        let id = "github-\(handle)"
         idsByLogin[key] = id
-        users.append(User(id: id, handle: login, name: login))
+        users.append(User(id: id, handle: handle, name: login))
         return id
+    }
+
+    /// `dependabot[bot]` → `dependabot-bot`; other characters outside handles become `-`.
+    static func handle(from login: String) -> String {
+        var text = ""
+        for scalar in login.unicodeScalars {
+            let c = Character(scalar)
+            text.append(Handle.isValid(String(c)) ? c : "-")
+        }
+        while text.contains("--") { text = text.replacingOccurrences(of: "--", with: "-") }
+        text = String(text.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(39))
+        return text.isEmpty ? "user" : text
     }
 
     private func date(_ key: String, of object: [String: Any], in path: String, _ what: String) throws -> Date {
