@@ -25,10 +25,11 @@ enum PostCommand {
         let shownPath = VisibleText.escape(path)
         var commentID = ""
         do {
-            try ThreadFileWriter(path: path).append { file in
+            try ThreadFileWriter(path: path).append { index in
                 var records: [ThreadRecord] = []
                 let author: User
-                if let known = file.thread.user(handle: handle) {
+                let participants = CommentThread(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "", users: index.users)
+                if let known = participants.user(handle: handle) {
                     author = known
                 } else if let name = parsed.value("--name") {
                     guard Handle.isValid(handle) else {
@@ -39,7 +40,7 @@ enum PostCommand {
                 } else {
                     throw CommandFailure(
                         "\(shownPath) has no user '\(VisibleText.escape(handle))'; add --name NAME to join the thread, "
-                            + "or post as one of: \(ParticipantList.describe(file.thread))", status: 1)
+                            + "or post as one of: \(ParticipantList.describe(participants))", status: 1)
                 }
                 commentID = ThreadFileWriter.newCommentID()
                 let created = Date(timeIntervalSince1970: context.now().timeIntervalSince1970.rounded(.down))

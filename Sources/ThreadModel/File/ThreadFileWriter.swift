@@ -23,11 +23,13 @@ public struct ThreadFileWriter: Sendable {
     /// Appends the records that `build` makes from the file as it is under the lock, so that
     /// decisions such as "this handle is new" hold against concurrent writers.
     ///
-    /// This reads the whole file; `append(_:)` does not.
-    public func append(after build: (ThreadFile) throws -> [ThreadRecord]) throws {
+    /// The file is indexed (users decoded, comments only found), not read whole: a post to a
+    /// million-comment thread holds the lock for the index's time, not a full decode.
+    public func append(after build: (ThreadIndex) throws -> [ThreadRecord]) throws {
         try withLockedFile { file in
-            let bytes = try file.readAll()
-            return (try build(ThreadFileReader().read(bytes)), bytes.last.map { $0 != 0x0A } ?? false)
+            let records = try build(try ThreadIndex.open(path: path))
+            let size = try file.size()
+            return (records, try size > 0 && file.byte(at: size - 1) != 0x0A)
         }
     }
 
