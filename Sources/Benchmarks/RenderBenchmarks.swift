@@ -70,7 +70,10 @@ private func feedOutput(path: String, columns: Int, rows: Int) -> FeedOutput? {
         return ftell(output) - start
     }
     screen.present(app.render(), full: true)
-    // Away from the newest comments first, so the view is mid-thread.
+    // To the middle of the thread (a click half-way down the scrollbar), then a few pages up:
+    // a million comments are read deep in the file, where only the window around the view is.
+    _ = bytes(for: .mouse(MouseEvent(.left, .press, column: columns - 1, row: rows / 2)))
+    _ = bytes(for: .mouse(MouseEvent(.left, .release, column: columns - 1, row: rows / 2)))
     for _ in 0..<4 { _ = bytes(for: .key(KeyPress(.pageUp))) }
     let steps = 40
     let rowScroll = (0..<steps).map { _ in bytes(for: .key(KeyPress(.up, .ctrl))) }.reduce(0, +) / steps
