@@ -43,6 +43,11 @@ final class RandomSequenceTests: XCTestCase {
             drawn = new
             drawnCalls += 1
         }
+        // The debounced end fires (at rest, pauses); the exact end (onIdle) fires once for every
+        // move to idle.
+        var endedCalls = 0, idleCalls = 0
+        model.onScrollEnded { _ in endedCalls += 1 }
+        model.onIdle { _ in idleCalls += 1 }
         var size = model.geometry.contentSize
         model.observeGeometry({ $0.contentSize }) { old, new in
             XCTAssertNotEqual(old, new)
@@ -67,8 +72,10 @@ final class RandomSequenceTests: XCTestCase {
             case 37..<44:
                 model.handle(.release, at: at(t))
                 pressed = false
-            case 44..<52:
+            case 44..<51:
                 model.handle(.key(ScrollKey.allCases.randomElement(using: &rng)!), at: at(t))
+            case 51..<53:
+                model.scrollToBottom(animated: Bool.random(using: &rng), at: at(t))
             case 53..<57:
                 model.scrollTo(offset: Double.random(in: -10...300, using: &rng), animated: Bool.random(using: &rng), at: at(t))
             case 57..<60:
@@ -85,11 +92,17 @@ final class RandomSequenceTests: XCTestCase {
                     switch roll {
                     case 80..<85: model.append(batch(Int.random(in: 1...4, using: &rng)))
                     case 85..<90: model.prepend(batch(Int.random(in: 1...4, using: &rng)))
-                    case 90..<96:
+                    case 90..<93:
                         if model.items.count > 0 {
                             let id = model.items.id(at: Int.random(in: 0..<model.items.count, using: &rng))
                             model.updateHeight(id: id, height: Int.random(in: 0...8, using: &rng))
                         }
+                    case 93..<95:
+                        // A re-wrap at a new width: every height changes at once.
+                        let all = model.items.items.map { (id: $0.id, height: Int.random(in: 0...8, using: &rng)) }
+                        model.updateHeights(all)
+                    case 95..<97:
+                        model.setContentInsets(ScrollInsets(top: Int.random(in: 0...3, using: &rng), bottom: Int.random(in: 0...2, using: &rng)))
                     default: model.setContainer(rows: Int.random(in: 1...15, using: &rng), columns: 40)
                     }
                 }
@@ -109,6 +122,8 @@ final class RandomSequenceTests: XCTestCase {
         XCTAssertNil(model.nextDeadline, "seed \(seed): timers left at rest")
         model._checkInvariants()
         XCTAssertFalse(phaseLog.changes.isEmpty)
+        XCTAssertEqual(idleCalls, phaseLog.changes.filter { $0.new == .idle }.count, "seed \(seed): onIdle missed a move to idle")
+        XCTAssertGreaterThan(endedCalls, 0, "seed \(seed): the debounced end never fired")
     }
 
     /// A content change keeps the reading position: following at the bottom, or the anchor item
@@ -124,12 +139,18 @@ final class RandomSequenceTests: XCTestCase {
         }
         guard model.phase != .animating, let anchor, let oldHeight,
               let start = model.items.offset(of: anchor.id), let height = model.items.height(of: anchor.id) else { return }
-        let expected = Double(start) + ScrollModel<Int>.rescale(row: anchor.row, from: oldHeight, to: height)
         let bounds = model.offsetBounds
-        guard expected > bounds.lowerBound, expected < bounds.upperBound else {
-            XCTAssertTrue(model.contentOffset == bounds.lowerBound || model.contentOffset == bounds.upperBound)
-            return
+        if model.contentOffset == bounds.lowerBound || model.contentOffset == bounds.upperBound { return }  // clamped
+        // Independently of the model's own rescale: the anchor item is still on the top row, at
+        // the same row if its height did not change, else at a row inside it, the same share down.
+        let row = model.contentOffset - Double(start)
+        if height == 0 { return }  // the item vanished from the rows; the next one is on top
+        if height == oldHeight || anchor.row < 0 || anchor.row >= Double(oldHeight) {
+            XCTAssertEqual(row, anchor.row, accuracy: 1e-6, "seed \(seed) step \(step): the anchor moved")
+        } else {
+            XCTAssertTrue(row >= 0 && row < Double(height), "seed \(seed) step \(step): the anchor left its item")
+            XCTAssertLessThanOrEqual(abs(row / Double(height) - anchor.row / Double(oldHeight)), 2.0 / Double(min(height, oldHeight)) + 1e-9,
+                                     "seed \(seed) step \(step): not the same share down the item")
         }
-        XCTAssertEqual(model.contentOffset, expected, accuracy: 1e-6, "seed \(seed) step \(step): the anchor moved")
     }
 }
