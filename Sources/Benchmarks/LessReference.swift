@@ -7,7 +7,8 @@ import Glibc
 /// scroll is held to. `less` runs under `script`, which gives it a pseudo-terminal of its own
 /// (so it never reads the benchmark's terminal); the pty is sized with `stty`.
 enum LessReference {
-    /// Average bytes per `k` (back one line) over 20 presses, after `G` (to the end); nil when
+    /// Average bytes per `k` (back one line) over 40 presses, from the middle of the text less
+    /// four pages, as the client's figure is taken; nil when
     /// `less` or `script` cannot run here.
     static func rowScrollBytes(of text: String, columns: Int, rows: Int) -> Int? {
         let path = NSTemporaryDirectory() + "comment-tui-bench-less-\(getpid()).txt"
@@ -33,9 +34,11 @@ enum LessReference {
             counter.waitForQuiet()
         }
         counter.waitForQuiet(atLeast: 0.5)
-        send("G")
+        // Where the client's figure is taken: the middle of the text, then four pages back.
+        send("50p")
+        for _ in 0..<4 { send("b") }
         let start = counter.total
-        let presses = 20
+        let presses = 40
         for _ in 0..<presses { send("k") }
         let perPress = (counter.total - start) / presses
         send("q")

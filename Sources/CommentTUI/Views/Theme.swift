@@ -24,8 +24,10 @@ public enum Theme {
     public static let expandMarker = CellStyle([.dim, .underline])
     public static let selectionGutter = CellStyle(.bold, foreground: .yellow)
     public static let unreadDivider = CellStyle(foreground: .red)
-    public static let scrollTrack = CellStyle(.dim)
-    public static let scrollThumb = CellStyle(.bold)
+    // The scrollbar scrolls with the feed region and is repaired after every step; in the plain
+    // style a repair is a cursor move and a glyph, with no attribute changes around it.
+    public static let scrollTrack = CellStyle()
+    public static let scrollThumb = CellStyle()
     public static let newMarker = CellStyle(.bold, foreground: .black, background: .yellow)
     public static let eventPanel = CellStyle(background: .blue)
 }
