@@ -256,4 +256,15 @@ final class FeedScrollingTests: XCTestCase {
         }
         XCTAssertTrue(screen.plainLines.contains("   first 3"))
     }
+
+    func testFramesSayHowFarTheFeedMoved() {
+        let (app, screen) = makeApp()
+        send(app, .key(KeyPress(.up, .ctrl)))
+        run(app, screen, for: 0.5)
+        XCTAssertNil(app.render().scroll, "no move since the last frame")
+        send(app, wheel(false))
+        let frame = app.render()
+        XCTAssertEqual(frame.scroll, FrameScroll(rows: app.regions.feed.row..<app.regions.feed.maxRow, shift: -3),
+                       "a notch up moves the content down three rows")
+    }
 }

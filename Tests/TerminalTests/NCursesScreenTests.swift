@@ -67,6 +67,41 @@ final class NCursesScreenTests: XCTestCase {
         XCTAssertLessThan(typed.utf8.count, 10)
     }
 
+    func testAScrollHintMovesTheRegionAndWritesOnlyWhatIsNew() {
+        var first = CellBuffer(columns: 40, rows: 10)
+        first.write("header", column: 0, row: 0)
+        for row in 2..<8 { first.write("line \(row)", column: 1, row: row) }
+        first.write("composer", column: 0, row: 9)
+        screen.present(Frame(buffer: first, cursor: nil), full: true)
+        // The region 2..<8 scrolls up by two; two new lines come in at the bottom.
+        var second = first.shiftingRows(2..<8, up: 2)
+        second.write("line 8", column: 1, row: 6)
+        second.write("line 9", column: 1, row: 7)
+        var frame = Frame(buffer: second, cursor: nil)
+        frame.scroll = FrameScroll(rows: 2..<8, shift: 2)
+        let start = bytesWritten()
+        screen.present(frame, full: false)
+        let hinted = bytesWritten() - start
+        for row in 0..<10 {
+            let expected = (0..<40).map { second[$0, row].text }.joined()
+            let shown = (0..<40).map { screen.cellText(column: $0, row: row)?.text ?? "?" }.joined()
+            XCTAssertEqual(shown, expected, "row \(row)")
+        }
+        XCTAssertEqual(second.rows, 10)
+        XCTAssertLessThan(hinted, 60, "a scroll and two short lines, not six rows redrawn")
+        // A wrong hint still ends in the right picture: the diff is against the shifted copy.
+        var third = second
+        third.write("changed", column: 1, row: 3)
+        var wrong = Frame(buffer: third, cursor: nil)
+        wrong.scroll = FrameScroll(rows: 2..<8, shift: -3)
+        screen.present(wrong, full: false)
+        for row in 0..<10 {
+            let expected = (0..<40).map { third[$0, row].text }.joined()
+            let shown = (0..<40).map { screen.cellText(column: $0, row: row)?.text ?? "?" }.joined()
+            XCTAssertEqual(shown, expected, "row \(row) after a wrong hint")
+        }
+    }
+
     func testCellsReadBackAsWritten() {
         var buffer = CellBuffer(columns: 40, rows: 10)
         buffer.write("plain 日本 é", column: 0, row: 0)

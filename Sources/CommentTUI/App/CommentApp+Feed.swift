@@ -70,6 +70,21 @@ extension CommentApp {
         return CellRect(column: feed.column, row: feed.row + covered, width: feed.width, height: feed.height - covered)
     }
 
+    /// How far the feed's content moved since the last frame, measured on a comment both frames
+    /// show (heights measured or batches added above it move offsets, not content).
+    func feedScrollSinceLastFrame(feed: CellRect) -> FrameScroll? {
+        let model = feedScroll.model
+        defer {
+            let top = feedAnchor
+            lastFeedFrame = top.comment >= 0 && feedScroll.postRowsShown == 0
+                ? (top.comment, -top.row, feed) : nil
+        }
+        guard let last = lastFeedFrame, last.feed == feed, feedScroll.postRowsShown == 0,
+              let start = model.items.offset(of: last.comment) else { return nil }
+        let shift = last.start - (start - model.geometry.drawnOffset)
+        return shift == 0 ? nil : FrameScroll(rows: feed.row..<feed.maxRow, shift: shift)
+    }
+
     /// Applies a scroll input to the feed at the app's time.
     func scrollFeed(_ input: ScrollInput) {
         feedScroll.model.handle(input, at: now)

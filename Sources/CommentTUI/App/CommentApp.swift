@@ -79,6 +79,8 @@ public final class CommentApp {
     private(set) var size: (columns: Int, rows: Int)
     var layoutCache: FeedLayout?
     var headerCache: ThreadHeaderLayout?
+    /// The feed's top comment in the last frame and the viewport row its first row was on.
+    var lastFeedFrame: (comment: Int, start: Int, feed: CellRect)?
 
     /// - Parameter store: comments that precede `thread.comments` (a big file's index), if any.
     public init(thread: CommentThread, store: CommentStore? = nil, me: User, threadLabel: String, columns: Int, rows: Int) {
@@ -179,6 +181,7 @@ public final class CommentApp {
         ).draw(into: &buffer, row: r.status, width: size.columns)
         var frame = Frame(buffer: buffer, cursor: cursor)
         frame.composerRows = r.composer.row..<r.composer.maxRow
+        frame.scroll = showsHelp ? nil : feedScrollSinceLastFrame(feed: r.feed)
         frame.ringsBell = bellPending
         bellPending = false
         return frame

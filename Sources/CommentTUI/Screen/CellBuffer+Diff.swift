@@ -39,6 +39,20 @@ extension CellBuffer {
         return result
     }
 
+    /// The buffer with the rows in `region` moved up by `shift` rows (down when negative), as a
+    /// terminal's scroll region would move them; rows scrolled in are blank.
+    public func shiftingRows(_ region: Range<Int>, up shift: Int) -> CellBuffer {
+        var result = self
+        let region = region.clamped(to: 0..<rows)
+        for row in region {
+            let source = row + shift
+            for column in 0..<columns {
+                result.cells[row * columns + column] = region.contains(source) ? cells[source * columns + column] : .blank
+            }
+        }
+        return result
+    }
+
     /// Applies runs to a buffer, as a backend would (used to check diffs in tests).
     public mutating func apply(_ changes: [CellChange]) {
         for change in changes {

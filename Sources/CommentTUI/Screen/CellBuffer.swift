@@ -7,7 +7,7 @@ public struct CellBuffer: Equatable, Sendable {
     public let columns: Int
     /// Height in rows.
     public let rows: Int
-    private var cells: [Cell]
+    var cells: [Cell]
 
     /// A blank buffer of the given size.
     public init(columns: Int, rows: Int) {

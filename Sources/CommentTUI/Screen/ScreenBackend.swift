@@ -6,11 +6,21 @@ public struct CursorPosition: Equatable, Sendable {
 }
 
 /// A finished frame: the cells and the cursor.
+/// Rows of a frame whose content moved as a block: `rows` moved up by `shift` (down when negative).
+public struct FrameScroll: Equatable, Sendable {
+    public var rows: Range<Int>
+    public var shift: Int
+    public init(rows: Range<Int>, shift: Int) { self.rows = rows; self.shift = shift }
+}
+
 public struct Frame: Equatable, Sendable {
     public var buffer: CellBuffer
     public var cursor: CursorPosition?
     /// Whether showing the frame rings the terminal bell (a comment mentioning the reader arrived).
     public var ringsBell = false
+    /// Rows whose content moved up by `shift` rows (down when negative) since the last frame:
+    /// a backend may scroll them instead of redrawing them. Only a hint; the diff stays exact.
+    public var scroll: FrameScroll?
     /// The composer's rows: a frame that changes only these (typing) is not worth a
     /// synchronized update, which costs 16 bytes and a keystroke echo should cost under 10.
     public var composerRows: Range<Int> = 0..<0

@@ -58,7 +58,19 @@ public final class NCursesScreen: ScreenBackend {
     public func present(_ frame: Frame, full: Bool) {
         let window = ctui_stdscr()
         if full { clearok(window, true) }
-        let changes = frame.buffer.changes(from: full ? nil : lastFrame)
+        var previous = full ? nil : lastFrame
+        if let old = previous, let scroll = frame.scroll, scroll.shift != 0, abs(scroll.shift) < scroll.rows.count,
+           scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= old.rows {
+            // Move ncurses' picture of the region as the terminal will, so only what is new is
+            // written; doupdate then emits a scroll for the region.
+            wsetscrreg(window, Int32(scroll.rows.lowerBound), Int32(scroll.rows.upperBound - 1))
+            scrollok(window, true)
+            wscrl(window, Int32(scroll.shift))
+            scrollok(window, false)
+            wsetscrreg(window, 0, ctui_lines() - 1)
+            previous = old.shiftingRows(scroll.rows, up: scroll.shift)
+        }
+        let changes = frame.buffer.changes(from: previous)
         var wide = [wchar_t](repeating: 0, count: 8)
         for change in changes {
             var x = change.column
