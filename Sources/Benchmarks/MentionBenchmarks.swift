@@ -1,0 +1,83 @@
+import Foundation
+import ThreadModel
+
+/// @mention picker: building the ranker over 100,000 users and re-ranking on each keystroke.
+func mentionBenchmarks() -> [BenchmarkRow] {
+    let (users, recency) = mentionBenchmarkUsers(count: 100_000)
+    var rows: [BenchmarkRow] = []
+
+    var buildSamples: [Double] = []
+    var ranker = MentionRanker(users: [])
+    for _ in 0..<3 {
+        let start = benchNow()
+        ranker = MentionRanker(users: users, recency: recency)
+        buildSamples.append(Double(benchNow() - start))
+    }
+    rows.append(BenchmarkRow(
+        area: "mentions", name: "build, 100k users",
+        value: "median " + formatNanos(percentiles(buildSamples).median) + ", max " + formatNanos(buildSamples.max() ?? 0)
+    ))
+
+    // A typed sequence, then fuzzy and diacritic queries; each re-rank is one keystroke.
+    for query in ["", "m", "ma", "mar", "mari", "mrtz", "josé", "🚀"] {
+        var samples: [Double] = []
+        var total = 0
+        for _ in 0..<101 {
+            let start = benchNow()
+            let results = ranker.rank(query, limit: 8)
+            samples.append(Double(benchNow() - start))
+            total = results.total
+        }
+        let value = "median " + formatNanos(percentiles(samples).median) + ", max " + formatNanos(samples.max() ?? 0)
+            + " (\(total) matched)"
+        rows.append(BenchmarkRow(area: "mentions", name: "rank \"\(query)\", limit 8", value: value))
+    }
+    return rows
+}
+
+private func formatNanos(_ nanos: Double) -> String {
+    nanos < 1e6 ? String(format: "%.0f µs", nanos / 1e3) : String(format: "%.2f ms", nanos / 1e6)
+}
+
+/// Deterministic users: varied first and last names (some with diacritics, some with an emoji) and ASCII handles.
+private func mentionBenchmarkUsers(count: Int) -> ([User], [String: Int]) {
+    let firsts: [(name: String, ascii: String)] = [
+        ("Maria", "maria"), ("Mario", "mario"), ("Marie", "marie"), ("José", "jose"), ("Zoë", "zoe"),
+        ("Chloé", "chloe"), ("Björn", "bjorn"), ("Søren", "soren"), ("Łukasz", "lukasz"), ("François", "francois"),
+        ("Ana María", "anamaria"), ("Jean-Luc", "jeanluc"), ("Mark", "mark"), ("Martha", "martha"), ("Liam", "liam"),
+        ("Olivia", "olivia"), ("Noah", "noah"), ("Emma", "emma"), ("Ava", "ava"), ("Lucas", "lucas"),
+        ("Mateo", "mateo"), ("Amélie", "amelie"), ("Renée", "renee"), ("Dmitri", "dmitri"), ("Yuki", "yuki"),
+        ("Aarav", "aarav"), ("Fatima", "fatima"), ("Kwame", "kwame"), ("Ingrid", "ingrid"), ("Siobhán", "siobhan"),
+    ]
+    let lasts: [(name: String, ascii: String)] = [
+        ("Martínez", "martinez"), ("García", "garcia"), ("Müller", "muller"), ("Smith", "smith"), ("Jones", "jones"),
+        ("O'Brien", "obrien"), ("Nguyễn", "nguyen"), ("Kowalski", "kowalski"), ("Dubois", "dubois"), ("Rossi", "rossi"),
+        ("Andersson", "andersson"), ("Tanaka", "tanaka"), ("Silva", "silva"), ("Johnson", "johnson"), ("Brown", "brown"),
+        ("van der Berg", "vanderberg"), ("Marsh", "marsh"), ("Øvergaard", "overgaard"), ("Petrović", "petrovic"),
+        ("Hernández", "hernandez"), ("Lefèvre", "lefevre"), ("Schmidt", "schmidt"), ("Kim", "kim"), ("Patel", "patel"),
+    ]
+    let emoji = ["🚀", "🎸", "☕️", "👩‍💻", "🌱", "✨"]
+    var state: UInt64 = 0x5EED_1234
+    func next(_ n: Int) -> Int {
+        // SplitMix64: deterministic across runs and platforms.
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(n))
+    }
+    var users: [User] = []
+    users.reserveCapacity(count)
+    for i in 0..<count {
+        let first = firsts[next(firsts.count)]
+        let last = lasts[next(lasts.count)]
+        var name = first.name + " " + last.name
+        if next(25) == 0 { name += " " + emoji[next(emoji.count)] }
+        let handle = first.ascii.prefix(1 + next(4)) + (next(3) == 0 ? "_" : "") + last.ascii + String(i)
+        users.append(User(id: "u\(i)", handle: handle, name: name))
+    }
+    // Nearly 5,000 participants of a long thread, the later draws the more recent.
+    var recency: [String: Int] = [:]
+    for index in 0..<5_000 { recency["u\(next(count))"] = index }
+    return (users, recency)
+}
