@@ -66,6 +66,9 @@ enum ComposerMarkdownWriter {
             previousMention = cell.mention
         }
         var stack: [(format: UInt8, marker: String)] = []
+        // Whitespace ending the last segment: written after the markers closing there, so that
+        // the closers stay next to text.
+        var pending = ""
         for (k, segment) in segments.enumerated() {
             let needed = segment.mask & ~code
             var keep = 0
@@ -76,6 +79,15 @@ enum ComposerMarkdownWriter {
                 out += marker
                 closedWithStar = marker.hasPrefix("*")
             }
+            var body = Substring(segment.text)
+            let isCode = segment.mask & code != 0
+            // Likewise leading whitespace goes before the openers (code spans need no flanking).
+            let lead = isCode ? "" : body.prefix(while: \.isWhitespace)
+            body = body.dropFirst(lead.count)
+            if !pending.isEmpty || !lead.isEmpty { closedWithStar = false }
+            out += pending
+            out += lead
+            pending = ""
             let open = stack.reduce(0) { $0 | $1.format }
             let missing = nesting.filter { needed & $0 != 0 && open & $0 == 0 }
             let ends = Dictionary(uniqueKeysWithValues: missing.map { ($0, extentEnd(of: $0, from: k, in: segments)) })
@@ -90,9 +102,16 @@ enum ComposerMarkdownWriter {
                 out += marker
                 stack.append((format, marker))
             }
-            out += segment.mask & code != 0 ? codeSpan(segment.text) : segment.text
+            if isCode {
+                out += codeSpan(String(body))
+            } else {
+                let trail = body.reversed().prefix(while: \.isWhitespace).count
+                out += body.dropLast(trail)
+                pending = String(body.suffix(trail))
+            }
         }
         for entry in stack.reversed() { out += entry.marker }
+        out += pending
     }
 
     private static func marker(for format: UInt8) -> String {

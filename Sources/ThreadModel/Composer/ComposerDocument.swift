@@ -76,7 +76,8 @@ public struct ComposerDocument: Sendable {
     /// Selects Character offsets (clamped; an end inside a mention moves out of it).
     public mutating func select(_ offsets: Range<Int>, caretAtStart: Bool = false) {
         let lower = mentionBoundary(index(atOffset: offsets.lowerBound), forward: false)
-        let upper = mentionBoundary(index(atOffset: offsets.upperBound), forward: true)
+        // A caret inside a mention goes to its start; a selection grows to cover it.
+        let upper = offsets.isEmpty ? lower : mentionBoundary(index(atOffset: offsets.upperBound), forward: true)
         setSelection(lower..<upper, caretAtStart: caretAtStart)
     }
 
