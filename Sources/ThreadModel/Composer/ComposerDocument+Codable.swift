@@ -1,0 +1,107 @@
+import Foundation
+
+/// Why a stored draft could not be read back.
+public struct ComposerDocumentDecodingError: Error, CustomStringConvertible, Sendable {
+    /// What was wrong, for the log.
+    public let message: String
+    public var description: String { "Could not restore the draft: \(message)" }
+}
+
+/// Why `_checkInvariants` failed.
+public struct ComposerInvariantViolation: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+extension ComposerDocument {
+    /// The stored form: text runs with their formats and mention, the selection as Character
+    /// offsets. Formats are stored by name, so a name this version does not know is dropped on
+    /// restore rather than failing it.
+    struct Archive: Codable {
+        struct Run: Codable {
+            var text: String
+            var formats: [String]?
+            var mention: String?
+        }
+        var version: Int
+        var runs: [Run]
+        var selection: [Int]
+        var caretAtStart: Bool?
+    }
+
+    /// The draft as JSON, for saving it between sessions.
+    public func encoded() -> Data {
+        var runs: [Archive.Run] = []
+        for run in text.runs {
+            let formats = ComposerFormat.allCases.filter(ComposerFormatting.formats(in: run.attributes).contains)
+            runs.append(Archive.Run(text: String(text[run.range].characters),
+                                    formats: formats.isEmpty ? nil : formats.map(\.rawValue),
+                                    mention: run[CommentAttributes.MentionAttribute.self]))
+        }
+        let offsets = selectedOffsets
+        let archive = Archive(version: 1, runs: runs, selection: [offsets.lowerBound, offsets.upperBound],
+                              caretAtStart: caretAtStart ? true : nil)
+        // Encoding plain strings, ints and arrays cannot fail.
+        return (try? JSONEncoder().encode(archive)) ?? Data()
+    }
+
+    /// Restores a draft saved by `encoded()`: attributes outside `formatting` are stripped and
+    /// the selection is clamped to the text (and moved out of mentions).
+    public init(decoding data: Data, formatting: ComposerFormatting = .standard) throws {
+        let archive: Archive
+        do {
+            archive = try JSONDecoder().decode(Archive.self, from: data)
+        } catch let error as DecodingError {
+            throw ComposerDocumentDecodingError(message: Self.describe(error))
+        } catch {
+            throw ComposerDocumentDecodingError(message: "\(error)")
+        }
+        guard archive.version == 1 else {
+            throw ComposerDocumentDecodingError(message: "unknown draft version \(archive.version)")
+        }
+        guard archive.selection.count == 2 else {
+            throw ComposerDocumentDecodingError(message: "the selection needs 2 offsets, found \(archive.selection.count)")
+        }
+        var text = AttributedString()
+        for run in archive.runs {
+            let formats = Set((run.formats ?? []).compactMap(ComposerFormat.init(rawValue:)))
+            text.append(AttributedString(run.text, attributes: formatting.attributes(formats: formats, mention: run.mention)))
+        }
+        self.init(text, formatting: formatting)
+        let count = string.count
+        let a = min(max(0, archive.selection[0]), count), b = min(max(0, archive.selection[1]), count)
+        select(min(a, b)..<max(a, b), caretAtStart: archive.caretAtStart ?? false)
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            return keys.isEmpty ? "the top level" : keys.joined(separator: ".")
+        }
+        switch error {
+        case .dataCorrupted(let context): return "not valid JSON at \(path(context))"
+        case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\" at \(path(context))"
+        case .typeMismatch(let type, let context): return "expected \(type) at \(path(context))"
+        case .valueNotFound(let type, let context): return "missing \(type) at \(path(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    /// Checks what every edit must keep true: the selection within the text and at no point
+    /// inside a mention, and nothing outside the allow-list on the text. For tests.
+    public func _checkInvariants() throws {
+        func fail(_ message: String) throws -> Never { throw ComposerInvariantViolation(message: message) }
+        guard selection.lowerBound >= text.startIndex, selection.upperBound <= text.endIndex else {
+            try fail("selection out of bounds")
+        }
+        for end in [selection.lowerBound, selection.upperBound] {
+            if let run = mentionRun(at: end), run.lowerBound < end {
+                try fail("selection end at offset \(offset(of: end)) is inside a mention")
+            }
+        }
+        if caretAtStart, selection.isEmpty { try fail("an empty selection has no caret side") }
+        for run in text.runs where run.attributes != formatting.allowedPart(of: run.attributes) {
+            try fail("attributes outside the allow-list at offset \(offset(of: run.range.lowerBound)): \(run.attributes)")
+        }
+    }
+}
