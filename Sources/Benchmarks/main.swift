@@ -10,11 +10,21 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--index-only" 
     exit(0)
 }
 
+// `comment-tui-bench [GROUP ...]` runs only the named groups (all without arguments).
+let groups: [(name: String, run: () -> [BenchmarkRow])] = [
+    ("scroll", scrollBenchmarks),
+    ("render", renderBenchmarks),
+    ("layout", { [commentLayoutBenchmark()] }),
+    ("index", threadIndexBenchmarks),
+    ("markup", markupBenchmarks),
+    ("composer", composerBenchmarks),
+    ("mentions", mentionBenchmarks),
+]
+let wanted = Set(CommandLine.arguments.dropFirst())
+if let unknown = wanted.first(where: { name in !groups.contains { $0.name == name } }) {
+    FileHandle.standardError.write(Data("unknown group \(unknown); groups: \(groups.map(\.name).joined(separator: " "))\n".utf8))
+    exit(2)
+}
 var table = BenchmarkTable()
-table.add(scrollBenchmarks())
-table.add(renderBenchmarks())
-table.add([commentLayoutBenchmark()])
-table.add(threadIndexBenchmarks())
-table.add(markupBenchmarks())
-table.add(mentionBenchmarks())
+for group in groups where wanted.isEmpty || wanted.contains(group.name) { table.add(group.run()) }
 table.print()

@@ -99,10 +99,11 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testF1ShowsTheKeysAndEscClosesThem() {
-        let (app, screen) = makeApp(smallThread(comments: 2), columns: 60, rows: 20)
+        let (app, screen) = makeApp(smallThread(comments: 2), columns: 80, rows: 24)
         type("\u{1B}OP", into: app)
         show(app, on: screen)
-        XCTAssertTrue(screen.plainLines[2].hasPrefix(" Keys"))
+        XCTAssertTrue(screen.plainLines[0].hasPrefix(" Keys"))
+        XCTAssertTrue(screen.plainLines.contains { $0.contains("Shift+drag") }, "every key fits an 80x24 terminal")
         XCTAssertTrue(screen.plainLines.contains { $0.contains("Ctrl-C, F10, Ctrl-D (empty)") && $0.contains("quit") })
         _ = app.handle(.key(KeyPress(.escape)))
         show(app, on: screen)

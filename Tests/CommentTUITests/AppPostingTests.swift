@@ -22,7 +22,7 @@ final class AppPostingTests: XCTestCase {
         XCTAssertEqual(VerbRun(.new, [path, "--title", "T", "--as", "ann"]).status, 0)
         let app = try makeApp(path: path)
         type("hello file\r", into: app)
-        XCTAssertEqual(app.draft.text, "")
+        XCTAssertEqual(app.draft.string, "")
         XCTAssertEqual(app.message, "posted")
         let file = try ThreadFile.read(path: path)
         XCTAssertEqual(file.thread.comments, app.thread.comments, "what is on screen is what is on disk")
@@ -37,7 +37,7 @@ final class AppPostingTests: XCTestCase {
         let app = try makeApp(path: path)
         try FileManager.default.removeItem(atPath: path)  // the next append cannot open the file
         type("keep me\r", into: app)
-        XCTAssertEqual(app.draft.text, "keep me")
+        XCTAssertEqual(app.draft.string, "keep me")
         XCTAssertTrue(app.messageIsError)
         XCTAssertTrue(app.message?.contains("not sent") == true && app.message?.contains(path) == true, app.message ?? "")
         XCTAssertEqual(app.thread.comments, [])

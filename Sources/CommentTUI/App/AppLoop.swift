@@ -17,6 +17,7 @@ public final class AppLoop {
     private let now: () -> Double
     private let wallClock: () -> Date
     private let stopProcess: () -> Void
+    private let editText: (String) throws -> String
     private var decoder = InputDecoder()
     private var lastInputAt = 0.0
     private var needsFullRedraw = true
@@ -28,11 +29,14 @@ public final class AppLoop {
     ///   - now: the injected monotonic clock, in seconds.
     ///   - stopProcess: stops the process for Ctrl-Z and returns once it continues; by default
     ///     the whole process group stops, as the shell's Ctrl-Z would.
+    ///   - editText: runs an editor on the draft's text (Ctrl-X Ctrl-E); by default `$VISUAL`
+    ///     or `$EDITOR` on the terminal.
     public init(
         app: CommentApp, session: TerminalSession, input: FileDescriptor, signals: SignalPipe?,
         now: @escaping () -> Double = MonotonicClock.now,
         wallClock: @escaping () -> Date = Date.init,
-        stopProcess: (() -> Void)? = nil
+        stopProcess: (() -> Void)? = nil,
+        editText: ((String) throws -> String)? = nil
     ) {
         self.app = app
         self.session = session
@@ -41,6 +45,7 @@ public final class AppLoop {
         self.now = now
         self.wallClock = wallClock
         self.stopProcess = stopProcess ?? { signals?.stopProcessGroup() }
+        self.editText = editText ?? { try ExternalEditor(environment: ProcessInfo.processInfo.environment).edit($0) }
     }
 
     /// Runs until the user quits, a terminating signal arrives or input ends.
@@ -87,6 +92,7 @@ public final class AppLoop {
             case .quit?: return .quit
             case .suspend?: suspend()
             case .redrawAll?: needsFullRedraw = true
+            case .editExternally(let text)?: if let exit = editExternally(text) { return exit }
             case nil: break
             }
         }
@@ -140,6 +146,25 @@ public final class AppLoop {
         if let size = TerminalDevice.size() { session.resize(columns: size.columns, rows: size.rows) }
         app.resize(columns: session.size.columns, rows: session.size.rows)
         needsFullRedraw = true
+    }
+
+    /// Leaves the screen to the editor and takes back what it saved.
+    private func editExternally(_ text: String) -> Exit? {
+        session.suspend()
+        let nonBlocking = input.isNonBlocking
+        if nonBlocking { input.setNonBlocking(false) }
+        let result = Result { try editText(text) }
+        if nonBlocking { input.setNonBlocking(true) }
+        session.resume()
+        needsFullRedraw = true
+        // Ctrl-C or Ctrl-Z typed in an editor that left signals on was meant for the editor.
+        for signal in signals?.drain() ?? [] where signal == SIGTERM || signal == SIGHUP {
+            return .signal(signal)
+        }
+        if let size = TerminalDevice.size() { session.resize(columns: size.columns, rows: size.rows) }
+        app.resize(columns: session.size.columns, rows: session.size.rows)
+        app.finishExternalEdit(result, at: ScrollInstant(seconds: now()))
+        return nil
     }
 
     private func present() {

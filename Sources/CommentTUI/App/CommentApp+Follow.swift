@@ -7,6 +7,8 @@ extension CommentApp {
     /// so each appears once. While the feed rests at the bottom it follows; elsewhere the
     /// status bar counts the new comments instead of moving the reading position.
     public func receive(_ update: ThreadFileUpdate) {
+        // The feed's model must exist before the thread grows, or it would count new comments twice.
+        let scroll = feedScroll
         var added = 0
         var usersChanged = false
         for (record, _) in update.records {
@@ -23,6 +25,7 @@ extension CommentApp {
                 break   // a thread has one header; a second one is reported by `check`
             }
         }
+        if usersChanged || added > 0 { mentionRanker = nil }
         if usersChanged {
             // A new handle may turn `@handle` text of comments on screen into mentions.
             indexHandles()
@@ -30,7 +33,7 @@ extension CommentApp {
         }
         if added > 0 {
             if !isFollowingBottom || feedScroll.model.phase != .idle { newCount += added }
-            feedScroll.commentsAppended(added)
+            scroll.commentsAppended(added)
         }
         if let problem = update.problems.last {
             show("\(threadLabel) line \(problem.line): \(problem.message)", error: true)

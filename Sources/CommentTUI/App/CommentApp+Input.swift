@@ -18,16 +18,29 @@ extension CommentApp {
         if let wallClock { wallTime = wallClock }
         if let time { advance(to: time) }
         if case .key(let press) = event, search != nil, handleSearchKey(press) { return nil }
+        let revision = draftRevision
+        defer {
+            if case .mouse = event {} else { updateMentionPicker(typed: draftRevision != revision) }
+        }
         switch event {
-        case .key(let press): return handleKey(press)
+        case .key(let press):
+            if !pendingControlX, handlePickerKey(press) { return nil }
+            let command = handleKey(press)
+            if pendingExternalEdit {
+                pendingExternalEdit = false
+                return .editExternally(draft.markdown)
+            }
+            return command
         case .mouse(let mouse): handleMouse(mouse); return nil
-        case .paste(let text): draft.insert(text); return nil
+        case .paste(let text): pasteIntoDraft(text); return nil
         case .focus, .modeReport: return nil
         }
     }
 
     private func handleKey(_ press: KeyPress) -> AppCommand? {
         switch (press.key, press.modifiers) {
+        case _ where pendingControlX:
+            _ = editDraft(press)
         case (.character("c"), .ctrl), (.function(10), _):
             return .quit
         case (.character("d"), .ctrl):
@@ -41,6 +54,8 @@ extension CommentApp {
             fatalError("crash test requested with F12")
         case (.function(1), _):
             showsHelp.toggle()
+        case (.function(2), _):
+            showsHitTest.toggle()
         case (.function(3), _):
             showsScrollEvents.toggle()
         case (.character("s"), .ctrl):
@@ -52,6 +67,7 @@ extension CommentApp {
         case (.character("s"), .alt): toggleSpoilers()
         case (.character("e"), .alt): toggleExpandedSelection()
         case (.character("o"), .alt): openSelectedLink()
+        case (.character("r"), .alt): startReply()
         case (.character("u"), .alt): scrollFeedToFirstUnread()
         case (.enter, []):
             send(now: wallTime)
@@ -64,40 +80,24 @@ extension CommentApp {
         case (.home, .ctrl): scrollFeedToTop()
         case (.end, .ctrl): scrollFeedToBottom()
         case (.home, []):
-            if draft.isEmpty { scrollFeedToTop() } else { draft.moveToLineStart() }
+            if draft.isEmpty { scrollFeedToTop() } else { draft.moveToLineStart(extending: false) }
         case (.end, []):
-            if draft.isEmpty { scrollFeedToBottom() } else { draft.moveToLineEnd() }
+            if draft.isEmpty { scrollFeedToBottom() } else { draft.moveToLineEnd(extending: false) }
         default:
-            editDraft(press)
+            if !editDraft(press) { show("\(press) is not bound (F1 lists the keys)") }
         }
         return nil
     }
 
-    private func editDraft(_ press: KeyPress) {
-        switch (press.key, press.modifiers) {
-        case (.backspace, []): draft.deleteBackward()
-        case (.backspace, .alt), (.character("w"), .ctrl): draft.killWordBackward()
-        case (.delete, []): draft.deleteForward()
-        case (.left, []), (.character("b"), .ctrl): draft.move(by: -1)
-        case (.right, []), (.character("f"), .ctrl): draft.move(by: 1)
-        case (.left, .ctrl), (.character("b"), .alt): draft.moveWord(forward: false)
-        case (.right, .ctrl), (.character("f"), .alt): draft.moveWord(forward: true)
-        case (.character("a"), .ctrl): draft.moveToLineStart()
-        case (.character("e"), .ctrl): draft.moveToLineEnd()
-        case (.character("k"), .ctrl): draft.killToLineEnd()
-        case (.character("u"), .ctrl): draft.killToLineStart()
-        case (.character("d"), .alt): draft.killWordForward()
-        case (.character("y"), .ctrl): draft.yank()
-        case (.tab, []): draft.insert("\t")
-        case (.character(let c), []), (.character(let c), .shift):
-            draft.insert(String(c))
-        default:
-            show("\(press) is not bound (F1 lists the keys)")
-        }
-    }
-
     private func handleMouse(_ mouse: MouseEvent) {
         guard !isTooSmall else { return }
+        pointer = (mouse.column, mouse.row)
+        if mouse.action == .move { return }
+        // The list's rows take the wheel and clicks; its transparent inset lets them through.
+        if feedGesture == nil, mouse.isWheel || mouse.action == .press, let picker = mentionPicker, !showsHelp,
+           picker.hitShape.contains(column: mouse.column, row: mouse.row) {
+            return handlePickerMouse(mouse)
+        }
         let feed = regions.feed
         let inFeed = feed.contains(column: mouse.column, row: mouse.row)
         switch (mouse.button, mouse.action) {

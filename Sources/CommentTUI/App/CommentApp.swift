@@ -8,6 +8,8 @@ public enum AppCommand: Equatable, Sendable {
     case suspend
     /// Repaint every cell (Ctrl-L, after resume).
     case redrawAll
+    /// Run the user's editor on this text (Ctrl-X Ctrl-E), then call `finishExternalEdit`.
+    case editExternally(String)
 }
 
 /// The client's state and screens, free of any terminal: events in, frames out.
@@ -19,7 +21,29 @@ public final class CommentApp {
     /// A short name for the thread in the status bar.
     public let threadLabel: String
     /// The draft in the composer.
-    public internal(set) var draft = ComposerDraft()
+    public internal(set) var draft = ComposerDocument() {
+        didSet { draftDidChange() }
+    }
+    /// Counts changes of the draft, so its layout is cached until the next one.
+    var draftRevision = 0
+    var composerCache: (revision: Int, width: Int, rows: Int, window: ComposerWindow)?
+    /// Ctrl-X was pressed: the next key picks a format or the editor.
+    var pendingControlX = false
+    /// Ctrl-X Ctrl-E was pressed: the loop runs the editor once the key is handled.
+    var pendingExternalEdit = false
+    /// The @mention list, while open.
+    var mentionPicker: MentionPicker?
+    var mentionRanker: MentionRanker?
+    /// The `@` offset whose list was closed with Esc: it does not reopen until typed again.
+    var dismissedMentionToken: Int?
+    /// Where the mouse pointer was last reported (F2 names the layer under it).
+    var pointer: (column: Int, row: Int)?
+    /// F2: the screen shaded by which layer receives a click.
+    var showsHitTest = false
+    /// Saves the draft (its encoded bytes, or nil to delete it); nil keeps drafts in memory only.
+    public var saveDraft: ((Data?) throws -> Void)?
+    /// When the draft's pending save is due, if one is.
+    var draftSaveDue: ScrollInstant?
     /// Comments of the thread file before `thread.comments`, read on demand; nil when all are in memory.
     public let store: CommentStore?
     /// The feed's scroll engine; its items are the comments (and the post's collapsing rows).
@@ -105,11 +129,21 @@ public final class CommentApp {
     public func advance(to time: ScrollInstant) {
         now = max(now, time)
         feedScroll.model.advance(to: now)
+        mentionPicker?.model.advance(to: now)
+        saveDraftIfDue()
     }
 
     /// When the app next needs a frame without input: now while the feed moves, else its next
     /// timer (wheel burst end, debounced end), else nil.
-    public var nextDeadline: ScrollInstant? { feedScroll.model.nextDeadline }
+    /// A pending draft save counts too.
+    public var nextDeadline: ScrollInstant? {
+        [feedScroll.model.nextDeadline, mentionPicker?.model.nextDeadline, draftSaveDue].compactMap { $0 }.min()
+    }
+
+    /// Work that must not wait for a timer when the client stops: the draft's pending save.
+    public func prepareToExit() {
+        saveDraftIfDue(force: true)
+    }
 
     /// Rebuilds the handle → id map after users were added.
     func indexHandles() {
@@ -138,7 +172,7 @@ public final class CommentApp {
 
     var regions: Regions {
         let width = size.columns
-        let composerHeight = ComposerView(draft: draft).height(width: width, maximum: max(1, size.rows / 3))
+        let composerHeight = min(composerView.height, composerMaximumRows)
         let status = size.rows - 1
         let composer = CellRect(column: 0, row: status - composerHeight, width: width, height: composerHeight)
         let header = CellRect(column: 0, row: 0, width: width, height: HeaderView.collapsedHeight)
@@ -163,25 +197,33 @@ public final class CommentApp {
         prepareFeed()
         let r = regions
         if showsHelp {
-            NoticeView.drawHelp(into: &buffer, rect: r.feed)
+            NoticeView.drawHelp(into: &buffer, rect: CellRect(column: 0, row: 0, width: size.columns, height: r.composerRule))
         } else {
             drawn = feedView.draw(into: &buffer, rect: r.feed)
             FeedChrome(scroll: feedScroll, newCount: newCount).draw(into: &buffer, rect: chromeRect)
+            if let picker = mentionPicker {
+                picker.relayout(feed: r.feed, now: now)
+                MentionPickerView(picker: picker).draw(into: &buffer)
+            }
             if showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
         }
-        HeaderView(thread: thread, commentCount: commentCount, layout: threadHeader,
-                   shownRows: showsHelp ? 0 : feedScroll.postRowsShown, ownUserID: me.id)
-            .draw(into: &buffer, width: size.columns)
+        if !showsHelp {
+            HeaderView(thread: thread, commentCount: commentCount, layout: threadHeader,
+                       shownRows: feedScroll.postRowsShown, ownUserID: me.id)
+                .draw(into: &buffer, width: size.columns)
+        }
         buffer.write(String(repeating: "─", count: size.columns), column: 0, row: r.composerRule, style: Theme.rule)
         let cursor = search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
-            ?? ComposerView(draft: draft).draw(into: &buffer, rect: r.composer)
+            ?? composerView.draw(into: &buffer, rect: r.composer)
         StatusBarView(
-            handle: me.handle, threadLabel: threadLabel, phase: feedScroll.model.phase.rawValue, position: feedPosition,
-            newCount: newCount, message: message, isError: messageIsError
+            handle: me.handle, threadLabel: threadLabel, phase: phaseUnderPointer.rawValue, position: feedPosition,
+            newCount: newCount, message: showsHitTest ? pointerDescription : message, isError: messageIsError && !showsHitTest
         ).draw(into: &buffer, row: r.status, width: size.columns)
+        if showsHitTest { drawHitTest(into: &buffer) }
         var frame = Frame(buffer: buffer, cursor: cursor)
         frame.composerRows = r.composer.row..<r.composer.maxRow
         frame.scroll = showsHelp ? nil : feedScrollSinceLastFrame(feed: r.feed)
+        frame.reportsPointerMotion = showsHitTest
         frame.ringsBell = bellPending
         bellPending = false
         return frame
@@ -191,7 +233,7 @@ public final class CommentApp {
 
     /// Posts the draft as a comment of `me`.
     func send(now: Date) {
-        let body = draft.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = draft.markdown.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !body.isEmpty else { return }
         // Whole seconds: what the file stores, so the feed shows the same time after a reload.
         let created = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
@@ -202,9 +244,12 @@ public final class CommentApp {
             show("not sent, draft kept: \(error)", error: true)
             return
         }
+        // The feed's model must exist before the thread grows, or it would count the comment twice.
+        let scroll = feedScroll
         thread.append(comment)
-        feedScroll.commentsAppended(1)
+        scroll.commentsAppended(1)
         draft.clear()
+        saveDraftIfDue(force: true)
         scrollFeedToBottom()
         show(post == nil ? "posted (in memory only)" : "posted")
     }

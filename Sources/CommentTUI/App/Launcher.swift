@@ -89,6 +89,30 @@ public enum Launcher {
         }
     }
 
+    /// Restores the thread's saved draft and saves it from now on. A draft that does not read
+    /// is moved aside (never overwritten) and the status bar says where.
+    static func restoreDraft(_ file: DraftFile, into app: CommentApp) {
+        let shownPath = VisibleText.escape(file.path)
+        do {
+            if let data = try file.load() {
+                try app.restoreDraft(data)
+                app.show("draft restored")
+            }
+        } catch {
+            let problem = VisibleText.escape("\(error)")
+            if let aside = try? file.setAside() {
+                app.show("\(shownPath): \(problem); the draft was moved to \(VisibleText.escape(aside))", error: true)
+            } else {
+                // It could not be moved: do not save over it either.
+                app.show("\(shownPath): \(problem); drafts are not saved this session", error: true)
+                return
+            }
+        }
+        app.saveDraft = { data in
+            if let data { try file.save(data) } else { try file.remove() }
+        }
+    }
+
     static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?, snapMode: SnapMode) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
@@ -110,11 +134,15 @@ public enum Launcher {
         let environment = ProcessInfo.processInfo.environment
         app.openLink = { LinkOpener.open($0, environment: environment) }
         let state = ThreadStateFiles(threadPath: target.path, environment: environment)
-        if let state { app.restore(ReadMarker.load(state)) }
+        if let state {
+            app.restore(ReadMarker.load(state))
+            restoreDraft(DraftFile(state), into: app)
+        }
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         follow(target, into: app, loop: loop)
         let result = Result { try loop.run() }
+        app.prepareToExit()
         FileDescriptor.standardInput.setNonBlocking(false)
         screen.end()
         signals.uninstall()

@@ -30,7 +30,11 @@ public enum TerminalDevice {
     public static let enableModes = "\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h"
 
     /// Turns those modes off again.
-    public static let disableModes = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l"
+    public static let disableModes = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l"
+
+    /// Any-motion tracking (1003): pointer moves without a button are reported too (F2 only).
+    public static let enablePointerMotion = "\u{1B}[?1003h"
+    public static let disablePointerMotion = "\u{1B}[?1003l"
 
     /// Synchronized output (DEC mode 2026): the terminal shows a frame whole, once it ends.
     public static let synchronizedOutputMode = 2026

@@ -57,6 +57,10 @@ public final class NCursesScreen: ScreenBackend {
 
     public func present(_ frame: Frame, full: Bool) {
         let window = ctui_stdscr()
+        if frame.reportsPointerMotion != reportsPointerMotion {
+            reportsPointerMotion = frame.reportsPointerMotion
+            writeControl(reportsPointerMotion ? TerminalDevice.enablePointerMotion : TerminalDevice.disablePointerMotion)
+        }
         if full { clearok(window, true) }
         var previous = full ? nil : lastFrame
         if let old = previous, let scroll = frame.scroll, scroll.shift != 0, abs(scroll.shift) < scroll.rows.count,
@@ -106,6 +110,8 @@ public final class NCursesScreen: ScreenBackend {
     }
 
     private var lastFrame: CellBuffer?
+    /// Whether any-motion tracking is on (it goes off with the other modes on suspend).
+    private var reportsPointerMotion = false
     /// Whether frames are wrapped in synchronized updates: only once the terminal said it has them.
     public private(set) var synchronizesOutput = false
 
@@ -125,6 +131,7 @@ public final class NCursesScreen: ScreenBackend {
     public func suspend() {
         guard isActive else { return }
         writeControl(TerminalDevice.disableModes)
+        reportsPointerMotion = false
         endwin()
         isActive = false
     }

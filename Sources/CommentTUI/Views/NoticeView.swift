@@ -13,22 +13,27 @@ enum NoticeView {
         }
     }
 
-    /// The keys the client knows today (DESIGN section 7, as far as built).
+    /// Every key of the client (DESIGN section 7; README's table says the same).
     static let helpLines: [(String, String)] = [
-        ("Enter", "send"),
-        ("Alt-Enter, Ctrl-J", "new line"),
+        ("Enter · Alt-Enter, Ctrl-J", "send · new line"),
         ("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)"),
-        ("PageUp / PageDown", "feed by a page"),
-        ("Ctrl-Up / Ctrl-Down", "feed by a row (also Shift-Up/Down)"),
+        ("PageUp / PageDown", "feed by a page (the list's, when open)"),
+        ("Ctrl-Up/Down, Shift-Up/Down", "feed by a row"),
         ("Ctrl-Home / Ctrl-End", "feed to the post / the newest"),
         ("wheel, drag, scrollbar", "scroll with momentum, jump"),
-        ("Alt-U · Ctrl-S", "first unread · search (Enter next)"),
+        ("Alt-U · Ctrl-S", "first unread · search (Enter older, Esc)"),
         ("Alt-Up / Alt-Down · Esc", "select a comment · clear"),
-        ("Alt-S · Alt-E · Alt-O", "spoilers · expand · open link"),
+        ("Alt-S · Alt-E · Alt-O · Alt-R", "spoilers · expand · open link · reply"),
         ("click", "reveal spoiler, expand, open link"),
-        ("Ctrl-A/E, Ctrl-B/F, Alt-B/F", "move in the composer"),
+        ("Ctrl-A/E, Ctrl-B/F, Alt-B/F", "line start/end, char, word"),
+        ("arrows, Home/End", "move in the draft (Up/Down by row)"),
         ("Ctrl-K/U/W, Alt-D, Ctrl-Y", "kill and yank"),
-        ("F1 · F3 · Ctrl-L · Ctrl-Z", "help · scroll events · redraw · suspend"),
+        ("Shift+arrows, Shift-Home/End", "select text in the draft"),
+        ("Ctrl-_ · Alt-_", "undo · redo"),
+        ("Ctrl-X then b i s c p", "bold italic strike code spoiler"),
+        ("Ctrl-X Ctrl-E", "edit the draft in $EDITOR"),
+        ("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close"),
+        ("F1 · F2 · F3 · Ctrl-L · Ctrl-Z", "help · hit test · scroll events · redraw · suspend"),
         ("Shift+drag", "select text with the terminal"),
     ]
 
@@ -38,7 +43,7 @@ enum NoticeView {
         buffer.write("Keys (Esc or F1 closes)", column: rect.column + 1, row: rect.row, style: Theme.title, limit: end)
         let keyWidth = min(30, max(10, rect.width / 2))
         for (i, entry) in helpLines.enumerated() {
-            let row = rect.row + 2 + i
+            let row = rect.row + 1 + i
             guard row < rect.maxRow else { break }
             buffer.write(entry.0, column: rect.column + 1, row: row, style: Theme.authorName, limit: rect.column + keyWidth)
             buffer.write(entry.1, column: rect.column + 1 + keyWidth, row: row, limit: end)

@@ -18,6 +18,8 @@ public enum Theme {
     public static let mention = CellStyle(.bold, foreground: .magenta)
     public static let mentionOfMe = CellStyle([.bold, .reverse], foreground: .magenta)
     public static let spoiler = CellStyle(.dim)
+    /// A spoiler in the writer's own draft: shown, but marked as one.
+    public static let composerSpoiler = CellStyle([.dim, .underline])
     public static let quoteBar = CellStyle(.dim)
     public static let quoteText = CellStyle(foreground: .gray)
     public static let listMarker = CellStyle(.bold)
@@ -29,5 +31,8 @@ public enum Theme {
     public static let scrollTrack = CellStyle()
     public static let scrollThumb = CellStyle()
     public static let newMarker = CellStyle(.bold, foreground: .black, background: .yellow)
+    public static let pickerRow = CellStyle(background: .palette(236))
+    public static let pickerTitle = CellStyle(.dim, background: .palette(236))
+    public static let pickerHighlight = CellStyle(.reverse, foreground: .magenta)
     public static let eventPanel = CellStyle(background: .blue)
 }

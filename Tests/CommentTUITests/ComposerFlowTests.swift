@@ -1,0 +1,213 @@
+import Foundation
+import XCTest
+import ScrollEngine
+import ThreadModel
+@testable import CommentTUI
+
+/// The composer as a user drives it: keys in, draft, screen and thread out.
+final class ComposerFlowTests: XCTestCase {
+    func makeApp(comments: Int = 3, columns: Int = 40, rows: Int = 12) -> (CommentApp, HeadlessScreen) {
+        let thread = makeSmallThread(comments: comments)
+        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "test", columns: columns, rows: rows)
+        app.wallTime = testNow
+        return (app, HeadlessScreen(columns: columns, rows: rows))
+    }
+
+    /// Feeds terminal bytes (keys as a terminal sends them).
+    @discardableResult
+    func send(_ bytes: String, to app: CommentApp) -> [AppCommand] {
+        var decoder = InputDecoder()
+        var commands: [AppCommand] = []
+        for event in decoder.feed(Array(bytes.utf8)) + decoder.flush() {
+            if let command = app.handle(event) { commands.append(command) }
+        }
+        return commands
+    }
+
+    static let shiftLeft = "\u{1B}[1;2D", left = "\u{1B}[D", ctrlUnderscore = "\u{1F}", altUnderscore = "\u{1B}_"
+    static let ctrlX = "\u{18}", ctrlJ = "\n", enter = "\r", backspace = "\u{7F}", altUp = "\u{1B}[1;3A"
+
+    func testReadlineKillAndYank() {
+        let (app, _) = makeApp()
+        send("hello big world", to: app)
+        send("\u{17}", to: app)                 // Ctrl-W
+        XCTAssertEqual(app.draft.string, "hello big ")
+        send("\u{01}", to: app)                 // Ctrl-A
+        send("\u{0B}", to: app)                 // Ctrl-K
+        XCTAssertEqual(app.draft.string, "")
+        send("\u{19}", to: app)                 // Ctrl-Y
+        XCTAssertEqual(app.draft.string, "hello big ")
+        send("\u{1B}b\u{1B}d", to: app)         // Alt-B, Alt-D
+        XCTAssertEqual(app.draft.string, "hello  ")
+    }
+
+    func testShiftArrowsSelectAndControlXFormatsTheSelection() {
+        let (app, screen) = makeApp()
+        send("make it bold", to: app)
+        send(String(repeating: Self.shiftLeft, count: 4), to: app)
+        XCTAssertEqual(app.draft.selectedOffsets, 8..<12)
+        send(Self.ctrlX + "b", to: app)
+        XCTAssertEqual(app.draft.markdown, "make it **bold**")
+        screen.present(app.render(), full: false)
+        let row = screen.screen.rows - 2
+        // "› make it bold": the formatted word is bold, the rest plain; nothing shows markers.
+        XCTAssertEqual(screen.plainLines[row], "› make it bold")
+        XCTAssertTrue(screen.screen[10, row].style.attributes.contains(.bold))
+        XCTAssertFalse(screen.screen[4, row].style.attributes.contains(.bold))
+    }
+
+    func testFormatAppliesToTheNextTypedText() {
+        let (app, _) = makeApp()
+        send("a ", to: app)
+        send(Self.ctrlX + "i", to: app)
+        send("slanted", to: app)
+        send(Self.ctrlX + "i", to: app)
+        send(" b", to: app)
+        XCTAssertEqual(app.draft.markdown, "a *slanted* b")
+    }
+
+    func testTypedMarkdownIsShownStyledWithDimMarkers() {
+        let (app, screen) = makeApp()
+        send("**hi** ~~x~~", to: app)
+        screen.present(app.render(), full: false)
+        let row = screen.screen.rows - 2
+        XCTAssertEqual(screen.plainLines[row], "› **hi** ~~x̶~~")
+        XCTAssertTrue(screen.screen[2, row].style.attributes.contains(.dim), "a marker is dimmed")
+        XCTAssertTrue(screen.screen[4, row].style.attributes.contains(.bold), "typed bold shows bold")
+        XCTAssertEqual(app.draft.markdown, "**hi** ~~x~~", "typed Markdown is sent as typed")
+    }
+
+    func testUndoAndRedo() {
+        let (app, _) = makeApp()
+        send("one two", to: app)
+        send(Self.ctrlUnderscore, to: app)
+        XCTAssertEqual(app.draft.string, "one ")
+        send(Self.ctrlUnderscore, to: app)
+        XCTAssertEqual(app.draft.string, "")
+        send(Self.altUnderscore, to: app)
+        XCTAssertEqual(app.draft.string, "one ")
+    }
+
+    func testNewLinesGrowTheComposerToAThirdThenItScrolls() {
+        let (app, screen) = makeApp(rows: 12)
+        send("a" + Self.ctrlJ + "b" + "\u{1B}\r" + "c" + Self.ctrlJ + "d" + Self.ctrlJ + "e", to: app)
+        XCTAssertEqual(app.draft.string, "a\nb\nc\nd\ne")
+        screen.present(app.render(), full: false)
+        // 12 rows: the composer takes at most 4, showing the caret's row last.
+        XCTAssertEqual(Array(screen.plainLines[7...10]), ["↑ b", "  c", "  d", "  e"])
+        XCTAssertEqual(screen.cursor, CursorPosition(column: 3, row: 10))
+        send("\u{1B}[A\u{1B}[A", to: app)      // Up twice
+        XCTAssertEqual(app.draft.cursorOffset, 5, "after the c")
+    }
+
+    func testSendPostsMarkdownAndFailureKeepsTheDraft() {
+        let (app, screen) = makeApp()
+        var posted: [Comment] = []
+        struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
+        var fails = true
+        app.post = { comment in
+            if fails { throw DiskFull() }
+            posted.append(comment)
+        }
+        send("ship " + Self.ctrlX + "c" + "it" + Self.enter, to: app)
+        XCTAssertEqual(app.draft.markdown, "ship `it`")
+        XCTAssertEqual(app.message, "not sent, draft kept: No space left on device")
+        fails = false
+        send(Self.enter, to: app)
+        XCTAssertEqual(posted.map(\.body), ["ship `it`"])
+        XCTAssertTrue(app.draft.isEmpty)
+        app.settle()
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.plainLines.contains("   ship it"), "the feed scrolled to the sent comment: \(screen.plainLines)")
+    }
+
+    func testDraftIsSavedAfterAPauseAndRestored() throws {
+        let (app, _) = makeApp()
+        var saved: [Data?] = []
+        app.saveDraft = { saved.append($0) }
+        send("keep ", to: app)
+        send(Self.ctrlX + "p" + "this", to: app)
+        app.advance(to: app.now + 0.2)
+        XCTAssertTrue(saved.isEmpty, "typing is not written at every key")
+        XCTAssertNotNil(app.nextDeadline, "the loop wakes for the pending save")
+        app.advance(to: app.now + 0.5)
+        XCTAssertEqual(saved.count, 1)
+        XCTAssertNil(app.nextDeadline, "nothing pending: the loop sleeps")
+
+        let (restored, _) = makeApp()
+        try restored.restoreDraft(XCTUnwrap(saved.last ?? nil))
+        XCTAssertEqual(restored.draft.markdown, "keep ||this||")
+        XCTAssertEqual(restored.draft.cursorOffset, 9)
+
+        send(Self.enter, to: app)
+        app.advance(to: app.now + 1)
+        XCTAssertEqual(saved.count, 2)
+        XCTAssertNil(saved.last ?? Data(), "a sent draft is deleted")
+    }
+
+    func testQuitSavesAPendingDraftAtOnce() {
+        let (app, _) = makeApp()
+        var saved: [Data?] = []
+        app.saveDraft = { saved.append($0) }
+        send("x", to: app)
+        app.prepareToExit()
+        XCTAssertEqual(saved.count, 1)
+    }
+
+    func testReplyQuotesAndMentionsTheAuthor() {
+        let (app, _) = makeApp(comments: 3)
+        send(Self.altUp, to: app)              // selects the newest comment in view
+        let selected = try? app.feedComment(at: app.selectedComment ?? -1).get()
+        send("\u{1B}r", to: app)
+        let author = app.thread.user(id: selected?.author ?? "")!
+        XCTAssertEqual(app.draft.string, "> \(selected?.body ?? "")\n\n@\(author.handle) ")
+        XCTAssertEqual(app.draft.mentionedUserIDs, [author.id])
+    }
+
+    func testControlXControlEHandsTheDraftToTheEditorAndTakesItBack() {
+        let (app, _) = makeApp()
+        send("draft", to: app)
+        XCTAssertEqual(send(Self.ctrlX + "\u{05}", to: app), [.editExternally("draft")])
+        app.finishExternalEdit(.success("edited for @bo"), at: app.now)
+        XCTAssertEqual(app.draft.string, "edited for @bo")
+        XCTAssertEqual(app.draft.mentionedUserIDs, ["u2"], "a known handle comes back as a mention")
+        struct EditorFailed: Error, CustomStringConvertible { var description: String { "the editor 'vi' exited with status 1" } }
+        app.finishExternalEdit(.failure(EditorFailed()), at: app.now)
+        XCTAssertEqual(app.draft.string, "edited for @bo")
+        XCTAssertEqual(app.message, "draft unchanged: the editor 'vi' exited with status 1")
+    }
+
+    func testPasteIsSanitizedAndFast() {
+        let (app, _) = makeApp()
+        _ = app.handle(.paste("a\u{1B}[2Jb\u{202E}c\nd"))
+        XCTAssertFalse(app.draft.string.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+        XCTAssertTrue(app.draft.string.hasSuffix("c\nd"))
+        let before = app.draft.string.count
+        let big = String(repeating: "lorem ipsum dolor sit amet\n", count: 8_000)
+        _ = app.handle(.paste(big))
+        XCTAssertEqual(app.draft.string.count, before + big.count, "a 200 KB paste arrives whole")
+        _ = app.render()
+    }
+}
+
+extension ComposerDocument {
+    /// The user ids of the draft's mention tokens, in order.
+    var mentionedUserIDs: [String] {
+        text.runs.compactMap { $0.attributes[CommentAttributes.MentionAttribute.self] }
+    }
+}
+
+extension ComposerFlowTests {
+    func testALongDraftShowsTheLinesAroundTheCaret() {
+        let (app, screen) = makeApp(rows: 12)
+        _ = app.handle(.paste((0..<500).map { "line \($0)" }.joined(separator: "\n")))
+        screen.present(app.render(), full: false)
+        XCTAssertEqual(Array(screen.plainLines[7...10]), ["↑ line 496", "  line 497", "  line 498", "  line 499"])
+        send(String(repeating: "\u{1B}[A", count: 250), to: app)
+        screen.present(app.render(), full: false)
+        XCTAssertEqual(Array(screen.plainLines[7...10]), ["↑ line 246", "  line 247", "  line 248", "  line 249"],
+                       "the window follows the caret up")
+        XCTAssertEqual(screen.cursor, CursorPosition(column: 10, row: 10))
+        XCTAssertEqual(app.draft.cursorOffset, app.draft.string.components(separatedBy: "line 249")[0].count + 8)
+    }
+}

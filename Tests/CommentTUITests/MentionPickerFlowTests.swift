@@ -1,0 +1,196 @@
+import Foundation
+import XCTest
+import ScrollEngine
+import ThreadModel
+@testable import CommentTUI
+
+/// The @mention list over the feed, driven with keys and SGR mouse reports.
+final class MentionPickerFlowTests: XCTestCase {
+    /// 40 comments, each with a spoiler; 30 users whose handles start with "ma".
+    func makeApp(columns: Int = 60, rows: Int = 24) -> (CommentApp, HeadlessScreen) {
+        var users = [User(id: "me", handle: "tess", name: "Tess")]
+        users += (0..<30).map { User(id: "m\($0)", handle: "ma\($0)", name: "Mara \($0)") }
+        users.append(User(id: "z", handle: "zoe", name: "Zoë Ångström"))
+        var thread = CommentThread(id: "t", title: "Mentions", author: "me", created: testThreadStart, body: "", users: users)
+        for i in 0..<40 {
+            thread.append(Comment(id: "c\(i)", author: "m\(i % 30)", created: testThreadStart.addingTimeInterval(Double(i) * 60),
+                                  body: "comment \(i) ||secret \(i)||"))
+        }
+        let app = CommentApp(thread: thread, me: users[0], threadLabel: "test", columns: columns, rows: rows)
+        app.wallTime = testNow
+        let screen = HeadlessScreen(columns: columns, rows: rows)
+        app.settle()
+        screen.present(app.render(), full: false)
+        return (app, screen)
+    }
+
+    func send(_ bytes: String, to app: CommentApp) {
+        var decoder = InputDecoder()
+        for event in decoder.feed(Array(bytes.utf8)) + decoder.flush() { _ = app.handle(event) }
+    }
+
+    /// An SGR mouse report at a 0-based cell.
+    func mouse(_ button: Int, column: Int, row: Int, release: Bool = false) -> String {
+        "\u{1B}[<\(button);\(column + 1);\(row + 1)\(release ? "m" : "M")"
+    }
+
+    func picker(_ app: CommentApp) throws -> MentionPicker { try XCTUnwrap(app.mentionPicker, "the list is open") }
+
+    func testTypingAtOpensTheListAboveTheComposerAndEnterInserts() throws {
+        let (app, screen) = makeApp()
+        send("hi @ma1", to: app)
+        let list = try picker(app)
+        XCTAssertEqual(list.query, "ma1")
+        XCTAssertEqual(list.results.total, 12, "ma1, ma10…ma19, and ma21 as a fuzzy match")
+        screen.present(app.render(), full: false)
+        let rule = app.regions.composerRule
+        // The list stands on the composer: its last row is the feed's last row.
+        XCTAssertEqual(list.frame.maxRow, rule)
+        let titleRow = list.frame.row + list.visibleInsetRows
+        XCTAssertTrue(screen.plainLines[titleRow].hasPrefix("─ @ma1 · 12 users"), screen.plainLines[titleRow])
+        XCTAssertTrue(screen.plainLines[titleRow + 1].hasPrefix(" ▸ @ma1  Mara 1"), screen.plainLines[titleRow + 1])
+        send("\u{1B}[B", to: app)               // Down
+        let chosen = try XCTUnwrap(list.highlightedUser)
+        send("\r", to: app)
+        XCTAssertNil(app.mentionPicker)
+        XCTAssertEqual(app.draft.string, "hi @\(chosen.handle) ")
+        XCTAssertEqual(app.draft.mentionedUserIDs, [chosen.id])
+        XCTAssertEqual(app.draft.markdown, "hi @\(chosen.handle) ")
+    }
+
+    func testShortListSitsJustAboveTheComposer() throws {
+        let (app, _) = makeApp()
+        send("@zo", to: app)
+        let list = try picker(app)
+        XCTAssertEqual(list.results.matches.map(\.user.handle), ["zoe"])
+        XCTAssertEqual(list.frame.height - list.visibleInsetRows, 2, "a title and one user")
+    }
+
+    func testWheelInTheTransparentRegionScrollsTheFeedNotTheList() throws {
+        let (app, _) = makeApp()
+        send("@ma", to: app)
+        let list = try picker(app)
+        let insetRow = list.frame.row + 1
+        XCTAssertLessThan(1, list.visibleInsetRows)
+        let feedBefore = app.feedOffset, listBefore = list.model.contentOffset
+        send(mouse(64, column: 10, row: insetRow), to: app)
+        app.settle()
+        XCTAssertLessThan(app.feedOffset, feedBefore, "the feed under the inset moved")
+        XCTAssertEqual(list.model.contentOffset, listBefore, "the list did not")
+        XCTAssertNotNil(app.mentionPicker, "the list stays open")
+    }
+
+    func testWheelOnARowScrollsTheListAndShrinksTheTransparentRegion() throws {
+        let (app, _) = makeApp()
+        send("@ma", to: app)
+        let list = try picker(app)
+        let insetBefore = list.visibleInsetRows, areaBefore = list.hitShape.area
+        let feedBefore = app.feedOffset
+        send(mouse(65, column: 10, row: list.frame.maxRow - 1), to: app)
+        app.settle()
+        XCTAssertLessThan(list.visibleInsetRows, insetBefore)
+        XCTAssertGreaterThan(list.hitShape.area, areaBefore, "the hit shape follows the inset")
+        XCTAssertEqual(app.feedOffset, feedBefore)
+        list._checkInvariants()
+        // A wheel event where the inset was is now the list's.
+        XCTAssertEqual(app.hitLayer(column: 10, row: list.frame.row + insetBefore - 1)?.layer, .picker)
+    }
+
+    func testClickOnARowInsertsThatUser() throws {
+        let (app, _) = makeApp()
+        send("@ma", to: app)
+        let list = try picker(app)
+        let row = list.frame.maxRow - 1
+        let item = try XCTUnwrap(list.item(atScreenRow: row))
+        let user = list.results.matches[item].user
+        send(mouse(0, column: 8, row: row) + mouse(0, column: 8, row: row, release: true), to: app)
+        XCTAssertNil(app.mentionPicker)
+        XCTAssertEqual(app.draft.string, "@\(user.handle) ")
+        XCTAssertEqual(app.draft.mentionedUserIDs, [user.id])
+    }
+
+    func testClickInTheInsetRevealsASpoilerUnderneath() throws {
+        let (app, screen) = makeApp()
+        send("@ma", to: app)
+        let list = try picker(app)
+        screen.present(app.render(), full: false)
+        let insetRows = list.frame.row..<(list.frame.row + list.visibleInsetRows)
+        let row = try XCTUnwrap(insetRows.first { screen.plainLines[$0].contains("░") }, "a hidden spoiler under the inset")
+        let column = try XCTUnwrap(Array(screen.plainLines[row]).firstIndex(of: "░"))
+        XCTAssertEqual(app.hitLayer(column: column, row: row)?.layer, .feed)
+        XCTAssertEqual(app.hitLayer(column: column, row: row)?.throughPickerInset, true)
+        send(mouse(0, column: column, row: row) + mouse(0, column: column, row: row, release: true), to: app)
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.plainLines[row].contains("secret"), "revealed: \(screen.plainLines[row])")
+        XCTAssertNotNil(app.mentionPicker, "the list stays open")
+    }
+
+    func testBackspaceAfterAMentionDeletesItWhole() throws {
+        let (app, _) = makeApp()
+        send("@zo\t", to: app)
+        XCTAssertEqual(app.draft.string, "@zoe ")
+        send("\u{7F}", to: app)
+        XCTAssertEqual(app.draft.string, "@zoe")
+        send("\u{7F}", to: app)
+        XCTAssertEqual(app.draft.string, "")
+    }
+
+    func testKeysMoveTheHighlightAndScrollItIntoView() throws {
+        let (app, _) = makeApp()
+        send("@ma", to: app)
+        let list = try picker(app)
+        send(String(repeating: "\u{1B}[B", count: 12), to: app)
+        XCTAssertEqual(list.highlighted, 12)
+        let row = try XCTUnwrap((list.frame.row..<list.frame.maxRow).first { list.item(atScreenRow: $0) == 12 }, "highlight in view")
+        XCTAssertGreaterThanOrEqual(row, list.frame.row)
+        send("\u{1B}[6~", to: app)              // PageDown
+        XCTAssertEqual(list.highlighted, 12 + list.pageRows)
+        send("\u{1B}[5~\u{1B}[5~\u{1B}[5~\u{1B}[5~", to: app)
+        XCTAssertEqual(list.highlighted, 0)
+    }
+
+    func testEscClosesAndASpaceWithNoMatchCloses() throws {
+        let (app, _) = makeApp()
+        send("@ma", to: app)
+        send("\u{1B}", to: app)
+        XCTAssertNil(app.mentionPicker)
+        send("1", to: app)
+        XCTAssertNil(app.mentionPicker, "Esc closed it for this token")
+        send(" @zo", to: app)
+        XCTAssertNotNil(app.mentionPicker)
+        send("x ", to: app)
+        XCTAssertNil(app.mentionPicker, "a space with no match closes")
+        send(" @mara ", to: app)
+        XCTAssertNotNil(app.mentionPicker, "a space while a name still matches keeps it open")
+        send("\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D", to: app)
+        XCTAssertNil(app.mentionPicker, "the caret left the token")
+    }
+
+    func testDiacriticInsensitiveMatch() throws {
+        let (app, _) = makeApp()
+        send("@angst", to: app)
+        XCTAssertEqual(try picker(app).results.matches.first?.user.handle, "zoe")
+    }
+
+    func testHitTestInspectorShadesLayersAndNamesTheOneUnderThePointer() throws {
+        let (app, screen) = makeApp(columns: 100)
+        send("@ma", to: app)
+        let list = try picker(app)
+        send("\u{1B}OQ", to: app)               // F2
+        let insetRow = list.frame.row + 1
+        send(mouse(35, column: 5, row: insetRow), to: app)
+        let frame = app.render()
+        XCTAssertTrue(frame.reportsPointerMotion)
+        screen.present(frame, full: false)
+        XCTAssertEqual(screen.screen[5, insetRow].style.background, Theme.hitPassThrough)
+        XCTAssertEqual(screen.screen[5, list.frame.maxRow - 1].style.background, Theme.hitShade(.picker))
+        XCTAssertEqual(screen.screen[5, app.regions.composer.row].style.background, Theme.hitShade(.composer))
+        XCTAssertEqual(screen.screen[5, 0].style.background, Theme.hitShade(.header))
+        XCTAssertTrue(screen.plainLines.last!.contains("under the pointer: feed, through the list's inset"), screen.plainLines.last!)
+        send(mouse(35, column: 5, row: list.frame.maxRow - 1), to: app)
+        screen.present(app.render(), full: false)
+        XCTAssertTrue(screen.plainLines.last!.contains("under the pointer: mention list"))
+        send("\u{1B}OQ", to: app)
+        XCTAssertFalse(app.render().reportsPointerMotion)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+/// The composer and the mention list in a real terminal: tmux at 80x24 on the demo thread.
+final class TmuxComposerTests: XCTestCase {
+    func demoFile(_ tmux: TmuxSession) throws -> String {
+        try String(contentsOf: tmux.home.appendingPathComponent("data/comment-tui/demo.jsonl"), encoding: .utf8)
+    }
+
+    func testTypedCommentIsSentToTheThreadFile() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        try tmux.literal("sent from tmux with **bold** words")
+        try tmux.keys("Enter")
+        try tmux.waitFor("the comment in the feed") { $0.contains("   sent from tmux with bold words") }
+        let line = try XCTUnwrap(try demoFile(tmux).split(separator: "\n").last.map(String.init))
+        XCTAssertTrue(line.contains(#""author":"u1""#), line)
+        XCTAssertTrue(line.contains(#""body":"sent from tmux with **bold** words""#), "typed Markdown is sent as typed: \(line)")
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+
+    func testADraftSurvivesAKill() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        try tmux.literal("words nobody sent")
+        try tmux.waitFor("the draft") { $0.contains("› words nobody sent") }
+        usleep(1_200_000)                        // past the save's debounce
+        kill(try tmux.workerPID(), SIGKILL)
+        try tmux.waitFor("the report", timeout: 30) { $0.contains { $0.hasPrefix("EXIT=") } }
+        try tmux.startClient()
+        let screen = try tmux.waitFor("the restored draft") { $0.contains("› words nobody sent") }
+        XCTAssertTrue(screen.last!.contains("draft restored"), screen.last!)
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+
+    func testMentionListInsertsAndItsInsetPassesTheWheelToTheFeed() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        try tmux.literal("thanks @ma")
+        let open = try tmux.waitFor("the mention list") { $0.contains { $0.hasPrefix("─ @ma · ") } }
+        let titleRow = try XCTUnwrap(open.firstIndex { $0.hasPrefix("─ @ma · ") })
+        XCTAssertLessThan(titleRow, 20, "the list stands above the composer's rule")
+        let highlighted = try XCTUnwrap(open[titleRow + 1].split(separator: " ").first { $0.hasPrefix("@") }.map(String.init))
+
+        // A wheel notch on a row of the transparent inset (two rows above the title) reaches the feed.
+        let insetRow = titleRow - 2
+        XCTAssertGreaterThan(insetRow, 3)
+        try tmux.literal("\u{1B}[<64;10;\(insetRow + 1)M")
+        let scrolled = try tmux.waitFor("the feed to move under the list") {
+            $0[2..<titleRow] != open[2..<titleRow] && $0.last!.contains(" · idle · ")
+        }
+        XCTAssertEqual(Array(scrolled[titleRow..<21]), Array(open[titleRow..<21]), "the list itself stayed put")
+
+        try tmux.keys("Enter")
+        try tmux.waitFor("the mention in the composer") { $0.contains("› thanks \(highlighted)") }
+        try tmux.literal("see this")
+        try tmux.keys("Enter")
+        try tmux.waitFor("the comment in the feed") { $0.contains { $0.contains("thanks \(highlighted) see this") } }
+        let line = try XCTUnwrap(try demoFile(tmux).split(separator: "\n").last.map(String.init))
+        XCTAssertTrue(line.contains("\"body\":\"thanks \(highlighted) see this\""), line)
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+}
