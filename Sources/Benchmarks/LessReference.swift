@@ -8,7 +8,7 @@ import Glibc
 /// (so it never reads the benchmark's terminal); the pty is sized with `stty`.
 enum LessReference {
     /// Average bytes per `k` (back one line) over 40 presses, from the middle of the text less
-    /// four pages, as the client's figure is taken; nil when
+    /// a page, as the client's figure is taken; nil when
     /// `less` or `script` cannot run here.
     static func rowScrollBytes(of text: String, columns: Int, rows: Int) -> Int? {
         let path = NSTemporaryDirectory() + "comment-tui-bench-less-\(getpid()).txt"
@@ -34,9 +34,9 @@ enum LessReference {
             counter.waitForQuiet()
         }
         counter.waitForQuiet(atLeast: 0.5)
-        // Where the client's figure is taken: the middle of the text, then four pages back.
+        // Where the client's figure is taken: the middle of the text, then a page back.
         send("50p")
-        for _ in 0..<4 { send("b") }
+        send("b")
         let start = counter.total
         let presses = 40
         for _ in 0..<presses { send("k") }

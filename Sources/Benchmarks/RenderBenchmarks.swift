@@ -70,14 +70,16 @@ private func feedOutput(path: String, columns: Int, rows: Int) -> FeedOutput? {
         return ftell(output) - start
     }
     screen.present(app.render(), full: true)
-    // To the middle of the thread (a click half-way down the scrollbar), then a few pages up:
-    // a million comments are read deep in the file, where only the window around the view is.
+    // To the middle of the thread (a click half-way down the scrollbar), then a page up: a
+    // million comments are read deep in the file, where only the window around the view is,
+    // and a hundred at 200x50 still leave room above for the 40 row steps.
     _ = bytes(for: .mouse(MouseEvent(.left, .press, column: columns - 1, row: rows / 2)))
     _ = bytes(for: .mouse(MouseEvent(.left, .release, column: columns - 1, row: rows / 2)))
-    for _ in 0..<4 { _ = bytes(for: .key(KeyPress(.pageUp))) }
+    _ = bytes(for: .key(KeyPress(.pageUp)))
     let steps = 40
     let rowScroll = (0..<steps).map { _ in bytes(for: .key(KeyPress(.up, .ctrl))) }.reduce(0, +) / steps
-    let page = (0..<10).map { _ in bytes(for: .key(KeyPress(.pageUp))) }.reduce(0, +) / 10
+    // Pages alternate up and down so that none of them reaches an end of the thread.
+    let page = (0..<10).map { bytes(for: .key(KeyPress($0 % 2 == 0 ? .pageUp : .pageDown))) }.reduce(0, +) / 10
     let typed = Array("hello world, typing!")
     let keystroke = typed.map { bytes(for: .key(KeyPress(.character($0)))) }.reduce(0, +) / typed.count
     // Frames of wheel-burst glides, one every 1/60 s, timed in this thread's CPU time.

@@ -64,3 +64,20 @@ final class TmuxComposerTests: XCTestCase {
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
     }
 }
+
+extension TmuxComposerTests {
+    func testControlXControlEEditsTheDraftInTheEditor() throws {
+        let tmux = try TmuxSession()
+        // An "editor" that rewrites the file it is given and exits.
+        try tmux.run("export EDITOR='sed -i s/first/second/'")
+        try tmux.startClient()
+        try tmux.literal("my first words")
+        try tmux.waitFor("the draft") { $0.contains("› my first words") }
+        try tmux.keys("C-x", "C-e")
+        let screen = try tmux.waitFor("the edited draft") { $0.contains("› my second words") }
+        XCTAssertTrue(screen.last!.contains("draft edited in the editor"), screen.last!)
+        XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_button_flag}"), "1 1", "the screen and the mouse are back")
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+}
