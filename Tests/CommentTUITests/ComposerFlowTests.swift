@@ -211,3 +211,67 @@ extension ComposerFlowTests {
         XCTAssertEqual(app.draft.cursorOffset, app.draft.string.components(separatedBy: "line 249")[0].count + 8)
     }
 }
+
+extension ComposerFlowTests {
+    func testAClickInTheComposerPlacesTheCaret() {
+        let (app, _) = makeApp()
+        send("hello world", to: app)
+        let row = app.regions.composer.row
+        send("\u{1B}[<0;\(2 + 6 + 1);\(row + 1)M\u{1B}[<0;\(2 + 6 + 1);\(row + 1)m", to: app)
+        XCTAssertEqual(app.draft.cursorOffset, 6, "before the w")
+        send("big ", to: app)
+        XCTAssertEqual(app.draft.string, "hello big world")
+    }
+
+    func testAFailedDraftSaveSaysSoAndTriesAgain() {
+        let (app, _) = makeApp()
+        struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
+        var attempts = 0
+        var full = true
+        app.saveDraft = { _ in
+            attempts += 1
+            if full { throw DiskFull() }
+        }
+        send("precious", to: app)
+        app.advance(to: app.now + 1)
+        XCTAssertEqual(attempts, 1)
+        XCTAssertEqual(app.message, "draft not saved (kept in memory): No space left on device")
+        XCTAssertEqual(app.draft.string, "precious")
+        full = false
+        app.advance(to: app.now + 10)
+        XCTAssertEqual(attempts, 2, "retried")
+        XCTAssertNil(app.nextDeadline)
+    }
+
+    func testAnUnreadableDraftFileIsSetAsideAndNamed() throws {
+        let directory = try temporaryDirectory(self)
+        let files = try XCTUnwrap(ThreadStateFiles(threadPath: directory.appendingPathComponent("t.jsonl").path,
+                                                   environment: ["XDG_DATA_HOME": directory.path]))
+        let file = DraftFile(files)
+        try file.save(Data("{\"version\": 1, \"runs\": [tru".utf8))
+        let (app, _) = makeApp()
+        Launcher.restoreDraft(file, into: app)
+        XCTAssertTrue(app.draft.isEmpty)
+        let message = try XCTUnwrap(app.message)
+        XCTAssertTrue(message.hasPrefix(file.path + ": "), message)
+        XCTAssertTrue(message.hasSuffix("the draft was moved to \(file.path).broken-1"), message)
+        XCTAssertNotNil(FileManager.default.contents(atPath: file.path + ".broken-1"), "kept, not deleted")
+        send("new", to: app)
+        app.advance(to: app.now + 1)
+        XCTAssertNotNil(try file.load(), "the new draft is saved again")
+    }
+
+    func testASavedDraftComesBackWhenTheThreadOpens() throws {
+        let directory = try temporaryDirectory(self)
+        let files = try XCTUnwrap(ThreadStateFiles(threadPath: directory.appendingPathComponent("t.jsonl").path,
+                                                   environment: ["XDG_DATA_HOME": directory.path]))
+        let (first, _) = makeApp()
+        Launcher.restoreDraft(DraftFile(files), into: first)
+        send("half a thought about @bo", to: first)
+        first.prepareToExit()
+        let (second, _) = makeApp()
+        Launcher.restoreDraft(DraftFile(files), into: second)
+        XCTAssertEqual(second.draft.string, "half a thought about @bo")
+        XCTAssertEqual(second.message, "draft restored")
+    }
+}

@@ -94,6 +94,16 @@ extension CommentApp {
         draft.select(offset..<offset)
     }
 
+    /// A click in the composer puts the caret at the character under the pointer.
+    func placeCaret(column: Int, row: Int) {
+        let rect = regions.composer
+        let window = composerWindow
+        let first = composerView.firstRow(height: rect.height)
+        let inWindow = window.layout.offset(row: first + row - rect.row, column: column - rect.column - ComposerView.promptWidth)
+        let offset = draft.cursorOffset - window.caret + inWindow
+        draft.select(offset..<offset)
+    }
+
     /// Puts pasted text in the draft: controls made safe, formatting outside the allow-list dropped.
     func pasteIntoDraft(_ text: String) {
         draft.insert(text)

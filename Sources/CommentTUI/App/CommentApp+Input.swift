@@ -104,6 +104,9 @@ extension CommentApp {
         case (.wheelUp, _) where inFeed: scrollFeed(.wheel(notches: -1))
         case (.wheelDown, _) where inFeed: scrollFeed(.wheel(notches: 1))
         case (.left, .press):
+            if regions.composer.contains(column: mouse.column, row: mouse.row), search == nil {
+                return placeCaret(column: mouse.column, row: mouse.row)
+            }
             guard inFeed else { return }
             let chrome = FeedChrome(scroll: feedScroll, newCount: newCount)
             let chromeRect = self.chromeRect

@@ -37,8 +37,29 @@ struct MentionPickerView {
         let base = highlighted ? Theme.pickerHighlight : Theme.pickerRow
         if highlighted { buffer.fill(row: row, from: picker.frame.column, to: end, style: base) }
         var x = buffer.write(highlighted ? " ▸ " : "   ", column: picker.frame.column, row: row, style: base, limit: end)
-        x = buffer.write("@" + match.user.handle, column: x, row: row, style: base.adding(.bold), limit: end)
+        x = buffer.write("@", column: x, row: row, style: base.adding(.bold), limit: end)
+        x = write(match.user.handle, highlighting: match.handleHighlights, into: &buffer, column: x, row: row, style: base.adding(.bold), end: end)
         x = buffer.write("  ", column: x, row: row, style: base, limit: end)
-        _ = buffer.write(match.user.name, column: x, row: row, style: base, limit: end)
+        _ = write(match.user.name, highlighting: match.nameHighlights, into: &buffer, column: x, row: row, style: base, end: end)
+    }
+
+    /// Writes text with the matched parts (ranges of Unicode scalars) underlined.
+    private func write(_ text: String, highlighting ranges: [Range<Int>], into buffer: inout CellBuffer,
+                       column: Int, row: Int, style: CellStyle, end: Int) -> Int {
+        let scalars = text.unicodeScalars
+        var x = column, at = 0
+        func segment(_ range: Range<Int>, _ style: CellStyle) {
+            guard !range.isEmpty else { return }
+            let lower = scalars.index(scalars.startIndex, offsetBy: range.lowerBound)
+            let upper = scalars.index(scalars.startIndex, offsetBy: range.upperBound)
+            x = buffer.write(String(scalars[lower..<upper]), column: x, row: row, style: style, limit: end)
+        }
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where range.lowerBound >= at && range.upperBound <= scalars.count {
+            segment(at..<range.lowerBound, style)
+            segment(range, style.adding(.underline))
+            at = range.upperBound
+        }
+        segment(at..<scalars.count, style)
+        return x
     }
 }
