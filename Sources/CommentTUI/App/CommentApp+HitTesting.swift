@@ -34,10 +34,10 @@ extension CommentApp {
 
     /// The layer under the pointer, in words, for the status bar while F2 is on.
     var pointerDescription: String {
-        guard let pointer else { return "hit test: move the pointer over the screen" }
-        guard let hit = hitLayer(column: pointer.column, row: pointer.row) else { return "hit test: nothing" }
+        guard let pointer else { return "F2: point at the screen" }
+        guard let hit = hitLayer(column: pointer.column, row: pointer.row) else { return "F2: nothing" }
         let name = hit.layer == .picker ? "mention list" : hit.layer.rawValue
-        return "under the pointer: \(name)" + (hit.throughPickerInset ? ", through the list's inset" : "")
+        return "F2: \(name)" + (hit.throughPickerInset ? ", via the list's inset" : "")
     }
 
     /// The scroll phase of the view under the pointer: the list's over its rows, else the feed's.

@@ -8,6 +8,10 @@ struct MentionPickerView {
 
     func draw(into buffer: inout CellBuffer) {
         let frame = picker.frame
+        // Names start in one column, after the longest handle shown (up to a third of the width).
+        let handles = (0..<frame.height).compactMap { picker.model.item(atViewportRow: $0) }.filter { $0 >= 0 }
+            .map { DisplayWidth.width(of: picker.results.matches[$0].user.handle) }
+        let nameColumn = frame.column + 3 + 1 + min(handles.max() ?? 0, frame.width / 3) + 2
         let end = frame.column + frame.width
         for r in 0..<frame.height {
             let row = frame.row + r
@@ -16,7 +20,8 @@ struct MentionPickerView {
             if item < 0 {
                 drawTitle(into: &buffer, row: row, end: end)
             } else {
-                drawUser(picker.results.matches[item], highlighted: item == picker.highlighted, into: &buffer, row: row, end: end)
+                drawUser(picker.results.matches[item], highlighted: item == picker.highlighted, into: &buffer, row: row,
+                         nameColumn: nameColumn, end: end)
             }
         }
     }
@@ -33,13 +38,13 @@ struct MentionPickerView {
         while x < end { x = buffer.write("─", column: x, row: row, style: Theme.pickerTitle, limit: end) }
     }
 
-    private func drawUser(_ match: MentionMatch, highlighted: Bool, into buffer: inout CellBuffer, row: Int, end: Int) {
+    private func drawUser(_ match: MentionMatch, highlighted: Bool, into buffer: inout CellBuffer, row: Int, nameColumn: Int, end: Int) {
         let base = highlighted ? Theme.pickerHighlight : Theme.pickerRow
         if highlighted { buffer.fill(row: row, from: picker.frame.column, to: end, style: base) }
         var x = buffer.write(highlighted ? " ▸ " : "   ", column: picker.frame.column, row: row, style: base, limit: end)
         x = buffer.write("@", column: x, row: row, style: base.adding(.bold), limit: end)
         x = write(match.user.handle, highlighting: match.handleHighlights, into: &buffer, column: x, row: row, style: base.adding(.bold), end: end)
-        x = buffer.write("  ", column: x, row: row, style: base, limit: end)
+        x = max(x + 2, nameColumn)
         _ = write(match.user.name, highlighting: match.nameHighlights, into: &buffer, column: x, row: row, style: base, end: end)
     }
 
