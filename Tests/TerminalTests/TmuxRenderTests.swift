@@ -74,13 +74,14 @@ final class TmuxRenderTests: XCTestCase {
         try tmux.keys("BSpace", "BSpace")
         let settled = try tmux.waitFor("the edits to show") { $0.contains { $0.hasPrefix("› draft 日本 te") && !$0.contains("text") } }
         usleep(200_000)
-        let partial = try tmux.screen()
-        XCTAssertEqual(partial, try tmux.screen(), "settled")
+        let partial = try tmux.styledCells()
+        XCTAssertEqual(partial, try tmux.styledCells(), "settled")
         XCTAssertTrue(settled.contains { $0.hasPrefix("▌") }, "a comment is selected")
+        XCTAssertTrue(partial.joined().contains { $0.hasSuffix("|1") }, "the capture carries styles")
         try tmux.keys("C-l")
         usleep(300_000)
-        let redrawn = try tmux.screen()
-        XCTAssertEqual(redrawn, partial)
+        let redrawn = try tmux.styledCells()
+        XCTAssertEqual(redrawn, partial, "text, colours and attributes")
         try tmux.keys("C-c")
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
     }

@@ -70,10 +70,11 @@ final class TmuxSession {
     /// Sends bytes as typed (escape sequences included).
     func literal(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }
 
-    /// The pane's rows, trailing blanks removed.
-    func screen(withHistory: Bool = false) throws -> [String] {
+    /// The pane's rows, trailing blanks removed; with `styles`, each row carries its SGR
+    /// escapes as tmux sees them (`capture-pane -e`), so colours and attributes compare too.
+    func screen(withHistory: Bool = false, styles: Bool = false) throws -> [String] {
         // capture-pane ends every row with a newline: drop the empty piece after the last one.
-        try tmux(["capture-pane", "-p", "-t", "0"] + (withHistory ? ["-S", "-"] : [])).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
+        try tmux(["capture-pane", "-p", "-t", "0"] + (styles ? ["-e"] : []) + (withHistory ? ["-S", "-"] : [])).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
             String($0.reversed().drop(while: { $0 == " " }).reversed())
         }
     }
@@ -124,4 +125,33 @@ final class TmuxSession {
 struct TmuxTestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+extension TmuxSession {
+    /// The pane as rows of (character, SGR state) pairs, read from `capture-pane -e`, so two
+    /// screens compare by what each cell shows. A blank's bold or italic cannot be seen, so
+    /// blanks keep only what shows on them (background, reverse); tmux may carry such
+    /// invisible attributes across a row's end differently after partial updates.
+    func styledCells() throws -> [[String]] {
+        var state: [String] = []
+        return try screen(styles: true).map { row in
+            var cells: [String] = []
+            var scalars = Array(row.unicodeScalars)[...]
+            while let first = scalars.first {
+                if first == "\u{1B}", scalars.dropFirst().first == "[",
+                   let end = scalars.firstIndex(where: { $0 == "m" }) {
+                    let parameters = String(String.UnicodeScalarView(scalars[(scalars.startIndex + 2)..<end]))
+                    for parameter in parameters.split(separator: ";", omittingEmptySubsequences: false).map(String.init) {
+                        if parameter.isEmpty || parameter == "0" { state = [] } else { state.append(parameter) }
+                    }
+                    scalars = scalars[(end + 1)...]
+                    continue
+                }
+                let visible = first == " " ? state.filter { $0 == "7" || $0.hasPrefix("4") && $0.count == 2 } : state
+                cells.append("\(first)|\(visible.joined(separator: ";"))")
+                scalars = scalars.dropFirst()
+            }
+            return cells
+        }
+    }
 }

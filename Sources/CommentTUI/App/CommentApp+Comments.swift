@@ -39,7 +39,7 @@ extension CommentApp {
             show("select a comment first (Alt-Up / Alt-Down)")
             return
         }
-        let all = Set(commentLayout(index).body.lines.flatMap { $0.runs.compactMap(\.style.spoiler) })
+        let all = commentLayout(index).spoilers
         guard !all.isEmpty else { show("no spoilers in this comment"); return }
         revealedSpoilers[id] = revealedSpoilers[id] == all ? [] : all
     }
@@ -64,7 +64,13 @@ extension CommentApp {
     /// Opens the first link of the selected comment.
     func openSelectedLink() {
         guard let index = selectedComment else { show("select a comment first (Alt-Up / Alt-Down)"); return }
-        guard let url = commentLayout(index).body.links.first?.url else { show("no link in this comment"); return }
+        let layout = commentLayout(index)
+        let revealed = layout.commentID.map { revealedSpoilers[$0] ?? [] } ?? []
+        // A link inside a hidden spoiler is not one the reader chose.
+        guard let url = layout.body.links.first(where: { $0.spoilers.isSubset(of: revealed) })?.url else {
+            show("no visible link in this comment")
+            return
+        }
         open(url)
     }
 

@@ -15,7 +15,7 @@ extension CommentApp {
             return cached.window
         }
         let ids = userIDsByHandle
-        let window = ComposerWindow(document: draft, width: textWidth, rows: rows, handles: { ids[$0] })
+        let window = ComposerWindow(document: draft, width: textWidth, rows: rows, handles: { ids[$0.lowercased()] })
         composerCache = (draftRevision, textWidth, rows, window)
         return window
     }
@@ -115,7 +115,7 @@ extension CommentApp {
         switch result {
         case .success(let text):
             let ids = userIDsByHandle
-            draft.replaceAll(withTyped: text, handles: { ids[$0] })
+            draft.replaceAll(withTyped: text, handles: { ids[$0.lowercased()] })
             show("draft edited in the editor")
         case .failure(let error):
             show("draft unchanged: \(error)", error: true)

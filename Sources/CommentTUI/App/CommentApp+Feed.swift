@@ -25,7 +25,7 @@ extension CommentApp {
         feedLayout.layout(of: index, FeedLayout.Source(
             comment: { self.feedComment(at: $0) },
             user: { self.thread.user(id: $0) },
-            handleID: { self.userIDsByHandle[$0] },
+            handleID: { self.handleID($0) },
             isExpanded: { self.expandedComments.contains($0) },
             startsUnread: { $0 == self.firstUnread }))
     }
@@ -36,7 +36,7 @@ extension CommentApp {
     /// The thread header's collapsing rows at the current width.
     var threadHeader: ThreadHeaderLayout {
         if let cached = headerCache, cached.width == size.columns { return cached }
-        let layout = ThreadHeaderLayout(thread: thread, width: size.columns, handles: { self.userIDsByHandle[$0] })
+        let layout = ThreadHeaderLayout(thread: thread, width: size.columns, handles: { self.handleID($0) })
         headerCache = layout
         return layout
     }

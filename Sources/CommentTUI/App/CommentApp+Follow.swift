@@ -43,7 +43,7 @@ extension CommentApp {
     /// Whether a comment's body mentions the reader (an `@handle` the markup recognises).
     func mentionsMe(_ comment: Comment) -> Bool {
         guard comment.body.contains("@" + me.handle) else { return false }
-        let text = CommentMarkup.parse(comment.body, handles: { self.userIDsByHandle[$0] })
+        let text = CommentMarkup.parse(comment.body, handles: { self.handleID($0) })
         return text.runs.contains { $0.attributes[CommentAttributes.MentionAttribute.self] == me.id }
     }
 

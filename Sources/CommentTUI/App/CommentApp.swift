@@ -79,7 +79,7 @@ public final class CommentApp {
     var revealedSpoilers: [String: Set<Int>] = [:]
     /// Long comments the reader expanded, by comment id.
     var expandedComments: Set<String> = []
-    /// User ids by handle, for the mentions in comment bodies.
+    /// User ids by lowercased handle, for the mentions in comment bodies (see `handleID`).
     var userIDsByHandle: [String: String] = [:]
     /// The wall-clock time: relative times count to it, link visibility is timed by it.
     /// The loop sets it before each frame; tests set it themselves.
@@ -145,10 +145,12 @@ public final class CommentApp {
         saveDraftIfDue(force: true)
     }
 
+    /// The id of the user with a handle, ignoring case.
+    func handleID(_ handle: String) -> String? { userIDsByHandle[handle.lowercased()] }
+
     /// Rebuilds the handle → id map after users were added.
     func indexHandles() {
-        userIDsByHandle = [:]
-        for user in thread.users where userIDsByHandle[user.handle] == nil { userIDsByHandle[user.handle] = user.id }
+        userIDsByHandle = thread.userIDsByLowercasedHandle
     }
 
     /// Adapts to a new terminal size.

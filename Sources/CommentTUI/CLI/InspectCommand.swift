@@ -29,7 +29,7 @@ enum InspectCommand {
             } catch let error as ThreadFileError {
                 throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
             }
-            for user in file.thread.users where handles[user.handle] == nil { handles[user.handle] = user.id }
+            handles = file.thread.userIDsByLowercasedHandle
         }
         let body: String
         if parsed.positionals.isEmpty {
@@ -40,7 +40,7 @@ enum InspectCommand {
         } else {
             body = parsed.positionals.joined(separator: " ")
         }
-        let document = MarkupDocument(parsing: body, handles: { handles[$0] })
+        let document = MarkupDocument(parsing: body, handles: { handles[$0.lowercased()] })
         let output = format == "html"
             ? HTMLRenderer.render(document)
             : RunsJSON.encode(CommentMarkup.attributedString(for: document)) + "\n"

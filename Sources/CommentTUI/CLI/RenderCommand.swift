@@ -46,16 +46,15 @@ enum RenderCommand {
             let text = lines.joined(separator: "\n")
             try context.writeOutput(Array((text + "\n").utf8))
         }
-        var handles: [String: String] = [:]
-        for user in thread.users where handles[user.handle] == nil { handles[user.handle] = user.id }
-        let headerLayout = ThreadHeaderLayout(thread: thread, width: width, handles: { handles[$0] })
+        let handles = thread.userIDsByLowercasedHandle
+        let headerLayout = ThreadHeaderLayout(thread: thread, width: width, handles: { handles[$0.lowercased()] })
         let headerView = HeaderView(thread: thread, commentCount: index.commentCount, layout: headerLayout,
                                     shownRows: headerLayout.postRows, ownUserID: me?.id ?? "")
         var header = CellBuffer(columns: width, rows: headerView.height)
         headerView.draw(into: &header, width: width)
         try print(header)
         let layout = FeedLayout(width: width)
-        let source = FeedLayout.Source(comment: index.comment(at:), user: thread.user(id:), handleID: { handles[$0] }, isExpanded: { _ in false })
+        let source = FeedLayout.Source(comment: index.comment(at:), user: thread.user(id:), handleID: { handles[$0.lowercased()] }, isExpanded: { _ in false })
         for position in 0..<index.commentCount {
             let comment = layout.layout(of: position, source)
             var buffer = CellBuffer(columns: width, rows: comment.rowCount)

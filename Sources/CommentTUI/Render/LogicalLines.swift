@@ -43,7 +43,10 @@ enum LogicalLines {
                     continue
                 }
                 builder.startIfNeeded(block)
-                if style.link != nil { builder.linkText.append(character) }
+                if style.link != nil {
+                    builder.linkText.append(character)
+                    builder.linkSpoiler = style.spoiler
+                }
                 if character == "\t" {
                     builder.appendTab(style)
                 } else {
@@ -68,6 +71,8 @@ enum LogicalLines {
         var column = 0
         var openLink: String?
         var linkText = ""
+        /// The spoiler the open link's text is in: its host is hidden with it.
+        var linkSpoiler: Int?
 
         mutating func startIfNeeded(_ block: MarkupBlock?) {
             guard !started else { return }
@@ -120,10 +125,16 @@ enum LogicalLines {
         mutating func closeLink(unless next: String?) {
             guard openLink != next else { return }
             if let url = openLink, !LinkHost.textShowsTarget(linkText, url: url) {
-                current.clusters += Self.clusters(" (\(LinkHost.host(of: url)))", TextRunStyle(role: .linkHost))
+                var style = TextRunStyle(role: .linkHost)
+                // A host would give away a hidden spoiler's link: it is masked with it.
+                style.spoiler = linkSpoiler
+                let host = Self.clusters(" (\(LinkHost.host(of: url)))", style)
+                current.clusters += host
+                column += host.reduce(0) { $0 + $1.cluster.width }
             }
             openLink = next
             linkText = ""
+            linkSpoiler = nil
         }
 
         mutating func breakLine(_ block: MarkupBlock?) {

@@ -96,21 +96,27 @@ struct TextLayout: Equatable, Sendable {
         return nil
     }
 
-    /// Every link in the layout with the lines it spans, in order (a link cut by wrapping spans several).
-    var links: [(url: String, lines: ClosedRange<Int>)] {
-        var found: [(url: String, lines: ClosedRange<Int>)] = []
-        var open: (url: String, first: Int, last: Int)?
+    /// Every link in the layout with the lines it spans (a link cut by wrapping spans several)
+    /// and the spoilers its text is in. A link that runs into a truncated layout's last line
+    /// may be cut there, so it is left out: it is not shown whole.
+    var links: [(url: String, lines: ClosedRange<Int>, spoilers: Set<Int>)] {
+        var found: [(url: String, lines: ClosedRange<Int>, spoilers: Set<Int>)] = []
+        var open: (url: String, first: Int, last: Int, spoilers: Set<Int>)?
+        func close() {
+            if let current = open, !(isTruncated && current.last == lines.count - 1) {
+                found.append((current.url, current.first...current.last, current.spoilers))
+            }
+            open = nil
+        }
         for (n, line) in lines.enumerated() {
             for run in line.runs where run.style.role == .text {
-                if let current = open, current.url != run.style.link {
-                    found.append((current.url, current.first...current.last))
-                    open = nil
-                }
+                if let current = open, current.url != run.style.link { close() }
                 guard let url = run.style.link else { continue }
-                if open == nil { open = (url, n, n) } else { open?.last = n }
+                if open == nil { open = (url, n, n, []) } else { open?.last = n }
+                if let spoiler = run.style.spoiler { open?.spoilers.insert(spoiler) }
             }
         }
-        if let current = open { found.append((current.url, current.first...current.last)) }
+        close()
         return found
     }
 

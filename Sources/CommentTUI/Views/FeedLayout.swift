@@ -75,11 +75,12 @@ final class FeedLayout {
             let collapsible = full.lines.count > Self.collapsedRows
             let body = !collapsible ? full
                 : source.isExpanded(comment.id) ? full.withCollapseMarker() : full.truncated(toRows: Self.collapsedRows)
-            return CommentLayout(comment: .success(comment), header: header, body: body, isCollapsible: collapsible)
+            return CommentLayout(comment: .success(comment), header: header, body: body, isCollapsible: collapsible,
+                                 spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
         case .failure(let problem):
             var text = AttributedString("line \(problem.line): \(problem.message)")
             text[CommentAttributes.CodeAttribute.self] = nil
-            return CommentLayout(comment: .failure(problem), header: nil, body: TextLayout(text, width: bodyWidth), isCollapsible: false)
+            return CommentLayout(comment: .failure(problem), header: nil, body: TextLayout(text, width: bodyWidth), isCollapsible: false, spoilers: [])
         }
     }
 }

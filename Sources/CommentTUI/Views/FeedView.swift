@@ -82,7 +82,9 @@ struct FeedView {
         for (index, lines) in shownLines {
             let comment = layout(index)
             guard let id = comment.commentID else { continue }
-            for link in comment.body.links where link.lines.lowerBound >= lines.first && link.lines.upperBound <= lines.last {
+            let shown = revealed(id)
+            for link in comment.body.links where link.lines.lowerBound >= lines.first && link.lines.upperBound <= lines.last
+                && link.spoilers.isSubset(of: shown) {
                 drawn.links.insert(VisibleLink(commentID: id, url: link.url))
             }
         }

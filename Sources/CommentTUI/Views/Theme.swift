@@ -12,7 +12,8 @@ public enum Theme {
     public static let body = CellStyle.plain
     public static let notice = CellStyle(.bold)
     public static let problem = CellStyle(.dim, foreground: .red)
-    public static let code = CellStyle(foreground: .yellow)
+    // Code stands on a dark grey where the terminal has 256 colours (the default background elsewhere).
+    public static let code = CellStyle(foreground: .yellow, background: .palette(235))
     public static let link = CellStyle(.underline, foreground: .blue)
     public static let linkHost = CellStyle(.dim)
     public static let mention = CellStyle(.bold, foreground: .magenta)

@@ -41,6 +41,9 @@ public struct ThreadFileFollower: Sendable {
         var update = ThreadFileUpdate()
         guard !bytes.isEmpty else { return update }
         pending += bytes
+        // No newline in this piece: nothing completes, and a long line arriving in many pieces
+        // is not rescanned for each one.
+        guard bytes.contains(UInt8(ascii: "\n")) else { return update }
         let consumed = ThreadFileReader.forEachCompleteLine(in: pending) { line in
             lineCount += 1
             switch decoder.decode(line) {

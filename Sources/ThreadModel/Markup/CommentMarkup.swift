@@ -9,8 +9,9 @@ public enum CommentMarkup {
 
     /// Parses `body` with the users of a thread supplying the handles.
     public static func parse(_ body: String, users: [User]) -> AttributedString {
-        let ids = Dictionary(users.map { ($0.handle, $0.id) }, uniquingKeysWith: { first, _ in first })
-        return parse(body, handles: { ids[$0] })
+        // Handles are unique ignoring case, so `@Bob` mentions bob.
+        let ids = Dictionary(users.map { ($0.handle.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first })
+        return parse(body, handles: { ids[$0.lowercased()] })
     }
 
     /// The attributed text of a parsed document: blocks separated by `\n` runs without a block.

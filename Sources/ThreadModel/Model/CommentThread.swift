@@ -51,3 +51,13 @@ public struct CommentThread: Sendable {
     /// A name to show for a user id, falling back to the id itself.
     public func displayName(of userID: String) -> String { usersByID[userID]?.name ?? userID }
 }
+
+extension CommentThread {
+    /// User ids by lowercased handle: handles are unique ignoring case, so `@Bob` mentions bob.
+    /// Look up with `handle.lowercased()`; of two users whose handles clash, the first by id wins.
+    public var userIDsByLowercasedHandle: [String: String] {
+        var ids: [String: String] = [:]
+        for user in users where ids[user.handle.lowercased()] == nil { ids[user.handle.lowercased()] = user.id }
+        return ids
+    }
+}
