@@ -34,7 +34,7 @@ public struct MentionRanker: Sendable {
         static let alphaRank: UInt64 = (1 << 31) - 1
     }
 
-    private let entries: [Entry]
+    private var entries: [Entry]
     /// Every user's folded handle then folded name (separators as spaces), back to back.
     private let scalars: [UInt32]
     /// Word starts of each name, relative to the name's first scalar.
@@ -42,7 +42,7 @@ public struct MentionRanker: Sendable {
     /// User index by alphabetical rank, to decode a key.
     private let byAlphaRank: [Int32]
     /// User indices by recency then handle: the whole answer to the empty query.
-    private let byBaseKey: [Int32]
+    private var byBaseKey: [Int32]
 
     /// Folds every user's handle and name once; `recency` maps user ids to larger-is-more-recent values.
     public init(users: [User], recency: [String: Int] = [:]) {
@@ -77,22 +77,32 @@ public struct MentionRanker: Sendable {
                 return a < b
             }
         }
-        var alphaRank = [Int](repeating: 0, count: users.count)
-        for (rank, index) in alphabetical.enumerated() { alphaRank[index] = rank }
-
-        // Dense rank of recency values, most recent 0; users without one come after everyone who has.
-        let distinct = Set(recency.values).sorted(by: >)
-        let recencyRank = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
-        for index in entries.indices {
-            let rank = recency[users[index].id].flatMap { recencyRank[$0] } ?? distinct.count
-            entries[index].baseKey = KeyBits.notExact | UInt64(rank) << KeyBits.recencyShift | UInt64(alphaRank[index])
-        }
 
         self.entries = entries
         self.scalars = scalars
         self.wordStarts = wordStarts
         self.byAlphaRank = alphabetical.map { Int32($0) }
-        self.byBaseKey = entries.indices.sorted { entries[$0].baseKey < entries[$1].baseKey }.map { Int32($0) }
+        self.byBaseKey = []
+        applyRecency(recency)
+    }
+
+    /// The same users with new recency (new comments arrived): only the sort keys are
+    /// recomputed, not the folded search keys.
+    public func withRecency(_ recency: [String: Int]) -> MentionRanker {
+        var copy = self
+        copy.applyRecency(recency)
+        return copy
+    }
+
+    private mutating func applyRecency(_ recency: [String: Int]) {
+        // Dense rank of recency values, most recent 0; users without one come after everyone who has.
+        let distinct = Set(recency.values).sorted(by: >)
+        let recencyRank = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
+        for (rank, index) in byAlphaRank.enumerated() {
+            let recent = recency[users[Int(index)].id].flatMap { recencyRank[$0] } ?? distinct.count
+            entries[Int(index)].baseKey = KeyBits.notExact | UInt64(recent) << KeyBits.recencyShift | UInt64(rank)
+        }
+        byBaseKey = entries.indices.sorted { entries[$0].baseKey < entries[$1].baseKey }.map { Int32($0) }
     }
 
     /// A ranker over a thread's users, recency taken from their comments (the post's author counts as earliest).
