@@ -60,6 +60,24 @@ public struct CellBuffer: Equatable, Sendable {
         return x
     }
 
+    /// Writes one character `count` times from a position (rules): the same as writing
+    /// `String(repeating:count:)`, without walking the string's grapheme breaks.
+    @discardableResult
+    public mutating func write(repeating character: Character, count: Int, column: Int, row: Int, style: CellStyle = .plain, limit: Int? = nil) -> Int {
+        let end = min(limit ?? columns, columns)
+        let clusters = DisplayWidth.clusters(of: character)
+        var x = column
+        guard row >= 0, row < rows else { return x }
+        for _ in 0..<max(0, count) {
+            guard x < end else { break }
+            for cluster in clusters {
+                guard x < end else { break }
+                x = put(cluster, column: x, row: row, style: style, limit: end)
+            }
+        }
+        return x
+    }
+
     /// Puts one safe cluster at a position; returns the column after it.
     @discardableResult
     public mutating func put(_ cluster: DisplayCluster, column x: Int, row: Int, style: CellStyle, limit: Int? = nil) -> Int {
