@@ -214,7 +214,7 @@ public final class CommentApp {
                        shownRows: feedScroll.postRowsShown, ownUserID: me.id)
                 .draw(into: &buffer, width: size.columns)
         }
-        buffer.write(String(repeating: "─", count: size.columns), column: 0, row: r.composerRule, style: Theme.rule)
+        buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)
         let cursor = search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
             ?? composerView.draw(into: &buffer, rect: r.composer)
         StatusBarView(

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A run of changed cells on one row, ready for a backend to write.
 public struct CellChange: Equatable, Sendable {
     /// The row of the run.
@@ -14,26 +20,35 @@ extension CellBuffer {
     /// A run never starts on a continuation: a changed right half pulls in its lead, since the
     /// terminal can only draw a wide character whole.
     public func changes(from old: CellBuffer?) -> [CellChange] {
-        let full = old == nil || old!.columns != columns || old!.rows != rows
+        guard let old, old.columns == columns, old.rows == rows else {
+            return (0..<rows).compactMap { row in
+                columns == 0 ? nil : CellChange(row: row, column: 0, cells: Array(cells[row * columns..<(row + 1) * columns]))
+            }
+        }
         var result: [CellChange] = []
-        for row in 0..<rows {
-            var x = 0
-            while x < columns {
-                guard full || self[x, row] != old![x, row] else { x += 1; continue }
-                var start = x
-                if self[start, row].isContinuation, start > 0 { start -= 1 }
-                var cells: [Cell] = []
-                var end = start
-                while end < columns, full || self[end, row] != old![end, row] || self[end, row].isContinuation {
-                    cells.append(self[end, row])
-                    end += 1
+        cells.withUnsafeBufferPointer { new in
+            old.cells.withUnsafeBufferPointer { old in
+                for row in 0..<rows {
+                    let base = row * columns
+                    // Most rows of a frame are unchanged: one comparison of plain data each. Equal
+                    // bytes mean equal cells; unequal bytes (padding) fall through to the cells.
+                    if memcmp(new.baseAddress! + base, old.baseAddress! + base, columns * MemoryLayout<Cell>.stride) == 0 { continue }
+                    var x = 0
+                    while x < columns {
+                        guard new[base + x] != old[base + x] else { x += 1; continue }
+                        var start = x
+                        if new[base + start].isContinuation, start > 0 { start -= 1 }
+                        var end = start
+                        while end < columns, new[base + end] != old[base + end] || new[base + end].isContinuation { end += 1 }
+                        let cells = Array(new[(base + start)..<(base + end)])
+                        if let last = result.last, last.row == row, last.column + last.cells.count == start {
+                            result[result.count - 1].cells += cells
+                        } else {
+                            result.append(CellChange(row: row, column: start, cells: cells))
+                        }
+                        x = max(end, x + 1)
+                    }
                 }
-                if let last = result.last, last.row == row, last.column + last.cells.count == start {
-                    result[result.count - 1].cells += cells
-                } else {
-                    result.append(CellChange(row: row, column: start, cells: cells))
-                }
-                x = max(end, x + 1)
             }
         }
         return result
@@ -46,8 +61,11 @@ extension CellBuffer {
         let region = region.clamped(to: 0..<rows)
         for row in region {
             let source = row + shift
-            for column in 0..<columns {
-                result.cells[row * columns + column] = region.contains(source) ? cells[source * columns + column] : .blank
+            let target = row * columns..<(row + 1) * columns
+            if region.contains(source) {
+                result.cells.replaceSubrange(target, with: cells[source * columns..<(source + 1) * columns])
+            } else {
+                result.cells.replaceSubrange(target, with: repeatElement(.blank, count: columns))
             }
         }
         return result

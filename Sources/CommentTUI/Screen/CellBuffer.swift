@@ -36,14 +36,41 @@ public struct CellBuffer: Equatable, Sendable {
         let end = min(limit ?? columns, columns)
         var x = column
         guard row >= 0, row < rows else { return x }
+        // Rules and bars repeat one non-ASCII character: its clusters are worked out once.
+        var last: (character: Character, clusters: [DisplayCluster])?
         for character in text {
             guard x < end else { break }
             if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
-                if x >= 0 { set(Cell(trusted: String(character), width: 1, style: style), column: x, row: row) }
+                if x >= 0 { set(Cell(ascii: ascii, style: style), column: x, row: row) }
                 x += 1
                 continue
             }
-            for cluster in DisplayWidth.clusters(of: character) {
+            let clusters: [DisplayCluster]
+            if let last, last.character == character {
+                clusters = last.clusters
+            } else {
+                clusters = DisplayWidth.clusters(of: character)
+                last = (character, clusters)
+            }
+            for cluster in clusters {
+                guard x < end else { break }
+                x = put(cluster, column: x, row: row, style: style, limit: end)
+            }
+        }
+        return x
+    }
+
+    /// Writes one character `count` times from a position (rules): the same as writing
+    /// `String(repeating:count:)`, without walking the string's grapheme breaks.
+    @discardableResult
+    public mutating func write(repeating character: Character, count: Int, column: Int, row: Int, style: CellStyle = .plain, limit: Int? = nil) -> Int {
+        let end = min(limit ?? columns, columns)
+        let clusters = DisplayWidth.clusters(of: character)
+        var x = column
+        guard row >= 0, row < rows else { return x }
+        for _ in 0..<max(0, count) {
+            guard x < end else { break }
+            for cluster in clusters {
                 guard x < end else { break }
                 x = put(cluster, column: x, row: row, style: style, limit: end)
             }
@@ -57,7 +84,7 @@ public struct CellBuffer: Equatable, Sendable {
         let end = min(limit ?? columns, columns)
         if x + cluster.width > end {
             // Does not fit: blank the rest rather than draw half a character.
-            for c in max(0, x)..<max(max(0, x), end) { set(Cell(trusted: " ", width: 1, style: style), column: c, row: row) }
+            for c in max(0, x)..<max(max(0, x), end) { set(Cell(ascii: 0x20, style: style), column: c, row: row) }
             return end
         }
         if x >= 0 {
@@ -73,7 +100,7 @@ public struct CellBuffer: Equatable, Sendable {
         let stop = min(end ?? columns, columns)
         var x = max(0, start)
         while x < stop {
-            set(Cell(trusted: " ", width: 1, style: style), column: x, row: row)
+            set(Cell(ascii: 0x20, style: style), column: x, row: row)
             x += 1
         }
     }
@@ -107,10 +134,10 @@ public struct CellBuffer: Equatable, Sendable {
         let i = row * columns + x
         let old = cells[i]
         if old.isContinuation, x > 0, !cell.isContinuation {
-            cells[i - 1] = Cell(trusted: " ", width: 1, style: cells[i - 1].style)
+            cells[i - 1] = Cell(ascii: 0x20, style: cells[i - 1].style)
         }
         if old.width == 2, x + 1 < columns, cell.width != 2 {
-            cells[i + 1] = Cell(trusted: " ", width: 1, style: cells[i + 1].style)
+            cells[i + 1] = Cell(ascii: 0x20, style: cells[i + 1].style)
         }
         cells[i] = cell
     }

@@ -76,18 +76,26 @@ public final class NCursesScreen: ScreenBackend {
         }
         let changes = frame.buffer.changes(from: previous)
         var wide = [wchar_t](repeating: 0, count: 8)
+        // Runs mostly share one style: its attributes and colour pair are looked up once.
+        var lastStyle = CellStyle.plain
+        var lastLook = (attributes: attributes(.plain), pair: pair(.plain))
         for change in changes {
             var x = change.column
             for cell in change.cells {
                 defer { x += 1 }
                 if cell.isContinuation { continue }
                 var n = 0
-                for scalar in cell.text.unicodeScalars where n < 6 {
+                cell.forEachScalar { scalar in
+                    guard n < 6 else { return }
                     wide[n] = wchar_t(bitPattern: scalar.value); n += 1
                 }
                 wide[n] = 0
                 // The bottom-right cell reports ERR (the cursor cannot advance), yet is drawn.
-                _ = ctui_put_cell(window, Int32(change.row), Int32(x), wide, attributes(cell.style), pair(cell.style))
+                if cell.style != lastStyle {
+                    lastStyle = cell.style
+                    lastLook = (attributes(cell.style), pair(cell.style))
+                }
+                _ = ctui_put_cell(window, Int32(change.row), Int32(x), wide, lastLook.attributes, lastLook.pair)
             }
         }
         // A hidden cursor may rest anywhere (leaveok), so ncurses spends no bytes moving it.

@@ -29,6 +29,10 @@ struct FeedChrome {
         return CellRect(column: column, row: rect.maxRow - 1, width: min(width, rect.width - 1), height: 1)
     }
 
+    // Measured once: the bar is drawn on every row of every frame.
+    private static let thumbGlyph = DisplayWidth.clusters(of: "┃")[0]
+    private static let trackGlyph = DisplayWidth.clusters(of: "│")[0]
+
     func draw(into buffer: inout CellBuffer, rect: CellRect) {
         guard rect.height > 0, rect.width > 1 else { return }
         if hasScrollbar {
@@ -36,7 +40,8 @@ struct FeedChrome {
             let (start, length) = thumb(rows: rect.height)
             for i in 0..<rect.height {
                 let inThumb = i >= start && i < start + length
-                buffer.write(inThumb ? "┃" : "│", column: column, row: rect.row + i, style: inThumb ? Theme.scrollThumb : Theme.scrollTrack)
+                buffer.put(inThumb ? Self.thumbGlyph : Self.trackGlyph, column: column, row: rect.row + i,
+                           style: inThumb ? Theme.scrollThumb : Theme.scrollTrack)
             }
         }
         if let text = newMarker, let frame = newMarkerFrame(in: rect) {

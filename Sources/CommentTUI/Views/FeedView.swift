@@ -94,9 +94,9 @@ struct FeedView {
     private func drawDivider(into buffer: inout CellBuffer, row: Int, column: Int, end: Int) {
         let label = " new "
         let side = max(0, (end - column - label.count) / 2)
-        var x = buffer.write(String(repeating: "─", count: side), column: column, row: row, style: Theme.unreadDivider, limit: end)
+        var x = buffer.write(repeating: "─", count: side, column: column, row: row, style: Theme.unreadDivider, limit: end)
         x = buffer.write(label, column: x, row: row, style: Theme.unreadDivider.adding(.bold), limit: end)
-        buffer.write(String(repeating: "─", count: max(0, end - x)), column: x, row: row, style: Theme.unreadDivider, limit: end)
+        buffer.write(repeating: "─", count: max(0, end - x), column: x, row: row, style: Theme.unreadDivider, limit: end)
     }
 
     private func drawHeader(_ pieces: [CommentHeaderLayout.Piece], comment: Comment, into buffer: inout CellBuffer, row: Int, column: Int, end: Int) {

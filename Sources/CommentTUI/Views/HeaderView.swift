@@ -58,7 +58,7 @@ struct HeaderView {
                     .draw(layout.bodyLines[i - 1], into: &buffer, column: 1, row: row, limit: end - 1)
             }
         }
-        buffer.write(String(repeating: "─", count: width), column: 0, row: 1 + shownRows, style: Theme.rule, limit: end)
+        buffer.write(repeating: "─", count: width, column: 0, row: 1 + shownRows, style: Theme.rule, limit: end)
     }
 
     private func drawAuthorLine(into buffer: inout CellBuffer, row: Int, end: Int) {
