@@ -275,3 +275,31 @@ extension ComposerFlowTests {
         XCTAssertEqual(second.message, "draft restored")
     }
 }
+
+extension ComposerFlowTests {
+    func testTheDraftIsSavedBeforeTheClientStops() throws {
+        let thread = makeSmallThread(comments: 2)
+        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "test", columns: 40, rows: 12)
+        var saved: [Data?] = []
+        app.saveDraft = { saved.append($0) }
+        let pipe = try FileDescriptor.pipe()
+        pipe.read.setNonBlockingAndCloseOnExec()
+        var savesWhenStopped: Int?
+        let loop = AppLoop(app: app, session: HeadlessScreen(columns: 40, rows: 12), input: pipe.read, signals: nil,
+                           now: { 0 }, stopProcess: { savesWhenStopped = saved.count })
+        try pipe.write.writeAll(Array("unsaved words\u{1A}".utf8))   // then Ctrl-Z at once
+        while savesWhenStopped == nil { _ = try loop.runOnce() }
+        XCTAssertEqual(savesWhenStopped, 1, "saved before the process stopped, not half a second later")
+        pipe.read.close(); pipe.write.close()
+    }
+
+    func testEveryKeyFitsTheHelpAt80x24() {
+        let (app, screen) = makeApp(columns: 80, rows: 24)
+        send("two\u{0A}lines\u{0A}of draft", to: app)
+        send("\u{1B}OP", to: app)
+        screen.present(app.render(), full: false)
+        for (keys, action) in NoticeView.helpLines {
+            XCTAssertTrue(screen.plainLines.contains { $0.contains(keys) && $0.contains(action) }, "\(keys): \(action)")
+        }
+    }
+}

@@ -196,3 +196,56 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertFalse(app.render().reportsPointerMotion)
     }
 }
+
+/// The list follows the token being typed, and nothing else.
+extension MentionPickerFlowTests {
+    func testAnAtTypedAgainAfterEscOpensTheListAgain() throws {
+        let (app, _) = makeApp()
+        send("@ma\u{1B}", to: app)
+        XCTAssertNil(app.mentionPicker)
+        send("\u{7F}\u{7F}\u{7F}@ma", to: app)
+        XCTAssertEqual(try picker(app).query, "ma", "a new @ at the same place opens it again")
+        send("\r", to: app)
+        send("\r", to: app)                      // sends "@ma… "
+        send("@", to: app)
+        XCTAssertNotNil(app.mentionPicker, "and in the next draft")
+    }
+
+    func testMovingTheCaretOrClickingInTheComposerClosesTheList() throws {
+        let (app, _) = makeApp()
+        send("hello @ma", to: app)
+        send("\u{1B}[D", to: app)
+        XCTAssertNil(app.mentionPicker, "Left")
+        send("\u{1B}[C @zo", to: app)
+        XCTAssertNotNil(app.mentionPicker)
+        let row = app.regions.composer.row
+        send(mouse(0, column: 4, row: row) + mouse(0, column: 4, row: row, release: true), to: app)
+        XCTAssertNil(app.mentionPicker, "a click elsewhere in the draft")
+        send("\t", to: app)
+        XCTAssertFalse(app.draft.string.contains("@zoe"), "Tab no longer inserts for the old token")
+    }
+
+    func testEnterWithNoMatchSends() throws {
+        let (app, _) = makeApp()
+        var sent: [String] = []
+        app.post = { sent.append($0.body) }
+        send("ping @qqq", to: app)
+        XCTAssertEqual(try picker(app).results.total, 0)
+        send("\r", to: app)
+        XCTAssertEqual(sent, ["ping @qqq"])
+        XCTAssertNil(app.mentionPicker)
+    }
+
+    func testNewCommentsReorderTheListByWhoWroteLast() throws {
+        let (app, _) = makeApp()
+        send("@ma2", to: app)
+        let before = try picker(app).results.matches.map(\.user.handle)
+        XCTAssertEqual(before.first, "ma2")
+        send("\u{1B}", to: app)
+        // ma20 writes the newest comment: among the prefix matches after the exact handle, first.
+        let comment = Comment(id: "new", author: "m20", created: testThreadStart.addingTimeInterval(9_999), body: "hi")
+        app.receive(ThreadFileUpdate(records: [(.comment(comment), 99)]))
+        send("\u{7F}\u{7F}\u{7F}\u{7F}@ma2", to: app)
+        XCTAssertEqual(try picker(app).results.matches.prefix(2).map(\.user.handle), ["ma2", "ma20"])
+    }
+}

@@ -136,6 +136,8 @@ public final class AppLoop {
     }
 
     private func suspend() {
+        // A stopped client may be killed (`kill -9 %1`): the draft is on disk before it stops.
+        app.prepareToExit()
         session.suspend()
         // The shell shares the terminal's open file: give it back blocking, as it was.
         let nonBlocking = input.isNonBlocking
@@ -150,6 +152,8 @@ public final class AppLoop {
 
     /// Leaves the screen to the editor and takes back what it saved.
     private func editExternally(_ text: String) -> Exit? {
+        // Whatever happens to the editor, the draft as it was is on disk first.
+        app.prepareToExit()
         session.suspend()
         let nonBlocking = input.isNonBlocking
         if nonBlocking { input.setNonBlocking(false) }
@@ -157,13 +161,14 @@ public final class AppLoop {
         if nonBlocking { input.setNonBlocking(true) }
         session.resume()
         needsFullRedraw = true
+        if let size = TerminalDevice.size() { session.resize(columns: size.columns, rows: size.rows) }
+        app.resize(columns: session.size.columns, rows: session.size.rows)
+        // The edited text is taken (and, when the loop ends here, saved) before any signal counts.
+        app.finishExternalEdit(result, at: ScrollInstant(seconds: now()))
         // Ctrl-C or Ctrl-Z typed in an editor that left signals on was meant for the editor.
         for signal in signals?.drain() ?? [] where signal == SIGTERM || signal == SIGHUP {
             return .signal(signal)
         }
-        if let size = TerminalDevice.size() { session.resize(columns: size.columns, rows: size.rows) }
-        app.resize(columns: session.size.columns, rows: session.size.rows)
-        app.finishExternalEdit(result, at: ScrollInstant(seconds: now()))
         return nil
     }
 

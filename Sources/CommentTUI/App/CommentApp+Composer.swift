@@ -30,7 +30,7 @@ extension CommentApp {
         }
         let shift = press.modifiers.contains(.shift)
         switch (press.key, press.modifiers.subtracting(.shift)) {
-        case (.backspace, []): draft.deleteBackward()
+        case (.backspace, []): draft.deleteBackward(); draftEdit = .deletedBackward
         case (.backspace, .alt), (.character("w"), .ctrl): draft.killWordBackward()
         case (.delete, []): draft.deleteForward()
         case (.left, []): draft.move(by: -1, extending: shift)
@@ -57,6 +57,7 @@ extension CommentApp {
         case (.tab, []): draft.insert("\t")
         case (.character(let c), []):
             draft.insert(String(c))
+            draftEdit = .typed(c)
         default:
             return false
         }
@@ -150,21 +151,33 @@ extension CommentApp {
     /// Notes a change of the draft: the cached layout is stale and a save is due.
     func draftDidChange() {
         draftRevision &+= 1
-        if saveDraft != nil, draftSaveDue == nil { draftSaveDue = now + Self.draftSaveDelay }
+        guard saveDraft != nil else { return }
+        // Debounced: 0.5 s after the last change, but never more than 2 s after the first
+        // unsaved one, so steady typing is saved too.
+        let since = draftDirtySince ?? now
+        draftDirtySince = since
+        draftSaveDue = min(now + Self.draftSaveDelay, since + Self.draftSaveMaximumDelay)
     }
 
     /// How long after the last edit the draft is saved: a burst of typing is one write.
     static let draftSaveDelay = 0.5
+    /// The longest an unsaved change waits while typing goes on.
+    static let draftSaveMaximumDelay = 2.0
 
     /// Saves the draft if a save is due by now (or `force`); a failure keeps it due and says why.
-    func saveDraftIfDue(force: Bool = false) {
-        guard let due = draftSaveDue, force || now >= due, let saveDraft else { return }
+    /// Returns the failure, if the save failed.
+    @discardableResult
+    func saveDraftIfDue(force: Bool = false) -> Error? {
+        guard let due = draftSaveDue, force || now >= due, let saveDraft else { return nil }
         do {
             try saveDraft(draft.isEmpty ? nil : draft.encoded())
             draftSaveDue = nil
+            draftDirtySince = nil
+            return nil
         } catch {
             draftSaveDue = now + Self.draftSaveRetry
             show("draft not saved (kept in memory): \(error)", error: true)
+            return error
         }
     }
 

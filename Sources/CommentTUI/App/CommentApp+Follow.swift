@@ -25,7 +25,8 @@ extension CommentApp {
                 break   // a thread has one header; a second one is reported by `check`
             }
         }
-        if usersChanged || added > 0 { mentionRanker = nil }
+        // New users need a new ranker; new comments only change who wrote last.
+        if usersChanged { mentionRanker = nil } else if added > 0 { mentionRecencyIsStale = true }
         if usersChanged {
             // A new handle may turn `@handle` text of comments on screen into mentions.
             indexHandles()

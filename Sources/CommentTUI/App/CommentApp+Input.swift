@@ -19,9 +19,8 @@ extension CommentApp {
         if let time { advance(to: time) }
         if case .key(let press) = event, search != nil, handleSearchKey(press) { return nil }
         let revision = draftRevision
-        defer {
-            if case .mouse = event {} else { updateMentionPicker(typed: draftRevision != revision) }
-        }
+        draftEdit = nil
+        defer { updateMentionPicker(after: draftEdit, draftChanged: draftRevision != revision) }
         switch event {
         case .key(let press):
             if !pendingControlX, handlePickerKey(press) { return nil }
@@ -32,7 +31,10 @@ extension CommentApp {
             }
             return command
         case .mouse(let mouse): handleMouse(mouse); return nil
-        case .paste(let text): pasteIntoDraft(text); return nil
+        case .paste(let text):
+            pendingControlX = false
+            pasteIntoDraft(text)
+            return nil
         case .focus, .modeReport: return nil
         }
     }

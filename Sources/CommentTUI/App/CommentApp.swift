@@ -2,6 +2,12 @@ import ScrollEngine
 import Foundation
 import ThreadModel
 
+/// An edit of the draft by typing, which the mention list follows.
+enum DraftEdit: Equatable {
+    case typed(Character)
+    case deletedBackward
+}
+
 /// What the app asks of the loop that runs it.
 public enum AppCommand: Equatable, Sendable {
     case quit
@@ -34,16 +40,18 @@ public final class CommentApp {
     /// The @mention list, while open.
     var mentionPicker: MentionPicker?
     var mentionRanker: MentionRanker?
-    /// The `@` offset whose list was closed with Esc: it does not reopen until typed again.
-    var dismissedMentionToken: Int?
+    var mentionRecencyIsStale = false
+    /// How the current event changed the draft, for the mention list (nil: not by typing).
+    var draftEdit: DraftEdit?
     /// Where the mouse pointer was last reported (F2 names the layer under it).
     var pointer: (column: Int, row: Int)?
     /// F2: the screen shaded by which layer receives a click.
     var showsHitTest = false
     /// Saves the draft (its encoded bytes, or nil to delete it); nil keeps drafts in memory only.
     public var saveDraft: ((Data?) throws -> Void)?
-    /// When the draft's pending save is due, if one is.
+    /// When the draft's pending save is due, if one is, and since when it has unsaved changes.
     var draftSaveDue: ScrollInstant?
+    var draftDirtySince: ScrollInstant?
     /// Comments of the thread file before `thread.comments`, read on demand; nil when all are in memory.
     public let store: CommentStore?
     /// The feed's scroll engine; its items are the comments (and the post's collapsing rows).
@@ -140,9 +148,13 @@ public final class CommentApp {
         [feedScroll.model.nextDeadline, mentionPicker?.model.nextDeadline, draftSaveDue].compactMap { $0 }.min()
     }
 
-    /// Work that must not wait for a timer when the client stops: the draft's pending save.
-    public func prepareToExit() {
-        saveDraftIfDue(force: true)
+    /// Work that must not wait for a timer when the client stops (or is suspended, or hands the
+    /// terminal to an editor): the draft's pending save. Returns the draft as Markdown when it
+    /// could not be saved, so the caller can still put it somewhere.
+    @discardableResult
+    public func prepareToExit() -> (error: Error, markdown: String)? {
+        guard let error = saveDraftIfDue(force: true) else { return nil }
+        return (error, draft.markdown)
     }
 
     /// The id of the user with a handle, ignoring case.
@@ -199,7 +211,7 @@ public final class CommentApp {
         prepareFeed()
         let r = regions
         if showsHelp {
-            NoticeView.drawHelp(into: &buffer, rect: CellRect(column: 0, row: 0, width: size.columns, height: r.composerRule))
+            NoticeView.drawHelp(into: &buffer, rect: CellRect(column: 0, row: 0, width: size.columns, height: r.status))
         } else {
             drawn = feedView.draw(into: &buffer, rect: r.feed)
             FeedChrome(scroll: feedScroll, newCount: newCount).draw(into: &buffer, rect: chromeRect)
@@ -209,14 +221,16 @@ public final class CommentApp {
             }
             if showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
         }
+        var cursor: CursorPosition?
+        // The help page takes the header's and the composer's rows too, so every key fits.
         if !showsHelp {
             HeaderView(thread: thread, commentCount: commentCount, layout: threadHeader,
                        shownRows: feedScroll.postRowsShown, ownUserID: me.id)
                 .draw(into: &buffer, width: size.columns)
+            buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)
+            cursor = search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
+                ?? composerView.draw(into: &buffer, rect: r.composer)
         }
-        buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)
-        let cursor = search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
-            ?? composerView.draw(into: &buffer, rect: r.composer)
         StatusBarView(
             handle: me.handle, threadLabel: threadLabel, phase: phaseUnderPointer.rawValue, position: feedPosition,
             newCount: newCount, message: showsHitTest ? pointerDescription : message, isError: messageIsError && !showsHitTest

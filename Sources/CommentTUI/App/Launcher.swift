@@ -142,10 +142,15 @@ public enum Launcher {
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         follow(target, into: app, loop: loop)
         let result = Result { try loop.run() }
-        app.prepareToExit()
+        let unsaved = app.prepareToExit()
         FileDescriptor.standardInput.setNonBlocking(false)
         screen.end()
         signals.uninstall()
+        if let unsaved {
+            // The screen is gone: say it where the user sees it, with the text itself.
+            let text = "comment-tui: the draft could not be saved (\(unsaved.error)); here it is:\n\(unsaved.markdown)\n"
+            _ = try? FileDescriptor.standardError.writeAll(Array(text.utf8))
+        }
         if let state, let marker = app.readMarker {
             do { try marker.save(state) } catch {
                 _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker: \(error)\n".utf8))

@@ -33,7 +33,11 @@ struct ComposerLayout {
             var style = Self.cellStyle(styles[offset])
             if selection.contains(offset) { style.attributes.insert(.reverse) }
             let struck = styles[offset].run.strikethrough && !styles[offset].isMarker
-            for cluster in DisplayWidth.clusters(of: character) {
+            // A tab shows as blanks to the next stop, as the feed will show it once sent.
+            let clusters = character == "\t"
+                ? Array(repeating: DisplayCluster(text: " ", width: 1), count: TextWrap.tabWidth - used % TextWrap.tabWidth)
+                : DisplayWidth.clusters(of: character)
+            for cluster in clusters {
                 if used + cluster.width > self.width, used > 0 {
                     rows.append([]); rowStarts.append(offset); used = 0
                 }

@@ -10,9 +10,7 @@ import ThreadModel
 /// the list scrolls the inset scrolls away and the list covers more of the feed. The inset's
 /// cells are not the picker's: its hit shape is the frame minus the inset rows still visible.
 final class MentionPicker {
-    /// The `@query` token in the draft, as Character offsets.
-    private(set) var token: Range<Int>
-    /// The query: the token without its `@`.
+    /// The query: what was typed after the `@`, which sits right before the caret.
     private(set) var query: String
     /// The ranked users shown, best first, and how many matched in all.
     private(set) var results: MentionResults
@@ -24,14 +22,15 @@ final class MentionPicker {
     private(set) var frame: CellRect
     /// Transparent rows at the top of the content.
     private(set) var insetRows = 0
+    /// Columns of the widest handle in the list.
+    private(set) var longestHandle = 0
 
     /// The most users one list holds (the title says how many matched in all).
     static let limit = 200
     /// Feed rows the list always leaves uncovered at the top.
     static let feedRowsKept = 2
 
-    init(token: Range<Int>, query: String, results: MentionResults, feed: CellRect, now: ScrollInstant) {
-        self.token = token
+    init(query: String, results: MentionResults, feed: CellRect, now: ScrollInstant) {
         self.query = query
         self.results = results
         frame = Self.frame(over: feed)
@@ -50,8 +49,7 @@ final class MentionPicker {
     var restingRows: Int { min(1 + results.matches.count, max(4, frame.height / 2), frame.height) }
 
     /// Takes new results for a grown or shrunk query; the list starts over at rest.
-    func update(token: Range<Int>, query: String, results: MentionResults, now: ScrollInstant) {
-        self.token = token
+    func update(query: String, results: MentionResults, now: ScrollInstant) {
         self.query = query
         self.results = results
         highlighted = 0
@@ -64,9 +62,11 @@ final class MentionPicker {
         guard new != frame else { return }
         frame = new
         rebuild(now: now)
+        scrollHighlightIntoView(at: now)
     }
 
     private func rebuild(now: ScrollInstant) {
+        longestHandle = results.matches.map { DisplayWidth.width(of: $0.user.handle) }.max() ?? 0
         insetRows = frame.height - restingRows
         let items = [(id: -1, height: 1)] + results.matches.indices.map { (id: $0, height: 1) }
         model = ScrollModel(containerRows: frame.height, columns: frame.width, items: items,

@@ -8,10 +8,9 @@ struct MentionPickerView {
 
     func draw(into buffer: inout CellBuffer) {
         let frame = picker.frame
-        // Names start in one column, after the longest handle shown (up to a third of the width).
-        let handles = (0..<frame.height).compactMap { picker.model.item(atViewportRow: $0) }.filter { $0 >= 0 }
-            .map { DisplayWidth.width(of: picker.results.matches[$0].user.handle) }
-        let nameColumn = frame.column + 3 + 1 + min(handles.max() ?? 0, frame.width / 3) + 2
+        // Names start in one column, after the longest handle listed (up to a third of the
+        // width), so the column stays put while the list scrolls.
+        let nameColumn = frame.column + 3 + 1 + min(picker.longestHandle, frame.width / 3) + 2
         let end = frame.column + frame.width
         for r in 0..<frame.height {
             let row = frame.row + r

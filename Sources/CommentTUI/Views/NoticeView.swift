@@ -28,12 +28,13 @@ enum NoticeView {
         ("Ctrl-A/E, Ctrl-B/F, Alt-B/F", "line start/end, char, word"),
         ("arrows, Home/End", "move in the draft (Up/Down by row)"),
         ("Ctrl-K/U/W, Alt-D, Ctrl-Y", "kill and yank"),
-        ("Shift+arrows, Shift-Home/End", "select text in the draft"),
+        ("Shift-Left/Right, Shift-Home/End", "select text in the draft"),
         ("Ctrl-_ · Alt-_", "undo · redo"),
         ("Ctrl-X then b i s c p", "bold italic strike code spoiler"),
         ("Ctrl-X Ctrl-E", "edit the draft in $EDITOR"),
         ("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close"),
-        ("F1 · F2 · F3 · Ctrl-L · Ctrl-Z", "help · hit test · scroll events · redraw · suspend"),
+        ("F1 · F2 · F3", "help · hit-test inspector · scroll events"),
+        ("Ctrl-L · Ctrl-Z", "redraw · suspend"),
         ("Shift+drag", "select text with the terminal"),
     ]
 
@@ -41,7 +42,8 @@ enum NoticeView {
         let end = rect.column + rect.width
         for r in rect.row..<rect.maxRow { buffer.fill(row: r, from: rect.column, to: end) }
         buffer.write("Keys (Esc or F1 closes)", column: rect.column + 1, row: rect.row, style: Theme.title, limit: end)
-        let keyWidth = min(30, max(10, rect.width / 2))
+        // The keys' column fits the longest key (up to half the width); descriptions are cut at the edge.
+        let keyWidth = min(helpLines.map { DisplayWidth.width(of: $0.0) }.max()! + 2, max(10, rect.width / 2))
         for (i, entry) in helpLines.enumerated() {
             let row = rect.row + 1 + i
             guard row < rect.maxRow else { break }

@@ -32,7 +32,8 @@ public struct ThreadStateFiles: Sendable {
     /// The path of one state file, e.g. `path(for: "read.json")`.
     public func path(for suffix: String) -> String { "\(directory)/\(stem).\(suffix)" }
 
-    /// Writes a state file atomically: a temporary file, flushed, then renamed over the old one.
+    /// Writes a state file atomically: a temporary file renamed over the old one, so a reader
+    /// (or a kill mid-write) sees the old file or the new one, never half of one. Not fsynced.
     public func write(_ data: Data, suffix: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try data.write(to: URL(fileURLWithPath: path(for: suffix)), options: .atomic)
