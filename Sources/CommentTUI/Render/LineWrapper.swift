@@ -69,9 +69,9 @@ struct LineWrapper {
         var line = TextLayout.Line()
         var column = 0
         for piece in row {
-            if var last = line.runs.last, last.style == piece.style {
-                last.clusters.append(piece.cluster)
-                line.runs[line.runs.count - 1] = last
+            // Appended in place: a copy of the last run would copy its clusters at every step.
+            if let last = line.runs.indices.last, line.runs[last].style == piece.style {
+                line.runs[last].clusters.append(piece.cluster)
             } else {
                 line.runs.append(TextLayout.Run(column: column, clusters: [piece.cluster], style: piece.style))
             }
