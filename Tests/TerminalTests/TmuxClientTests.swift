@@ -200,6 +200,9 @@ final class TmuxClientTests: XCTestCase {
         try tmux.startClient()
         let worker = try tmux.workerPID()
         usleep(300_000)   // let the first frames settle
+        // The one wake-up at idle is at each whole minute (relative times): measure between two.
+        let second = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+        if second > 57.5 { usleep(useconds_t((60.5 - second) * 1_000_000)) }
         let before = try cpuTicks(of: worker)
         usleep(2_000_000)
         let after = try cpuTicks(of: worker)
