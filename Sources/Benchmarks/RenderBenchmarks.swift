@@ -26,6 +26,8 @@ func renderBenchmarks() -> [BenchmarkRow] {
             rows.append(BenchmarkRow(area: area, name: "bytes per row scroll (Ctrl-Up)", value: "\(figures.rowScroll)"))
             rows.append(BenchmarkRow(area: area, name: "bytes per page (PageUp)", value: "\(figures.page)"))
             rows.append(BenchmarkRow(area: area, name: "bytes per keystroke echo", value: "\(figures.keystroke)"))
+            rows.append(BenchmarkRow(area: area, name: "CPU per page step mid-thread (median)",
+                                     value: String(format: "%.0f µs", figures.pageCPU)))
             rows.append(BenchmarkRow(area: area, name: "CPU per frame while gliding (median / p99)",
                                      value: String(format: "%.1f / %.1f µs", figures.frame.median, figures.frame.p99)))
             if count == 100 {
@@ -43,6 +45,8 @@ private struct FeedOutput {
     var page: Int
     var keystroke: Int
     var frame: (median: Double, p99: Double)
+    /// CPU time of a page step deep in the thread, median, µs.
+    var pageCPU: Double
 }
 
 /// The client's app on an indexed thread file, drawn by ncurses into a tmpfile.
@@ -78,8 +82,14 @@ private func feedOutput(path: String, columns: Int, rows: Int) -> FeedOutput? {
     _ = bytes(for: .key(KeyPress(.pageUp)))
     let steps = 40
     let rowScroll = (0..<steps).map { _ in bytes(for: .key(KeyPress(.up, .ctrl))) }.reduce(0, +) / steps
-    // Pages alternate up and down so that none of them reaches an end of the thread.
-    let page = (0..<10).map { bytes(for: .key(KeyPress($0 % 2 == 0 ? .pageUp : .pageDown))) }.reduce(0, +) / 10
+    // Pages alternate up and down so that none of them reaches an end of the thread; each is
+    // also timed (thread CPU, the key to the settled frame: decoding, layout and output).
+    var pageCPU: [Double] = []
+    let page = (0..<10).map { n -> Int in
+        let start = threadCPUNanoseconds()
+        defer { pageCPU.append(Double(threadCPUNanoseconds() - start) / 1000) }
+        return bytes(for: .key(KeyPress(n % 2 == 0 ? .pageUp : .pageDown)))
+    }.reduce(0, +) / 10
     let typed = Array("hello world, typing!")
     let keystroke = typed.map { bytes(for: .key(KeyPress(.character($0)))) }.reduce(0, +) / typed.count
     // Frames of wheel-burst glides, one every 1/60 s, timed in this thread's CPU time.
@@ -97,7 +107,8 @@ private func feedOutput(path: String, columns: Int, rows: Int) -> FeedOutput? {
             samples.append(Double(threadCPUNanoseconds() - start) / 1000)
         }
     }
-    return FeedOutput(rowScroll: rowScroll, page: page, keystroke: keystroke, frame: percentiles(samples))
+    return FeedOutput(rowScroll: rowScroll, page: page, keystroke: keystroke, frame: percentiles(samples),
+                      pageCPU: percentiles(pageCPU).median)
 }
 
 /// The thread as the client lays it out, as plain text (the render verb).
