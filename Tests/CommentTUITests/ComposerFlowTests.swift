@@ -303,3 +303,13 @@ extension ComposerFlowTests {
         }
     }
 }
+
+extension ComposerFlowTests {
+    func testAReplyIsNotFormattedByAPendingFormat() {
+        let (app, _) = makeApp(comments: 3)
+        send(Self.ctrlX + "b", to: app)
+        send(Self.altUp, to: app)
+        send("\u{1B}r", to: app)
+        XCTAssertFalse(app.draft.markdown.contains("**"), app.draft.markdown)
+    }
+}

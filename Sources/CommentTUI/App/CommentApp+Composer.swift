@@ -136,7 +136,8 @@ extension CommentApp {
             .joined(separator: "\n")
         let more = comment.body.split(separator: "\n", omittingEmptySubsequences: false).count > Self.replyQuoteLines
         draft.moveToStart(extending: false)
-        draft.insert(quoted + (more ? "\n> …" : "") + "\n\n")
+        // Inserted as attributed text: a pending Ctrl-X format is for what the user types next.
+        draft.insert(AttributedString(quoted + (more ? "\n> …" : "") + "\n\n"))
         if let author = thread.user(id: comment.author) {
             draft.insertMention(handle: author.handle, userID: author.id)
         }
