@@ -30,36 +30,35 @@ enum LogicalLines {
     /// Code blocks are indented this much.
     static let codeIndent = "  "
 
-    static func split(_ text: AttributedString) -> [LogicalLine] {
+    static func split(_ text: AttributedString) -> [LogicalLine] { split(MarkupRuns(text)) }
+
+    static func split(_ text: MarkupRuns) -> [LogicalLine] {
         var builder = Builder()
+        // The text is walked as one native String: AttributedString's character view costs
+        // several times more per character on Linux. Slicing an AttributedString rounds a run's
+        // bounds down to character boundaries, so a character belongs to the run holding its
+        // last scalar; that is kept here.
+        let whole = text.text
+        var index = whole.startIndex
         for run in text.runs {
             let style = TextRunStyle(run.attributes)
             let block = run.attributes[CommentAttributes.BlockAttribute.self]
             builder.closeLink(unless: style.link)
-            for character in text[run.range].characters {
-                if character == "\n" {
-                    // A newline outside any block separates blocks; inside one it breaks the line.
-                    if block == nil { builder.endBlock() } else { builder.breakLine(block) }
-                    continue
-                }
-                builder.startIfNeeded(block)
-                if style.link != nil {
-                    builder.linkText.append(character)
-                    builder.linkSpoiler = style.spoiler
-                }
-                if character == "\t" {
-                    builder.appendTab(style)
-                } else {
-                    for cluster in DisplayWidth.clusters(of: character) {
-                        builder.current.clusters.append(StyledCluster(cluster: cluster, style: style))
-                        builder.column += cluster.width
-                    }
-                }
+            while index < whole.endIndex {
+                let next = whole.index(after: index)
+                guard whole.utf8.distance(from: whole.startIndex, to: next) <= run.end else { break }
+                builder.add(whole[index], style: style, block: block)
+                index = next
             }
         }
         builder.closeLink(unless: nil)
         builder.flush()
         return builder.lines
+    }
+
+    /// Printable ASCII as display clusters, made once (most comment text is ASCII).
+    private static let asciiClusters: [DisplayCluster] = (0..<128).map {
+        DisplayCluster(text: String(Character(Unicode.Scalar(UInt8($0)))), width: 1)
     }
 
     private struct Builder {
@@ -73,6 +72,30 @@ enum LogicalLines {
         var linkText = ""
         /// The spoiler the open link's text is in: its host is hidden with it.
         var linkSpoiler: Int?
+
+        mutating func add(_ character: Character, style: TextRunStyle, block: MarkupBlock?) {
+            if character == "\n" {
+                // A newline outside any block separates blocks; inside one it breaks the line.
+                if block == nil { endBlock() } else { breakLine(block) }
+                return
+            }
+            startIfNeeded(block)
+            if style.link != nil {
+                linkText.append(character)
+                linkSpoiler = style.spoiler
+            }
+            if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
+                current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(ascii)], style: style))
+                column += 1
+            } else if character == "\t" {
+                appendTab(style)
+            } else {
+                for cluster in DisplayWidth.clusters(of: character) {
+                    current.clusters.append(StyledCluster(cluster: cluster, style: style))
+                    column += cluster.width
+                }
+            }
+        }
 
         mutating func startIfNeeded(_ block: MarkupBlock?) {
             guard !started else { return }

@@ -115,9 +115,11 @@ public struct CellBuffer: Equatable, Sendable {
 
     /// The text of a row as a terminal would show it (continuations skipped).
     public func line(_ row: Int) -> String {
-        var s = ""
-        for x in 0..<columns where !self[x, row].isContinuation { s += self[x, row].text }
-        return s
+        // Bytes first: appending a String per cell costs more than the rest of a render.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(columns)
+        for cell in cells[row * columns..<(row + 1) * columns] where !cell.isContinuation { cell.appendUTF8(to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Every row's text, for snapshot tests.
@@ -125,7 +127,12 @@ public struct CellBuffer: Equatable, Sendable {
 
     /// Every row's text with trailing blanks removed.
     public var trimmedLines: [String] {
-        lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+        lines.map { line in
+            // Trailing characters that are exactly a space: a space a mark joins is kept.
+            var line = line
+            while line.last == " " { line.removeLast() }
+            return line
+        }
     }
 
     // Keeps wide clusters whole: overwriting either half of one blanks the other half.
