@@ -69,6 +69,12 @@ struct CellText: Hashable, Sendable {
     }
 
     init(_ text: String) {
+        // Most cells are one ASCII byte: no scalar walk for them (the same bits either way).
+        if text.utf8.count == 1, let byte = text.utf8.first {
+            w0 = UInt64(byte)
+            w2 = 1 << 56
+            return
+        }
         var count = 0
         // Whole scalars only: a longer cluster (never made by `DisplayWidth`) loses its last marks.
         for scalar in text.unicodeScalars {
