@@ -108,6 +108,16 @@ final class CellBufferTests: XCTestCase {
         XCTAssertEqual(a.changes(from: a), [])
         XCTAssertEqual(a.changes(from: nil).reduce(0) { $0 + $1.cells.count }, 16)
     }
+
+    /// Trimming works on bytes but must drop exactly the trailing characters that are a space:
+    /// a Prepend character (U+0D4E) forms one character with the space after it.
+    func testTrimmedLinesDropTrailingSpaceCharacters() {
+        var buffer = CellBuffer(columns: 6, rows: 5)
+        for (row, text) in ["ab  ", "中 ", "\u{D4E}  ", "      ", "a b c "].enumerated() { buffer.write(text, column: 0, row: row) }
+        let byCharacters = buffer.lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+        XCTAssertEqual(buffer.trimmedLines, byCharacters)
+        XCTAssertEqual(buffer.trimmedLines[0], "ab")
+    }
 }
 
 /// A small deterministic generator for seeded tests.
@@ -121,6 +131,7 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
 }
 
 final class TimestampTextTests: XCTestCase {
@@ -138,4 +149,5 @@ final class TimestampTextTests: XCTestCase {
         XCTAssertEqual(TimestampText.utc(Date(timeIntervalSince1970: 0)), "1970-01-01 00:00")
         XCTAssertEqual(TimestampText.utc(Date(timeIntervalSince1970: 951_782_400)), "2000-02-29 00:00")
     }
+
 }

@@ -120,4 +120,21 @@ final class TextLayoutTests: XCTestCase {
     func testHostileTextIsVisible() {
         XCTAssertEqual(lines("bell\u{7} esc\u{1B}[31m", width: 30), ["bell␇ esc␛[31m"])
     }
+
+    /// The feed lays out `parseRuns`, other callers the AttributedString: both must agree, also
+    /// where a mark joins a character across a style change (it takes the later style, as
+    /// slicing an AttributedString rounds a run down to character boundaries).
+    func testPlainRunsLayOutLikeTheAttributedString() {
+        let bodies = ["*e*\u{301} tail", "[xe](http://a.com)\u{301}y", "中文*字*\u{301}漢 @ana\u{301}", "a\r\nb",
+                      "\tx\t*y*\t\u{301}z", "> q *e*\u{301}\n> - li\u{301}\n\n1. [a](http://h.com)\n2. b", "||sp||\u{301} x"]
+        for body in bodies {
+            let handles: (String) -> String? = { $0 == "ana" ? "u-ana" : nil }
+            XCTAssertEqual(TextLayout(CommentMarkup.parseRuns(body, handles: handles), width: 12),
+                           TextLayout(CommentMarkup.parse(body, handles: handles), width: 12), body)
+        }
+        let straddling = layout("[xe](http://a.com)\u{301}y", width: 30)
+        XCTAssertEqual(straddling.lines.map(\.text), ["x (a.com)e\u{301}y"])
+        XCTAssertEqual(straddling.lines[0].runs.first?.style.link, "http://a.com")
+        XCTAssertEqual(straddling.lines[0].runs.first?.clusters.map(\.text), ["x"])
+    }
 }

@@ -32,11 +32,14 @@ struct CommentHeaderLayout: Equatable, Sendable {
         (form, rows) = fitting ?? candidates[2]
     }
 
+    /// Stands in for any time when measuring.
+    private static let widestTime = String(repeating: "0", count: RelativeTime.maximumWidth)
+
     /// The row's width with the widest time.
     static func width(of row: [Piece]) -> Int {
         row.enumerated().reduce(0) { total, item in
             let gap = item.offset > 0 && item.element != .separator && row[item.offset - 1] != .separator ? 1 : 0
-            return total + gap + text(of: item.element, time: String(repeating: "0", count: RelativeTime.maximumWidth)).width
+            return total + gap + text(of: item.element, time: widestTime).width
         }
     }
 

@@ -3,9 +3,16 @@ import ThreadModel
 
 /// One cluster of laid-out text with its style.
 struct StyledCluster: Equatable, Sendable {
-    var cluster: DisplayCluster
-    var style: TextRunStyle
-    var isSpace: Bool { cluster.text == " " }
+    let cluster: DisplayCluster
+    let style: TextRunStyle
+    /// Read once here: the wrapper asks for every cluster, often more than once.
+    let isSpace: Bool
+
+    init(cluster: DisplayCluster, style: TextRunStyle) {
+        self.cluster = cluster
+        self.style = style
+        isSpace = cluster.text == " "
+    }
 }
 
 /// A line of a comment before wrapping: its clusters and the prefixes its rows start with.
@@ -30,36 +37,48 @@ enum LogicalLines {
     /// Code blocks are indented this much.
     static let codeIndent = "  "
 
-    static func split(_ text: AttributedString) -> [LogicalLine] {
+    static func split(_ text: AttributedString) -> [LogicalLine] { split(MarkupRuns(text)) }
+
+    static func split(_ text: MarkupRuns) -> [LogicalLine] {
         var builder = Builder()
+        // The text is walked as one native String: AttributedString's character view costs
+        // several times more per character on Linux. Slicing an AttributedString rounds a run's
+        // bounds down to character boundaries, so a character belongs to the run holding its
+        // last scalar; that is kept here.
+        let whole = text.text
+        let utf8 = whole.utf8
+        // An ASCII byte other than CR followed by ASCII (or the end) is a character by itself:
+        // those skip grapheme breaking, which is most of the cost per character.
+        let bytes = Array(utf8)
+        var offset = 0
         for run in text.runs {
             let style = TextRunStyle(run.attributes)
             let block = run.attributes[CommentAttributes.BlockAttribute.self]
             builder.closeLink(unless: style.link)
-            for character in text[run.range].characters {
-                if character == "\n" {
-                    // A newline outside any block separates blocks; inside one it breaks the line.
-                    if block == nil { builder.endBlock() } else { builder.breakLine(block) }
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte < 0x80, byte != UInt8(ascii: "\r"), offset + 1 == bytes.count || bytes[offset + 1] < 0x80 {
+                    guard offset + 1 <= run.end else { break }
+                    builder.add(ascii: byte, style: style, block: block)
+                    offset += 1
                     continue
                 }
-                builder.startIfNeeded(block)
-                if style.link != nil {
-                    builder.linkText.append(character)
-                    builder.linkSpoiler = style.spoiler
-                }
-                if character == "\t" {
-                    builder.appendTab(style)
-                } else {
-                    for cluster in DisplayWidth.clusters(of: character) {
-                        builder.current.clusters.append(StyledCluster(cluster: cluster, style: style))
-                        builder.column += cluster.width
-                    }
-                }
+                let index = utf8.index(utf8.startIndex, offsetBy: offset)
+                let next = whole.index(after: index)
+                let end = utf8.distance(from: utf8.startIndex, to: next)
+                guard end <= run.end else { break }
+                builder.add(whole[index], style: style, block: block)
+                offset = end
             }
         }
         builder.closeLink(unless: nil)
         builder.flush()
         return builder.lines
+    }
+
+    /// Printable ASCII as display clusters, made once (most comment text is ASCII).
+    private static let asciiClusters: [DisplayCluster] = (0..<128).map {
+        DisplayCluster(text: String(Character(Unicode.Scalar(UInt8($0)))), width: 1)
     }
 
     private struct Builder {
@@ -73,6 +92,42 @@ enum LogicalLines {
         var linkText = ""
         /// The spoiler the open link's text is in: its host is hidden with it.
         var linkSpoiler: Int?
+
+        /// An ASCII character, as `add(_:)` takes it, without making a Character of it.
+        mutating func add(ascii byte: UInt8, style: TextRunStyle, block: MarkupBlock?) {
+            guard byte >= 0x20, byte < 0x7F else { return add(Character(Unicode.Scalar(byte)), style: style, block: block) }
+            startIfNeeded(block)
+            if style.link != nil {
+                linkText.unicodeScalars.append(Unicode.Scalar(byte))
+                linkSpoiler = style.spoiler
+            }
+            current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(byte)], style: style))
+            column += 1
+        }
+
+        mutating func add(_ character: Character, style: TextRunStyle, block: MarkupBlock?) {
+            if character == "\n" {
+                // A newline outside any block separates blocks; inside one it breaks the line.
+                if block == nil { endBlock() } else { breakLine(block) }
+                return
+            }
+            startIfNeeded(block)
+            if style.link != nil {
+                linkText.append(character)
+                linkSpoiler = style.spoiler
+            }
+            if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
+                current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(ascii)], style: style))
+                column += 1
+            } else if character == "\t" {
+                appendTab(style)
+            } else {
+                for cluster in DisplayWidth.clusters(of: character) {
+                    current.clusters.append(StyledCluster(cluster: cluster, style: style))
+                    column += cluster.width
+                }
+            }
+        }
 
         mutating func startIfNeeded(_ block: MarkupBlock?) {
             guard !started else { return }

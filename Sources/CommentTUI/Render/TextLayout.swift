@@ -47,6 +47,11 @@ struct TextLayout: Equatable, Sendable {
 
     /// Lays out parsed comment text (see `CommentMarkup`) at `width` columns.
     init(_ text: AttributedString, width: Int) {
+        self.init(MarkupRuns(text), width: width)
+    }
+
+    /// Lays out parsed comment text given as runs (see `CommentMarkup.parseRuns`).
+    init(_ text: MarkupRuns, width: Int) {
         let width = max(4, width)
         var lines: [Line] = []
         for (n, paragraph) in LogicalLines.split(text).enumerated() {

@@ -45,6 +45,9 @@ public struct Cell: Hashable, Sendable {
     /// Whether the cell is a single space.
     var isSpace: Bool { utf8 == CellText(ascii: 0x20) }
 
+    /// Appends the cluster's UTF-8 to `bytes` (a row's text without a String per cell).
+    func appendUTF8(to bytes: inout [UInt8]) { utf8.appendBytes(to: &bytes) }
+
     /// Calls `body` with each Unicode scalar of the cluster, without building a string.
     public func forEachScalar(_ body: (Unicode.Scalar) -> Void) {
         utf8.forEachScalar(body)
@@ -66,6 +69,12 @@ struct CellText: Hashable, Sendable {
     }
 
     init(_ text: String) {
+        // Most cells are one ASCII byte: no scalar walk for them (the same bits either way).
+        if text.utf8.count == 1, let byte = text.utf8.first {
+            w0 = UInt64(byte)
+            w2 = 1 << 56
+            return
+        }
         var count = 0
         // Whole scalars only: a longer cluster (never made by `DisplayWidth`) loses its last marks.
         for scalar in text.unicodeScalars {
@@ -103,6 +112,10 @@ struct CellText: Hashable, Sendable {
             for i in 0..<n { buffer[i] = byte(at: i) }
             return n
         }
+    }
+
+    func appendBytes(to bytes: inout [UInt8]) {
+        for i in 0..<count { bytes.append(byte(at: i)) }
     }
 
     func forEachScalar(_ body: (Unicode.Scalar) -> Void) {

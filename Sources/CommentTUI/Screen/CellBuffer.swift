@@ -115,17 +115,36 @@ public struct CellBuffer: Equatable, Sendable {
 
     /// The text of a row as a terminal would show it (continuations skipped).
     public func line(_ row: Int) -> String {
-        var s = ""
-        for x in 0..<columns where !self[x, row].isContinuation { s += self[x, row].text }
-        return s
+        String(decoding: lineBytes(row), as: UTF8.self)
+    }
+
+    /// A row's UTF-8: appending a String per cell costs more than the rest of a render.
+    private func lineBytes(_ row: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(columns)
+        for cell in cells[row * columns..<(row + 1) * columns] where !cell.isContinuation { cell.appendUTF8(to: &bytes) }
+        return bytes
     }
 
     /// Every row's text, for snapshot tests.
     public var lines: [String] { (0..<rows).map(line) }
 
-    /// Every row's text with trailing blanks removed.
+    /// Every row's text with trailing blanks (characters that are exactly a space) removed.
     public var trimmedLines: [String] {
-        lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+        (0..<rows).map { row in
+            var bytes = lineBytes(row)
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            // After ASCII each trailing space is a character of its own; after anything else a
+            // (Prepend) character may join the space, so characters decide there.
+            if end < bytes.count, end > 0, bytes[end - 1] >= 0x80 {
+                var line = String(decoding: bytes, as: UTF8.self)
+                while line.last == " " { line.removeLast() }
+                return line
+            }
+            bytes.removeSubrange(end...)
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     // Keeps wide clusters whole: overwriting either half of one blanks the other half.

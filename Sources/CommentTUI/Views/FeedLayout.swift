@@ -71,7 +71,7 @@ final class FeedLayout {
             let header = CommentHeaderLayout(
                 name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
                 width: width - Self.gutter - 1)
-            let full = TextLayout(CommentMarkup.parse(comment.body, handles: source.handleID), width: bodyWidth)
+            let full = TextLayout(CommentMarkup.parseRuns(comment.body, handles: source.handleID), width: bodyWidth)
             let collapsible = full.lines.count > Self.collapsedRows
             let body = !collapsible ? full
                 : source.isExpanded(comment.id) ? full.withCollapseMarker() : full.truncated(toRows: Self.collapsedRows)

@@ -17,7 +17,7 @@ struct ThreadHeaderLayout {
 
     init(thread: CommentThread, width: Int, handles: (String) -> String?) {
         self.width = width
-        let layout = TextLayout(CommentMarkup.parse(thread.body, handles: handles), width: max(4, width - 2))
+        let layout = TextLayout(CommentMarkup.parseRuns(thread.body, handles: handles), width: max(4, width - 2))
         let nonEmpty = layout.lines.contains { !$0.runs.isEmpty }
         bodyLines = nonEmpty ? Array(layout.truncated(toRows: Self.bodyRows).lines.prefix(Self.bodyRows)) : []
     }

@@ -26,9 +26,11 @@ struct BlockParser {
     static func parse(_ text: String) -> [SourceBlock] {
         var parser = BlockParser()
         // CR LF and lone CR end lines as in CommonMark; the rest of the text keeps its CRs out.
-        let normalized = text.contains("\r") ? text.replacingCRLF() : text
-        for line in normalized.split(separator: "\n", omittingEmptySubsequences: false) {
-            parser.add(Array(line.unicodeScalars))
+        // (The byte test first: Foundation's `contains` is a slow search on Linux.)
+        let normalized = text.utf8.contains(UInt8(ascii: "\r")) && text.contains("\r") ? text.replacingCRLF() : text
+        // With no CR left every LF is a "\n" character of its own: splitting bytes is the same.
+        for line in normalized.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            parser.add(Array(normalized[line.startIndex..<line.endIndex].unicodeScalars))
         }
         return parser.blocks
     }

@@ -79,7 +79,14 @@ extension InlineParser {
     private func hasPrefix(_ prefix: String, at start: Int) -> Bool {
         var i = start
         for p in prefix.unicodeScalars {
-            guard let c = scalar(at: i), c.properties.lowercaseMapping == String(p) else { return false }
+            guard let c = scalar(at: i) else { return false }
+            // ASCII lowercases by arithmetic: the same answer as the mapping, without a String.
+            if c.isASCII {
+                let lower = (0x41...0x5A).contains(c.value) ? c.value + 0x20 : c.value
+                guard lower == p.value else { return false }
+            } else if c.properties.lowercaseMapping != String(p) {
+                return false
+            }
             i += 1
         }
         return true

@@ -11,6 +11,8 @@ extension Unicode.Scalar {
     var isMarkdownWhitespace: Bool {
         switch value {
         case 0x09, 0x0A, 0x0C, 0x0D, 0x20: return true
+        // No other ASCII is Zs; the category lookup costs more than the rest of a scan.
+        case 0..<0x80: return false
         default: return properties.generalCategory == .spaceSeparator
         }
     }
