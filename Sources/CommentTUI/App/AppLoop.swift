@@ -118,11 +118,7 @@ public final class AppLoop {
     private func handleSignal(_ signal: Int32) -> Exit? {
         switch signal {
         case SIGWINCH:
-            if let size = TerminalDevice.size() {
-                session.resize(columns: size.columns, rows: size.rows)
-            }
-            app.resize(columns: session.size.columns, rows: session.size.rows)
-            needsFullRedraw = true
+            adoptTerminalSize()
         case SIGTSTP:
             suspend()
         case SIGCONT:
@@ -136,33 +132,28 @@ public final class AppLoop {
     }
 
     private func suspend() {
-        // A stopped client may be killed (`kill -9 %1`): the draft is on disk before it stops.
+        awayFromTheScreen(stopProcess)
+    }
+
+    /// Gives the terminal to someone else (the shell on Ctrl-Z, the editor) for `body`, and
+    /// takes it back. The draft is saved first: a stopped client may be killed (`kill -9 %1`),
+    /// an editor may crash. The terminal's open file is shared, so it goes back blocking, as
+    /// others expect it, while they have it.
+    private func awayFromTheScreen<T>(_ body: () -> T) -> T {
         app.prepareToExit()
         session.suspend()
-        // The shell shares the terminal's open file: give it back blocking, as it was.
         let nonBlocking = input.isNonBlocking
         if nonBlocking { input.setNonBlocking(false) }
-        stopProcess()
+        let result = body()
         if nonBlocking { input.setNonBlocking(true) }
         session.resume()
-        if let size = TerminalDevice.size() { session.resize(columns: size.columns, rows: size.rows) }
-        app.resize(columns: session.size.columns, rows: session.size.rows)
-        needsFullRedraw = true
+        adoptTerminalSize()
+        return result
     }
 
     /// Leaves the screen to the editor and takes back what it saved.
     private func editExternally(_ text: String) -> Exit? {
-        // Whatever happens to the editor, the draft as it was is on disk first.
-        app.prepareToExit()
-        session.suspend()
-        let nonBlocking = input.isNonBlocking
-        if nonBlocking { input.setNonBlocking(false) }
-        let result = Result { try editText(text) }
-        if nonBlocking { input.setNonBlocking(true) }
-        session.resume()
-        needsFullRedraw = true
-        if let size = TerminalDevice.size() { session.resize(columns: size.columns, rows: size.rows) }
-        app.resize(columns: session.size.columns, rows: session.size.rows)
+        let result = awayFromTheScreen { Result { try editText(text) } }
         // The edited text is taken (and, when the loop ends here, saved) before any signal counts.
         app.finishExternalEdit(result, at: ScrollInstant(seconds: now()))
         // Ctrl-C or Ctrl-Z typed in an editor that left signals on was meant for the editor.
@@ -170,6 +161,14 @@ public final class AppLoop {
             return .signal(signal)
         }
         return nil
+    }
+
+    /// Takes the terminal's size now (after a resize, or coming back from the shell or the
+    /// editor, where it may have changed) and repaints everything at the next frame.
+    private func adoptTerminalSize() {
+        if let size = TerminalDevice.size() { session.resize(columns: size.columns, rows: size.rows) }
+        app.resize(columns: session.size.columns, rows: session.size.rows)
+        needsFullRedraw = true
     }
 
     private func present() {

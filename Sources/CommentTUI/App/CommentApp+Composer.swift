@@ -14,8 +14,7 @@ extension CommentApp {
         if let cached = composerCache, cached.revision == draftRevision, cached.width == textWidth, cached.rows == rows {
             return cached.window
         }
-        let ids = userIDsByHandle
-        let window = ComposerWindow(document: draft, width: textWidth, rows: rows, handles: { ids[$0.lowercased()] })
+        let window = ComposerWindow(document: draft, width: textWidth, rows: rows, handles: handleID)
         composerCache = (draftRevision, textWidth, rows, window)
         return window
     }
@@ -91,7 +90,13 @@ extension CommentApp {
         if row < 0 { draft.moveToStart(extending: false); return }
         if row >= window.layout.rows.count { draft.moveToEnd(extending: false); return }
         // The window holds more rows than the composer shows, so the target row is always in it.
-        let offset = draft.cursorOffset - window.caret + window.layout.offset(row: row, column: here.column)
+        moveCaret(toWindowOffset: window.layout.offset(row: row, column: here.column), in: window)
+    }
+
+    /// Puts the caret at an offset inside the composer's window (its caret's offset is known
+    /// in both the window and the draft, so no count from the draft's start is needed twice).
+    private func moveCaret(toWindowOffset inWindow: Int, in window: ComposerWindow) {
+        let offset = draft.cursorOffset - window.caret + inWindow
         draft.select(offset..<offset)
     }
 
@@ -100,14 +105,8 @@ extension CommentApp {
         let rect = regions.composer
         let window = composerWindow
         let first = composerView.firstRow(height: rect.height)
-        let inWindow = window.layout.offset(row: first + row - rect.row, column: column - rect.column - ComposerView.promptWidth)
-        let offset = draft.cursorOffset - window.caret + inWindow
-        draft.select(offset..<offset)
-    }
-
-    /// Puts pasted text in the draft: controls made safe, formatting outside the allow-list dropped.
-    func pasteIntoDraft(_ text: String) {
-        draft.insert(text)
+        moveCaret(toWindowOffset: window.layout.offset(row: first + row - rect.row, column: column - rect.column - ComposerView.promptWidth),
+                  in: window)
     }
 
     /// Takes the editor's text back as the draft (Ctrl-X Ctrl-E), or says why it did not come.
@@ -115,8 +114,7 @@ extension CommentApp {
         advance(to: time)
         switch result {
         case .success(let text):
-            let ids = userIDsByHandle
-            draft.replaceAll(withTyped: text, handles: { ids[$0.lowercased()] })
+            draft.replaceAll(withTyped: text, handles: handleID)
             show("draft edited in the editor")
         case .failure(let error):
             show("draft unchanged: \(error)", error: true)

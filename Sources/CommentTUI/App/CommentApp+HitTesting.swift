@@ -28,8 +28,13 @@ extension CommentApp {
     /// transparent inset on the way.
     public func hitLayer(column: Int, row: Int) -> (layer: ScreenLayer, throughPickerInset: Bool)? {
         guard !isTooSmall, let hit = hitTester.hitTest(column: column, row: row) else { return nil }
-        let through = hit.layer != .picker && mentionPicker.map { !showsHelp && $0.frame.contains(column: column, row: row) } == true
-        return (hit.layer, through)
+        return (hit.layer, passesThroughPicker(hit.layer, column: column, row: row))
+    }
+
+    /// Whether a click that `layer` receives crossed the list's frame (its transparent inset) first.
+    private func passesThroughPicker(_ layer: ScreenLayer, column: Int, row: Int) -> Bool {
+        guard layer != .picker, !showsHelp, let picker = mentionPicker else { return false }
+        return picker.frame.contains(column: column, row: row)
     }
 
     /// The layer under the pointer, in words, for the status bar while F2 is on.
@@ -54,7 +59,7 @@ extension CommentApp {
         for row in 0..<buffer.rows {
             for column in 0..<buffer.columns {
                 guard let hit = tester.hitTest(column: column, row: row) else { continue }
-                let through = hit.layer != .picker && mentionPicker?.frame.contains(column: column, row: row) == true
+                let through = passesThroughPicker(hit.layer, column: column, row: row)
                 let shade = through ? Theme.hitPassThrough : Theme.hitShade(hit.layer)
                 buffer.restyle(row: row, from: column, to: column + 1) { $0.background = shade }
             }

@@ -33,7 +33,8 @@ extension CommentApp {
         case .mouse(let mouse): handleMouse(mouse); return nil
         case .paste(let text):
             pendingControlX = false
-            pasteIntoDraft(text)
+            // The document sanitizes it (controls, bidi overrides) as one insertion.
+            draft.insert(text)
             return nil
         case .focus, .modeReport: return nil
         }

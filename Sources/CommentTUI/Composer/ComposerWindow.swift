@@ -12,9 +12,8 @@ struct ComposerWindow {
     let layout: ComposerLayout
     /// The caret's offset inside the window.
     let caret: Int
-    /// Whether the draft goes on above or below the window.
+    /// Whether the draft goes on above the window (the composer shows `↑` then).
     let clippedAbove: Bool
-    let clippedBelow: Bool
 
     /// Lays out the lines around the caret: `rows` rows' worth on each side at `width` columns.
     init(document: ComposerDocument, width: Int, rows: Int, handles: (String) -> String?) {
@@ -44,7 +43,6 @@ struct ComposerWindow {
         let slice = AttributedString(document.text[lower..<upper])
         caret = before
         clippedAbove = lower > characters.startIndex
-        clippedBelow = upper < characters.endIndex
         // The selection, clipped to the window, as offsets inside it.
         let selection = document.selection.clamped(to: lower..<upper)
         let selected = selection.isEmpty ? 0..<0
