@@ -1,0 +1,70 @@
+import Foundation
+import ThreadModel
+
+/// Where a thread lives, as the app and the verbs see it: a JSON Lines file today, a room on a
+/// homeserver next.
+///
+/// Calls come from the app's thread and never block on the network. A source that learns things
+/// elsewhere (a sync loop on its own thread, a file another process appends to) queues them and
+/// makes `updatesReady` readable; the loop polls that descriptor beside the terminal and then
+/// calls `takeUpdates()`.
+public protocol ThreadSource: AnyObject {
+    /// A short name for the thread in the status bar and in messages (a file name, a room alias).
+    var label: String { get }
+    /// The thread's header and users as opened. Its `comments` are empty: they come by position
+    /// from `openedComments` and, later, as updates.
+    var thread: CommentThread { get }
+    /// The comments known when the thread was opened, oldest first, decoded on demand.
+    var openedComments: CommentStore { get }
+    /// Whether comments older than the oldest known exist; `loadOlderComments()` asks for them.
+    var hasOlderComments: Bool { get }
+    /// Problems found while opening (lines that did not read), for the status bar.
+    var openingProblems: [ThreadFileProblem] { get }
+
+    /// Asks for a page of older comments; they arrive as `.olderComments` from `takeUpdates()`.
+    func loadOlderComments()
+    /// Readable when updates wait; nil for a source that never changes after opening.
+    var updatesReady: FileDescriptor? { get }
+    /// What changed since the last call, oldest first; never blocks.
+    func takeUpdates() -> [ThreadUpdate]
+
+    /// Sends a comment of the reader's. `.pending` promises a `.sendConfirmed` or `.sendFailed`
+    /// update for the comment's id later.
+    func send(_ comment: Comment) -> SendOutcome
+
+    /// The read marker saved when the thread was last closed, if any.
+    func loadReadMarker() -> ReadMarker?
+    /// Saves the read marker (at exit).
+    func saveReadMarker(_ marker: ReadMarker) throws
+    /// Where the reader's unsent draft of this thread is kept; nil keeps drafts in memory only.
+    var draftFile: DraftFile? { get }
+}
+
+/// A change a thread source reports after opening.
+public enum ThreadUpdate: Sendable {
+    /// Comments written after the newest known one, oldest first (others' and, once echoed, ours).
+    case commentsAppended([Comment])
+    /// Comments older than the oldest known one, oldest first, answering `loadOlderComments()`.
+    case olderComments([Comment], hasMore: Bool)
+    /// A comment's new text (an edit); the comment keeps its id and place.
+    case commentEdited(Comment)
+    /// Users who joined or changed their name or handle.
+    case usersChanged([User])
+    /// A `.pending` comment reached the thread.
+    case sendConfirmed(commentID: String)
+    /// A `.pending` comment could not be sent, and why.
+    case sendFailed(commentID: String, reason: String)
+    /// Something went wrong that the reader should know of (a line that did not read, a
+    /// connection lost); the source carries on where it can.
+    case problem(String)
+}
+
+/// What became of a comment handed to `ThreadSource.send`.
+public enum SendOutcome: Equatable, Sendable {
+    /// It is in the thread.
+    case confirmed
+    /// It is on its way; an update says how it ended.
+    case pending
+    /// It was not sent (the draft stays), and why.
+    case failed(String)
+}
