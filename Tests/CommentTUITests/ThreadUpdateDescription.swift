@@ -1,0 +1,14 @@
+@testable import CommentTUI
+
+/// An update in a line, for comparisons (ids and handles, not whole values).
+func describe(_ update: ThreadUpdate) -> String {
+    switch update {
+    case .commentsAppended(let comments): "comments " + comments.map(\.id).joined(separator: " ")
+    case .olderComments(let comments, let hasMore): "older " + comments.map(\.id).joined(separator: " ") + (hasMore ? " +" : "")
+    case .commentEdited(let comment): "edited \(comment.id)"
+    case .usersChanged(let users): "users " + users.map(\.handle).joined(separator: " ")
+    case .sendConfirmed(let id): "confirmed \(id)"
+    case .sendFailed(let id, let reason): "failed \(id): \(reason)"
+    case .problem(let message): "problem \(message)"
+    }
+}
