@@ -31,18 +31,22 @@ enum OpenCommand {
     Keys: F1 in the client, or README.md.
     """
 
-    /// The file to open, the thread in it, and the user who writes.
+    /// The thread to show, opened and followed, and the user who writes.
     struct Target {
-        var path: String
-        /// The header and users; its comments are empty (they stay in the file, read via `store`).
-        var thread: CommentThread
-        /// The file's comments, indexed by line and decoded when shown.
-        var store: ThreadIndex
+        /// The thread file, as the app sees every thread: through `ThreadSource`.
+        var source: ThreadFileSource
         var me: User
+
+        // File specifics, for callers that still follow and post to the file themselves.
+        var path: String { source.path }
+        /// The header and users; its comments are empty (they stay in the file, read via `store`).
+        var thread: CommentThread { source.thread }
+        /// The file's comments, indexed by line and decoded when shown.
+        var store: ThreadIndex { source.index }
         /// Where following the file's appends starts: after its last complete line.
         var follower: ThreadFileFollower { store.follower }
         /// The status bar's name for the thread: the file name.
-        var label: String { (path as NSString).lastPathComponent }
+        var label: String { source.label }
     }
 
     /// What the command line asks the client to open.
@@ -92,22 +96,19 @@ enum OpenCommand {
             fallbackSource = "the demo's user"
         }
         let shownPath = VisibleText.escape(path)
-        // Indexed, not read: a million-comment file opens at once and decodes only what is shown.
-        let index: ThreadIndex
+        let source: ThreadFileSource
         do {
-            index = try ThreadIndex.open(path: path)
+            source = try ThreadFileSource(path: path, environment: context.environment)
         } catch let error as ThreadFileError {
             throw CommandFailure("cannot open \(VisibleText.escape(error.description))")
         }
-        if let problem = index.problems.first, index.header == nil, index.users.isEmpty, index.commentCount == 0 {
+        if let problem = source.notAThreadProblem {
             throw CommandFailure("\(shownPath):\(problem.line): \(VisibleText.escape(problem.message)) (is it a thread file?)")
         }
-        let head = index.header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")
-        let thread = CommentThread(
-            id: head.id, title: head.title, author: head.author, created: head.created, body: head.body, users: index.users)
+        let thread = source.thread
         let chosen = handle ?? fallbackHandle
         if let chosen, let me = thread.user(handle: chosen) {
-            return Target(path: path, thread: thread, store: index, me: me)
+            return Target(source: source, me: me)
         }
         let who = handle.map { "'\(VisibleText.escape($0))'" }
             ?? chosen.map { "'\(VisibleText.escape($0))' (\(fallbackSource))" } ?? "for you ($USER is not set)"
