@@ -25,6 +25,9 @@ enum PostCommand {
         let shownPath = VisibleText.escape(path)
         var commentID = ""
         do {
+            // Not `ThreadSource.send`, which takes a comment alone: whether the handle is new must
+            // be decided against the file as it is under the lock, and the user record written in
+            // the same locked append as the comment, or two writers could claim one handle.
             try ThreadFileWriter(path: path).append { index in
                 var records: [ThreadRecord] = []
                 let author: User

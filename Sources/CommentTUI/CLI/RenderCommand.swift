@@ -30,17 +30,22 @@ enum RenderCommand {
             }
             now = date
         }
-        let index: ThreadIndex
+        let source: ThreadFileSource
         do {
-            index = try ThreadIndex.open(path: path)
+            // A snapshot: nothing is followed.
+            source = try ThreadFileSource(path: path, environment: context.environment, follows: false)
         } catch let error as ThreadFileError {
             throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
         }
-        let head = index.header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")
-        let thread = CommentThread(id: head.id, title: head.title, author: head.author, created: head.created,
-                                   body: head.body, users: index.users)
-        let me = parsed.value("--as").flatMap { thread.user(handle: $0) }
-        let plain = parsed.flags.contains("--plain")
+        try render(source, width: width, now: now, plain: parsed.flags.contains("--plain"), as: parsed.value("--as"), context: context)
+        return 0
+    }
+
+    /// Prints the thread of any source as opened: its header, then its opened comments.
+    static func render(_ source: ThreadSource, width: Int, now: Date, plain: Bool, as handle: String?, context: CommandContext) throws {
+        let thread = source.thread
+        let comments = source.openedComments
+        let me = handle.flatMap { thread.user(handle: $0) }
         let print = { (buffer: CellBuffer) throws in
             let lines = plain ? buffer.trimmedLines : (0..<buffer.rows).map(buffer.ansiLine)
             let text = lines.joined(separator: "\n")
@@ -48,22 +53,21 @@ enum RenderCommand {
         }
         let handles = thread.userIDsByLowercasedHandle
         let headerLayout = ThreadHeaderLayout(thread: thread, width: width, handles: { handles[$0.lowercased()] })
-        let headerView = HeaderView(thread: thread, commentCount: index.commentCount, layout: headerLayout,
+        let headerView = HeaderView(thread: thread, commentCount: comments.commentCount, layout: headerLayout,
                                     shownRows: headerLayout.postRows, ownUserID: me?.id ?? "")
         var header = CellBuffer(columns: width, rows: headerView.height)
         headerView.draw(into: &header, width: width)
         try print(header)
         let layout = FeedLayout(width: width)
-        let source = FeedLayout.Source(comment: index.comment(at:), user: thread.user(id:), handleID: { handles[$0.lowercased()] }, isExpanded: { _ in false })
-        for position in 0..<index.commentCount {
-            let comment = layout.layout(of: position, source)
+        let feedSource = FeedLayout.Source(comment: comments.comment(at:), user: thread.user(id:), handleID: { handles[$0.lowercased()] }, isExpanded: { _ in false })
+        for position in 0..<comments.commentCount {
+            let comment = layout.layout(of: position, feedSource)
             var buffer = CellBuffer(columns: width, rows: comment.rowCount)
-            FeedView(anchor: FeedAnchor(comment: position, row: 0), commentCount: index.commentCount, postRows: 0, ownUserID: me?.id ?? "",
-                     selected: nil, now: now, layout: { layout.layout(of: $0, source) }, revealed: { _ in [] })
+            FeedView(anchor: FeedAnchor(comment: position, row: 0), commentCount: comments.commentCount, postRows: 0, ownUserID: me?.id ?? "",
+                     selected: nil, now: now, layout: { layout.layout(of: $0, feedSource) }, revealed: { _ in [] })
                 .draw(into: &buffer, rect: CellRect(column: 0, row: 0, width: width, height: comment.rowCount))
             try print(buffer)
             layout.invalidate(position)
         }
-        return 0
     }
 }
