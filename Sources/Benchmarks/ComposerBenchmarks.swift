@@ -11,10 +11,10 @@ func composerBenchmarks() -> [BenchmarkRow] {
         let text = String(repeating: line, count: size / line.utf8.count)
         let user = User(id: "u1", handle: "ann", name: "Ann")
         let thread = CommentThread(id: "t", title: "Bench", author: "u1", created: Date(timeIntervalSince1970: 0), body: "", users: [user])
-        let app = CommentApp(thread: thread, me: user, threadLabel: "bench", columns: 100, rows: 30)
+        let app = CommentApp(source: InMemoryThreadSource(thread: thread, label: "bench"), me: user, columns: 100, rows: 30)
         _ = app.render()
         var start = benchNow()
-        _ = app.handle(.paste(text))
+        _ = app.update(.paste(text))
         let paste = benchNow() - start
         start = benchNow()
         _ = app.render()
@@ -22,7 +22,7 @@ func composerBenchmarks() -> [BenchmarkRow] {
         var keys: [UInt64] = []
         for _ in 0..<15 {
             start = benchNow()
-            _ = app.handle(.key(KeyPress(.character("x"))))
+            _ = app.update(.key(KeyPress(.character("x"))))
             _ = app.render()
             keys.append(benchNow() - start)
         }

@@ -59,15 +59,22 @@ private func feedOutput(path: String, columns: Int, rows: Int) -> FeedOutput? {
     screen.resize(columns: columns, rows: rows)
     let thread = CommentThread(id: header.id, title: header.title, author: header.author, created: header.created,
                                body: header.body, users: index.users)
-    let app = CommentApp(thread: thread, store: index, me: index.users[0], threadLabel: "bench.jsonl", columns: columns, rows: rows)
+    let app = CommentApp(source: InMemoryThreadSource(thread: thread, store: index, label: "bench.jsonl"), me: index.users[0],
+                         columns: columns, rows: rows)
     app.wallTime = Date(timeIntervalSince1970: 1_800_000_000)
     var clock = 0.0
-    func frame() { app.advance(to: ScrollInstant(seconds: clock)); screen.present(app.render(), full: false) }
+    func frame() {
+        app.advance(to: ScrollInstant(seconds: clock))
+        let frame = app.render()
+        screen.present(frame, full: false)
+        app.didPresent(frame)
+    }
     /// Sends an event, lets its animation finish, and returns the bytes ncurses wrote for it.
     func bytes(for event: InputEvent) -> Int {
         fflush(output)
         let start = ftell(output)
-        _ = app.handle(event, at: ScrollInstant(seconds: clock))
+        app.advance(to: ScrollInstant(seconds: clock))
+        _ = app.update(event)
         clock += 1
         frame()
         fflush(output)
@@ -96,8 +103,8 @@ private func feedOutput(path: String, columns: Int, rows: Int) -> FeedOutput? {
     var samples: [Double] = []
     for burst in 0..<6 {
         for _ in 0..<6 {
-            _ = app.handle(.mouse(MouseEvent(burst % 2 == 0 ? .wheelUp : .wheelDown, .press, column: 5, row: rows / 2)),
-                           at: ScrollInstant(seconds: clock))
+            app.advance(to: ScrollInstant(seconds: clock))
+            _ = app.update(.mouse(MouseEvent(burst % 2 == 0 ? .wheelUp : .wheelDown, .press, column: 5, row: rows / 2)))
             clock += 0.01
         }
         for _ in 0..<90 {

@@ -88,7 +88,8 @@ func runIndexOnly(path: String) {
     let opened = benchNow()
     let thread = CommentThread(id: header.id, title: header.title, author: header.author, created: header.created,
                                body: header.body, users: index.users)
-    let app = CommentApp(thread: thread, store: index, me: index.users[0], threadLabel: "bench", columns: 100, rows: 30)
+    let app = CommentApp(source: InMemoryThreadSource(thread: thread, store: index, label: "bench"), me: index.users[0],
+                         columns: 100, rows: 30)
     let frame = app.render()
     let framed = benchNow()
     precondition(frame.buffer.line(5).count > 0, "drew the feed")

@@ -88,12 +88,15 @@ public final class AppLoop {
         }
         for event in events {
             if case .modeReport(let mode, let value) = event { session.modeReported(mode: mode, value: value) }
-            switch app.handle(event, wallClock: wallClock(), at: ScrollInstant(seconds: now())) {
-            case .quit?: return .quit
-            case .suspend?: suspend()
-            case .redrawAll?: needsFullRedraw = true
-            case .editExternally(let text)?: if let exit = editExternally(text) { return exit }
-            case nil: break
+            app.wallTime = wallClock()
+            app.advance(to: ScrollInstant(seconds: now()))
+            for command in app.update(event) {
+                switch command {
+                case .quit: return .quit
+                case .suspend: suspend()
+                case .redrawAll: needsFullRedraw = true
+                case .editExternally(let text): if let exit = editExternally(text) { return exit }
+                }
             }
         }
         present()
@@ -177,7 +180,9 @@ public final class AppLoop {
         app.wallTime = wallClock()
         lastFrameAt = now()
         app.advance(to: ScrollInstant(seconds: lastFrameAt))
-        session.present(app.render(), full: needsFullRedraw)
+        let frame = app.render()
+        session.present(frame, full: needsFullRedraw)
+        app.didPresent(frame)
         needsFullRedraw = false
     }
 }

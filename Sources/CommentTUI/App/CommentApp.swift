@@ -1,151 +1,111 @@
-import ScrollEngine
 import Foundation
+import ScrollEngine
 import ThreadModel
 
-/// An edit of the draft by typing, which the mention list follows.
-enum DraftEdit: Equatable {
-    case typed(Character)
-    case deletedBackward
-}
-
-/// What the app asks of the loop that runs it.
-public enum AppCommand: Equatable, Sendable {
-    case quit
-    case suspend
-    /// Repaint every cell (Ctrl-L, after resume).
-    case redrawAll
-    /// Run the user's editor on this text (Ctrl-X Ctrl-E), then call `finishExternalEdit`.
-    case editExternally(String)
-}
-
-/// The client's state and screens, free of any terminal: events in, frames out.
+/// The client, free of any terminal: events in, frames out.
+///
+/// A small coordinator over feature models that own their state: the thread's comments, the
+/// feed, the composer, the mention list and the overlays. Keys go through the `KeyMap`; what one
+/// feature asks of another comes back as a return value and is carried out here. A turn of the
+/// loop is `advance(to:)`, `update(_:)` for each event, `render()`, then `didPresent(_:)`.
 public final class CommentApp {
-    /// The thread on screen.
-    public internal(set) var thread: CommentThread
+    /// Where the thread lives.
+    public let source: ThreadSource
     /// The user who writes.
     public let me: User
-    /// A short name for the thread in the status bar.
-    public let threadLabel: String
-    /// The draft in the composer.
-    public internal(set) var draft = ComposerDocument() {
-        didSet { draftDidChange() }
-    }
-    /// Counts changes of the draft, so its layout is cached until the next one.
-    var draftRevision = 0
-    var composerCache: (revision: Int, width: Int, rows: Int, window: ComposerWindow)?
-    /// Ctrl-X was pressed: the next key picks a format or the editor.
-    var pendingControlX = false
-    /// Ctrl-X Ctrl-E was pressed: the loop runs the editor once the key is handled.
-    var pendingExternalEdit = false
-    /// The @mention list, while open.
-    var mentionPicker: MentionPicker?
-    var mentionRanker: MentionRanker?
-    var mentionRecencyIsStale = false
-    /// How the current event changed the draft, for the mention list (nil: not by typing).
-    var draftEdit: DraftEdit?
-    /// Where the mouse pointer was last reported (F2 names the layer under it).
-    var pointer: (column: Int, row: Int)?
-    /// F2: the screen shaded by which layer receives a click.
-    var showsHitTest = false
-    /// Saves the draft (its encoded bytes, or nil to delete it); nil keeps drafts in memory only.
-    public var saveDraft: ((Data?) throws -> Void)?
-    /// When the draft's pending save is due, if one is, and since when it has unsaved changes.
-    var draftSaveDue: ScrollInstant?
-    var draftDirtySince: ScrollInstant?
-    /// Comments of the thread file before `thread.comments`, read on demand; nil when all are in memory.
-    public let store: CommentStore?
-    /// The feed's scroll engine; its items are the comments (and the post's collapsing rows).
-    lazy var feedScroll: FeedScroll = makeFeedScroll()
-    /// The monotonic time: scroll inputs carry it, frames advance the engine to it.
-    /// The loop sets it before each event and frame; tests advance it themselves.
-    public internal(set) var now = ScrollInstant.zero
-    /// How the collapsing header snaps when scrolling ends part-way (`--snap`).
-    public var snapMode: SnapMode = .projected {
-        didSet { feedScroll.snapMode = snapMode }
-    }
+    let comments: ThreadComments
+    let feed: FeedModel
+    let composer: ComposerModel
+    let mentions: MentionList
+    var overlays = Overlays()
     /// Scroll observer events for the F3 panel.
     let scrollEvents = ScrollEventLog()
-    var showsScrollEvents = false
-    /// The running Ctrl-S search, if any.
-    var search: FeedSearch?
-    /// The mouse gesture in progress on the feed, if any.
-    var feedGesture: FeedGesture?
-    /// The last message shown in the status bar.
-    public internal(set) var message: String?
-    var messageIsError = false
-    var showsHelp = false
-    /// Comments that arrived while the feed was not at the bottom.
-    public internal(set) var newCount = 0
-    /// Saves a sent comment (appends it to the thread file); nil keeps comments in memory only.
-    /// A throw keeps the draft and shows the error.
-    public var post: ((Comment) throws -> Void)?
-    /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
-    public var allowsCrashTest = false
-    /// The comment selected with Alt-Up/Alt-Down, by feed position.
-    var selectedComment: Int?
-    /// Spoilers revealed while the client runs, by comment id.
-    var revealedSpoilers: [String: Set<Int>] = [:]
-    /// Long comments the reader expanded, by comment id.
-    var expandedComments: Set<String> = []
-    /// User ids by lowercased handle, for the mentions in comment bodies (see `handleID`).
-    var userIDsByHandle: [String: String] = [:]
-    /// The wall-clock time: relative times count to it, link visibility is timed by it.
-    /// The loop sets it before each frame; tests set it themselves.
+    /// Comments sent and not yet confirmed by the source, by id.
+    var pendingComments: Set<String> = []
+    private(set) var size: (columns: Int, rows: Int)
+    /// The monotonic time: scroll inputs carry it, frames advance the engines to it.
+    public private(set) var now = ScrollInstant.zero
+    /// The wall-clock time: relative times count to it, link visibility is timed by it, sent
+    /// comments are stamped with it. The loop sets it each turn; tests set it themselves.
     public var wallTime = Date(timeIntervalSince1970: 0)
-    /// Which links were seen whole, and for how long.
-    public internal(set) var linkVisibility = LinkVisibility()
     /// Opens a link in a browser; false when none could. Nil shows the URL instead.
     public var openLink: ((String) -> Bool)?
-    /// The first comment not read when the thread was opened (the "new" divider sits above it).
-    public var firstUnread: Int? {
-        didSet {
-            layoutCache?.invalidateAll()
-            feedScroll.invalidateAll()
-        }
-    }
-    /// The newest comment whose header has been on screen: what the read marker saves.
-    public internal(set) var lastSeen: Int?
-    /// Set when a comment mentioning the reader arrives; the next frame rings the bell.
-    var bellPending = false
+    /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
+    public var allowsCrashTest = false
 
-    private(set) var size: (columns: Int, rows: Int)
-    var layoutCache: FeedLayout?
-    var headerCache: ThreadHeaderLayout?
-    /// The feed's top comment in the last frame and the viewport row its first row was on.
-    var lastFeedFrame: (comment: Int, start: Int, feed: CellRect)?
-
-    /// - Parameter store: comments that precede `thread.comments` (a big file's index), if any.
-    public init(thread: CommentThread, store: CommentStore? = nil, me: User, threadLabel: String, columns: Int, rows: Int) {
-        self.thread = thread
-        self.store = store
+    /// Opens `source`'s thread for `me` on a screen of this size, at the newest comments,
+    /// with the saved read marker and draft.
+    public init(source: ThreadSource, me: User, columns: Int, rows: Int, snapMode: SnapMode = .projected) {
+        self.source = source
         self.me = me
-        self.threadLabel = threadLabel
+        var thread = source.thread
+        thread.add(me)
+        comments = ThreadComments(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments)
         size = (columns, rows)
-        self.thread.add(me)
-        indexHandles()
+        composer = ComposerModel(columns: columns, rows: rows)
+        mentions = MentionList(me: me.id)
+        let regions = ScreenRegions(columns: columns, rows: rows, composerRows: 1, composerMaximum: composer.maximumRows)
+        feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, now: now)
+        scrollEvents.observe(feed.scroll.model)
+        feed.restore(source.loadReadMarker())
+        reportOpeningProblems(source.openingProblems)
+        if let draftFile = source.draftFile, let report = composer.keep(in: draftFile) {
+            overlays.show(report.text, error: report.isError)
+        }
+        prepare()
     }
 
-    private func makeFeedScroll() -> FeedScroll {
-        let scroll = FeedScroll(commentCount: commentCount, viewportRows: regions.feed.height, columns: size.columns,
-                                postRows: headerPostRows, configuration: ScrollConfiguration(), now: now)
-        scroll.snapMode = snapMode
-        scrollEvents.observe(scroll.model)
-        return scroll
-    }
+    // MARK: A turn of the loop
 
-    /// Moves the app's clock to `time` (the loop's monotonic clock, or a test's) and the feed with it.
+    /// Moves the app's clock to `time` (the loop's monotonic clock, or a test's) and everything
+    /// that moves with it: the feed, the mention list, the draft's pending save.
     public func advance(to time: ScrollInstant) {
         now = max(now, time)
-        feedScroll.model.advance(to: now)
-        mentionPicker?.model.advance(to: now)
-        saveDraftIfDue()
+        mentions.picker?.model.advance(to: now)
+        if let error = composer.advance(to: now) { overlays.show("draft not saved (kept in memory): \(error)", error: true) }
+        prepare()
     }
 
-    /// When the app next needs a frame without input: now while the feed moves, else its next
-    /// timer (wheel burst end, debounced end), else nil.
-    /// A pending draft save counts too.
+    /// Applies one input event; returns what the loop must do.
+    public func update(_ event: InputEvent) -> [AppCommand] {
+        let revision = composer.revision
+        var edit: DraftEdit?
+        var commands: [AppCommand] = []
+        switch event {
+        case .key(let press): (commands, edit) = handleKey(press)
+        case .mouse(let mouse): handleMouse(mouse)
+        case .paste(let text): composer.paste(text)
+        case .focus, .modeReport: break
+        }
+        mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
+                        feed: regions.feed, now: now)
+        prepare()
+        return commands
+    }
+
+    /// Takes the updates the source has queued (the loop calls this when `source.updatesReady` is readable).
+    public func sourceIsReady() {
+        receive(source.takeUpdates())
+    }
+
+    /// Adapts to a new terminal size.
+    public func resize(columns: Int, rows: Int) {
+        guard columns != size.columns || rows != size.rows else { return }
+        size = (columns, rows)
+        composer.resize(columns: columns, rows: rows)
+        prepare()
+    }
+
+    /// Takes a shown frame's report: which links and headers the reader saw; the bell rang.
+    public func didPresent(_ frame: Frame) {
+        feed.didPresent(frame.feedShown, at: wallTime)
+        overlays.bellRang()
+    }
+
+    /// When the app next needs a frame without input: now while something moves, else its next
+    /// timer (a wheel burst's end, the debounced end, a pending draft save), else nil.
     public var nextDeadline: ScrollInstant? {
-        [feedScroll.model.nextDeadline, mentionPicker?.model.nextDeadline, draftSaveDue].compactMap { $0 }.min()
+        [feed.scroll.model.nextDeadline, mentions.picker?.model.nextDeadline, composer.saveDue].compactMap { $0 }.min()
     }
 
     /// Work that must not wait for a timer when the client stops (or is suspended, or hands the
@@ -153,125 +113,76 @@ public final class CommentApp {
     /// could not be saved, so the caller can still put it somewhere.
     @discardableResult
     public func prepareToExit() -> (error: Error, markdown: String)? {
-        guard let error = saveDraftIfDue(force: true) else { return nil }
-        return (error, draft.markdown)
+        guard let error = composer.saveIfDue(force: true) else { return nil }
+        overlays.show("draft not saved (kept in memory): \(error)", error: true)
+        return (error, composer.draft.markdown)
     }
 
-    /// The id of the user with a handle, ignoring case.
-    func handleID(_ handle: String) -> String? { userIDsByHandle[handle.lowercased()] }
-
-    /// Rebuilds the handle → id map after users were added.
-    func indexHandles() {
-        userIDsByHandle = thread.userIDsByLowercasedHandle
+    /// Takes the editor's text back as the draft (Ctrl-X Ctrl-E), or says why it did not come.
+    public func finishExternalEdit(_ result: Result<String, Error>, at time: ScrollInstant) {
+        advance(to: time)
+        switch result {
+        case .success(let text):
+            composer.replaceAll(withEdited: text, handles: comments.handleID)
+            overlays.show("draft edited in the editor")
+        case .failure(let error):
+            overlays.show("draft unchanged: \(error)", error: true)
+        }
+        prepare()
     }
 
-    /// Adapts to a new terminal size.
-    public func resize(columns: Int, rows: Int) {
-        size = (columns, rows)
+    // MARK: What the loop and the launcher read
+
+    /// The status bar's message, if any.
+    public var message: String? { overlays.message }
+    /// Which links were seen whole, and for how long.
+    public var linkVisibility: LinkVisibility { feed.linkVisibility }
+    /// The read marker to save: the newest comment seen, if any was.
+    public var readMarker: ReadMarker? { feed.readMarker }
+
+    /// Sets the first unread comment from a saved marker, if it still names the same comment.
+    public func restore(_ marker: ReadMarker?) {
+        feed.restore(marker)
+        prepare()
+    }
+
+    // MARK: Layout
+
+    /// The screen's regions now (the composer grows with the draft).
+    var regions: ScreenRegions {
+        let rows = ComposerView(window: composer.window(handles: comments.handleID)).height
+        return ScreenRegions(columns: size.columns, rows: size.rows, composerRows: rows, composerMaximum: composer.maximumRows)
     }
 
     var isTooSmall: Bool {
         size.columns < NoticeView.minimumSize.columns || size.rows < NoticeView.minimumSize.rows
     }
 
-    // MARK: Layout
-
-    struct Regions {
-        var header: CellRect
-        var feed: CellRect
-        var composerRule: Int
-        var composer: CellRect
-        var status: Int
+    /// Brings the feed and the list to the current size and time, so a frame can be drawn and
+    /// positions read without drawing one.
+    private func prepare() {
+        guard !isTooSmall else { return }
+        let feedRect = regions.feed
+        feed.prepare(rect: feedRect, columns: size.columns, now: now)
+        mentions.picker?.relayout(feed: feedRect, now: now)
     }
 
-    var regions: Regions {
-        let width = size.columns
-        let composerHeight = min(composerView.height, composerMaximumRows)
-        let status = size.rows - 1
-        let composer = CellRect(column: 0, row: status - composerHeight, width: width, height: composerHeight)
-        let header = CellRect(column: 0, row: 0, width: width, height: HeaderView.collapsedHeight)
-        let feed = CellRect(column: 0, row: header.maxRow, width: width, height: composer.row - 1 - header.maxRow)
-        return Regions(header: header, feed: feed, composerRule: composer.row - 1, composer: composer, status: status)
+    func show(_ effect: FeedEffect?) {
+        switch effect {
+        case .message(let text, let isError)?: overlays.show(text, error: isError)
+        case .open(let url)?: open(url)
+        case nil: break
+        }
     }
 
-    // MARK: Rendering
+    func show(_ text: String, error: Bool = false) { overlays.show(text, error: error) }
 
-    /// Draws the whole screen.
-    public func render() -> Frame {
-        var buffer = CellBuffer(columns: size.columns, rows: size.rows)
-        var drawn = FeedView.Drawn()
-        defer {
-            linkVisibility.update(visible: drawn.links, at: wallTime)
-            if let shown = drawn.lastHeaderShown { lastSeen = max(lastSeen ?? shown, shown) }
-        }
-        guard !isTooSmall else {
-            NoticeView.drawTooSmall(into: &buffer)
-            return Frame(buffer: buffer, cursor: nil)
-        }
-        prepareFeed()
-        let r = regions
-        if showsHelp {
-            NoticeView.drawHelp(into: &buffer, rect: CellRect(column: 0, row: 0, width: size.columns, height: r.status))
+    /// Opens a link in the browser, or shows it when there is none.
+    private func open(_ url: String) {
+        if let openLink, openLink(url) {
+            overlays.show("opened \(url)")
         } else {
-            drawn = feedView.draw(into: &buffer, rect: r.feed)
-            FeedChrome(scroll: feedScroll, newCount: newCount).draw(into: &buffer, rect: chromeRect)
-            if let picker = mentionPicker {
-                picker.relayout(feed: r.feed, now: now)
-                MentionPickerView(picker: picker).draw(into: &buffer)
-            }
-            if showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
+            overlays.show("link: \(url)")
         }
-        var cursor: CursorPosition?
-        // The help page takes the header's and the composer's rows too, so every key fits.
-        if !showsHelp {
-            HeaderView(thread: thread, commentCount: commentCount, layout: threadHeader,
-                       shownRows: feedScroll.postRowsShown, ownUserID: me.id)
-                .draw(into: &buffer, width: size.columns)
-            buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)
-            cursor = search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
-                ?? composerView.draw(into: &buffer, rect: r.composer)
-        }
-        StatusBarView(
-            handle: me.handle, threadLabel: threadLabel, phase: phaseUnderPointer.rawValue, position: feedPosition,
-            newCount: newCount, message: showsHitTest ? pointerDescription : message, isError: messageIsError && !showsHitTest
-        ).draw(into: &buffer, row: r.status, width: size.columns)
-        if showsHitTest { drawHitTest(into: &buffer) }
-        var frame = Frame(buffer: buffer, cursor: cursor)
-        frame.composerRows = r.composer.row..<r.composer.maxRow
-        frame.scroll = showsHelp ? nil : feedScrollSinceLastFrame(feed: r.feed)
-        frame.reportsPointerMotion = showsHitTest
-        frame.ringsBell = bellPending
-        bellPending = false
-        return frame
-    }
-
-    // MARK: Actions
-
-    /// Posts the draft as a comment of `me`.
-    func send(now: Date) {
-        let body = draft.markdown.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !body.isEmpty else { return }
-        // Whole seconds: what the file stores, so the feed shows the same time after a reload.
-        let created = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        let comment = Comment(id: ThreadFileWriter.newCommentID(), author: me.id, created: created, body: body)
-        do {
-            try post?(comment)
-        } catch {
-            show("not sent, draft kept: \(error)", error: true)
-            return
-        }
-        // The feed's model must exist before the thread grows, or it would count the comment twice.
-        let scroll = feedScroll
-        thread.append(comment)
-        scroll.commentsAppended(1)
-        draft.clear()
-        saveDraftIfDue(force: true)
-        scrollFeedToBottom()
-        show(post == nil ? "posted (in memory only)" : "posted")
-    }
-
-    func show(_ text: String, error: Bool = false) {
-        message = text
-        messageIsError = error
     }
 }

@@ -126,6 +126,25 @@ final class FeedScroll {
         }
     }
 
+    /// Comments older than the first were loaded (a network source's history): every position
+    /// moves up by `count`, and the window and the reading position follow, so what is on screen
+    /// stays where it is. The new comments enter the window as the view nears them.
+    func commentsPrepended(_ count: Int, at time: ScrollInstant) {
+        guard count > 0 else { return }
+        let top = anchor
+        let heights = measuredHeights(windowStart..<windowEnd)
+        measured = Set(measured.map { $0 + count })
+        commentCount += count
+        windowStart += count
+        windowEnd += count
+        var list = items(windowStart..<windowEnd)
+        for i in list.indices { if let height = heights[list[i].id - count] { list[i].height = height } }
+        model.setItems(list)
+        updateSnapping()
+        let comment = max(windowStart, top.comment + count)
+        model.scrollTo(id: comment, row: top.comment >= 0 ? top.row : 0, alignment: .top, animated: false, at: time)
+    }
+
     /// A comment's height changed (expanded, collapsed); it is laid out again before the next frame.
     func invalidate(_ comment: Int) { measured.remove(comment) }
 

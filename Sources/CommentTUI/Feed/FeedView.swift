@@ -19,13 +19,13 @@ struct FeedView {
     var revealed: (String) -> Set<Int>
 
     /// A link whose every line was on screen.
-    struct VisibleLink: Hashable {
+    struct VisibleLink: Hashable, Sendable {
         var commentID: String
         var url: String
     }
 
     /// What a drawn feed showed.
-    struct Drawn {
+    struct Drawn: Equatable, Sendable {
         /// Links drawn whole.
         var links: Set<VisibleLink> = []
         /// The newest comment whose header was on screen.

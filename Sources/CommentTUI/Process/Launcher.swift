@@ -72,47 +72,6 @@ public enum Launcher {
         """
     }
 
-    /// Shows what other writers append to the thread file, within a poll of the change.
-    static func follow(_ target: OpenCommand.Target, into app: CommentApp, loop: AppLoop) {
-        do {
-            // Watch first, then catch up: nothing appended in between is missed.
-            let watch = try FileWatch(path: target.path)
-            let tail = try ThreadFileTail(path: target.path, follower: target.follower)
-            let catchUp = {
-                watch.drain()
-                do { app.receive(try tail.readAppended()) } catch { app.followFailed(error) }
-            }
-            catchUp()
-            loop.watch(watch.descriptor, onReadable: catchUp)
-        } catch {
-            app.followFailed(error)
-        }
-    }
-
-    /// Restores the thread's saved draft and saves it from now on. A draft that does not read
-    /// is moved aside (never overwritten) and the status bar says where.
-    static func restoreDraft(_ file: DraftFile, into app: CommentApp) {
-        let shownPath = VisibleText.escape(file.path)
-        do {
-            if let data = try file.load() {
-                try app.restoreDraft(data)
-                app.show("draft restored")
-            }
-        } catch {
-            let problem = VisibleText.escape("\(error)")
-            if let aside = try? file.setAside() {
-                app.show("\(shownPath): \(problem); the draft was moved to \(VisibleText.escape(aside))", error: true)
-            } else {
-                // It could not be moved: do not save over it either.
-                app.show("\(shownPath): \(problem); drafts are not saved this session", error: true)
-                return
-            }
-        }
-        app.saveDraft = { data in
-            if let data { try file.save(data) } else { try file.remove() }
-        }
-    }
-
     static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?, snapMode: SnapMode) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
@@ -125,22 +84,16 @@ public enum Launcher {
         } catch {
             return Supervisor.fail("\(error)")
         }
-        let app = CommentApp(thread: target.thread, store: target.store, me: target.me, threadLabel: target.label, columns: screen.size.columns, rows: screen.size.rows)
-        app.snapMode = snapMode
-        app.reportOpeningProblems(target.store.problems)
-        let writer = ThreadFileWriter(path: target.path)
-        app.post = { try writer.append(.comment($0)) }
+        let app = CommentApp(source: target.source, me: target.me, columns: screen.size.columns, rows: screen.size.rows,
+                             snapMode: snapMode)
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
         let environment = ProcessInfo.processInfo.environment
         app.openLink = { LinkOpener.open($0, environment: environment) }
-        let state = ThreadStateFiles(threadPath: target.path, environment: environment)
-        if let state {
-            app.restore(ReadMarker.load(state))
-            restoreDraft(DraftFile(state), into: app)
-        }
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
-        follow(target, into: app, loop: loop)
+        // Catch up once (what was appended while the file was indexed), then on every change.
+        app.sourceIsReady()
+        if let updates = target.source.updatesReady { loop.watch(updates) { app.sourceIsReady() } }
         let result = Result { try loop.run() }
         let unsaved = app.prepareToExit()
         FileDescriptor.standardInput.setNonBlocking(false)
@@ -151,10 +104,8 @@ public enum Launcher {
             let text = "comment-tui: the draft could not be saved (\(unsaved.error)); here it is:\n\(unsaved.markdown)\n"
             _ = try? FileDescriptor.standardError.writeAll(Array(text.utf8))
         }
-        if let state, let marker = app.readMarker {
-            do { try marker.save(state) } catch {
-                _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker: \(error)\n".utf8))
-            }
+        do { try app.saveReadMarker() } catch {
+            _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker: \(error)\n".utf8))
         }
         if let visibilityLog {
             let records = app.linkVisibility.records(at: Date())

@@ -27,6 +27,8 @@ public struct Frame: Equatable, Sendable {
     /// Whether the terminal should report pointer motion without a button (F2's hit-test
     /// inspector names the layer under the pointer); off otherwise, to keep input quiet.
     public var reportsPointerMotion = false
+    /// What the feed showed, for the app once the frame is on screen (nil: the feed was covered).
+    var feedShown: FeedView.Drawn?
     public init(buffer: CellBuffer, cursor: CursorPosition?) { self.buffer = buffer; self.cursor = cursor }
 }
 

@@ -1,0 +1,137 @@
+import ScrollEngine
+import ThreadModel
+
+/// Keys and the mouse: the key map picks an action in the active contexts, a feature carries it out.
+extension CommentApp {
+    /// The contexts a key is read in now, most specific first.
+    var keyContexts: [KeyContext] {
+        if composer.isInChord { return [.chord] }
+        var contexts: [KeyContext] = []
+        if feed.search != nil { contexts.append(.search) }
+        if mentions.isOpen { contexts.append(.mentionList) }
+        if overlays.showsHelp { contexts.append(.help) }
+        return contexts + [.feed, .composer]
+    }
+
+    /// Carries out a key; returns the loop's commands and how the draft was edited by typing.
+    func handleKey(_ press: KeyPress) -> ([AppCommand], DraftEdit?) {
+        if composer.isInChord {
+            if feed.search != nil, let action = KeyMap.actions(for: press, in: [.search]).first {
+                return (perform(action, press: press) ?? [], nil)
+            }
+            return (apply(composer.finishChord(KeyMap.actions(for: press, in: [.chord]).first, press: press)), nil)
+        }
+        for action in KeyMap.actions(for: press, in: keyContexts) {
+            if case .edit(let edit) = action {
+                guard case .edited(let typed) = composer.apply(edit, typed: press.character, handles: comments.handleID) else { continue }
+                return ([], typed)
+            }
+            if let commands = perform(action, press: press) { return (commands, nil) }
+        }
+        overlays.show("\(press) is not bound (F1 lists the keys)")
+        return ([], nil)
+    }
+
+    /// Carries out an action; nil when it declines the key (Enter with no one to insert sends).
+    private func perform(_ action: KeyAction, press: KeyPress) -> [AppCommand]? {
+        switch action {
+        case .quit: return [.quit]
+        case .quitOrDeleteForward:
+            if composer.draft.isEmpty { return [.quit] }
+            _ = composer.apply(.deleteForward, typed: nil, handles: comments.handleID)
+        case .suspend: return [.suspend]
+        case .redrawAll: return [.redrawAll]
+        case .toggleHelp: overlays.toggleHelp()
+        case .closeHelp: overlays.closeHelp()
+        case .toggleHitTestInspector: overlays.toggleHitTest()
+        case .toggleScrollEventPanel: overlays.toggleScrollEvents()
+        case .crashTest:
+            guard allowsCrashTest else { return nil }
+            fatalError("crash test requested with F12")
+        case .dismiss:
+            if !feed.clearSelection() { overlays.clearMessage() }
+        case .scrollFeed(let key): feed.handle(.key(key))
+        case .feedToTop: feed.scrollToTop()
+        case .feedToBottom: feed.scrollToBottom()
+        case .homeOrFeedTop:
+            guard composer.draft.isEmpty else { return nil }
+            feed.scrollToTop()
+        case .endOrFeedBottom:
+            guard composer.draft.isEmpty else { return nil }
+            feed.scrollToBottom()
+        case .firstUnread: show(feed.scrollToFirstUnread())
+        case .selectComment(let step): feed.moveSelection(by: step)
+        case .toggleSpoilers: show(feed.toggleSpoilers())
+        case .toggleExpanded: show(feed.toggleExpandedSelection())
+        case .openLink: show(feed.openSelectedLink())
+        case .reply: startReply()
+        case .search: show(feed.startSearch())
+        case .send: send()
+        case .edit(let edit): _ = composer.apply(edit, typed: press.character, handles: comments.handleID)
+        case .startChord: return apply(composer.startChord())
+        case .format, .openEditor, .cancelChord: return nil    // only after Ctrl-X (see handleKey)
+        case .moveInMentionList(let step): mentions.move(step, at: now)
+        case .insertMention:
+            guard let pick = mentions.takeHighlighted() else { return nil }
+            composer.insertMention(pick.user, replacingCharactersBeforeCaret: pick.replacing)
+        case .closeMentionList: mentions.close()
+        case .searchNext: show(feed.searchNext())
+        case .leaveSearch:
+            feed.leaveSearch()
+            overlays.clearMessage()
+        case .deleteSearchCharacter: show(feed.deleteSearchCharacter())
+        case .typeIntoSearch:
+            guard let character = press.character else { return nil }
+            show(feed.typeIntoSearch(character))
+        }
+        return []
+    }
+
+    /// Carries out what the composer asked for.
+    private func apply(_ effect: ComposerEffect) -> [AppCommand] {
+        switch effect {
+        case .edited: return []
+        case .message(let text, let isError): overlays.show(text, error: isError)
+        case .clearMessage: overlays.clearMessage()
+        case .openEditor(let text): return [.editExternally(text)]
+        }
+        return []
+    }
+
+    /// Alt-R: starts a reply to the selected comment, before whatever the draft holds.
+    private func startReply() {
+        guard let comment = feed.takeSelectedForReply() else { return show(FeedModel.selectFirst) }
+        let author = comments.user(id: comment.author)
+        composer.insertReply(to: comment, author: author)
+        overlays.show("replying to \(author?.handle ?? "a comment")")
+    }
+
+    /// A mouse event: the list's rows take the wheel and clicks (its transparent inset lets them
+    /// through), a press in the composer places the caret, the rest is the feed's.
+    func handleMouse(_ mouse: MouseEvent) {
+        guard !isTooSmall else { return }
+        overlays.point(column: mouse.column, row: mouse.row)
+        if mouse.action == .move { return }
+        if feed.gesture == nil, mouse.isWheel || mouse.action == .press, let picker = mentions.picker, !overlays.showsHelp,
+           picker.hitShape.contains(column: mouse.column, row: mouse.row) {
+            if let pick = mentions.handle(mouse, at: now) {
+                composer.insertMention(pick.user, replacingCharactersBeforeCaret: pick.replacing)
+            }
+            return
+        }
+        let regions = self.regions
+        if mouse.button == .left, mouse.action == .press, feed.search == nil,
+           regions.composer.contains(column: mouse.column, row: mouse.row) {
+            return composer.placeCaret(column: mouse.column, row: mouse.row, in: regions.composer, handles: comments.handleID)
+        }
+        show(feed.handle(mouse))
+    }
+}
+
+extension KeyPress {
+    /// The character of a character key.
+    var character: Character? {
+        if case .character(let c) = key { return c }
+        return nil
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import ThreadModel
+
+/// The thread's side: sending the draft, and taking what the source reports.
+extension CommentApp {
+    /// Sends the draft as a comment of `me`; a failure keeps the draft and says why.
+    func send() {
+        guard let body = composer.bodyToSend else { return }
+        // Whole seconds: what a thread file stores, so the feed shows the same time after a reload.
+        let created = Date(timeIntervalSince1970: wallTime.timeIntervalSince1970.rounded(.down))
+        let comment = Comment(id: ThreadFileWriter.newCommentID(), author: me.id, created: created, body: body)
+        switch source.send(comment) {
+        case .failed(let reason):
+            return show("not sent, draft kept: \(reason)", error: true)
+        case .confirmed:
+            show(source is InMemoryThreadSource ? "posted (in memory only)" : "posted")
+        case .pending:
+            pendingComments.insert(comment.id)
+            show("sending…")
+        }
+        comments.append(comment)
+        feed.commentsAppended(1, countAsNew: false)
+        composer.clearAfterSending()
+        feed.scrollToBottom()
+    }
+
+    /// Takes what the source reports: new comments (each once: our own come back as echoes),
+    /// older pages, edits, users, the fate of sent comments, problems.
+    ///
+    /// While the feed rests at the bottom it follows; elsewhere the status bar counts the new
+    /// comments instead of moving the reading position.
+    public func receive(_ updates: [ThreadUpdate]) {
+        var added = 0
+        var usersChanged = false
+        for update in updates {
+            switch update {
+            case .usersChanged(let users):
+                comments.add(users)
+                usersChanged = true
+            case .commentsAppended(let list):
+                for comment in list where !comments.containsAdded(id: comment.id) {
+                    comments.append(comment)
+                    added += 1
+                    if comment.author != me.id, mentionsMe(comment) { overlays.ringBell() }
+                }
+            case .olderComments(let list, let hasMore):
+                comments.prepend(list, hasMore: hasMore)
+                feed.commentsPrepended(list.count)
+            case .commentEdited(let comment):
+                comments.replace(comment)
+                feed.invalidateLayouts()
+            case .sendConfirmed(let id):
+                if pendingComments.remove(id) != nil { show("posted") }
+            case .sendFailed(let id, let reason):
+                pendingComments.remove(id)
+                show("not sent: \(reason)", error: true)
+            case .problem(let text):
+                show(text, error: true)
+            }
+        }
+        // New users need a new ranker (and may turn `@handle` text on screen into mentions);
+        // new comments only change who wrote last.
+        if usersChanged {
+            mentions.usersChanged()
+            feed.invalidateLayouts()
+        } else if added > 0 {
+            mentions.commentsAdded()
+        }
+        feed.commentsAppended(added, countAsNew: true)
+        advance(to: now)
+    }
+
+    /// Whether a comment's body mentions the reader (an `@handle` the markup recognises).
+    private func mentionsMe(_ comment: Comment) -> Bool {
+        guard comment.body.contains("@" + me.handle) else { return false }
+        let text = CommentMarkup.parse(comment.body, handles: { self.comments.handleID($0) })
+        return text.runs.contains { $0.attributes[CommentAttributes.MentionAttribute.self] == me.id }
+    }
+
+    /// Shows the problems found while the thread was opened (torn or malformed lines, duplicate
+    /// handles): the first with its line, and where to see them all.
+    func reportOpeningProblems(_ problems: [ThreadFileProblem]) {
+        guard let first = problems.first else { return }
+        let label = source.label
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more: comment-tui check \(label))" : ""
+        show("\(label) line \(first.line): \(first.message)\(more)", error: true)
+    }
+
+    /// Saves the read marker through the source (at exit).
+    public func saveReadMarker() throws {
+        if let marker = feed.readMarker { try source.saveReadMarker(marker) }
+    }
+}

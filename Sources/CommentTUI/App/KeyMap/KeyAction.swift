@@ -1,0 +1,77 @@
+import ScrollEngine
+import ThreadModel
+
+/// What a key asks of the app; the key map binds keys to these, the coordinator carries them out.
+enum KeyAction: Equatable {
+    // The client
+    case quit
+    /// Ctrl-D: quit on an empty composer, else delete forward.
+    case quitOrDeleteForward
+    case suspend
+    case redrawAll
+    case toggleHelp
+    case closeHelp
+    case toggleHitTestInspector
+    case toggleScrollEventPanel
+    /// F12 with `COMMENT_TUI_CRASH_TEST=1`: a deliberate crash, for the tests of the crash path.
+    case crashTest
+    /// Esc: clear the selection, else the message.
+    case dismiss
+
+    // The feed
+    case scrollFeed(ScrollKey)
+    case feedToTop
+    case feedToBottom
+    /// Home / End: the feed's top or bottom on an empty composer, else the line's start or end.
+    case homeOrFeedTop
+    case endOrFeedBottom
+    case firstUnread
+    case selectComment(step: Int)
+    case toggleSpoilers
+    case toggleExpanded
+    case openLink
+    case reply
+    case search
+
+    // The composer
+    case send
+    case edit(ComposerEdit)
+    /// Ctrl-X: the next key picks a format or the editor.
+    case startChord
+    case format(ComposerFormat)
+    case openEditor
+    case cancelChord
+
+    // The mention list
+    case moveInMentionList(MentionListStep)
+    case insertMention
+    case closeMentionList
+
+    // Searching
+    case searchNext
+    case leaveSearch
+    case deleteSearchCharacter
+    /// A character typed into the search query.
+    case typeIntoSearch
+}
+
+/// A move of the mention list's highlight.
+enum MentionListStep: Equatable {
+    case up, down, pageUp, pageDown
+}
+
+/// An editing command of the composer.
+enum ComposerEdit: Equatable {
+    /// A typed character (the key's own).
+    case typeCharacter
+    case newLine
+    case tab
+    case deleteBackward, deleteForward, killWordBackward, killWordForward, killToLineEnd, killToLineStart, yank
+    case moveCharacter(by: Int, extending: Bool)
+    case moveWord(forward: Bool, extending: Bool)
+    case moveToLineStart(extending: Bool)
+    case moveToLineEnd(extending: Bool)
+    /// Up / Down: a row of a draft of several rows, else its start or end.
+    case moveRow(by: Int)
+    case undo, redo
+}

@@ -1,0 +1,116 @@
+import ThreadModel
+
+extension KeyMap {
+    /// The table. Within a context the first matching row wins; the F1 page lists help lines in
+    /// this order, each once.
+    static let bindings: [KeyBinding] = {
+        let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send · new line")
+        let quit = KeyHelp("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)")
+        let page = KeyHelp("PageUp / PageDown", "feed by a page (the list's, when open)")
+        let row = KeyHelp("Ctrl-Up/Down, Shift-Up/Down", "feed by a row")
+        let ends = KeyHelp("Ctrl-Home / Ctrl-End", "feed to the post / the newest")
+        let find = KeyHelp("Alt-U · Ctrl-S", "first unread · search (Enter older, Esc)")
+        let select = KeyHelp("Alt-Up / Alt-Down · Esc", "select a comment · clear")
+        let act = KeyHelp("Alt-S · Alt-E · Alt-O · Alt-R", "spoilers · expand · open link · reply")
+        let move = KeyHelp("Ctrl-A/E, Ctrl-B/F, Alt-B/F", "line start/end, char, word")
+        let arrows = KeyHelp("arrows, Home/End", "move in the draft (Up/Down by row)")
+        let kill = KeyHelp("Ctrl-K/U/W, Alt-D, Ctrl-Y", "kill and yank")
+        let selectText = KeyHelp("Shift-Left/Right, Shift-Home/End", "select text in the draft")
+        let undo = KeyHelp("Ctrl-_ · Alt-_", "undo · redo")
+        let formats = KeyHelp("Ctrl-X then b i s c p", "bold italic strike code spoiler")
+        let editor = KeyHelp("Ctrl-X Ctrl-E", "edit the draft in $EDITOR")
+        let mentions = KeyHelp("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close")
+        let panels = KeyHelp("F1 · F2 · F3", "help · hit-test inspector · scroll events")
+        let screen = KeyHelp("Ctrl-L · Ctrl-Z", "redraw · suspend")
+        let anyCharacter = KeyPattern.anyCharacter([])
+
+        return [
+            // Help, while shown: Esc closes it; every other key acts as usual.
+            KeyBinding(.help, [.key(.escape)], .closeHelp, panels),
+
+            // Searching (Ctrl-S): typing goes to the query; keys not bound here act as usual.
+            KeyBinding(.search, [.key(.escape)], .leaveSearch, find),
+            KeyBinding(.search, [.key(.enter), .ctrl("s")], .searchNext, find),
+            KeyBinding(.search, [.key(.backspace)], .deleteSearchCharacter, find),
+            KeyBinding(.search, [anyCharacter, .anyCharacter(.shift)], .typeIntoSearch, find),
+
+            // The open mention list takes its keys before the composer.
+            KeyBinding(.mentionList, [.key(.up)], .moveInMentionList(.up), mentions),
+            KeyBinding(.mentionList, [.key(.down)], .moveInMentionList(.down), mentions),
+            KeyBinding(.mentionList, [.key(.pageUp)], .moveInMentionList(.pageUp), page),
+            KeyBinding(.mentionList, [.key(.pageDown)], .moveInMentionList(.pageDown), page),
+            KeyBinding(.mentionList, [.key(.tab), .key(.enter)], .insertMention, mentions),
+            KeyBinding(.mentionList, [.key(.escape)], .closeMentionList, mentions),
+
+            // After Ctrl-X: a format or the editor; any other key is reported unbound.
+            KeyBinding(.chord, [.character("b")], .format(.bold), formats),
+            KeyBinding(.chord, [.character("i")], .format(.italic), formats),
+            KeyBinding(.chord, [.character("s")], .format(.strikethrough), formats),
+            KeyBinding(.chord, [.character("c")], .format(.code), formats),
+            KeyBinding(.chord, [.character("p")], .format(.spoiler), formats),
+            KeyBinding(.chord, [.ctrl("e")], .openEditor, editor),
+            KeyBinding(.chord, [.key(.escape), .ctrl("g")], .cancelChord, nil),
+
+            // The client and the feed: tried before the composer.
+            KeyBinding(.feed, [.key(.enter)], .send, send),
+            KeyBinding(.feed, [.ctrl("c"), .key(.function(10))], .quit, quit),
+            KeyBinding(.feed, [.ctrl("d")], .quitOrDeleteForward, quit),
+            KeyBinding(.feed, [.key(.pageUp)], .scrollFeed(.pageUp), page),
+            KeyBinding(.feed, [.key(.pageDown)], .scrollFeed(.pageDown), page),
+            KeyBinding(.feed, [.key(.up, .ctrl), .key(.up, .shift)], .scrollFeed(.rowUp), row),
+            KeyBinding(.feed, [.key(.down, .ctrl), .key(.down, .shift)], .scrollFeed(.rowDown), row),
+            KeyBinding(.feed, [.key(.home, .ctrl)], .feedToTop, ends),
+            KeyBinding(.feed, [.key(.end, .ctrl)], .feedToBottom, ends),
+            KeyBinding(.feed, [.alt("u")], .firstUnread, find),
+            KeyBinding(.feed, [.ctrl("s")], .search, find),
+            KeyBinding(.feed, [.key(.up, .alt)], .selectComment(step: -1), select),
+            KeyBinding(.feed, [.key(.down, .alt)], .selectComment(step: 1), select),
+            KeyBinding(.feed, [.key(.escape)], .dismiss, select),
+            KeyBinding(.feed, [.alt("s")], .toggleSpoilers, act),
+            KeyBinding(.feed, [.alt("e")], .toggleExpanded, act),
+            KeyBinding(.feed, [.alt("o")], .openLink, act),
+            KeyBinding(.feed, [.alt("r")], .reply, act),
+            KeyBinding(.feed, [.key(.home)], .homeOrFeedTop, arrows),
+            KeyBinding(.feed, [.key(.end)], .endOrFeedBottom, arrows),
+            KeyBinding(.feed, [.key(.function(1))], .toggleHelp, panels),
+            KeyBinding(.feed, [.key(.function(2))], .toggleHitTestInspector, panels),
+            KeyBinding(.feed, [.key(.function(3))], .toggleScrollEventPanel, panels),
+            KeyBinding(.feed, [.ctrl("l")], .redrawAll, screen),
+            KeyBinding(.feed, [.ctrl("z")], .suspend, screen),
+            KeyBinding(.feed, [.key(.function(12))], .crashTest, nil),
+
+            // The composer: readline editing, selection, undo, Ctrl-X.
+            KeyBinding(.composer, [anyCharacter], .edit(.typeCharacter), nil),
+            KeyBinding(.composer, [.key(.enter, .alt), .ctrl("j")], .edit(.newLine), send),
+            KeyBinding(.composer, [.key(.tab)], .edit(.tab), nil),
+            KeyBinding(.composer, [.ctrl("a")], .edit(.moveToLineStart(extending: false)), move),
+            KeyBinding(.composer, [.ctrl("e")], .edit(.moveToLineEnd(extending: false)), move),
+            KeyBinding(.composer, [.ctrl("b")], .edit(.moveCharacter(by: -1, extending: false)), move),
+            KeyBinding(.composer, [.ctrl("f")], .edit(.moveCharacter(by: 1, extending: false)), move),
+            KeyBinding(.composer, [.alt("b")], .edit(.moveWord(forward: false, extending: false)), move),
+            KeyBinding(.composer, [.alt("f")], .edit(.moveWord(forward: true, extending: false)), move),
+            KeyBinding(.composer, [.key(.left)], .edit(.moveCharacter(by: -1, extending: false)), arrows),
+            KeyBinding(.composer, [.key(.right)], .edit(.moveCharacter(by: 1, extending: false)), arrows),
+            KeyBinding(.composer, [.key(.left, .ctrl)], .edit(.moveWord(forward: false, extending: false)), arrows),
+            KeyBinding(.composer, [.key(.right, .ctrl)], .edit(.moveWord(forward: true, extending: false)), arrows),
+            KeyBinding(.composer, [.key(.up)], .edit(.moveRow(by: -1)), arrows),
+            KeyBinding(.composer, [.key(.down)], .edit(.moveRow(by: 1)), arrows),
+            KeyBinding(.composer, [.key(.backspace)], .edit(.deleteBackward), nil),
+            KeyBinding(.composer, [.key(.delete)], .edit(.deleteForward), nil),
+            KeyBinding(.composer, [.ctrl("k")], .edit(.killToLineEnd), kill),
+            KeyBinding(.composer, [.ctrl("u")], .edit(.killToLineStart), kill),
+            KeyBinding(.composer, [.ctrl("w"), .key(.backspace, .alt)], .edit(.killWordBackward), kill),
+            KeyBinding(.composer, [.alt("d")], .edit(.killWordForward), kill),
+            KeyBinding(.composer, [.ctrl("y")], .edit(.yank), kill),
+            KeyBinding(.composer, [.key(.left, .shift)], .edit(.moveCharacter(by: -1, extending: true)), selectText),
+            KeyBinding(.composer, [.key(.right, .shift)], .edit(.moveCharacter(by: 1, extending: true)), selectText),
+            KeyBinding(.composer, [.key(.left, [.ctrl, .shift])], .edit(.moveWord(forward: false, extending: true)), selectText),
+            KeyBinding(.composer, [.key(.right, [.ctrl, .shift])], .edit(.moveWord(forward: true, extending: true)), selectText),
+            KeyBinding(.composer, [.key(.home, .shift)], .edit(.moveToLineStart(extending: true)), selectText),
+            KeyBinding(.composer, [.key(.end, .shift)], .edit(.moveToLineEnd(extending: true)), selectText),
+            KeyBinding(.composer, [.ctrl("_"), .ctrl("/")], .edit(.undo), undo),
+            KeyBinding(.composer, [.alt("_")], .edit(.redo), undo),
+            KeyBinding(.composer, [.ctrl("x")], .startChord, formats),
+        ]
+    }()
+}

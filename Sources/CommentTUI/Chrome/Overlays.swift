@@ -1,0 +1,36 @@
+/// What sits over the screen or beside it: the help page, the F2 and F3 inspectors, the status
+/// bar's message, the bell, and where the pointer was last seen.
+struct Overlays {
+    /// F1: the key page covers the screen.
+    private(set) var showsHelp = false
+    /// F2: the screen shaded by which layer receives a click.
+    private(set) var showsHitTest = false
+    /// F3: the scroll observer's events over the feed.
+    private(set) var showsScrollEvents = false
+    /// The status bar's message, and whether it reports an error.
+    private(set) var message: String?
+    private(set) var messageIsError = false
+    /// A comment mentioning the reader arrived: the next frame rings the bell.
+    private(set) var bellPending = false
+    /// Where the mouse pointer was last reported (F2 names the layer under it).
+    private(set) var pointer: (column: Int, row: Int)?
+
+    mutating func toggleHelp() { showsHelp.toggle() }
+    mutating func closeHelp() { showsHelp = false }
+    mutating func toggleHitTest() { showsHitTest.toggle() }
+    mutating func toggleScrollEvents() { showsScrollEvents.toggle() }
+
+    /// Puts a line in the status bar.
+    mutating func show(_ text: String, error: Bool = false) {
+        message = text
+        messageIsError = error
+    }
+
+    mutating func clearMessage() { message = nil }
+
+    mutating func ringBell() { bellPending = true }
+    /// The bell rang with a frame.
+    mutating func bellRang() { bellPending = false }
+
+    mutating func point(column: Int, row: Int) { pointer = (column, row) }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import ThreadModel
+
+/// A mouse gesture that started on the feed.
+enum FeedGesture {
+    /// A press on the comments: a click if it ends without moving, else a drag of the feed.
+    case content(column: Int, row: Int)
+    /// A press on the scrollbar: the thread follows the pointer.
+    case scrollbar
+}
+
+/// Acting on one comment: selecting it, revealing its spoilers, expanding it, opening its links.
+extension FeedModel {
+    static let selectFirst = FeedEffect.message("select a comment first (Alt-Up / Alt-Down)")
+
+    /// Selects the previous (-1) or next (+1) comment, starting from the one in view, and scrolls it into view.
+    func moveSelection(by step: Int) {
+        guard comments.count > 0 else { return }
+        let start = selected ?? (position.index - 1 - (step > 0 ? 1 : 0) + (step < 0 ? 1 : 0))
+        let index = min(max(0, start + step), comments.count - 1)
+        selected = index
+        scrollIntoView(index)
+    }
+
+    /// Clears the selection; false when there was none.
+    func clearSelection() -> Bool {
+        defer { selected = nil }
+        return selected != nil
+    }
+
+    /// Scrolls so the whole comment shows, or at least its top when it is taller than the feed.
+    func scrollIntoView(_ index: Int, animated: Bool = true) {
+        let model = scroll.model
+        guard let start = model.items.offset(of: index), let height = model.items.height(of: index) else {
+            return scroll.scrollTo(comment: index, animated: animated, at: now)
+        }
+        let top = model.geometry.drawnOffset, rows = model.containerSize.rows
+        if start < top || height > rows {
+            scroll.scrollTo(comment: index, animated: animated, at: now)
+        } else if start + height > top + rows {
+            scroll.scrollTo(comment: index, row: height - 1, alignment: .bottom, animated: animated, at: now)
+        }
+    }
+
+    /// Reveals every spoiler of the selected comment, or hides them again if all are shown.
+    func toggleSpoilers() -> FeedEffect? {
+        guard let index = selected, let id = layout(index).commentID else { return Self.selectFirst }
+        let all = layout(index).spoilers
+        guard !all.isEmpty else { return .message("no spoilers in this comment") }
+        revealedSpoilers[id] = revealedSpoilers[id] == all ? [] : all
+        return nil
+    }
+
+    /// Expands or collapses the selected comment.
+    func toggleExpandedSelection() -> FeedEffect? {
+        guard let index = selected else { return Self.selectFirst }
+        return toggleExpanded(index)
+    }
+
+    /// Expands a collapsed comment, or collapses an expanded one (keeping its top in view).
+    func toggleExpanded(_ index: Int) -> FeedEffect? {
+        let comment = layout(index)
+        guard comment.isCollapsible, let id = comment.commentID else { return .message("this comment is shown whole") }
+        if expandedComments.remove(id) == nil { expandedComments.insert(id) }
+        invalidate(index)
+        if !expandedComments.contains(id) { scrollIntoView(index) }
+        return nil
+    }
+
+    /// Opens the first link of the selected comment that is not hidden in a spoiler.
+    func openSelectedLink() -> FeedEffect {
+        guard let index = selected else { return Self.selectFirst }
+        let comment = layout(index)
+        let revealed = comment.commentID.map { revealedSpoilers[$0] ?? [] } ?? []
+        // A link inside a hidden spoiler is not one the reader chose.
+        guard let url = comment.body.links.first(where: { $0.spoilers.isSubset(of: revealed) })?.url else {
+            return .message("no visible link in this comment")
+        }
+        return .open(url)
+    }
+
+    /// The selected comment, to reply to; its selection ends.
+    func takeSelectedForReply() -> Comment? {
+        guard let index = selected, case .success(let comment) = comments.comment(at: index) else { return nil }
+        selected = nil
+        return comment
+    }
+
+    /// What a click on the feed at a screen position hits.
+    func hit(column: Int, row: Int) -> (comment: Int, style: TextRunStyle?)? {
+        guard rect.contains(column: column, row: row), comments.count > 0,
+              let position = scroll.position(atViewportRow: row - rect.row), position.comment >= 0 else { return nil }
+        let comment = layout(position.comment)
+        guard case .body(let line) = comment.part(atRow: position.row) else { return (position.comment, nil) }
+        return (position.comment, comment.body.style(line: line, column: column - rect.column - FeedLayout.bodyIndent))
+    }
+
+    /// A click on the feed: reveals a spoiler, opens a link, expands or collapses; selects the comment.
+    func click(column: Int, row: Int) -> FeedEffect? {
+        guard let hit = hit(column: column, row: row) else { return nil }
+        selected = hit.comment
+        guard let style = hit.style, let id = layout(hit.comment).commentID else { return nil }
+        if let spoiler = style.spoiler, revealedSpoilers[id]?.contains(spoiler) != true {
+            revealedSpoilers[id, default: []].insert(spoiler)
+        } else if style.role == .expandMarker {
+            return toggleExpanded(hit.comment)
+        } else if let url = style.link {
+            return .open(url)
+        }
+        return nil
+    }
+
+    // MARK: The mouse
+
+    /// A mouse event on the feed (the list's rows took theirs first).
+    func handle(_ mouse: MouseEvent) -> FeedEffect? {
+        let inFeed = rect.contains(column: mouse.column, row: mouse.row)
+        switch (mouse.button, mouse.action) {
+        case (.wheelUp, _) where inFeed: handle(.wheel(notches: -1))
+        case (.wheelDown, _) where inFeed: handle(.wheel(notches: 1))
+        case (.left, .press) where inFeed:
+            let bar = chromeRect
+            if let marker = chrome.newMarkerFrame(in: bar), marker.contains(column: mouse.column, row: mouse.row) {
+                scrollToBottom()
+            } else if chrome.hasScrollbar, bar.contains(column: mouse.column, row: mouse.row), mouse.column == rect.maxColumn - 1 {
+                gesture = .scrollbar
+                dragScrollbar(to: mouse.row)
+            } else {
+                gesture = .content(column: mouse.column, row: mouse.row)
+                handle(.press(row: mouse.row - rect.row))
+            }
+        case (.left, .drag):
+            switch gesture {
+            case .scrollbar?: dragScrollbar(to: mouse.row)
+            case .content?: handle(.drag(row: mouse.row - rect.row))
+            case nil: break
+            }
+        case (.left, .release), (.none, .release):
+            let ended = gesture
+            gesture = nil
+            guard case .content(let column, let row)? = ended else { return nil }
+            let still = scroll.model.phase == .tracking
+            handle(.release)
+            if still { return click(column: column, row: row) }
+        default: break
+        }
+        return nil
+    }
+
+    /// Moves the thread to where the pointer is on the scrollbar.
+    private func dragScrollbar(to row: Int) {
+        let bar = chromeRect
+        let fraction = bar.height > 1 ? Double(row - bar.row) / Double(bar.height - 1) : 0
+        scroll.jump(toFraction: fraction, at: now)
+    }
+}

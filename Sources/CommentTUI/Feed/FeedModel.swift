@@ -1,0 +1,245 @@
+import Foundation
+import ScrollEngine
+import ThreadModel
+
+/// What a feed action asks of the rest of the app.
+enum FeedEffect: Equatable {
+    /// A line for the status bar.
+    case message(String, isError: Bool = false)
+    /// Open a link (in the browser, or show it).
+    case open(String)
+}
+
+/// The feed: its scroll engine, layout caches, selection, spoilers, expanded comments, unread
+/// state, search, the mouse gesture in progress, and which links were seen.
+///
+/// Reads the thread's comments, never changes them; the app tells it when they grew. The state
+/// is changed only by this type's own files (`FeedModel+…`).
+final class FeedModel {
+    /// The feed's scroll engine; its items are the comments (and the post's collapsing rows).
+    let scroll: FeedScroll
+    let comments: ThreadComments
+    let me: String
+    /// The feed's rectangle on screen and the terminal's width, as of the last `prepare`.
+    private(set) var rect: CellRect
+    private(set) var columns: Int
+    /// The feed's clock: scroll inputs carry it.
+    private(set) var now: ScrollInstant
+    private var layoutCache: FeedLayout
+    private var headerCache: ThreadHeaderLayout?
+    /// The comment selected with Alt-Up/Alt-Down, a search or a click, by feed position.
+    var selected: Int?
+    /// Spoilers revealed while the client runs, by comment id.
+    var revealedSpoilers: [String: Set<Int>] = [:]
+    /// Long comments the reader expanded, by comment id.
+    var expandedComments: Set<String> = []
+    /// The running Ctrl-S search, if any.
+    var search: FeedSearch?
+    /// The mouse gesture in progress on the feed, if any.
+    var gesture: FeedGesture?
+    /// The first comment not read when the thread was opened (the "new" divider sits above it).
+    private(set) var firstUnread: Int?
+    /// The newest comment whose header has been on screen: what the read marker saves.
+    private(set) var lastSeen: Int?
+    /// Comments that arrived while the feed was not at the bottom.
+    private(set) var newCount = 0
+    /// Which links were seen whole, and for how long.
+    private(set) var linkVisibility = LinkVisibility()
+    /// The feed's top comment in the last frame shown and the viewport row its first row was on.
+    private var lastFrame: (comment: Int, start: Int, feed: CellRect)?
+
+    init(comments: ThreadComments, me: String, rect: CellRect, columns: Int, snapMode: SnapMode, now: ScrollInstant) {
+        self.comments = comments
+        self.me = me
+        self.rect = rect
+        self.columns = columns
+        self.now = now
+        layoutCache = FeedLayout(width: columns)
+        let header = ThreadHeaderLayout(thread: comments.thread, width: columns, handles: comments.handleID)
+        headerCache = header
+        scroll = FeedScroll(commentCount: comments.count, viewportRows: rect.height, columns: columns,
+                            postRows: Self.postRows(header, feedHeight: rect.height), configuration: ScrollConfiguration(), now: now)
+        scroll.snapMode = snapMode
+    }
+
+    // MARK: Frames
+
+    /// Brings the feed to the frame about to be drawn: size, time, heights on and near the screen.
+    func prepare(rect newRect: CellRect, columns newColumns: Int, now time: ScrollInstant) {
+        rect = newRect
+        now = max(now, time)
+        if newColumns != columns || layoutCache.width != newColumns {
+            columns = newColumns
+            layoutCache = FeedLayout(width: newColumns)
+            scroll.invalidateAll()
+        }
+        let postRows = headerPostRows
+        if rect.height != scroll.model.containerSize.rows || columns != scroll.model.containerSize.columns || postRows != scroll.postRows {
+            scroll.setViewport(rows: rect.height, columns: columns, postRows: postRows)
+        }
+        scroll.model.advance(to: now)
+        scroll.prepare(rows: rowCount)
+        if isFollowingBottom { newCount = 0 }
+    }
+
+    /// Takes what a shown frame drew (nil: the feed was covered): links seen whole, headers
+    /// read, where the top comment was.
+    func didPresent(_ shown: FeedView.Drawn?, at time: Date) {
+        linkVisibility.update(visible: shown?.links ?? [], at: time)
+        guard let shown else { return }
+        if let header = shown.lastHeaderShown { lastSeen = max(lastSeen ?? header, header) }
+        let top = anchor
+        lastFrame = top.comment >= 0 && scroll.postRowsShown == 0 ? (top.comment, -top.row, rect) : nil
+    }
+
+    /// How far the content moved since the last frame shown, measured on a comment both frames
+    /// show (heights measured or batches added above it move offsets, not content).
+    var scrollSinceLastFrame: FrameScroll? {
+        let model = scroll.model
+        guard let last = lastFrame, last.feed == rect, scroll.postRowsShown == 0,
+              let start = model.items.offset(of: last.comment) else { return nil }
+        let shift = last.start - (start - model.geometry.drawnOffset)
+        return shift == 0 ? nil : FrameScroll(rows: rect.row..<rect.maxRow, shift: shift)
+    }
+
+    /// The feed as drawn now, with relative times counted to `wallTime`.
+    func view(at wallTime: Date) -> FeedView {
+        FeedView(anchor: anchor, commentCount: comments.count, postRows: scroll.postRows, ownUserID: me, selected: selected,
+                 now: wallTime, layout: layout, revealed: { self.revealedSpoilers[$0] ?? [] })
+    }
+
+    /// The scrollbar and the "N new" marker.
+    var chrome: FeedChrome { FeedChrome(scroll: scroll, newCount: newCount) }
+
+    /// The feed's rows below the header's expanded rows: where the scrollbar and marker go.
+    var chromeRect: CellRect {
+        let covered = min(rect.height, scroll.postRowsShown)
+        return CellRect(column: rect.column, row: rect.row + covered, width: rect.width, height: rect.height - covered)
+    }
+
+    // MARK: Layout
+
+    /// The comment at a feed position as the feed shows it.
+    func layout(_ index: Int) -> CommentLayout {
+        layoutCache.layout(of: index, FeedLayout.Source(
+            comment: { self.comments.comment(at: $0) },
+            user: { self.comments.user(id: $0) },
+            handleID: { self.comments.handleID($0) },
+            isExpanded: { self.expandedComments.contains($0) },
+            startsUnread: { $0 == self.firstUnread }))
+    }
+
+    /// Rows the comment at a feed position takes.
+    func rowCount(_ index: Int) -> Int { layout(index).rowCount }
+
+    /// The thread header's collapsing rows at the current width.
+    var threadHeader: ThreadHeaderLayout {
+        if let cached = headerCache, cached.width == columns { return cached }
+        let header = ThreadHeaderLayout(thread: comments.thread, width: columns, handles: comments.handleID)
+        headerCache = header
+        return header
+    }
+
+    /// Rows the header collapses over: its collapsing rows, at most half the feed.
+    private var headerPostRows: Int { Self.postRows(threadHeader, feedHeight: rect.height) }
+
+    private static func postRows(_ header: ThreadHeaderLayout, feedHeight: Int) -> Int {
+        min(header.postRows, max(1, feedHeight / 2))
+    }
+
+    /// Lays every comment out again before the next frame (users or the divider changed).
+    func invalidateLayouts() {
+        layoutCache.invalidateAll()
+        headerCache = nil
+        scroll.invalidateAll()
+    }
+
+    /// Lays one comment out again (it was expanded, collapsed or edited).
+    func invalidate(_ index: Int) {
+        layoutCache.invalidate(index)
+        scroll.invalidate(index)
+        scroll.prepare(rows: rowCount)
+    }
+
+    // MARK: Reading position
+
+    /// The feed's place: the comment and row on its top row (`FeedScroll.postID` in the post's rows).
+    var anchor: FeedAnchor { scroll.anchor }
+
+    /// Whether the feed shows its newest row (and so follows new comments).
+    var isFollowingBottom: Bool { scroll.model.isAtBottom }
+
+    /// The comment being read at the top of the feed, 1-based, and the count.
+    var position: (index: Int, count: Int) {
+        let count = comments.count
+        guard count > 0 else { return (0, 0) }
+        let top = anchor
+        guard top.comment >= 0 else { return (1, count) }
+        // A comment's trailing gap row at the top means the next comment is the one in view.
+        let atGap = top.row == rowCount(top.comment) - 1
+        return (min(top.comment + 1 + (atGap ? 1 : 0), count), count)
+    }
+
+    // MARK: Scrolling
+
+    /// Applies a scroll input at the feed's time.
+    func handle(_ input: ScrollInput) {
+        scroll.model.handle(input, at: now)
+    }
+
+    /// Scrolls to the thread's post, animated.
+    func scrollToTop() {
+        scroll.scrollToTop(at: now)
+    }
+
+    /// Scrolls to the newest comment, animated, and follows from there.
+    func scrollToBottom() {
+        newCount = 0
+        scroll.scrollToBottom(at: now)
+    }
+
+    /// Scrolls to the first comment not read when the thread was opened.
+    func scrollToFirstUnread() -> FeedEffect? {
+        guard let first = firstUnread, first < comments.count else { return .message("no unread comments") }
+        scroll.scrollTo(comment: first, animated: true, at: now)
+        return nil
+    }
+
+    // MARK: The thread grows
+
+    /// Comments were added after the newest: the feed follows at rest at the bottom, else counts them.
+    func commentsAppended(_ count: Int, countAsNew: Bool) {
+        guard count > 0 else { return }
+        if countAsNew, !isFollowingBottom || scroll.model.phase != .idle { newCount += count }
+        scroll.commentsAppended(count)
+    }
+
+    /// Older comments were loaded above the first: positions move, the reading position stays.
+    func commentsPrepended(_ count: Int) {
+        guard count > 0 else { return }
+        selected = selected.map { $0 + count }
+        firstUnread = firstUnread.map { $0 + count }
+        lastSeen = lastSeen.map { $0 + count }
+        lastFrame = nil
+        if let match = search?.match { search?.match = match + count }
+        layoutCache.invalidateAll()
+        scroll.commentsPrepended(count, at: now)
+    }
+
+    // MARK: Read marker
+
+    /// The read marker to save: the newest comment seen, if any was.
+    var readMarker: ReadMarker? {
+        guard let seen = lastSeen, seen < comments.count, case .success(let comment) = comments.comment(at: seen) else { return nil }
+        return ReadMarker(commentID: comment.id, position: seen)
+    }
+
+    /// Sets the first unread comment from a saved marker, if it still names the same comment.
+    func restore(_ marker: ReadMarker?) {
+        guard let marker, marker.position < comments.count,
+              case .success(let comment) = comments.comment(at: marker.position), comment.id == marker.commentID else { return }
+        firstUnread = marker.position + 1 < comments.count ? marker.position + 1 : nil
+        lastSeen = marker.position
+        invalidateLayouts()
+    }
+}

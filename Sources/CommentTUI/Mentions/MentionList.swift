@@ -1,0 +1,125 @@
+import ScrollEngine
+import ThreadModel
+
+/// The @mention list's state: the open picker, if any, and the ranker over the thread's users.
+///
+/// Typing `@` at the start of a word opens it; typed characters and Backspace grow and shrink
+/// the query; any other change of the draft or the caret (motion, a click, a paste, undo, a
+/// kill) means the token is no longer being typed, and closes it.
+final class MentionList {
+    /// The open picker, if any.
+    private(set) var picker: MentionPicker?
+    private var ranker: MentionRanker?
+    private var recencyIsStale = false
+    private let me: String
+
+    /// Who wrote last counts from the latest comments only: a big file's older ones stay undecoded.
+    static let recencyWindow = 1000
+
+    /// A list for the user `me` (never offered to mention themselves).
+    init(me: String) {
+        self.me = me
+    }
+
+    /// Whether the list is open.
+    var isOpen: Bool { picker != nil }
+
+    /// The users changed: the next ranking builds a new ranker.
+    func usersChanged() { ranker = nil }
+
+    /// Comments arrived: who wrote last may have changed.
+    func commentsAdded() { recencyIsStale = true }
+
+    /// Opens, updates or closes the list after an event that changed the draft (or not).
+    func follow(_ edit: DraftEdit?, draftChanged: Bool, draft: ComposerDocument, comments: ThreadComments, feed: CellRect, now: ScrollInstant) {
+        guard let picker else {
+            if case .typed("@")? = edit, let found = draft.mentionQuery, found.query.isEmpty {
+                self.picker = MentionPicker(query: "", results: rank("", comments), feed: feed, now: now)
+            }
+            return
+        }
+        guard draftChanged else { return }
+        let length: Int
+        switch edit {
+        case .typed?: length = picker.query.count + 1
+        case .deletedBackward? where !picker.query.isEmpty: length = picker.query.count - 1
+        default: return close()
+        }
+        guard let query = Self.typedQuery(length: length, in: draft) else { return close() }
+        let results = rank(query, comments)
+        // A name may have spaces, so a space keeps the list open while someone still matches.
+        if results.total == 0, query.last?.isWhitespace == true { return close() }
+        picker.update(query: query, results: results, now: now)
+    }
+
+    /// Closes the list.
+    func close() { picker = nil }
+
+    /// The user to insert for Tab or Enter, closing the list; nil (and closed) when none matches.
+    func takeHighlighted() -> (user: User, replacing: Int)? {
+        guard let picker else { return nil }
+        self.picker = nil
+        guard let user = picker.highlightedUser else { return nil }
+        return (user, picker.query.count + 1)
+    }
+
+    /// Moves the highlight.
+    func move(_ step: MentionListStep, at now: ScrollInstant) {
+        guard let picker else { return }
+        switch step {
+        case .up: picker.moveHighlight(by: -1, at: now)
+        case .down: picker.moveHighlight(by: 1, at: now)
+        case .pageUp: picker.moveHighlight(by: -picker.pageRows, at: now)
+        case .pageDown: picker.moveHighlight(by: picker.pageRows, at: now)
+        }
+    }
+
+    /// A mouse event on the list's own rows: the wheel scrolls it, a click picks a user (returned
+    /// with the characters it replaces, and the list closes).
+    func handle(_ mouse: MouseEvent, at now: ScrollInstant) -> (user: User, replacing: Int)? {
+        guard let picker else { return nil }
+        switch (mouse.button, mouse.action) {
+        case (.wheelUp, _): picker.scroll(.wheel(notches: -1), at: now)
+        case (.wheelDown, _): picker.scroll(.wheel(notches: 1), at: now)
+        case (.left, .press):
+            guard let item = picker.item(atScreenRow: mouse.row), item >= 0 else { return nil }
+            self.picker = nil
+            return (picker.results.matches[item].user, picker.query.count + 1)
+        default: break
+        }
+        return nil
+    }
+
+    private func rank(_ query: String, _ comments: ThreadComments) -> MentionResults {
+        rankerUpdated(comments).rank(query, limit: MentionPicker.limit)
+    }
+
+    /// The ranker, built when users change and re-ranked by recency when comments arrive.
+    private func rankerUpdated(_ comments: ThreadComments) -> MentionRanker {
+        if let ranker, !recencyIsStale { return ranker }
+        let recent = max(0, comments.count - Self.recencyWindow)..<comments.count
+        let recency = MentionRanker.recency(of: recent.compactMap { try? comments.comment(at: $0).get() })
+        let updated = ranker.map { $0.withRecency(recency) }
+            ?? MentionRanker(users: comments.thread.users.filter { $0.id != me }, recency: recency)
+        ranker = updated
+        recencyIsStale = false
+        return updated
+    }
+
+    /// The `length` characters typed after an `@` that sits right before them and the caret;
+    /// nil when the text there is not such a token (on one line) any more. Walks back from
+    /// the caret only, so a keystroke in a huge draft costs what it costs in a short one.
+    private static func typedQuery(length: Int, in draft: ComposerDocument) -> String? {
+        guard draft.selection.isEmpty else { return nil }
+        let characters = draft.text.characters
+        var index = draft.caret
+        var typed: [Character] = []
+        for _ in 0...length {
+            guard index > characters.startIndex else { return nil }
+            index = characters.index(before: index)
+            typed.append(characters[index])
+        }
+        guard typed.last == "@", !typed.contains("\n") else { return nil }
+        return String(typed.dropLast().reversed())
+    }
+}
