@@ -24,15 +24,21 @@ let package = Package(
         ),
         .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel"], resources: [.copy("Data")]),
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
+        // Helpers for tests: the screen assertion (text and styles from lines).
+        .target(
+            name: "CommentTUITestSupport",
+            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine"],
+            path: "Tests/CommentTUITestSupport"
+        ),
         .testTarget(
             name: "CommentTUITests",
-            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine"],
+            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "CommentTUITestSupport"],
             resources: [.copy("Data")]
         ),
         // ncurses and real-terminal (tmux) tests; depends on the executable so it is built.
         .testTarget(
             name: "TerminalTests",
-            dependencies: ["CommentTUI", "ThreadModel", "comment-tui"]
+            dependencies: ["CommentTUI", "ThreadModel", "comment-tui", "CommentTUITestSupport"]
         ),
     ]
 )

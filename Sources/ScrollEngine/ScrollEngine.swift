@@ -1,5 +1,6 @@
 // ScrollEngine: a pure scroll model (geometry, phases, momentum, animations, debounced end,
-// observers, position by id, snapping) and hit testing of layered regions.
+// observers, position by id, snapping). Screen rectangles and hit testing live in CommentTUI
+// (Screen/), which owns the screen.
 // No ncurses, no clock reads, no I/O: time is passed in as `ScrollInstant` values.
 
 /// The version of the ScrollEngine module.

@@ -75,12 +75,12 @@ final class MentionPicker {
     }
 
     /// The cells that belong to the list now: its frame minus the visible inset rows.
-    var hitShape: HitShape { PickerInsetShape.shape(frame: frame, geometry: model.geometry) }
+    var hitShape: HitShape { ScrollingInsetShape.shape(frame: frame, geometry: model.geometry) }
 
     /// Transparent rows at the top of the frame now.
     var visibleInsetRows: Int {
-        PickerInsetShape.visibleInsetRows(frameHeight: frame.height, insetRows: insetRows,
-                                          contentOffset: model.contentOffset + Double(insetRows))
+        ScrollingInsetShape.visibleInsetRows(frameHeight: frame.height, insetRows: insetRows,
+                                             contentOffset: model.contentOffset + Double(insetRows))
     }
 
     /// The item on a screen row: -1 the title, 0… a user; nil in the inset or outside.

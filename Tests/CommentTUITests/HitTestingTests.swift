@@ -1,5 +1,6 @@
 import XCTest
-@testable import ScrollEngine
+import ScrollEngine
+@testable import CommentTUI
 
 final class HitTestingTests: XCTestCase {
     func testRectSubtractionTable() {
@@ -50,10 +51,10 @@ final class HitTestingTests: XCTestCase {
         XCTAssertEqual(tester.hitTest(column: 10, row: 5), HitResult(layer: "feed", item: 2))
     }
 
-    func testPickerInsetRowsVisibleAtEachOffset() {
+    func testInsetRowsVisibleAtEachOffset() {
         let table: [(offset: Double, visible: Int)] = [(0, 6), (1, 5), (2.7, 4), (5.99, 1), (6, 0), (9, 0), (-3, 8)]
         for (offset, visible) in table {
-            XCTAssertEqual(PickerInsetShape.visibleInsetRows(frameHeight: 8, insetRows: 6, contentOffset: offset), visible, "\(offset)")
+            XCTAssertEqual(ScrollingInsetShape.visibleInsetRows(frameHeight: 8, insetRows: 6, contentOffset: offset), visible, "\(offset)")
         }
     }
 
@@ -66,7 +67,7 @@ final class HitTestingTests: XCTestCase {
         var tester = HitTester<String, String>()
         tester.push(HitLayer(id: "feed", shape: HitShape(CellRect(column: 0, row: 0, width: 80, height: 20)),
                              item: { _, row in "comment\(row / 3)" }))
-        tester.push(HitLayer(id: "picker", shape: { PickerInsetShape.shape(frame: frame, geometry: users.geometry) },
+        tester.push(HitLayer(id: "picker", shape: { ScrollingInsetShape.shape(frame: frame, geometry: users.geometry) },
                              item: { _, row in users.item(atViewportRow: row - frame.row) }))
 
         // At rest the whole inset shows: rows 10–15 go to the feed, 16–17 to the first users.
@@ -106,3 +107,6 @@ final class HitTestingTests: XCTestCase {
         XCTAssertEqual(tester.hitTest(column: 6, row: 10), HitResult(layer: "picker", item: "user10"))
     }
 }
+
+/// Instant `seconds` after the origin.
+private func at(_ seconds: Double) -> ScrollInstant { ScrollInstant(seconds: seconds) }

@@ -1,10 +1,12 @@
-/// The hit shape of a list over another view whose content begins with a transparent inset (the
-/// mention picker over the feed): its frame minus the inset rows still visible.
+import ScrollEngine
+
+/// The hit shape of a scrolling frame whose content begins with a transparent inset: the frame
+/// minus the inset rows still visible, so clicks there reach whatever is drawn below.
 ///
 /// The source talk's `.contentShape(Rectangle().size(w, h − offset).offset(y: offset))` with
-/// `offset = max(inset.frame.maxY, 0)`: as the list scrolls up, the inset scrolls away and the
-/// list covers more of the view below.
-public enum PickerInsetShape {
+/// `offset = max(inset.frame.maxY, 0)`: as the content scrolls up, the inset scrolls away and the
+/// frame covers more of the view below. (The mention list over the feed is one such frame.)
+public enum ScrollingInsetShape {
     /// The inset's bottom edge in frame rows (`inset.frame.maxY`), clamped to the frame: the
     /// number of transparent rows at the top of the frame. `contentOffset` counts from the
     /// inset's first row and is drawn at whole rows.
@@ -20,8 +22,8 @@ public enum PickerInsetShape {
                                  width: frame.width, height: frame.height - transparent))
     }
 
-    /// The shape for a list whose inset is its model's top content inset (offsets start at
-    /// `-insets.top`, where the whole inset shows).
+    /// The shape for a frame whose inset is its scroll model's top content inset (offsets start
+    /// at `-insets.top`, where the whole inset shows).
     public static func shape(frame: CellRect, geometry: ScrollGeometry) -> HitShape {
         shape(frame: frame, insetRows: geometry.contentInsets.top,
               contentOffset: geometry.contentOffset + Double(geometry.contentInsets.top))
