@@ -174,6 +174,16 @@ final class ThreadFileSourceTests: XCTestCase {
         XCTAssertNil(source.loadReadMarker())
     }
 
+    func testAWatchThatCannotStartIsReportedOnceAndTheThreadStillOpens() throws {
+        let path = try writeThread()
+        let source = try ThreadFileSource(path: path, environment: [:], watch: { _ in throw SystemError("watch t.jsonl", code: ENOSPC) })
+        XCTAssertEqual(source.openedComments.commentCount, 3)
+        XCTAssertEqual(try waitForUpdates(source), ["problem stopped following: watch t.jsonl: No space left on device"])
+        XCTAssertFalse(try isReadable(source))
+        try ThreadFileWriter(path: path).append(.comment(comment("n1")))
+        XCTAssertEqual(source.takeUpdates().count, 0)
+    }
+
     func testOpenedWithoutFollowingItNeverChanges() throws {
         let path = try writeThread()
         let source = try ThreadFileSource(path: path, environment: [:], follows: false)

@@ -24,8 +24,14 @@ public protocol ThreadSource: AnyObject {
     /// Asks for a page of older comments; they arrive as `.olderComments` from `takeUpdates()`.
     func loadOlderComments()
     /// Readable when updates wait; nil for a source that never changes after opening.
+    ///
+    /// Anything learned after opening makes it readable, so the loop needs no first call before
+    /// it polls. It is the same descriptor for the source's life (the loop registers it once),
+    /// and stays open after the source stops following; only `takeUpdates()` reads it.
     var updatesReady: FileDescriptor? { get }
-    /// What changed since the last call, oldest first; never blocks.
+    /// What changed since the last call, oldest first; never blocks. Empty after a wake that
+    /// brought nothing new. Our own sent comments come back in `.commentsAppended` once the
+    /// thread echoes them: the app skips comments whose id it already has.
     func takeUpdates() -> [ThreadUpdate]
 
     /// Sends a comment of the reader's. `.pending` promises a `.sendConfirmed` or `.sendFailed`
@@ -34,7 +40,7 @@ public protocol ThreadSource: AnyObject {
 
     /// The read marker saved when the thread was last closed, if any.
     func loadReadMarker() -> ReadMarker?
-    /// Saves the read marker (at exit).
+    /// Saves the read marker (at exit); a source with nowhere to keep it does nothing.
     func saveReadMarker(_ marker: ReadMarker) throws
     /// Where the reader's unsent draft of this thread is kept; nil keeps drafts in memory only.
     var draftFile: DraftFile? { get }
@@ -55,7 +61,8 @@ public enum ThreadUpdate: Sendable {
     /// A `.pending` comment could not be sent, and why.
     case sendFailed(commentID: String, reason: String)
     /// Something went wrong that the reader should know of (a line that did not read, a
-    /// connection lost); the source carries on where it can.
+    /// connection lost), worded for the status bar; the source carries on where it can. A source
+    /// that cannot carry on says so once ("stopped following: …") and then stays quiet.
     case problem(String)
 }
 

@@ -11,6 +11,7 @@ public final class ThreadFileSource: ThreadSource {
     public let path: String
     /// The file name.
     public let label: String
+    /// The header and users read when opened; comments stay in the file.
     public let thread: CommentThread
     /// The file indexed by line: comments are decoded when shown.
     public let index: ThreadIndex
@@ -37,12 +38,18 @@ public final class ThreadFileSource: ThreadSource {
     /// opens (see `notAThreadProblem`); a watch that cannot start is reported by the first
     /// `takeUpdates()`, as following stopped. `environment` locates the state directory
     /// (`XDG_DATA_HOME`, `HOME`); it is never read from the process here.
-    public init(path: String, environment: [String: String], follows: Bool = true) throws {
+    public convenience init(path: String, environment: [String: String], follows: Bool = true) throws {
+        let makeWatch: ((String) throws -> FileWatch)? = follows ? { try FileWatch(path: $0) } : nil
+        try self.init(path: path, environment: environment, watch: makeWatch)
+    }
+
+    /// Opens with `watch` making the file's watch (tests make one that fails); nil follows nothing.
+    init(path: String, environment: [String: String], watch makeWatch: ((String) throws -> FileWatch)?) throws {
         self.path = path
         label = (path as NSString).lastPathComponent
         // Watch first, then index: whatever lands after the index's read makes the watch
         // readable, so nothing appended in between is missed.
-        let watch = follows ? Result { try FileWatch(path: path) } : nil
+        let watch = makeWatch.map { make in Result { try make(path) } }
         // Indexed, not read: a million-comment file opens at once and decodes only what is shown.
         index = try ThreadIndex.open(path: path)
         let head = index.header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")
@@ -80,9 +87,11 @@ public final class ThreadFileSource: ThreadSource {
         return index.problems.first
     }
 
+    /// The index: every comment in the file when it was opened.
     public var openedComments: CommentStore { index }
     /// False: the index holds every comment in the file.
     public var hasOlderComments: Bool { false }
+    /// The lines that did not read while indexing.
     public var openingProblems: [ThreadFileProblem] { index.problems }
 
     /// Nothing to do: every comment was opened.
@@ -98,6 +107,7 @@ public final class ThreadFileSource: ThreadSource {
         }
     }
 
+    /// The marker saved beside the thread's other state, if one reads.
     public func loadReadMarker() -> ReadMarker? { stateFiles.flatMap(ReadMarker.load) }
 
     /// Saves the marker; without a state directory there is nowhere to keep it, which is no error.
@@ -106,5 +116,6 @@ public final class ThreadFileSource: ThreadSource {
         try marker.save(stateFiles)
     }
 
+    /// `<stem>.draft.json` in the state directory; nil without one.
     public var draftFile: DraftFile? { stateFiles.map(DraftFile.init) }
 }
