@@ -2,20 +2,13 @@ import XCTest
 import ScrollEngine
 import ThreadModel
 @testable import CommentTUI
+import CommentTUITestSupport
 
 final class AppFlowTests: XCTestCase {
-    static let start = testThreadStart
-
-    func smallThread(comments: Int = 3) -> CommentThread { makeSmallThread(comments: comments) }
-
-    func makeApp(_ thread: CommentThread, columns: Int = 40, rows: Int = 12) -> (CommentApp, HeadlessScreen) {
-        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "test", columns: columns, rows: rows)
-        app.wallTime = testNow
-        return (app, HeadlessScreen(columns: columns, rows: rows))
-    }
+    static let start = ThreadFixture.start
 
     func show(_ app: CommentApp, on screen: HeadlessScreen) {
-        screen.present(app.render(), full: false)
+        screen.show(app)
         screen.screen._checkInvariants()
     }
 
@@ -29,7 +22,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testFirstScreenReadsLikeTheClient() {
-        let (app, screen) = makeApp(smallThread(comments: 2))
+        let (app, screen) = ThreadFixture.numbered(2).open()
         show(app, on: screen)
         // A short thread reads from the top; the title's escape shows as a placeholder.
         XCTAssertEqual(screen.plainLines, [
@@ -49,7 +42,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testStatusBarAndComposerRows() {
-        let (app, screen) = makeApp(smallThread(comments: 2))
+        let (app, screen) = ThreadFixture.numbered(2).open()
         type("hi 日本", into: app)
         show(app, on: screen)
         XCTAssertEqual(screen.plainLines[10], "› hi 日本")
@@ -58,7 +51,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testPageKeysAndRowKeysScrollTheFeed() {
-        let (app, screen) = makeApp(smallThread(comments: 20))
+        let (app, screen) = ThreadFixture.numbered(20).open()
         show(app, on: screen)
         let bottom = app.feedOffset
         XCTAssertGreaterThan(bottom, 0, "opens at the newest comments")
@@ -79,7 +72,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testWheelScrollsTheFeed() {
-        let (app, _) = makeApp(smallThread(comments: 20))
+        let (app, _) = ThreadFixture.numbered(20).open()
         _ = app.render()
         let bottom = app.feedOffset
         type("\u{1B}[<64;5;6M", into: app)
@@ -89,7 +82,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testStatusBarCountsTheCommentAtTheTop() {
-        let (app, screen) = makeApp(smallThread(comments: 20))
+        let (app, screen) = ThreadFixture.numbered(20).open()
         type("\u{1B}[1;5H", into: app)
         show(app, on: screen)
         XCTAssertTrue(screen.plainLines[11].hasSuffix("comment 1/20"))
@@ -99,7 +92,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testF1ShowsTheKeysAndEscClosesThem() {
-        let (app, screen) = makeApp(smallThread(comments: 2), columns: 80, rows: 24)
+        let (app, screen) = ThreadFixture.numbered(2).open(columns: 80, rows: 24)
         type("\u{1B}OP", into: app)
         show(app, on: screen)
         XCTAssertTrue(screen.plainLines[0].hasPrefix(" Keys"))
@@ -111,7 +104,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testQuitKeys() {
-        let (app, _) = makeApp(smallThread())
+        let (app, _) = ThreadFixture.numbered().open()
         XCTAssertEqual(app.handle(.key(.ctrl("c"))), .quit)
         XCTAssertEqual(app.handle(.key(KeyPress(.function(10)))), .quit)
         XCTAssertEqual(app.handle(.key(.ctrl("d"))), .quit, "Ctrl-D quits on an empty composer")
@@ -122,17 +115,17 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testEnterPostsAndFollowsTheBottom() {
-        let (app, screen) = makeApp(smallThread(comments: 20))
+        let (app, screen) = ThreadFixture.numbered(20).open()
         type("\u{1B}[1;5Hnew one\r", into: app)
         show(app, on: screen)
-        XCTAssertEqual(app.thread.comments.last?.body, "new one")
-        XCTAssertTrue(app.draft.isEmpty)
+        XCTAssertEqual(app.allComments.last?.body, "new one")
+        XCTAssertTrue(app.composer.draft.isEmpty)
         XCTAssertEqual(app.feedOffset, app.feedBottomOffset)
         XCTAssertTrue(screen.plainLines.contains("   new one"))
     }
 
     func testTooSmallTerminalShowsANotice() {
-        let (app, screen) = makeApp(smallThread(), columns: 19, rows: 12)
+        let (app, screen) = ThreadFixture.numbered().open(columns: 19, rows: 12)
         show(app, on: screen)
         XCTAssertTrue(screen.plainLines.contains { $0.contains("too small") && !$0.contains("␛") })
         app.resize(columns: 40, rows: 12)
@@ -142,9 +135,9 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testResizeRewrapsAndKeepsTheBottom() {
-        var thread = smallThread(comments: 3)
-        thread.append(Comment(id: "long", author: "u1", created: Self.start, body: String(repeating: "word ", count: 30)))
-        let (app, screen) = makeApp(thread, columns: 60, rows: 12)
+        var thread = ThreadFixture.numbered(3)
+        thread.add(Comment(id: "long", author: "u1", created: Self.start, body: String(repeating: "word ", count: 30)))
+        let (app, screen) = thread.open(columns: 60, rows: 12)
         show(app, on: screen)
         app.resize(columns: 30, rows: 12)
         screen.resize(columns: 30, rows: 12)
@@ -155,7 +148,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testPartialFramesEqualAFullRedraw() {
-        let (app, screen) = makeApp(smallThread(comments: 20))
+        let (app, screen) = ThreadFixture.numbered(20).open()
         show(app, on: screen)
         for input in ["abc", "\u{1B}[5~", "日本", "\u{7F}", "\u{1B}[1;5A", "\u{1B}[<65;1;5M"] {
             type(input, into: app)
@@ -165,7 +158,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testLoopRunsScriptedInputUntilEndOfInput() throws {
-        let (app, screen) = makeApp(smallThread(comments: 20))
+        let (app, screen) = ThreadFixture.numbered(20).open()
         let pipe = try FileDescriptor.pipe()
         try pipe.write.writeAll(Array("hey\u{1B}[5~".utf8))
         pipe.write.close()
@@ -178,7 +171,7 @@ final class AppFlowTests: XCTestCase {
     }
 
     func testLoopQuitsOnCtrlC() throws {
-        let (app, screen) = makeApp(smallThread())
+        let (app, screen) = ThreadFixture.numbered().open()
         let pipe = try FileDescriptor.pipe()
         try pipe.write.writeAll([0x03])
         let loop = AppLoop(app: app, session: screen, input: pipe.read, signals: nil)
@@ -189,10 +182,7 @@ final class AppFlowTests: XCTestCase {
 
 final class AppLoopTests: XCTestCase {
     func makeLoop(clock: @escaping () -> Double) throws -> (AppLoop, CommentApp, HeadlessScreen, (read: FileDescriptor, write: FileDescriptor)) {
-        let thread = makeSmallThread(comments: 5)
-        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "test", columns: 40, rows: 12)
-        app.wallTime = testNow
-        let screen = HeadlessScreen(columns: 40, rows: 12)
+        let (app, screen) = ThreadFixture.numbered(5).open()
         let pipe = try FileDescriptor.pipe()
         pipe.read.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: pipe.read, signals: nil, now: clock,
@@ -205,16 +195,16 @@ final class AppLoopTests: XCTestCase {
         let (loop, app, _, pipe) = try makeLoop { clock }
         defer { pipe.read.close(); pipe.write.close() }
         _ = app.handle(.key(KeyPress(.function(1))))   // help open: Esc closes it
-        XCTAssertTrue(app.showsHelp)
+        XCTAssertTrue(app.overlays.showsHelp)
         XCTAssertEqual(loop.timeout(), 30, "nothing scheduled: the loop sleeps until relative times change")
         try pipe.write.writeAll([0x1B])
         XCTAssertNil(try loop.runOnce())
-        XCTAssertTrue(app.showsHelp, "Esc may still be the start of a sequence")
+        XCTAssertTrue(app.overlays.showsHelp, "Esc may still be the start of a sequence")
         XCTAssertEqual(loop.timeout()!, InputDecoder.escapeTimeout, accuracy: 1e-9)
         clock += InputDecoder.escapeTimeout
         XCTAssertEqual(loop.timeout(), 0)
         XCTAssertNil(try loop.runOnce())
-        XCTAssertFalse(app.showsHelp)
+        XCTAssertFalse(app.overlays.showsHelp)
         XCTAssertEqual(loop.timeout(), 30, "idle again: only the minute wake-up")
     }
 
@@ -229,11 +219,11 @@ final class AppLoopTests: XCTestCase {
         clock += 0.01
         try pipe.write.writeAll(Array("1;5A".utf8))
         XCTAssertNil(try loop.runOnce())
-        XCTAssertEqual(app.feedScroll.model.phase, .animating, "the row key animates")
+        XCTAssertEqual(app.feed.scroll.model.phase, .animating, "the row key animates")
         clock += 1
         XCTAssertNil(try loop.runOnce(), "moving: the loop wakes for the next frame without input")
         XCTAssertEqual(app.feedOffset, bottom - 1, "Ctrl-Up, not Esc then text")
-        XCTAssertTrue(app.draft.isEmpty)
+        XCTAssertTrue(app.composer.draft.isEmpty)
     }
 
     func testWatchedDescriptorsWakeTheLoop() throws {

@@ -2,14 +2,13 @@ import Foundation
 import XCTest
 import ThreadModel
 @testable import CommentTUI
+import CommentTUITestSupport
 
 final class AppPostingTests: XCTestCase {
-    private func makeApp(path: String) throws -> CommentApp {
-        let file = try ThreadFile.read(path: path)
-        let app = CommentApp(thread: file.thread, me: file.thread.user(handle: "ann")!, threadLabel: "t.jsonl", columns: 40, rows: 12)
-        let writer = ThreadFileWriter(path: path)
-        app.post = { try writer.append(.comment($0)) }
-        return app
+    /// The client on the thread file at `path`, as ann.
+    private func openFile(_ path: String) throws -> CommentApp {
+        let source = try ThreadFileSource(path: path, environment: [:], follows: false)
+        return CommentApp(source: source, me: source.thread.user(handle: "ann")!, columns: 40, rows: 12)
     }
 
     private func type(_ text: String, into app: CommentApp, at time: Date = Date(timeIntervalSince1970: 1_744_884_000.7)) {
@@ -20,12 +19,12 @@ final class AppPostingTests: XCTestCase {
     func testSendAppendsToTheFile() throws {
         let path = try temporaryDirectory(self).appendingPathComponent("t.jsonl").path
         XCTAssertEqual(VerbRun(.new, [path, "--title", "T", "--as", "ann"]).status, 0)
-        let app = try makeApp(path: path)
+        let app = try openFile(path)
         type("hello file\r", into: app)
-        XCTAssertEqual(app.draft.string, "")
+        XCTAssertEqual(app.composer.draft.string, "")
         XCTAssertEqual(app.message, "posted")
         let file = try ThreadFile.read(path: path)
-        XCTAssertEqual(file.thread.comments, app.thread.comments, "what is on screen is what is on disk")
+        XCTAssertEqual(file.thread.comments, app.allComments, "what is on screen is what is on disk")
         XCTAssertEqual(file.thread.comments.map(\.body), ["hello file"])
         XCTAssertEqual(file.thread.comments.first?.created, Date(timeIntervalSince1970: 1_744_884_000))
     }
@@ -34,12 +33,12 @@ final class AppPostingTests: XCTestCase {
         let directory = try temporaryDirectory(self)
         let path = directory.appendingPathComponent("t.jsonl").path
         XCTAssertEqual(VerbRun(.new, [path, "--title", "T", "--as", "ann"]).status, 0)
-        let app = try makeApp(path: path)
+        let app = try openFile(path)
         try FileManager.default.removeItem(atPath: path)  // the next append cannot open the file
         type("keep me\r", into: app)
-        XCTAssertEqual(app.draft.string, "keep me")
-        XCTAssertTrue(app.messageIsError)
+        XCTAssertEqual(app.composer.draft.string, "keep me")
+        XCTAssertTrue(app.overlays.messageIsError)
         XCTAssertTrue(app.message?.contains("not sent") == true && app.message?.contains(path) == true, app.message ?? "")
-        XCTAssertEqual(app.thread.comments, [])
+        XCTAssertEqual(app.allComments, [])
     }
 }

@@ -2,24 +2,23 @@ import Foundation
 import ThreadModel
 import XCTest
 @testable import CommentTUI
+import CommentTUITestSupport
 
 /// Selecting comments and acting on them: spoilers, expanding, links, link visibility, times.
 final class CommentActionTests: XCTestCase {
     static let longBody = (1...20).map { "long line \($0)" }.joined(separator: "\\\n")
 
-    private func makeApp(rows: Int = 24) -> (CommentApp, HeadlessScreen) {
-        var thread = CommentThread(id: "t", title: "Actions", author: "u1", created: testThreadStart, body: "",
-                                   users: [User(id: "u1", handle: "ann", name: "Ann"), User(id: "u2", handle: "bo", name: "Bo")])
-        thread.append(Comment(id: "c1", author: "u2", created: testThreadStart, body: "see ||one|| and ||two||"))
-        thread.append(Comment(id: "c2", author: "u1", created: testThreadStart, body: Self.longBody))
-        thread.append(Comment(id: "c3", author: "u2", created: testThreadStart, body: "read [the docs](https://example.com/docs) @ann"))
-        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "t", columns: 50, rows: rows)
-        app.wallTime = testNow
-        return (app, HeadlessScreen(columns: 50, rows: rows))
+    /// Three comments: one with two spoilers, a long one of ann's, one with a link and a mention.
+    static var actions: ThreadFixture {
+        var fixture = ThreadFixture(title: "Actions", users: [ThreadFixture.ann, User(id: "u2", handle: "bo", name: "Bo")])
+        fixture.add(Comment(id: "c1", author: "u2", created: ThreadFixture.start, body: "see ||one|| and ||two||"))
+        fixture.add(Comment(id: "c2", author: "u1", created: ThreadFixture.start, body: longBody))
+        fixture.add(Comment(id: "c3", author: "u2", created: ThreadFixture.start, body: "read [the docs](https://example.com/docs) @ann"))
+        return fixture
     }
 
     private func show(_ app: CommentApp, _ screen: HeadlessScreen) -> [String] {
-        screen.present(app.render(), full: false)
+        screen.show(app)
         screen.screen._checkInvariants()
         return screen.lines
     }
@@ -31,35 +30,35 @@ final class CommentActionTests: XCTestCase {
     }
 
     func testLongCommentsCollapseWithAMarkerThatFitsTheLastRow() {
-        let (app, screen) = makeApp(rows: 40)
-        app.scrollFeedToTop(); app.settle()
+        let (app, screen) = Self.actions.open(columns: 50, rows: 40)
+        app.feed.scrollToTop(); app.settle()
         let lines = show(app, screen)
         XCTAssertTrue(lines.contains("   long line 12… 8 more lines"), lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains("   long line 13"))
     }
 
     func testSelectionMarksTheGutterAndEscClearsIt() {
-        let (app, screen) = makeApp(rows: 40)
-        app.scrollFeedToTop(); app.settle()
+        let (app, screen) = Self.actions.open(columns: 50, rows: 40)
+        app.feed.scrollToTop(); app.settle()
         key(app, KeyPress(.down, .alt))
         var lines = show(app, screen)
-        XCTAssertEqual(app.selectedComment, 0)
+        XCTAssertEqual(app.feed.selected, 0)
         XCTAssertTrue(lines[3].hasPrefix("▌Bo"), lines[3])
         key(app, KeyPress(.down, .alt))
         lines = show(app, screen)
-        XCTAssertEqual(app.selectedComment, 1)
+        XCTAssertEqual(app.feed.selected, 1)
         XCTAssertFalse(lines[3].hasPrefix("▌"))
         XCTAssertTrue(lines.contains("▌  long line 1"))
         key(app, KeyPress(.up, .alt))
-        XCTAssertEqual(app.selectedComment, 0)
+        XCTAssertEqual(app.feed.selected, 0)
         key(app, KeyPress(.escape))
-        XCTAssertNil(app.selectedComment)
+        XCTAssertNil(app.feed.selected)
         XCTAssertFalse(show(app, screen).contains { $0.hasPrefix("▌") })
     }
 
     func testAltSRevealsTheSelectedCommentsSpoilersAndAClickRevealsOne() {
-        let (app, screen) = makeApp(rows: 40)
-        app.scrollFeedToTop(); app.settle()
+        let (app, screen) = Self.actions.open(columns: 50, rows: 40)
+        app.feed.scrollToTop(); app.settle()
         XCTAssertTrue(show(app, screen).contains("   see ░░░ and ░░░"))
         // Row 4 is the first comment's body; "see " puts the first spoiler at body column 4.
         click(app, column: FeedLayout.bodyIndent + 4, row: 4)
@@ -71,8 +70,8 @@ final class CommentActionTests: XCTestCase {
     }
 
     func testAltEAndAClickOnTheMarkerExpandAndCollapse() {
-        let (app, screen) = makeApp(rows: 40)
-        app.scrollFeedToTop(); app.settle()
+        let (app, screen) = Self.actions.open(columns: 50, rows: 40)
+        app.feed.scrollToTop(); app.settle()
         key(app, KeyPress(.down, .alt))
         key(app, KeyPress(.down, .alt))
         key(app, .alt("e"))
@@ -89,7 +88,7 @@ final class CommentActionTests: XCTestCase {
     }
 
     func testLinksOpenFromAltOAndClicksOrShowInTheStatusBar() {
-        let (app, screen) = makeApp(rows: 40)
+        let (app, screen) = Self.actions.open(columns: 50, rows: 40)
         var opened: [String] = []
         app.openLink = { opened.append($0); return true }
         let lines = show(app, screen)
@@ -106,7 +105,7 @@ final class CommentActionTests: XCTestCase {
     }
 
     func testMentionsOfMeStandOut() {
-        let (app, screen) = makeApp(rows: 40)
+        let (app, screen) = Self.actions.open(columns: 50, rows: 40)
         _ = show(app, screen)
         let row = screen.lines.firstIndex(of: "   read the docs (example.com) @ann")!
         let column = FeedLayout.bodyIndent + DisplayWidth.width(of: "read the docs (example.com) ")
@@ -114,42 +113,42 @@ final class CommentActionTests: XCTestCase {
     }
 
     func testLinkVisibilityCountsTimeSeenWhole() {
-        let (app, screen) = makeApp(rows: 40)
+        let (app, screen) = Self.actions.open(columns: 50, rows: 40)
         _ = show(app, screen)
-        app.wallTime = testNow.addingTimeInterval(2.5)
-        app.scrollFeedToTop(); app.settle()
+        app.wallTime = ThreadFixture.now.addingTimeInterval(2.5)
+        app.feed.scrollToTop(); app.settle()
         _ = show(app, screen)
         var records = app.linkVisibility.records(at: app.wallTime)
         XCTAssertEqual(records.count, 1)
-        XCTAssertEqual(records.first?.firstSeen, testNow)
+        XCTAssertEqual(records.first?.firstSeen, ThreadFixture.now)
         let first = records.first?.visible ?? 0
         // At the top with 40 rows the last comment may still show: then it keeps counting.
         XCTAssertGreaterThanOrEqual(first, 2.5)
-        records = app.linkVisibility.records(at: testNow.addingTimeInterval(4))
+        records = app.linkVisibility.records(at: ThreadFixture.now.addingTimeInterval(4))
         let json = String(decoding: LinkVisibility.jsonLines(records), as: UTF8.self)
         XCTAssertTrue(json.hasPrefix(#"{"comment":"c3","url":"https://example.com/docs","first_seen":"2025-05-17T10:00:00Z","visible_ms":"#), json)
         XCTAssertTrue(json.hasSuffix("}\n"))
     }
 
     func testALinkLeavingTheScreenStopsCounting() {
-        let (app, screen) = makeApp(rows: 12)
+        let (app, screen) = Self.actions.open(columns: 50, rows: 12)
         _ = show(app, screen)
-        XCTAssertEqual(app.linkVisibility.records(at: testNow).count, 1, "the newest comment is on screen")
-        app.wallTime = testNow.addingTimeInterval(1.25)
-        app.scrollFeedToTop(); app.settle()
+        XCTAssertEqual(app.linkVisibility.records(at: ThreadFixture.now).count, 1, "the newest comment is on screen")
+        app.wallTime = ThreadFixture.now.addingTimeInterval(1.25)
+        app.feed.scrollToTop(); app.settle()
         _ = show(app, screen)
-        app.wallTime = testNow.addingTimeInterval(60)
+        app.wallTime = ThreadFixture.now.addingTimeInterval(60)
         _ = show(app, screen)
         XCTAssertEqual(app.linkVisibility.records(at: app.wallTime).first?.visible ?? -1, 1.25, accuracy: 1e-9)
     }
 
     func testRelativeTimesFollowTheWallClockWithoutMovingRows() {
-        let (app, screen) = makeApp(rows: 40)
-        app.wallTime = testThreadStart.addingTimeInterval(5 * 60)
-        app.scrollFeedToTop(); app.settle()
+        let (app, screen) = Self.actions.open(columns: 50, rows: 40)
+        app.wallTime = ThreadFixture.start.addingTimeInterval(5 * 60)
+        app.feed.scrollToTop(); app.settle()
         let before = show(app, screen)
         XCTAssertEqual(before[3], " Bo @bo · 5m ago")
-        app.wallTime = testThreadStart.addingTimeInterval(3 * 3600)
+        app.wallTime = ThreadFixture.start.addingTimeInterval(3 * 3600)
         let after = show(app, screen)
         XCTAssertEqual(after[3], " Bo @bo · 3h ago")
         XCTAssertEqual(after.filter { !$0.hasSuffix("ago") }, before.filter { !$0.hasSuffix("ago") })

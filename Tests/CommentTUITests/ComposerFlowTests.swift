@@ -3,16 +3,10 @@ import XCTest
 import ScrollEngine
 import ThreadModel
 @testable import CommentTUI
+import CommentTUITestSupport
 
 /// The composer as a user drives it: keys in, draft, screen and thread out.
 final class ComposerFlowTests: XCTestCase {
-    func makeApp(comments: Int = 3, columns: Int = 40, rows: Int = 12) -> (CommentApp, HeadlessScreen) {
-        let thread = makeSmallThread(comments: comments)
-        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "test", columns: columns, rows: rows)
-        app.wallTime = testNow
-        return (app, HeadlessScreen(columns: columns, rows: rows))
-    }
-
     /// Feeds terminal bytes (keys as a terminal sends them).
     @discardableResult
     func send(_ bytes: String, to app: CommentApp) -> [AppCommand] {
@@ -28,27 +22,27 @@ final class ComposerFlowTests: XCTestCase {
     static let ctrlX = "\u{18}", ctrlJ = "\n", enter = "\r", backspace = "\u{7F}", altUp = "\u{1B}[1;3A"
 
     func testReadlineKillAndYank() {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered().open()
         send("hello big world", to: app)
         send("\u{17}", to: app)                 // Ctrl-W
-        XCTAssertEqual(app.draft.string, "hello big ")
+        XCTAssertEqual(app.composer.draft.string, "hello big ")
         send("\u{01}", to: app)                 // Ctrl-A
         send("\u{0B}", to: app)                 // Ctrl-K
-        XCTAssertEqual(app.draft.string, "")
+        XCTAssertEqual(app.composer.draft.string, "")
         send("\u{19}", to: app)                 // Ctrl-Y
-        XCTAssertEqual(app.draft.string, "hello big ")
+        XCTAssertEqual(app.composer.draft.string, "hello big ")
         send("\u{1B}b\u{1B}d", to: app)         // Alt-B, Alt-D
-        XCTAssertEqual(app.draft.string, "hello  ")
+        XCTAssertEqual(app.composer.draft.string, "hello  ")
     }
 
     func testShiftArrowsSelectAndControlXFormatsTheSelection() {
-        let (app, screen) = makeApp()
+        let (app, screen) = ThreadFixture.numbered().open()
         send("make it bold", to: app)
         send(String(repeating: Self.shiftLeft, count: 4), to: app)
-        XCTAssertEqual(app.draft.selectedOffsets, 8..<12)
+        XCTAssertEqual(app.composer.draft.selectedOffsets, 8..<12)
         send(Self.ctrlX + "b", to: app)
-        XCTAssertEqual(app.draft.markdown, "make it **bold**")
-        screen.present(app.render(), full: false)
+        XCTAssertEqual(app.composer.draft.markdown, "make it **bold**")
+        screen.show(app)
         let row = screen.screen.rows - 2
         // "› make it bold": the formatted word is bold, the rest plain; nothing shows markers.
         XCTAssertEqual(screen.plainLines[row], "› make it bold")
@@ -57,74 +51,69 @@ final class ComposerFlowTests: XCTestCase {
     }
 
     func testFormatAppliesToTheNextTypedText() {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered().open()
         send("a ", to: app)
         send(Self.ctrlX + "i", to: app)
         send("slanted", to: app)
         send(Self.ctrlX + "i", to: app)
         send(" b", to: app)
-        XCTAssertEqual(app.draft.markdown, "a *slanted* b")
+        XCTAssertEqual(app.composer.draft.markdown, "a *slanted* b")
     }
 
     func testTypedMarkdownIsShownStyledWithDimMarkers() {
-        let (app, screen) = makeApp()
+        let (app, screen) = ThreadFixture.numbered().open()
         send("**hi** ~~x~~", to: app)
-        screen.present(app.render(), full: false)
+        screen.show(app)
         let row = screen.screen.rows - 2
         XCTAssertEqual(screen.plainLines[row], "› **hi** ~~x̶~~")
         XCTAssertTrue(screen.screen[2, row].style.attributes.contains(.dim), "a marker is dimmed")
         XCTAssertTrue(screen.screen[4, row].style.attributes.contains(.bold), "typed bold shows bold")
-        XCTAssertEqual(app.draft.markdown, "**hi** ~~x~~", "typed Markdown is sent as typed")
+        XCTAssertEqual(app.composer.draft.markdown, "**hi** ~~x~~", "typed Markdown is sent as typed")
     }
 
     func testUndoAndRedo() {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered().open()
         send("one two", to: app)
         send(Self.ctrlUnderscore, to: app)
-        XCTAssertEqual(app.draft.string, "one ")
+        XCTAssertEqual(app.composer.draft.string, "one ")
         send(Self.ctrlUnderscore, to: app)
-        XCTAssertEqual(app.draft.string, "")
+        XCTAssertEqual(app.composer.draft.string, "")
         send(Self.altUnderscore, to: app)
-        XCTAssertEqual(app.draft.string, "one ")
+        XCTAssertEqual(app.composer.draft.string, "one ")
     }
 
     func testNewLinesGrowTheComposerToAThirdThenItScrolls() {
-        let (app, screen) = makeApp(rows: 12)
+        let (app, screen) = ThreadFixture.numbered().open(rows: 12)
         send("a" + Self.ctrlJ + "b" + "\u{1B}\r" + "c" + Self.ctrlJ + "d" + Self.ctrlJ + "e", to: app)
-        XCTAssertEqual(app.draft.string, "a\nb\nc\nd\ne")
-        screen.present(app.render(), full: false)
+        XCTAssertEqual(app.composer.draft.string, "a\nb\nc\nd\ne")
+        screen.show(app)
         // 12 rows: the composer takes at most 4, showing the caret's row last.
         XCTAssertEqual(Array(screen.plainLines[7...10]), ["↑ b", "  c", "  d", "  e"])
         XCTAssertEqual(screen.cursor, CursorPosition(column: 3, row: 10))
         send("\u{1B}[A\u{1B}[A", to: app)      // Up twice
-        XCTAssertEqual(app.draft.cursorOffset, 5, "after the c")
+        XCTAssertEqual(app.composer.draft.cursorOffset, 5, "after the c")
     }
 
     func testSendPostsMarkdownAndFailureKeepsTheDraft() {
-        let (app, screen) = makeApp()
-        var posted: [Comment] = []
-        struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
+        let (app, screen) = ThreadFixture.numbered().open()
         var fails = true
-        app.post = { comment in
-            if fails { throw DiskFull() }
-            posted.append(comment)
-        }
+        app.memorySource.sendFailure = { _ in fails ? "No space left on device" : nil }
         send("ship " + Self.ctrlX + "c" + "it" + Self.enter, to: app)
-        XCTAssertEqual(app.draft.markdown, "ship `it`")
+        XCTAssertEqual(app.composer.draft.markdown, "ship `it`")
         XCTAssertEqual(app.message, "not sent, draft kept: No space left on device")
         fails = false
         send(Self.enter, to: app)
-        XCTAssertEqual(posted.map(\.body), ["ship `it`"])
-        XCTAssertTrue(app.draft.isEmpty)
+        XCTAssertEqual(app.memorySource.sent.map(\.body), ["ship `it`"])
+        XCTAssertTrue(app.composer.draft.isEmpty)
         app.settle()
-        screen.present(app.render(), full: false)
+        screen.show(app)
         XCTAssertTrue(screen.plainLines.contains("   ship it"), "the feed scrolled to the sent comment: \(screen.plainLines)")
     }
 
     func testDraftIsSavedAfterAPauseAndRestored() throws {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered().open()
         var saved: [Data?] = []
-        app.saveDraft = { saved.append($0) }
+        app.composer.save = { saved.append($0) }
         send("keep ", to: app)
         send(Self.ctrlX + "p" + "this", to: app)
         app.advance(to: app.now + 0.2)
@@ -134,10 +123,10 @@ final class ComposerFlowTests: XCTestCase {
         XCTAssertEqual(saved.count, 1)
         XCTAssertNil(app.nextDeadline, "nothing pending: the loop sleeps")
 
-        let (restored, _) = makeApp()
-        try restored.restoreDraft(XCTUnwrap(saved.last ?? nil))
-        XCTAssertEqual(restored.draft.markdown, "keep ||this||")
-        XCTAssertEqual(restored.draft.cursorOffset, 9)
+        let (restored, _) = ThreadFixture.numbered().open()
+        try restored.composer.restore(XCTUnwrap(saved.last ?? nil))
+        XCTAssertEqual(restored.composer.draft.markdown, "keep ||this||")
+        XCTAssertEqual(restored.composer.draft.cursorOffset, 9)
 
         send(Self.enter, to: app)
         app.advance(to: app.now + 1)
@@ -146,46 +135,46 @@ final class ComposerFlowTests: XCTestCase {
     }
 
     func testQuitSavesAPendingDraftAtOnce() {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered().open()
         var saved: [Data?] = []
-        app.saveDraft = { saved.append($0) }
+        app.composer.save = { saved.append($0) }
         send("x", to: app)
         app.prepareToExit()
         XCTAssertEqual(saved.count, 1)
     }
 
     func testReplyQuotesAndMentionsTheAuthor() {
-        let (app, _) = makeApp(comments: 3)
+        let (app, _) = ThreadFixture.numbered(3).open()
         send(Self.altUp, to: app)              // selects the newest comment in view
-        let selected = try? app.feedComment(at: app.selectedComment ?? -1).get()
+        let selected = try? app.comments.comment(at: app.feed.selected ?? -1).get()
         send("\u{1B}r", to: app)
-        let author = app.thread.user(id: selected?.author ?? "")!
-        XCTAssertEqual(app.draft.string, "> \(selected?.body ?? "")\n\n@\(author.handle) ")
-        XCTAssertEqual(app.draft.mentionedUserIDs, [author.id])
+        let author = app.comments.thread.user(id: selected?.author ?? "")!
+        XCTAssertEqual(app.composer.draft.string, "> \(selected?.body ?? "")\n\n@\(author.handle) ")
+        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [author.id])
     }
 
     func testControlXControlEHandsTheDraftToTheEditorAndTakesItBack() {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered().open()
         send("draft", to: app)
         XCTAssertEqual(send(Self.ctrlX + "\u{05}", to: app), [.editExternally("draft")])
         app.finishExternalEdit(.success("edited for @bo"), at: app.now)
-        XCTAssertEqual(app.draft.string, "edited for @bo")
-        XCTAssertEqual(app.draft.mentionedUserIDs, ["u2"], "a known handle comes back as a mention")
+        XCTAssertEqual(app.composer.draft.string, "edited for @bo")
+        XCTAssertEqual(app.composer.draft.mentionedUserIDs, ["u2"], "a known handle comes back as a mention")
         struct EditorFailed: Error, CustomStringConvertible { var description: String { "the editor 'vi' exited with status 1" } }
         app.finishExternalEdit(.failure(EditorFailed()), at: app.now)
-        XCTAssertEqual(app.draft.string, "edited for @bo")
+        XCTAssertEqual(app.composer.draft.string, "edited for @bo")
         XCTAssertEqual(app.message, "draft unchanged: the editor 'vi' exited with status 1")
     }
 
     func testPasteIsSanitizedAndFast() {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered().open()
         _ = app.handle(.paste("a\u{1B}[2Jb\u{202E}c\nd"))
-        XCTAssertFalse(app.draft.string.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
-        XCTAssertTrue(app.draft.string.hasSuffix("c\nd"))
-        let before = app.draft.string.count
+        XCTAssertFalse(app.composer.draft.string.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+        XCTAssertTrue(app.composer.draft.string.hasSuffix("c\nd"))
+        let before = app.composer.draft.string.count
         let big = String(repeating: "lorem ipsum dolor sit amet\n", count: 8_000)
         _ = app.handle(.paste(big))
-        XCTAssertEqual(app.draft.string.count, before + big.count, "a 200 KB paste arrives whole")
+        XCTAssertEqual(app.composer.draft.string.count, before + big.count, "a 200 KB paste arrives whole")
         _ = app.render()
     }
 }
@@ -199,36 +188,36 @@ extension ComposerDocument {
 
 extension ComposerFlowTests {
     func testALongDraftShowsTheLinesAroundTheCaret() {
-        let (app, screen) = makeApp(rows: 12)
+        let (app, screen) = ThreadFixture.numbered().open(rows: 12)
         _ = app.handle(.paste((0..<500).map { "line \($0)" }.joined(separator: "\n")))
-        screen.present(app.render(), full: false)
+        screen.show(app)
         XCTAssertEqual(Array(screen.plainLines[7...10]), ["↑ line 496", "  line 497", "  line 498", "  line 499"])
         send(String(repeating: "\u{1B}[A", count: 250), to: app)
-        screen.present(app.render(), full: false)
+        screen.show(app)
         XCTAssertEqual(Array(screen.plainLines[7...10]), ["↑ line 246", "  line 247", "  line 248", "  line 249"],
                        "the window follows the caret up")
         XCTAssertEqual(screen.cursor, CursorPosition(column: 10, row: 10))
-        XCTAssertEqual(app.draft.cursorOffset, app.draft.string.components(separatedBy: "line 249")[0].count + 8)
+        XCTAssertEqual(app.composer.draft.cursorOffset, app.composer.draft.string.components(separatedBy: "line 249")[0].count + 8)
     }
 }
 
 extension ComposerFlowTests {
     func testAClickInTheComposerPlacesTheCaret() {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered().open()
         send("hello world", to: app)
         let row = app.regions.composer.row
         send("\u{1B}[<0;\(2 + 6 + 1);\(row + 1)M\u{1B}[<0;\(2 + 6 + 1);\(row + 1)m", to: app)
-        XCTAssertEqual(app.draft.cursorOffset, 6, "before the w")
+        XCTAssertEqual(app.composer.draft.cursorOffset, 6, "before the w")
         send("big ", to: app)
-        XCTAssertEqual(app.draft.string, "hello big world")
+        XCTAssertEqual(app.composer.draft.string, "hello big world")
     }
 
     func testAFailedDraftSaveSaysSoAndTriesAgain() {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered().open()
         struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
         var attempts = 0
         var full = true
-        app.saveDraft = { _ in
+        app.composer.save = { _ in
             attempts += 1
             if full { throw DiskFull() }
         }
@@ -236,7 +225,7 @@ extension ComposerFlowTests {
         app.advance(to: app.now + 1)
         XCTAssertEqual(attempts, 1)
         XCTAssertEqual(app.message, "draft not saved (kept in memory): No space left on device")
-        XCTAssertEqual(app.draft.string, "precious")
+        XCTAssertEqual(app.composer.draft.string, "precious")
         full = false
         app.advance(to: app.now + 10)
         XCTAssertEqual(attempts, 2, "retried")
@@ -249,9 +238,9 @@ extension ComposerFlowTests {
                                                    environment: ["XDG_DATA_HOME": directory.path]))
         let file = DraftFile(files)
         try file.save(Data("{\"version\": 1, \"runs\": [tru".utf8))
-        let (app, _) = makeApp()
-        Launcher.restoreDraft(file, into: app)
-        XCTAssertTrue(app.draft.isEmpty)
+        let (app, _) = ThreadFixture.numbered().open()
+        app.keepDraft(in: file)
+        XCTAssertTrue(app.composer.draft.isEmpty)
         let message = try XCTUnwrap(app.message)
         XCTAssertTrue(message.hasPrefix(file.path + ": "), message)
         XCTAssertTrue(message.hasSuffix("the draft was moved to \(file.path).broken-1"), message)
@@ -265,23 +254,22 @@ extension ComposerFlowTests {
         let directory = try temporaryDirectory(self)
         let files = try XCTUnwrap(ThreadStateFiles(threadPath: directory.appendingPathComponent("t.jsonl").path,
                                                    environment: ["XDG_DATA_HOME": directory.path]))
-        let (first, _) = makeApp()
-        Launcher.restoreDraft(DraftFile(files), into: first)
+        let (first, _) = ThreadFixture.numbered().open()
+        first.keepDraft(in: DraftFile(files))
         send("half a thought about @bo", to: first)
         first.prepareToExit()
-        let (second, _) = makeApp()
-        Launcher.restoreDraft(DraftFile(files), into: second)
-        XCTAssertEqual(second.draft.string, "half a thought about @bo")
+        let (second, _) = ThreadFixture.numbered().open()
+        second.keepDraft(in: DraftFile(files))
+        XCTAssertEqual(second.composer.draft.string, "half a thought about @bo")
         XCTAssertEqual(second.message, "draft restored")
     }
 }
 
 extension ComposerFlowTests {
     func testTheDraftIsSavedBeforeTheClientStops() throws {
-        let thread = makeSmallThread(comments: 2)
-        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "test", columns: 40, rows: 12)
+        let (app, _) = ThreadFixture.numbered(2).open()
         var saved: [Data?] = []
-        app.saveDraft = { saved.append($0) }
+        app.composer.save = { saved.append($0) }
         let pipe = try FileDescriptor.pipe()
         pipe.read.setNonBlockingAndCloseOnExec()
         var savesWhenStopped: Int?
@@ -294,22 +282,22 @@ extension ComposerFlowTests {
     }
 
     func testEveryKeyFitsTheHelpAt80x24() {
-        let (app, screen) = makeApp(columns: 80, rows: 24)
+        let (app, screen) = ThreadFixture.numbered().open(columns: 80, rows: 24)
         send("two\u{0A}lines\u{0A}of draft", to: app)
         send("\u{1B}OP", to: app)
-        screen.present(app.render(), full: false)
-        for (keys, action) in NoticeView.helpLines {
-            XCTAssertTrue(screen.plainLines.contains { $0.contains(keys) && $0.contains(action) }, "\(keys): \(action)")
+        screen.show(app)
+        for line in KeyMap.helpLines {
+            XCTAssertTrue(screen.plainLines.contains { $0.contains(line.keys) && $0.contains(line.action) }, "\(line)")
         }
     }
 }
 
 extension ComposerFlowTests {
     func testAReplyIsNotFormattedByAPendingFormat() {
-        let (app, _) = makeApp(comments: 3)
+        let (app, _) = ThreadFixture.numbered(3).open()
         send(Self.ctrlX + "b", to: app)
         send(Self.altUp, to: app)
         send("\u{1B}r", to: app)
-        XCTAssertFalse(app.draft.markdown.contains("**"), app.draft.markdown)
+        XCTAssertFalse(app.composer.draft.markdown.contains("**"), app.composer.draft.markdown)
     }
 }

@@ -1,6 +1,7 @@
 import XCTest
 import ThreadModel
 @testable import CommentTUI
+import CommentTUITestSupport
 
 /// A store of generated comments that counts what the feed asks of it.
 final class CountingStore: CommentStore {
@@ -14,23 +15,23 @@ final class CountingStore: CommentStore {
         requested.insert(index)
         if broken.contains(index) { return .failure(ThreadFileProblem(line: index + 3, message: "not valid JSON, skipped")) }
         let body = "comment \(index) " + String(repeating: "word ", count: index % 13)
-        return .success(Comment(id: "c\(index)", author: "u2", created: testThreadStart, body: body))
+        return .success(Comment(id: "c\(index)", author: "u2", created: ThreadFixture.start, body: body))
     }
 }
 
 final class FeedScaleTests: XCTestCase {
-    func makeApp(store: CountingStore, columns: Int = 60, rows: Int = 20) -> (CommentApp, HeadlessScreen) {
-        var thread = makeSmallThread(comments: 1)
-        thread = CommentThread(id: thread.id, title: thread.title, author: thread.author, created: thread.created, body: "", users: thread.users)
-        let app = CommentApp(thread: thread, store: store, me: thread.user(id: "u1")!, threadLabel: "big.jsonl", columns: columns, rows: rows)
-        app.wallTime = testNow
-        return (app, HeadlessScreen(columns: columns, rows: rows))
+    /// A thread whose comments are all in `store`, read by ann.
+    func big(_ store: CountingStore) -> ThreadFixture {
+        var fixture = ThreadFixture(title: "Hello \u{1B}[2Jworld", users: [ThreadFixture.ann, ThreadFixture.bo])
+        fixture.store = store
+        fixture.label = "big.jsonl"
+        return fixture
     }
 
     func testAMillionCommentsOpenAtTheNewestAndReadOnlyWhatIsShown() {
         let store = CountingStore(count: 1_000_000)
-        let (app, screen) = makeApp(store: store)
-        screen.present(app.render(), full: false)
+        let (app, screen) = big(store).open(columns: 60, rows: 20)
+        screen.show(app)
         XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix("   comment 999999") })
         XCTAssertTrue(screen.plainLines[19].hasSuffix("comment 1000000/1000000") || screen.plainLines[19].contains("/1000000"))
         XCTAssertLessThan(store.requested.count, 30, "only the last screen was read")
@@ -38,12 +39,12 @@ final class FeedScaleTests: XCTestCase {
 
         for _ in 0..<50 { _ = app.handle(.key(KeyPress(.pageUp))) }
         app.settle()
-        screen.present(app.render(), full: false)
+        screen.show(app)
         XCTAssertLessThan(store.requested.count, 50 * 20, "paging reads the comments it passes, no more")
 
         let before = store.requested.count
         _ = app.handle(.key(KeyPress(.home, .ctrl))); app.settle()
-        screen.present(app.render(), full: false)
+        screen.show(app)
         XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix("   comment 0") })
         XCTAssertLessThan(store.requested.count - before, 30, "the top is one jump away")
         XCTAssertTrue(screen.plainLines[19].contains("comment 1/1000000"), screen.plainLines[19])
@@ -52,34 +53,34 @@ final class FeedScaleTests: XCTestCase {
     func testABrokenLineShowsItsProblemInPlace() {
         let store = CountingStore(count: 10)
         store.broken = [8]
-        let (app, screen) = makeApp(store: store)
-        screen.present(app.render(), full: false)
+        let (app, screen) = big(store).open(columns: 60, rows: 20)
+        screen.show(app)
         XCTAssertTrue(screen.plainLines.contains("   line 11: not valid JSON, skipped"), screen.plainLines.joined(separator: "\n"))
         XCTAssertTrue(screen.plainLines.contains("   comment 9 word word word word word word word word word"))
     }
 
     func testResizeKeepsTheCommentBeingRead() {
         let store = CountingStore(count: 5000)
-        let (app, screen) = makeApp(store: store)
+        let (app, screen) = big(store).open(columns: 60, rows: 20)
         _ = app.render()
         for _ in 0..<40 { _ = app.handle(.key(KeyPress(.pageUp))) }
         app.settle()
-        screen.present(app.render(), full: false)
-        let reading = app.feedAnchor.comment
+        screen.show(app)
+        let reading = app.feed.anchor.comment
         app.resize(columns: 30, rows: 20)
         screen.resize(columns: 30, rows: 20)
-        screen.present(app.render(), full: false)
-        XCTAssertEqual(app.feedAnchor.comment, reading)
+        screen.show(app)
+        XCTAssertEqual(app.feed.anchor.comment, reading)
         app.resize(columns: 100, rows: 30)
         screen.resize(columns: 100, rows: 30)
-        screen.present(app.render(), full: false)
-        XCTAssertEqual(app.feedAnchor.comment, reading)
-        XCTAssertFalse(app.isFollowingBottom)
+        screen.show(app)
+        XCTAssertEqual(app.feed.anchor.comment, reading)
+        XCTAssertFalse(app.feed.isFollowingBottom)
     }
 
     func testRowStepsAreExactAcrossCommentBoundaries() {
         let store = CountingStore(count: 200)
-        let (app, _) = makeApp(store: store)
+        let (app, _) = big(store).open(columns: 60, rows: 20)
         _ = app.handle(.key(KeyPress(.home, .ctrl))); app.settle()
         var previous = app.feedOffset
         for _ in 0..<150 {
@@ -99,22 +100,22 @@ final class FeedScaleTests: XCTestCase {
 
     func testAMillionCommentsScrollAnywhereThroughAWindow() {
         let store = CountingStore(count: 1_000_000)
-        let (app, screen) = makeApp(store: store)
-        screen.present(app.render(), full: false)
-        let scroll = app.feedScroll
+        let (app, screen) = big(store).open(columns: 60, rows: 20)
+        screen.show(app)
+        let scroll = app.feed.scroll
         XCTAssertEqual(scroll.windowEnd - scroll.windowStart, FeedScroll.initialWindow)
-        app.feedScroll.jump(toFraction: 0.5, at: app.now)
+        app.feed.scroll.jump(toFraction: 0.5, at: app.now)
         app.settle()
-        screen.present(app.render(), full: false)
-        XCTAssertEqual(Double(app.feedAnchor.comment), 500_000, accuracy: 2)
+        screen.show(app)
+        XCTAssertEqual(Double(app.feed.anchor.comment), 500_000, accuracy: 2)
         XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix("   comment 500000") })
         // Page up far past the window's start: batches are prepended, the window stays bounded.
-        var previous = app.feedAnchor.comment
+        var previous = app.feed.anchor.comment
         for _ in 0..<600 {
             _ = app.handle(.key(KeyPress(.pageUp)))
             app.settle()
-            XCTAssertLessThan(app.feedAnchor.comment, previous)
-            previous = app.feedAnchor.comment
+            XCTAssertLessThan(app.feed.anchor.comment, previous)
+            previous = app.feed.anchor.comment
             XCTAssertLessThanOrEqual(scroll.windowEnd - scroll.windowStart, FeedScroll.maximumWindow + FeedScroll.batch)
         }
         scroll._checkInvariants()
@@ -123,18 +124,18 @@ final class FeedScaleTests: XCTestCase {
         _ = app.handle(.key(KeyPress(.home, .ctrl)))
         app.settle()
         XCTAssertEqual(scroll.model.contentOffset, 0)
-        XCTAssertEqual(app.feedPosition.index, 1)
+        XCTAssertEqual(app.feed.position.index, 1)
         _ = app.handle(.key(KeyPress(.end, .ctrl)))
         app.settle()
-        XCTAssertTrue(app.isFollowingBottom)
-        XCTAssertEqual(app.feedPosition.count, 1_000_000)
+        XCTAssertTrue(app.feed.isFollowingBottom)
+        XCTAssertEqual(app.feed.position.count, 1_000_000)
     }
 
     func testProblemsFoundWhileOpeningShowInTheStatusBar() {
-        let (app, screen) = makeApp(store: CountingStore(count: 10), columns: 140)
+        let (app, screen) = big(CountingStore(count: 10)).open(columns: 140, rows: 20)
         app.reportOpeningProblems([ThreadFileProblem(line: 7, message: "not valid JSON, skipped"),
                                    ThreadFileProblem(line: 9, message: "torn line, skipped")])
-        screen.present(app.render(), full: false)
+        screen.show(app)
         XCTAssertTrue(screen.plainLines.last!.hasSuffix("big.jsonl line 7: not valid JSON, skipped (and 1 more: comment-tui check big.jsonl)"),
                       screen.plainLines.last!)
     }

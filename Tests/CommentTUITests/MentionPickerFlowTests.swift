@@ -3,25 +3,21 @@ import XCTest
 import ScrollEngine
 import ThreadModel
 @testable import CommentTUI
+import CommentTUITestSupport
 
 /// The @mention list over the feed, driven with keys and SGR mouse reports.
 final class MentionPickerFlowTests: XCTestCase {
-    /// 40 comments, each with a spoiler; 30 users whose handles start with "ma".
-    func makeApp(columns: Int = 60, rows: Int = 24) -> (CommentApp, HeadlessScreen) {
+    /// 40 comments, each with a spoiler; 30 users whose handles start with "ma"; tess reads.
+    static var mentions: ThreadFixture {
         var users = [User(id: "me", handle: "tess", name: "Tess")]
         users += (0..<30).map { User(id: "m\($0)", handle: "ma\($0)", name: "Mara \($0)") }
         users.append(User(id: "z", handle: "zoe", name: "Zoë Ångström"))
-        var thread = CommentThread(id: "t", title: "Mentions", author: "me", created: testThreadStart, body: "", users: users)
+        var fixture = ThreadFixture(title: "Mentions", users: users)
         for i in 0..<40 {
-            thread.append(Comment(id: "c\(i)", author: "m\(i % 30)", created: testThreadStart.addingTimeInterval(Double(i) * 60),
-                                  body: "comment \(i) ||secret \(i)||"))
+            fixture.add(Comment(id: "c\(i)", author: "m\(i % 30)", created: ThreadFixture.start.addingTimeInterval(Double(i) * 60),
+                                body: "comment \(i) ||secret \(i)||"))
         }
-        let app = CommentApp(thread: thread, me: users[0], threadLabel: "test", columns: columns, rows: rows)
-        app.wallTime = testNow
-        let screen = HeadlessScreen(columns: columns, rows: rows)
-        app.settle()
-        screen.present(app.render(), full: false)
-        return (app, screen)
+        return fixture
     }
 
     func send(_ bytes: String, to app: CommentApp) {
@@ -34,15 +30,15 @@ final class MentionPickerFlowTests: XCTestCase {
         "\u{1B}[<\(button);\(column + 1);\(row + 1)\(release ? "m" : "M")"
     }
 
-    func picker(_ app: CommentApp) throws -> MentionPicker { try XCTUnwrap(app.mentionPicker, "the list is open") }
+    func picker(_ app: CommentApp) throws -> MentionPicker { try XCTUnwrap(app.mentions.picker, "the list is open") }
 
     func testTypingAtOpensTheListAboveTheComposerAndEnterInserts() throws {
-        let (app, screen) = makeApp()
+        let (app, screen) = Self.mentions.open(columns: 60, rows: 24)
         send("hi @ma1", to: app)
         let list = try picker(app)
         XCTAssertEqual(list.query, "ma1")
         XCTAssertEqual(list.results.total, 12, "ma1, ma10…ma19, and ma21 as a fuzzy match")
-        screen.present(app.render(), full: false)
+        screen.show(app)
         let rule = app.regions.composerRule
         // The list stands on the composer: its last row is the feed's last row.
         XCTAssertEqual(list.frame.maxRow, rule)
@@ -54,14 +50,14 @@ final class MentionPickerFlowTests: XCTestCase {
         send("\u{1B}[B", to: app)               // Down
         let chosen = try XCTUnwrap(list.highlightedUser)
         send("\r", to: app)
-        XCTAssertNil(app.mentionPicker)
-        XCTAssertEqual(app.draft.string, "hi @\(chosen.handle) ")
-        XCTAssertEqual(app.draft.mentionedUserIDs, [chosen.id])
-        XCTAssertEqual(app.draft.markdown, "hi @\(chosen.handle) ")
+        XCTAssertNil(app.mentions.picker)
+        XCTAssertEqual(app.composer.draft.string, "hi @\(chosen.handle) ")
+        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [chosen.id])
+        XCTAssertEqual(app.composer.draft.markdown, "hi @\(chosen.handle) ")
     }
 
     func testShortListSitsJustAboveTheComposer() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@zo", to: app)
         let list = try picker(app)
         XCTAssertEqual(list.results.matches.map(\.user.handle), ["zoe"])
@@ -69,7 +65,7 @@ final class MentionPickerFlowTests: XCTestCase {
     }
 
     func testWheelInTheTransparentRegionScrollsTheFeedNotTheList() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)
         let list = try picker(app)
         let insetRow = list.frame.row + 1
@@ -79,11 +75,11 @@ final class MentionPickerFlowTests: XCTestCase {
         app.settle()
         XCTAssertLessThan(app.feedOffset, feedBefore, "the feed under the inset moved")
         XCTAssertEqual(list.model.contentOffset, listBefore, "the list did not")
-        XCTAssertNotNil(app.mentionPicker, "the list stays open")
+        XCTAssertNotNil(app.mentions.picker, "the list stays open")
     }
 
     func testWheelOnARowScrollsTheListAndShrinksTheTransparentRegion() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)
         let list = try picker(app)
         let insetBefore = list.visibleInsetRows, areaBefore = list.hitShape.area
@@ -99,46 +95,46 @@ final class MentionPickerFlowTests: XCTestCase {
     }
 
     func testClickOnARowInsertsThatUser() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)
         let list = try picker(app)
         let row = list.frame.maxRow - 1
         let item = try XCTUnwrap(list.item(atScreenRow: row))
         let user = list.results.matches[item].user
         send(mouse(0, column: 8, row: row) + mouse(0, column: 8, row: row, release: true), to: app)
-        XCTAssertNil(app.mentionPicker)
-        XCTAssertEqual(app.draft.string, "@\(user.handle) ")
-        XCTAssertEqual(app.draft.mentionedUserIDs, [user.id])
+        XCTAssertNil(app.mentions.picker)
+        XCTAssertEqual(app.composer.draft.string, "@\(user.handle) ")
+        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [user.id])
     }
 
     func testClickInTheInsetRevealsASpoilerUnderneath() throws {
-        let (app, screen) = makeApp()
+        let (app, screen) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)
         let list = try picker(app)
-        screen.present(app.render(), full: false)
+        screen.show(app)
         let insetRows = list.frame.row..<(list.frame.row + list.visibleInsetRows)
         let row = try XCTUnwrap(insetRows.first { screen.plainLines[$0].contains("░") }, "a hidden spoiler under the inset")
         let column = try XCTUnwrap(Array(screen.plainLines[row]).firstIndex(of: "░"))
         XCTAssertEqual(app.hitLayer(column: column, row: row)?.layer, .feed)
         XCTAssertEqual(app.hitLayer(column: column, row: row)?.throughPickerInset, true)
         send(mouse(0, column: column, row: row) + mouse(0, column: column, row: row, release: true), to: app)
-        screen.present(app.render(), full: false)
+        screen.show(app)
         XCTAssertTrue(screen.plainLines[row].contains("secret"), "revealed: \(screen.plainLines[row])")
-        XCTAssertNotNil(app.mentionPicker, "the list stays open")
+        XCTAssertNotNil(app.mentions.picker, "the list stays open")
     }
 
     func testBackspaceAfterAMentionDeletesItWhole() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@zo\t", to: app)
-        XCTAssertEqual(app.draft.string, "@zoe ")
+        XCTAssertEqual(app.composer.draft.string, "@zoe ")
         send("\u{7F}", to: app)
-        XCTAssertEqual(app.draft.string, "@zoe")
+        XCTAssertEqual(app.composer.draft.string, "@zoe")
         send("\u{7F}", to: app)
-        XCTAssertEqual(app.draft.string, "")
+        XCTAssertEqual(app.composer.draft.string, "")
     }
 
     func testKeysMoveTheHighlightAndScrollItIntoView() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)
         let list = try picker(app)
         send(String(repeating: "\u{1B}[B", count: 12), to: app)
@@ -152,30 +148,30 @@ final class MentionPickerFlowTests: XCTestCase {
     }
 
     func testEscClosesAndASpaceWithNoMatchCloses() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)
         send("\u{1B}", to: app)
-        XCTAssertNil(app.mentionPicker)
+        XCTAssertNil(app.mentions.picker)
         send("1", to: app)
-        XCTAssertNil(app.mentionPicker, "Esc closed it for this token")
+        XCTAssertNil(app.mentions.picker, "Esc closed it for this token")
         send(" @zo", to: app)
-        XCTAssertNotNil(app.mentionPicker)
+        XCTAssertNotNil(app.mentions.picker)
         send("x ", to: app)
-        XCTAssertNil(app.mentionPicker, "a space with no match closes")
+        XCTAssertNil(app.mentions.picker, "a space with no match closes")
         send(" @mara ", to: app)
-        XCTAssertNotNil(app.mentionPicker, "a space while a name still matches keeps it open")
+        XCTAssertNotNil(app.mentions.picker, "a space while a name still matches keeps it open")
         send("\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D", to: app)
-        XCTAssertNil(app.mentionPicker, "the caret left the token")
+        XCTAssertNil(app.mentions.picker, "the caret left the token")
     }
 
     func testDiacriticInsensitiveMatch() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@angst", to: app)
         XCTAssertEqual(try picker(app).results.matches.first?.user.handle, "zoe")
     }
 
     func testHitTestInspectorShadesLayersAndNamesTheOneUnderThePointer() throws {
-        let (app, screen) = makeApp(columns: 80)
+        let (app, screen) = Self.mentions.open(columns: 80, rows: 24)
         send("@ma", to: app)
         let list = try picker(app)
         send("\u{1B}OQ", to: app)               // F2
@@ -190,7 +186,7 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertEqual(screen.screen[5, 0].style.background, Theme.hitShade(.header))
         XCTAssertTrue(screen.plainLines.last!.hasSuffix(" · F2: feed, via the list's inset"), screen.plainLines.last!)
         send(mouse(35, column: 5, row: list.frame.maxRow - 1), to: app)
-        screen.present(app.render(), full: false)
+        screen.show(app)
         XCTAssertTrue(screen.plainLines.last!.hasSuffix(" · F2: mention list"))
         send("\u{1B}OQ", to: app)
         XCTAssertFalse(app.render().reportsPointerMotion)
@@ -200,51 +196,49 @@ final class MentionPickerFlowTests: XCTestCase {
 /// The list follows the token being typed, and nothing else.
 extension MentionPickerFlowTests {
     func testAnAtTypedAgainAfterEscOpensTheListAgain() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma\u{1B}", to: app)
-        XCTAssertNil(app.mentionPicker)
+        XCTAssertNil(app.mentions.picker)
         send("\u{7F}\u{7F}\u{7F}@ma", to: app)
         XCTAssertEqual(try picker(app).query, "ma", "a new @ at the same place opens it again")
         send("\r", to: app)
         send("\r", to: app)                      // sends "@ma… "
         send("@", to: app)
-        XCTAssertNotNil(app.mentionPicker, "and in the next draft")
+        XCTAssertNotNil(app.mentions.picker, "and in the next draft")
     }
 
     func testMovingTheCaretOrClickingInTheComposerClosesTheList() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("hello @ma", to: app)
         send("\u{1B}[D", to: app)
-        XCTAssertNil(app.mentionPicker, "Left")
+        XCTAssertNil(app.mentions.picker, "Left")
         send("\u{1B}[C @zo", to: app)
-        XCTAssertNotNil(app.mentionPicker)
+        XCTAssertNotNil(app.mentions.picker)
         let row = app.regions.composer.row
         send(mouse(0, column: 4, row: row) + mouse(0, column: 4, row: row, release: true), to: app)
-        XCTAssertNil(app.mentionPicker, "a click elsewhere in the draft")
+        XCTAssertNil(app.mentions.picker, "a click elsewhere in the draft")
         send("\t", to: app)
-        XCTAssertFalse(app.draft.string.contains("@zoe"), "Tab no longer inserts for the old token")
+        XCTAssertFalse(app.composer.draft.string.contains("@zoe"), "Tab no longer inserts for the old token")
     }
 
     func testEnterWithNoMatchSends() throws {
-        let (app, _) = makeApp()
-        var sent: [String] = []
-        app.post = { sent.append($0.body) }
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("ping @qqq", to: app)
         XCTAssertEqual(try picker(app).results.total, 0)
         send("\r", to: app)
-        XCTAssertEqual(sent, ["ping @qqq"])
-        XCTAssertNil(app.mentionPicker)
+        XCTAssertEqual(app.memorySource.sent.map(\.body), ["ping @qqq"])
+        XCTAssertNil(app.mentions.picker)
     }
 
     func testNewCommentsReorderTheListByWhoWroteLast() throws {
-        let (app, _) = makeApp()
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma2", to: app)
         let before = try picker(app).results.matches.map(\.user.handle)
         XCTAssertEqual(before.first, "ma2")
         send("\u{1B}", to: app)
         // ma20 writes the newest comment: among the prefix matches after the exact handle, first.
-        let comment = Comment(id: "new", author: "m20", created: testThreadStart.addingTimeInterval(9_999), body: "hi")
-        app.receive(ThreadFileUpdate(records: [(.comment(comment), 99)]))
+        let comment = Comment(id: "new", author: "m20", created: ThreadFixture.start.addingTimeInterval(9_999), body: "hi")
+        app.receive(fileUpdates([.comment(comment)]))
         send("\u{7F}\u{7F}\u{7F}\u{7F}@ma2", to: app)
         XCTAssertEqual(try picker(app).results.matches.prefix(2).map(\.user.handle), ["ma2", "ma20"])
     }

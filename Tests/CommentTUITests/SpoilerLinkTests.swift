@@ -2,28 +2,22 @@ import Foundation
 import ThreadModel
 import XCTest
 @testable import CommentTUI
+import CommentTUITestSupport
 
 /// Spoilers keep their links' secrets; only web links go to a browser; `@Handle` ignores case.
 final class SpoilerLinkTests: XCTestCase {
-    private func makeApp(_ bodies: [String]) -> (CommentApp, HeadlessScreen) {
-        var thread = CommentThread(id: "t", title: "Secrets", author: "u1", created: testThreadStart, body: "",
-                                   users: [User(id: "u1", handle: "ann", name: "Ann"), User(id: "u2", handle: "Bob", name: "Bob")])
-        for (n, body) in bodies.enumerated() {
-            thread.append(Comment(id: "c\(n)", author: "u2", created: testThreadStart, body: body))
-        }
-        let app = CommentApp(thread: thread, me: thread.user(id: "u1")!, threadLabel: "t", columns: 60, rows: 24)
-        app.wallTime = testNow
-        app.settle()
-        return (app, HeadlessScreen(columns: 60, rows: 24))
+    /// A thread of bob's comments with these bodies, read by ann.
+    private func secrets(_ bodies: [String]) -> ThreadFixture {
+        ThreadFixture(title: "Secrets", users: [ThreadFixture.ann, User(id: "u2", handle: "Bob", name: "Bob")]).adding(bodies, by: "u2")
     }
 
     private func lines(_ app: CommentApp, _ screen: HeadlessScreen) -> String {
-        screen.present(app.render(), full: false)
+        screen.show(app)
         return screen.lines.joined(separator: "\n")
     }
 
     func testAHiddenSpoilerHidesItsLinksHostToo() {
-        let (app, screen) = makeApp(["||[the killer is bob](https://bob-did-it.example)||"])
+        let (app, screen) = secrets(["||[the killer is bob](https://bob-did-it.example)||"]).open(columns: 60, rows: 24)
         XCTAssertFalse(lines(app, screen).contains("bob-did-it"))
         _ = app.handle(.key(KeyPress(.up, .alt)))
         _ = app.handle(.key(.alt("s")))
@@ -31,11 +25,11 @@ final class SpoilerLinkTests: XCTestCase {
     }
 
     func testAHiddenLinkIsNotOpenedNorCountedAsSeen() {
-        let (app, screen) = makeApp(["||[secret](https://hidden.example)|| and [open](https://open.example)"])
+        let (app, screen) = secrets(["||[secret](https://hidden.example)|| and [open](https://open.example)"]).open(columns: 60, rows: 24)
         var opened: [String] = []
         app.openLink = { opened.append($0); return true }
         _ = lines(app, screen)
-        XCTAssertEqual(app.linkVisibility.records(at: testNow.addingTimeInterval(5)).map(\.url), ["https://open.example"])
+        XCTAssertEqual(app.linkVisibility.records(at: ThreadFixture.now.addingTimeInterval(5)).map(\.url), ["https://open.example"])
         _ = app.handle(.key(KeyPress(.up, .alt)))
         _ = app.handle(.key(.alt("o")))
         XCTAssertEqual(opened, ["https://open.example"], "Alt-O skips the link hidden in a spoiler")
@@ -43,7 +37,7 @@ final class SpoilerLinkTests: XCTestCase {
 
     func testAltSRevealsSpoilersBeyondTheCollapsedRows() {
         let body = (1...20).map { $0 == 18 ? "line ||deep secret||" : "line \($0)" }.joined(separator: "\\\n")
-        let (app, screen) = makeApp([body])
+        let (app, screen) = secrets([body]).open(columns: 60, rows: 24)
         _ = app.handle(.key(KeyPress(.up, .alt)))
         _ = app.handle(.key(.alt("s")))
         _ = app.handle(.key(.alt("e")))
@@ -53,8 +47,8 @@ final class SpoilerLinkTests: XCTestCase {
     }
 
     func testMentionsIgnoreTheHandlesCase() {
-        let (app, screen) = makeApp(["hello @bob and @BOB"])
-        let mentions = CommentMarkup.parse("hello @bob and @BOB", users: app.thread.users).runs
+        let (app, screen) = secrets(["hello @bob and @BOB"]).open(columns: 60, rows: 24)
+        let mentions = CommentMarkup.parse("hello @bob and @BOB", users: app.comments.thread.users).runs
             .compactMap { $0.attributes[CommentAttributes.MentionAttribute.self] }
         XCTAssertEqual(mentions, ["u2", "u2"])
         _ = lines(app, screen)

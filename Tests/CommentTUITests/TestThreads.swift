@@ -1,47 +1,56 @@
 import Foundation
-import ThreadModel
-
-let testThreadStart = Date(timeIntervalSince1970: 1_744_884_000)
-/// "Now" for app tests: a month after the test threads, so headers show plain dates.
-let testNow = testThreadStart.addingTimeInterval(30 * 86_400)
-
-/// A small thread with a hostile title, two users and numbered comments.
-func makeSmallThread(comments: Int = 3) -> CommentThread {
-    var thread = CommentThread(id: "t", title: "Hello \u{1B}[2Jworld", author: "u1", created: testThreadStart, body: "",
-                               users: [User(id: "u1", handle: "ann", name: "Ann"), User(id: "u2", handle: "bo", name: "Bo 日本")])
-    for i in 1...max(1, comments) {
-        thread.append(Comment(id: "c\(i)", author: i % 2 == 0 ? "u1" : "u2", created: testThreadStart.addingTimeInterval(Double(i) * 60), body: "comment number \(i)"))
-    }
-    return thread
-}
-
 import ScrollEngine
+import ThreadModel
 @testable import CommentTUI
+import CommentTUITestSupport
 
 extension CommentApp {
     /// The feed's top row as a row of its content (0: the first row).
-    var feedOffset: Int { feedScroll.model.geometry.drawnOffset }
+    var feedOffset: Int { feed.scroll.model.geometry.drawnOffset }
     /// The offset that shows the feed's last row at the bottom.
-    var feedBottomOffset: Int { Int(feedScroll.model.offsetBounds.upperBound.rounded(.down)) }
+    var feedBottomOffset: Int { Int(feed.scroll.model.offsetBounds.upperBound.rounded(.down)) }
 
-    /// Runs animations and timers to their end (five seconds on), then draws a frame.
+    /// Runs animations and timers to their end (five seconds on).
     func settle() {
         advance(to: now + 5)
-        _ = render()
+    }
+
+    /// One event as the loop delivers it: the clocks first (when given), then the event.
+    @discardableResult
+    func handle(_ event: InputEvent, wallClock: Date? = nil, at time: ScrollInstant? = nil) -> AppCommand? {
+        if let wallClock { wallTime = wallClock }
+        if let time { advance(to: time) }
+        return update(event).first
+    }
+
+    /// How the header snaps (tests switch it on an open app).
+    var snapMode: SnapMode {
+        get { feed.scroll.snapMode }
+        set { feed.scroll.snapMode = newValue }
     }
 }
 
 extension HeadlessScreen {
-    /// The screen's rows without the feed's scrollbar in the last column, trailing blanks removed.
-    var plainLines: [String] {
-        lines.map { line in
-            var text = line
-            if text.count == screen.columns || DisplayWidth.width(of: text) == screen.columns,
-               let last = text.last, last == "│" || last == "┃" {
-                text.removeLast()
-            }
-            while text.last == " " { text.removeLast() }
-            return text
-        }
+    /// Shows the app's next frame and tells the app it was shown, as the loop does.
+    func show(_ app: CommentApp) {
+        let frame = app.render()
+        present(frame, full: false)
+        app.didPresent(frame)
     }
+}
+
+/// A file's appended records (line numbers from 100) as the file source reports them.
+func fileUpdates(_ records: [ThreadRecord], problems: [ThreadFileProblem] = [], label: String = "t.jsonl") -> [ThreadUpdate] {
+    let appended = ThreadFileUpdate(records: records.enumerated().map { ($0.element, 100 + $0.offset) }, problems: problems)
+    return ThreadFileSource.updates(from: appended, label: label)
+}
+
+extension CommentApp {
+    /// The in-memory source a fixture opened the app on.
+    var memorySource: InMemoryThreadSource { source as! InMemoryThreadSource }
+}
+
+extension CommentApp {
+    /// Every comment the app holds, oldest first.
+    var allComments: [Comment] { (0..<comments.count).compactMap { try? comments.comment(at: $0).get() } }
 }

@@ -2,39 +2,33 @@ import Foundation
 import ThreadModel
 import XCTest
 @testable import CommentTUI
+import CommentTUITestSupport
 
 /// The read marker, the "new" divider, Alt-U, and the bell for mentions.
 final class UnreadTests: XCTestCase {
-    private func makeApp(comments: Int = 30) -> (CommentApp, HeadlessScreen) {
-        let app = CommentApp(thread: makeSmallThread(comments: comments), me: User(id: "u1", handle: "ann", name: "Ann"),
-                             threadLabel: "t", columns: 40, rows: 14)
-        app.wallTime = testNow
-        return (app, HeadlessScreen(columns: 40, rows: 14))
-    }
-
     func testAMarkerPutsTheDividerAboveTheFirstUnreadAndAltUGoesThere() {
-        let (app, screen) = makeApp()
+        let (app, screen) = ThreadFixture.numbered(30).open(rows: 14)
         app.restore(ReadMarker(commentID: "c10", position: 9))
-        XCTAssertEqual(app.firstUnread, 10)
-        screen.present(app.render(), full: false)
+        XCTAssertEqual(app.feed.firstUnread, 10)
+        screen.show(app)
         XCTAssertFalse(screen.plainLines.contains { $0.contains(" new ") }, "the newest comments show; the divider is above")
         _ = app.handle(.key(.alt("u"))); app.settle()
-        screen.present(app.render(), full: false)
+        screen.show(app)
         XCTAssertTrue(screen.plainLines[2].hasPrefix(" ─") && screen.plainLines[2].contains(" new "), screen.plainLines.joined(separator: "\n"))
         XCTAssertEqual(screen.plainLines[4], "   comment number 11")
     }
 
     func testAMarkerNamingAnotherCommentIsIgnored() {
-        let (app, _) = makeApp()
+        let (app, _) = ThreadFixture.numbered(30).open(rows: 14)
         app.restore(ReadMarker(commentID: "other", position: 9))
-        XCTAssertNil(app.firstUnread)
+        XCTAssertNil(app.feed.firstUnread)
         _ = app.handle(.key(.alt("u"))); app.settle()
         XCTAssertEqual(app.message, "no unread comments")
     }
 
     func testTheMarkerSavedIsTheNewestCommentSeen() throws {
-        let (app, screen) = makeApp()
-        screen.present(app.render(), full: false)
+        let (app, screen) = ThreadFixture.numbered(30).open(rows: 14)
+        screen.show(app)
         XCTAssertEqual(app.readMarker, ReadMarker(commentID: "c30", position: 29))
         let directory = try temporaryDirectory(self)
         let files = try XCTUnwrap(ThreadStateFiles(threadPath: "/x/t.jsonl", environment: ["XDG_DATA_HOME": directory.path]))
@@ -44,16 +38,16 @@ final class UnreadTests: XCTestCase {
     }
 
     func testACommentMentioningMeRingsTheBellOnce() {
-        let (app, screen) = makeApp(comments: 3)
-        screen.present(app.render(), full: false)
-        let mention = Comment(id: "m1", author: "u2", created: testNow, body: "hey @ann look")
-        let other = Comment(id: "m2", author: "u2", created: testNow, body: "hey @annabel, not ann")
-        app.receive(ThreadFileUpdate(records: [(.comment(other), 10)], problems: []))
-        screen.present(app.render(), full: false)
+        let (app, screen) = ThreadFixture.numbered(3).open(rows: 14)
+        screen.show(app)
+        let mention = Comment(id: "m1", author: "u2", created: ThreadFixture.now, body: "hey @ann look")
+        let other = Comment(id: "m2", author: "u2", created: ThreadFixture.now, body: "hey @annabel, not ann")
+        app.receive(fileUpdates([.comment(other)]))
+        screen.show(app)
         XCTAssertEqual(screen.bellCount, 0)
-        app.receive(ThreadFileUpdate(records: [(.comment(mention), 11)], problems: []))
-        screen.present(app.render(), full: false)
-        screen.present(app.render(), full: false)
+        app.receive(fileUpdates([.comment(mention)]))
+        screen.show(app)
+        screen.show(app)
         XCTAssertEqual(screen.bellCount, 1)
     }
 }

@@ -36,8 +36,7 @@ final class TmuxRenderTests: XCTestCase {
     /// The screen the client should show: the same file opened as the client opens it, drawn headless.
     private func expectedScreen(path: String, columns: Int, rows: Int, scroll: (CommentApp) -> Void = { _ in }) throws -> [String] {
         let target = try OpenCommand.resolve(file: path, handle: "ann", context: .process())
-        let app = CommentApp(thread: target.thread, store: target.store, me: target.me, threadLabel: target.label,
-                             columns: columns, rows: rows)
+        let app = CommentApp(source: target.source, me: target.me, columns: columns, rows: rows)
         app.wallTime = Date()
         scroll(app)
         return app.render().buffer.trimmedLines

@@ -49,10 +49,13 @@ public final class CommentApp {
         scrollEvents.observe(feed.scroll.model)
         feed.restore(source.loadReadMarker())
         reportOpeningProblems(source.openingProblems)
-        if let draftFile = source.draftFile, let report = composer.keep(in: draftFile) {
-            overlays.show(report.text, error: report.isError)
-        }
+        if let draftFile = source.draftFile { keepDraft(in: draftFile) }
         prepare()
+    }
+
+    /// Restores the draft saved in `file` and saves it there from now on; says how that went.
+    func keepDraft(in file: DraftFile) {
+        if let report = composer.keep(in: file) { overlays.show(report.text, error: report.isError) }
     }
 
     // MARK: A turn of the loop

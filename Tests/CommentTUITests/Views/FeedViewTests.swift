@@ -13,13 +13,13 @@ final class FeedViewTests: XCTestCase {
     /// comment lines that did not read in `broken`.
     private func feed(anchor: FeedAnchor = .top, selected: Int? = nil, firstUnread: Int? = nil,
                       broken: Set<Int> = [], width: Int = 30) -> FeedView {
-        let thread = makeSmallThread(comments: 3)
+        let thread = ThreadFixture.numbered(3).thread
         let layout = FeedLayout(width: width)
         let source = FeedLayout.Source(
             comment: { broken.contains($0) ? .failure(ThreadFileProblem(line: $0 + 2, message: "bad JSON")) : .success(thread.comments[$0]) },
             user: { thread.user(id: $0) }, handleID: { _ in nil }, isExpanded: { _ in false },
             startsUnread: { $0 == firstUnread })
-        return FeedView(anchor: anchor, commentCount: 3, postRows: 0, ownUserID: "u1", selected: selected, now: testNow,
+        return FeedView(anchor: anchor, commentCount: 3, postRows: 0, ownUserID: "u1", selected: selected, now: ThreadFixture.now,
                         layout: { layout.layout(of: $0, source) }, revealed: { _ in [] })
     }
 

@@ -9,7 +9,7 @@ final class HeaderViewTests: XCTestCase {
     ]
 
     private func thread(body: String = "") -> CommentThread {
-        CommentThread(id: "t", title: "Hello \u{1B}world", author: "u1", created: testThreadStart, body: body,
+        CommentThread(id: "t", title: "Hello \u{1B}world", author: "u1", created: ThreadFixture.start, body: body,
                       users: [User(id: "u1", handle: "ann", name: "Ann")])
     }
 

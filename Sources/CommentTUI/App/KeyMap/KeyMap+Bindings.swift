@@ -1,8 +1,8 @@
 import ThreadModel
 
 extension KeyMap {
-    /// The table. Within a context the first matching row wins; the F1 page lists help lines in
-    /// this order, each once.
+    /// The table. Within a context the first matching row wins (contexts are tried in the order
+    /// `CommentApp.keyContexts` gives); the F1 page lists help lines in this order, each once.
     static let bindings: [KeyBinding] = {
         let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send · new line")
         let quit = KeyHelp("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)")
@@ -25,32 +25,6 @@ extension KeyMap {
         let anyCharacter = KeyPattern.anyCharacter([])
 
         return [
-            // Help, while shown: Esc closes it; every other key acts as usual.
-            KeyBinding(.help, [.key(.escape)], .closeHelp, panels),
-
-            // Searching (Ctrl-S): typing goes to the query; keys not bound here act as usual.
-            KeyBinding(.search, [.key(.escape)], .leaveSearch, find),
-            KeyBinding(.search, [.key(.enter), .ctrl("s")], .searchNext, find),
-            KeyBinding(.search, [.key(.backspace)], .deleteSearchCharacter, find),
-            KeyBinding(.search, [anyCharacter, .anyCharacter(.shift)], .typeIntoSearch, find),
-
-            // The open mention list takes its keys before the composer.
-            KeyBinding(.mentionList, [.key(.up)], .moveInMentionList(.up), mentions),
-            KeyBinding(.mentionList, [.key(.down)], .moveInMentionList(.down), mentions),
-            KeyBinding(.mentionList, [.key(.pageUp)], .moveInMentionList(.pageUp), page),
-            KeyBinding(.mentionList, [.key(.pageDown)], .moveInMentionList(.pageDown), page),
-            KeyBinding(.mentionList, [.key(.tab), .key(.enter)], .insertMention, mentions),
-            KeyBinding(.mentionList, [.key(.escape)], .closeMentionList, mentions),
-
-            // After Ctrl-X: a format or the editor; any other key is reported unbound.
-            KeyBinding(.chord, [.character("b")], .format(.bold), formats),
-            KeyBinding(.chord, [.character("i")], .format(.italic), formats),
-            KeyBinding(.chord, [.character("s")], .format(.strikethrough), formats),
-            KeyBinding(.chord, [.character("c")], .format(.code), formats),
-            KeyBinding(.chord, [.character("p")], .format(.spoiler), formats),
-            KeyBinding(.chord, [.ctrl("e")], .openEditor, editor),
-            KeyBinding(.chord, [.key(.escape), .ctrl("g")], .cancelChord, nil),
-
             // The client and the feed: tried before the composer.
             KeyBinding(.feed, [.key(.enter)], .send, send),
             KeyBinding(.feed, [.ctrl("c"), .key(.function(10))], .quit, quit),
@@ -70,14 +44,7 @@ extension KeyMap {
             KeyBinding(.feed, [.alt("e")], .toggleExpanded, act),
             KeyBinding(.feed, [.alt("o")], .openLink, act),
             KeyBinding(.feed, [.alt("r")], .reply, act),
-            KeyBinding(.feed, [.key(.home)], .homeOrFeedTop, arrows),
-            KeyBinding(.feed, [.key(.end)], .endOrFeedBottom, arrows),
-            KeyBinding(.feed, [.key(.function(1))], .toggleHelp, panels),
-            KeyBinding(.feed, [.key(.function(2))], .toggleHitTestInspector, panels),
-            KeyBinding(.feed, [.key(.function(3))], .toggleScrollEventPanel, panels),
-            KeyBinding(.feed, [.ctrl("l")], .redrawAll, screen),
             KeyBinding(.feed, [.ctrl("z")], .suspend, screen),
-            KeyBinding(.feed, [.key(.function(12))], .crashTest, nil),
 
             // The composer: readline editing, selection, undo, Ctrl-X.
             KeyBinding(.composer, [anyCharacter], .edit(.typeCharacter), nil),
@@ -89,6 +56,9 @@ extension KeyMap {
             KeyBinding(.composer, [.ctrl("f")], .edit(.moveCharacter(by: 1, extending: false)), move),
             KeyBinding(.composer, [.alt("b")], .edit(.moveWord(forward: false, extending: false)), move),
             KeyBinding(.composer, [.alt("f")], .edit(.moveWord(forward: true, extending: false)), move),
+            // Home / End: the feed's ends on an empty composer, else the line's (see `KeyAction`).
+            KeyBinding(.feed, [.key(.home)], .homeOrFeedTop, arrows),
+            KeyBinding(.feed, [.key(.end)], .endOrFeedBottom, arrows),
             KeyBinding(.composer, [.key(.left)], .edit(.moveCharacter(by: -1, extending: false)), arrows),
             KeyBinding(.composer, [.key(.right)], .edit(.moveCharacter(by: 1, extending: false)), arrows),
             KeyBinding(.composer, [.key(.left, .ctrl)], .edit(.moveWord(forward: false, extending: false)), arrows),
@@ -111,6 +81,39 @@ extension KeyMap {
             KeyBinding(.composer, [.ctrl("_"), .ctrl("/")], .edit(.undo), undo),
             KeyBinding(.composer, [.alt("_")], .edit(.redo), undo),
             KeyBinding(.composer, [.ctrl("x")], .startChord, formats),
+
+            // After Ctrl-X: a format or the editor; any other key is reported unbound.
+            KeyBinding(.chord, [.character("b")], .format(.bold), formats),
+            KeyBinding(.chord, [.character("i")], .format(.italic), formats),
+            KeyBinding(.chord, [.character("s")], .format(.strikethrough), formats),
+            KeyBinding(.chord, [.character("c")], .format(.code), formats),
+            KeyBinding(.chord, [.character("p")], .format(.spoiler), formats),
+            KeyBinding(.chord, [.ctrl("e")], .openEditor, editor),
+            KeyBinding(.chord, [.key(.escape), .ctrl("g")], .cancelChord, nil),
+
+            // The open mention list takes its keys before the composer.
+            KeyBinding(.mentionList, [.key(.up)], .moveInMentionList(.up), mentions),
+            KeyBinding(.mentionList, [.key(.down)], .moveInMentionList(.down), mentions),
+            KeyBinding(.mentionList, [.key(.pageUp)], .moveInMentionList(.pageUp), page),
+            KeyBinding(.mentionList, [.key(.pageDown)], .moveInMentionList(.pageDown), page),
+            KeyBinding(.mentionList, [.key(.tab), .key(.enter)], .insertMention, mentions),
+            KeyBinding(.mentionList, [.key(.escape)], .closeMentionList, mentions),
+
+            // Searching (Ctrl-S): typing goes to the query; keys not bound here act as usual.
+            KeyBinding(.search, [.key(.escape)], .leaveSearch, find),
+            KeyBinding(.search, [.key(.enter), .ctrl("s")], .searchNext, find),
+            KeyBinding(.search, [.key(.backspace)], .deleteSearchCharacter, find),
+            KeyBinding(.search, [anyCharacter, .anyCharacter(.shift)], .typeIntoSearch, find),
+
+            // The client: panels, redraw, suspend (feed context, listed last on the F1 page).
+            KeyBinding(.feed, [.key(.function(1))], .toggleHelp, panels),
+            KeyBinding(.feed, [.key(.function(2))], .toggleHitTestInspector, panels),
+            KeyBinding(.feed, [.key(.function(3))], .toggleScrollEventPanel, panels),
+            KeyBinding(.feed, [.ctrl("l")], .redrawAll, screen),
+            KeyBinding(.feed, [.key(.function(12))], .crashTest, nil),
+
+            // Help, while shown: Esc closes it; every other key acts as usual.
+            KeyBinding(.help, [.key(.escape)], .closeHelp, panels),
         ]
     }()
 }
