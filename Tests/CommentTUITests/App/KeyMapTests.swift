@@ -1,0 +1,75 @@
+import XCTest
+@testable import CommentTUI
+
+/// The key map: one table drives dispatch, the F1 page and README's key table.
+final class KeyMapTests: XCTestCase {
+    /// README's key table, as (keys, action) rows.
+    private func readmeKeyTable() throws -> [KeyHelp] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        let heading = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("### Keys") }, "README has a Keys section")
+        let rows = lines[(heading + 1)...].drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
+        return rows.map { row in
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            return KeyHelp(cells.first ?? "", cells.dropFirst().joined(separator: "|"))
+        }
+    }
+
+    func testEveryBindingIsInTheReadmeKeyTableAndViceVersa() throws {
+        let readme = try readmeKeyTable()
+        let expected = KeyMap.helpLines.map { "| \($0.keys) | \($0.action) |" }.joined(separator: "\n")
+        for line in KeyMap.helpLines {
+            XCTAssertTrue(readme.contains(line), "README's key table lacks \(line); the table should read:\n\(expected)")
+        }
+        for row in readme {
+            XCTAssertTrue(KeyMap.helpLines.contains(row), "README lists \(row), which no binding has; the table should read:\n\(expected)")
+        }
+        XCTAssertEqual(readme, KeyMap.helpLines, "same order as the F1 page")
+    }
+
+    func testNoKeyIsBoundTwiceInOneContext() {
+        for context in KeyContext.allCases {
+            var seen: [KeyPattern: KeyAction] = [:]
+            for binding in KeyMap.bindings where binding.context == context {
+                for key in binding.keys {
+                    XCTAssertNil(seen[key], "\(key) is bound twice in \(context)")
+                    seen[key] = binding.action
+                }
+            }
+        }
+    }
+
+    func testEveryContextHasBindingsAndEveryHiddenBindingIsMeantToBe() {
+        for context in KeyContext.allCases {
+            XCTAssertTrue(KeyMap.bindings.contains { $0.context == context }, "\(context) has no keys")
+        }
+        // Typing, Tab, Backspace, Delete, cancelling a chord and the crash test need no line of their own.
+        let hidden = KeyMap.bindings.filter { $0.help == nil }.map(\.action)
+        XCTAssertEqual(Set(hidden.map { "\($0)" }), [
+            "edit(CommentTUI.ComposerEdit.typeCharacter)", "edit(CommentTUI.ComposerEdit.tab)",
+            "edit(CommentTUI.ComposerEdit.deleteBackward)", "edit(CommentTUI.ComposerEdit.deleteForward)",
+            "cancelChord", "crashTest",
+        ])
+    }
+
+    func testContextsAreTriedMostSpecificFirstAndShiftFallsBack() {
+        let enter = KeyPress(.enter)
+        XCTAssertEqual(KeyMap.actions(for: enter, in: [.mentionList, .feed, .composer]), [.insertMention, .send],
+                       "Enter inserts a mention, and sends when the list declines")
+        XCTAssertEqual(KeyMap.actions(for: KeyPress(.home, .shift), in: [.feed, .composer]),
+                       [.edit(.moveToLineStart(extending: true)), .homeOrFeedTop],
+                       "Shift-Home selects; without its own binding it would act as Home")
+        XCTAssertEqual(KeyMap.actions(for: KeyPress(.character("Q"), .shift), in: [.feed, .composer]), [.edit(.typeCharacter)])
+        XCTAssertEqual(KeyMap.actions(for: KeyPress(.up, .shift), in: [.feed, .composer]).first, .scrollFeed(.rowUp))
+        XCTAssertEqual(KeyMap.actions(for: .ctrl("q"), in: [.feed, .composer]), [])
+    }
+
+    func testTheHelpPageFitsAnEightyByTwentyFourTerminal() {
+        // The title row, then a row per line, above the status bar.
+        XCTAssertLessThanOrEqual(1 + KeyMap.helpLines.count, 24 - 1)
+        XCTAssertLessThanOrEqual(KeyMap.helpLines.map { $0.keys.count + $0.action.count + 3 }.max() ?? 0, 80)
+    }
+}
