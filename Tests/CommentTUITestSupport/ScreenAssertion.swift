@@ -63,7 +63,7 @@ private func unnamedStyles(in buffer: CellBuffer, legend: [Character: CellStyle]
 }
 
 /// A style in words: `bold+reverse fg=red bg=235`.
-func describe(_ style: CellStyle) -> String {
+private func describe(_ style: CellStyle) -> String {
     let names: [(TextAttributes, String)] = [(.bold, "bold"), (.dim, "dim"), (.italic, "italic"),
                                              (.underline, "underline"), (.reverse, "reverse")]
     var parts = [names.filter { style.attributes.contains($0.0) }.map(\.1).joined(separator: "+")]

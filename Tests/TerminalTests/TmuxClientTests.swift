@@ -186,8 +186,14 @@ final class TmuxClientTests: XCTestCase {
         try tmux.literal("my own words")
         try tmux.keys("Enter")
         try tmux.waitFor("our own comment") { $0.contains("   my own words") }
-        usleep(300_000)
-        let screen = try tmux.screen()
+        // The watch reads the file in order: once a later outside comment shows, it has read ours again.
+        let later = Process()
+        later.executableURL = URL(fileURLWithPath: client)
+        later.arguments = ["post", file, "--as", "bo", "--name", "Bo", "--body", "later from outside"]
+        try later.run()
+        later.waitUntilExit()
+        XCTAssertEqual(later.terminationStatus, 0)
+        let screen = try tmux.waitFor("the later outside comment") { $0.contains("   later from outside") }
         XCTAssertEqual(screen.filter { $0 == "   my own words" }.count, 1, screen.joined(separator: "\n"))
         let text = try String(contentsOfFile: file, encoding: .utf8)
         XCTAssertEqual(text.components(separatedBy: "my own words").count - 1, 1, "written once to the file")
@@ -199,12 +205,15 @@ final class TmuxClientTests: XCTestCase {
         let tmux = try TmuxSession()
         try tmux.startClient()
         let worker = try tmux.workerPID()
-        usleep(300_000)   // let the first frames settle
+        try tmux.waitFor("the first frames to settle") { self.isIdle($0) }
+        _ = try tmux.settledStyledCells()
         // The one wake-up at idle is at each whole minute (relative times): measure between two.
-        let second = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
-        if second > 57.5 { usleep(useconds_t((60.5 - second) * 1_000_000)) }
+        try Waiting.until("2.5 s clear of the next whole minute", timeout: 5) {
+            let second = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+            return second >= 0.5 && second <= 57.5
+        }
         let before = try cpuTicks(of: worker)
-        usleep(2_000_000)
+        try tmux.assertUnchanged(for: 2)
         let after = try cpuTicks(of: worker)
         XCTAssertEqual(after - before, 0, "CPU ticks used in 2 s of idling")
         try tmux.keys("C-c")

@@ -25,7 +25,15 @@ final class TmuxComposerTests: XCTestCase {
         try tmux.startClient()
         try tmux.literal("words nobody sent")
         try tmux.waitFor("the draft") { $0.contains("› words nobody sent") }
-        usleep(1_200_000)                        // past the save's debounce
+        // The save is debounced: kill only once the draft file holds the words.
+        let state = tmux.home.appendingPathComponent("data/comment-tui/state")
+        try Waiting.until("the draft saved under \(state.path)") {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? []
+            return names.contains { name in
+                name.hasSuffix(".draft.json")
+                    && ((try? String(contentsOf: state.appendingPathComponent(name), encoding: .utf8))?.contains("words nobody sent") ?? false)
+            }
+        }
         kill(try tmux.workerPID(), SIGKILL)
         try tmux.waitFor("the report", timeout: 30) { $0.contains { $0.hasPrefix("EXIT=") } }
         try tmux.startClient()

@@ -72,14 +72,17 @@ final class TmuxRenderTests: XCTestCase {
         try tmux.literal("\u{1B}[<64;10;10M")
         try tmux.keys("BSpace", "BSpace")
         let settled = try tmux.waitFor("the edits to show") { $0.contains { $0.hasPrefix("› draft 日本 te") && !$0.contains("text") } }
-        usleep(200_000)
-        let partial = try tmux.styledCells()
+        let partial = try tmux.settledStyledCells()
         XCTAssertEqual(partial, try tmux.styledCells(), "settled")
         XCTAssertTrue(settled.contains { $0.hasPrefix("▌") }, "a comment is selected")
         XCTAssertTrue(partial.joined().contains { $0.hasSuffix("|1") }, "the capture carries styles")
         try tmux.keys("C-l")
-        usleep(300_000)
-        let redrawn = try tmux.styledCells()
+        // Until the redraw matches, within a deadline; a mismatch then shows in the assertion.
+        var redrawn: [[String]] = []
+        _ = try Waiting.poll(timeout: 5) {
+            redrawn = try tmux.styledCells()
+            return redrawn == partial
+        }
         XCTAssertEqual(redrawn, partial, "text, colours and attributes")
         try tmux.keys("C-c")
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
@@ -97,8 +100,12 @@ final class TmuxVisibilityLogTests: XCTestCase {
                      + "\(client) post \(path) --as ann --body 'see [the docs](https://example.com/docs)'; echo MADE=$?")
         try tmux.waitFor("the thread") { $0.contains("MADE=0") }
         try tmux.run("\(client) \(path) --as ann --visibility-log \(log); echo EXIT=$?")
-        try tmux.waitFor("the link") { $0.contains("   see the docs (example.com)") }
-        usleep(300_000)
+        // The link must be seen for a while (visible_ms >= 200): wait until it has stayed 0.3 s.
+        let clock = ContinuousClock()
+        let shown = clock.now
+        try tmux.waitFor("the link to stay on screen for 0.3 s") {
+            $0.contains("   see the docs (example.com)") && clock.now - shown >= .milliseconds(300)
+        }
         try tmux.keys("C-c")
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")

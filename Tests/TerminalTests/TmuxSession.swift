@@ -87,15 +87,41 @@ final class TmuxSession {
     /// Polls the screen until `predicate` holds, failing after `timeout` seconds of real time.
     @discardableResult
     func waitFor(_ what: String, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line, _ predicate: ([String]) -> Bool) throws -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
         var last: [String] = []
-        while Date() < deadline {
+        try Waiting.until(what, timeout: timeout, state: { last.joined(separator: "\n") }, file: file, line: line) {
             last = try screen()
-            if predicate(last) { return last }
-            usleep(50_000)
+            return predicate(last)
         }
-        XCTFail("timed out waiting for \(what); screen:\n\(last.joined(separator: "\n"))", file: file, line: line)
-        throw TmuxTestError("gave up waiting for \(what)")
+        return last
+    }
+
+    /// The styled screen once two captures in a row agree (the client has stopped drawing).
+    func settledStyledCells(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line) throws -> [[String]] {
+        var previous = try styledCells()
+        var last = previous
+        try Waiting.until("two captures in a row to agree", timeout: timeout,
+                          state: { last.map { $0.joined() }.joined(separator: "\n") }, file: file, line: line) {
+            last = try styledCells()
+            defer { previous = last }
+            return last == previous
+        }
+        return last
+    }
+
+    /// Watches the screen for `seconds` of real time, failing if it changes: an idle client draws nothing.
+    func assertUnchanged(for seconds: Double, file: StaticString = #filePath, line: UInt = #line) throws {
+        let first = try screen()
+        let clock = ContinuousClock()
+        let end = clock.now + .milliseconds(Int(seconds * 1000))
+        var changed: [String]?
+        _ = try Waiting.poll(timeout: seconds + 1) {
+            let now = try screen()
+            if now != first { changed = now }
+            return changed != nil || clock.now >= end
+        }
+        if let changed {
+            XCTFail("the screen changed while idle:\n\(changed.joined(separator: "\n"))", file: file, line: line)
+        }
     }
 
     /// Starts the client from the shell, echoing its exit status afterwards.

@@ -6,6 +6,7 @@ import CommentTUITestSupport
 final class HeaderViewTests: XCTestCase {
     private let legend: [Character: CellStyle] = [
         "b": Theme.title, "d": Theme.dim, "a": Theme.authorName, "h": Theme.handle, "i": CellStyle(.italic),
+        "x": Theme.expandMarker,
     ]
 
     private func thread(body: String = "") -> CommentThread {
@@ -46,6 +47,20 @@ final class HeaderViewTests: XCTestCase {
             " to ship", "",
             "──────────────────────────────", "dddddddddddddddddddddddddddddd",
             "", "",
+        ], legend: legend)
+    }
+
+    /// A long post shows its first three rows at most; the last one says it goes on.
+    func testALongPostShowsAtMostThreeRows() {
+        let post = thread(body: "one\ntwo\nthree\nfour\nfive")
+        XCTAssertEqual(ThreadHeaderLayout(thread: post, width: 20, handles: { _ in nil }).postRows, 4)
+        assertScreen(draw(post, shownRows: 4, columns: 20, rows: 6), [
+            " Hello ␛world", " bbbbbbbbbbbb",
+            " Ann @ann · 2025-04", " aaahhhhhdddddddddd",
+            " one", "",
+            " two", "",
+            " thre… 2 more lines", "     xxxxxxxxxxxxxx",
+            "────────────────────", "dddddddddddddddddddd",
         ], legend: legend)
     }
 }

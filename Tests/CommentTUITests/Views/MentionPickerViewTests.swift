@@ -1,0 +1,77 @@
+import XCTest
+import ScrollEngine
+import ThreadModel
+import CommentTUITestSupport
+@testable import CommentTUI
+
+final class MentionPickerViewTests: XCTestCase {
+    private let legend: [Character: CellStyle] = [
+        "t": Theme.pickerTitle, "T": Theme.pickerTitle.adding(.bold),
+        "w": Theme.pickerRow, "W": Theme.pickerRow.adding(.bold), "V": Theme.pickerRow.adding([.bold, .underline]),
+        "v": Theme.pickerRow.adding(.underline),
+        "h": Theme.pickerHighlight, "H": Theme.pickerHighlight.adding(.bold),
+        "U": Theme.pickerHighlight.adding([.bold, .underline]), "u": Theme.pickerHighlight.adding(.underline),
+    ]
+    private let ranker = MentionRanker(users: [User(id: "u1", handle: "ann", name: "Ann Lee"), User(id: "u2", handle: "bo", name: "Bo")])
+
+    /// The list over a feed of `columns`x`rows` whose cells all show `.`, so transparent rows show.
+    private func draw(query: String, columns: Int = 30, rows: Int = 6, moves: Int = 0) -> CellBuffer {
+        let picker = MentionPicker(query: query, results: ranker.rank(query, limit: MentionPicker.limit),
+                                   feed: CellRect(column: 0, row: 0, width: columns, height: rows), now: .zero)
+        picker.moveHighlight(by: moves, at: .zero)
+        var buffer = CellBuffer(columns: columns, rows: rows)
+        for row in 0..<rows { buffer.write(String(repeating: ".", count: columns), column: 0, row: row) }
+        MentionPickerView(picker: picker).draw(into: &buffer)
+        return buffer
+    }
+
+    func testAShortListStandsOnTheBottomAndLeavesTheFeedAboveIt() {
+        assertScreen(draw(query: ""), [
+            "..............................", "",
+            "..............................", "",
+            "..............................", "",
+            "─ @ · 2 users · ↑↓ Tab/Enter i", "tttttttttttttttttttttttttttttt",
+            " ▸ @ann  Ann Lee              ", "hhhHHHHhhhhhhhhhhhhhhhhhhhhhhh",
+            "   @bo   Bo                   ", "wwwWWWwwwwwwwwwwwwwwwwwwwwwwww",
+        ], legend: legend)
+    }
+
+    func testTheHighlightMovesDown() {
+        assertScreen(draw(query: "", moves: 1), [
+            "..............................", "",
+            "..............................", "",
+            "..............................", "",
+            "─ @ · 2 users · ↑↓ Tab/Enter i", "tttttttttttttttttttttttttttttt",
+            "   @ann  Ann Lee              ", "wwwWWWWwwwwwwwwwwwwwwwwwwwwwww",
+            " ▸ @bo   Bo                   ", "hhhHHHhhhhhhhhhhhhhhhhhhhhhhhh",
+        ], legend: legend)
+    }
+
+    func testTheMatchedPartOfTheHandleOrNameIsUnderlined() {
+        assertScreen(draw(query: "b"), [
+            "..............................", "",
+            "..............................", "",
+            "..............................", "",
+            "..............................", "",
+            "─ @b · 1 user · ↑↓ Tab/Enter i", "tttTtttttttttttttttttttttttttt",
+            " ▸ @bo  Bo                    ", "hhhHUHhhhhhhhhhhhhhhhhhhhhhhhh",
+        ], legend: legend)
+        assertScreen(draw(query: "lee"), [
+            "..............................", "",
+            "..............................", "",
+            "..............................", "",
+            "..............................", "",
+            "─ @lee · 1 user · ↑↓ Tab/Enter", "tttTTTtttttttttttttttttttttttt",
+            " ▸ @ann  Ann Lee              ", "hhhHHHHhhhhhhuuuhhhhhhhhhhhhhh",
+        ], legend: legend)
+    }
+
+    func testNoOneMatches() {
+        assertScreen(draw(query: "zz", columns: 24, rows: 4), [
+            "........................", "",
+            "........................", "",
+            "........................", "",
+            "─ @zz · no one matches ·", "tttTTttttttttttttttttttt",
+        ], legend: legend)
+    }
+}

@@ -1,0 +1,40 @@
+import XCTest
+@testable import ThreadModel
+
+/// Every test that measures real elapsed time, in one suite: its bounds depend on the machine
+/// and its load, so it can be run alone or left out (`swift test --skip WallClockTests`)
+/// without losing any test of behaviour. (The tmux tests are real-terminal tests of their own.)
+final class WallClockTests: XCTestCase {
+    /// Seconds `body` takes, on the monotonic clock.
+    private func seconds(_ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        body()
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Time for n and 4n repetitions: a linear parser takes about 4x, a quadratic one 16x.
+    func testPathologicalInputsScaleLinearly() {
+        let handles: (String) -> String? = { $0 == "x" ? "u1" : nil }
+        func best(_ text: String) -> Double {
+            (0..<2).map { _ in seconds { _ = CommentMarkup.parse(text, handles: handles) } }.min()!
+        }
+        let small = PathologicalInputs.all(1500)
+        let large = PathologicalInputs.all(6000)
+        for (s, l) in zip(small, large) {
+            let t1 = max(best(s.text), 0.002)
+            let t4 = best(l.text)
+            XCTAssertLessThan(t4 / t1, 9, "\(s.name): \(t1)s for n, \(t4)s for 4n")
+            XCTAssertLessThan(t4, 10, s.name)
+        }
+    }
+
+    func testManyRunsBuildInLinearTime() {
+        let body = String(repeating: "*a* b ", count: 30_000)
+        var runs = 0
+        let elapsed = seconds { runs = CommentMarkup.parse(body, users: []).runs.count }
+        XCTAssertEqual(runs, 60_000)
+        XCTAssertLessThan(elapsed, 20, "30,000 emphasised runs")
+    }
+}
