@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "comment-tui",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "comment-tui", targets: ["comment-tui"]),
         .library(name: "CommentTUI", targets: ["CommentTUI"]),

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A run of changed cells on one row, ready for a backend to write.
 public struct CellChange: Equatable, Sendable {

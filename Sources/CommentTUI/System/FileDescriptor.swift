@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A POSIX file descriptor with Swift-named operations; all raw I/O of the client goes here.
 public struct FileDescriptor: Hashable, Sendable {

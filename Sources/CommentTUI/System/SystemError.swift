@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A failed system call: what was attempted and the `errno` it left.
 public struct SystemError: Error, CustomStringConvertible, Sendable {

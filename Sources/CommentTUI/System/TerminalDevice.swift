@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The controlling terminal's settings and size, outside of ncurses.
 public enum TerminalDevice {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Exponentially decaying motion: `v(t) = v0·e^(−k·t)`, `x(t) = x0 + v0/k·(1 − e^(−k·t))`.
 ///

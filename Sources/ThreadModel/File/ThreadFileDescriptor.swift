@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A failed system call on a thread file: what was attempted, on which path, and the `errno` it left.
 public struct ThreadFileError: Error, CustomStringConvertible, Sendable {
