@@ -96,7 +96,7 @@ enum OpenCommand {
         let index: ThreadIndex
         do {
             index = try ThreadIndex.open(path: path)
-        } catch let error as ThreadFileError {
+        } catch let error as SystemError {
             throw CommandFailure("cannot open \(VisibleText.escape(error.description))")
         }
         if let problem = index.problems.first, index.header == nil, index.users.isEmpty, index.commentCount == 0 {

@@ -33,7 +33,7 @@ enum RenderCommand {
         let index: ThreadIndex
         do {
             index = try ThreadIndex.open(path: path)
-        } catch let error as ThreadFileError {
+        } catch let error as SystemError {
             throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
         }
         let head = index.header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThreadModel
 
 /// Runs the interactive client as a child process and cleans up after it, whatever happens.
 ///

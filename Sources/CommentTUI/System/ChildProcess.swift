@@ -1,4 +1,5 @@
 import Glibc
+import ThreadModel
 
 /// A child process started with `posix_spawn`.
 public struct ChildProcess {

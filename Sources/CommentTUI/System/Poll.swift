@@ -1,4 +1,5 @@
 import Glibc
+import ThreadModel
 
 /// Waits for descriptors to become readable: the loop's only place to block.
 public enum Poll {

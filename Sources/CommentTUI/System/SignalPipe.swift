@@ -1,4 +1,5 @@
 import Glibc
+import ThreadModel
 
 // The write end of the self-pipe, read by the async-signal-safe handler below.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1

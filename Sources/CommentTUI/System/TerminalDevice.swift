@@ -1,4 +1,5 @@
 import Glibc
+import ThreadModel
 
 /// The controlling terminal's settings and size, outside of ncurses.
 public enum TerminalDevice {

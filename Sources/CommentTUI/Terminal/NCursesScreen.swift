@@ -2,6 +2,7 @@ import CNCursesW
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThreadModel
 
 /// The ncurses backend: the only type that talks to ncurses.
 ///

@@ -43,7 +43,7 @@ public enum DemoThread {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         do {
             try ThreadFileWriter(path: path).create(ThreadRecord.records(of: make()))
-        } catch let error as ThreadFileError where error.isAlreadyExists {
+        } catch let error as SystemError where error.isAlreadyExists {
             return  // another first run got there first: its file is the same demo
         }
     }
