@@ -1,5 +1,3 @@
-import Glibc
-
 /// A run of changed cells on one row, ready for a backend to write.
 public struct CellChange: Equatable, Sendable {
     /// The row of the run.
@@ -28,7 +26,7 @@ extension CellBuffer {
                     let base = row * columns
                     // Most rows of a frame are unchanged: one comparison of plain data each. Equal
                     // bytes mean equal cells; unequal bytes (padding) fall through to the cells.
-                    if memcmp(new.baseAddress! + base, old.baseAddress! + base, columns * MemoryLayout<Cell>.stride) == 0 { continue }
+                    if ByteComparison.equal(new.baseAddress! + base, old.baseAddress! + base, count: columns * MemoryLayout<Cell>.stride) { continue }
                     var x = 0
                     while x < columns {
                         guard new[base + x] != old[base + x] else { x += 1; continue }
