@@ -22,7 +22,7 @@ let package = Package(
             path: "Sources/Benchmarks"
         ),
         .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel"], resources: [.copy("Data")]),
-        .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
+        .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine", "ThreadModel"]),
         .testTarget(
             name: "CommentTUITests",
             dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine"],
