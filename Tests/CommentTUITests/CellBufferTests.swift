@@ -1,7 +1,7 @@
 import XCTest
 import Foundation
 @testable import CommentTUI
-import ThreadModel
+@testable import ThreadModel
 
 final class CellBufferTests: XCTestCase {
     func testASCIIWritesOneCellPerCharacter() {

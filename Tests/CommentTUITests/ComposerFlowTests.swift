@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
-import ScrollEngine
-import ThreadModel
+@testable import ScrollEngine
+@testable import ThreadModel
 @testable import CommentTUI
 
 /// The composer as a user drives it: keys in, draft, screen and thread out.

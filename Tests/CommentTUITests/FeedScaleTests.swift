@@ -1,5 +1,5 @@
 import XCTest
-import ThreadModel
+@testable import ThreadModel
 @testable import CommentTUI
 
 /// A store of generated comments that counts what the feed asks of it.

@@ -1,6 +1,6 @@
 import XCTest
 @testable import CommentTUI
-import ThreadModel
+@testable import ThreadModel
 
 final class InputDecoderTests: XCTestCase {
     private func decode(_ s: String, flush: Bool = false) -> [InputEvent] {

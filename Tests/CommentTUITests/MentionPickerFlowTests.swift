@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
-import ScrollEngine
-import ThreadModel
+@testable import ScrollEngine
+@testable import ThreadModel
 @testable import CommentTUI
 
 /// The @mention list over the feed, driven with keys and SGR mouse reports.

@@ -1,5 +1,5 @@
 import Foundation
-import ThreadModel
+@testable import ThreadModel
 
 let testThreadStart = Date(timeIntervalSince1970: 1_744_884_000)
 /// "Now" for app tests: a month after the test threads, so headers show plain dates.
@@ -15,7 +15,7 @@ func makeSmallThread(comments: Int = 3) -> CommentThread {
     return thread
 }
 
-import ScrollEngine
+@testable import ScrollEngine
 @testable import CommentTUI
 
 extension CommentApp {

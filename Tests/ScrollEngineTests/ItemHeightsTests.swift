@@ -1,6 +1,6 @@
 import XCTest
 @testable import ScrollEngine
-import ThreadModel
+@testable import ThreadModel
 
 final class ItemHeightsTests: XCTestCase {
     func testLookupsOnAFixedList() {

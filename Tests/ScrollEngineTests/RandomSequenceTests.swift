@@ -1,6 +1,6 @@
 import XCTest
 @testable import ScrollEngine
-import ThreadModel
+@testable import ThreadModel
 
 /// Seeded random sequences of inputs, content changes and clock advances, with invariant checks
 /// after every step.

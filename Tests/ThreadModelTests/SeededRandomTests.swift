@@ -1,5 +1,5 @@
 import XCTest
-import ThreadModel
+@testable import ThreadModel
 
 /// The generator's numbers are pinned: `generate --seed S` and every seeded test depend on them.
 final class SeededRandomTests: XCTestCase {

@@ -40,7 +40,7 @@ public struct Cell: Hashable, Sendable {
     }
 
     /// Whether this is the right half of a wide cluster.
-    public var isContinuation: Bool { width == 0 }
+    var isContinuation: Bool { width == 0 }
 
     /// Whether the cell is a single space.
     var isSpace: Bool { utf8 == CellText(ascii: 0x20) }

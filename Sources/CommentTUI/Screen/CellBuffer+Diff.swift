@@ -50,7 +50,7 @@ extension CellBuffer {
 
     /// The buffer with the rows in `region` moved up by `shift` rows (down when negative), as a
     /// terminal's scroll region would move them; rows scrolled in are blank.
-    public func shiftingRows(_ region: Range<Int>, up shift: Int) -> CellBuffer {
+    func shiftingRows(_ region: Range<Int>, up shift: Int) -> CellBuffer {
         var result = self
         let region = region.clamped(to: 0..<rows)
         for row in region {

@@ -9,7 +9,7 @@ public enum TerminalColor: Hashable, Sendable {
     public static let yellow = TerminalColor.palette(3)
     public static let blue = TerminalColor.palette(4)
     public static let magenta = TerminalColor.palette(5)
-    public static let cyan = TerminalColor.palette(6)
+    static let cyan = TerminalColor.palette(6)
     public static let white = TerminalColor.palette(7)
     public static let gray = TerminalColor.palette(8)
 }
@@ -20,7 +20,7 @@ public struct TextAttributes: OptionSet, Hashable, Sendable {
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     public static let bold = TextAttributes(rawValue: 1 << 0)
-    public static let dim = TextAttributes(rawValue: 1 << 1)
+    static let dim = TextAttributes(rawValue: 1 << 1)
     public static let italic = TextAttributes(rawValue: 1 << 2)
     public static let underline = TextAttributes(rawValue: 1 << 3)
     public static let reverse = TextAttributes(rawValue: 1 << 4)
@@ -29,8 +29,8 @@ public struct TextAttributes: OptionSet, Hashable, Sendable {
 /// How a cell looks: attributes plus foreground and background colours.
 public struct CellStyle: Hashable, Sendable {
     public var attributes: TextAttributes
-    public var foreground: TerminalColor
-    public var background: TerminalColor
+    var foreground: TerminalColor
+    var background: TerminalColor
 
     public init(_ attributes: TextAttributes = [], foreground: TerminalColor = .default, background: TerminalColor = .default) {
         self.attributes = attributes

@@ -65,7 +65,7 @@ public final class ScrollModel<ID: Hashable> {
     public var isAtBottom: Bool { geometry.isAtBottom }
 
     /// Whether the model moves by itself and needs frames (`advance(to:)` at the frame rate).
-    public var isMoving: Bool { motion != nil }
+    var isMoving: Bool { motion != nil }
 
     /// When the model next needs `advance(to:)`: `now` while moving (draw the next frame as soon
     /// as the frame rate allows), else the next timer (wheel burst end, debounced end), else nil.
@@ -117,7 +117,7 @@ public final class ScrollModel<ID: Hashable> {
 
     /// Calls `action` at the exact end of scrolling: every move to `.idle`.
     @discardableResult
-    public func onIdle(_ action: @escaping (ScrollGeometry) -> Void) -> ScrollObservationToken {
+    func onIdle(_ action: @escaping (ScrollGeometry) -> Void) -> ScrollObservationToken {
         observers.addPhase { _, new, context in
             if new == .idle { action(context.geometry) }
         }
@@ -130,7 +130,7 @@ public final class ScrollModel<ID: Hashable> {
     }
 
     /// Stops calling an observer.
-    public func removeObserver(_ token: ScrollObservationToken) {
+    func removeObserver(_ token: ScrollObservationToken) {
         observers.remove(token)
     }
 

@@ -53,7 +53,7 @@ public struct ComposerDocument: Sendable {
     public var cursorOffset: Int { offset(of: caret) }
 
     /// The selection as Character offsets.
-    public var selectedOffsets: Range<Int> {
+    var selectedOffsets: Range<Int> {
         let lower = offset(of: selection.lowerBound)
         let upper = selection.isEmpty ? lower : lower + String(text[selection].characters).count
         return lower..<upper

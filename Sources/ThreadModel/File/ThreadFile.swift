@@ -27,7 +27,7 @@ public struct ThreadFile: Sendable {
     }
 
     /// Reads a thread file and returns a follower positioned after its last complete line.
-    public static func readFollowing(path: String) throws -> (file: ThreadFile, follower: ThreadFileFollower) {
+    static func readFollowing(path: String) throws -> (file: ThreadFile, follower: ThreadFileFollower) {
         let descriptor = try FileDescriptor.openForReading(path)
         defer { descriptor.close() }
         let bytes = try descriptor.readAll()

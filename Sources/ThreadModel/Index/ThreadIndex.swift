@@ -63,7 +63,7 @@ public final class ThreadIndex {
     public var commentCount: Int { commentOffsets.count }
 
     /// The line number of a comment's line.
-    public func lineNumber(ofComment index: Int) -> Int { Int(commentLines[index]) }
+    func lineNumber(ofComment index: Int) -> Int { Int(commentLines[index]) }
 
     /// The comment at a position (0 = oldest), decoded on demand and cached (a small bounded cache);
     /// a line that fails to decode gives its problem (with its line number) instead.
