@@ -1,7 +1,8 @@
 /// The hit shape of a list over another view whose content begins with a transparent inset (the
 /// mention picker over the feed): its frame minus the inset rows still visible.
 ///
-/// The source talk's `.contentShape(Rectangle().size(w, h − offset).offset(y: offset))` with
+/// The SwiftUI collapsing-header and mentions talk's (DESIGN.md §1)
+/// `.contentShape(Rectangle().size(w, h − offset).offset(y: offset))` with
 /// `offset = max(inset.frame.maxY, 0)`: as the list scrolls up, the inset scrolls away and the
 /// list covers more of the view below.
 public enum PickerInsetShape {

@@ -21,7 +21,7 @@ public struct ScrollConfiguration: Hashable, Sendable {
     public var maximumSpeed: Double = 400
     /// A drag's release velocity is measured over this last stretch of time.
     public var dragVelocityWindow: Double = 0.1
-    /// Quiet interval of the debounced "scroll ended" (the source talk's 50 ms).
+    /// Quiet interval of the debounced "scroll ended" (the SwiftUI collapsing-header talk's 50 ms).
     public var scrollEndedDebounce: Double = 0.05
     /// Duration of animated `scrollTo` calls.
     public var animationDuration: Double = 0.25

@@ -109,7 +109,7 @@ public final class ScrollModel<ID: Hashable> {
     }
 
     /// Calls `action` when the offset has been quiet for `configuration.scrollEndedDebounce`
-    /// (the source talk's debounce). It can fire while a button is held still; see `onIdle`.
+    /// (the debounce of the SwiftUI collapsing-header talk). It can fire while a button is held still; see `onIdle`.
     @discardableResult
     public func onScrollEnded(_ action: @escaping (ScrollGeometry) -> Void) -> ScrollObservationToken {
         observers.addEnded(action)
@@ -200,7 +200,7 @@ public final class ScrollModel<ID: Hashable> {
         }
     }
 
-    /// Animates to the target nearest the current offset (the source talk's snap).
+    /// Animates to the target nearest the current offset (the SwiftUI collapsing-header talk's snap).
     func startAfterDebounceSnap() {
         let target = snapTarget(forProjected: contentOffset)
         guard abs(target - contentOffset) > 1e-9 else { return }

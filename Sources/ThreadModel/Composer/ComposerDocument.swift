@@ -2,11 +2,10 @@ import Foundation
 
 /// The draft being written: attributed text, a selection, typing attributes and an undo history.
 ///
-/// The rich successor of `ComposerDraft`: formatting lives in `CommentAttributes`, a mention is
-/// one atomic unit (text `@handle`, value the user id), and `markdown` writes the comment body.
-/// Indices are only ever carried across an edit by `AttributedString.transform(updating:)` or
-/// recomputed: a stale `AttributedString.Index` does not trap on Linux, it silently points
-/// elsewhere.
+/// Formatting lives in `CommentAttributes`, a mention is one atomic unit (text `@handle`, value
+/// the user id), and `markdown` writes the comment body. Indices are only ever carried across an
+/// edit by `AttributedString.transform(updating:)` or recomputed: a stale `AttributedString.Index`
+/// does not trap on Linux, it silently points elsewhere.
 public struct ComposerDocument: Sendable {
     /// The text with its formatting and mentions.
     public internal(set) var text: AttributedString
