@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "comment-tui",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "comment-tui", targets: ["comment-tui"]),
         .library(name: "CommentTUI", targets: ["CommentTUI"]),
@@ -23,7 +22,7 @@ let package = Package(
             path: "Sources/Benchmarks"
         ),
         .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel"], resources: [.copy("Data")]),
-        .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
+        .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine", "ThreadModel"]),
         // Helpers for tests: the screen assertion (text and styles from lines).
         .target(
             name: "CommentTUITestSupport",

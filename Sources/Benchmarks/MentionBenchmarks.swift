@@ -63,15 +63,8 @@ private func mentionBenchmarkUsers(count: Int) -> ([User], [String: Int]) {
         ("Hernández", "hernandez"), ("Lefèvre", "lefevre"), ("Schmidt", "schmidt"), ("Kim", "kim"), ("Patel", "patel"),
     ]
     let emoji = ["🚀", "🎸", "☕️", "👩‍💻", "🌱", "✨"]
-    var state: UInt64 = 0x5EED_1234
-    func next(_ n: Int) -> Int {
-        // SplitMix64: deterministic across runs and platforms.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(n))
-    }
+    var random = SeededRandom(seed: 0x5EED_1234)
+    func next(_ n: Int) -> Int { random.below(n) }
     var users: [User] = []
     users.reserveCapacity(count)
     for i in 0..<count {

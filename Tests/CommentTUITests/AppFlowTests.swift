@@ -1,6 +1,6 @@
 import XCTest
-import ScrollEngine
-import ThreadModel
+@testable import ScrollEngine
+@testable import ThreadModel
 @testable import CommentTUI
 import CommentTUITestSupport
 

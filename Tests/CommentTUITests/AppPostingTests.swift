@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import ThreadModel
+@testable import ThreadModel
 @testable import CommentTUI
 import CommentTUITestSupport
 

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import CommentTUI
+@testable import ThreadModel
 
 final class CellBufferTests: XCTestCase {
     func testASCIIWritesOneCellPerCharacter() {
@@ -83,7 +84,7 @@ final class CellBufferTests: XCTestCase {
     }
 
     func testDiffAppliedToOldBufferGivesNewBuffer() {
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let samples = ["a", "日", "é", "👍", " ", "x\u{1B}", "本語", "🇯🇵", "ab"]
         for _ in 0..<200 {
             var old = CellBuffer(columns: 12, rows: 3)
@@ -120,27 +121,13 @@ final class CellBufferTests: XCTestCase {
     }
 }
 
-/// A small deterministic generator for seeded tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-}
-
 final class TimestampTextTests: XCTestCase {
     func testMatchesFoundationAcrossEras() {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        var rng = SplitMix64(seed: 3)
+        var rng = SeededRandom(seed: 3)
         for _ in 0..<2000 {
             let seconds = Double(Int64(rng.next() % 8_000_000_000) - 2_000_000_000)
             let date = Date(timeIntervalSince1970: seconds)

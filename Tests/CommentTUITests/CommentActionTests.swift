@@ -1,5 +1,5 @@
 import Foundation
-import ThreadModel
+@testable import ThreadModel
 import XCTest
 @testable import CommentTUI
 import CommentTUITestSupport

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
-import ScrollEngine
-import ThreadModel
+@testable import ScrollEngine
+@testable import ThreadModel
 @testable import CommentTUI
 import CommentTUITestSupport
 

@@ -1,5 +1,5 @@
 import XCTest
-import ThreadModel
+@testable import ThreadModel
 @testable import CommentTUI
 import CommentTUITestSupport
 

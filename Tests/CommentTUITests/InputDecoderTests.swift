@@ -1,5 +1,6 @@
 import XCTest
 @testable import CommentTUI
+@testable import ThreadModel
 
 final class InputDecoderTests: XCTestCase {
     private func decode(_ s: String, flush: Bool = false) -> [InputEvent] {
@@ -125,7 +126,7 @@ final class InputDecoderTests: XCTestCase {
     }
 
     func testGarbageNeverStallsTheDecoder() {
-        var rng = SplitMix64(seed: 42)
+        var rng = SeededRandom(seed: 42)
         for _ in 0..<500 {
             var decoder = InputDecoder()
             let bytes = (0..<Int(rng.next() % 40)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }

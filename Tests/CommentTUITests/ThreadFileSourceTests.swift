@@ -67,7 +67,7 @@ final class ThreadFileSourceTests: XCTestCase {
         let directory = try temporaryDirectory(self)
         let missing = directory.appendingPathComponent("none.jsonl").path
         XCTAssertThrowsError(try ThreadFileSource(path: missing, environment: [:])) { error in
-            XCTAssertTrue(error is ThreadFileError, "\(error)")
+            XCTAssertTrue(error is SystemError, "\(error)")
             XCTAssertTrue("\(error)".contains(missing), "\(error)")
         }
         let notes = directory.appendingPathComponent("notes.txt").path

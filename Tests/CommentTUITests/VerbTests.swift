@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import CommentTUI
-import ThreadModel
+@testable import ThreadModel
 
 final class VerbTests: XCTestCase {
     func testNewThenPostThenReadBack() throws {

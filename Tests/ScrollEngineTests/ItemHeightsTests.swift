@@ -1,5 +1,6 @@
 import XCTest
 @testable import ScrollEngine
+@testable import ThreadModel
 
 final class ItemHeightsTests: XCTestCase {
     func testLookupsOnAFixedList() {
@@ -41,7 +42,7 @@ final class ItemHeightsTests: XCTestCase {
 
     /// Random appends, prepends and height changes against a plain array.
     func testRandomOperationsMatchANaiveList() {
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededRandom(seed: 7)
         var heights = ItemHeights<Int>()
         var naive: [(id: Int, height: Int)] = []
         var nextID = 0

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ScrollEngine
+@testable import ThreadModel
 
 /// Seeded random sequences of inputs, content changes and clock advances, with invariant checks
 /// after every step.
@@ -18,7 +19,7 @@ final class RandomSequenceTests: XCTestCase {
     }
 
     private func runSequence(seed: UInt64, snapping: ScrollSnapping, steps: Int = 400) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var nextID = 0
         func batch(_ n: Int) -> [(id: Int, height: Int)] {
             (0..<n).map { _ in

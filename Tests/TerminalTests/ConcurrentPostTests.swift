@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import ThreadModel
+@testable import ThreadModel
 
 /// The built binary's `post` verb from two processes at once, and the verbs' exit statuses.
 final class ConcurrentPostTests: XCTestCase {

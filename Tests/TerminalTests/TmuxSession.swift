@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import CommentTUI
+@testable import ThreadModel
 
 /// A tmux server of a test's own (`-L`, `-f /dev/null`, a fresh HOME), with one pane running
 /// an interactive bash, driven with send-keys and read with capture-pane.

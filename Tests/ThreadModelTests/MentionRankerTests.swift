@@ -1,5 +1,5 @@
 import Foundation
-import ThreadModel
+@testable import ThreadModel
 import XCTest
 
 final class MentionRankerTests: XCTestCase {

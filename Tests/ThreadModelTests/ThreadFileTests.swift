@@ -129,7 +129,7 @@ final class ThreadFileTests: XCTestCase {
     func testCreateNeverReplacesAnExistingFile() throws {
         let path = try temporaryFile(contents: lines("keep me\n"))
         XCTAssertThrowsError(try ThreadFileWriter(path: path).create([.user(User(id: "u1", handle: "a", name: "A"))])) { error in
-            XCTAssertTrue((error as? ThreadFileError)?.isAlreadyExists == true, "\(error)")
+            XCTAssertTrue((error as? SystemError)?.isAlreadyExists == true, "\(error)")
         }
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "keep me\n")
         let directory = (path as NSString).deletingLastPathComponent

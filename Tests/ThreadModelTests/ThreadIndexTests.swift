@@ -179,7 +179,7 @@ final class ThreadIndexTests: XCTestCase {
 
     func testOpeningAMissingFileThrows() {
         XCTAssertThrowsError(try ThreadIndex.open(path: directory + "/missing.jsonl")) { error in
-            XCTAssertTrue(error is ThreadFileError)
+            XCTAssertTrue(error is SystemError)
         }
     }
 

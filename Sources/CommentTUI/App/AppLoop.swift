@@ -1,5 +1,6 @@
 import Foundation
 import ScrollEngine
+import ThreadModel
 #if canImport(Glibc)
 import Glibc
 #endif

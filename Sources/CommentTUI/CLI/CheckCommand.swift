@@ -18,7 +18,7 @@ enum CheckCommand {
         let file: ThreadFile
         do {
             file = try ThreadFile.read(path: path)
-        } catch let error as ThreadFileError {
+        } catch let error as SystemError {
             throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
         }
         var problems = file.problems

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// What a verb may touch: its streams, environment and clock; the process's own, or fakes in tests.
 public struct CommandContext {

@@ -26,7 +26,7 @@ enum InspectCommand {
             let file: ThreadFile
             do {
                 file = try ThreadFile.read(path: path)
-            } catch let error as ThreadFileError {
+            } catch let error as SystemError {
                 throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
             }
             handles = file.thread.userIDsByLowercasedHandle

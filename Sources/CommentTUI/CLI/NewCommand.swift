@@ -28,7 +28,7 @@ enum NewCommand {
                                   created: context.now(), body: parsed.value("--body") ?? "")
         do {
             try ThreadFileWriter(path: path).create([.thread(header), .user(author)])
-        } catch let error as ThreadFileError where error.isAlreadyExists {
+        } catch let error as SystemError where error.isAlreadyExists {
             throw CommandFailure("\(VisibleText.escape(path)) exists already; new never replaces a file")
         }
         return 0

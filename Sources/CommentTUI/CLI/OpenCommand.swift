@@ -99,7 +99,7 @@ enum OpenCommand {
         let source: ThreadFileSource
         do {
             source = try ThreadFileSource(path: path, environment: context.environment)
-        } catch let error as ThreadFileError {
+        } catch let error as SystemError {
             throw CommandFailure("cannot open \(VisibleText.escape(error.description))")
         }
         if let problem = source.notAThreadProblem {

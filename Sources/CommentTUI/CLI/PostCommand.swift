@@ -50,7 +50,7 @@ enum PostCommand {
                 records.append(.comment(Comment(id: commentID, author: author.id, created: created, body: body)))
                 return records
             }
-        } catch let error as ThreadFileError {
+        } catch let error as SystemError {
             throw CommandFailure("cannot post to \(VisibleText.escape(error.description))")
         }
         try context.print(commentID)

@@ -34,7 +34,7 @@ enum RenderCommand {
         do {
             // A snapshot: nothing is followed.
             source = try ThreadFileSource(path: path, environment: context.environment, follows: false)
-        } catch let error as ThreadFileError {
+        } catch let error as SystemError {
             throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
         }
         try render(source, width: width, now: now, plain: parsed.flags.contains("--plain"), as: parsed.value("--as"), context: context)

@@ -1,30 +1,30 @@
 /// The client's styles, in one place.
 public enum Theme {
     public static let title = CellStyle(.bold)
-    public static let dim = CellStyle(.dim)
+    static let dim = CellStyle(.dim)
     public static let authorName = CellStyle(.bold, foreground: .cyan)
     public static let handle = CellStyle(foreground: .cyan)
     public static let ownName = CellStyle(.bold, foreground: .green)
     public static let rule = CellStyle(.dim)
     public static let statusBar = CellStyle(.reverse)
     public static let statusError = CellStyle([.reverse, .bold], foreground: .red)
-    public static let prompt = CellStyle(.bold, foreground: .green)
+    static let prompt = CellStyle(.bold, foreground: .green)
     public static let body = CellStyle.plain
     public static let notice = CellStyle(.bold)
     public static let problem = CellStyle(.dim, foreground: .red)
     // Code stands on a dark grey where the terminal has 256 colours (the default background elsewhere).
     public static let code = CellStyle(foreground: .yellow, background: .palette(235))
     public static let link = CellStyle(.underline, foreground: .blue)
-    public static let linkHost = CellStyle(.dim)
+    static let linkHost = CellStyle(.dim)
     public static let mention = CellStyle(.bold, foreground: .magenta)
-    public static let mentionOfMe = CellStyle([.bold, .reverse], foreground: .magenta)
+    static let mentionOfMe = CellStyle([.bold, .reverse], foreground: .magenta)
     public static let spoiler = CellStyle(.dim)
     /// A spoiler in the writer's own draft: shown, but marked as one.
     public static let composerSpoiler = CellStyle([.dim, .underline])
-    public static let quoteBar = CellStyle(.dim)
-    public static let quoteText = CellStyle(foreground: .gray)
+    static let quoteBar = CellStyle(.dim)
+    static let quoteText = CellStyle(foreground: .gray)
     public static let listMarker = CellStyle(.bold)
-    public static let expandMarker = CellStyle([.dim, .underline])
+    static let expandMarker = CellStyle([.dim, .underline])
     public static let selectionGutter = CellStyle(.bold, foreground: .yellow)
     public static let unreadDivider = CellStyle(foreground: .red)
     // The scrollbar scrolls with the feed region and is repaired after every step; in the plain

@@ -36,6 +36,8 @@ enum LogicalLines {
     static let quoteBar = "│ "
     /// Code blocks are indented this much.
     static let codeIndent = "  "
+    /// Columns between tab stops: a tab shows as blanks to the next one (the composer follows).
+    static let tabWidth = 4
 
     static func split(_ text: AttributedString) -> [LogicalLine] { split(MarkupRuns(text)) }
 
@@ -169,7 +171,7 @@ enum LogicalLines {
         }
 
         mutating func appendTab(_ style: TextRunStyle) {
-            let spaces = TextWrap.tabWidth - column % TextWrap.tabWidth
+            let spaces = LogicalLines.tabWidth - column % LogicalLines.tabWidth
             for _ in 0..<spaces {
                 current.clusters.append(StyledCluster(cluster: DisplayCluster(text: " ", width: 1), style: style))
             }

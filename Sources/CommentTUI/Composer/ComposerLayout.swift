@@ -35,7 +35,7 @@ struct ComposerLayout {
             let struck = styles[offset].run.strikethrough && !styles[offset].isMarker
             // A tab shows as blanks to the next stop, as the feed will show it once sent.
             let clusters = character == "\t"
-                ? Array(repeating: DisplayCluster(text: " ", width: 1), count: TextWrap.tabWidth - used % TextWrap.tabWidth)
+                ? Array(repeating: DisplayCluster(text: " ", width: 1), count: LogicalLines.tabWidth - used % LogicalLines.tabWidth)
                 : DisplayWidth.clusters(of: character)
             for cluster in clusters {
                 if used + cluster.width > self.width, used > 0 {

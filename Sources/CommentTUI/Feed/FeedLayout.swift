@@ -1,22 +1,6 @@
 import Foundation
 import ThreadModel
 
-/// Where the feed is read: a comment and a row inside it (its header is row 0).
-///
-/// The feed keeps this anchor instead of a row offset, so re-wrapping, comments appended below
-/// and huge threads cost nothing: scrolling walks from the anchor through the comments it
-/// passes, and nothing above or below the screen is laid out.
-struct FeedAnchor: Equatable, Comparable {
-    var comment: Int
-    var row: Int
-
-    static let top = FeedAnchor(comment: 0, row: 0)
-
-    static func < (a: FeedAnchor, b: FeedAnchor) -> Bool {
-        (a.comment, a.row) < (b.comment, b.row)
-    }
-}
-
 /// Comments laid out at one width, on demand, and cached by position.
 final class FeedLayout {
     let width: Int

@@ -46,7 +46,7 @@ public struct LinkVisibility {
     }
 
     /// The records as JSON lines: `{"comment":…,"url":…,"first_seen":…,"visible_ms":…}`.
-    public static func jsonLines(_ records: [Record]) -> [UInt8] {
+    static func jsonLines(_ records: [Record]) -> [UInt8] {
         var out: [UInt8] = []
         for record in records {
             out += Array(#"{"comment":"#.utf8)

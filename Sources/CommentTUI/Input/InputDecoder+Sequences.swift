@@ -6,7 +6,7 @@ extension InputDecoder {
         if byte(at: j) == 0x4D {
             // X10 mouse `ESC [ M cb cx cy`, sent by terminals without SGR reporting.
             guard let cb = byte(at: j + 1), let cx = byte(at: j + 2), let cy = byte(at: j + 3) else { return .incomplete }
-            let event = Self.mouseEvent(code: Int(cb) - 32, column: Int(cx) - 33, row: Int(cy) - 33, released: false, x10: true)
+            let event = Self.mouseEvent(code: Int(cb) - 32, column: Int(cx) - 33, row: Int(cy) - 33, released: false)
             return .event(event.map(InputEvent.mouse), length: j + 4 - i)
         }
         var isSGRMouse = false
@@ -28,7 +28,7 @@ extension InputDecoder {
                 let length = j + 1 - i
                 if isSGRMouse {
                     guard params.count >= 3 else { return .event(nil, length: length) }
-                    let event = Self.mouseEvent(code: params[0], column: params[1] - 1, row: params[2] - 1, released: b == 0x6D, x10: false)
+                    let event = Self.mouseEvent(code: params[0], column: params[1] - 1, row: params[2] - 1, released: b == 0x6D)
                     return .event(event.map(InputEvent.mouse), length: length)
                 }
                 if isPrivate, intermediate == 0x24, b == 0x79, params.count == 2 {
@@ -120,7 +120,7 @@ extension InputDecoder {
     }
 
     /// Decodes the button code of an SGR or X10 report.
-    static func mouseEvent(code: Int, column: Int, row: Int, released: Bool, x10: Bool) -> MouseEvent? {
+    static func mouseEvent(code: Int, column: Int, row: Int, released: Bool) -> MouseEvent? {
         var modifiers: KeyModifiers = []
         if code & 4 != 0 { modifiers.insert(.shift) }
         if code & 8 != 0 { modifiers.insert(.alt) }

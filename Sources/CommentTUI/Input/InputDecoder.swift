@@ -5,7 +5,7 @@
 /// no more bytes arrived for `escapeTimeout` seconds (`hasPendingEscape` says when to wait).
 public struct InputDecoder: Sendable {
     /// How long an incomplete escape sequence waits for the rest, in seconds.
-    public static let escapeTimeout = 0.025
+    static let escapeTimeout = 0.025
 
     private var pending: [UInt8] = []
     private var pasteBuffer: [UInt8]? = nil
@@ -13,7 +13,7 @@ public struct InputDecoder: Sendable {
     public init() {}
 
     /// Whether bytes wait for the rest of a sequence (and a flush deadline applies).
-    public var hasPendingEscape: Bool { pasteBuffer == nil && !pending.isEmpty }
+    var hasPendingEscape: Bool { pasteBuffer == nil && !pending.isEmpty }
 
     /// Decodes bytes, keeping an incomplete tail for the next call.
     public mutating func feed<C: Collection>(_ bytes: C) -> [InputEvent] where C.Element == UInt8 {

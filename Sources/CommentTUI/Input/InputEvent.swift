@@ -28,13 +28,13 @@ public enum Key: Hashable, Sendable {
 /// A key with its modifiers.
 public struct KeyPress: Hashable, Sendable, CustomStringConvertible {
     public var key: Key
-    public var modifiers: KeyModifiers
+    var modifiers: KeyModifiers
     public init(_ key: Key, _ modifiers: KeyModifiers = []) { self.key = key; self.modifiers = modifiers }
 
     /// A control-letter chord, e.g. `.ctrl("c")`.
     public static func ctrl(_ c: Character) -> KeyPress { KeyPress(.character(c), .ctrl) }
     /// An alt chord, e.g. `.alt("u")`.
-    public static func alt(_ c: Character) -> KeyPress { KeyPress(.character(c), .alt) }
+    static func alt(_ c: Character) -> KeyPress { KeyPress(.character(c), .alt) }
 
     public var description: String {
         var s = ""
@@ -67,7 +67,7 @@ public struct MouseEvent: Hashable, Sendable {
     public var action: MouseAction
     public var column: Int
     public var row: Int
-    public var modifiers: KeyModifiers
+    var modifiers: KeyModifiers
     public init(_ button: MouseButton, _ action: MouseAction, column: Int, row: Int, modifiers: KeyModifiers = []) {
         self.button = button; self.action = action; self.column = column; self.row = row; self.modifiers = modifiers
     }

@@ -71,7 +71,10 @@ final class MentionPicker {
         let items = [(id: -1, height: 1)] + results.matches.indices.map { (id: $0, height: 1) }
         model = ScrollModel(containerRows: frame.height, columns: frame.width, items: items,
                             contentInsets: ScrollInsets(top: insetRows), now: now)
+        #if DEBUG
+        // Debug builds (the tests) check every rebuild; a release build does no invariant work.
         _checkInvariants()
+        #endif
     }
 
     /// The cells that belong to the list now: its frame minus the visible inset rows.

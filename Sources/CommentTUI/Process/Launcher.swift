@@ -38,7 +38,7 @@ public enum Launcher {
             // The supervisor only watches: the worker opens the file, so a big thread is indexed once.
             return Supervisor.run(arguments: arguments)
         }
-        unsetenv(Supervisor.workerVariable)
+        ProcessEnvironment.remove(Supervisor.workerVariable)
         // The file and the user are settled before the terminal is touched, so mistakes print
         // plainly (the supervisor replays them once the worker exits).
         let target: OpenCommand.Target
@@ -63,8 +63,8 @@ public enum Launcher {
 
     /// Why the locale cannot show the client, if it cannot.
     static func localeProblem() -> String? {
-        setlocale(LC_ALL, "")
-        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        UserLocale.adopt()
+        let codeset = UserLocale.codeset
         guard codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" else { return nil }
         return """
         the terminal's character set is \(codeset), not UTF-8, so names and comments would show \

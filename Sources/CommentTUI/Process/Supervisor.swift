@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThreadModel
 
 /// Runs the interactive client as a child process and cleans up after it, whatever happens.
 ///
@@ -14,9 +15,10 @@ enum Supervisor {
 
     static func run(arguments: [String]) -> Int32 {
         let saved = TerminalDevice.saveSettings()
-        guard let logFile = tmpfile() else { return fail("cannot create the error log: \(SystemError("tmpfile"))") }
-        let log = FileDescriptor(rawValue: fileno(logFile))
-        var environment = currentEnvironment().filter { !$0.hasPrefix(workerVariable + "=") }
+        let logFile: TemporaryFile
+        do { logFile = try TemporaryFile() } catch { return fail("cannot create the error log: \(error)") }
+        let log = logFile.descriptor
+        var environment = ProcessEnvironment.entries.filter { !$0.hasPrefix(workerVariable + "=") }
         environment.append("\(workerVariable)=1")
         if !environment.contains(where: { $0.hasPrefix("SWIFT_BACKTRACE=") }) {
             // Backtraces go to stderr (the log), never onto the screen, and never wait for a debugger.
@@ -48,32 +50,22 @@ enum Supervisor {
             try? FileDescriptor.standardOutput.writeAll(Array(TerminalDevice.emergencyReset.utf8))
         }
         replay(log)
-        fclose(logFile)
+        logFile.close()
         switch termination! {
         case .exited(let code):
             return code
         case .signaled(let signal):
-            let name = String(cString: strsignal(signal))
+            let name = SignalName.of(signal)
             _ = fail("the client stopped on signal \(signal) (\(name)); the terminal was restored")
             return 128 + signal
         }
     }
 
     private static func replay(_ log: FileDescriptor) {
-        lseek(log.rawValue, 0, SEEK_SET)
+        try? log.seek(to: 0)
         while let chunk = try? log.read(upTo: 65536), !chunk.isEmpty {
             try? FileDescriptor.standardError.writeAll(chunk)
         }
-    }
-
-    private static func currentEnvironment() -> [String] {
-        var result: [String] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            result.append(String(cString: entry))
-            pointer += 1
-        }
-        return result
     }
 
     static func fail(_ message: String) -> Int32 {

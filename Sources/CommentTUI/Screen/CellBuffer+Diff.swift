@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A run of changed cells on one row, ready for a backend to write.
 public struct CellChange: Equatable, Sendable {
     /// The row of the run.
@@ -32,7 +26,7 @@ extension CellBuffer {
                     let base = row * columns
                     // Most rows of a frame are unchanged: one comparison of plain data each. Equal
                     // bytes mean equal cells; unequal bytes (padding) fall through to the cells.
-                    if memcmp(new.baseAddress! + base, old.baseAddress! + base, columns * MemoryLayout<Cell>.stride) == 0 { continue }
+                    if ByteComparison.equal(new.baseAddress! + base, old.baseAddress! + base, count: columns * MemoryLayout<Cell>.stride) { continue }
                     var x = 0
                     while x < columns {
                         guard new[base + x] != old[base + x] else { x += 1; continue }
@@ -56,7 +50,7 @@ extension CellBuffer {
 
     /// The buffer with the rows in `region` moved up by `shift` rows (down when negative), as a
     /// terminal's scroll region would move them; rows scrolled in are blank.
-    public func shiftingRows(_ region: Range<Int>, up shift: Int) -> CellBuffer {
+    func shiftingRows(_ region: Range<Int>, up shift: Int) -> CellBuffer {
         var result = self
         let region = region.clamped(to: 0..<rows)
         for row in region {

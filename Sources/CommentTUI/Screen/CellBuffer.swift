@@ -130,7 +130,7 @@ public struct CellBuffer: Equatable, Sendable {
     public var lines: [String] { (0..<rows).map(line) }
 
     /// Every row's text with trailing blanks (characters that are exactly a space) removed.
-    public var trimmedLines: [String] {
+    var trimmedLines: [String] {
         (0..<rows).map { row in
             var bytes = lineBytes(row)
             var end = bytes.count
@@ -162,7 +162,7 @@ public struct CellBuffer: Equatable, Sendable {
     }
 
     /// Checks that every wide lead has its continuation and every continuation its lead.
-    public func _checkInvariants() {
+    func _checkInvariants() {
         for row in 0..<rows {
             for x in 0..<columns {
                 let cell = self[x, row]

@@ -17,7 +17,7 @@ public struct DisplayCluster: Hashable, Sendable {
 /// the width Unicode gives them.
 public enum DisplayWidth {
     /// Most zero-width marks kept on one base character (ncurses' `CCHARW_MAX` is 5 in all).
-    public static let maxCombiningMarks = 4
+    static let maxCombiningMarks = 4
 
     /// The placeholder for invisible, bidirectional and C1 control characters.
     public static let replacement: Unicode.Scalar = "\u{FFFD}"
@@ -48,7 +48,7 @@ public enum DisplayWidth {
     }
 
     /// The C library's width of a scalar, in a UTF-8 locale.
-    public static func libcWidth(_ scalar: Unicode.Scalar) -> Int {
+    static func libcWidth(_ scalar: Unicode.Scalar) -> Int {
         CharacterWidth.libc(scalar)
     }
 

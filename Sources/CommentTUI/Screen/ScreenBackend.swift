@@ -23,10 +23,10 @@ public struct Frame: Equatable, Sendable {
     public var scroll: FrameScroll?
     /// The composer's rows: a frame that changes only these (typing) is not worth a
     /// synchronized update, which costs 16 bytes and a keystroke echo should cost under 10.
-    public var composerRows: Range<Int> = 0..<0
+    var composerRows: Range<Int> = 0..<0
     /// Whether the terminal should report pointer motion without a button (F2's hit-test
     /// inspector names the layer under the pointer); off otherwise, to keep input quiet.
-    public var reportsPointerMotion = false
+    var reportsPointerMotion = false
     /// What the feed showed, for the app once the frame is on screen (nil: the feed was covered).
     var feedShown: FeedView.Drawn?
     public init(buffer: CellBuffer, cursor: CursorPosition?) { self.buffer = buffer; self.cursor = cursor }

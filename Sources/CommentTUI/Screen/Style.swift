@@ -9,7 +9,7 @@ public enum TerminalColor: Hashable, Sendable {
     public static let yellow = TerminalColor.palette(3)
     public static let blue = TerminalColor.palette(4)
     public static let magenta = TerminalColor.palette(5)
-    public static let cyan = TerminalColor.palette(6)
+    static let cyan = TerminalColor.palette(6)
     public static let white = TerminalColor.palette(7)
     public static let gray = TerminalColor.palette(8)
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // Glibc's Swift module hides `wcwidth` (it sits behind _XOPEN_SOURCE in <wchar.h>), and only
 // Terminal/ may import the ncurses shim that could expose it; so it is bound here by name.

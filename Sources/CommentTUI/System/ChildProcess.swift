@@ -1,22 +1,19 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ThreadModel
 
 /// A child process started with `posix_spawn`.
-public struct ChildProcess {
+struct ChildProcess {
     /// The child's process id.
-    public let pid: pid_t
+    let pid: pid_t
 
     /// How a child ended.
-    public enum Termination: Equatable {
+    enum Termination: Equatable {
         case exited(Int32)
         case signaled(Int32)
     }
 
     /// Starts `path` with arguments and environment; stdout and stderr go where given.
-    public static func spawn(path: String, arguments: [String], environment: [String], standardOutput: FileDescriptor? = nil, standardError: FileDescriptor?) throws -> ChildProcess {
+    static func spawn(path: String, arguments: [String], environment: [String], standardOutput: FileDescriptor? = nil, standardError: FileDescriptor?) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -39,7 +36,7 @@ public struct ChildProcess {
     }
 
     /// Waits for the child to end; returns nil when a signal interrupted the wait.
-    public func wait() throws -> Termination? {
+    func wait() throws -> Termination? {
         var status: Int32 = 0
         let r = waitpid(pid, &status, 0)
         if r < 0 {
@@ -53,10 +50,10 @@ public struct ChildProcess {
     }
 
     /// Sends a signal to the child.
-    public func send(_ signal: Int32) { kill(pid, signal) }
+    func send(_ signal: Int32) { kill(pid, signal) }
 
     /// The path of the running executable.
-    public static var currentExecutable: String {
+    static var currentExecutable: String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { return CommandLine.arguments[0] }

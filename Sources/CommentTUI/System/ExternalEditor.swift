@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThreadModel
 
 /// Edits text in the user's editor (`$VISUAL`, else `$EDITOR`, else `vi`), as Ctrl-X Ctrl-E does
 /// in bash: the text goes to a private temporary file, the editor runs on the terminal, and the

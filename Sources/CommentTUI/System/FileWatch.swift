@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThreadModel
 
 // <sys/inotify.h> is not part of Glibc's Swift module; the three calls are bound by name.
 @_silgen_name("inotify_init1")

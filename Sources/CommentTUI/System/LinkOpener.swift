@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThreadModel
 
 /// Opens a URL in the user's browser: `$BROWSER` (each of its `:`-separated commands in turn),
 /// else `xdg-open`; the URL is one argument, never given to a shell.

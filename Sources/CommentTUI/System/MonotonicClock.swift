@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The real clock, read only by the loop and handed on as plain seconds.
 public enum MonotonicClock {

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ThreadModel
 
 /// Waits for descriptors to become readable: the loop's only place to block.
 public enum Poll {

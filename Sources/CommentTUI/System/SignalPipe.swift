@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ThreadModel
 
 // The write end of the self-pipe, read by the async-signal-safe handler below.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1

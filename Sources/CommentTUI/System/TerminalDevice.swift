@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ThreadModel
 
 /// The controlling terminal's settings and size, outside of ncurses.
 public enum TerminalDevice {

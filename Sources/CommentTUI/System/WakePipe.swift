@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ThreadModel
 
 /// A self-pipe another thread wakes the loop with: `wake()` anywhere, `readEnd` polled and
 /// `drain()`ed by the loop.

@@ -2,6 +2,7 @@ import CNCursesW
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThreadModel
 
 /// The ncurses backend: the only type that talks to ncurses.
 ///
@@ -166,7 +167,7 @@ public final class NCursesScreen: ScreenBackend {
     }
 
     /// Reads back what ncurses holds for a cell: its text and attributes (for tests).
-    public func cellText(column: Int, row: Int) -> (text: String, bold: Bool)? {
+    func cellText(column: Int, row: Int) -> (text: String, bold: Bool)? {
         var wide = [wchar_t](repeating: 0, count: 8)
         var attrs: attr_t = 0
         var pair: Int16 = 0

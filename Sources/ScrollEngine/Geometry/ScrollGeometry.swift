@@ -29,29 +29,6 @@ public struct ScrollInsets: Hashable, Sendable {
     public static let zero = ScrollInsets()
 }
 
-/// A rectangle in content coordinates; rows may be fractional while scrolling.
-public struct ScrollRect: Hashable, Sendable {
-    /// Top edge, in rows from the start of the content.
-    public var row: Double
-    /// Left edge, in columns.
-    public var column: Double
-    /// Height in rows.
-    public var rows: Double
-    /// Width in columns.
-    public var columns: Double
-
-    /// Creates a rectangle from its top-left corner and size.
-    public init(row: Double, column: Double, rows: Double, columns: Double) {
-        self.row = row
-        self.column = column
-        self.rows = rows
-        self.columns = columns
-    }
-
-    /// The row just below the rectangle.
-    public var maxRow: Double { row + rows }
-}
-
 /// Everything about a scroll view's extent and position, like SwiftUI's `ScrollGeometry`.
 ///
 /// Only the vertical axis scrolls: the content is as wide as the container.
@@ -73,11 +50,6 @@ public struct ScrollGeometry: Hashable, Sendable {
         self.contentInsets = contentInsets
     }
 
-    /// The part of the content shown in the viewport.
-    public var visibleRect: ScrollRect {
-        ScrollRect(row: contentOffset, column: 0, rows: Double(containerSize.rows), columns: Double(containerSize.columns))
-    }
-
     /// The smallest legal offset (the top inset fully shown).
     public var minOffset: Double { Double(-contentInsets.top) }
 
@@ -91,7 +63,4 @@ public struct ScrollGeometry: Hashable, Sendable {
 
     /// Whether the viewport shows the end of the content.
     public var isAtBottom: Bool { contentOffset >= maxOffset - 1e-9 }
-
-    /// Whether the viewport shows the start of the content.
-    public var isAtTop: Bool { contentOffset <= minOffset + 1e-9 }
 }

@@ -121,7 +121,7 @@ public struct ItemHeights<ID: Hashable> {
 
     /// Changes the height of an existing item, O(log n); returns false if the id is unknown.
     @discardableResult
-    public mutating func setHeight(_ height: Int, for id: ID) -> Bool {
+    mutating func setHeight(_ height: Int, for id: ID) -> Bool {
         guard let slot = slots[id] else { return false }
         if slot >= 0 {
             back.set(max(0, height), at: slot)
@@ -137,7 +137,7 @@ public struct ItemHeights<ID: Hashable> {
     }
 
     /// Checks both trees, the id map and lookups against a naive scan (O(n log n); tests only).
-    public func _checkInvariants() {
+    func _checkInvariants() {
         front._checkInvariants()
         back._checkInvariants()
         precondition(frontIDs.count == front.count && backIDs.count == back.count, "id arrays out of step")

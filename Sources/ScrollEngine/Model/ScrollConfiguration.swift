@@ -2,7 +2,7 @@
 /// Distances are in rows, times in seconds, speeds in rows per second.
 public struct ScrollConfiguration: Hashable, Sendable {
     /// Rows moved by one isolated wheel notch (the precise step).
-    public var wheelStep: Int = 3
+    var wheelStep: Int = 3
     /// Notches closer together than this form a fast burst that accelerates and leaves momentum.
     public var wheelBurstInterval: Double = 0.05
     /// A wheel burst ends after this long without notches (terminals send no "finger up").
@@ -12,16 +12,16 @@ public struct ScrollConfiguration: Hashable, Sendable {
     /// The largest step multiple in a burst.
     public var wheelMaximumAcceleration: Double = 4
     /// Momentum decay rate k in `v(t) = v0·e^(−k·t)`.
-    public var decayRate: Double = 6
+    var decayRate: Double = 6
     /// Momentum stops (at its projected end) once slower than this.
-    public var stopSpeed: Double = 0.5
+    var stopSpeed: Double = 0.5
     /// A gesture ending slower than this leaves no momentum.
     public var minimumFlingSpeed: Double = 3
     /// Gesture velocities are capped at this.
     public var maximumSpeed: Double = 400
     /// A drag's release velocity is measured over this last stretch of time.
     public var dragVelocityWindow: Double = 0.1
-    /// Quiet interval of the debounced "scroll ended" (the source talk's 50 ms).
+    /// Quiet interval of the debounced "scroll ended" (the SwiftUI collapsing-header talk's 50 ms).
     public var scrollEndedDebounce: Double = 0.05
     /// Duration of animated `scrollTo` calls.
     public var animationDuration: Double = 0.25

@@ -35,7 +35,7 @@ extension ScrollModel {
     }
 
     /// Changes the insets; the anchor (or the bottom, when following) is kept.
-    public func setContentInsets(_ insets: ScrollInsets) {
+    func setContentInsets(_ insets: ScrollInsets) {
         changeContent { _ in contentInsets = insets }
     }
 

@@ -65,7 +65,7 @@ public final class ScrollModel<ID: Hashable> {
     public var isAtBottom: Bool { geometry.isAtBottom }
 
     /// Whether the model moves by itself and needs frames (`advance(to:)` at the frame rate).
-    public var isMoving: Bool { motion != nil }
+    var isMoving: Bool { motion != nil }
 
     /// When the model next needs `advance(to:)`: `now` while moving (draw the next frame as soon
     /// as the frame rate allows), else the next timer (wheel burst end, debounced end), else nil.
@@ -109,7 +109,7 @@ public final class ScrollModel<ID: Hashable> {
     }
 
     /// Calls `action` when the offset has been quiet for `configuration.scrollEndedDebounce`
-    /// (the source talk's debounce). It can fire while a button is held still; see `onIdle`.
+    /// (the debounce of the SwiftUI collapsing-header talk). It can fire while a button is held still; see `onIdle`.
     @discardableResult
     public func onScrollEnded(_ action: @escaping (ScrollGeometry) -> Void) -> ScrollObservationToken {
         observers.addEnded(action)
@@ -117,7 +117,7 @@ public final class ScrollModel<ID: Hashable> {
 
     /// Calls `action` at the exact end of scrolling: every move to `.idle`.
     @discardableResult
-    public func onIdle(_ action: @escaping (ScrollGeometry) -> Void) -> ScrollObservationToken {
+    func onIdle(_ action: @escaping (ScrollGeometry) -> Void) -> ScrollObservationToken {
         observers.addPhase { _, new, context in
             if new == .idle { action(context.geometry) }
         }
@@ -130,7 +130,7 @@ public final class ScrollModel<ID: Hashable> {
     }
 
     /// Stops calling an observer.
-    public func removeObserver(_ token: ScrollObservationToken) {
+    func removeObserver(_ token: ScrollObservationToken) {
         observers.remove(token)
     }
 
@@ -200,7 +200,7 @@ public final class ScrollModel<ID: Hashable> {
         }
     }
 
-    /// Animates to the target nearest the current offset (the source talk's snap).
+    /// Animates to the target nearest the current offset (the SwiftUI collapsing-header talk's snap).
     func startAfterDebounceSnap() {
         let target = snapTarget(forProjected: contentOffset)
         guard abs(target - contentOffset) > 1e-9 else { return }

@@ -15,7 +15,7 @@ public enum ScrollPhase: String, Hashable, Sendable, CaseIterable {
     public var isUserDriven: Bool { self == .tracking || self == .interacting }
 
     /// Whether the offset is changing by itself.
-    public var isMoving: Bool { self == .decelerating || self == .animating }
+    var isMoving: Bool { self == .decelerating || self == .animating }
 
     /// The phases this phase may change to (see docs/ScrollEngine.md for the triggers).
     public var legalSuccessors: Set<ScrollPhase> {
@@ -29,7 +29,7 @@ public enum ScrollPhase: String, Hashable, Sendable, CaseIterable {
     }
 
     /// Whether the change from `old` to `new` is allowed (staying put is not a change).
-    public static func isLegalTransition(from old: ScrollPhase, to new: ScrollPhase) -> Bool {
+    static func isLegalTransition(from old: ScrollPhase, to new: ScrollPhase) -> Bool {
         old.legalSuccessors.contains(new)
     }
 }

@@ -27,9 +27,4 @@ public struct Debouncer: Hashable, Sendable {
         lastChange = nil
         return true
     }
-
-    /// Forgets any pending change.
-    public mutating func cancel() {
-        lastChange = nil
-    }
 }

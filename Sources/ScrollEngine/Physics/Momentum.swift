@@ -1,33 +1,29 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Exponentially decaying motion: `v(t) = v0·e^(−k·t)`, `x(t) = x0 + v0/k·(1 − e^(−k·t))`.
 ///
 /// The motion rests at the projected end `x0 + v0/k` (the limit of `x(t)`), reached when the
 /// speed falls below a stop threshold; it stops earlier, dead, at a bound (no rubber band).
-public struct Momentum: Hashable, Sendable {
+struct Momentum: Hashable, Sendable {
     /// Where the motion starts, in rows.
-    public let start: Double
+    let start: Double
     /// The initial velocity, in rows per second.
-    public let initialVelocity: Double
+    let initialVelocity: Double
     /// The decay rate k, per second.
-    public let decayRate: Double
+    let decayRate: Double
     /// When the motion starts.
-    public let startTime: ScrollInstant
+    let startTime: ScrollInstant
     /// When the motion ends (at rest or at a bound).
-    public let endTime: ScrollInstant
+    let endTime: ScrollInstant
     /// Where the motion ends.
-    public let endPosition: Double
+    let endPosition: Double
 
     /// Creates a motion from `start` at `velocity` rows/s decaying at `decayRate`, ending when the
     /// speed drops below `stopSpeed` or at the edge of `bounds`.
     ///
     /// With `restOnWholeRow`, the decay rate is adjusted slightly so the projected end is a whole
     /// row (the initial velocity is kept, so the motion stays velocity-continuous).
-    public init(start: Double, velocity: Double, decayRate: Double, stopSpeed: Double,
+    init(start: Double, velocity: Double, decayRate: Double, stopSpeed: Double,
                 bounds: ClosedRange<Double>, at time: ScrollInstant, restOnWholeRow: Bool = true) {
         precondition(decayRate > 0 && stopSpeed > 0, "decay rate and stop speed must be positive")
         self.start = start
@@ -65,24 +61,24 @@ public struct Momentum: Hashable, Sendable {
     }
 
     /// The closed-form resting place `x0 + v0/k`, ignoring bounds.
-    public var projectedEnd: Double { start + initialVelocity / decayRate }
+    var projectedEnd: Double { start + initialVelocity / decayRate }
 
     /// The position at `time` (the end position from `endTime` on).
-    public func position(at time: ScrollInstant) -> Double {
+    func position(at time: ScrollInstant) -> Double {
         guard time < endTime else { return endPosition }
         let t = max(0, time - startTime)
         return start + initialVelocity / decayRate * (1 - exp(-decayRate * t))
     }
 
     /// The velocity at `time` (zero from `endTime` on).
-    public func velocity(at time: ScrollInstant) -> Double {
+    func velocity(at time: ScrollInstant) -> Double {
         guard time < endTime else { return 0 }
         let t = max(0, time - startTime)
         return initialVelocity * exp(-decayRate * t)
     }
 
     /// The resting place of a motion with this decay: `position + velocity / decayRate`.
-    public static func projectedEnd(position: Double, velocity: Double, decayRate: Double) -> Double {
+    static func projectedEnd(position: Double, velocity: Double, decayRate: Double) -> Double {
         position + velocity / decayRate
     }
 }

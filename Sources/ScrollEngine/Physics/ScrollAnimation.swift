@@ -12,20 +12,20 @@ public enum ScrollEasing: Hashable, Sendable {
 }
 
 /// A timed move between two offsets along an easing curve.
-public struct ScrollAnimation: Hashable, Sendable {
+struct ScrollAnimation: Hashable, Sendable {
     /// The starting offset.
-    public var from: Double
+    var from: Double
     /// The final offset.
-    public var to: Double
+    var to: Double
     /// When the move starts.
-    public var startTime: ScrollInstant
+    var startTime: ScrollInstant
     /// How long the move takes, in seconds.
-    public var duration: Double
+    var duration: Double
     /// The curve.
-    public var easing: ScrollEasing
+    var easing: ScrollEasing
 
     /// Creates a move; a non-positive duration makes it end at once.
-    public init(from: Double, to: Double, startTime: ScrollInstant, duration: Double, easing: ScrollEasing) {
+    init(from: Double, to: Double, startTime: ScrollInstant, duration: Double, easing: ScrollEasing) {
         self.from = from
         self.to = to
         self.startTime = startTime
@@ -34,10 +34,10 @@ public struct ScrollAnimation: Hashable, Sendable {
     }
 
     /// When the move ends.
-    public var endTime: ScrollInstant { startTime + duration }
+    var endTime: ScrollInstant { startTime + duration }
 
     /// The offset at `time` (`to` from the end on).
-    public func position(at time: ScrollInstant) -> Double {
+    func position(at time: ScrollInstant) -> Double {
         guard duration > 0, time < endTime else { return to }
         let s = max(0, (time - startTime) / duration)
         switch easing {
@@ -56,7 +56,7 @@ public struct ScrollAnimation: Hashable, Sendable {
     }
 
     /// The velocity at `time`, in rows per second (zero from the end on).
-    public func velocity(at time: ScrollInstant) -> Double {
+    func velocity(at time: ScrollInstant) -> Double {
         guard duration > 0, time < endTime else { return 0 }
         let s = max(0, (time - startTime) / duration)
         let slope: Double  // d(position)/ds
@@ -77,7 +77,7 @@ public struct ScrollAnimation: Hashable, Sendable {
     /// A duration for a velocity-continuous move that does not overshoot: the Hermite curve is
     /// monotone while `v0·duration/distance` stays within [0, 3], so long moves keep `preferred`
     /// and short, fast ones are shortened (never below `minimum`).
-    public static func velocityMatchingDuration(distance: Double, initialVelocity v0: Double,
+    static func velocityMatchingDuration(distance: Double, initialVelocity v0: Double,
                                                 preferred: Double, minimum: Double = 1.0 / 60) -> Double {
         guard distance != 0, v0 * distance > 0 else { return preferred }
         let limit = 3 * abs(distance) / abs(v0)

@@ -16,7 +16,7 @@ public struct HeaderCollapse: Hashable, Sendable {
 
     /// Where a scroll that would come to rest at `projectedOffset` should end: outside the
     /// collapse range it is left alone; inside, it goes to the nearer of 0 and `distance`.
-    public func snapTarget(projectedOffset: Double) -> Double {
+    func snapTarget(projectedOffset: Double) -> Double {
         guard projectedOffset > 0, projectedOffset < distance else { return projectedOffset }
         return progress(offset: projectedOffset) < 0.5 ? 0 : distance
     }

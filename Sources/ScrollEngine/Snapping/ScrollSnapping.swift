@@ -15,7 +15,7 @@ public enum SnapMode: Hashable, Sendable {
     /// When a gesture ends, pick the target nearest the projected resting place and move there in
     /// one velocity-continuous motion (phase `decelerating`).
     case projected
-    /// The source talk's way: after the debounced "scroll ended", animate to the nearest target
+    /// The SwiftUI collapsing-header talk's way: after the debounced "scroll ended", animate to the nearest target
     /// (phase `animating`). A debounce that fires while the button is held waits for idle.
     case afterDebounce
 }

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Why a stored draft could not be read back.
-public struct ComposerDocumentDecodingError: Error, CustomStringConvertible, Sendable {
+struct ComposerDocumentDecodingError: Error, CustomStringConvertible, Sendable {
     /// What was wrong, for the log.
-    public let message: String
-    public var description: String { "Could not restore the draft: \(message)" }
+    let message: String
+    var description: String { "Could not restore the draft: \(message)" }
 }
 
 /// Why `_checkInvariants` failed.
-public struct ComposerInvariantViolation: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public var description: String { message }
+struct ComposerInvariantViolation: Error, CustomStringConvertible, Sendable {
+    let message: String
+    var description: String { message }
 }
 
 extension ComposerDocument {
@@ -89,7 +89,7 @@ extension ComposerDocument {
 
     /// Checks what every edit must keep true: the selection within the text and at no point
     /// inside a mention, and nothing outside the allow-list on the text. For tests.
-    public func _checkInvariants() throws {
+    func _checkInvariants() throws {
         func fail(_ message: String) throws -> Never { throw ComposerInvariantViolation(message: message) }
         guard selection.lowerBound >= text.startIndex, selection.upperBound <= text.endIndex else {
             try fail("selection out of bounds")

@@ -74,10 +74,10 @@ extension ComposerDocument {
     }
 
     /// Whether there is an edit to undo.
-    public var canUndo: Bool { !history.undoStack.isEmpty }
+    var canUndo: Bool { !history.undoStack.isEmpty }
 
     /// Whether there is an undone edit to redo.
-    public var canRedo: Bool { !history.redoStack.isEmpty }
+    var canRedo: Bool { !history.redoStack.isEmpty }
 
     /// Restores the text and selection from before the last edit (or run of typing).
     public mutating func undo() {

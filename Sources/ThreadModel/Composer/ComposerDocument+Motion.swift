@@ -110,7 +110,7 @@ extension ComposerDocument {
     public mutating func moveToEnd(extending: Bool = false) { moveCaret(to: text.endIndex, extending: extending) }
 
     /// Selects all the text, caret at the end.
-    public mutating func selectAll() { setSelection(text.startIndex..<text.endIndex) }
+    mutating func selectAll() { setSelection(text.startIndex..<text.endIndex) }
 
     // MARK: Kill ring
 

@@ -2,11 +2,10 @@ import Foundation
 
 /// The draft being written: attributed text, a selection, typing attributes and an undo history.
 ///
-/// The rich successor of `ComposerDraft`: formatting lives in `CommentAttributes`, a mention is
-/// one atomic unit (text `@handle`, value the user id), and `markdown` writes the comment body.
-/// Indices are only ever carried across an edit by `AttributedString.transform(updating:)` or
-/// recomputed: a stale `AttributedString.Index` does not trap on Linux, it silently points
-/// elsewhere.
+/// Formatting lives in `CommentAttributes`, a mention is one atomic unit (text `@handle`, value
+/// the user id), and `markdown` writes the comment body. Indices are only ever carried across an
+/// edit by `AttributedString.transform(updating:)` or recomputed: a stale `AttributedString.Index`
+/// does not trap on Linux, it silently points elsewhere.
 public struct ComposerDocument: Sendable {
     /// The text with its formatting and mentions.
     public internal(set) var text: AttributedString
@@ -53,7 +52,7 @@ public struct ComposerDocument: Sendable {
     public var cursorOffset: Int { offset(of: caret) }
 
     /// The selection as Character offsets.
-    public var selectedOffsets: Range<Int> {
+    var selectedOffsets: Range<Int> {
         let lower = offset(of: selection.lowerBound)
         let upper = selection.isEmpty ? lower : lower + String(text[selection].characters).count
         return lower..<upper

@@ -13,7 +13,7 @@ public struct ComposerFormatting: Hashable, Sendable {
     /// The formats a draft may carry.
     public var allowed: Set<ComposerFormat>
     /// Whether `@handle` mentions keep their user id.
-    public var allowsMentions: Bool
+    var allowsMentions: Bool
 
     /// An allow-list of the given formats.
     public init(allowed: Set<ComposerFormat> = Set(ComposerFormat.allCases), allowsMentions: Bool = true) {
@@ -81,7 +81,7 @@ public struct ComposerFormatting: Hashable, Sendable {
     ///
     /// The decision per scalar is `VisibleControls`' (so the composer and the viewer agree on what
     /// is hostile), but a draft drops such scalars instead of showing stand-ins.
-    public static func sanitizePlainText(_ text: String) -> String {
+    static func sanitizePlainText(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value >= 0x7F }) else { return text }
         var out = String.UnicodeScalarView()
         var hasBase = false

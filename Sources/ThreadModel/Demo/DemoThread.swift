@@ -3,7 +3,7 @@ import Foundation
 /// The built-in demo thread: a post and a discussion that exercise what the client shows.
 public enum DemoThread {
     /// The thread, with fixed ids and times so that it reads the same on every machine.
-    public static func make() -> CommentThread {
+    static func make() -> CommentThread {
         let start = Date(timeIntervalSince1970: 1_744_884_000)  // 2025-04-17T10:00:00Z
         var thread = CommentThread(
             id: "demo",
@@ -43,7 +43,7 @@ public enum DemoThread {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         do {
             try ThreadFileWriter(path: path).create(ThreadRecord.records(of: make()))
-        } catch let error as ThreadFileError where error.isAlreadyExists {
+        } catch let error as SystemError where error.isAlreadyExists {
             return  // another first run got there first: its file is the same demo
         }
     }

@@ -27,8 +27,8 @@ public struct ThreadFile: Sendable {
     }
 
     /// Reads a thread file and returns a follower positioned after its last complete line.
-    public static func readFollowing(path: String) throws -> (file: ThreadFile, follower: ThreadFileFollower) {
-        let descriptor = try ThreadFileDescriptor.openForReading(path)
+    static func readFollowing(path: String) throws -> (file: ThreadFile, follower: ThreadFileFollower) {
+        let descriptor = try FileDescriptor.openForReading(path)
         defer { descriptor.close() }
         let bytes = try descriptor.readAll()
         let file = ThreadFileReader().read(bytes)

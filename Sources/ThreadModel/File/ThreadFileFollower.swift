@@ -34,10 +34,10 @@ public struct ThreadFileFollower: Sendable {
     }
 
     /// Bytes past `offset` received but not yet a complete line.
-    public var pendingByteCount: Int { pending.count }
+    var pendingByteCount: Int { pending.count }
 
     /// Takes the next appended bytes (those right after what came before).
-    public mutating func ingest(_ bytes: [UInt8]) -> ThreadFileUpdate {
+    mutating func ingest(_ bytes: [UInt8]) -> ThreadFileUpdate {
         var update = ThreadFileUpdate()
         guard !bytes.isEmpty else { return update }
         pending += bytes

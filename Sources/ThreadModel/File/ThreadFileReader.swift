@@ -1,11 +1,11 @@
 import Foundation
 
 /// Builds a thread from the bytes of a thread file, skipping and reporting what is wrong.
-public struct ThreadFileReader: Sendable {
-    public init() {}
+struct ThreadFileReader: Sendable {
+    init() {}
 
     /// Reads every complete line; an unterminated last line is left pending, not read.
-    public func read(_ bytes: [UInt8]) -> ThreadFile {
+    func read(_ bytes: [UInt8]) -> ThreadFile {
         var builder = Builder()
         let decoder = ThreadRecordDecoder()
         var lineNumber = 0

@@ -4,13 +4,13 @@ public final class ThreadFileTail {
     public let path: String
     /// Where following stands.
     public private(set) var follower: ThreadFileFollower
-    private let descriptor: ThreadFileDescriptor
+    private let descriptor: FileDescriptor
 
     /// Opens `path` for following from where `follower` stands.
     public init(path: String, follower: ThreadFileFollower) throws {
         self.path = path
         self.follower = follower
-        descriptor = try ThreadFileDescriptor.openForReading(path)
+        descriptor = try FileDescriptor.openForReading(path)
     }
 
     deinit { descriptor.close() }
@@ -21,7 +21,7 @@ public final class ThreadFileTail {
         let size = try descriptor.size()
         guard size >= position else {
             // Thread files only ever grow; someone else cut this one. Keep what is on screen.
-            throw ThreadFileError("follow (the file shrank from \(position) to \(size) bytes; reopen it)", path: path, code: 0)
+            throw SystemError("follow (the file shrank from \(position) to \(size) bytes; reopen it)", path: path, code: 0)
         }
         guard size > position else { return ThreadFileUpdate() }
         return follower.ingest(try descriptor.read(from: position))

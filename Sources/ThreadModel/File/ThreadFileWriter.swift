@@ -35,8 +35,8 @@ public struct ThreadFileWriter: Sendable {
 
     /// Opens and locks the file, asks what to append and whether the file lacks a final
     /// newline, then writes one record per `write()` and `fsync`s.
-    private func withLockedFile(_ decide: (ThreadFileDescriptor) throws -> ([ThreadRecord], Bool)) throws {
-        let file = try ThreadFileDescriptor.openForAppend(path)
+    private func withLockedFile(_ decide: (FileDescriptor) throws -> ([ThreadRecord], Bool)) throws {
+        let file = try FileDescriptor.openExistingForAppend(path)
         defer { file.close() }
         try file.lockExclusive()
         defer { file.unlock() }
@@ -47,7 +47,7 @@ public struct ThreadFileWriter: Sendable {
             var line: [UInt8] = needsNewline ? [0x0A] : []
             needsNewline = false
             encoder.append(record, to: &line)
-            try file.write(line)
+            try file.writeAll(line)
         }
         try file.synchronize()
     }
@@ -60,20 +60,20 @@ public struct ThreadFileWriter: Sendable {
     /// The content is written to a temporary name first and linked into place, so a reader
     /// never sees a half-written new file.
     public func create(_ records: [ThreadRecord]) throws {
-        let temporary = "\(path).\(ThreadFileDescriptor.processID).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let file = try ThreadFileDescriptor.createNew(temporary)
-        defer { ThreadFileDescriptor.unlink(temporary) }
+        let temporary = "\(path).\(FileSystem.processID).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let file = try FileDescriptor.createNew(temporary)
+        defer { FileSystem.unlink(temporary) }
         do {
             var bytes: [UInt8] = []
             for record in records { encoder.append(record, to: &bytes) }
-            try file.write(bytes)
+            try file.writeAll(bytes)
             try file.synchronize()
             file.close()
         } catch {
             file.close()
             throw error
         }
-        try ThreadFileDescriptor.link(temporary, to: path)
+        try FileSystem.link(temporary, to: path)
     }
 
     /// A fresh comment id, unique under concurrent writers: 64 random bits.

@@ -2,9 +2,9 @@ import Foundation
 
 /// Reads one line of a thread file into a record, leniently: any whitespace and field order,
 /// unknown fields and types ignored, bad characters repaired.
-public struct ThreadRecordDecoder: Sendable {
+struct ThreadRecordDecoder: Sendable {
     /// The outcome of decoding one line.
-    public enum Outcome: Hashable, Sendable {
+    enum Outcome: Hashable, Sendable {
         case record(ThreadRecord)
         /// A record of a type this version does not know: skipped without complaint.
         case ignored
@@ -12,10 +12,10 @@ public struct ThreadRecordDecoder: Sendable {
         case malformed(String)
     }
 
-    public init() {}
+    init() {}
 
     /// Decodes one line (without its `\n`); a blank line is ignored.
-    public func decode(_ line: ArraySlice<UInt8>) -> Outcome {
+    func decode(_ line: ArraySlice<UInt8>) -> Outcome {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .ignored }
         let repaired = UTF8Repair.repair(line)
         let object: Any

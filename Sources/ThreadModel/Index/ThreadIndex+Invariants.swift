@@ -1,6 +1,6 @@
 extension ThreadIndex {
     /// Checks the index's internal consistency (tests call it).
-    public func _checkInvariants() {
+    func _checkInvariants() {
         precondition(commentOffsets.count == commentLengths.count && commentOffsets.count == commentLines.count,
                      "per-comment arrays differ in length")
         var previousEnd = -1

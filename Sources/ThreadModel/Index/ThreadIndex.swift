@@ -20,14 +20,14 @@ public final class ThreadIndex {
     public let follower: ThreadFileFollower
 
     let path: String
-    private let descriptor: ThreadFileDescriptor
+    private let descriptor: FileDescriptor
     let commentOffsets: [Int]
     let commentLengths: [UInt32]
     let commentLines: [UInt32]
     var cache = DecodedCommentCache(limit: ThreadIndex.cacheLimit)
     private let decoder = ThreadRecordDecoder()
 
-    private init(path: String, descriptor: ThreadFileDescriptor, scan: ThreadIndexScan) {
+    private init(path: String, descriptor: FileDescriptor, scan: ThreadIndexScan) {
         self.path = path
         self.descriptor = descriptor
         header = scan.header
@@ -48,7 +48,7 @@ public final class ThreadIndex {
 
     /// Indexes with reads of `chunkSize` bytes (tests use tiny ones).
     static func open(path: String, chunkSize: Int) throws -> ThreadIndex {
-        let descriptor = try ThreadFileDescriptor.openForReading(path)
+        let descriptor = try FileDescriptor.openForReading(path)
         var scan = ThreadIndexScan()
         do {
             try scan.run(descriptor, chunkSize: chunkSize)
@@ -63,7 +63,7 @@ public final class ThreadIndex {
     public var commentCount: Int { commentOffsets.count }
 
     /// The line number of a comment's line.
-    public func lineNumber(ofComment index: Int) -> Int { Int(commentLines[index]) }
+    func lineNumber(ofComment index: Int) -> Int { Int(commentLines[index]) }
 
     /// The comment at a position (0 = oldest), decoded on demand and cached (a small bounded cache);
     /// a line that fails to decode gives its problem (with its line number) instead.

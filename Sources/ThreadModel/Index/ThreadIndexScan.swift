@@ -34,7 +34,7 @@ struct ThreadIndexScan {
 
     /// Indexes everything readable from `descriptor`, from its current position (the start);
     /// tests pass tiny chunks so that lines straddle chunks and outgrow the buffer.
-    mutating func run(_ descriptor: ThreadFileDescriptor, chunkSize: Int = ThreadIndexScan.chunkSize) throws {
+    mutating func run(_ descriptor: FileDescriptor, chunkSize: Int = ThreadIndexScan.chunkSize) throws {
         let estimate = try descriptor.size() / Self.estimatedBytesPerComment + 16
         commentOffsets.reserveCapacity(estimate)
         commentLengths.reserveCapacity(estimate)
@@ -57,7 +57,7 @@ struct ThreadIndexScan {
             filled += count
             let bytes = UnsafeRawBufferPointer(buffer)
             var lineStart = 0
-            while let newline = ThreadFileDescriptor.firstNewline(in: bytes, from: lineStart, to: filled) {
+            while let newline = ByteSearch.firstNewline(in: bytes, from: lineStart, to: filled) {
                 lineCount += 1
                 indexLine(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline]), at: bufferStart + lineStart)
                 lineStart = newline + 1

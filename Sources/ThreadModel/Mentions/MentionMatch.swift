@@ -13,7 +13,7 @@ public struct MentionMatch: Hashable, Sendable {
     /// The matched user.
     public var user: User
     /// How the query matched.
-    public var kind: Kind
+    var kind: Kind
     /// Matched parts of `user.handle`, as sorted, disjoint offsets into its `unicodeScalars`.
     public var handleHighlights: [Range<Int>]
     /// Matched parts of `user.name`, as sorted, disjoint offsets into its `unicodeScalars`.

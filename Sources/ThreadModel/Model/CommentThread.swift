@@ -49,7 +49,7 @@ public struct CommentThread: Sendable {
     public func containsComment(id: String) -> Bool { commentIDs.contains(id) }
 
     /// A name to show for a user id, falling back to the id itself.
-    public func displayName(of userID: String) -> String { usersByID[userID]?.name ?? userID }
+    func displayName(of userID: String) -> String { usersByID[userID]?.name ?? userID }
 }
 
 extension CommentThread {

@@ -3,7 +3,8 @@ import ScrollEngine
 /// The hit shape of a scrolling frame whose content begins with a transparent inset: the frame
 /// minus the inset rows still visible, so clicks there reach whatever is drawn below.
 ///
-/// The source talk's `.contentShape(Rectangle().size(w, h − offset).offset(y: offset))` with
+/// The SwiftUI collapsing-header and mentions talk's (DESIGN.md §1)
+/// `.contentShape(Rectangle().size(w, h − offset).offset(y: offset))` with
 /// `offset = max(inset.frame.maxY, 0)`: as the content scrolls up, the inset scrolls away and the
 /// frame covers more of the view below. (The mention list over the feed is one such frame.)
 public enum ScrollingInsetShape {

@@ -34,7 +34,7 @@ public final class ThreadFileSource: ThreadSource {
 
     /// Opens the thread file at `path`; with `follows`, watches it for appends.
     ///
-    /// Throws `ThreadFileError` when the file cannot be read. A file with no thread in it at all
+    /// Throws `SystemError` when the file cannot be read. A file with no thread in it at all
     /// opens (see `notAThreadProblem`); a watch that cannot start is reported by the first
     /// `takeUpdates()`, as following stopped. `environment` locates the state directory
     /// (`XDG_DATA_HOME`, `HOME`); it is never read from the process here.

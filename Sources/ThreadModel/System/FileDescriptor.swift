@@ -1,18 +1,29 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// A POSIX file descriptor with Swift-named operations; all raw I/O of the client goes here.
+/// A POSIX file descriptor with Swift-named operations: all raw file I/O of both modules goes here.
+///
+/// Two descriptors are equal when their numbers are; `path` only names the file in errors.
 public struct FileDescriptor: Hashable, Sendable {
     /// The descriptor number.
     public let rawValue: Int32
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// The file it was opened from, named in errors; nil for pipes, terminals and inherited ones.
+    public let path: String?
 
+    /// Wraps a descriptor number someone else opened.
+    public init(rawValue: Int32, path: String? = nil) {
+        self.rawValue = rawValue
+        self.path = path
+    }
+
+    /// Descriptor 0.
     public static let standardInput = FileDescriptor(rawValue: 0)
+    /// Descriptor 1.
     public static let standardOutput = FileDescriptor(rawValue: 1)
+    /// Descriptor 2.
     public static let standardError = FileDescriptor(rawValue: 2)
+
+    public static func == (lhs: FileDescriptor, rhs: FileDescriptor) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// Reads what is available, up to `maximum` bytes; empty at end of file, and (for a
     /// non-blocking descriptor) when nothing is there: see `readAvailable` to tell them apart.
@@ -29,11 +40,11 @@ public struct FileDescriptor: Hashable, Sendable {
             if n >= 0 { return Array(buffer[0..<n]) }
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
-            throw SystemError("read")
+            throw SystemError("read", path: path)
         }
     }
 
-    /// Writes all bytes, retrying after interruptions and short writes.
+    /// Writes all bytes, retrying after interruptions and short writes (a full disk).
     public func writeAll<C: Collection>(_ bytes: C) throws where C.Element == UInt8 {
         let array = Array(bytes)
         var offset = 0
@@ -41,13 +52,18 @@ public struct FileDescriptor: Hashable, Sendable {
             let n = array.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + offset, array.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw SystemError("write")
+                throw SystemError("write", path: path)
             }
             offset += n
         }
     }
 
-    /// Closes the descriptor.
+    /// Moves the file position to `offset` bytes from the start.
+    public func seek(to offset: Int) throws {
+        guard lseek(rawValue, off_t(offset), SEEK_SET) >= 0 else { throw SystemError("lseek", path: path) }
+    }
+
+    /// Closes the descriptor (releasing any lock it holds).
     public func close() { _ = Glibc.close(rawValue) }
 
     /// Whether the descriptor is a terminal.
@@ -70,39 +86,6 @@ public struct FileDescriptor: Hashable, Sendable {
 
     /// Whether reads return at once when nothing is there.
     public var isNonBlocking: Bool { fcntl(rawValue, F_GETFL) & O_NONBLOCK != 0 }
-
-    /// A pipe: (read end, write end).
-    public static func pipe() throws -> (read: FileDescriptor, write: FileDescriptor) {
-        var fds: [Int32] = [0, 0]
-        guard Glibc.pipe(&fds) == 0 else { throw SystemError("pipe") }
-        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
-    }
-
-    /// Opens a file for appending, creating it private to the user.
-    public static func openForAppend(_ path: String) throws -> FileDescriptor {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SystemError("open \(path)") }
-        return FileDescriptor(rawValue: fd)
-    }
-
-    /// Opens a file for writing from its start, creating or emptying it.
-    public static func openForWriting(_ path: String) throws -> FileDescriptor {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SystemError("open \(path)") }
-        return FileDescriptor(rawValue: fd)
-    }
-
-    /// Points this descriptor number at another open file (`dup2`).
-    public func redirect(to other: FileDescriptor) throws {
-        guard dup2(other.rawValue, rawValue) >= 0 else { throw SystemError("dup2") }
-    }
-
-    /// A new descriptor for the same open file (`dup`).
-    public func duplicate() throws -> FileDescriptor {
-        let fd = dup(rawValue)
-        guard fd >= 0 else { throw SystemError("dup") }
-        return FileDescriptor(rawValue: fd)
-    }
 
     /// A C stream on this descriptor, for APIs that take a `FILE *` (ncurses).
     public func stream(mode: String) throws -> UnsafeMutablePointer<FILE> {

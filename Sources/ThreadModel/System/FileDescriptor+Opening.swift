@@ -1,0 +1,45 @@
+import Glibc
+
+extension FileDescriptor {
+    /// A pipe: (read end, write end).
+    public static func pipe() throws -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [0, 0]
+        guard Glibc.pipe(&fds) == 0 else { throw SystemError("pipe") }
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+
+    /// Opens a file for appending, creating it private to the user (a log).
+    public static func openForAppend(_ path: String) throws -> FileDescriptor {
+        try open(path, flags: O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode: 0o600)
+    }
+
+    /// Opens a file for writing from its start, creating or emptying it.
+    static func openForWriting(_ path: String) throws -> FileDescriptor {
+        try open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600)
+    }
+
+    /// Opens an existing thread file for appending: writes always land at the end. Readable
+    /// too, to check whether the file ends with a newline.
+    static func openExistingForAppend(_ path: String) throws -> FileDescriptor {
+        try open(path, flags: O_RDWR | O_APPEND | O_CLOEXEC)
+    }
+
+    /// Creates a file that must not exist yet (never replaces one).
+    static func createNew(_ path: String) throws -> FileDescriptor {
+        try open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+    }
+
+    /// Opens a file for reading.
+    static func openForReading(_ path: String) throws -> FileDescriptor {
+        try open(path, flags: O_RDONLY | O_CLOEXEC)
+    }
+
+    private static func open(_ path: String, flags: Int32, mode: mode_t = 0) throws -> FileDescriptor {
+        while true {
+            let fd = Glibc.open(path, flags, mode)
+            if fd >= 0 { return FileDescriptor(rawValue: fd, path: path) }
+            if errno == EINTR { continue }
+            throw SystemError("open", path: path)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Glibc
+
+/// What a thread file needs beyond plain reads and writes: its size, reads at an offset,
+/// the append lock and flushing.
+extension FileDescriptor {
+    /// Waits for the exclusive lock that serializes appends between processes.
+    func lockExclusive() throws {
+        while flock(rawValue, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            throw SystemError("flock", path: path)
+        }
+    }
+
+    /// Releases the lock (closing the descriptor also does).
+    func unlock() { _ = flock(rawValue, LOCK_UN) }
+
+    /// The file's size in bytes.
+    func size() throws -> Int {
+        var status = stat()
+        guard fstat(rawValue, &status) == 0 else { throw SystemError("fstat", path: path) }
+        return Int(status.st_size)
+    }
+
+    /// Flushes written data to the disk.
+    func synchronize() throws {
+        while fsync(rawValue) != 0 {
+            if errno == EINTR { continue }
+            throw SystemError("fsync", path: path)
+        }
+    }
+
+    /// The byte at an offset, read without moving the file position.
+    func byte(at offset: Int) throws -> UInt8 {
+        var byte: UInt8 = 0
+        while true {
+            let n = pread(rawValue, &byte, 1, off_t(offset))
+            if n == 1 { return byte }
+            if n < 0 && errno == EINTR { continue }
+            throw SystemError("pread", path: path, code: n < 0 ? errno : EIO)
+        }
+    }
+
+    /// Reads from the file position (the start, for a fresh descriptor) to the end.
+    func readAll() throws -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
+            if n == 0 { return result }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", path: path)
+            }
+            result.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Reads from `offset` to the end of the file, without moving the file position.
+    func read(from offset: Int) throws -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var position = offset
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(rawValue, $0.baseAddress, $0.count, off_t(position)) }
+            if n == 0 { return result }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", path: path)
+            }
+            result.append(contentsOf: chunk[0..<n])
+            position += n
+        }
+    }
+
+    /// Reads the next bytes at the file position into `buffer` with one `read()`; 0 means the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw SystemError("read", path: path)
+        }
+    }
+
+    /// Reads `count` bytes at `offset` without moving the file position; fewer only at the end.
+    func read(at offset: Int, count: Int) throws -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        try result.withUnsafeMutableBytes { buffer in
+            while filled < count {
+                let n = pread(rawValue, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+                if n == 0 { break }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw SystemError("pread", path: path)
+                }
+                filled += n
+            }
+        }
+        result.removeLast(count - filled)
+        return result
+    }
+}
