@@ -44,7 +44,6 @@ extension KeyMap {
             KeyBinding(.feed, [.alt("e")], .toggleExpanded, act),
             KeyBinding(.feed, [.alt("o")], .openLink, act),
             KeyBinding(.feed, [.alt("r")], .reply, act),
-            KeyBinding(.feed, [.ctrl("z")], .suspend, screen),
 
             // The composer: readline editing, selection, undo, Ctrl-X.
             KeyBinding(.composer, [anyCharacter], .edit(.typeCharacter), nil),
@@ -110,6 +109,7 @@ extension KeyMap {
             KeyBinding(.feed, [.key(.function(2))], .toggleHitTestInspector, panels),
             KeyBinding(.feed, [.key(.function(3))], .toggleScrollEventPanel, panels),
             KeyBinding(.feed, [.ctrl("l")], .redrawAll, screen),
+            KeyBinding(.feed, [.ctrl("z")], .suspend, screen),
             KeyBinding(.feed, [.key(.function(12))], .crashTest, nil),
 
             // Help, while shown: Esc closes it; every other key acts as usual.
