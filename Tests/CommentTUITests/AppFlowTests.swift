@@ -225,17 +225,4 @@ final class AppLoopTests: XCTestCase {
         XCTAssertEqual(app.feedOffset, bottom - 1, "Ctrl-Up, not Esc then text")
         XCTAssertTrue(app.composer.draft.isEmpty)
     }
-
-    func testWatchedDescriptorsWakeTheLoop() throws {
-        let (loop, _, _, pipe) = try makeLoop { 0 }
-        defer { pipe.read.close(); pipe.write.close() }
-        let watched = try FileDescriptor.pipe()
-        watched.read.setNonBlockingAndCloseOnExec()
-        defer { watched.read.close(); watched.write.close() }
-        var received: [UInt8] = []
-        loop.watch(watched.read) { received += (try? watched.read.read()) ?? [] }
-        try watched.write.writeAll(Array("new".utf8))
-        XCTAssertNil(try loop.runOnce())
-        XCTAssertEqual(received, Array("new".utf8))
-    }
 }

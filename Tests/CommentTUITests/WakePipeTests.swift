@@ -2,53 +2,11 @@ import Foundation
 import XCTest
 import ThreadModel
 @testable import CommentTUI
-
-/// A source that learns things on another thread, as a homeserver sync loop would: it queues
-/// updates under a lock and wakes the loop through a `WakePipe`. Test support, not product.
-private final class QueuedSource: ThreadSource, @unchecked Sendable {
-    private final class NoComments: CommentStore {
-        var commentCount: Int { 0 }
-        func comment(at index: Int) -> Result<Comment, ThreadFileProblem> { fatalError("no comment \(index)") }
-    }
-
-    let label = "queued"
-    let thread = CommentThread(id: "t", title: "Queued", author: "u1", created: Date(timeIntervalSince1970: 0), body: "")
-    let openedComments: CommentStore = NoComments()
-    let hasOlderComments = false
-    let openingProblems: [ThreadFileProblem] = []
-    let draftFile: DraftFile? = nil
-    private let wake: WakePipe
-    private let lock = NSLock()
-    private var queue: [ThreadUpdate] = []
-
-    init() throws { wake = try WakePipe() }
-
-    /// Called on the other thread: queue first, then wake, so the loop never misses it.
-    func deliver(_ update: ThreadUpdate) {
-        lock.withLock { queue.append(update) }
-        wake.wake()
-    }
-
-    var updatesReady: FileDescriptor? { wake.readEnd }
-
-    func takeUpdates() -> [ThreadUpdate] {
-        // Drain first, then take: a wake after the take makes the pipe readable again.
-        wake.drain()
-        return lock.withLock {
-            defer { queue = [] }
-            return queue
-        }
-    }
-
-    func loadOlderComments() {}
-    func send(_ comment: Comment) -> SendOutcome { .pending }
-    func loadReadMarker() -> ReadMarker? { nil }
-    func saveReadMarker(_ marker: ReadMarker) throws {}
-}
+import CommentTUITestSupport
 
 final class WakePipeTests: XCTestCase {
     func testUpdatesQueuedOnAnotherThreadReachThePollingLoopInOrder() throws {
-        let source = try QueuedSource()
+        let source = try QueuedThreadSource(thread: ThreadFixture.numbered(1).thread)
         let ready = try XCTUnwrap(source.updatesReady)
         XCTAssertTrue(try Poll.readable([ready], timeout: 0).isEmpty, "nothing yet")
 
@@ -68,6 +26,10 @@ final class WakePipeTests: XCTestCase {
         }
         let expected = (0..<count).map { $0 % 2 == 0 ? "confirmed c\($0)" : "problem p\($0)" }
         XCTAssertEqual(received, expected)
+        // The sender's last wake may land after the last take: once it is done, one more take
+        // finds nothing and leaves the pipe drained.
+        for _ in 0..<1000 where !sender.isFinished { _ = try Poll.readable([], timeout: 0.01) }
+        XCTAssertTrue(source.takeUpdates().isEmpty)
         XCTAssertTrue(try Poll.readable([ready], timeout: 0).isEmpty, "drained once all was taken")
     }
 

@@ -5,8 +5,8 @@ import ThreadModel
 import Glibc
 #endif
 
-/// Runs the app: waits in `poll()` on input, signals and watched files; decodes input;
-/// updates the app; presents frames. Blocks with no timeout unless something is scheduled.
+/// Runs the app: waits in `poll()` on input, signals and the thread source's updates; decodes
+/// input; updates the app; presents frames. Blocks with no timeout unless something is scheduled.
 public final class AppLoop {
     /// Why the loop ended.
     public enum Exit: Equatable, Sendable { case quit, signal(Int32), endOfInput }
@@ -47,6 +47,7 @@ public final class AppLoop {
         self.wallClock = wallClock
         self.stopProcess = stopProcess ?? { signals?.stopProcessGroup() }
         self.editText = editText ?? { try ExternalEditor(environment: ProcessInfo.processInfo.environment).edit($0) }
+        sourceUpdates = app.source.updatesReady
     }
 
     /// Runs until the user quits, a terminating signal arrives or input ends.
@@ -58,25 +59,21 @@ public final class AppLoop {
         }
     }
 
-    /// Calls `onReadable` whenever `descriptor` has data (e.g. a followed thread file).
-    public func watch(_ descriptor: FileDescriptor, onReadable: @escaping () -> Void) {
-        watched.append((descriptor, onReadable))
-    }
-
-    private var watched: [(descriptor: FileDescriptor, onReadable: () -> Void)] = []
+    /// Readable when the thread's source has updates (a file appended to, a sync on another thread).
+    private let sourceUpdates: FileDescriptor?
 
     /// One turn: wait in `poll()`, handle what arrived, present a frame. Nil while running.
     public func runOnce() throws -> Exit? {
         var descriptors = [input]
         if let signals { descriptors.append(signals.readEnd) }
-        descriptors += watched.map(\.descriptor)
+        if let sourceUpdates { descriptors.append(sourceUpdates) }
         let ready = try Poll.readable(descriptors, timeout: timeout())
         if let signals, ready.contains(signals.readEnd) {
             for signal in signals.drain() {
                 if let exit = handleSignal(signal) { return exit }
             }
         }
-        for entry in watched where ready.contains(entry.descriptor) { entry.onReadable() }
+        if let sourceUpdates, ready.contains(sourceUpdates) { app.sourceIsReady() }
         var events: [InputEvent] = []
         if ready.contains(input) {
             // A readable descriptor that then has nothing (another reader was first) is not the end.

@@ -46,6 +46,7 @@ extension CommentApp {
             case .olderComments(let list, let hasMore):
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)
+                isLoadingOlder = false
             case .commentEdited(let comment):
                 comments.replace(comment)
                 feed.invalidateLayouts()

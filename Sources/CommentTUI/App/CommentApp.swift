@@ -22,6 +22,10 @@ public final class CommentApp {
     let scrollEvents = ScrollEventLog()
     /// Comments sent and not yet confirmed by the source, by id.
     var pendingComments: Set<String> = []
+    /// Older comments were asked of the source and have not come yet.
+    var isLoadingOlder = false
+    /// How close to the oldest known comment the feed comes before the page before it is asked for.
+    static let olderPageMargin = FeedScroll.edgeMargin
     private(set) var size: (columns: Int, rows: Int)
     /// The monotonic time: scroll inputs carry it, frames advance the engines to it.
     public private(set) var now = ScrollInstant.zero
@@ -168,6 +172,10 @@ public final class CommentApp {
         let feedRect = regions.feed
         feed.prepare(rect: feedRect, columns: size.columns, now: now)
         mentions.picker?.relayout(feed: feedRect, now: now)
+        if comments.hasOlder, !isLoadingOlder, feed.anchor.comment < Self.olderPageMargin {
+            isLoadingOlder = true
+            source.loadOlderComments()
+        }
     }
 
     func show(_ effect: FeedEffect?) {

@@ -91,9 +91,6 @@ public enum Launcher {
         app.openLink = { LinkOpener.open($0, environment: environment) }
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
-        // Catch up once (what was appended while the file was indexed), then on every change.
-        app.sourceIsReady()
-        if let updates = target.source.updatesReady { loop.watch(updates) { app.sourceIsReady() } }
         let result = Result { try loop.run() }
         let unsaved = app.prepareToExit()
         FileDescriptor.standardInput.setNonBlocking(false)

@@ -1,0 +1,62 @@
+import CommentTUI
+import Foundation
+import ThreadModel
+
+/// A source that learns things on another thread, as a homeserver's sync loop would: updates
+/// are queued under a lock and the loop is woken through a `WakePipe`. Sends stay pending until
+/// the test confirms or fails them; older pages come when the test delivers them.
+public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
+    public let label = "queued"
+    public let thread: CommentThread
+    public let openedComments: CommentStore
+    public private(set) var hasOlderComments: Bool
+    public let openingProblems: [ThreadFileProblem] = []
+    public let draftFile: DraftFile? = nil
+    /// Comments handed to `send`, in order.
+    public private(set) var sent: [Comment] = []
+    /// How many times the app asked for older comments.
+    public private(set) var olderRequests = 0
+    private let wake: WakePipe
+    private let lock = NSLock()
+    private var queue: [ThreadUpdate] = []
+
+    /// A source whose thread opens with `thread`'s comments (the newest page), older ones to come
+    /// when `hasOlder`.
+    public init(thread: CommentThread, hasOlder: Bool = false) throws {
+        self.thread = CommentThread(id: thread.id, title: thread.title, author: thread.author, created: thread.created,
+                                    body: thread.body, users: thread.users)
+        openedComments = InMemoryThreadSource(thread: thread, label: "opened").openedComments
+        hasOlderComments = hasOlder
+        wake = try WakePipe()
+    }
+
+    /// Queues an update from any thread, then wakes the loop (in that order, so none is missed).
+    public func deliver(_ update: ThreadUpdate) {
+        lock.withLock {
+            queue.append(update)
+            if case .olderComments(_, let hasMore) = update { hasOlderComments = hasMore }
+        }
+        wake.wake()
+    }
+
+    public var updatesReady: FileDescriptor? { wake.readEnd }
+
+    public func takeUpdates() -> [ThreadUpdate] {
+        // Drain first, then take: a wake after the take makes the pipe readable again.
+        wake.drain()
+        return lock.withLock {
+            defer { queue = [] }
+            return queue
+        }
+    }
+
+    public func loadOlderComments() { lock.withLock { olderRequests += 1 } }
+
+    public func send(_ comment: Comment) -> SendOutcome {
+        lock.withLock { sent.append(comment) }
+        return .pending
+    }
+
+    public func loadReadMarker() -> ReadMarker? { nil }
+    public func saveReadMarker(_ marker: ReadMarker) throws {}
+}

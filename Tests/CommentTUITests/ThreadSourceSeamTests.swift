@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+import ThreadModel
+@testable import CommentTUI
+import CommentTUITestSupport
+
+/// The app through `ThreadSource` alone, as a network source will drive it: updates from another
+/// thread wake the loop, sends are pending until confirmed, older pages arrive above the reader.
+final class ThreadSourceSeamTests: XCTestCase {
+    private func queued(_ fixture: ThreadFixture, hasOlder: Bool = false) throws -> (Pilot, QueuedThreadSource) {
+        let source = try QueuedThreadSource(thread: fixture.thread, hasOlder: hasOlder)
+        let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 40, rows: 12)
+        app.wallTime = ThreadFixture.now
+        return (Pilot(app: app, screen: HeadlessScreen(columns: 40, rows: 12)), source)
+    }
+
+    private func comment(_ id: String, _ body: String) -> Comment {
+        Comment(id: id, author: ThreadFixture.bo.id, created: ThreadFixture.start, body: body)
+    }
+
+    func testUpdatesFromAnotherThreadWakeTheLoop() throws {
+        let (pilot, source) = try queued(.numbered(3))
+        let input = try FileDescriptor.pipe()
+        input.read.setNonBlockingAndCloseOnExec()
+        defer { input.read.close(); input.write.close() }
+        let loop = AppLoop(app: pilot.app, session: pilot.screen, input: input.read, signals: nil, now: { 0 })
+        let arrived = comment("n1", "from another server")
+        let sync = Thread { source.deliver(.commentsAppended([arrived])) }
+        sync.start()
+        // The loop blocks in poll() until the source's pipe wakes it (bounded: a minute at most).
+        for _ in 0..<100 where !pilot.app.allComments.contains(where: { $0.id == "n1" }) {
+            XCTAssertNil(try loop.runOnce())
+        }
+        XCTAssertTrue(pilot.screen.plainLines.contains("   from another server"), "\(pilot.screen.plainLines)")
+    }
+
+    func testASentCommentIsPendingUntilTheSourceConfirmsIt() throws {
+        let (pilot, source) = try queued(.numbered(3))
+        pilot.type("hello\n")
+        XCTAssertEqual(pilot.app.message, "sending…")
+        XCTAssertTrue(pilot.lines.contains("   hello"), "shown at once")
+        XCTAssertTrue(pilot.app.composer.draft.isEmpty)
+        source.deliver(.sendConfirmed(commentID: source.sent[0].id))
+        pilot.app.sourceIsReady()
+        XCTAssertEqual(pilot.app.message, "posted")
+        pilot.type("again\n")
+        source.deliver(.sendFailed(commentID: source.sent[1].id, reason: "room is read-only"))
+        pilot.app.sourceIsReady()
+        XCTAssertEqual(pilot.app.message, "not sent: room is read-only")
+        XCTAssertTrue(pilot.app.overlays.messageIsError)
+    }
+
+    func testOlderCommentsArriveAboveWithoutMovingTheReadingPosition() throws {
+        let (pilot, source) = try queued(.numbered(30), hasOlder: true)
+        XCTAssertEqual(source.olderRequests, 1, "the first page is short: the one before it is asked for at once")
+        pilot.press(.ctrlHome)
+        pilot.settle()
+        for _ in 0..<7 { pilot.press(.ctrlDown) }
+        pilot.settle()
+        let anchor = pilot.app.feed.anchor
+        let feed = pilot.app.regions.feed
+        let before = Array(pilot.lines[feed.row..<feed.maxRow])
+        XCTAssertGreaterThan(anchor.comment, 0)
+
+        let older = (1...20).map { comment("o\($0)", "older \($0)") }
+        source.deliver(.olderComments(older, hasMore: false))
+        pilot.app.sourceIsReady()
+        pilot.draw()
+        XCTAssertEqual(Array(pilot.lines[feed.row..<feed.maxRow]), before, "the same rows at the same place")
+        XCTAssertEqual(pilot.app.feed.anchor.comment, anchor.comment + 20)
+        XCTAssertEqual(pilot.app.comments.count, 50, "the count grew")
+        XCTAssertTrue(pilot.lines.last!.contains("/50"), pilot.lines.last!)
+        pilot.app.feed.scroll._checkInvariants()
+
+        pilot.press(.ctrlHome)
+        pilot.settle()
+        XCTAssertTrue(pilot.lines.contains("   older 1"), "the oldest comment is reachable: \(pilot.lines)")
+        XCTAssertEqual(source.olderRequests, 1, "no more to ask for")
+    }
+
+    func testAnEditReplacesACommentsText() throws {
+        let (pilot, source) = try queued(.numbered(3))
+        source.deliver(.commentEdited(Comment(id: "c3", author: ThreadFixture.bo.id, created: ThreadFixture.start, body: "rewritten")))
+        pilot.app.sourceIsReady()
+        pilot.draw()
+        XCTAssertTrue(pilot.lines.contains("   rewritten"))
+        XCTAssertFalse(pilot.lines.contains("   comment number 3"))
+    }
+}
