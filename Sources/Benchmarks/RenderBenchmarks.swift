@@ -73,8 +73,7 @@ private func feedOutput(path: String, columns: Int, rows: Int) -> FeedOutput? {
     func bytes(for event: InputEvent) -> Int {
         fflush(output)
         let start = ftell(output)
-        app.advance(to: ScrollInstant(seconds: clock))
-        _ = app.update(event)
+        _ = app.update(event, at: ScrollInstant(seconds: clock))
         clock += 1
         frame()
         fflush(output)
@@ -103,8 +102,8 @@ private func feedOutput(path: String, columns: Int, rows: Int) -> FeedOutput? {
     var samples: [Double] = []
     for burst in 0..<6 {
         for _ in 0..<6 {
-            app.advance(to: ScrollInstant(seconds: clock))
-            _ = app.update(.mouse(MouseEvent(burst % 2 == 0 ? .wheelUp : .wheelDown, .press, column: 5, row: rows / 2)))
+            _ = app.update(.mouse(MouseEvent(burst % 2 == 0 ? .wheelUp : .wheelDown, .press, column: 5, row: rows / 2)),
+                           at: ScrollInstant(seconds: clock))
             clock += 0.01
         }
         for _ in 0..<90 {

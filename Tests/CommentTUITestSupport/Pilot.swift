@@ -66,8 +66,7 @@ public final class Pilot {
     /// Sends one event at the pilot's time and shows the frame after it.
     @discardableResult
     public func send(_ event: InputEvent) -> [AppCommand] {
-        app.advance(to: time)
-        let commands = app.update(event)
+        let commands = app.update(event, at: time)
         draw()
         return commands
     }

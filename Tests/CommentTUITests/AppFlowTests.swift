@@ -73,7 +73,6 @@ final class AppFlowTests: XCTestCase {
 
     func testWheelScrollsTheFeed() {
         let (app, _) = ThreadFixture.numbered(20).open()
-        _ = app.render()
         let bottom = app.feedOffset
         type("\u{1B}[<64;5;6M", into: app)
         XCTAssertEqual(app.feedOffset, bottom - ScrollConfiguration().wheelStep)
@@ -212,7 +211,6 @@ final class AppLoopTests: XCTestCase {
         var clock = 0.0
         let (loop, app, _, pipe) = try makeLoop { clock }
         defer { pipe.read.close(); pipe.write.close() }
-        _ = app.render()
         let bottom = app.feedOffset
         try pipe.write.writeAll([0x1B, 0x5B])
         XCTAssertNil(try loop.runOnce())

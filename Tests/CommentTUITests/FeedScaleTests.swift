@@ -62,7 +62,6 @@ final class FeedScaleTests: XCTestCase {
     func testResizeKeepsTheCommentBeingRead() {
         let store = CountingStore(count: 5000)
         let (app, screen) = big(store).open(columns: 60, rows: 20)
-        _ = app.render()
         for _ in 0..<40 { _ = app.handle(.key(KeyPress(.pageUp))) }
         app.settle()
         screen.show(app)

@@ -21,7 +21,6 @@ final class FollowTests: XCTestCase {
 
     func testElsewhereTheReadingPositionStaysAndNewOnesAreCounted() {
         let (app, screen) = ThreadFixture.numbered(20).open(columns: 80, rows: 12)
-        _ = app.render()
         _ = app.handle(.key(KeyPress(.home, .ctrl)))
         app.settle()
         screen.show(app)

@@ -19,8 +19,7 @@ extension CommentApp {
     @discardableResult
     func handle(_ event: InputEvent, wallClock: Date? = nil, at time: ScrollInstant? = nil) -> AppCommand? {
         if let wallClock { wallTime = wallClock }
-        if let time { advance(to: time) }
-        return update(event).first
+        return update(event, at: time).first
     }
 
     /// How the header snaps (tests switch it on an open app).

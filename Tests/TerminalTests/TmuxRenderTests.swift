@@ -71,7 +71,10 @@ final class TmuxRenderTests: XCTestCase {
         try tmux.keys("M-s")
         try tmux.literal("\u{1B}[<64;10;10M")
         try tmux.keys("BSpace", "BSpace")
-        let settled = try tmux.waitFor("the edits to show") { $0.contains { $0.hasPrefix("› draft 日本 te") && !$0.contains("text") } }
+        // The wheel notch glides on: wait for the feed to rest (idle) as well as for the edits.
+        let settled = try tmux.waitFor("the edits to show and the feed to rest") { screen in
+            screen.contains { $0.hasPrefix("› draft 日本 te") && !$0.contains("text") } && screen.last!.contains(" · idle · ")
+        }
         let partial = try tmux.settledStyledCells()
         XCTAssertEqual(partial, try tmux.styledCells(), "settled")
         XCTAssertTrue(settled.contains { $0.hasPrefix("▌") }, "a comment is selected")

@@ -87,8 +87,7 @@ public final class AppLoop {
         for event in events {
             if case .modeReport(let mode, let value) = event { session.modeReported(mode: mode, value: value) }
             app.wallTime = wallClock()
-            app.advance(to: ScrollInstant(seconds: now()))
-            for command in app.update(event) {
+            for command in app.update(event, at: ScrollInstant(seconds: now())) {
                 switch command {
                 case .quit: return .quit
                 case .suspend: suspend()

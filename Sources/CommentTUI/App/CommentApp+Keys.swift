@@ -23,8 +23,7 @@ extension CommentApp {
         }
         for action in KeyMap.actions(for: press, in: keyContexts) {
             if case .edit(let edit) = action {
-                guard case .edited(let typed) = composer.apply(edit, typed: press.character, handles: comments.handleID) else { continue }
-                return ([], typed)
+                return ([], composer.apply(edit, typed: press.character, handles: comments.handleID))
             }
             if let commands = perform(action, press: press) { return (commands, nil) }
         }
@@ -38,7 +37,7 @@ extension CommentApp {
         case .quit: return [.quit]
         case .quitOrDeleteForward:
             if composer.draft.isEmpty { return [.quit] }
-            _ = composer.apply(.deleteForward, typed: nil, handles: comments.handleID)
+            composer.apply(.deleteForward, typed: nil, handles: comments.handleID)
         case .suspend: return [.suspend]
         case .redrawAll: return [.redrawAll]
         case .toggleHelp: overlays.toggleHelp()
@@ -67,7 +66,7 @@ extension CommentApp {
         case .reply: startReply()
         case .search: show(feed.startSearch())
         case .send: send()
-        case .edit(let edit): _ = composer.apply(edit, typed: press.character, handles: comments.handleID)
+        case .edit: return nil    // carried out by handleKey, which passes the edit on to the mention list
         case .startChord: return apply(composer.startChord())
         case .format, .openEditor, .cancelChord: return nil    // only after Ctrl-X (see handleKey)
         case .moveInMentionList(let step): mentions.move(step, at: now)
@@ -90,7 +89,6 @@ extension CommentApp {
     /// Carries out what the composer asked for.
     private func apply(_ effect: ComposerEffect) -> [AppCommand] {
         switch effect {
-        case .edited: return []
         case .message(let text, let isError): overlays.show(text, error: isError)
         case .clearMessage: overlays.clearMessage()
         case .openEditor(let text): return [.editExternally(text)]

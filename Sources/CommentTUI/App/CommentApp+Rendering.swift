@@ -31,13 +31,13 @@ extension CommentApp {
             cursor = feed.search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
                 ?? ComposerView(window: composer.window(handles: comments.handleID)).draw(into: &buffer, rect: r.composer)
         }
-        let inspector = hitTestInspector
+        let inspector = overlays.showsHitTest ? hitTestInspector : nil
         StatusBarView(
             handle: me.handle, threadLabel: source.label, phase: phaseUnderPointer.rawValue, position: feed.position,
-            newCount: feed.newCount, message: overlays.showsHitTest ? inspector.describe(pointer: overlays.pointer) : overlays.message,
-            isError: overlays.messageIsError && !overlays.showsHitTest
+            newCount: feed.newCount, message: inspector.map { $0.describe(pointer: overlays.pointer) } ?? overlays.message,
+            isError: overlays.messageIsError && inspector == nil
         ).draw(into: &buffer, row: r.status, width: size.columns)
-        if overlays.showsHitTest { inspector.draw(into: &buffer) }
+        inspector?.draw(into: &buffer)
         var frame = Frame(buffer: buffer, cursor: cursor)
         frame.composerRows = r.composer.row..<r.composer.maxRow
         frame.scroll = shown == nil ? nil : feed.scrollSinceLastFrame

@@ -43,7 +43,8 @@ public final class CommentApp {
         self.source = source
         self.me = me
         var thread = source.thread
-        thread.add(me)
+        // Added only when missing or different: a big thread's users are not copied for nothing.
+        if thread.user(id: me.id) != me { thread.add(me) }
         comments = ThreadComments(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments)
         size = (columns, rows)
         composer = ComposerModel(columns: columns, rows: rows)
@@ -67,14 +68,20 @@ public final class CommentApp {
     /// Moves the app's clock to `time` (the loop's monotonic clock, or a test's) and everything
     /// that moves with it: the feed, the mention list, the draft's pending save.
     public func advance(to time: ScrollInstant) {
-        now = max(now, time)
-        mentions.picker?.model.advance(to: now)
-        if let error = composer.advance(to: now) { overlays.show("draft not saved (kept in memory): \(error)", error: true) }
+        moveClock(to: time)
         prepare()
     }
 
-    /// Applies one input event; returns what the loop must do.
-    public func update(_ event: InputEvent) -> [AppCommand] {
+    private func moveClock(to time: ScrollInstant) {
+        now = max(now, time)
+        mentions.picker?.model.advance(to: now)
+        if let error = composer.advance(to: now) { overlays.show("draft not saved (kept in memory): \(error)", error: true) }
+    }
+
+    /// Applies one input event, at `time` when given (the clock moves there first); returns what
+    /// the loop must do.
+    public func update(_ event: InputEvent, at time: ScrollInstant? = nil) -> [AppCommand] {
+        if let time { moveClock(to: time) }
         let revision = composer.revision
         var edit: DraftEdit?
         var commands: [AppCommand] = []

@@ -8,10 +8,8 @@ enum DraftEdit: Equatable {
     case deletedBackward
 }
 
-/// What the composer asks of the rest of the app after a key.
+/// What the composer asks of the rest of the app after a chord key.
 enum ComposerEffect: Equatable {
-    /// The draft or its caret may have changed; by typing, if the edit says how.
-    case edited(DraftEdit?)
     /// A line for the status bar.
     case message(String, isError: Bool = false)
     /// Clears the status bar's message (a chord ended).
@@ -64,16 +62,18 @@ final class ComposerModel {
 
     // MARK: Editing
 
-    /// Carries out an editing key; `typed` is the key's character for `.typeCharacter`.
-    func apply(_ edit: ComposerEdit, typed: Character?, handles: (String) -> String?) -> ComposerEffect {
+    /// Carries out an editing key (`typed` is the key's character, for `.typeCharacter`); returns
+    /// how it edited the draft by typing, which the mention list follows (nil: not by typing).
+    @discardableResult
+    func apply(_ edit: ComposerEdit, typed: Character?, handles: (String) -> String?) -> DraftEdit? {
         switch edit {
         case .typeCharacter:
-            guard let typed else { return .edited(nil) }
+            guard let typed else { return nil }
             draft.insert(String(typed))
-            return .edited(.typed(typed))
+            return .typed(typed)
         case .deleteBackward:
             draft.deleteBackward()
-            return .edited(.deletedBackward)
+            return .deletedBackward
         case .newLine: draft.insert("\n")
         case .tab: draft.insert("\t")
         case .deleteForward: draft.deleteForward()
@@ -90,7 +90,7 @@ final class ComposerModel {
         case .undo: draft.undo()
         case .redo: draft.redo()
         }
-        return .edited(nil)
+        return nil
     }
 
     /// Ctrl-X: the next key is a chord's second key.

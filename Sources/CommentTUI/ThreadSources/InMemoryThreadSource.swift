@@ -20,8 +20,10 @@ public final class InMemoryThreadSource: ThreadSource {
     /// A source over `thread`; its comments become the opened ones.
     /// - Parameter store: comments before `thread.comments` (a big thread's index), if any.
     public init(thread: CommentThread, store: CommentStore? = nil, label: String) {
-        self.thread = CommentThread(id: thread.id, title: thread.title, author: thread.author, created: thread.created,
-                                    body: thread.body, users: thread.users)
+        // Without comments the thread is shared as it is (its users are not copied).
+        self.thread = thread.comments.isEmpty ? thread
+            : CommentThread(id: thread.id, title: thread.title, author: thread.author, created: thread.created,
+                            body: thread.body, users: thread.users)
         self.label = label
         openedComments = ConcatenatedStore(first: store, then: thread.comments)
     }
