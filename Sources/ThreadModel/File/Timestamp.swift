@@ -72,7 +72,8 @@ public enum Timestamp {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    /// The year, month and day of a day counted from 1970-01-01 (Howard Hinnant's days-to-civil).
+    public static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
