@@ -3,9 +3,8 @@ import ThreadModel
 
 /// Keys and the mouse: the key map picks an action in the active contexts, a feature carries it out.
 extension CommentApp {
-    /// The contexts a key is read in now, most specific first.
+    /// The contexts a key is read in now, most specific first (a Ctrl-X chord reads its own; see `handleKey`).
     var keyContexts: [KeyContext] {
-        if composer.isInChord { return [.chord] }
         var contexts: [KeyContext] = []
         if feed.search != nil { contexts.append(.search) }
         if mentions.isOpen { contexts.append(.mentionList) }
@@ -58,13 +57,13 @@ extension CommentApp {
         case .endOrFeedBottom:
             guard composer.draft.isEmpty else { return nil }
             feed.scrollToBottom()
-        case .firstUnread: show(feed.scrollToFirstUnread())
+        case .firstUnread: apply(feed.scrollToFirstUnread())
         case .selectComment(let step): feed.moveSelection(by: step)
-        case .toggleSpoilers: show(feed.toggleSpoilers())
-        case .toggleExpanded: show(feed.toggleExpandedSelection())
-        case .openLink: show(feed.openSelectedLink())
+        case .toggleSpoilers: apply(feed.toggleSpoilers())
+        case .toggleExpanded: apply(feed.toggleExpandedSelection())
+        case .openLink: apply(feed.openSelectedLink())
         case .reply: startReply()
-        case .search: show(feed.startSearch())
+        case .search: apply(feed.startSearch())
         case .send: send()
         case .edit: return nil    // carried out by handleKey, which passes the edit on to the mention list
         case .startChord: return apply(composer.startChord())
@@ -74,14 +73,14 @@ extension CommentApp {
             guard let pick = mentions.takeHighlighted() else { return nil }
             composer.insertMention(pick.user, replacingCharactersBeforeCaret: pick.replacing)
         case .closeMentionList: mentions.close()
-        case .searchNext: show(feed.searchNext())
+        case .searchNext: apply(feed.searchNext())
         case .leaveSearch:
             feed.leaveSearch()
             overlays.clearMessage()
-        case .deleteSearchCharacter: show(feed.deleteSearchCharacter())
+        case .deleteSearchCharacter: apply(feed.deleteSearchCharacter())
         case .typeIntoSearch:
             guard let character = press.character else { return nil }
-            show(feed.typeIntoSearch(character))
+            apply(feed.typeIntoSearch(character))
         }
         return []
     }
@@ -98,7 +97,7 @@ extension CommentApp {
 
     /// Alt-R: starts a reply to the selected comment, before whatever the draft holds.
     private func startReply() {
-        guard let comment = feed.takeSelectedForReply() else { return show(FeedModel.selectFirst) }
+        guard let comment = feed.takeSelectedForReply() else { return apply(FeedModel.selectFirst) }
         let author = comments.user(id: comment.author)
         composer.insertReply(to: comment, author: author)
         overlays.show("replying to \(author?.handle ?? "a comment")")
@@ -122,7 +121,7 @@ extension CommentApp {
            regions.composer.contains(column: mouse.column, row: mouse.row) {
             return composer.placeCaret(column: mouse.column, row: mouse.row, in: regions.composer, handles: comments.handleID)
         }
-        show(feed.handle(mouse))
+        apply(feed.handle(mouse))
     }
 }
 

@@ -11,12 +11,12 @@ extension CommentApp {
         let comment = Comment(id: ThreadFileWriter.newCommentID(), author: me.id, created: created, body: body)
         switch source.send(comment) {
         case .failed(let reason):
-            return show("not sent, draft kept: \(reason)", error: true)
+            return overlays.show("not sent, draft kept: \(reason)", error: true)
         case .confirmed:
-            show(source is InMemoryThreadSource ? "posted (in memory only)" : "posted")
+            overlays.show(source is InMemoryThreadSource ? "posted (in memory only)" : "posted")
         case .pending:
             pendingComments.insert(comment.id)
-            show("sending…")
+            overlays.show("sending…")
         }
         comments.append(comment)
         feed.commentsAppended(1, countAsNew: false)
@@ -51,12 +51,12 @@ extension CommentApp {
                 comments.replace(comment)
                 feed.invalidateLayouts()
             case .sendConfirmed(let id):
-                if pendingComments.remove(id) != nil { show("posted") }
+                if pendingComments.remove(id) != nil { overlays.show("posted") }
             case .sendFailed(let id, let reason):
                 pendingComments.remove(id)
-                show("not sent: \(reason)", error: true)
+                overlays.show("not sent: \(reason)", error: true)
             case .problem(let text):
-                show(text, error: true)
+                overlays.show(text, error: true)
             }
         }
         // New users need a new ranker (and may turn `@handle` text on screen into mentions);
@@ -68,7 +68,7 @@ extension CommentApp {
             mentions.commentsAdded()
         }
         feed.commentsAppended(added, countAsNew: true)
-        advance(to: now)
+        prepare()
     }
 
     /// Whether a comment's body mentions the reader (an `@handle` the markup recognises).
@@ -84,7 +84,7 @@ extension CommentApp {
         guard let first = problems.first else { return }
         let label = source.label
         let more = problems.count > 1 ? " (and \(problems.count - 1) more: comment-tui check \(label))" : ""
-        show("\(label) line \(first.line): \(first.message)\(more)", error: true)
+        overlays.show("\(label) line \(first.line): \(first.message)\(more)", error: true)
     }
 
     /// Saves the read marker through the source (at exit).

@@ -134,7 +134,7 @@ public final class CommentApp {
 
     /// Takes the editor's text back as the draft (Ctrl-X Ctrl-E), or says why it did not come.
     public func finishExternalEdit(_ result: Result<String, Error>, at time: ScrollInstant) {
-        advance(to: time)
+        moveClock(to: time)
         switch result {
         case .success(let text):
             composer.replaceAll(withEdited: text, handles: comments.handleID)
@@ -174,7 +174,7 @@ public final class CommentApp {
 
     /// Brings the feed and the list to the current size and time, so a frame can be drawn and
     /// positions read without drawing one.
-    private func prepare() {
+    func prepare() {
         guard !isTooSmall else { return }
         let feedRect = regions.feed
         feed.prepare(rect: feedRect, columns: size.columns, now: now)
@@ -185,15 +185,14 @@ public final class CommentApp {
         }
     }
 
-    func show(_ effect: FeedEffect?) {
+    /// Carries out what the feed asked for.
+    func apply(_ effect: FeedEffect?) {
         switch effect {
         case .message(let text, let isError)?: overlays.show(text, error: isError)
         case .open(let url)?: open(url)
         case nil: break
         }
     }
-
-    func show(_ text: String, error: Bool = false) { overlays.show(text, error: error) }
 
     /// Opens a link in the browser, or shows it when there is none.
     private func open(_ url: String) {

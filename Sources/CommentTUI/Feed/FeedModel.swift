@@ -68,7 +68,7 @@ final class FeedModel {
     func prepare(rect newRect: CellRect, columns newColumns: Int, now time: ScrollInstant) {
         rect = newRect
         now = max(now, time)
-        if newColumns != columns || layoutCache.width != newColumns {
+        if newColumns != columns {
             columns = newColumns
             layoutCache = FeedLayout(width: newColumns)
             scroll.invalidateAll()
