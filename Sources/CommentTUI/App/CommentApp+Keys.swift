@@ -100,6 +100,7 @@ extension CommentApp {
         guard let comment = feed.takeSelectedForReply() else { return apply(FeedModel.selectFirst) }
         let author = comments.user(id: comment.author)
         composer.insertReply(to: comment, author: author)
+        replyingTo = comment.id
         overlays.show("replying to \(author?.handle ?? "a comment")")
     }
 

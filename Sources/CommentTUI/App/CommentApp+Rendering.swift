@@ -35,7 +35,8 @@ extension CommentApp {
         StatusBarView(
             handle: me.handle, threadLabel: source.label, phase: phaseUnderPointer.rawValue, position: feed.position,
             newCount: feed.newCount, message: inspector.map { $0.describe(pointer: overlays.pointer) } ?? overlays.message,
-            isError: overlays.messageIsError && inspector == nil
+            isError: overlays.messageIsError && inspector == nil,
+            connection: connection?.description, countIsOpen: comments.hasOlder, typing: typingText
         ).draw(into: &buffer, row: r.status, width: size.columns)
         inspector?.draw(into: &buffer)
         var frame = Frame(buffer: buffer, cursor: cursor)
@@ -64,5 +65,18 @@ extension CommentApp {
     public func hitLayer(column: Int, row: Int) -> (layer: ScreenLayer, throughPickerInset: Bool)? {
         guard !isTooSmall else { return nil }
         return hitTestInspector.hitLayer(column: column, row: row)
+    }
+}
+
+extension CommentApp {
+    /// `marco is typing…`, `marco and ann are typing…`, `3 people are typing…`; nil when nobody is.
+    var typingText: String? {
+        let names = typingUsers.map { comments.user(id: $0)?.handle ?? $0 }
+        switch names.count {
+        case 0: return nil
+        case 1: return "\(names[0]) is typing…"
+        case 2: return "\(names[0]) and \(names[1]) are typing…"
+        default: return "\(names.count) people are typing…"
+        }
     }
 }

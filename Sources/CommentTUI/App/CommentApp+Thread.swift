@@ -5,19 +5,20 @@ import ThreadModel
 extension CommentApp {
     /// Sends the draft as a comment of `me`; a failure keeps the draft and says why.
     func send() {
-        guard let body = composer.bodyToSend else { return }
+        guard let body = composer.bodyToSend else { return retryFailedSend() }
         // Whole seconds: what a thread file stores, so the feed shows the same time after a reload.
         let created = Date(timeIntervalSince1970: wallTime.timeIntervalSince1970.rounded(.down))
         let comment = Comment(id: ThreadFileWriter.newCommentID(), author: me.id, created: created, body: body)
-        switch source.send(comment) {
+        switch source.send(comment, inReplyTo: replyingTo) {
         case .failed(let reason):
             return overlays.show("not sent, draft kept: \(reason)", error: true)
         case .confirmed:
             overlays.show(source is InMemoryThreadSource ? "posted (in memory only)" : "posted")
         case .pending:
-            pendingComments.insert(comment.id)
+            deliveries[comment.id] = .sending
             overlays.show("sending…")
         }
+        replyingTo = nil
         comments.append(comment)
         feed.commentsAppended(1, countAsNew: false)
         composer.clearAfterSending()
@@ -51,12 +52,17 @@ extension CommentApp {
                 comments.replace(comment)
                 feed.invalidateLayouts()
             case .sendConfirmed(let id):
-                if pendingComments.remove(id) != nil { overlays.show("posted") }
+                if deliveries.removeValue(forKey: id) != nil { overlays.show("posted") }
             case .sendFailed(let id, let reason):
-                pendingComments.remove(id)
-                overlays.show("not sent: \(reason)", error: true)
+                guard deliveries[id] != nil else { continue }
+                deliveries[id] = .failed(reason: reason)
+                overlays.show("not sent: \(reason) — Enter to retry", error: true)
             case .problem(let text):
                 overlays.show(text, error: true)
+            case .connection(let state):
+                connection = state
+            case .typing(let users):
+                typingUsers = users
             }
         }
         // New users need a new ranker (and may turn `@handle` text on screen into mentions);
@@ -69,6 +75,22 @@ extension CommentApp {
         }
         feed.commentsAppended(added, countAsNew: true)
         prepare()
+    }
+
+    /// Enter with nothing to send: the oldest comment that failed to send goes again (same id,
+    /// so a source that de-duplicates posts it once).
+    private func retryFailedSend() {
+        guard let id = deliveries.filter({ if case .failed = $0.value { true } else { false } }).keys
+            .compactMap({ id in comments.indexOfAdded(id: id).map { (id, $0) } }).min(by: { $0.1 < $1.1 })?.0,
+              let index = comments.indexOfAdded(id: id), case .success(let comment) = comments.comment(at: index) else { return }
+        deliveries[id] = .sending
+        feed.invalidateLayouts()
+        if case .failed(let reason) = source.send(comment) {
+            deliveries[id] = .failed(reason: reason)
+            overlays.show("not sent: \(reason) — Enter to retry", error: true)
+        } else {
+            overlays.show("sending again…")
+        }
     }
 
     /// Whether a comment's body mentions the reader (an `@handle` the markup recognises).

@@ -20,8 +20,14 @@ public final class CommentApp {
     var overlays = Overlays()
     /// Scroll observer events for the F3 panel.
     let scrollEvents = ScrollEventLog()
-    /// Comments sent and not yet confirmed by the source, by id.
-    var pendingComments: Set<String> = []
+    /// Our comments not in the thread yet (sending, or failed and kept for a retry), by id.
+    var deliveries: [String: CommentDelivery] = [:]
+    /// The comment the draft answers (Alt-R), until it is sent.
+    var replyingTo: String?
+    /// How the source is connected, when it is on a server.
+    var connection: ConnectionState?
+    /// Others typing now, by user id (from the source).
+    var typingUsers: [String] = []
     /// Older comments were asked of the source and have not come yet.
     var isLoadingOlder = false
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
@@ -53,6 +59,7 @@ public final class CommentApp {
         feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, now: now)
         scrollEvents.observe(feed.scroll.model)
         feed.restore(source.loadReadMarker())
+        feed.delivery = { [unowned self] in self.deliveries[$0] }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
         prepare()
@@ -93,6 +100,7 @@ public final class CommentApp {
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
                         feed: regions.feed, now: now)
+        if composer.revision != revision { source.readerIsTyping(composer.bodyToSend != nil) }
         prepare()
         return commands
     }

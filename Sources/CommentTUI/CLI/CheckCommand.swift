@@ -6,7 +6,8 @@ enum CheckCommand {
     Usage: comment-tui check FILE
 
     Reads a thread file and prints every problem as FILE:LINE: message, then a summary.
-    Exits 0 when the file is clean, 1 when it has problems or cannot be read.
+    Exits 0 when the file is clean, 1 when it has problems or cannot be read. FILE may be a
+    room (matrix:…): every event that could not be read as a comment is reported.
     Example: comment-tui check team.jsonl
     """
 
@@ -14,6 +15,7 @@ enum CheckCommand {
         let parsed = try CommandLineArguments(arguments, options: [], usage: usage)
         if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
         let path = try parsed.positionals(["FILE"], usage: usage)[0]
+        if let room = try RoomOpener.address(path) { return try RoomVerbs.check(room, as: nil, context: context) }
         let shownPath = VisibleText.escape(path)
         let file: ThreadFile
         do {

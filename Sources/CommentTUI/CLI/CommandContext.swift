@@ -15,6 +15,8 @@ public struct CommandContext {
     public var readInput: () throws -> [UInt8]
     /// Whether standard input is a terminal (a verb must not wait on one).
     public var inputIsTerminal: Bool
+    /// Reads a line from the terminal without echoing it (a password); nil at end of input.
+    public var readSecret: () throws -> String? = { try TerminalDevice.readLineUnechoed() }
 
     public init(environment: [String: String], now: @escaping () -> Date, writeOutput: @escaping ([UInt8]) throws -> Void,
                 writeError: @escaping (String) -> Void, readInput: @escaping () throws -> [UInt8], inputIsTerminal: Bool) {

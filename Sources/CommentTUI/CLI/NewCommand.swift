@@ -6,7 +6,9 @@ enum NewCommand {
     Usage: comment-tui new FILE --title TEXT --as HANDLE [--name NAME] [--body TEXT]
 
     Creates a thread file holding the thread (its title and post) and its author. Never replaces
-    an existing file.
+    an existing file. Given matrix:#alias:server (or matrix: alone) instead of FILE, creates a
+    room named TITLE as the logged-in account (--as @user:server picks one), posts the post as
+    its first message, pins it, and prints the room id.
       --title TEXT    the thread's title
       --as HANDLE     the author's handle: 1 to 39 of A-Z a-z 0-9 _ . -
       --name NAME     the author's display name (default: the handle)
@@ -19,6 +21,10 @@ enum NewCommand {
         if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
         let path = try parsed.positionals(["FILE"], usage: usage)[0]
         let title = try parsed.required("--title", usage: usage)
+        if MatrixRoomAddress.looksLikeRoom(path) {
+            try RoomVerbs.create(path, title: title, body: parsed.value("--body"), as: parsed.value("--as"), context: context)
+            return 0
+        }
         let handle = try parsed.required("--as", usage: usage)
         guard Handle.isValid(handle) else {
             throw CommandFailure.usage("handle '\(VisibleText.escape(handle))' is not 1 to 39 of A-Z a-z 0-9 _ . -", usage)

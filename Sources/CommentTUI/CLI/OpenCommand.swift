@@ -5,14 +5,20 @@ import ThreadModel
 /// `comment-tui [FILE] [--as HANDLE]`: which thread file the interactive client opens, and as whom.
 enum OpenCommand {
     static let usage = """
-    Usage: comment-tui [FILE] [--as HANDLE] [--snap projected|debounce] [--visibility-log LOG]
-           comment-tui new | post | generate | import-github | check ...   (see VERB --help)
+    Usage: comment-tui [FILE | ROOM] [--as HANDLE | --as @user:server] [--snap projected|debounce]
+                      [--visibility-log LOG] [--private-receipts]
+           comment-tui new | post | generate | import-github | check | export ...   (see VERB --help)
+           comment-tui login | logout ...   (Matrix accounts)
            comment-tui --help | --version
 
-    Opens a thread file in the terminal. Without FILE it opens the demo thread
+    Opens a thread file, or a room on a Matrix homeserver (matrix:!id:server,
+    matrix:#alias:server or a https://matrix.to/#/ link; log in first), in the terminal. Without FILE it opens the demo thread
     ($XDG_DATA_HOME/comment-tui/demo.jsonl, else ~/.local/share/comment-tui/demo.jsonl,
     written on first run) as the demo's own user, tatiana.
-      --as HANDLE     who you are in the thread (default: the user whose handle is $USER)
+      --as HANDLE     who you are in the thread (default: the user whose handle is $USER);
+                      in a room, the logged-in account @user:server (default: the only one)
+      --private-receipts
+                      in a room, send read receipts as m.read.private
       --snap projected|debounce
                       how the thread header snaps when scrolling stops half-way:
                       projected (default) picks the end as the gesture ends and moves
@@ -28,24 +34,23 @@ enum OpenCommand {
       check FILE                                          report every problem, exit 1 if any
       render FILE [--width N] [--plain] [--now TIME]      print the thread as the client lays it out
       inspect [--format html|json] [TEXT]                 what the markup parser makes of TEXT
+      export THREAD                                       the thread (file or room) as JSON Lines on stdout
+      login --homeserver URL --user NAME                  log in to a Matrix homeserver
+      logout [--as @user:server]                          end a Matrix session
     Keys: F1 in the client, or README.md.
     """
 
     /// The thread to show, opened and followed, and the user who writes.
     struct Target {
-        /// The thread file, as the app sees every thread: through `ThreadSource`.
-        var source: ThreadFileSource
+        /// The thread file or room, as the app sees every thread.
+        var source: ThreadSource
         var me: User
 
-        // File specifics, for callers that still follow and post to the file themselves.
-        var path: String { source.path }
-        /// The header and users; its comments are empty (they stay in the file, read via `store`).
+        /// The thread file's source, when the thread is a file.
+        var fileSource: ThreadFileSource? { source as? ThreadFileSource }
+        /// The header and users; its comments are empty (they come from the source's store).
         var thread: CommentThread { source.thread }
-        /// The file's comments, indexed by line and decoded when shown.
-        var store: ThreadIndex { source.index }
-        /// Where following the file's appends starts: after its last complete line.
-        var follower: ThreadFileFollower { store.follower }
-        /// The status bar's name for the thread: the file name.
+        /// The status bar's name for the thread: the file name or the room.
         var label: String { source.label }
     }
 
@@ -55,17 +60,19 @@ enum OpenCommand {
         var handle: String?
         var visibilityLog: String?
         var snapMode: SnapMode = .projected
+        var privateReceipts = false
     }
 
     /// Parses the arguments; nil when `--help` or `--version` was answered.
     static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> Request? {
-        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"], flags: ["--version"], usage: usage)
+        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"], flags: ["--version", "--private-receipts"], usage: usage)
         if parsed.wantsHelp { try context.print(usage); return nil }
         if parsed.flags.contains("--version") { try context.print("comment-tui \(version)"); return nil }
         guard parsed.positionals.count <= 1 else {
             throw CommandFailure.usage("unexpected argument '\(VisibleText.escape(parsed.positionals[1]))'", usage)
         }
         var request = Request(file: parsed.positionals.first, handle: parsed.value("--as"), visibilityLog: parsed.value("--visibility-log"))
+        request.privateReceipts = parsed.flags.contains("--private-receipts")
         switch parsed.value("--snap") {
         case nil, "projected": request.snapMode = .projected
         case "debounce": request.snapMode = .afterDebounce
@@ -77,6 +84,13 @@ enum OpenCommand {
 
     /// Finds (installing the demo when no file is named) and reads the thread, and picks the user.
     static func resolve(file: String?, handle: String?, context: CommandContext) throws -> Target {
+        if let file, let room = try RoomOpener.address(file) {
+            if let handle, !handle.hasPrefix("@") {
+                throw CommandFailure("in a room, --as takes a Matrix user id (@user:server), not '\(VisibleText.escape(handle))'")
+            }
+            let source = try RoomOpener.open(room, as: handle, context: context, follows: true)
+            return Target(source: source, me: source.reader)
+        }
         let path: String
         var fallbackHandle = context.environment["USER"]
         var fallbackSource = "$USER"

@@ -7,7 +7,8 @@ enum PostCommand {
     Usage: comment-tui post FILE --as HANDLE [--name NAME] [--body TEXT]
 
     Appends a comment to a thread file and prints its id. Without --body the comment is read
-    from standard input (which must not be a terminal).
+    from standard input (which must not be a terminal). FILE may be a room (matrix:…): the
+    comment is sent as the logged-in account (--as @user:server) and its event id printed.
       --as HANDLE     who writes; a handle new to the thread needs --name to join it
       --name NAME     display name for a new participant (a user record is appended first)
       --body TEXT     the comment, Markdown; mentions are written @handle
@@ -20,6 +21,10 @@ enum PostCommand {
         let parsed = try CommandLineArguments(arguments, options: ["--as", "--name", "--body"], usage: usage)
         if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
         let path = try parsed.positionals(["FILE"], usage: usage)[0]
+        if let room = try RoomOpener.address(path) {
+            try RoomVerbs.post(room, body: try readBody(parsed, context: context), as: parsed.value("--as"), context: context)
+            return 0
+        }
         let handle = try parsed.required("--as", usage: usage)
         let body = try readBody(parsed, context: context)
         let shownPath = VisibleText.escape(path)

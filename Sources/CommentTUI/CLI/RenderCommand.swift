@@ -30,6 +30,13 @@ enum RenderCommand {
             }
             now = date
         }
+        if let room = try RoomOpener.address(path) {
+            let (_, thread) = try RoomVerbs.snapshot(room, as: parsed.value("--as").flatMap { $0.hasPrefix("@") ? $0 : nil }, context: context)
+            let snapshot = InMemoryThreadSource(thread: thread, label: room.identifier)
+            try render(snapshot, width: width, now: now, plain: parsed.flags.contains("--plain"),
+                       as: parsed.value("--as").flatMap { id in thread.user(id: id)?.handle ?? id }, context: context)
+            return 0
+        }
         let source: ThreadFileSource
         do {
             // A snapshot: nothing is followed.

@@ -7,6 +7,9 @@ public enum Verb: String, CaseIterable, Sendable {
     case check
     case inspect
     case render
+    case export
+    case login
+    case logout
 
     /// The verb's usage text, shown by `--help` and after a usage error.
     var usage: String {
@@ -18,6 +21,9 @@ public enum Verb: String, CaseIterable, Sendable {
         case .check: CheckCommand.usage
         case .inspect: InspectCommand.usage
         case .render: RenderCommand.usage
+        case .export: ExportCommand.usage
+        case .login: LoginCommand.usage
+        case .logout: LogoutCommand.usage
         }
     }
 
@@ -32,6 +38,9 @@ public enum Verb: String, CaseIterable, Sendable {
             case .check: return try CheckCommand.run(arguments, context: context)
             case .inspect: return try InspectCommand.run(arguments, context: context)
             case .render: return try RenderCommand.run(arguments, context: context)
+            case .export: return try ExportCommand.run(arguments, context: context)
+            case .login: return try LoginCommand.run(arguments, context: context)
+            case .logout: return try LogoutCommand.run(arguments, context: context)
             }
         } catch let failure as CommandFailure {
             context.writeError("comment-tui \(rawValue): \(failure.message)\n")

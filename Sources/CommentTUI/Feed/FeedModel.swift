@@ -31,6 +31,8 @@ final class FeedModel {
     var selected: Int?
     /// Spoilers revealed while the client runs, by comment id.
     var revealedSpoilers: [String: Set<Int>] = [:]
+    /// Our comments not in the thread yet, by id (set by the app from the source's reports).
+    var delivery: (String) -> CommentDelivery? = { _ in nil }
     /// Long comments the reader expanded, by comment id.
     var expandedComments: Set<String> = []
     /// The running Ctrl-S search, if any.
@@ -105,7 +107,7 @@ final class FeedModel {
     /// The feed as drawn now, with relative times counted to `wallTime`.
     func view(at wallTime: Date) -> FeedView {
         FeedView(anchor: anchor, commentCount: comments.count, postRows: scroll.postRows, ownUserID: me, selected: selected,
-                 now: wallTime, layout: layout, revealed: { self.revealedSpoilers[$0] ?? [] })
+                 now: wallTime, layout: layout, revealed: { self.revealedSpoilers[$0] ?? [] }, delivery: delivery)
     }
 
     /// The scrollbar and the "N new" marker.

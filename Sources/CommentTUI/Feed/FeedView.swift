@@ -17,6 +17,8 @@ struct FeedView {
     var layout: (Int) -> CommentLayout
     /// Spoilers revealed, by comment id.
     var revealed: (String) -> Set<Int>
+    /// Where a comment of ours is on its way to the thread, by id (nil: it is there).
+    var delivery: (String) -> CommentDelivery? = { _ in nil }
 
     /// A link whose every line was on screen.
     struct VisibleLink: Hashable, Sendable {
@@ -58,7 +60,11 @@ struct FeedView {
             case .header(let row):
                 drawn.lastHeaderShown = position.comment
                 if case .success(let c) = comment.comment, let header = comment.header {
-                    drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
+                    let x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
+                    if row == 0, let state = delivery(c.id) {
+                        let note = state == .sending ? " · sending…" : " · not sent — Enter to retry"
+                        buffer.write(note, column: x, row: screenRow, style: state == .sending ? Theme.dim : Theme.problem, limit: end)
+                    }
                 }
             case .body(let line):
                 if case .failure = comment.comment {
@@ -70,6 +76,8 @@ struct FeedView {
                     let id = comment.commentID ?? ""
                     CommentRenderer(revealedSpoilers: revealed(id), ownUserID: ownUserID)
                         .draw(comment.body.lines[line], into: &buffer, column: rect.column + FeedLayout.bodyIndent, row: screenRow, limit: end)
+                    // Not in the thread yet: dimmed until the server has it.
+                    if delivery(id) != nil { buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: end) { $0 = $0.adding(.dim) } }
                     let seen = shownLines[position.comment]
                     shownLines[position.comment] = (seen?.first ?? line, line)
                 }
@@ -99,7 +107,8 @@ struct FeedView {
         buffer.write(repeating: "─", count: max(0, end - x), column: x, row: row, style: Theme.unreadDivider, limit: end)
     }
 
-    private func drawHeader(_ pieces: [CommentHeaderLayout.Piece], comment: Comment, into buffer: inout CellBuffer, row: Int, column: Int, end: Int) {
+    @discardableResult
+    private func drawHeader(_ pieces: [CommentHeaderLayout.Piece], comment: Comment, into buffer: inout CellBuffer, row: Int, column: Int, end: Int) -> Int {
         var x = column
         let time = RelativeTime.text(for: comment.created, now: now)
         for (n, piece) in pieces.enumerated() {
@@ -112,5 +121,6 @@ struct FeedView {
             }
             x = buffer.write(CommentHeaderLayout.text(of: piece, time: time).text, column: x, row: row, style: style, limit: end)
         }
+        return x
     }
 }

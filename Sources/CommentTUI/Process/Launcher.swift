@@ -45,6 +45,7 @@ public enum Launcher {
         var visibilityLog: FileDescriptor?
         do {
             target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context)
+            (target.source as? MatrixThreadSource)?.privateReceipts = request.privateReceipts
             if let path = request.visibilityLog {
                 do {
                     visibilityLog = try FileDescriptor.openForAppend(path)

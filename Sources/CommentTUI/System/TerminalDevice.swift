@@ -22,6 +22,24 @@ public enum TerminalDevice {
         _ = tcsetattr(fd.rawValue, TCSANOW, &t)
     }
 
+    /// Reads one line from a terminal with echo off (a password); nil at end of input.
+    public static func readLineUnechoed(_ fd: FileDescriptor = .standardInput) throws -> String? {
+        let saved = saveSettings(of: fd)
+        if var quiet = saved {
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            quiet.c_lflag |= tcflag_t(ECHONL)
+            _ = tcsetattr(fd.rawValue, TCSAFLUSH, &quiet)
+        }
+        defer { if let saved { restoreSettings(saved, of: fd) } }
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = try fd.read(upTo: 1)
+            guard let byte = chunk.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == 0x0A || byte == 0x0D { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+
     /// The escape sequences that turn the client's modes on: button-motion mouse tracking,
     /// SGR mouse reports, bracketed paste.
     public static let enableModes = "\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h"

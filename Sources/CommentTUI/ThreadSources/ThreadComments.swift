@@ -51,6 +51,12 @@ final class ThreadComments {
     /// Whether a comment that arrived after opening has this id (the file echoes our own posts).
     func containsAdded(id: String) -> Bool { thread.containsComment(id: id) }
 
+    /// The position of a comment that arrived or was sent after opening.
+    func indexOfAdded(id: String) -> Int? {
+        guard thread.containsComment(id: id), let last = thread.comments.lastIndex(where: { $0.id == id }) else { return nil }
+        return older.count + opened.commentCount + last
+    }
+
     /// Adds comments after the newest.
     func append(_ comment: Comment) { thread.append(comment) }
 

@@ -37,6 +37,10 @@ public protocol ThreadSource: AnyObject {
     /// Sends a comment of the reader's. `.pending` promises a `.sendConfirmed` or `.sendFailed`
     /// update for the comment's id later.
     func send(_ comment: Comment) -> SendOutcome
+    /// Sends a comment that answers another (Alt-R); a source without replies sends it plainly.
+    func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome
+    /// Whether the reader is typing in the composer, for sources that tell others.
+    func readerIsTyping(_ typing: Bool)
 
     /// The read marker saved when the thread was last closed, if any.
     func loadReadMarker() -> ReadMarker?
@@ -44,6 +48,11 @@ public protocol ThreadSource: AnyObject {
     func saveReadMarker(_ marker: ReadMarker) throws
     /// Where the reader's unsent draft of this thread is kept; nil keeps drafts in memory only.
     var draftFile: DraftFile? { get }
+}
+
+extension ThreadSource {
+    public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome { send(comment) }
+    public func readerIsTyping(_ typing: Bool) {}
 }
 
 /// A change a thread source reports after opening.
@@ -64,6 +73,26 @@ public enum ThreadUpdate: Sendable {
     /// connection lost), worded for the status bar; the source carries on where it can. A source
     /// that cannot carry on says so once ("stopped following: …") and then stays quiet.
     case problem(String)
+    /// The connection to a thread on a server changed (a file source never reports one).
+    case connection(ConnectionState)
+    /// Who else is typing now (user ids), replacing the last list.
+    case typing([String])
+}
+
+/// How a thread on a server is connected, as the status bar says it.
+public enum ConnectionState: Equatable, Sendable, CustomStringConvertible {
+    case connecting
+    case live
+    /// Lost; the next attempt is in `retryIn` seconds.
+    case offline(retryIn: Int)
+
+    public var description: String {
+        switch self {
+        case .connecting: "connecting"
+        case .live: "live"
+        case .offline(let seconds): "offline — retrying in \(seconds) s"
+        }
+    }
 }
 
 /// What became of a comment handed to `ThreadSource.send`.

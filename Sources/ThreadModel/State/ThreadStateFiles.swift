@@ -11,6 +11,12 @@ public struct ThreadStateFiles: Sendable {
 
     /// The state files of the thread file at `threadPath`; nil when no data directory is known.
     public init?(threadPath: String, environment: [String: String]) {
+        let absolute = URL(fileURLWithPath: threadPath).standardizedFileURL.path
+        self.init(key: absolute, name: (absolute as NSString).lastPathComponent, environment: environment)
+    }
+
+    /// The state files of a thread known by `key` (a room and account), shown as `name`.
+    public init?(key: String, name: String, environment: [String: String]) {
         let base: String
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             base = data
@@ -20,13 +26,11 @@ public struct ThreadStateFiles: Sendable {
             return nil
         }
         directory = base + "/comment-tui/state"
-        let absolute = URL(fileURLWithPath: threadPath).standardizedFileURL.path
-        let name = (absolute as NSString).lastPathComponent
         let safe = String(name.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
                 ? Character(scalar) : "_"
         }.prefix(40))
-        stem = "\(safe)-\(Self.hash(absolute))"
+        stem = "\(safe)-\(Self.hash(key))"
     }
 
     /// The path of one state file, e.g. `path(for: "read.json")`.

@@ -13,8 +13,8 @@ extension FileDescriptor {
         try open(path, flags: O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode: 0o600)
     }
 
-    /// Opens a file for writing from its start, creating or emptying it.
-    static func openForWriting(_ path: String) throws -> FileDescriptor {
+    /// Opens a file for writing from its start, creating or emptying it (private to the user).
+    public static func openForWriting(_ path: String) throws -> FileDescriptor {
         try open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600)
     }
 

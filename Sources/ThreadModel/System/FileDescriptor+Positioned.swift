@@ -22,7 +22,7 @@ extension FileDescriptor {
     }
 
     /// Flushes written data to the disk.
-    func synchronize() throws {
+    public func synchronize() throws {
         while fsync(rawValue) != 0 {
             if errno == EINTR { continue }
             throw SystemError("fsync", path: path)

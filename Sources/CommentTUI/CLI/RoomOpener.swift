@@ -1,0 +1,38 @@
+import Foundation
+import ThreadModel
+
+/// Opens a room named on the command line as the logged-in account (`--as @user:server`, else
+/// the only one), with errors worded for the command line.
+enum RoomOpener {
+    /// The account's client and the room's source; `follows` starts the sync loop.
+    static func open(_ address: MatrixRoomAddress, as userID: String?, context: CommandContext, follows: Bool) throws -> MatrixThreadSource {
+        let account = try account(userID, context: context)
+        guard let url = URL(string: account.homeserver) else {
+            throw CommandFailure("the saved homeserver of \(VisibleText.escape(account.userID)) is not a URL; log in again")
+        }
+        let client = MatrixClient(homeserver: url, accessToken: account.accessToken)
+        do {
+            return try MatrixThreadSource(client: client, address: address, me: account.userID,
+                                          environment: context.environment, follows: follows)
+        } catch let error as MatrixError {
+            throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
+        }
+    }
+
+    /// The account to use for `--as` (a user id) or the only one.
+    static func account(_ userID: String?, context: CommandContext) throws -> MatrixAccounts.Account {
+        guard let path = MatrixAccounts.path(environment: context.environment) else {
+            throw CommandFailure("neither XDG_CONFIG_HOME nor HOME is set: no accounts to use")
+        }
+        return try MatrixAccounts(path: path).choose(userID)
+    }
+
+    /// The room a locator names, or nil for a file; a malformed room locator is an error.
+    static func address(_ locator: String) throws -> MatrixRoomAddress? {
+        if let address = MatrixRoomAddress(locator: locator) { return address }
+        if MatrixRoomAddress.looksLikeRoom(locator) {
+            throw CommandFailure("'\(VisibleText.escape(locator))' is not a room: use matrix:!id:server, matrix:#alias:server or a https://matrix.to/#/ link")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ThreadModel
+
+/// The verbs' room side: `new`, `post`, `render`, `check` and `export` given a room instead of a file.
+enum RoomVerbs {
+    /// `new matrix:#alias:server --title T [--body POST]` (or `new matrix: …` without an alias):
+    /// creates an unencrypted room named T whose first message, pinned, is the post.
+    static func create(_ locator: String, title: String, body: String?, as userID: String?, context: CommandContext) throws {
+        let account = try RoomOpener.account(userID, context: context)
+        guard let url = URL(string: account.homeserver) else { throw CommandFailure("the saved homeserver is not a URL; log in again") }
+        var alias: String?
+        if locator != "matrix:" {
+            guard let address = try RoomOpener.address(locator), address.isAlias else {
+                throw CommandFailure("new takes matrix:#alias:server (or matrix: for a room without an alias), not '\(VisibleText.escape(locator))'")
+            }
+            alias = String(address.identifier.dropFirst().prefix { $0 != ":" })
+        }
+        let client = MatrixClient(homeserver: url, accessToken: account.accessToken)
+        do {
+            let room = try client.createRoom(name: title, isPublic: alias != nil, alias: alias)
+            if let body, !body.isEmpty {
+                let content = JSONValue(foundation: MatrixMessageContent(markdown: body, handles: { _ in nil }, displayName: { _ in nil }).json)
+                let post = try client.send(room: room, transactionID: ThreadFileWriter.newCommentID(), content: content)
+                try client.setState(room: room, type: "m.room.pinned_events", content: ["pinned": [.string(post)]])
+            }
+            try context.print(room)
+        } catch let error as MatrixError {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    /// `post matrix:… --body TEXT`: sends and prints the event id.
+    static func post(_ address: MatrixRoomAddress, body: String, as userID: String?, context: CommandContext) throws {
+        let source = try RoomOpener.open(address, as: userID, context: context, follows: false)
+        do {
+            try context.print(try source.post(body, transactionID: ThreadFileWriter.newCommentID()))
+        } catch let error as MatrixError {
+            throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
+        }
+    }
+
+    /// The whole room as a thread in memory: for `render`, `check` and `export`.
+    static func snapshot(_ address: MatrixRoomAddress, as userID: String?, context: CommandContext) throws -> (MatrixThreadSource, CommentThread) {
+        let source = try RoomOpener.open(address, as: userID, context: context, follows: false)
+        let comments: [Comment]
+        do {
+            comments = try source.allComments()
+        } catch let error as MatrixError {
+            throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
+        }
+        let head = source.thread
+        let thread = CommentThread(id: head.id, title: head.title, author: head.author, created: head.created, body: head.body,
+                                   users: source.users, comments: comments)
+        return (source, thread)
+    }
+
+    /// `check matrix:…`: the events that could not be read, then a summary.
+    static func check(_ address: MatrixRoomAddress, as userID: String?, context: CommandContext) throws -> Int32 {
+        let (_, thread) = try snapshot(address, as: userID, context: context)
+        let name = VisibleText.escape(address.identifier)
+        let unreadable = thread.comments.filter { $0.body == MatrixEventReader.unreadable }
+        for comment in unreadable {
+            try context.print("\(name): event \(VisibleText.escape(comment.id)) by \(VisibleText.escape(comment.author)): not a message comment-tui can read")
+        }
+        let summary = "\(thread.users.count) users, \(thread.comments.count) comments"
+        if unreadable.isEmpty {
+            try context.print("\(name): ok, \(summary)")
+            return 0
+        }
+        try context.print("\(name): \(unreadable.count) unreadable event\(unreadable.count == 1 ? "" : "s"), \(summary)")
+        return 1
+    }
+}

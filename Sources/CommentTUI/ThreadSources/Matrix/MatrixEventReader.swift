@@ -1,0 +1,77 @@
+import Foundation
+import ThreadModel
+
+/// Reads room events into thread items: messages into comments whose bodies are our Markdown,
+/// from `formatted_body` when there is one (never `body`, which may give a spoiler away).
+///
+/// Events are hostile input. A message whose fields do not read becomes `(unreadable message)`
+/// rather than being dropped, so one bad event never stops the sync.
+struct MatrixEventReader {
+    /// Handles for user ids, for pills that become `@handle` mentions.
+    var handle: (String) -> String?
+    /// Display names for emotes (`* Marco waves`).
+    var name: (String) -> String
+
+    /// The body shown for an event that could not be read.
+    static let unreadable = "(unreadable message)"
+    /// The body shown for a deleted comment.
+    static let deleted = "(deleted)"
+
+    func read(_ event: JSONValue) -> MatrixTimelineItem {
+        guard let type = event["type"]?.string, let sender = event["sender"]?.string else { return .ignored }
+        let content = event["content"]
+        switch type {
+        case "m.room.message": return message(event, sender: sender, content: content)
+        case "m.room.redaction":
+            // Room versions up to 10 put `redacts` at the top; version 11 moved it into the content.
+            guard let target = content?["redacts"]?.string ?? event["redacts"]?.string else { return .ignored }
+            return .redaction(target: target)
+        case "m.room.member":
+            guard let userID = event["state_key"]?.string, MatrixMembers.isUserID(userID) else { return .ignored }
+            let membership = content?["membership"]?.string
+            return .member(userID: userID, name: content?["displayname"]?.string, joined: membership == "join" || membership == "invite")
+        case "m.room.name":
+            return content?["name"]?.string.map { .roomName($0) } ?? .ignored
+        default:
+            return .ignored
+        }
+    }
+
+    private func message(_ event: JSONValue, sender: String, content: JSONValue?) -> MatrixTimelineItem {
+        let id = event["event_id"]?.string ?? ""
+        let created = Date(timeIntervalSince1970: Double(event["origin_server_ts"]?.int ?? 0) / 1000)
+        let transactionID = event["unsigned"]?["transaction_id"]?.string
+        guard !id.isEmpty else { return .ignored }
+        if event["unsigned"]?["redacted_because"] != nil || content?.object?.isEmpty == true {
+            return .comment(Comment(id: id, author: sender, created: created, body: Self.deleted), transactionID: transactionID)
+        }
+        let relation = content?["m.relates_to"]
+        if relation?["rel_type"]?.string == "m.replace", let target = relation?["event_id"]?.string {
+            guard let replacement = content?["m.new_content"], let body = markdown(of: replacement, sender: sender, isReply: false) else {
+                return .ignored
+            }
+            return .edit(target: target, sender: sender, body: body, at: created)
+        }
+        let isReply = relation?["m.in_reply_to"]?["event_id"]?.string != nil
+        let body = content.flatMap { markdown(of: $0, sender: sender, isReply: isReply) } ?? Self.unreadable
+        return .comment(Comment(id: id, author: sender, created: created, body: body), transactionID: transactionID)
+    }
+
+    /// The Markdown for a message content, or nil when it is not a message we can show.
+    func markdown(of content: JSONValue, sender: String, isReply: Bool) -> String? {
+        guard let msgtype = content["msgtype"]?.string, let plain = content["body"]?.string else { return nil }
+        var text: String
+        if content["format"]?.string == "org.matrix.custom.html", let html = content["formatted_body"]?.string {
+            text = MatrixHTMLReader.markdown(fromHTML: html, handleForUserID: handle)
+        } else {
+            text = MatrixHTMLReader.markdown(fromPlainText: plain, isReply: isReply)
+        }
+        switch msgtype {
+        case "m.text", "m.notice": break
+        case "m.emote": text = "\\* " + MatrixHTMLReader.markdown(fromPlainText: name(sender), isReply: false) + " " + text
+        // Media and other types: their body is a description or a file name; show it as text.
+        default: text = MatrixHTMLReader.markdown(fromPlainText: plain, isReply: false)
+        }
+        return text
+    }
+}

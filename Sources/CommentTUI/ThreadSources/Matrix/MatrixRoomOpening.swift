@@ -1,0 +1,107 @@
+import Foundation
+import ThreadModel
+
+/// Opening a room as a thread: its id, header, members, newest page and sync position.
+///
+/// One filtered `/sync` gives the newest page, the state and the read marker together; the
+/// joined members fill the mention list; the post is the pinned event, else the creator's first
+/// message (one page from the room's start).
+struct MatrixRoomOpening {
+    var roomID: String
+    var me: String
+    var label: String
+    var thread: CommentThread
+    var comments: [Comment]
+    var timeline: MatrixTimeline
+    var olderToken: String?
+    var nextBatch: String?
+    var fullyRead: String?
+    var filter: JSONValue
+
+    init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int) throws {
+        self.me = me
+        label = address.identifier
+        roomID = try Self.joinedRoom(client: client, address: address)
+        if try client.stateContent(room: roomID, type: "m.room.encryption") != nil {
+            throw MatrixError(.server(status: 0, errcode: nil), """
+                \(VisibleText.escape(address.identifier)) is end-to-end encrypted: comment-tui cannot read \
+                encrypted rooms (it has no Olm/Megolm cryptography)
+                """)
+        }
+        filter = Self.filter(room: roomID, pageSize: pageSize)
+        let sync = try client.sync(since: nil, filter: filter, wait: 0)
+        let room = sync["rooms"]?["join"]?[roomID]
+        nextBatch = sync["next_batch"]?.string
+        let stateEvents = room?["state"]?["events"]?.array ?? []
+        let timelineEvents = room?["timeline"]?["events"]?.array ?? []
+        fullyRead = (room?["account_data"]?["events"]?.array ?? [])
+            .first { $0["type"]?.string == "m.fully_read" }?["content"]?["event_id"]?.string
+        if room?["timeline"]?["limited"]?.bool == true { olderToken = room?["timeline"]?["prev_batch"]?.string }
+
+        // Room state as of the page's end: the newest of each type from state, then the timeline.
+        var current: [String: JSONValue] = [:]
+        for event in stateEvents + timelineEvents where event["state_key"] != nil {
+            current["\(event["type"]?.string ?? "")\u{0}\(event["state_key"]?.string ?? "")"] = event
+        }
+        func content(_ type: String) -> JSONValue? { current["\(type)\u{0}"]?["content"] }
+        let creator = current["m.room.create\u{0}"]?["sender"]?.string ?? content("m.room.create")?["creator"]?.string ?? me
+        let created = Date(timeIntervalSince1970: Double(current["m.room.create\u{0}"]?["origin_server_ts"]?.int ?? 0) / 1000)
+        let title = content("m.room.name")?["name"]?.string ?? content("m.room.canonical_alias")?["alias"]?.string ?? address.identifier
+
+        var members = MatrixMembers(me: me)
+        members.update((try? client.joinedMembers(room: roomID)) ?? [:])
+        timeline = MatrixTimeline(members: members)
+        _ = timeline.applyState(stateEvents)
+
+        let post = try Self.post(client: client, room: roomID, creator: creator, pinned: content("m.room.pinned_events"))
+        timeline.postEventID = post?["event_id"]?.string
+        let reader = MatrixEventReader(handle: { [members = timeline.members] in members.handles[$0] },
+                                       name: { [members = timeline.members] in members.name(of: $0) })
+        let postBody = post.flatMap { $0["content"] }.flatMap { reader.markdown(of: $0, sender: creator, isReply: false) }
+            ?? content("m.room.topic")?["topic"]?.string.map { MatrixHTMLReader.markdown(fromPlainText: $0, isReply: false) } ?? ""
+
+        var opened: [Comment] = []
+        for update in timeline.applyNewer(timelineEvents) {
+            if case .commentsAppended(let list) = update { opened += list }
+            if case .commentEdited(let edited) = update, let at = opened.firstIndex(where: { $0.id == edited.id }) { opened[at] = edited }
+        }
+        comments = opened
+        thread = CommentThread(id: roomID, title: title, author: creator, created: created, body: postBody,
+                               users: timeline.members.users)
+    }
+
+    /// The room's id, joining it first when the account is not in it (a public room by alias).
+    static func joinedRoom(client: MatrixClient, address: MatrixRoomAddress) throws -> String {
+        let id = address.isAlias ? try client.resolve(alias: address.identifier) : address.identifier
+        if try client.joinedRooms().contains(id) { return id }
+        do {
+            return try client.join(address.identifier)
+        } catch let error as MatrixError where error.status == 403 || error.status == 404 {
+            throw MatrixError(error.kind, "not joined to \(VisibleText.escape(address.identifier)), and cannot join: \(error.message)")
+        }
+    }
+
+    /// The post: the first pinned event, else the creator's first message.
+    static func post(client: MatrixClient, room: String, creator: String, pinned: JSONValue?) throws -> JSONValue? {
+        if let first = pinned?["pinned"]?.array?.first?.string, let event = try? client.event(room: room, id: first) { return event }
+        let start = try client.messages(room: room, from: nil, backwards: false, limit: 20,
+                                        filter: ["types": ["m.room.message"], "senders": [.string(creator)]])
+        return start.events.first { $0["type"]?.string == "m.room.message" && $0["sender"]?.string == creator }
+    }
+
+    /// The sync filter: this room only, a page of timeline, lazy-loaded members, typing, the
+    /// read marker; no presence or other account data.
+    static func filter(room: String, pageSize: Int) -> JSONValue {
+        [
+            "presence": ["not_types": ["*"]],
+            "account_data": ["not_types": ["*"]],
+            "room": [
+                "rooms": [.string(room)],
+                "timeline": ["limit": .number(Double(pageSize))],
+                "state": ["lazy_load_members": true],
+                "ephemeral": ["types": ["m.typing"]],
+                "account_data": ["types": ["m.fully_read"]],
+            ],
+        ]
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ThreadModel
+
+/// Writing to the room: comments sent in order on their own queue with their id as the
+/// transaction id (a retry is never posted twice), typing notices, and what a send failure means.
+extension MatrixThreadSource {
+    public func send(_ comment: Comment) -> SendOutcome { send(comment, inReplyTo: nil) }
+
+    public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome {
+        let (content, replyTo) = locked { () -> (JSONValue, String?) in
+            timeline.willSend(transactionID: comment.id)
+            let members = timeline.members
+            let replyTo = parentID.flatMap { timeline.eventID(forComment: $0) }
+            let message = MatrixMessageContent(markdown: comment.body, handles: { members.userID(handle: $0) },
+                                               displayName: { members.name(of: $0) }, replyTo: replyTo)
+            return (JSONValue(foundation: message.json), replyTo)
+        }
+        _ = replyTo
+        stopTyping()
+        sendQueue.async { [weak self] in self?.deliver(content, transactionID: comment.id) }
+        return .pending
+    }
+
+    /// Sends until the server accepts or refuses; the network's absence only delays it.
+    private func deliver(_ content: JSONValue, transactionID: String) {
+        var delay = 1.0
+        while !stopped {
+            do {
+                let eventID = try client.send(room: roomID, transactionID: transactionID, content: content)
+                locked { timeline.sent(transactionID: transactionID, eventID: eventID) }
+                // Confirmed when the sync echoes it (`unsigned.transaction_id`); wake the loop in
+                // case the echo came first and is waiting to be matched.
+                wake.wake()
+                return
+            } catch let error as MatrixError where error.isTransient {
+                if !pause(error.retryAfter ?? delay) { return }
+                delay = min(delay * 2, Self.longestRetry)
+            } catch {
+                report([.sendFailed(commentID: transactionID, reason: "\(error)")])
+                return
+            }
+        }
+    }
+
+    /// Typing notices: on at the first keystroke (renewed every 20 s), off on send, clear or
+    /// 30 s without a keystroke.
+    public func readerIsTyping(_ typing: Bool) {
+        guard typing else { return stopTyping() }
+        let now = Date()
+        let renew = locked { () -> Bool in
+            defer { if typingSince.map({ now.timeIntervalSince($0) > 20 }) ?? true { typingSince = now } }
+            return typingSince.map { now.timeIntervalSince($0) > 20 } ?? true
+        }
+        let stop = DispatchWorkItem { [weak self] in self?.stopTyping() }
+        locked {
+            typingStop?.cancel()
+            typingStop = stop
+        }
+        workQueue.asyncAfter(deadline: .now() + 30, execute: stop)
+        if renew { workQueue.async { [weak self] in self?.sendTyping(true) } }
+    }
+
+    func stopTyping() {
+        let wasTyping = locked { () -> Bool in
+            typingStop?.cancel()
+            typingStop = nil
+            defer { typingSince = nil }
+            return typingSince != nil
+        }
+        if wasTyping { workQueue.async { [weak self] in self?.sendTyping(false) } }
+    }
+
+    private func sendTyping(_ typing: Bool) {
+        guard !stopped else { return }
+        try? client.setTyping(room: roomID, userID: me, typing: typing)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import ThreadModel
+
+/// Following the room: a long-poll loop on its own thread, resuming from `next_batch`, with
+/// exponential backoff to 30 s when the homeserver is away and `retry_after_ms` on 429.
+extension MatrixThreadSource {
+    /// Seconds a long poll waits on the server for something new.
+    static let pollSeconds = 30
+    /// The longest wait between reconnection attempts.
+    static let longestRetry = 30.0
+    /// Pages fetched at most to fill a gap the server reports as `limited`.
+    static let gapPageLimit = 20
+
+    func startSyncing() {
+        let thread = Thread { [weak self] in self?.syncLoop() }
+        thread.name = "comment-tui.matrix.sync"
+        syncThread = thread
+        thread.start()
+    }
+
+    private func syncLoop() {
+        var delay = 1.0
+        while !stopped {
+            let since = locked { nextBatch }
+            do {
+                let answer = try client.sync(since: since, filter: filter, wait: Self.pollSeconds)
+                try apply(sync: answer)
+                delay = 1
+                setConnection(.live)
+            } catch let error as MatrixError {
+                if error.kind == .cancelled { return }
+                if let wait = error.retryAfter {
+                    if !pause(wait) { return }
+                    continue
+                }
+                setConnection(.offline(retryIn: Int(delay.rounded())))
+                if !pause(delay) { return }
+                delay = min(delay * 2, Self.longestRetry)
+                setConnection(.connecting)
+            } catch {
+                setConnection(.offline(retryIn: Int(delay.rounded())))
+                if !pause(delay) { return }
+                delay = min(delay * 2, Self.longestRetry)
+            }
+        }
+    }
+
+    func setConnection(_ state: ConnectionState) {
+        let changed = locked { () -> Bool in
+            guard connection != state else { return false }
+            connection = state
+            return true
+        }
+        if changed { report([.connection(state)]) }
+    }
+
+    /// Takes one sync answer: the room's timeline (with a reported gap filled first), members,
+    /// typing; then moves `next_batch`.
+    private func apply(sync answer: JSONValue) throws {
+        guard let next = answer["next_batch"]?.string else {
+            throw MatrixError(.malformed, "the homeserver's sync had no next_batch")
+        }
+        var updates: [ThreadUpdate] = []
+        if let room = answer["rooms"]?["join"]?[roomID] {
+            var events = room["timeline"]?["events"]?.array ?? []
+            let state = room["state"]?["events"]?.array ?? []
+            if room["timeline"]?["limited"]?.bool == true, let gapStart = room["timeline"]?["prev_batch"]?.string {
+                events = try fillGap(before: gapStart) + events
+            }
+            updates += locked { timeline.applyNewer(events, state: state) }
+            for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
+                let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }
+                updates.append(.typing(typing))
+            }
+        } else if answer["rooms"]?["leave"]?[roomID] != nil {
+            updates.append(.problem("you are no longer in \(label)"))
+        }
+        locked { nextBatch = next }
+        report(updates)
+    }
+
+    /// The events between the newest we know and a gap's end, oldest first (bounded).
+    private func fillGap(before token: String) throws -> [JSONValue] {
+        var collected: [JSONValue] = []
+        var from: String? = token
+        for _ in 0..<Self.gapPageLimit {
+            guard let start = from else { break }
+            let page = try client.messages(room: roomID, from: start, backwards: true, limit: 100)
+            let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter { timeline.comments[$0] != nil }) }
+            for event in page.events {
+                if let id = event["event_id"]?.string, known.contains(id) { return collected.reversed() }
+                collected.append(event)
+            }
+            from = page.end
+        }
+        return collected.reversed()
+    }
+
+    // MARK: Older comments
+
+    public func loadOlderComments() {
+        let token: String? = locked {
+            guard !isLoadingOlder, let token = olderToken else { return nil }
+            isLoadingOlder = true
+            return token
+        }
+        guard let token else { return }
+        workQueue.async { [weak self] in self?.loadPage(from: token) }
+    }
+
+    /// Pages back until a page has comments or the room's start; reports them as one page.
+    private func loadPage(from token: String) {
+        var from: String? = token
+        var comments: [Comment] = []
+        var updates: [ThreadUpdate] = []
+        do {
+            // Pages of only state events (joins, renames) bring no comments: keep going a little.
+            for _ in 0..<5 where comments.isEmpty {
+                guard let start = from else { break }
+                let page = try client.messages(room: roomID, from: start, backwards: true, limit: Self.pageSize,
+                                               filter: ["lazy_load_members": true])
+                let applied = locked { timeline.applyOlder(page.events, state: page.state) }
+                updates += applied.updates
+                comments = applied.comments + comments
+                from = page.end
+            }
+        } catch {
+            if stopped { return }
+            report([.problem("could not load older comments: \(error)")])
+            _ = pause(2)
+            locked { isLoadingOlder = false }
+            report([.olderComments([], hasMore: true)])
+            return
+        }
+        let hasMore = locked { () -> Bool in
+            olderToken = from
+            isLoadingOlder = false
+            return from != nil
+        }
+        report(updates + [.olderComments(comments, hasMore: hasMore)])
+    }
+}

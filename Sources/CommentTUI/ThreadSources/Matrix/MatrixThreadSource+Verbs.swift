@@ -1,0 +1,39 @@
+import Foundation
+import ThreadModel
+
+/// What the verbs do with a room, on the caller's thread: read all of it, post and wait.
+extension MatrixThreadSource {
+    /// Every comment from the room's start, oldest first, edits applied (pages back to the start).
+    /// - Parameter pageLimit: at most this many pages are read (a bound for huge rooms).
+    public func allComments(pageLimit: Int = 100_000) throws -> [Comment] {
+        var older: [Comment] = []
+        var from = locked { olderToken }
+        var pages = 0
+        while let start = from, pages < pageLimit {
+            let page = try client.messages(room: roomID, from: start, backwards: true, limit: 100, filter: ["lazy_load_members": true])
+            let applied = locked { timeline.applyOlder(page.events, state: page.state) }
+            older = applied.comments + older
+            from = page.end
+            pages += 1
+        }
+        locked { olderToken = from }
+        // Edits seen while paging back apply to the comments already handed out too.
+        let comments = locked { timeline.comments }
+        let opened = (openedComments as? ArrayCommentStore)?.comments ?? []
+        return older + opened.map { comments[$0.id] ?? $0 }
+    }
+
+    /// The members as thread users, after `allComments()` met the senders of old comments.
+    public var users: [User] { locked { timeline.members.users } }
+
+    /// Sends a comment and waits for the server's event id (the `post` verb).
+    public func post(_ body: String, transactionID: String) throws -> String {
+        let content = locked { () -> JSONValue in
+            let members = timeline.members
+            let message = MatrixMessageContent(markdown: body, handles: { members.userID(handle: $0) },
+                                               displayName: { members.name(of: $0) })
+            return JSONValue(foundation: message.json)
+        }
+        return try client.send(room: roomID, transactionID: transactionID, content: content)
+    }
+}

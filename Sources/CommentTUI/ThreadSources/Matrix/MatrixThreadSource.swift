@@ -1,0 +1,148 @@
+import Foundation
+import ThreadModel
+
+/// A room on a Matrix homeserver as a thread: opened with one filtered sync, followed by a
+/// long-poll loop on its own thread, paged back with `/messages`, written with idempotent sends.
+///
+/// The app's thread only queues work and takes updates; network calls happen on the sync
+/// thread and two serial queues (sends, and everything else), which report through `updates`
+/// and wake the loop's poll through `wake`.
+public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
+    public let label: String
+    public let thread: CommentThread
+    public let openedComments: CommentStore
+    public var openingProblems: [ThreadFileProblem] { [] }
+    public var updatesReady: FileDescriptor? { wake.readEnd }
+    public let draftFile: DraftFile?
+    /// The room's id.
+    public let roomID: String
+    /// The reader's user id.
+    public let me: String
+    /// Whether read receipts are private (`m.read.private`).
+    public var privateReceipts = false
+
+    let client: MatrixClient
+    let wake: WakePipe
+    let filter: JSONValue
+    /// Guards everything below, shared with the network threads.
+    let lock = NSLock()
+    var timeline: MatrixTimeline
+    var queued: [ThreadUpdate] = []
+    /// Where older pages start; nil once the room's start is reached.
+    var olderToken: String?
+    var isLoadingOlder = false
+    /// Where the next sync resumes.
+    var nextBatch: String?
+    var connection: ConnectionState = .live
+    var isStopped = false
+    let fullyRead: String?
+    let sendQueue = DispatchQueue(label: "comment-tui.matrix.send")
+    let workQueue = DispatchQueue(label: "comment-tui.matrix.work")
+    /// Wakes a sleeping retry early (stop).
+    let retrySignal = NSCondition()
+    var syncThread: Thread?
+    var typingSince: Date?
+    var typingStop: DispatchWorkItem?
+
+    /// How many events a page asks for.
+    static let pageSize = 50
+
+    /// Opens the room (blocking: the verbs and the worker call it before the terminal is set up).
+    public convenience init(client: MatrixClient, address: MatrixRoomAddress, me: String,
+                            environment: [String: String], follows: Bool = true) throws {
+        let opening = try MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize)
+        try self.init(opening: opening, client: client, environment: environment, follows: follows)
+    }
+
+    init(opening: MatrixRoomOpening, client: MatrixClient, environment: [String: String], follows: Bool) throws {
+        self.client = client
+        roomID = opening.roomID
+        me = opening.me
+        label = opening.label
+        thread = opening.thread
+        openedComments = ArrayCommentStore(opening.comments)
+        timeline = opening.timeline
+        olderToken = opening.olderToken
+        nextBatch = opening.nextBatch
+        fullyRead = opening.fullyRead
+        filter = opening.filter
+        wake = try WakePipe()
+        draftFile = ThreadStateFiles(key: "matrix:\(me):\(roomID)", name: opening.label, environment: environment).map(DraftFile.init)
+        if follows { startSyncing() }
+    }
+
+    deinit { stop() }
+
+    /// The reader as a thread user.
+    public var reader: User { locked { timeline.members.user(id: me) } }
+
+    /// Stops syncing and sending; requests in flight end at once.
+    public func stop() {
+        lock.lock()
+        let wasStopped = isStopped
+        isStopped = true
+        lock.unlock()
+        guard !wasStopped else { return }
+        client.cancelAll()
+        retrySignal.lock()
+        retrySignal.broadcast()
+        retrySignal.unlock()
+    }
+
+    public var hasOlderComments: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return olderToken != nil
+    }
+
+    public func takeUpdates() -> [ThreadUpdate] {
+        wake.drain()
+        lock.lock()
+        defer { lock.unlock() }
+        let updates = queued
+        queued = []
+        return updates
+    }
+
+    /// Queues updates for the app and wakes its loop (any thread).
+    func report(_ updates: [ThreadUpdate]) {
+        guard !updates.isEmpty else { return }
+        lock.lock()
+        queued += updates
+        lock.unlock()
+        wake.wake()
+    }
+
+    /// Runs `body` under the lock.
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Whether `stop()` was called.
+    var stopped: Bool { locked { isStopped } }
+
+    /// Waits up to `seconds`, or until `stop()`; false when stopped.
+    func pause(_ seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        retrySignal.lock()
+        defer { retrySignal.unlock() }
+        while !stopped, Date() < deadline { _ = retrySignal.wait(until: deadline) }
+        return !stopped
+    }
+
+    // MARK: Read marker
+
+    public func loadReadMarker() -> ReadMarker? {
+        guard let fullyRead, let store = openedComments as? ArrayCommentStore,
+              let position = store.comments.firstIndex(where: { $0.id == fullyRead }) else { return nil }
+        return ReadMarker(commentID: fullyRead, position: position)
+    }
+
+    /// Moves `m.fully_read` and the read receipt to the comment (at exit; waits at most 5 s).
+    public func saveReadMarker(_ marker: ReadMarker) throws {
+        guard let eventID = locked({ timeline.eventID(forComment: marker.commentID) }), eventID != fullyRead else { return }
+        try client.setReadMarkers(room: roomID, eventID: eventID, privately: privateReceipts)
+    }
+}

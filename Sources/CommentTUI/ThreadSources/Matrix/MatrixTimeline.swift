@@ -1,0 +1,164 @@
+import Foundation
+import ThreadModel
+
+/// What the thread knows of a room's events, and how new ones change it: the comments handed to
+/// the app (by event id), our sent comments' ids, and edits waiting for their target.
+///
+/// Pure: the source feeds it events from syncs and pages and passes on the updates it returns.
+struct MatrixTimeline {
+    private(set) var members: MatrixMembers
+    /// The post's event: shown in the header, never as a comment.
+    var postEventID: String?
+    /// Comments handed out, by event id, as last reported (edits applied).
+    private(set) var comments: [String: Comment] = [:]
+    /// The app's ids for our own comments, by event id (the app named them before sending).
+    private var appIDs: [String: String] = [:]
+    /// Event ids by the app's id, for read markers on our own comments.
+    private var eventIDs: [String: String] = [:]
+    /// Transaction ids (the app's comment ids) sent and not yet echoed.
+    private(set) var unconfirmed: Set<String> = []
+    /// The newest valid edit of each event not loaded yet, by target.
+    private var waitingEdits: [String: (body: String, at: Date, sender: String)] = [:]
+
+    init(members: MatrixMembers) { self.members = members }
+
+    private var reader: MatrixEventReader {
+        let members = members
+        return MatrixEventReader(handle: { members.handles[$0] }, name: { members.name(of: $0) })
+    }
+
+    /// The app's id for an event (ours keep the id the app gave them).
+    func commentID(forEvent eventID: String) -> String { appIDs[eventID] ?? eventID }
+
+    /// The event id for an app's comment id, if known.
+    func eventID(forComment commentID: String) -> String? { eventIDs[commentID] ?? (comments[commentID] != nil ? commentID : nil) }
+
+    /// A comment of ours is on its way under this transaction id.
+    mutating func willSend(transactionID: String) { unconfirmed.insert(transactionID) }
+
+    /// The server accepted a send: its event is ours under the app's id.
+    mutating func sent(transactionID: String, eventID: String) {
+        appIDs[eventID] = transactionID
+        eventIDs[transactionID] = eventID
+    }
+
+    /// Applies events newer than all known (a sync's timeline or a gap filled), oldest first.
+    mutating func applyNewer(_ events: [JSONValue], state: [JSONValue] = []) -> [ThreadUpdate] {
+        var updates = applyState(state)
+        var appended: [Comment] = []
+        func flush() {
+            if !appended.isEmpty { updates.append(.commentsAppended(appended)); appended = [] }
+        }
+        for event in events {
+            switch reader.read(event) {
+            case .comment(let comment, let transactionID):
+                if comment.id == postEventID || comments[comment.id] != nil { continue }
+                let txn = transactionID ?? appIDs[comment.id]
+                if let txn, unconfirmed.contains(txn) || eventIDs[txn] != nil {
+                    // Our own comment's echo: the app has it already, under its own id.
+                    sent(transactionID: txn, eventID: comment.id)
+                    comments[comment.id] = comment
+                    if unconfirmed.remove(txn) != nil { flush(); updates.append(.sendConfirmed(commentID: txn)) }
+                    continue
+                }
+                let shown = withWaitingEdit(comment)
+                comments[comment.id] = shown
+                appended.append(shown)
+            case .edit(let target, let sender, let body, let at):
+                if let edited = edit(target: target, sender: sender, body: body, at: at) {
+                    flush()
+                    updates.append(.commentEdited(edited))
+                }
+            case .redaction(let target):
+                if var comment = comments[target] {
+                    comment.body = MatrixEventReader.deleted
+                    comments[target] = comment
+                    flush()
+                    updates.append(.commentEdited(relabelled(comment)))
+                } else {
+                    waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
+                }
+            case .member(let id, let name, _):
+                let changed = members.update([id: name])
+                if !changed.isEmpty { flush(); updates.append(.usersChanged(changed)) }
+            case .roomName, .ignored:
+                continue
+            }
+        }
+        flush()
+        return updates
+    }
+
+    /// Applies a page of older events as `/messages?dir=b` gives them (newest first); returns
+    /// the page's comments oldest first, and member changes.
+    mutating func applyOlder(_ events: [JSONValue], state: [JSONValue]) -> (comments: [Comment], updates: [ThreadUpdate]) {
+        let updates = applyState(state)
+        var page: [Comment] = []
+        for event in events {
+            switch reader.read(event) {
+            case .comment(let comment, _):
+                if comment.id == postEventID || comments[comment.id] != nil { continue }
+                let shown = withWaitingEdit(comment)
+                comments[comment.id] = shown
+                page.append(relabelled(shown))
+            case .edit(let target, let sender, let body, let at):
+                // Newer than its target (which is further back): keep the newest valid one.
+                if let waiting = waitingEdits[target], waiting.at >= at { continue }
+                waitingEdits[target] = (body, at, sender)
+            case .redaction(let target):
+                waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
+            case .member, .roomName, .ignored:
+                continue
+            }
+        }
+        return (page.reversed(), updates)
+    }
+
+    /// Member events (a page's lazy-loaded state, a sync's state block).
+    mutating func applyState(_ state: [JSONValue]) -> [ThreadUpdate] {
+        var changes: [String: String?] = [:]
+        for event in state {
+            if case .member(let id, let name, _) = reader.read(event) { changes[id] = name }
+        }
+        guard !changes.isEmpty else { return [] }
+        let changed = members.update(changes)
+        return changed.isEmpty ? [] : [.usersChanged(changed)]
+    }
+
+    /// Members named directly (the joined-members list when opening).
+    mutating func addMembers(_ names: [String: String?]) { members.update(names) }
+
+    private mutating func edit(target: String, sender: String, body: String, at: Date) -> Comment? {
+        guard var comment = comments[target] else {
+            if let waiting = waitingEdits[target], waiting.at >= at { return nil }
+            waitingEdits[target] = (body, at, sender)
+            return nil
+        }
+        // Only the author may edit; a deleted comment stays deleted.
+        guard comment.author == sender, comment.body != MatrixEventReader.deleted, (comment.edited ?? .distantPast) <= at else { return nil }
+        comment.body = body
+        comment.edited = at
+        comments[target] = comment
+        return relabelled(comment)
+    }
+
+    /// A comment with the edit or deletion that arrived before it applied.
+    private mutating func withWaitingEdit(_ comment: Comment) -> Comment {
+        guard let waiting = waitingEdits.removeValue(forKey: comment.id) else { return comment }
+        var shown = comment
+        if waiting.body == MatrixEventReader.deleted, waiting.sender.isEmpty {
+            shown.body = MatrixEventReader.deleted
+        } else if waiting.sender == comment.author, comment.body != MatrixEventReader.deleted {
+            shown.body = waiting.body
+            shown.edited = waiting.at
+        }
+        return shown
+    }
+
+    /// The comment under the id the app knows it by.
+    private func relabelled(_ comment: Comment) -> Comment {
+        var copy = comment
+        copy.id = commentID(forEvent: comment.id)
+        return copy
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+import ThreadModel
+
+/// What one room event means to the thread.
+enum MatrixTimelineItem: Sendable {
+    /// A comment; `transactionID` is set on the echo of one we sent.
+    case comment(Comment, transactionID: String?)
+    /// A new text for an earlier comment by the same sender.
+    case edit(target: String, sender: String, body: String, at: Date)
+    /// An earlier event was deleted.
+    case redaction(target: String)
+    /// A member joined, left or changed their display name.
+    case member(userID: String, name: String?, joined: Bool)
+    /// The room was renamed.
+    case roomName(String)
+    /// Nothing the thread shows (reactions, other state, our own edits' relations…).
+    case ignored
+}
