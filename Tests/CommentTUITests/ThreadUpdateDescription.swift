@@ -10,5 +10,7 @@ func describe(_ update: ThreadUpdate) -> String {
     case .sendConfirmed(let id): "confirmed \(id)"
     case .sendFailed(let id, let reason): "failed \(id): \(reason)"
     case .problem(let message): "problem \(message)"
+    case .connection(let state): "connection \(state)"
+    case .typing(let users): "typing " + users.joined(separator: " ")
     }
 }

@@ -4,7 +4,7 @@ extension KeyMap {
     /// The table. Within a context the first matching row wins (contexts are tried in the order
     /// `CommentApp.keyContexts` gives); the F1 page lists help lines in this order, each once.
     static let bindings: [KeyBinding] = {
-        let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send · new line")
+        let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send (empty: retry unsent) · new line")
         let quit = KeyHelp("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)")
         let page = KeyHelp("PageUp / PageDown", "feed by a page (the list's, when open)")
         let row = KeyHelp("Ctrl-Up/Down, Shift-Up/Down", "feed by a row")

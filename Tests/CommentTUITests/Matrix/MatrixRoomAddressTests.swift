@@ -1,0 +1,32 @@
+import XCTest
+@testable import CommentTUI
+
+final class MatrixRoomAddressTests: XCTestCase {
+    func testEveryLocatorFormNamesTheRoom() {
+        let cases: [(String, String?)] = [
+            ("matrix:!abc:example.org", "!abc:example.org"),
+            ("matrix:#release:example.org", "#release:example.org"),
+            ("matrix:r/release:example.org", "#release:example.org"),
+            ("matrix:roomid/abc:example.org?via=example.org", "!abc:example.org"),
+            ("https://matrix.to/#/#release:example.org", "#release:example.org"),
+            ("https://matrix.to/#/%23release%3Aexample.org", "#release:example.org"),
+            ("https://matrix.to/#/!abc:example.org/$event?via=a.org", "!abc:example.org"),
+            ("team.jsonl", nil),
+            ("matrix:release", nil),
+            ("matrix:#:example.org", nil),
+            ("matrix:#room\u{1B}[2J:example.org", nil),
+        ]
+        for (locator, expected) in cases {
+            XCTAssertEqual(MatrixRoomAddress(locator: locator)?.identifier, expected, locator)
+        }
+        XCTAssertTrue(MatrixRoomAddress(locator: "matrix:#a:b.org")!.isAlias)
+        XCTAssertEqual(MatrixRoomAddress(locator: "matrix:#a:b.org:8448")!.server, "b.org:8448")
+    }
+
+    func testAMalformedRoomIsAnErrorNotAFileName() throws {
+        XCTAssertThrowsError(try RoomOpener.address("matrix:nothing")) { error in
+            XCTAssertTrue((error as? CommandFailure)?.message.contains("is not a room") == true)
+        }
+        XCTAssertNil(try RoomOpener.address("notes/matrix.jsonl"))
+    }
+}

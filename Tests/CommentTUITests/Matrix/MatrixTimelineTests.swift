@@ -1,0 +1,92 @@
+import XCTest
+import ThreadModel
+@testable import CommentTUI
+
+final class MatrixTimelineTests: XCTestCase {
+    private func message(_ id: String, _ sender: String, _ body: String, ts: Int, txn: String? = nil) -> JSONValue {
+        var event: [String: JSONValue] = ["type": "m.room.message", "event_id": .string(id), "sender": .string(sender),
+                                          "origin_server_ts": .number(Double(ts)),
+                                          "content": ["msgtype": "m.text", "body": .string(body)]]
+        if let txn { event["unsigned"] = ["transaction_id": .string(txn)] }
+        return .object(event)
+    }
+
+    private func edit(_ id: String, of target: String, _ sender: String, _ body: String, ts: Int) -> JSONValue {
+        ["type": "m.room.message", "event_id": .string(id), "sender": .string(sender), "origin_server_ts": .number(Double(ts)),
+         "content": ["msgtype": "m.text", "body": .string("* " + body),
+                     "m.new_content": ["msgtype": "m.text", "body": .string(body)],
+                     "m.relates_to": ["rel_type": "m.replace", "event_id": .string(target)]]]
+    }
+
+    private func timeline() -> MatrixTimeline {
+        var members = MatrixMembers(me: "@ann:h.org")
+        members.update(["@ann:h.org": "Ann", "@bo:h.org": "Bo"])
+        return MatrixTimeline(members: members)
+    }
+
+    func testOurEchoConfirmsTheSendUnderTheAppsIDAndIsNotAppendedTwice() {
+        var line = timeline()
+        line.willSend(transactionID: "c-1")
+        let updates = line.applyNewer([message("$e1", "@ann:h.org", "hi", ts: 1000, txn: "c-1"), message("$e2", "@bo:h.org", "yo", ts: 2000)])
+        XCTAssertEqual(updates.map(summary), ["confirmed c-1", "appended $e2"])
+        XCTAssertEqual(line.eventID(forComment: "c-1"), "$e1")
+        XCTAssertTrue(line.applyNewer([message("$e1", "@ann:h.org", "hi", ts: 1000, txn: "c-1")]).isEmpty, "a repeat is ignored")
+    }
+
+    func testEditsApplyOnlyFromTheAuthorAndTheNewestWins() {
+        var line = timeline()
+        _ = line.applyNewer([message("$a", "@bo:h.org", "first", ts: 1000)])
+        let updates = line.applyNewer([edit("$x", of: "$a", "@ann:h.org", "hijacked", ts: 2000),
+                                       edit("$y", of: "$a", "@bo:h.org", "second", ts: 3000)])
+        XCTAssertEqual(updates.map(summary), ["edited $a: second"])
+        XCTAssertEqual(line.comments["$a"]?.edited, Date(timeIntervalSince1970: 3))
+    }
+
+    func testAnEditArrivingBeforeItsTargetIsKeptUntilTheTargetLoads() {
+        var line = timeline()
+        // Live: the edit of an old comment not loaded yet.
+        XCTAssertTrue(line.applyNewer([edit("$y", of: "$old", "@bo:h.org", "fixed", ts: 5000)]).isEmpty)
+        // Paging back: newest first; an older edit on the page must not win over the newer one.
+        let page = line.applyOlder([edit("$w", of: "$old", "@bo:h.org", "stale", ts: 4000),
+                                    message("$old", "@bo:h.org", "typo", ts: 1000)], state: [])
+        XCTAssertEqual(page.comments.map(\.body), ["fixed"])
+        XCTAssertNotNil(page.comments.first?.edited)
+    }
+
+    func testRedactionsShowAsDeletedWhereverTheCommentIs() {
+        var line = timeline()
+        _ = line.applyNewer([message("$a", "@bo:h.org", "oops", ts: 1000)])
+        let updates = line.applyNewer([["type": "m.room.redaction", "sender": "@bo:h.org", "event_id": "$r", "redacts": "$a", "content": [:]]])
+        XCTAssertEqual(updates.map(summary), ["edited $a: (deleted)"])
+        let older = line.applyOlder([["type": "m.room.redaction", "sender": "@bo:h.org", "event_id": "$r2", "content": ["redacts": "$b"]],
+                                     message("$b", "@bo:h.org", "secret", ts: 500)], state: [])
+        XCTAssertEqual(older.comments.map(\.body), ["(deleted)"])
+    }
+
+    func testAMalformedMessageIsShownAsUnreadableNotDropped() {
+        var line = timeline()
+        let updates = line.applyNewer([["type": "m.room.message", "event_id": "$m", "sender": "@bo:h.org", "origin_server_ts": 1,
+                                        "content": ["msgtype": "m.text", "body": 42]],
+                                       ["type": "m.room.message", "sender": "@bo:h.org"],
+                                       message("$ok", "@bo:h.org", "after", ts: 2)])
+        XCTAssertEqual(updates.map(summary), ["appended $m, $ok"])
+        XCTAssertEqual(line.comments["$m"]?.body, "(unreadable message)")
+    }
+
+    func testMemberEventsRenameUsers() {
+        var line = timeline()
+        let updates = line.applyNewer([["type": "m.room.member", "state_key": "@bo:h.org", "sender": "@bo:h.org", "event_id": "$m",
+                                        "content": ["membership": "join", "displayname": "Bo B"]]])
+        XCTAssertEqual(updates.map(summary), ["users bo=Bo B"])
+    }
+
+    private func summary(_ update: ThreadUpdate) -> String {
+        switch update {
+        case .commentsAppended(let list): "appended " + list.map(\.id).joined(separator: ", ")
+        case .commentEdited(let comment): "edited \(comment.id): \(comment.body)"
+        case .sendConfirmed(let id): "confirmed \(id)"
+        case .usersChanged(let users): "users " + users.map { "\($0.handle)=\($0.name)" }.joined(separator: ", ")
+        default: "\(update)"
+        }
+    }
+}
