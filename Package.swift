@@ -34,6 +34,9 @@ let package = Package(
             dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "CommentTUITestSupport"],
             resources: [.copy("Data")]
         ),
+        // A real Synapse homeserver (pinned, from PyPI, in .synapse/venv) and a plain Matrix client for tests.
+        .target(name: "SynapseFixture", path: "Tests/SynapseFixture"),
+        .testTarget(name: "SynapseFixtureTests", dependencies: ["SynapseFixture"]),
         // ncurses and real-terminal (tmux) tests; depends on the executable so it is built.
         .testTarget(
             name: "TerminalTests",

@@ -1,0 +1,114 @@
+import Foundation
+
+/// The files of a throwaway homeserver: `homeserver.yaml`, its log config and a signing key.
+struct HomeserverConfig {
+    let serverName: String
+    let port: Int
+    let directory: URL
+
+    var configFile: URL { directory.appendingPathComponent("homeserver.yaml") }
+    var logConfigFile: URL { directory.appendingPathComponent("log.yaml") }
+    /// Synapse's own log (WARNING and above).
+    var homeserverLog: URL { directory.appendingPathComponent("homeserver.log") }
+    /// The process's stdout and stderr (Python tracebacks before logging is set up).
+    var processLog: URL { directory.appendingPathComponent("process.log") }
+    var signingKeyFile: URL { directory.appendingPathComponent("signing.key") }
+
+    /// Every rate limit Synapse 1.163 reads, with its nested keys (from synapse/config/ratelimiting.py).
+    static let rateLimitKeys: [(key: String, children: [String])] = [
+        ("rc_message", []), ("rc_registration", []), ("rc_registration_token_validity", []),
+        ("rc_login", ["address", "account", "failed_attempts"]), ("rc_admin_redaction", []),
+        ("rc_joins", ["local", "remote"]), ("rc_joins_per_room", []), ("rc_key_requests", []),
+        ("rc_3pid_validation", []), ("rc_invites", ["per_room", "per_user", "per_issuer"]),
+        ("rc_third_party_invite", []), ("rc_media_create", []), ("rc_presence", ["per_user"]),
+        ("rc_delayed_event_mgmt", []), ("rc_room_creation", []), ("rc_reports", []),
+        ("rc_user_directory", []), ("rc_profile", []),
+    ]
+
+    /// Writes the config, the log config and a fresh ed25519 signing key into `directory`,
+    /// once: a restart reuses them, so secrets and keys stay the same.
+    func writeUnlessPresent() throws {
+        guard !FileManager.default.fileExists(atPath: configFile.path) else { return }
+        let dir = directory.path
+        try logConfig.write(to: logConfigFile, atomically: true, encoding: .utf8)
+        try homeserverYAML(dir).write(to: configFile, atomically: true, encoding: .utf8)
+        try Self.signingKey().write(to: signingKeyFile, atomically: true, encoding: .utf8)
+    }
+
+    /// A signing key in signedjson's file format (`ed25519 KEYID SEED` with unpadded base64),
+    /// written directly: `--generate-keys` would cost a 1.7 s Python start.
+    static func signingKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let seed = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let base64 = Data(seed).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let keyID = "a_" + String((0..<4).map { _ in letters.randomElement(using: &generator)! })
+        return "ed25519 \(keyID) \(base64)\n"
+    }
+
+    private var logConfig: String {
+        """
+        version: 1
+        formatters:
+          precise:
+            format: '%(asctime)s - %(name)s - %(lineno)d - %(levelname)s - %(message)s'
+        handlers:
+          file:
+            class: logging.FileHandler
+            formatter: precise
+            filename: \(homeserverLog.path)
+        root:
+          level: WARNING
+          handlers: [file]
+        disable_existing_loggers: false
+
+        """
+    }
+
+    private var rateLimits: String {
+        let unlimited = "{per_second: 1000, burst_count: 1000}"
+        return Self.rateLimitKeys.map { entry in
+            entry.children.isEmpty
+                ? "\(entry.key): \(unlimited)"
+                : "\(entry.key):\n" + entry.children.map { "  \($0): \(unlimited)" }.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    private func homeserverYAML(_ dir: String) -> String {
+        """
+        server_name: "\(serverName)"
+        pid_file: \(dir)/homeserver.pid
+        listeners:
+          - port: \(port)
+            bind_addresses: ['127.0.0.1']
+            type: http
+            tls: false
+            x_forwarded: false
+            resources:
+              - names: [client]
+                compress: false
+        database:
+          name: sqlite3
+          args:
+            database: \(dir)/homeserver.db
+        log_config: \(logConfigFile.path)
+        media_store_path: \(dir)/media
+        signing_key_path: \(signingKeyFile.path)
+        report_stats: false
+        enable_registration: true
+        enable_registration_without_verification: true
+        presence:
+          enabled: false
+        federation_domain_whitelist: []
+        trusted_key_servers: []
+        suppress_key_server_warning: true
+        room_list_publication_rules:
+          - action: allow
+        macaroon_secret_key: "fixture-macaroon-\(UUID().uuidString)"
+        registration_shared_secret: "fixture-registration-\(UUID().uuidString)"
+        form_secret: "fixture-form-\(UUID().uuidString)"
+        \(rateLimits)
+
+        """
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real Synapse homeserver (from PyPI) on 127.0.0.1, with its own throwaway directory.
+///
+/// `@unchecked Sendable`: the mutable state (port, child process) is only touched under `lock`.
+public final class SynapseServer: @unchecked Sendable {
+    /// The Matrix server name in user IDs and aliases (`@ann:<serverName>`); not a host name.
+    public let serverName: String
+    /// The temporary directory holding config, signing key, sqlite database, media and logs.
+    public let directory: URL
+
+    private let lock = NSLock()
+    private var chosenPort: Int?
+    private var launched: SynapseLauncher.Launched?
+
+    /// Makes sure the pinned Synapse is installed in `<package root>/.synapse/venv`; returns its python.
+    public static func provision() throws -> URL {
+        try SynapseVenv.provision()
+    }
+
+    /// A server that will run as `serverName`; nothing is written or launched until `start()`.
+    public init(serverName: String = "test.local") {
+        self.serverName = serverName
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("synapse-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The port on 127.0.0.1, chosen by the first `start()` and kept by `restart()`.
+    public var port: Int? { lock.withLock { chosenPort } }
+
+    /// `http://127.0.0.1:PORT`; only valid once `start()` has been called.
+    public var baseURL: URL {
+        guard let port else { preconditionFailure("SynapseServer.baseURL read before start()") }
+        return URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// The Synapse process id while it runs, else nil.
+    public var pid: pid_t? {
+        lock.withLock { launched.flatMap { $0.process.isRunning ? $0.process.processIdentifier : nil } }
+    }
+
+    /// Whether the Synapse process is alive.
+    public var isRunning: Bool { pid != nil }
+
+    /// The last lines of Synapse's log and of its stdout/stderr, for failure messages.
+    public var logTail: String {
+        let config = configuration(port: port ?? 0)
+        return "homeserver.log:\n\(tailOfFile(config.homeserverLog))\nprocess output:\n\(tailOfFile(config.processLog))"
+    }
+
+    /// Provisions, writes the config (first time), launches Synapse and waits until the client API answers.
+    public func start() throws {
+        let python = try Self.provision()
+        try lock.withLock {
+            guard launched == nil || launched?.process.isRunning == false else { return }
+            let port = try chosenPort ?? LocalPort.free()
+            chosenPort = port
+            let config = configuration(port: port)
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try config.writeUnlessPresent()
+            } catch {
+                throw SynapseFixtureError("writing the homeserver config in \(directory.path) failed: \(error)")
+            }
+            launched = try SynapseLauncher.launch(python: python, config: config)
+        }
+        try waitUntilAnswering(timeout: 60)
+    }
+
+    /// SIGTERM, up to 10 s for a clean exit, then SIGKILL; does nothing when not running.
+    public func stop() {
+        lock.withLock {
+            guard let current = launched else { return }
+            launched = nil
+            let process = current.process
+            if process.isRunning {
+                kill(process.processIdentifier, SIGTERM)
+                if !Self.wait(for: process, seconds: 10) {
+                    kill(process.processIdentifier, SIGKILL)
+                    _ = Self.wait(for: process, seconds: 5)
+                }
+            }
+            try? current.lifeline.fileHandleForWriting.close()
+        }
+    }
+
+    /// Stops and starts again on the same port with the same config, keys and database.
+    public func restart() throws {
+        stop()
+        try start()
+    }
+
+    /// Registers `localpart` with the dummy auth flow; sets the display name when given.
+    public func register(localpart: String, password: String = "fixture-password", displayName: String? = nil) throws -> MatrixTestAccount {
+        let anonymous = MatrixTestClient(baseURL: baseURL, accessToken: nil, userID: nil)
+        var body: [String: Any] = [
+            "username": localpart, "password": password, "auth": ["type": "m.login.dummy"],
+            "initial_device_display_name": "SynapseFixture",
+        ]
+        var answer = try anonymous.request(method: "POST", path: "/_matrix/client/v3/register", body: body)
+        if answer.status == 401, let session = answer.json["session"] as? String {
+            body["auth"] = ["type": "m.login.dummy", "session": session]
+            answer = try anonymous.request(method: "POST", path: "/_matrix/client/v3/register", body: body)
+        }
+        guard answer.status == 200,
+              let userID = answer.json["user_id"] as? String,
+              let token = answer.json["access_token"] as? String,
+              let deviceID = answer.json["device_id"] as? String
+        else {
+            throw SynapseFixtureError("registering \(localpart) failed: HTTP \(answer.status) \(answer.json)")
+        }
+        let account = MatrixTestAccount(userID: userID, accessToken: token, deviceID: deviceID, password: password)
+        if let displayName {
+            try client(for: account).setDisplayName(displayName)
+        }
+        return account
+    }
+
+    /// A client acting as `account` (e.g. another user's Element) against this server.
+    public func client(for account: MatrixTestAccount) -> MatrixTestClient {
+        MatrixTestClient(baseURL: baseURL, accessToken: account.accessToken, userID: account.userID)
+    }
+
+    private func configuration(port: Int) -> HomeserverConfig {
+        HomeserverConfig(serverName: serverName, port: port, directory: directory)
+    }
+
+    /// Polls `/_matrix/client/versions` every 50 ms; throws with the logs if Synapse exits or stays silent.
+    private func waitUntilAnswering(timeout: TimeInterval) throws {
+        var request = URLRequest(url: baseURL.appendingPathComponent("_matrix/client/versions"))
+        request.timeoutInterval = 2
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard isRunning else {
+                stop()
+                throw SynapseFixtureError("starting Synapse failed: the process exited\n\(logTail)")
+            }
+            if let answer = try? MatrixHTTP.perform(request), answer.status == 200 { return }
+            usleep(50_000)
+        }
+        stop()
+        throw SynapseFixtureError("starting Synapse failed: no answer on \(baseURL) within \(Int(timeout)) s\n\(logTail)")
+    }
+
+    /// Polls until `process` has been reaped or `seconds` pass; true when it ended.
+    private static func wait(for process: Process, seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            if Date() >= deadline { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Python virtualenv holding the pinned Synapse, at `<package root>/.synapse/venv`.
+enum SynapseVenv {
+    /// The exact PyPI release the fixture runs.
+    static let requirement = "matrix-synapse==1.163.2"
+
+    /// `<package root>/.synapse`, found from this file's path (Tests/SynapseFixture/…).
+    static let stateDirectory: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".synapse")
+    static var venv: URL { stateDirectory.appendingPathComponent("venv") }
+    static var python: URL { venv.appendingPathComponent("bin/python") }
+    /// Written only after a successful install; holds `requirement`.
+    static var marker: URL { venv.appendingPathComponent("fixture-installed") }
+    static var installLog: URL { stateDirectory.appendingPathComponent("install.log") }
+    static var lockFile: URL { stateDirectory.appendingPathComponent("provision.lock") }
+
+    /// Whether the venv was completely installed with the pinned version.
+    static var isComplete: Bool {
+        guard let data = FileManager.default.contents(atPath: marker.path) else { return false }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == requirement
+            && FileManager.default.isExecutableFile(atPath: python.path)
+    }
+
+    /// Creates or repairs the venv under an exclusive flock; returns the venv's python.
+    static func provision() throws -> URL {
+        if isComplete { return python }
+        do {
+            try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw SynapseFixtureError("creating \(stateDirectory.path) failed: \(error)")
+        }
+        let lock = try acquireLock()
+        defer { flock(lock, LOCK_UN); close(lock) }
+        // Another process may have finished while this one waited.
+        if isComplete { return python }
+        if FileManager.default.fileExists(atPath: venv.path) {
+            do { try FileManager.default.removeItem(at: venv) } catch {
+                throw SynapseFixtureError("removing the partial venv \(venv.path) failed: \(error)")
+            }
+        }
+        try runLogged(["/usr/bin/env", "python3", "-m", "venv", venv.path], step: "python3 -m venv")
+        try runLogged(
+            [python.path, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", requirement],
+            step: "pip install \(requirement)"
+        )
+        do { try (requirement + "\n").write(to: marker, atomically: true, encoding: .utf8) } catch {
+            throw SynapseFixtureError("writing the install marker \(marker.path) failed: \(error)")
+        }
+        return python
+    }
+
+    /// Opens the lock file and takes an exclusive flock, waiting at most 15 minutes.
+    private static func acquireLock() throws -> Int32 {
+        let fd = open(lockFile.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SynapseFixtureError("opening the lock \(lockFile.path) failed: errno \(errno)") }
+        let deadline = Date().addingTimeInterval(15 * 60)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+                close(fd)
+                throw SynapseFixtureError("waiting for the provisioning lock \(lockFile.path) failed: errno \(errno)")
+            }
+            usleep(100_000)
+        }
+        return fd
+    }
+
+    /// Runs a command with stdout and stderr appended to the install log; throws naming `step`.
+    private static func runLogged(_ command: [String], step: String) throws {
+        _ = FileManager.default.createFile(atPath: installLog.path, contents: Data("$ \(command.joined(separator: " "))\n".utf8))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.currentDirectoryURL = stateDirectory
+        do {
+            let log = try FileHandle(forWritingTo: installLog)
+            log.seekToEndOfFile()
+            process.standardOutput = log
+            process.standardError = log
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            try? log.close()
+        } catch {
+            throw SynapseFixtureError("\(step) failed: could not launch: \(error)")
+        }
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw SynapseFixtureError(
+                "\(step) failed: exit \(process.terminationStatus)\n\(tailOfFile(installLog, lineCount: 20))"
+            )
+        }
+    }
+}
