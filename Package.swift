@@ -31,7 +31,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommentTUITests",
-            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "CommentTUITestSupport"],
+            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "CommentTUITestSupport", "SynapseFixture"],
             resources: [.copy("Data")]
         ),
         // A real Synapse homeserver (pinned, from PyPI, in .synapse/venv) and a plain Matrix client for tests.
@@ -40,7 +40,7 @@ let package = Package(
         // ncurses and real-terminal (tmux) tests; depends on the executable so it is built.
         .testTarget(
             name: "TerminalTests",
-            dependencies: ["CommentTUI", "ThreadModel", "comment-tui", "CommentTUITestSupport"]
+            dependencies: ["CommentTUI", "ThreadModel", "comment-tui", "CommentTUITestSupport", "SynapseFixture"]
         ),
     ]
 )

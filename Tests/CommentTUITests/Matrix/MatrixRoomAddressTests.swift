@@ -13,6 +13,8 @@ final class MatrixRoomAddressTests: XCTestCase {
             ("https://matrix.to/#/!abc:example.org/$event?via=a.org", "!abc:example.org"),
             ("team.jsonl", nil),
             ("matrix:release", nil),
+            ("matrix:!opaqueV12RoomID", "!opaqueV12RoomID"),
+            ("matrix:#aliasWithoutServer", nil),
             ("matrix:#:example.org", nil),
             ("matrix:#room\u{1B}[2J:example.org", nil),
         ]

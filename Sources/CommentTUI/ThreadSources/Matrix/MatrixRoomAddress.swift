@@ -3,7 +3,7 @@ import Foundation
 /// A room named on the command line: `matrix:!id:server`, `matrix:#alias:server`, the `matrix:`
 /// URI forms (`matrix:r/alias:server`, `matrix:roomid/id:server`) or a `https://matrix.to/#/…` link.
 public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
-    /// `!id:server` or `#alias:server`.
+    /// `!id:server` (`!id` from room version 12 on) or `#alias:server`.
     public var identifier: String
 
     /// Whether it names an alias (resolved through the directory) rather than a room id.
@@ -30,10 +30,14 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
         if let cut = rest.firstIndex(where: { $0 == "?" }) { rest = rest[..<cut] }
         var text = String(rest).removingPercentEncoding ?? String(rest)
         if let slash = text.firstIndex(of: "/") { text = String(text[..<slash]) }
-        guard let sigil = text.first, sigil == "!" || sigil == "#",
-              let colon = text.firstIndex(of: ":"), colon > text.index(after: text.startIndex),
-              text.index(after: colon) < text.endIndex,
+        guard let sigil = text.first, sigil == "!" || sigil == "#", text.count > 1,
               !text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else { return nil }
+        // An alias always names its server; a room id has none from room version 12 on.
+        if let colon = text.firstIndex(of: ":") {
+            guard colon > text.index(after: text.startIndex), text.index(after: colon) < text.endIndex else { return nil }
+        } else if sigil == "#" {
+            return nil
+        }
         identifier = text
     }
 

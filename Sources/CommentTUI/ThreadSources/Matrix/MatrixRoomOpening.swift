@@ -20,7 +20,6 @@ struct MatrixRoomOpening {
 
     init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int) throws {
         self.me = me
-        label = address.identifier
         roomID = try Self.joinedRoom(client: client, address: address)
         if try client.stateContent(room: roomID, type: "m.room.encryption") != nil {
             throw MatrixError(.server(status: 0, errcode: nil), """
@@ -31,12 +30,26 @@ struct MatrixRoomOpening {
         filter = Self.filter(room: roomID, pageSize: pageSize)
         let sync = try client.sync(since: nil, filter: filter, wait: 0)
         let room = sync["rooms"]?["join"]?[roomID]
-        nextBatch = sync["next_batch"]?.string
-        let stateEvents = room?["state"]?["events"]?.array ?? []
-        let timelineEvents = room?["timeline"]?["events"]?.array ?? []
+        var stateEvents = room?["state"]?["events"]?.array ?? []
+        var timelineEvents = room?["timeline"]?["events"]?.array ?? []
         fullyRead = (room?["account_data"]?["events"]?.array ?? [])
             .first { $0["type"]?.string == "m.fully_read" }?["content"]?["event_id"]?.string
         if room?["timeline"]?["limited"]?.bool == true { olderToken = room?["timeline"]?["prev_batch"]?.string }
+        // Synapse answers a repeated initial sync from a cache for a while (two minutes by
+        // default), so a room reopened soon would miss what came since: catch up from it at once.
+        let catchUp = try client.sync(since: sync["next_batch"]?.string, filter: filter, wait: 0)
+        nextBatch = catchUp["next_batch"]?.string ?? sync["next_batch"]?.string
+        if let newer = catchUp["rooms"]?["join"]?[roomID] {
+            stateEvents += newer["state"]?["events"]?.array ?? []
+            let events = newer["timeline"]?["events"]?.array ?? []
+            if newer["timeline"]?["limited"]?.bool == true {
+                // More came than a page: the newest page is the opening one, the rest is history.
+                timelineEvents = events
+                olderToken = newer["timeline"]?["prev_batch"]?.string
+            } else {
+                timelineEvents += events
+            }
+        }
 
         // Room state as of the page's end: the newest of each type from state, then the timeline.
         var current: [String: JSONValue] = [:]
@@ -44,9 +57,16 @@ struct MatrixRoomOpening {
             current["\(event["type"]?.string ?? "")\u{0}\(event["state_key"]?.string ?? "")"] = event
         }
         func content(_ type: String) -> JSONValue? { current["\(type)\u{0}"]?["content"] }
-        let creator = current["m.room.create\u{0}"]?["sender"]?.string ?? content("m.room.create")?["creator"]?.string ?? me
-        let created = Date(timeIntervalSince1970: Double(current["m.room.create\u{0}"]?["origin_server_ts"]?.int ?? 0) / 1000)
-        let title = content("m.room.name")?["name"]?.string ?? content("m.room.canonical_alias")?["alias"]?.string ?? address.identifier
+        // The create event is before a new member's timeline: ask for it whole (its sender is the
+        // creator; from room version 11 on the content no longer says).
+        let create = try current["m.room.create\u{0}"]
+            ?? client.request("GET", ["rooms", roomID, "state", "m.room.create", ""], query: ["format": "event"])
+        let creator = create["sender"]?.string ?? create["content"]?["creator"]?.string ?? me
+        let created = Date(timeIntervalSince1970: Double(create["origin_server_ts"]?.int ?? 0) / 1000)
+        let alias = address.isAlias ? address.identifier : content("m.room.canonical_alias")?["alias"]?.string
+        let title = content("m.room.name")?["name"]?.string ?? alias ?? address.identifier
+        label = alias ?? content("m.room.name")?["name"]?.string.map { VisibleText.escape($0) } ?? address.identifier
+        if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
 
         var members = MatrixMembers(me: me)
         members.update((try? client.joinedMembers(room: roomID)) ?? [:])

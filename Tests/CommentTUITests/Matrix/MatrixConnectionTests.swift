@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import ThreadModel
+@testable import CommentTUI
+
+/// The homeserver going away mid-session, and the verbs: a server of its own, since these
+/// tests stop and start it.
+final class MatrixConnectionTests: XCTestCase {
+    private var server: SynapseServer!
+
+    override func setUpWithError() throws {
+        server = SynapseServer()
+        try server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+        server = nil
+    }
+
+    func testTheServerStoppedAndStartedAgainMidSessionLosesNothing() throws {
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Flaky", preset: .publicChat)
+        _ = try ann.other.join(room)
+        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
+                                            me: ann.account.userID, environment: [:])
+        defer { source.stop() }
+        server.stop()
+        try collectUpdates(from: source) { $0.contains { if case .connection(.offline) = $0 { true } else { false } } }
+        // Written while the server is down: kept, retried with the same transaction id.
+        let mine = comment(by: ann, "written offline")
+        XCTAssertEqual(source.send(mine), .pending)
+        try server.start()
+        try bo.other.sendText(roomID: room, body: "while you were away")
+        let updates = try collectUpdates(from: source, timeout: 40) { updates in
+            updates.contains { if case .connection(.live) = $0 { true } else { false } }
+                && updates.flatMap(\.appended).contains { $0.body == "while you were away" }
+                && updates.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } }
+        }
+        XCTAssertTrue(updates.contains { if case .connection(.connecting) = $0 { true } else { false } })
+        let bodies = try bo.other.messageBodies(roomID: room)
+        XCTAssertEqual(bodies.filter { $0 == "written offline" }.count, 1, "sent once: \(bodies)")
+    }
+
+    func testARetriedSendWithTheSameTransactionIsPostedOnce() throws {
+        let ann = try registerUser("ann", on: server)
+        let room = try ann.other.createRoom(name: "Once", preset: .publicChat)
+        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
+                                            me: ann.account.userID, environment: [:])
+        defer { source.stop() }
+        let mine = comment(by: ann, "only once")
+        _ = source.send(mine)
+        _ = source.send(mine)
+        try collectUpdates(from: source) { $0.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } } }
+        XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "only once" }.count, 1)
+    }
+
+    func testLoginTheVerbsAndLogout() throws {
+        let ann = try registerUser("ann", on: server)
+        let config = NSTemporaryDirectory() + "config-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        var output = ""
+        var errors = ""
+        var input = Data()
+        func run(_ arguments: [String], stdin: String = "") -> Int32 {
+            output = ""
+            errors = ""
+            input = Data(stdin.utf8)
+            let context = CommandContext(
+                environment: ["XDG_CONFIG_HOME": config, "HOME": config], now: Date.init,
+                writeOutput: { output += String(decoding: $0, as: UTF8.self) }, writeError: { errors += $0 },
+                readInput: { Array(input) }, inputIsTerminal: false)
+            return Verb(rawValue: arguments[0])!.run(Array(arguments.dropFirst()), context: context)
+        }
+        let homeserver = server.baseURL.absoluteString
+        XCTAssertEqual(run(["login", "--homeserver", homeserver, "--user", ann.localpart, "--password-stdin"], stdin: "wrong\n"), 1)
+        XCTAssertTrue(errors.contains("bad user name or password"), errors)
+        XCTAssertEqual(run(["login", "--homeserver", homeserver, "--user", ann.localpart, "--password-stdin"], stdin: ann.account.password + "\n"), 0, errors)
+        XCTAssertEqual(output, "logged in as \(ann.account.userID)\n")
+        let accounts = config + "/comment-tui/accounts.json"
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: accounts)[.posixPermissions] as? Int, 0o600)
+        let token = try XCTUnwrap(MatrixAccounts(path: accounts).accounts.first?.accessToken)
+
+        let alias = "verbs-\(ann.localpart)"
+        XCTAssertEqual(run(["new", "matrix:#\(alias):\(server.serverName)", "--title", "Verbs", "--body", "The **post**"]), 0, errors)
+        let room = output.trimmingCharacters(in: .newlines)
+        XCTAssertTrue(room.hasPrefix("!"), output)
+        XCTAssertEqual(run(["post", "matrix:#\(alias):\(server.serverName)", "--body", "a comment with `code`"]), 0, errors)
+        XCTAssertTrue(output.hasPrefix("$"), output)
+        XCTAssertEqual(run(["render", "matrix:\(room)", "--width", "60", "--plain"]), 0, errors)
+        XCTAssertTrue(output.contains("Verbs") && output.contains("The post") && output.contains("a comment with code"), output)
+        XCTAssertEqual(run(["check", "https://matrix.to/#/\(room)"]), 0, errors)
+        XCTAssertTrue(output.contains("ok, ") && output.contains("1 comments"), output)
+        XCTAssertEqual(run(["export", "matrix:\(room)"]), 0, errors)
+        let exported = NSTemporaryDirectory() + "export-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: exported) }
+        try Data(output.utf8).write(to: URL(fileURLWithPath: exported))
+        let file = try ThreadFile.read(path: exported)
+        XCTAssertEqual(file.problems.count, 0)
+        XCTAssertEqual(file.thread.title, "Verbs")
+        XCTAssertEqual(file.thread.comments.map(\.body), ["a comment with `code`"])
+        XCTAssertFalse(output.contains(token) || errors.contains(token), "the token never reaches output")
+
+        XCTAssertEqual(run(["logout"]), 0, errors)
+        XCTAssertEqual(try MatrixAccounts(path: accounts).accounts.count, 0)
+        let status = try MatrixTestClient(baseURL: server.baseURL, accessToken: token, userID: nil)
+            .request(method: "GET", path: "/_matrix/client/v3/account/whoami").status
+        XCTAssertEqual(status, 401, "the session ended on the server")
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import ThreadModel
+@testable import CommentTUI
+import CommentTUITestSupport
+
+/// A room on a real Synapse as a thread: opening, what other clients send, what we send,
+/// history, read markers. The server starts once for the class and stops by its pid.
+final class MatrixRoomTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        do { _ = try SharedSynapse.start() } catch { XCTFail("Synapse did not start: \(error)") }
+    }
+
+    override class func tearDown() {
+        SharedSynapse.stop()
+        super.tearDown()
+    }
+
+    private var server: SynapseServer { get throws { try SharedSynapse.start() } }
+
+    /// The screen of an app on the source, at rest.
+    private func screen(_ source: ThreadSource, me: User, columns: Int = 100, rows: Int = 60) -> String {
+        let app = CommentApp(source: source, me: me, columns: columns, rows: rows)
+        app.wallTime = Date()
+        return app.render().buffer.trimmedLines.joined(separator: "\n")
+    }
+
+    func testARoomAnotherUserCreatedOpensWithItsTitlePostAndMembers() throws {
+        let server = try server
+        let bo = try registerUser("bo", displayName: "Bo Builder", on: server)
+        let ann = try registerUser("ann", displayName: "Ann", on: server)
+        let room = try bo.other.createRoom(name: "Release 2.4", preset: .publicChat, alias: "release-\(bo.localpart)")
+        let post = try bo.other.sendText(roomID: room, body: "What ships in **2.4**?")
+        try bo.other.sendState(roomID: room, type: "m.room.pinned_events", content: ["pinned": [post]])
+        try bo.other.sendText(roomID: room, body: "first comment")
+
+        // Joining a public room by its alias.
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:#release-\(bo.localpart):\(server.serverName)"))
+        let source = try MatrixThreadSource(client: ann.client, address: address, me: ann.account.userID, environment: [:], follows: false)
+        XCTAssertEqual(source.roomID, room)
+        XCTAssertEqual(source.thread.title, "Release 2.4")
+        XCTAssertEqual(source.thread.author, bo.account.userID)
+        XCTAssertEqual(source.openedComments.commentCount, 1, "the post is the header, not a comment")
+        XCTAssertEqual(source.thread.user(id: bo.account.userID)?.name, "Bo Builder")
+        XCTAssertEqual(source.thread.user(id: bo.account.userID)?.handle, bo.localpart)
+        let shown = screen(source, me: source.reader)
+        XCTAssertTrue(shown.contains("Release 2.4") && shown.contains("first comment"), shown)
+    }
+
+    func testWhatAnotherClientSendsShowsAsThatClientMeantIt() throws {
+        let server = try server
+        let bo = try registerUser("bo", displayName: "Bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Formats", preset: .publicChat)
+        _ = try ann.other.join(room)
+        let pill = "https://matrix.to/#/\(ann.account.userID)"
+        try bo.other.send(roomID: room, content: [
+            "msgtype": "m.text", "body": "Ann: look", "format": "org.matrix.custom.html",
+            "formatted_body": "<a href=\"\(pill)\">Ann</a>: look <strong>here</strong>", "m.mentions": ["user_ids": [ann.account.userID]]])
+        try bo.other.send(roomID: room, content: [
+            "msgtype": "m.text", "body": "the killer is the butler", "format": "org.matrix.custom.html",
+            "formatted_body": "the killer is <span data-mx-spoiler>the butler</span>"])
+        let typo = try bo.other.sendText(roomID: room, body: "teh typo")
+        try bo.other.send(roomID: room, content: [
+            "msgtype": "m.text", "body": "* the typo", "m.new_content": ["msgtype": "m.text", "body": "the typo fixed"],
+            "m.relates_to": ["rel_type": "m.replace", "event_id": typo]])
+        try bo.other.send(roomID: room, content: [
+            "msgtype": "m.text", "body": "> <\(bo.account.userID)> teh typo\n\nmy answer", "format": "org.matrix.custom.html",
+            "formatted_body": "<mx-reply><blockquote><a href=\"https://matrix.to/#/\(room)/\(typo)\">In reply to</a> <a href=\"https://matrix.to/#/\(bo.account.userID)\">Bo</a><br>teh typo</blockquote></mx-reply>my answer",
+            "m.relates_to": ["m.in_reply_to": ["event_id": typo]]])
+        try bo.other.send(roomID: room, content: ["msgtype": "m.emote", "body": "waves"])
+        let gone = try bo.other.sendText(roomID: room, body: "regrettable")
+        try bo.other.redact(roomID: room, eventID: gone)
+        try bo.other.send(roomID: room, content: [
+            "msgtype": "m.text", "body": "evil \u{1B}[2J", "format": "org.matrix.custom.html",
+            "formatted_body": "<script>x</script><b onclick=\"y\">bold\u{1B}]0;pwned\u{07}</b><img src=x alt=pic><mx-reply>hidden</mx-reply>"])
+
+        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
+                                            me: ann.account.userID, environment: [:], follows: false)
+        let shown = screen(source, me: source.reader)
+        XCTAssertTrue(shown.contains("@\(ann.localpart): look here"), shown)
+        XCTAssertTrue(shown.contains("the killer is"), shown)
+        XCTAssertFalse(shown.contains("butler"), "a spoiler stays hidden: \(shown)")
+        XCTAssertTrue(shown.contains("the typo fixed") && shown.contains("edited"), shown)
+        XCTAssertFalse(shown.contains("teh typo"), "the reply fallback is stripped and the edit applied: \(shown)")
+        XCTAssertTrue(shown.contains("my answer") && !shown.contains("In reply to"), shown)
+        XCTAssertTrue(shown.contains("* Bo waves"), shown)
+        XCTAssertTrue(shown.contains("(deleted)") && !shown.contains("regrettable"), shown)
+        XCTAssertTrue(shown.contains("bold") && !shown.contains("hidden"), shown)
+        XCTAssertFalse(shown.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "no control byte reaches the screen")
+        // The mention names the reader: it is a mention attribute, not just text.
+        let store = source.openedComments as! ArrayCommentStore
+        let parsed = CommentMarkup.parse(store.comments[0].body, users: source.thread.users)
+        XCTAssertTrue(parsed.runs.contains { $0.attributes[CommentAttributes.MentionAttribute.self] == ann.account.userID })
+    }
+
+    func testOurCommentArrivesWithMentionsSpoilersAndIsConfirmedByItsEcho() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Ours", preset: .publicChat)
+        _ = try ann.other.join(room)
+        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
+                                            me: ann.account.userID, environment: [:])
+        defer { source.stop() }
+        let mine = comment(by: ann, "hi @\(bo.localpart), the answer is ||42||")
+        XCTAssertEqual(source.send(mine), .pending)
+        let updates = try collectUpdates(from: source) { $0.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } } }
+        XCTAssertFalse(updates.flatMap(\.appended).contains { $0.body.contains("answer") }, "our echo is not appended twice")
+        let event = try XCTUnwrap(bo.other.messages(roomID: room).first { $0["type"] as? String == "m.room.message" })
+        let content = try XCTUnwrap(event["content"] as? [String: Any])
+        XCTAssertEqual(content["body"] as? String, mine.body)
+        XCTAssertEqual((content["m.mentions"] as? [String: Any])?["user_ids"] as? [String], [bo.account.userID])
+        let html = try XCTUnwrap(content["formatted_body"] as? String)
+        XCTAssertTrue(html.contains("data-mx-spoiler") && html.contains("https://matrix.to/#/\(bo.account.userID)"), html)
+    }
+
+    func testAnotherUsersCommentArrivesLiveAndTypingShows() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Live", preset: .publicChat)
+        _ = try ann.other.join(room)
+        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
+                                            me: ann.account.userID, environment: [:])
+        defer { source.stop() }
+        try bo.other.call("PUT", "/_matrix/client/v3/rooms/\(room.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/typing/\(bo.account.userID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
+                          body: ["typing": true, "timeout": 10000])
+        try collectUpdates(from: source) { $0.contains { if case .typing(let ids) = $0 { ids == [bo.account.userID] } else { false } } }
+        try bo.other.sendText(roomID: room, body: "live one")
+        try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.body == "live one" } }
+    }
+
+    func testOlderCommentsPageInAtTheTopWithoutMovingTheView() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "History", preset: .publicChat)
+        _ = try ann.other.join(room)
+        for n in 1...130 { try bo.other.sendText(roomID: room, body: "message \(n)") }
+        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
+                                            me: ann.account.userID, environment: [:], follows: false)
+        XCTAssertTrue(source.hasOlderComments)
+        let opened = source.openedComments.commentCount
+        XCTAssertLessThan(opened, 130)
+        let app = CommentApp(source: source, me: source.reader, columns: 80, rows: 24)
+        let screen = HeadlessScreen(columns: 80, rows: 24)
+        let pilot = Pilot(app: app, screen: screen)
+        pilot.draw()
+        XCTAssertTrue(pilot.lines.joined().contains("+"), "the count is open-ended: \(pilot.lines.last ?? "")")
+        // Up to the oldest opened comment: the app asks for the page before it.
+        _ = pilot.press(.ctrlHome)
+        pilot.settle()
+        for _ in 0..<7 { _ = pilot.press(.ctrlDown) }
+        pilot.settle()
+        pilot.draw()
+        let feed = app.regions.feed
+        let before = Array(pilot.lines[feed.row..<feed.maxRow])
+        let first = try collectUpdates(from: source) { $0.contains { if case .olderComments = $0 { true } else { false } } }
+        app.receive(first)
+        pilot.draw()
+        XCTAssertEqual(Array(pilot.lines[feed.row..<feed.maxRow]), before, "the reading position stays put")
+        XCTAssertGreaterThan(app.comments.count, opened)
+        for _ in 0..<10 where source.hasOlderComments {
+            _ = pilot.press(.ctrlHome)
+            pilot.settle()
+            app.receive(try collectUpdates(from: source) { $0.contains { if case .olderComments = $0 { true } else { false } } })
+        }
+        XCTAssertFalse(source.hasOlderComments)
+        _ = pilot.press(.ctrlHome)
+        pilot.settle()
+        pilot.draw()
+        XCTAssertTrue(pilot.lines.contains { $0.range(of: #"message 1(?![0-9])"#, options: .regularExpression) != nil }, "\(pilot.lines)")
+    }
+
+    func testTheReadMarkerSurvivesAReopen() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Marker", preset: .publicChat)
+        _ = try ann.other.join(room)
+        for n in 1...5 { try bo.other.sendText(roomID: room, body: "m\(n)") }
+        let address = MatrixRoomAddress(locator: "matrix:\(room)")!
+        let first = try MatrixThreadSource(client: ann.client, address: address, me: ann.account.userID, environment: [:], follows: false)
+        XCTAssertNil(first.loadReadMarker())
+        let third = (first.openedComments as! ArrayCommentStore).comments[2]
+        try first.saveReadMarker(ReadMarker(commentID: third.id, position: 2))
+        let again = try MatrixThreadSource(client: ann.client, address: address, me: ann.account.userID, environment: [:], follows: false)
+        XCTAssertEqual(again.loadReadMarker(), ReadMarker(commentID: third.id, position: 2))
+        let app = CommentApp(source: again, me: again.reader, columns: 80, rows: 30)
+        app.wallTime = Date()
+        let lines = app.render().buffer.trimmedLines
+        let divider = try XCTUnwrap(lines.firstIndex { $0.contains(" new ") })
+        XCTAssertTrue(lines[divider...].contains { $0.contains("m4") } && !lines[divider...].contains { $0.contains("m3") })
+    }
+
+    func testAnEncryptedRoomIsRefusedPlainly() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let room = try bo.other.createRoom(name: "Secret", initialState: [
+            ["type": "m.room.encryption", "state_key": "", "content": ["algorithm": "m.megolm.v1.aes-sha2"]]])
+        XCTAssertThrowsError(try MatrixThreadSource(client: bo.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
+                                                    me: bo.account.userID, environment: [:], follows: false)) { error in
+            XCTAssertTrue("\(error)".contains("encrypted"), "\(error)")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import ThreadModel
+@testable import CommentTUI
+
+/// One Synapse for a test class, started in `setUp()` of the class and stopped by its pid in
+/// `tearDown()`; users are registered per test with unique names so tests do not meet.
+enum SharedSynapse {
+    nonisolated(unsafe) static var server: SynapseServer?
+
+    static func start() throws -> SynapseServer {
+        if let server, server.isRunning { return server }
+        let server = SynapseServer()
+        try server.start()
+        Self.server = server
+        return server
+    }
+
+    static func stop() {
+        server?.stop()
+        server = nil
+    }
+}
+
+/// A registered user, with a client of ours signed in through the real login.
+struct MatrixTestUser {
+    var account: MatrixTestAccount
+    var other: MatrixTestClient
+    var client: MatrixClient
+    var localpart: String
+}
+
+extension XCTestCase {
+    /// Registers a user with a unique localpart built from `name`.
+    func registerUser(_ name: String, displayName: String? = nil, on server: SynapseServer) throws -> MatrixTestUser {
+        let localpart = "\(name)-\(UUID().uuidString.prefix(6).lowercased())"
+        let account = try server.register(localpart: localpart, password: "pw-\(localpart)", displayName: displayName)
+        let client = MatrixClient(homeserver: server.baseURL, accessToken: account.accessToken)
+        return MatrixTestUser(account: account, other: server.client(for: account), client: client, localpart: localpart)
+    }
+
+    /// Waits (bounded) for the source's updates until `done` says the collected list is enough.
+    @discardableResult
+    func collectUpdates(from source: ThreadSource, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
+                        until done: ([ThreadUpdate]) -> Bool) throws -> [ThreadUpdate] {
+        var collected: [ThreadUpdate] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while !done(collected) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else {
+                XCTFail("updates did not arrive in \(timeout) s; got: \(collected.map(describe))", file: file, line: line)
+                return collected
+            }
+            if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: min(left, 0.5)) }
+            collected += source.takeUpdates()
+        }
+        return collected
+    }
+
+    /// A comment of the reader's, as the app makes one.
+    func comment(by user: MatrixTestUser, _ body: String) -> Comment {
+        Comment(id: ThreadFileWriter.newCommentID(), author: user.account.userID, created: Date(), body: body)
+    }
+}
+
+extension ThreadUpdate {
+    /// The comments an update appends, if it does.
+    var appended: [Comment] { if case .commentsAppended(let list) = self { list } else { [] } }
+}
