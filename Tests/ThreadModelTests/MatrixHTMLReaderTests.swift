@@ -76,6 +76,9 @@ final class MatrixHTMLReaderTests: XCTestCase {
         let markdown = read("<pre><code class=\"language-swift\">let a = &quot;1&quot;\n```\n&lt;b&gt; *x*\n</code></pre><p>after</p>")
         XCTAssertEqual(Self.shown(markdown), ["let a = \"1\"\n```\n<b> *x*\n{code,pre:swift}", "\n", "after"])
         assertShows("<pre>\nplain\n  indented</pre>", ["plain\n  indented\n{code,pre:}"])
+        // Code lines that start with `>` stay code, at any quote depth.
+        assertShows("<pre><code>&gt; prompt\n  &gt;&gt; more\n</code></pre>", ["> prompt\n  >> more\n{code,pre:}"])
+        assertShows("<blockquote><pre><code>&gt; in quote\n</code></pre></blockquote>", ["> in quote\n{code,pre:,q1}"])
     }
 
     func testLinks() {
