@@ -124,7 +124,7 @@ public enum MatrixHTMLReader {
             }
             if !out.isEmpty {
                 // Items of one list stay together; a blank line ends any other block (and a list).
-                let sameList = item != nil && previousItem.map { $0 == item! } == true
+                let sameList = item.map { current in previousItem.map { $0 == current } ?? false } ?? false
                 out += sameList ? "\n" : "\n\n"
             }
             let prefix = String(repeating: "> ", count: depth)
