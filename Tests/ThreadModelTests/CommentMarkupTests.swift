@@ -86,6 +86,16 @@ final class CommentMarkupTests: XCTestCase {
             """)
     }
 
+    /// As in CommonMark, a fence's content is not scanned for block starts: a `>` there is code;
+    /// fewer markers than the fence's own still end it.
+    func testQuoteMarkersInsideAFenceAreCode() {
+        let body = "```\n> prompt\n>> more\n```\n> ```\n> > in quote\nout"
+        let blocks = MarkupDocument(parsing: body, handles: { _ in nil }).blocks
+        XCTAssertEqual(blocks.map(\.block.role), [.codeBlock(info: ""), .codeBlock(info: ""), .paragraph])
+        XCTAssertEqual(blocks.map(\.block.quoteDepth), [0, 1, 0])
+        XCTAssertEqual(blocks.map(\.items), [[.code("> prompt\n>> more\n")], [.code("> in quote\n")], [.text("out")]])
+    }
+
     func testHostileCharactersBecomeVisiblePlaceholders() {
         let s = parse("a\u{1B}[31mb\u{7F}c\u{85}d\u{202E}e&#x202E;f\tg\r\nh\u{200B}i")
         XCTAssertEqual(String(s.characters), "a\u{241B}[31mb\u{2421}c\u{FFFD}d\u{FFFD}e\u{FFFD}f\tg\nh\u{FFFD}i")

@@ -38,7 +38,9 @@ struct BlockParser {
     private mutating func add(_ line: [Unicode.Scalar]) {
         var i = 0
         var depth = 0
-        while true {
+        // Inside an open fence only the fence's own quote markers count: a `>` after them is code.
+        let markers = fence != nil ? blocks.last?.quoteDepth ?? 0 : Int.max
+        while depth < markers {
             var j = i
             while j < line.count, j - i < 3, line[j] == " " { j += 1 }
             guard j < line.count, line[j] == ">" else { break }
