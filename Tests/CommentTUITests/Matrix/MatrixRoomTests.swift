@@ -56,6 +56,7 @@ final class MatrixRoomTests: XCTestCase {
         let room = try bo.other.createRoom(name: "Formats", preset: .publicChat)
         _ = try ann.other.join(room)
         let pill = "https://matrix.to/#/\(ann.account.userID)"
+        try bo.other.sendText(roomID: room, body: "The post: a list of formats")
         try bo.other.send(roomID: room, content: [
             "msgtype": "m.text", "body": "Ann: look", "format": "org.matrix.custom.html",
             "formatted_body": "<a href=\"\(pill)\">Ann</a>: look <strong>here</strong>", "m.mentions": ["user_ids": [ann.account.userID]]])
@@ -192,8 +193,10 @@ final class MatrixRoomTests: XCTestCase {
         let app = CommentApp(source: again, me: again.reader, columns: 80, rows: 30)
         app.wallTime = Date()
         let lines = app.render().buffer.trimmedLines
-        let divider = try XCTUnwrap(lines.firstIndex { $0.contains(" new ") })
-        XCTAssertTrue(lines[divider...].contains { $0.contains("m4") } && !lines[divider...].contains { $0.contains("m3") })
+        // m1 is the post; the marker is on the third comment (m4), so m5 is the first unread.
+        XCTAssertEqual(third.body, "m4")
+        let divider = try XCTUnwrap(lines.firstIndex { $0.contains(" new ") }, "\(lines)")
+        XCTAssertTrue(lines[divider...].contains { $0.contains("m5") } && !lines[divider...].contains { $0.contains("m4") }, "\(lines)")
     }
 
     func testAnEncryptedRoomIsRefusedPlainly() throws {
