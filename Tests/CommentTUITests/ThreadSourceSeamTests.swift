@@ -46,8 +46,22 @@ final class ThreadSourceSeamTests: XCTestCase {
         pilot.type("again\n")
         source.deliver(.sendFailed(commentID: source.sent[1].id, reason: "room is read-only"))
         pilot.app.sourceIsReady()
-        XCTAssertEqual(pilot.app.message, "not sent: room is read-only")
+        XCTAssertEqual(pilot.app.message, "not sent: room is read-only — Enter to retry")
         XCTAssertTrue(pilot.app.overlays.messageIsError)
+        pilot.draw()
+        XCTAssertTrue(pilot.lines.contains { $0.contains("· not sent — Enter to r") }, "kept in the feed, marked: \(pilot.lines)")
+        XCTAssertTrue(pilot.lines.contains("   again"))
+
+        // Enter with an empty draft sends it again, under the same id (a server de-duplicates).
+        pilot.type("\n")
+        XCTAssertEqual(source.sent.map(\.id), [source.sent[0].id, source.sent[1].id, source.sent[1].id])
+        XCTAssertEqual(pilot.app.message, "sending again…")
+        pilot.draw()
+        XCTAssertTrue(pilot.lines.contains { $0.contains("sending…") }, "\(pilot.lines)")
+        source.deliver(.sendConfirmed(commentID: source.sent[1].id))
+        pilot.app.sourceIsReady()
+        pilot.draw()
+        XCTAssertFalse(pilot.lines.contains { $0.contains("sending…") || $0.contains("not sent") }, "\(pilot.lines)")
     }
 
     func testOlderCommentsArriveAboveWithoutMovingTheReadingPosition() throws {

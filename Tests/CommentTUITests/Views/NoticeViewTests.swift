@@ -23,7 +23,7 @@ final class NoticeViewTests: XCTestCase {
         // The keys' column is half the width here (15): keys are cut before it, descriptions at the edge.
         assertScreen(buffer, [
             " Keys (Esc or F1 closes)", " nnnnnnnnnnnnnnnnnnnnnnn",
-            " Enter · Alt-En send · new lin", " kkkkkkkkkkkkkk",
+            " Enter · Alt-En send (empty: r", " kkkkkkkkkkkkkk",
             " Ctrl-C, F10, C quit (the draf", " kkkkkkkkkkkkkk",
             "", "",
         ], legend: legend)
