@@ -12,6 +12,8 @@ extension MatrixThreadSource {
     static let gapPageLimit = 20
 
     func startSyncing() {
+        // Opening just talked to the server: the status bar says so from the first frame.
+        report([.connection(.live)])
         let thread = Thread { [weak self] in self?.syncLoop() }
         thread.name = "comment-tui.matrix.sync"
         syncThread = thread

@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+import SynapseFixture
+
+/// Two people in one room, each in a real terminal: the client as a newcomer runs it from the
+/// README (log in, open the room), against a real Synapse on 127.0.0.1.
+final class TmuxMatrixTests: XCTestCase {
+    private var server: SynapseServer!
+
+    override func setUpWithError() throws {
+        server = SynapseServer()
+        try server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+        server = nil
+    }
+
+    /// Logs a user in from the shell of `tmux` and opens `room`.
+    private func open(_ room: String, as localpart: String, password: String, in tmux: TmuxSession) throws {
+        try tmux.run("printf '%s\\n' '\(password)' | \(TmuxSession.clientPath) login --homeserver \(server.baseURL.absoluteString) --user \(localpart) --password-stdin")
+        try tmux.waitFor("\(localpart) to log in") { $0.contains { $0.contains("logged in as @\(localpart):") } }
+        try tmux.run("clear; \(TmuxSession.clientPath) '\(room)'; echo EXIT=$?")
+        try tmux.waitFor("the room to open live") { $0.last?.contains("live") == true }
+    }
+
+    func testTwoPeopleOnTwoTerminalsSeeEachOthersComments() throws {
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")
+        let bo = try server.register(localpart: "bo-\(suffix)", password: "pw-bo", displayName: "Bo")
+        let roomID = try server.client(for: ann).createRoom(name: "Two terminals", preset: .publicChat, alias: "two-\(suffix)")
+        try server.client(for: ann).sendText(roomID: roomID, body: "The post of the room")
+        // Bo joins by opening the public room's alias; Ann by the matrix.to link.
+        let room = "matrix:#two-\(suffix):\(server.serverName)"
+
+        let annTerminal = try TmuxSession(columns: 90, rows: 20)
+        let boTerminal = try TmuxSession(columns: 90, rows: 20)
+        try open("https://matrix.to/#/\(roomID)", as: "ann-\(suffix)", password: "pw-ann", in: annTerminal)
+        try open(room, as: "bo-\(suffix)", password: "pw-bo", in: boTerminal)
+        XCTAssertTrue(try annTerminal.screen()[0].contains("Two terminals"))
+
+        try annTerminal.literal("hello from **ann**")
+        try annTerminal.keys("Enter")
+        try boTerminal.waitFor("ann's comment on bo's screen") { $0.contains { $0.contains("hello from ann") } }
+        try annTerminal.waitFor("ann's comment confirmed") { screen in
+            screen.contains { $0.contains("hello from ann") } && !screen.contains { $0.contains("sending…") }
+        }
+
+        try boTerminal.literal("hi @ann-\(suffix)")
+        try boTerminal.keys("Tab")
+        try boTerminal.literal(" and welcome")
+        try boTerminal.keys("Enter")
+        let seen = try annTerminal.waitFor("bo's comment on ann's screen") { $0.contains { $0.contains("and welcome") } }
+        XCTAssertTrue(seen.contains { $0.contains("Bo @bo-\(suffix)") }, "\(seen)")
+        XCTAssertFalse(seen.joined().contains(ann.accessToken) || seen.joined().contains(bo.accessToken), "no token on screen")
+
+        try annTerminal.keys("C-c")
+        try annTerminal.waitFor("ann's client to exit") { $0.contains { $0.contains("EXIT=0") } }
+        try boTerminal.keys("C-c")
+        try boTerminal.waitFor("bo's client to exit") { $0.contains { $0.contains("EXIT=0") } }
+    }
+}
