@@ -120,8 +120,10 @@ public final class CommentApp {
 
     /// Takes a shown frame's report: which links and headers the reader saw; the bell rang.
     public func didPresent(_ frame: Frame) {
+        let marker = feed.readMarker
         feed.didPresent(frame.feedShown, at: wallTime)
         overlays.bellRang()
+        if let moved = feed.readMarker, moved != marker { source.readMarkerMoved(moved) }
     }
 
     /// When the app next needs a frame without input: now while something moves, else its next

@@ -41,6 +41,9 @@ public protocol ThreadSource: AnyObject {
     func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome
     /// Whether the reader is typing in the composer, for sources that tell others.
     func readerIsTyping(_ typing: Bool)
+    /// The reader has now seen up to this comment; a source on a server moves its marker at
+    /// once (in the background), a file keeps it for `saveReadMarker` at exit.
+    func readMarkerMoved(_ marker: ReadMarker)
 
     /// The read marker saved when the thread was last closed, if any.
     func loadReadMarker() -> ReadMarker?
@@ -53,6 +56,7 @@ public protocol ThreadSource: AnyObject {
 extension ThreadSource {
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome { send(comment) }
     public func readerIsTyping(_ typing: Bool) {}
+    public func readMarkerMoved(_ marker: ReadMarker) {}
 }
 
 /// A change a thread source reports after opening.

@@ -209,4 +209,69 @@ final class MatrixRoomTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("encrypted"), "\(error)")
         }
     }
+
+    func testReadingMovesTheMarkerOnTheServerAndTypingIsSent() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Reading", preset: .publicChat)
+        _ = try ann.other.join(room)
+        try bo.other.sendText(roomID: room, body: "post")
+        let newest = try bo.other.sendText(roomID: room, body: "newest")
+        let address = MatrixRoomAddress(locator: "matrix:\(room)")!
+        let annSource = try MatrixThreadSource(client: ann.client, address: address, me: ann.account.userID, environment: [:])
+        defer { annSource.stop() }
+        let boSource = try MatrixThreadSource(client: bo.client, address: address, me: bo.account.userID, environment: [:])
+        defer { boSource.stop() }
+        // Ann's screen shows the newest comment: the marker follows without waiting for exit.
+        let app = CommentApp(source: annSource, me: annSource.reader, columns: 80, rows: 24)
+        app.didPresent(app.render())
+        var marker: String?
+        for _ in 0..<100 where marker != newest {
+            marker = try ann.client.fullyRead(room: room, userID: ann.account.userID)
+            if marker != newest { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        XCTAssertEqual(marker, newest)
+        // Typing in the composer tells the others; sending stops it.
+        app.update(.paste("hel"))
+        try collectUpdates(from: boSource) { $0.contains { if case .typing(let ids) = $0 { ids == [ann.account.userID] } else { false } } }
+        _ = app.update(.key(KeyPress(.enter)))
+        try collectUpdates(from: boSource) { $0.contains { if case .typing(let ids) = $0 { ids.isEmpty } else { false } } }
+    }
+
+    func testAReplyCarriesItsRelation() throws {
+        let server = try server
+        let ann = try registerUser("ann", on: server)
+        let room = try ann.other.createRoom(name: "Replies", preset: .publicChat)
+        try ann.other.sendText(roomID: room, body: "post")
+        let parent = try ann.other.sendText(roomID: room, body: "question?")
+        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
+                                            me: ann.account.userID, environment: [:])
+        defer { source.stop() }
+        let answer = comment(by: ann, "answer")
+        _ = source.send(answer, inReplyTo: parent)
+        try collectUpdates(from: source) { $0.contains { if case .sendConfirmed(answer.id) = $0 { true } else { false } } }
+        let event = try XCTUnwrap(ann.other.messages(roomID: room).first { ($0["content"] as? [String: Any])?["body"] as? String == "answer" })
+        let relation = (event["content"] as? [String: Any])?["m.relates_to"] as? [String: Any]
+        XCTAssertEqual((relation?["m.in_reply_to"] as? [String: Any])?["event_id"] as? String, parent)
+    }
+
+    func testAGapTheServerReportsIsFilledInOrder() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Gap", preset: .publicChat)
+        _ = try ann.other.join(room)
+        try bo.other.sendText(roomID: room, body: "post")
+        try bo.other.sendText(roomID: room, body: "before the gap")
+        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
+                                            me: ann.account.userID, environment: [:], follows: false)
+        defer { source.stop() }
+        // More than a sync's page arrives while the source is not following: the next sync is `limited`.
+        let count = MatrixThreadSource.pageSize + 30
+        for n in 1...count { try bo.other.sendText(roomID: room, body: "gap \(n)") }
+        source.startSyncing()
+        let updates = try collectUpdates(from: source, timeout: 30) { $0.flatMap(\.appended).count >= count }
+        XCTAssertEqual(updates.flatMap(\.appended).map(\.body), (1...count).map { "gap \($0)" })
+    }
 }

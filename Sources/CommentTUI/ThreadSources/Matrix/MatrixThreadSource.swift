@@ -36,6 +36,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var connection: ConnectionState = .live
     var isStopped = false
     let fullyRead: String?
+    /// The read marker waiting to be sent, and the event the server has it on.
+    var markerDue: ReadMarker?
+    var markerSent: String?
     let sendQueue = DispatchQueue(label: "comment-tui.matrix.send")
     let workQueue = DispatchQueue(label: "comment-tui.matrix.work")
     /// Wakes a sleeping retry early (stop).
@@ -65,6 +68,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         olderToken = opening.olderToken
         nextBatch = opening.nextBatch
         fullyRead = opening.fullyRead
+        markerSent = opening.fullyRead
         filter = opening.filter
         wake = try WakePipe()
         draftFile = ThreadStateFiles(key: "matrix:\(me):\(roomID)", name: opening.label, environment: environment).map(DraftFile.init)
@@ -140,9 +144,30 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         return ReadMarker(commentID: fullyRead, position: position)
     }
 
-    /// Moves `m.fully_read` and the read receipt to the comment (at exit; waits at most 5 s).
+    /// Moves `m.fully_read` and the read receipt to the comment (at exit; waits at most 2 s).
     public func saveReadMarker(_ marker: ReadMarker) throws {
-        guard let eventID = locked({ timeline.eventID(forComment: marker.commentID) }), eventID != fullyRead else { return }
-        try client.setReadMarkers(room: roomID, eventID: eventID, privately: privateReceipts)
+        guard let eventID = locked({ timeline.eventID(forComment: marker.commentID) }),
+              eventID != locked({ markerSent }) else { return }
+        try client.setReadMarkers(room: roomID, eventID: eventID, privately: privateReceipts, timeout: 2)
+    }
+
+    /// Moves the markers in the background as the reader reads; only the newest waits to go.
+    public func readMarkerMoved(_ marker: ReadMarker) {
+        let due = locked { () -> Bool in
+            defer { markerDue = marker }
+            return markerDue == nil
+        }
+        guard due else { return }
+        workQueue.async { [weak self] in
+            guard let self, !self.stopped else { return }
+            let next = self.locked { () -> String? in
+                defer { self.markerDue = nil }
+                return self.markerDue.flatMap { self.timeline.eventID(forComment: $0.commentID) }
+            }
+            guard let eventID = next, eventID != self.locked({ self.markerSent }) else { return }
+            if (try? self.client.setReadMarkers(room: self.roomID, eventID: eventID, privately: self.privateReceipts)) != nil {
+                self.locked { self.markerSent = eventID }
+            }
+        }
     }
 }
