@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(name: "comment-tui", dependencies: ["CommentTUI"]),
         .executableTarget(
             name: "comment-tui-bench",
-            dependencies: ["CommentTUI", "ScrollEngine", "ThreadModel"],
+            dependencies: ["CommentTUI", "ScrollEngine", "ThreadModel", "SynapseFixture"],
             path: "Sources/Benchmarks"
         ),
         .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel"], resources: [.copy("Data")]),

@@ -19,6 +19,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("markup", markupBenchmarks),
     ("composer", composerBenchmarks),
     ("mentions", mentionBenchmarks),
+    ("matrix", matrixBenchmarks),
 ]
 let wanted = Set(CommandLine.arguments.dropFirst())
 if let unknown = wanted.first(where: { name in !groups.contains { $0.name == name } }) {

@@ -157,6 +157,8 @@ public final class CommentApp {
 
     // MARK: What the loop and the launcher read
 
+    /// How many comments are known now (older pages included).
+    public var commentCount: Int { comments.count }
     /// The status bar's message, if any.
     public var message: String? { overlays.message }
     /// Which links were seen whole, and for how long.

@@ -58,7 +58,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     }
 
     init(opening: MatrixRoomOpening, client: MatrixClient, environment: [String: String], follows: Bool) throws {
-        self.client = client
+        // A session of its own: `stop()` cancels every request of it, and the caller's client
+        // may serve other rooms.
+        self.client = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
         roomID = opening.roomID
         me = opening.me
         label = opening.label

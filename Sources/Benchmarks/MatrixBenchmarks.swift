@@ -1,0 +1,148 @@
+import Foundation
+import CommentTUI
+import ThreadModel
+import ScrollEngine
+import SynapseFixture
+
+/// A room on a loopback Synapse: opening 10,000 messages to the newest screen, another client's
+/// message reaching our screen, Enter to pending and to confirmed, and paging to the first message.
+func matrixBenchmarks() -> [BenchmarkRow] {
+    do {
+        return try MatrixBenchmark().run()
+    } catch {
+        return [BenchmarkRow(area: "matrix", name: "could not run", value: "\(error)")]
+    }
+}
+
+private struct MatrixBenchmark {
+    static let messages = 10_000
+
+    func run() throws -> [BenchmarkRow] {
+        let server = SynapseServer()
+        try server.start()
+        defer { server.stop() }
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let writer = try server.register(localpart: "writer-\(suffix)")
+        let reader = try server.register(localpart: "reader-\(suffix)")
+        let other = server.client(for: writer)
+        let room = try other.createRoom(name: "Ten thousand", preset: .publicChat)
+        _ = try server.client(for: reader).join(room)
+        let filled = benchNow()
+        try fill(room, count: Self.messages, with: other)
+        let fillSeconds = Double(benchNow() - filled) / 1e9
+        let client = MatrixClient(homeserver: server.baseURL, accessToken: reader.accessToken)
+        let address = MatrixRoomAddress(locator: "matrix:\(room)")!
+
+        var rows = [BenchmarkRow(area: "matrix", name: "fill \(Self.messages) messages (setup, 4 senders)", value: String(format: "%.1f s", fillSeconds))]
+        // Open to the newest screen: the source's requests, the app, the first frame.
+        var opens: [Double] = []
+        for _ in 0..<5 {
+            let start = benchNow()
+            let source = try MatrixThreadSource(client: client, address: address, me: reader.userID, environment: [:], follows: false)
+            let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 30)
+            _ = app.render()
+            opens.append(Double(benchNow() - start) / 1e6)
+        }
+        let open = percentiles(opens)
+        rows.append(BenchmarkRow(area: "matrix", name: "open 10,000-message room to newest screen (median, worst of 5)",
+                                 value: String(format: "%.0f ms, %.0f ms", open.median, opens.max() ?? 0)))
+
+        let source = try MatrixThreadSource(client: client, address: address, me: reader.userID, environment: [:])
+        defer { source.stop() }
+        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 30)
+        app.receive(source.takeUpdates())
+        var deliveries: [Double] = []
+        for n in 0..<20 {
+            let body = "delivery probe \(n)"
+            let start = benchNow()
+            try other.sendText(roomID: room, body: body)
+            try waitUntil { app.receive(source.takeUpdates()); return screenLines(app).contains { $0.contains(body) } }
+            deliveries.append(Double(benchNow() - start) / 1e6)
+        }
+        let delivery = percentiles(deliveries)
+        rows.append(BenchmarkRow(area: "matrix", name: "another client's message → on our screen (median, p99 of 20)",
+                                 value: String(format: "%.0f ms, %.0f ms", delivery.median, delivery.p99)))
+
+        var pendings: [Double] = []
+        var confirms: [Double] = []
+        var sameFrame = 0
+        for n in 0..<20 {
+            let body = "our probe \(n)"
+            let start = benchNow()
+            _ = app.update(.paste(body))
+            _ = app.update(.key(KeyPress(.enter)))
+            let frame = screenLines(app)
+            pendings.append(Double(benchNow() - start) / 1e6)
+            if frame.contains(where: { $0.contains(body) }) && frame.contains(where: { $0.contains("sending…") }) { sameFrame += 1 }
+            try waitUntil { app.receive(source.takeUpdates()); return !screenLines(app).contains { $0.contains("sending…") } }
+            confirms.append(Double(benchNow() - start) / 1e6)
+        }
+        rows.append(BenchmarkRow(area: "matrix", name: "Enter → pending shown (median; in the same frame)",
+                                 value: String(format: "%.2f ms; %d of 20", percentiles(pendings).median, sameFrame)))
+        let confirm = percentiles(confirms)
+        rows.append(BenchmarkRow(area: "matrix", name: "Enter → confirmed by the echo (median, p99 of 20)",
+                                 value: String(format: "%.0f ms, %.0f ms", confirm.median, confirm.p99)))
+
+        // From the newest screen to the first message: every page the feed asks for on the way up.
+        let history = try MatrixThreadSource(client: client, address: address, me: reader.userID, environment: [:], follows: false)
+        let reading = CommentApp(source: history, me: history.reader, columns: 100, rows: 30)
+        let start = benchNow()
+        var pages = 0
+        while history.hasOlderComments, pages < 1000 {
+            _ = reading.update(.key(KeyPress(.home, .ctrl)))
+            reading.advance(to: ScrollInstant(seconds: reading.now.seconds + 5))
+            var arrived = false
+            try waitUntil {
+                let updates = history.takeUpdates()
+                arrived = arrived || updates.contains { if case .olderComments = $0 { true } else { false } }
+                reading.receive(updates)
+                return arrived
+            }
+            pages += 1
+        }
+        let seconds = Double(benchNow() - start) / 1e9
+        rows.append(BenchmarkRow(area: "matrix", name: "scroll newest → first message (pages, time, comments)",
+                                 value: String(format: "%d pages, %.1f s, %d comments", pages, seconds, reading.commentCount)))
+        return rows
+    }
+
+    /// Sends `count` messages from four threads (the order between threads does not matter here).
+    private func fill(_ room: String, count: Int, with client: MatrixTestClient) throws {
+        let failures = FailureCount()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for n in stride(from: worker, to: count, by: 4) {
+                if (try? client.sendText(roomID: room, body: "message \(n + 1): filling the room with text of a typical length")) == nil {
+                    failures.add()
+                }
+            }
+        }
+        if failures.value > 0 { throw BenchmarkFailure("\(failures.value) sends failed while filling the room") }
+    }
+
+    /// Polls `done` every millisecond, for at most 30 s.
+    private func waitUntil(_ done: () throws -> Bool) throws {
+        let deadline = benchNow() + 30_000_000_000
+        while try !done() {
+            guard benchNow() < deadline else { throw BenchmarkFailure("timed out") }
+            usleep(1000)
+        }
+    }
+}
+
+/// The rows of the app's next frame, as text.
+private func screenLines(_ app: CommentApp) -> [String] {
+    let buffer = app.render().buffer
+    return (0..<buffer.rows).map(buffer.line)
+}
+
+private struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+private final class FailureCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
+}
