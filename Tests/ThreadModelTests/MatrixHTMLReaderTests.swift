@@ -129,7 +129,7 @@ final class MatrixHTMLReaderTests: XCTestCase {
     func testTextWithMarkdownSyntaxShowsLiterally() {
         let lines = ["# not heading", "- not list", "1. not list", "> not quote", "```", "*not em* _no_ @bob ||x|| ~~y~~ [z](w) `q` &amp; \\",
                      "www.example.com http://x.org a@b.org <b>", "    four spaces", "[a]: /url"]
-        let html = lines.map { "<p>\(MatrixHTMLWriter.escape($0))</p>" }.joined()
+        let html = lines.map { "<p>\(HTMLRenderer.escape($0))</p>" }.joined()
         let expected = lines.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { ["\n", $0] }.dropFirst()
         XCTAssertEqual(Self.shown(read(html)), Array(expected))
     }

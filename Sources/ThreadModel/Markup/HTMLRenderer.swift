@@ -13,11 +13,22 @@ public enum HTMLRenderer {
     /// `rawHTMLVerbatim` passes raw HTML through as the CommonMark spec prints it (conformance
     /// tests only: comments never render HTML).
     static func render(_ document: MarkupDocument, rawHTMLVerbatim: Bool) -> String {
+        blocks(document, newline: "\n", numbersEveryItem: false) { inline($0, rawHTMLVerbatim) }
+    }
+
+    /// The block structure of a document as HTML, with `inline` writing each block's items:
+    /// shared by this renderer and Matrix's `formatted_body`.
+    /// - Parameters:
+    ///   - newline: what follows each tag that ends a line (`\n` here, nothing for Matrix).
+    ///   - numbersEveryItem: gives an ordered item whose number is not the next one a `value`
+    ///     (our items keep the number typed, `1.` `1.` `1.`; HTML counts on from `start`).
+    static func blocks(_ document: MarkupDocument, newline: String, numbersEveryItem: Bool,
+                       inline: ([InlineItem]) -> String) -> String {
         var out = ""
         var depth = 0
-        var openList: (id: Int, ordered: Bool)?
+        var openList: (id: Int, ordered: Bool, next: Int)?
         func closeList() {
-            if let list = openList { out += list.ordered ? "</ol>\n" : "</ul>\n" }
+            if let list = openList { out += (list.ordered ? "</ol>" : "</ul>") + newline }
             openList = nil
         }
         for block in document.blocks {
@@ -25,27 +36,29 @@ public enum HTMLRenderer {
             if let list = openList {
                 if case .listItem(_, _, let id) = info.role, id == list.id, info.quoteDepth == depth {} else { closeList() }
             }
-            while depth > info.quoteDepth { out += "</blockquote>\n"; depth -= 1 }
-            while depth < info.quoteDepth { out += "<blockquote>\n"; depth += 1 }
+            while depth > info.quoteDepth { out += "</blockquote>" + newline; depth -= 1 }
+            while depth < info.quoteDepth { out += "<blockquote>" + newline; depth += 1 }
             switch info.role {
             case .paragraph:
-                out += "<p>" + inline(block.items, rawHTMLVerbatim) + "</p>\n"
+                out += "<p>" + inline(block.items) + "</p>" + newline
             case .codeBlock(let infoString):
                 let language = infoString.split(separator: " ").first.map { " class=\"language-\(escape(String($0)))\"" } ?? ""
                 out += "<pre><code\(language)>" + block.items.map { item -> String in
                     if case .code(let text) = item { return escape(VisibleControls.sanitize(text)) }
                     return ""
-                }.joined() + "</code></pre>\n"
+                }.joined() + "</code></pre>" + newline
             case .listItem(let ordered, let number, let id):
                 if openList == nil {
-                    openList = (id, ordered)
-                    out += ordered ? (number == 1 ? "<ol>\n" : "<ol start=\"\(number)\">\n") : "<ul>\n"
+                    openList = (id, ordered, number)
+                    out += (ordered ? (number == 1 ? "<ol>" : "<ol start=\"\(number)\">") : "<ul>") + newline
                 }
-                out += "<li>" + inline(block.items, rawHTMLVerbatim) + "</li>\n"
+                let value = numbersEveryItem && ordered && number != openList?.next ? " value=\"\(number)\"" : ""
+                openList?.next = number + 1
+                out += "<li\(value)>" + inline(block.items) + "</li>" + newline
             }
         }
         closeList()
-        while depth > 0 { out += "</blockquote>\n"; depth -= 1 }
+        while depth > 0 { out += "</blockquote>" + newline; depth -= 1 }
         return out
     }
 
@@ -97,6 +110,7 @@ public enum HTMLRenderer {
         html.contains("\n") ? html.replacingOccurrences(of: "\n", with: "<br />\n") : html
     }
 
+    /// `&`, `<`, `>` and `"` as references, for text and attribute values alike.
     static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)

@@ -20,12 +20,8 @@ final class MatrixConnectionTests: XCTestCase {
     }
 
     func testTheServerStoppedAndStartedAgainMidSessionLosesNothing() throws {
-        let bo = try registerUser("bo", on: server)
-        let ann = try registerUser("ann", on: server)
-        let room = try bo.other.createRoom(name: "Flaky", preset: .publicChat)
-        _ = try ann.other.join(room)
-        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
-                                            me: ann.account.userID, environment: [:])
+        let (bo, ann, room) = try twoUsersInARoom("Flaky", on: server)
+        let source = try open(room, as: ann)
         defer { source.stop() }
         server.stop()
         try collectUpdates(from: source) { $0.contains { if case .connection(.offline) = $0 { true } else { false } } }
@@ -47,8 +43,7 @@ final class MatrixConnectionTests: XCTestCase {
     func testARetriedSendWithTheSameTransactionIsPostedOnce() throws {
         let ann = try registerUser("ann", on: server)
         let room = try ann.other.createRoom(name: "Once", preset: .publicChat)
-        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
-                                            me: ann.account.userID, environment: [:])
+        let source = try open(room, as: ann)
         defer { source.stop() }
         let mine = comment(by: ann, "only once")
         _ = source.send(mine)

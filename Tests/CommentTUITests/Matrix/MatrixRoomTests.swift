@@ -51,10 +51,7 @@ final class MatrixRoomTests: XCTestCase {
 
     func testWhatAnotherClientSendsShowsAsThatClientMeantIt() throws {
         let server = try server
-        let bo = try registerUser("bo", displayName: "Bo", on: server)
-        let ann = try registerUser("ann", on: server)
-        let room = try bo.other.createRoom(name: "Formats", preset: .publicChat)
-        _ = try ann.other.join(room)
+        let (bo, ann, room) = try twoUsersInARoom("Formats", on: server)
         let pill = "https://matrix.to/#/\(ann.account.userID)"
         try bo.other.sendText(roomID: room, body: "The post: a list of formats")
         try bo.other.send(roomID: room, content: [
@@ -78,8 +75,7 @@ final class MatrixRoomTests: XCTestCase {
             "msgtype": "m.text", "body": "evil \u{1B}[2J", "format": "org.matrix.custom.html",
             "formatted_body": "<script>x</script><b onclick=\"y\">bold\u{1B}]0;pwned\u{07}</b><img src=x alt=pic><mx-reply>hidden</mx-reply>"])
 
-        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
-                                            me: ann.account.userID, environment: [:], follows: false)
+        let source = try open(room, as: ann, follows: false)
         let shown = screen(source, me: source.reader)
         XCTAssertTrue(shown.contains("@\(ann.localpart): look here"), shown)
         XCTAssertTrue(shown.contains("the killer is"), shown)
@@ -99,12 +95,8 @@ final class MatrixRoomTests: XCTestCase {
 
     func testOurCommentArrivesWithMentionsSpoilersAndIsConfirmedByItsEcho() throws {
         let server = try server
-        let bo = try registerUser("bo", on: server)
-        let ann = try registerUser("ann", on: server)
-        let room = try bo.other.createRoom(name: "Ours", preset: .publicChat)
-        _ = try ann.other.join(room)
-        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
-                                            me: ann.account.userID, environment: [:])
+        let (bo, ann, room) = try twoUsersInARoom("Ours", on: server)
+        let source = try open(room, as: ann)
         defer { source.stop() }
         let mine = comment(by: ann, "hi @\(bo.localpart), the answer is ||42||")
         XCTAssertEqual(source.send(mine), .pending)
@@ -120,12 +112,8 @@ final class MatrixRoomTests: XCTestCase {
 
     func testAnotherUsersCommentArrivesLiveAndTypingShows() throws {
         let server = try server
-        let bo = try registerUser("bo", on: server)
-        let ann = try registerUser("ann", on: server)
-        let room = try bo.other.createRoom(name: "Live", preset: .publicChat)
-        _ = try ann.other.join(room)
-        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
-                                            me: ann.account.userID, environment: [:])
+        let (bo, ann, room) = try twoUsersInARoom("Live", on: server)
+        let source = try open(room, as: ann)
         defer { source.stop() }
         try bo.other.call("PUT", "/_matrix/client/v3/rooms/\(room.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/typing/\(bo.account.userID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
                           body: ["typing": true, "timeout": 10000])
@@ -136,13 +124,9 @@ final class MatrixRoomTests: XCTestCase {
 
     func testOlderCommentsPageInAtTheTopWithoutMovingTheView() throws {
         let server = try server
-        let bo = try registerUser("bo", on: server)
-        let ann = try registerUser("ann", on: server)
-        let room = try bo.other.createRoom(name: "History", preset: .publicChat)
-        _ = try ann.other.join(room)
+        let (bo, ann, room) = try twoUsersInARoom("History", on: server)
         for n in 1...130 { try bo.other.sendText(roomID: room, body: "message \(n)") }
-        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
-                                            me: ann.account.userID, environment: [:], follows: false)
+        let source = try open(room, as: ann, follows: false)
         XCTAssertTrue(source.hasOlderComments)
         let opened = source.openedComments.commentCount
         XCTAssertLessThan(opened, 130)
@@ -178,17 +162,13 @@ final class MatrixRoomTests: XCTestCase {
 
     func testTheReadMarkerSurvivesAReopen() throws {
         let server = try server
-        let bo = try registerUser("bo", on: server)
-        let ann = try registerUser("ann", on: server)
-        let room = try bo.other.createRoom(name: "Marker", preset: .publicChat)
-        _ = try ann.other.join(room)
+        let (bo, ann, room) = try twoUsersInARoom("Marker", on: server)
         for n in 1...5 { try bo.other.sendText(roomID: room, body: "m\(n)") }
-        let address = MatrixRoomAddress(locator: "matrix:\(room)")!
-        let first = try MatrixThreadSource(client: ann.client, address: address, me: ann.account.userID, environment: [:], follows: false)
+        let first = try open(room, as: ann, follows: false)
         XCTAssertNil(first.loadReadMarker())
         let third = (first.openedComments as! ArrayCommentStore).comments[2]
         try first.saveReadMarker(ReadMarker(commentID: third.id, position: 2))
-        let again = try MatrixThreadSource(client: ann.client, address: address, me: ann.account.userID, environment: [:], follows: false)
+        let again = try open(room, as: ann, follows: false)
         XCTAssertEqual(again.loadReadMarker(), ReadMarker(commentID: third.id, position: 2))
         let app = CommentApp(source: again, me: again.reader, columns: 80, rows: 30)
         app.wallTime = Date()
@@ -204,24 +184,19 @@ final class MatrixRoomTests: XCTestCase {
         let bo = try registerUser("bo", on: server)
         let room = try bo.other.createRoom(name: "Secret", initialState: [
             ["type": "m.room.encryption", "state_key": "", "content": ["algorithm": "m.megolm.v1.aes-sha2"]]])
-        XCTAssertThrowsError(try MatrixThreadSource(client: bo.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
-                                                    me: bo.account.userID, environment: [:], follows: false)) { error in
+        XCTAssertThrowsError(try open(room, as: bo, follows: false)) { error in
             XCTAssertTrue("\(error)".contains("encrypted"), "\(error)")
         }
     }
 
     func testReadingMovesTheMarkerOnTheServerAndTypingIsSent() throws {
         let server = try server
-        let bo = try registerUser("bo", on: server)
-        let ann = try registerUser("ann", on: server)
-        let room = try bo.other.createRoom(name: "Reading", preset: .publicChat)
-        _ = try ann.other.join(room)
+        let (bo, ann, room) = try twoUsersInARoom("Reading", on: server)
         try bo.other.sendText(roomID: room, body: "post")
         let newest = try bo.other.sendText(roomID: room, body: "newest")
-        let address = MatrixRoomAddress(locator: "matrix:\(room)")!
-        let annSource = try MatrixThreadSource(client: ann.client, address: address, me: ann.account.userID, environment: [:])
+        let annSource = try open(room, as: ann)
         defer { annSource.stop() }
-        let boSource = try MatrixThreadSource(client: bo.client, address: address, me: bo.account.userID, environment: [:])
+        let boSource = try open(room, as: bo)
         defer { boSource.stop() }
         // Ann's screen shows the newest comment: the marker follows without waiting for exit.
         let app = CommentApp(source: annSource, me: annSource.reader, columns: 80, rows: 24)
@@ -245,8 +220,7 @@ final class MatrixRoomTests: XCTestCase {
         let room = try ann.other.createRoom(name: "Replies", preset: .publicChat)
         try ann.other.sendText(roomID: room, body: "post")
         let parent = try ann.other.sendText(roomID: room, body: "question?")
-        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
-                                            me: ann.account.userID, environment: [:])
+        let source = try open(room, as: ann)
         defer { source.stop() }
         let answer = comment(by: ann, "answer")
         _ = source.send(answer, inReplyTo: parent)
@@ -258,14 +232,10 @@ final class MatrixRoomTests: XCTestCase {
 
     func testAGapTheServerReportsIsFilledInOrder() throws {
         let server = try server
-        let bo = try registerUser("bo", on: server)
-        let ann = try registerUser("ann", on: server)
-        let room = try bo.other.createRoom(name: "Gap", preset: .publicChat)
-        _ = try ann.other.join(room)
+        let (bo, ann, room) = try twoUsersInARoom("Gap", on: server)
         try bo.other.sendText(roomID: room, body: "post")
         try bo.other.sendText(roomID: room, body: "before the gap")
-        let source = try MatrixThreadSource(client: ann.client, address: MatrixRoomAddress(locator: "matrix:\(room)")!,
-                                            me: ann.account.userID, environment: [:], follows: false)
+        let source = try open(room, as: ann, follows: false)
         defer { source.stop() }
         // More than a sync's page arrives while the source is not following: the next sync is `limited`.
         let count = MatrixThreadSource.pageSize + 30

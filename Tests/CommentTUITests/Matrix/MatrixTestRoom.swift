@@ -40,6 +40,21 @@ extension XCTestCase {
         return MatrixTestUser(account: account, other: server.client(for: account), client: client, localpart: localpart)
     }
 
+    /// Bo creates a public room named `name` and Ann joins it.
+    func twoUsersInARoom(_ name: String, on server: SynapseServer) throws -> (bo: MatrixTestUser, ann: MatrixTestUser, room: String) {
+        let bo = try registerUser("bo", displayName: "Bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: name, preset: .publicChat)
+        _ = try ann.other.join(room)
+        return (bo, ann, room)
+    }
+
+    /// Opens `room` as `user` through our source; `follows` starts its sync loop.
+    func open(_ room: String, as user: MatrixTestUser, follows: Bool = true) throws -> MatrixThreadSource {
+        try MatrixThreadSource(client: user.client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                               me: user.account.userID, environment: [:], follows: follows)
+    }
+
     /// Waits (bounded) for the source's updates until `done` says the collected list is enough.
     @discardableResult
     func collectUpdates(from source: ThreadSource, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
