@@ -98,6 +98,16 @@ final class MatrixConnectionTests: XCTestCase {
         XCTAssertEqual(file.thread.comments.map(\.body), ["a comment with `code`"])
         XCTAssertFalse(output.contains(token) || errors.contains(token), "the token never reaches output")
 
+        // Errors name what failed.
+        XCTAssertEqual(run(["render", "matrix:#nothing-here:\(server.serverName)"]), 1)
+        XCTAssertTrue(errors.contains("unknown room #nothing-here:\(server.serverName)"), errors)
+        let bo = try registerUser("bo", on: server)
+        let privateRoom = try bo.other.createRoom(name: "Private")
+        XCTAssertEqual(run(["check", "matrix:\(privateRoom)"]), 1)
+        XCTAssertTrue(errors.contains("not joined to \(privateRoom)"), errors)
+        XCTAssertEqual(run(["login", "--homeserver", "http://127.0.0.1:9", "--user", "x", "--password-stdin"], stdin: "pw\n"), 1)
+        XCTAssertTrue(errors.contains("homeserver http://127.0.0.1:9 is unreachable"), errors)
+
         XCTAssertEqual(run(["logout"]), 0, errors)
         XCTAssertEqual(try MatrixAccounts(path: accounts).accounts.count, 0)
         let status = try MatrixTestClient(baseURL: server.baseURL, accessToken: token, userID: nil)
