@@ -5,6 +5,8 @@ struct HomeserverConfig {
     let serverName: String
     let port: Int
     let directory: URL
+    /// Limits kept, by key, instead of the lifted ones.
+    var rateLimitOverrides: [String: String] = [:]
 
     var configFile: URL { directory.appendingPathComponent("homeserver.yaml") }
     var logConfigFile: URL { directory.appendingPathComponent("log.yaml") }
@@ -68,7 +70,8 @@ struct HomeserverConfig {
     private var rateLimits: String {
         let unlimited = "{per_second: 1000, burst_count: 1000}"
         return Self.rateLimitKeys.map { entry in
-            entry.children.isEmpty
+            if let kept = rateLimitOverrides[entry.key] { return "\(entry.key): \(kept)" }
+            return entry.children.isEmpty
                 ? "\(entry.key): \(unlimited)"
                 : "\(entry.key):\n" + entry.children.map { "  \($0): \(unlimited)" }.joined(separator: "\n")
         }.joined(separator: "\n")

@@ -24,9 +24,14 @@ public final class SynapseServer: @unchecked Sendable {
         try SynapseVenv.provision()
     }
 
+    /// Rate limits kept instead of the lifted ones, by key (`rc_message`: `{per_second: 0.5, burst_count: 1}`).
+    public let rateLimits: [String: String]
+
     /// A server that will run as `serverName`; nothing is written or launched until `start()`.
-    public init(serverName: String = "test.local") {
+    /// - Parameter rateLimits: limits to keep (for tests of HTTP 429); every other one is lifted.
+    public init(serverName: String = "test.local", rateLimits: [String: String] = [:]) {
         self.serverName = serverName
+        self.rateLimits = rateLimits
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("synapse-\(UUID().uuidString)", isDirectory: true)
     }
@@ -133,7 +138,7 @@ public final class SynapseServer: @unchecked Sendable {
     }
 
     private func configuration(port: Int) -> HomeserverConfig {
-        HomeserverConfig(serverName: serverName, port: port, directory: directory)
+        HomeserverConfig(serverName: serverName, port: port, directory: directory, rateLimitOverrides: rateLimits)
     }
 
     /// Polls `/_matrix/client/versions` every 50 ms; throws with the logs if Synapse exits or stays silent.

@@ -114,4 +114,24 @@ final class MatrixConnectionTests: XCTestCase {
             .request(method: "GET", path: "/_matrix/client/v3/account/whoami").status
         XCTAssertEqual(status, 401, "the session ended on the server")
     }
+
+    func testSendsRateLimitedByTheServerWaitAndGoOnceEach() throws {
+        server.stop()
+        server = SynapseServer(rateLimits: ["rc_message": "{per_second: 2, burst_count: 1}"])
+        try server.start()
+        let ann = try registerUser("ann", on: server)
+        let room = try ann.other.createRoom(name: "Slow down", preset: .publicChat)
+        let source = try open(room, as: ann)
+        defer { source.stop() }
+        let comments = (1...4).map { comment(by: ann, "burst \($0)") }
+        let started = Date()
+        for comment in comments { XCTAssertEqual(source.send(comment), .pending) }
+        // The server answers 429 with retry_after_ms; each send waits and goes again, in order.
+        let updates = try collectUpdates(from: source, timeout: 30) { updates in
+            comments.allSatisfy { comment in updates.contains { if case .sendConfirmed(comment.id) = $0 { true } else { false } } }
+        }
+        XCTAssertFalse(updates.contains { if case .sendFailed = $0 { true } else { false } })
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1, "at 2 a second after a burst of 1, four sends take over a second")
+        XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0.hasPrefix("burst") }, comments.map(\.body))
+    }
 }
