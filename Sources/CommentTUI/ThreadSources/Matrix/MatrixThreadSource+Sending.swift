@@ -7,18 +7,21 @@ extension MatrixThreadSource {
     public func send(_ comment: Comment) -> SendOutcome { send(comment, inReplyTo: nil) }
 
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome {
-        let (content, replyTo) = locked { () -> (JSONValue, String?) in
+        let content = locked { () -> JSONValue in
             timeline.willSend(transactionID: comment.id)
-            let members = timeline.members
-            let replyTo = parentID.flatMap { timeline.eventID(forComment: $0) }
-            let message = MatrixMessageContent(markdown: comment.body, handles: { members.userID(handle: $0) },
-                                               displayName: { members.name(of: $0) }, replyTo: replyTo)
-            return (JSONValue(foundation: message.json), replyTo)
+            return messageContent(comment.body, replyTo: parentID.flatMap { timeline.eventID(forComment: $0) })
         }
-        _ = replyTo
         stopTyping()
         sendQueue.async { [weak self] in self?.deliver(content, transactionID: comment.id) }
         return .pending
+    }
+
+    /// The event content for a comment body: mentions resolved against the members (call locked).
+    func messageContent(_ body: String, replyTo eventID: String? = nil) -> JSONValue {
+        let members = timeline.members
+        let message = MatrixMessageContent(markdown: body, handles: { members.userID(handle: $0) },
+                                           displayName: { members.name(of: $0) }, replyTo: eventID)
+        return JSONValue(foundation: message.json)
     }
 
     /// Sends until the server accepts or refuses; the network's absence only delays it.
@@ -47,14 +50,13 @@ extension MatrixThreadSource {
     public func readerIsTyping(_ typing: Bool) {
         guard typing else { return stopTyping() }
         let now = Date()
-        let renew = locked { () -> Bool in
-            defer { if typingSince.map({ now.timeIntervalSince($0) > 20 }) ?? true { typingSince = now } }
-            return typingSince.map { now.timeIntervalSince($0) > 20 } ?? true
-        }
         let stop = DispatchWorkItem { [weak self] in self?.stopTyping() }
-        locked {
+        let renew = locked { () -> Bool in
             typingStop?.cancel()
             typingStop = stop
+            guard typingSince.map({ now.timeIntervalSince($0) > 20 }) ?? true else { return false }
+            typingSince = now
+            return true
         }
         workQueue.asyncAfter(deadline: .now() + 30, execute: stop)
         if renew { workQueue.async { [weak self] in self?.sendTyping(true) } }

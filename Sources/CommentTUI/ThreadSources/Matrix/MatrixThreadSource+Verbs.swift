@@ -28,12 +28,7 @@ extension MatrixThreadSource {
 
     /// Sends a comment and waits for the server's event id (the `post` verb).
     public func post(_ body: String, transactionID: String) throws -> String {
-        let content = locked { () -> JSONValue in
-            let members = timeline.members
-            let message = MatrixMessageContent(markdown: body, handles: { members.userID(handle: $0) },
-                                               displayName: { members.name(of: $0) })
-            return JSONValue(foundation: message.json)
-        }
+        let content = locked { messageContent(body) }
         return try client.send(room: roomID, transactionID: transactionID, content: content)
     }
 }
