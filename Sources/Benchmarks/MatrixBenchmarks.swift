@@ -15,7 +15,8 @@ func matrixBenchmarks() -> [BenchmarkRow] {
 }
 
 private struct MatrixBenchmark {
-    static let messages = 10_000
+    /// 10,000 by default; `COMMENT_TUI_BENCH_MATRIX_MESSAGES` sets another size for a quick look.
+    static let messages = ProcessInfo.processInfo.environment["COMMENT_TUI_BENCH_MATRIX_MESSAGES"].flatMap(Int.init) ?? 10_000
 
     func run() throws -> [BenchmarkRow] {
         let server = SynapseServer()
@@ -44,7 +45,7 @@ private struct MatrixBenchmark {
             opens.append(Double(benchNow() - start) / 1e6)
         }
         let open = percentiles(opens)
-        rows.append(BenchmarkRow(area: "matrix", name: "open 10,000-message room to newest screen (median, worst of 5)",
+        rows.append(BenchmarkRow(area: "matrix", name: "open \(Self.messages)-message room to newest screen (median, worst of 5)",
                                  value: String(format: "%.0f ms, %.0f ms", open.median, opens.max() ?? 0)))
 
         let source = try MatrixThreadSource(client: client, address: address, me: reader.userID, environment: [:])
@@ -88,19 +89,31 @@ private struct MatrixBenchmark {
         let reading = CommentApp(source: history, me: history.reader, columns: 100, rows: 30)
         let start = benchNow()
         var pages = 0
+        var pageTimes: [Double] = []
+        var appTimes: [Double] = []
         while history.hasOlderComments, pages < 1000 {
+            let pageStart = benchNow()
             _ = reading.update(.key(KeyPress(.home, .ctrl)))
             reading.advance(to: ScrollInstant(seconds: reading.now.seconds + 5))
             var arrived = false
+            var updates: [ThreadUpdate] = []
             try waitUntil {
-                let updates = history.takeUpdates()
-                arrived = arrived || updates.contains { if case .olderComments = $0 { true } else { false } }
-                reading.receive(updates)
+                updates += history.takeUpdates()
+                arrived = updates.contains { if case .olderComments = $0 { true } else { false } }
                 return arrived
             }
+            let received = benchNow()
+            reading.receive(updates)
+            _ = reading.render()
             pages += 1
+            pageTimes.append(Double(benchNow() - pageStart) / 1e6)
+            appTimes.append(Double(benchNow() - received) / 1e6)
         }
         let seconds = Double(benchNow() - start) / 1e9
+        let page = percentiles(pageTimes)
+        let appPart = percentiles(appTimes)
+        rows.append(BenchmarkRow(area: "matrix", name: "one older page asked → shown; of which the app (median, p99)",
+                                 value: String(format: "%.0f ms, %.0f ms; %.1f ms, %.1f ms", page.median, page.p99, appPart.median, appPart.p99)))
         rows.append(BenchmarkRow(area: "matrix", name: "scroll newest → first message (pages, time, comments)",
                                  value: String(format: "%d pages, %.1f s, %d comments", pages, seconds, reading.commentCount)))
         return rows

@@ -23,6 +23,8 @@ final class TmuxClientTests: XCTestCase {
         try tmux.waitFor("typed text in the composer") { $0.contains("› hello 日本") }
         XCTAssertEqual(try tmux.format("#{cursor_x}"), "\(2 + 10)")
 
+        // The first frames may still be settling (the header's snap): page from a resting screen.
+        _ = try tmux.settledStyledCells()
         let before = feedRows(try tmux.screen())
         try tmux.keys("PPage")
         let paged = try tmux.waitFor("the feed to page up") { self.feedRows($0) != before && self.isIdle($0) }

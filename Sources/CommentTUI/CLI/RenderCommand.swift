@@ -8,7 +8,8 @@ enum RenderCommand {
     static let usage = """
     Usage: comment-tui render FILE [--width N] [--plain] [--now TIME] [--as HANDLE]
 
-    Prints the thread as the client lays it out, with ANSI styles (or --plain text):
+    Prints the thread as the client lays it out, with ANSI styles (or --plain text). FILE may
+    be a room (matrix:…, read whole as the logged-in account; --as @user:server picks one):
       --width N     columns to lay out in (default: $COLUMNS, else 80; at least 20)
       --now TIME    the time relative times count to, e.g. 2025-04-17T12:00:00Z (default: now)
       --as HANDLE   whose mentions stand out, as in the client
