@@ -47,8 +47,11 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
-    /// How many events a page asks for.
+    /// How many events the opening sync asks for: a screenful and some.
     static let pageSize = 50
+    /// How many events an older page asks for: a homeserver's page costs about the same for 50
+    /// or 100 events in a big room, so fewer, larger pages reach the start sooner.
+    static let olderPageSize = 100
 
     /// Opens the room (blocking: the verbs and the worker call it before the terminal is set up).
     public convenience init(client: MatrixClient, address: MatrixRoomAddress, me: String,
