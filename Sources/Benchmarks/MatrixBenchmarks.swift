@@ -31,6 +31,8 @@ private struct MatrixBenchmark {
         let filled = benchNow()
         try fill(room, count: Self.messages, with: other)
         let fillSeconds = Double(benchNow() - filled) / 1e9
+        // Let the homeserver finish what the writes left it (caches, background jobs) first.
+        Thread.sleep(forTimeInterval: 10)
         let client = MatrixClient(homeserver: server.baseURL, accessToken: reader.accessToken)
         let address = MatrixRoomAddress(locator: "matrix:\(room)")!
 

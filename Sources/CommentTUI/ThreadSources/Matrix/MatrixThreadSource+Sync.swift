@@ -119,7 +119,7 @@ extension MatrixThreadSource {
             // Pages of only state events (joins, renames) bring no comments: keep going a little.
             for _ in 0..<5 where comments.isEmpty {
                 guard let start = from else { break }
-                let page = try client.messages(room: roomID, from: start, backwards: true, limit: Self.olderPageSize,
+                let page = try client.messages(room: roomID, from: start, backwards: true, limit: Self.pageSize,
                                                filter: ["lazy_load_members": true])
                 let applied = locked { timeline.applyOlder(page.events, state: page.state) }
                 updates += applied.updates
