@@ -59,7 +59,8 @@ private struct MatrixBenchmark {
             let body = "delivery probe \(n)"
             let start = benchNow()
             try other.sendText(roomID: room, body: body)
-            try waitUntil { app.receive(source.takeUpdates()); return screenLines(app).contains { $0.contains(body) } }
+            // As the client's loop does: asleep in poll() until the sync thread wakes it.
+            try waitUntil(woken: source.updatesReady) { app.receive(source.takeUpdates()); return screenLines(app).contains { $0.contains(body) } }
             deliveries.append(Double(benchNow() - start) / 1e6)
         }
         let sorted = deliveries.sorted()
@@ -77,7 +78,7 @@ private struct MatrixBenchmark {
             let frame = screenLines(app)
             pendings.append(Double(benchNow() - start) / 1e6)
             if frame.contains(where: { $0.contains(body) }) && frame.contains(where: { $0.contains("sending…") }) { sameFrame += 1 }
-            try waitUntil { app.receive(source.takeUpdates()); return !screenLines(app).contains { $0.contains("sending…") } }
+            try waitUntil(woken: source.updatesReady) { app.receive(source.takeUpdates()); return !screenLines(app).contains { $0.contains("sending…") } }
             confirms.append(Double(benchNow() - start) / 1e6)
         }
         rows.append(BenchmarkRow(area: "matrix", name: "Enter → pending shown (median; in the same frame)",
@@ -99,7 +100,7 @@ private struct MatrixBenchmark {
             reading.advance(to: ScrollInstant(seconds: reading.now.seconds + 5))
             var arrived = false
             var updates: [ThreadUpdate] = []
-            try waitUntil {
+            try waitUntil(woken: history.updatesReady) {
                 updates += history.takeUpdates()
                 arrived = updates.contains { if case .olderComments = $0 { true } else { false } }
                 return arrived
@@ -134,12 +135,12 @@ private struct MatrixBenchmark {
         if failures.value > 0 { throw BenchmarkFailure("\(failures.value) sends failed while filling the room") }
     }
 
-    /// Polls `done` every millisecond, for at most 30 s.
-    private func waitUntil(_ done: () throws -> Bool) throws {
+    /// Checks `done` each time `woken` is readable (else every millisecond), for at most 30 s.
+    private func waitUntil(woken: FileDescriptor? = nil, _ done: () throws -> Bool) throws {
         let deadline = benchNow() + 30_000_000_000
         while try !done() {
             guard benchNow() < deadline else { throw BenchmarkFailure("timed out") }
-            usleep(1000)
+            if let woken { _ = try Poll.readable([woken], timeout: 1) } else { usleep(1000) }
         }
     }
 }
