@@ -52,6 +52,11 @@ public final class CommentApp {
         // Added only when missing or different: a big thread's users are not copied for nothing.
         if thread.user(id: me.id) != me { thread.add(me) }
         comments = ThreadComments(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments)
+        // Written in an earlier run and never confirmed: shown as on their way, in order.
+        for comment in source.unsentComments where !comments.containsAdded(id: comment.id) {
+            comments.append(comment)
+            deliveries[comment.id] = .sending
+        }
         size = (columns, rows)
         composer = ComposerModel(columns: columns, rows: rows)
         mentions = MentionList(me: me.id)

@@ -34,6 +34,11 @@ public protocol ThreadSource: AnyObject {
     /// thread echoes them: the app skips comments whose id it already has.
     func takeUpdates() -> [ThreadUpdate]
 
+    /// The reader's comments written before this run and not yet in the thread (an outbox kept
+    /// across a crash or quitting offline), oldest first; they are on their way again, each
+    /// ending in `.sendConfirmed` or `.sendFailed`.
+    var unsentComments: [Comment] { get }
+
     /// Sends a comment of the reader's. `.pending` promises a `.sendConfirmed` or `.sendFailed`
     /// update for the comment's id later.
     func send(_ comment: Comment) -> SendOutcome
@@ -57,6 +62,7 @@ extension ThreadSource {
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome { send(comment) }
     public func readerIsTyping(_ typing: Bool) {}
     public func readMarkerMoved(_ marker: ReadMarker) {}
+    public var unsentComments: [Comment] { [] }
 }
 
 /// A change a thread source reports after opening.

@@ -13,7 +13,7 @@ public enum FileSystem {
     }
 
     /// Removes a name.
-    static func unlink(_ path: String) { _ = Glibc.unlink(path) }
+    public static func unlink(_ path: String) { _ = Glibc.unlink(path) }
 
     /// The process id, to name temporary files uniquely.
     public static var processID: Int32 { getpid() }

@@ -134,4 +134,25 @@ final class MatrixConnectionTests: XCTestCase {
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 1, "at 2 a second after a burst of 1, four sends take over a second")
         XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0.hasPrefix("burst") }, comments.map(\.body))
     }
+
+    func testACommentWrittenOfflineIsSentOnceAfterQuittingAndComingBack() throws {
+        let (_, ann, room) = try twoUsersInARoom("Train", on: server)
+        let environment = temporaryDataEnvironment()
+        let first = try open(room, as: ann, environment: environment)
+        server.stop()
+        try collectUpdates(from: first) { $0.contains { if case .connection(.offline) = $0 { true } else { false } } }
+        let mine = comment(by: ann, "typed on the train")
+        XCTAssertEqual(first.send(mine), .pending)
+        first.stop()  // the lid closes: the client quits with the comment unsent
+
+        try server.start()
+        let second = try open(room, as: ann, environment: environment)
+        defer { second.stop() }
+        XCTAssertEqual(second.unsentComments.map(\.body), ["typed on the train"])
+        let app = CommentApp(source: second, me: second.reader, columns: 80, rows: 24)
+        app.wallTime = Date()
+        XCTAssertTrue(app.render().buffer.trimmedLines.contains { $0.contains("typed on the train") })
+        try collectUpdates(from: second) { $0.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } } }
+        XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "typed on the train" }.count, 1)
+    }
 }

@@ -244,4 +244,35 @@ final class MatrixRoomTests: XCTestCase {
         let updates = try collectUpdates(from: source, timeout: 30) { $0.flatMap(\.appended).count >= count }
         XCTAssertEqual(updates.flatMap(\.appended).map(\.body), (1...count).map { "gap \($0)" })
     }
+
+    func testAnOutboxLeftByACrashIsSentOnceWhetherOrNotTheServerHadIt() throws {
+        let server = try server
+        let (_, ann, room) = try twoUsersInARoom("Crash", on: server)
+        try ann.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        let outbox = try outbox(of: ann, in: room, environment: environment)
+        // Killed after the send reached the server but before it was marked sent…
+        let reached = MatrixOutbox.Entry(txn: "c-reached", author: ann.account.userID, created: Date(), body: "reached the server")
+        try outbox.queue(reached)
+        _ = try ann.client.send(room: room, transactionID: reached.txn, content: ["msgtype": "m.text", "body": "reached the server"])
+        // …and killed between the outbox write and the first attempt.
+        let queued = MatrixOutbox.Entry(txn: "c-queued", author: ann.account.userID, created: Date(), body: "never left the machine")
+        try outbox.queue(queued)
+        XCTAssertEqual(outbox.unsent().map(\.txn), ["c-reached", "c-queued"])
+
+        let source = try open(room, as: ann, environment: environment)
+        defer { source.stop() }
+        XCTAssertEqual(source.unsentComments.map(\.id), ["c-queued"], "the server's echo shows the first was sent")
+        let app = CommentApp(source: source, me: source.reader, columns: 80, rows: 24)
+        app.wallTime = Date()
+        let lines = app.render().buffer.trimmedLines
+        XCTAssertTrue(lines.contains { $0.contains("sending…") }, "\(lines)")
+        XCTAssertEqual(lines.filter { $0.contains("reached the server") }.count, 1, "\(lines)")
+        try collectUpdates(from: source) { $0.contains { if case .sendConfirmed("c-queued") = $0 { true } else { false } } }
+        let bodies = try ann.other.messageBodies(roomID: room)
+        XCTAssertEqual(bodies.filter { $0 == "reached the server" }.count, 1)
+        XCTAssertEqual(bodies.filter { $0 == "never left the machine" }.count, 1)
+        XCTAssertTrue(outbox.unsent().isEmpty)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: outbox.path), "an empty outbox is removed")
+    }
 }

@@ -50,9 +50,9 @@ extension XCTestCase {
     }
 
     /// Opens `room` as `user` through our source; `follows` starts its sync loop.
-    func open(_ room: String, as user: MatrixTestUser, follows: Bool = true) throws -> MatrixThreadSource {
+    func open(_ room: String, as user: MatrixTestUser, follows: Bool = true, environment: [String: String] = [:]) throws -> MatrixThreadSource {
         try MatrixThreadSource(client: user.client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
-                               me: user.account.userID, environment: [:], follows: follows)
+                               me: user.account.userID, environment: environment, follows: follows)
     }
 
     /// Waits (bounded) for the source's updates until `done` says the collected list is enough.
@@ -82,4 +82,19 @@ extension XCTestCase {
 extension ThreadUpdate {
     /// The comments an update appends, if it does.
     var appended: [Comment] { if case .commentsAppended(let list) = self { list } else { [] } }
+}
+
+extension XCTestCase {
+    /// An environment whose data directory is a fresh temporary folder (drafts, outboxes).
+    func temporaryDataEnvironment() -> [String: String] {
+        let folder = NSTemporaryDirectory() + "data-\(UUID().uuidString)"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return ["XDG_DATA_HOME": folder]
+    }
+
+    /// The outbox our source keeps for `user` in `room`.
+    func outbox(of user: MatrixTestUser, in room: String, environment: [String: String]) throws -> MatrixOutbox {
+        let files = try XCTUnwrap(MatrixThreadSource.stateFiles(me: user.account.userID, roomID: room, environment: environment))
+        return MatrixOutbox(path: files.path(for: "outbox.jsonl"))
+    }
 }

@@ -7,13 +7,26 @@ extension MatrixThreadSource {
     public func send(_ comment: Comment) -> SendOutcome { send(comment, inReplyTo: nil) }
 
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome {
-        let content = locked { () -> JSONValue in
-            timeline.willSend(transactionID: comment.id)
-            return messageContent(comment.body, replyTo: parentID.flatMap { timeline.eventID(forComment: $0) })
+        let replyTo = parentID.flatMap { id in locked { timeline.eventID(forComment: id) } }
+        let entry = MatrixOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created, body: comment.body, replyTo: replyTo)
+        do {
+            // On disk before the first attempt: whatever happens next, the next start sends it.
+            try outbox?.queue(entry)
+        } catch {
+            return .failed("could not keep it in the outbox: \(error)")
         }
         stopTyping()
-        sendQueue.async { [weak self] in self?.deliver(content, transactionID: comment.id) }
+        resend(entry)
         return .pending
+    }
+
+    /// Queues a kept comment for sending (again).
+    func resend(_ entry: MatrixOutbox.Entry) {
+        let content = locked { () -> JSONValue in
+            timeline.willSend(transactionID: entry.txn)
+            return messageContent(entry.body, replyTo: entry.replyTo)
+        }
+        sendQueue.async { [weak self] in self?.deliver(content, transactionID: entry.txn) }
     }
 
     /// The event content for a comment body: mentions resolved against the members (call locked).
@@ -30,10 +43,12 @@ extension MatrixThreadSource {
         while !stopped {
             do {
                 let eventID = try client.send(room: roomID, transactionID: transactionID, content: content)
-                locked { timeline.sent(transactionID: transactionID, eventID: eventID) }
-                // Confirmed when the sync echoes it (`unsigned.transaction_id`); wake the loop in
-                // case the echo came first and is waiting to be matched.
-                wake.wake()
+                try? outbox?.markSent(transactionID, event: eventID)
+                // Confirmed by whichever comes first, this answer or the sync's echo (matched by
+                // `unsigned.transaction_id`): a resend after a restart may get no echo at all.
+                if locked({ timeline.sent(transactionID: transactionID, eventID: eventID) }) {
+                    report([.sendConfirmed(commentID: transactionID)])
+                }
                 return
             } catch let error as MatrixError where error.isTransient {
                 if !pause(error.retryAfter ?? delay) { return }

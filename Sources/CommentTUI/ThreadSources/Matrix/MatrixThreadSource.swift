@@ -14,6 +14,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     public var openingProblems: [ThreadFileProblem] { [] }
     public var updatesReady: FileDescriptor? { wake.readEnd }
     public let draftFile: DraftFile?
+    public let unsentComments: [Comment]
+    /// Where comments wait until the server has them; nil when no data directory is known.
+    let outbox: MatrixOutbox?
     /// The room's id.
     public let roomID: String
     /// The reader's user id.
@@ -74,11 +77,33 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         markerSent = opening.fullyRead
         filter = opening.filter
         wake = try WakePipe()
-        draftFile = ThreadStateFiles(key: "matrix:\(me):\(roomID)", name: opening.label, environment: environment).map(DraftFile.init)
-        if follows { startSyncing() }
+        let state = Self.stateFiles(me: me, roomID: roomID, environment: environment)
+        draftFile = state.map(DraftFile.init)
+        outbox = state.map { MatrixOutbox(path: $0.path(for: "outbox.jsonl")) }
+        // What an earlier run queued: the server has the ones the opening page echoed; the rest
+        // go again under their transaction ids.
+        var waiting: [MatrixOutbox.Entry] = []
+        for entry in outbox?.unsent() ?? [] {
+            if let event = timeline.echoedTransactions[entry.txn] {
+                try? outbox?.markSent(entry.txn, event: event)
+            } else {
+                waiting.append(entry)
+            }
+        }
+        unsentComments = follows ? waiting.map(\.comment) : []
+        if follows {
+            startSyncing()
+            for entry in waiting { resend(entry) }
+        }
     }
 
     deinit { stop() }
+
+    /// Where the draft and the outbox of a room are kept for an account: named by the room's id,
+    /// which never changes (its name and aliases may).
+    static func stateFiles(me: String, roomID: String, environment: [String: String]) -> ThreadStateFiles? {
+        ThreadStateFiles(key: "matrix:\(me):\(roomID)", name: roomID, environment: environment)
+    }
 
     /// The reader as a thread user.
     public var reader: User { locked { timeline.members.user(id: me) } }

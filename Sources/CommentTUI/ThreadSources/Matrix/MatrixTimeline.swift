@@ -17,6 +17,8 @@ struct MatrixTimeline {
     private var eventIDs: [String: String] = [:]
     /// Transaction ids (the app's comment ids) sent and not yet echoed.
     private(set) var unconfirmed: Set<String> = []
+    /// Events by the transaction id they were sent under (ours, echoed by the server).
+    private(set) var echoedTransactions: [String: String] = [:]
     /// The newest valid edit of each event not loaded yet, by target.
     private var waitingEdits: [String: (body: String, at: Date, sender: String)] = [:]
 
@@ -36,10 +38,13 @@ struct MatrixTimeline {
     /// A comment of ours is on its way under this transaction id.
     mutating func willSend(transactionID: String) { unconfirmed.insert(transactionID) }
 
-    /// The server accepted a send: its event is ours under the app's id.
-    mutating func sent(transactionID: String, eventID: String) {
+    /// The server accepted a send: its event is ours under the app's id. True the first time
+    /// (the comment is confirmed then, whether the answer or the echo came first).
+    @discardableResult
+    mutating func sent(transactionID: String, eventID: String) -> Bool {
         appIDs[eventID] = transactionID
         eventIDs[transactionID] = eventID
+        return unconfirmed.remove(transactionID) != nil
     }
 
     /// Applies events newer than all known (a sync's timeline or a gap filled), oldest first.
@@ -53,12 +58,12 @@ struct MatrixTimeline {
             switch reader.read(event) {
             case .comment(let comment, let transactionID):
                 if comment.id == postEventID || comments[comment.id] != nil { continue }
+                if let transactionID { echoedTransactions[transactionID] = comment.id }
                 let txn = transactionID ?? appIDs[comment.id]
                 if let txn, unconfirmed.contains(txn) || eventIDs[txn] != nil {
                     // Our own comment's echo: the app has it already, under its own id.
-                    sent(transactionID: txn, eventID: comment.id)
                     comments[comment.id] = comment
-                    if unconfirmed.remove(txn) != nil { flush(); updates.append(.sendConfirmed(commentID: txn)) }
+                    if sent(transactionID: txn, eventID: comment.id) { flush(); updates.append(.sendConfirmed(commentID: txn)) }
                     continue
                 }
                 let shown = withWaitingEdit(comment)
@@ -97,7 +102,8 @@ struct MatrixTimeline {
         for event in events {
             switch reader.read(event) {
             case .comment(let comment, _):
-                if comment.id == postEventID || comments[comment.id] != nil { continue }
+                // Ours from an earlier run, shown under the app's id since its outbox resend.
+                if comment.id == postEventID || comments[comment.id] != nil || appIDs[comment.id] != nil { continue }
                 let shown = withWaitingEdit(comment)
                 comments[comment.id] = shown
                 page.append(relabelled(shown))

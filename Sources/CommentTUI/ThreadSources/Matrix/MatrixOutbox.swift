@@ -1,0 +1,74 @@
+import Foundation
+import ThreadModel
+
+/// Comments on their way to a room, kept on disk until the server has them: written (and
+/// fsynced) before the first send attempt, marked sent when the server answers with the event.
+///
+/// After a crash, `kill -9` or quitting offline, the next start finds what was never marked sent
+/// and sends it again under the same transaction id, so the server posts it once. The file is
+/// JSON Lines, one record a line: `queued` (the comment) and `sent` (its transaction id and
+/// event); a torn last line from a crash mid-write is ignored. Once nothing is waiting the file is
+/// removed.
+struct MatrixOutbox {
+    /// A comment waiting to be sent, as queued.
+    struct Entry: Codable, Equatable, Sendable {
+        /// The transaction id: the comment's id in the app.
+        var txn: String
+        var author: String
+        var created: Date
+        var body: String
+        var replyTo: String?
+
+        enum CodingKeys: String, CodingKey { case txn, author, created, body, replyTo = "reply_to" }
+
+        /// The comment as the app shows it.
+        var comment: Comment { Comment(id: txn, author: author, created: created, body: body) }
+    }
+
+    private struct Record: Codable {
+        var type: String
+        var entry: Entry?
+        var txn: String?
+        var event: String?
+    }
+
+    /// The outbox file.
+    let path: String
+
+    /// Comments queued and never marked sent, oldest first.
+    func unsent() -> [Entry] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var queued: [Entry] = []
+        var sent: Set<String> = []
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            // A line that does not read is the torn end of a write the crash cut short.
+            guard let record = try? decoder.decode(Record.self, from: Data(line)) else { continue }
+            if record.type == "queued", let entry = record.entry, !queued.contains(where: { $0.txn == entry.txn }) { queued.append(entry) }
+            if record.type == "sent", let txn = record.txn { sent.insert(txn) }
+        }
+        return queued.filter { !sent.contains($0.txn) }
+    }
+
+    /// Keeps a comment before it is sent; throws when it could not be made durable.
+    func queue(_ entry: Entry) throws { try append(Record(type: "queued", entry: entry)) }
+
+    /// Marks a comment sent; when nothing is left waiting, removes the file.
+    func markSent(_ txn: String, event: String) throws {
+        try append(Record(type: "sent", txn: txn, event: event))
+        if unsent().isEmpty { FileSystem.unlink(path) }
+    }
+
+    private func append(_ record: Record) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let file = try FileDescriptor.openForAppend(path)
+        defer { file.close() }
+        // A crash may have left a torn line without its newline: start on a line of our own.
+        try file.writeAll(Array("\n".utf8) + Array(try encoder.encode(record)) + Array("\n".utf8))
+        try file.synchronize()
+    }
+}
