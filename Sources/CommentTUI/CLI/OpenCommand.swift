@@ -6,7 +6,7 @@ import ThreadModel
 enum OpenCommand {
     static let usage = """
     Usage: comment-tui [FILE | ROOM] [--as HANDLE | --as @user:server] [--snap projected|debounce]
-                      [--visibility-log LOG] [--private-receipts]
+                      [--visibility-log LOG] [--private-receipts] [--no-cache]
            comment-tui new | post | generate | import-github | check | export ...   (see VERB --help)
            comment-tui login | logout ...   (Matrix accounts)
            comment-tui --help | --version
@@ -19,6 +19,8 @@ enum OpenCommand {
                       in a room, the logged-in account @user:server (default: the only one)
       --private-receipts
                       in a room, send read receipts as m.read.private
+      --no-cache      in a room, neither open from nor write the offline copy
+                      ($XDG_CACHE_HOME/comment-tui/matrix/)
       --snap projected|debounce
                       how the thread header snaps when scrolling stops half-way:
                       projected (default) picks the end as the gesture ends and moves
@@ -61,11 +63,12 @@ enum OpenCommand {
         var visibilityLog: String?
         var snapMode: SnapMode = .projected
         var privateReceipts = false
+        var usesCache = true
     }
 
     /// Parses the arguments; nil when `--help` or `--version` was answered.
     static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> Request? {
-        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"], flags: ["--version", "--private-receipts"], usage: usage)
+        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"], flags: ["--version", "--private-receipts", "--no-cache"], usage: usage)
         if parsed.wantsHelp { try context.print(usage); return nil }
         if parsed.flags.contains("--version") { try context.print("comment-tui \(version)"); return nil }
         guard parsed.positionals.count <= 1 else {
@@ -73,6 +76,7 @@ enum OpenCommand {
         }
         var request = Request(file: parsed.positionals.first, handle: parsed.value("--as"), visibilityLog: parsed.value("--visibility-log"))
         request.privateReceipts = parsed.flags.contains("--private-receipts")
+        request.usesCache = !parsed.flags.contains("--no-cache")
         switch parsed.value("--snap") {
         case nil, "projected": request.snapMode = .projected
         case "debounce": request.snapMode = .afterDebounce
@@ -83,12 +87,12 @@ enum OpenCommand {
     }
 
     /// Finds (installing the demo when no file is named) and reads the thread, and picks the user.
-    static func resolve(file: String?, handle: String?, context: CommandContext) throws -> Target {
+    static func resolve(file: String?, handle: String?, context: CommandContext, usesCache: Bool = true) throws -> Target {
         if let file, let room = try RoomOpener.address(file) {
             if let handle, !handle.hasPrefix("@") {
                 throw CommandFailure("in a room, --as takes a Matrix user id (@user:server), not '\(VisibleText.escape(handle))'")
             }
-            let source = try RoomOpener.open(room, as: handle, context: context, follows: true)
+            let source = try RoomOpener.open(room, as: handle, context: context, follows: true, usesCache: usesCache)
             return Target(source: source, me: source.reader)
         }
         let path: String

@@ -4,8 +4,10 @@ import ThreadModel
 /// Opens a room named on the command line as the logged-in account (`--as @user:server`, else
 /// the only one), with errors worded for the command line.
 enum RoomOpener {
-    /// The account's client and the room's source; `follows` starts the sync loop.
-    static func open(_ address: MatrixRoomAddress, as userID: String?, context: CommandContext, follows: Bool) throws -> MatrixThreadSource {
+    /// The account's client and the room's source; `follows` starts the sync loop and opens from
+    /// the cache (unless `usesCache` is false); the verbs read the room fresh and leave the cache be.
+    static func open(_ address: MatrixRoomAddress, as userID: String?, context: CommandContext, follows: Bool,
+                     usesCache: Bool = true) throws -> MatrixThreadSource {
         let account = try account(userID, context: context)
         guard let url = URL(string: account.homeserver) else {
             throw CommandFailure("the saved homeserver of \(VisibleText.escape(account.userID)) is not a URL; log in again")
@@ -13,7 +15,7 @@ enum RoomOpener {
         let client = MatrixClient(homeserver: url, accessToken: account.accessToken)
         do {
             return try MatrixThreadSource(client: client, address: address, me: account.userID,
-                                          environment: context.environment, follows: follows)
+                                          environment: context.environment, follows: follows, usesCache: follows && usesCache)
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
         }

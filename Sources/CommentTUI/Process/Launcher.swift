@@ -44,7 +44,7 @@ public enum Launcher {
         let target: OpenCommand.Target
         var visibilityLog: FileDescriptor?
         do {
-            target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context)
+            target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context, usesCache: request.usesCache)
             (target.source as? MatrixThreadSource)?.privateReceipts = request.privateReceipts
             if let path = request.visibilityLog {
                 do {
@@ -94,6 +94,7 @@ public enum Launcher {
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         let result = Result { try loop.run() }
         let unsaved = app.prepareToExit()
+        target.source.close()
         FileDescriptor.standardInput.setNonBlocking(false)
         screen.end()
         signals.uninstall()

@@ -56,6 +56,8 @@ public protocol ThreadSource: AnyObject {
     func saveReadMarker(_ marker: ReadMarker) throws
     /// Where the reader's unsent draft of this thread is kept; nil keeps drafts in memory only.
     var draftFile: DraftFile? { get }
+    /// Stops following and keeps what should outlive the client (a room's offline copy), at exit.
+    func close()
 }
 
 extension ThreadSource {
@@ -63,6 +65,7 @@ extension ThreadSource {
     public func readerIsTyping(_ typing: Bool) {}
     public func readMarkerMoved(_ marker: ReadMarker) {}
     public var unsentComments: [Comment] { [] }
+    public func close() {}
 }
 
 /// A change a thread source reports after opening.

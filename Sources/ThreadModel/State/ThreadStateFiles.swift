@@ -26,11 +26,16 @@ public struct ThreadStateFiles: Sendable {
             return nil
         }
         directory = base + "/comment-tui/state"
+        stem = Self.stem(key: key, name: name)
+    }
+
+    /// A file name for what is known by `key`: `name` made safe and short, and a hash of the key.
+    public static func stem(key: String, name: String) -> String {
         let safe = String(name.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
                 ? Character(scalar) : "_"
         }.prefix(40))
-        stem = "\(safe)-\(Self.hash(key))"
+        return "\(safe)-\(hash(key))"
     }
 
     /// The path of one state file, e.g. `path(for: "read.json")`.

@@ -155,4 +155,39 @@ final class MatrixConnectionTests: XCTestCase {
         try collectUpdates(from: second) { $0.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } } }
         XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "typed on the train" }.count, 1)
     }
+
+    func testAKnownRoomOpensFromItsCacheWithTheServerDownAndCatchesUp() throws {
+        let (bo, ann, room) = try twoUsersInARoom("Cached", on: server)
+        try bo.other.sendText(roomID: room, body: "the post")
+        try bo.other.sendText(roomID: room, body: "before the first open")
+        let environment = temporaryDataEnvironment()
+        let first = try open(room, as: ann, environment: environment)
+        try bo.other.sendText(roomID: room, body: "while it was open")
+        try collectUpdates(from: first) { $0.flatMap(\.appended).contains { $0.body == "while it was open" } }
+        first.stop()
+
+        server.stop()
+        XCTAssertThrowsError(try open(room, as: ann, environment: environment, usesCache: false), "without the cache it needs the server")
+        let offline = try open(room, as: ann, environment: environment)
+        defer { offline.stop() }
+        XCTAssertEqual((offline.openedComments as! ArrayCommentStore).comments.map(\.body), ["before the first open", "while it was open"])
+        XCTAssertEqual(offline.thread.title, "Cached")
+        let app = CommentApp(source: offline, me: offline.reader, columns: 80, rows: 24)
+        app.receive(try collectUpdates(from: offline) { $0.contains { if case .connection(.offline) = $0 { true } else { false } } })
+        app.wallTime = Date()
+        let lines = app.render().buffer.trimmedLines
+        XCTAssertTrue(lines.last?.contains("offline") == true && lines.contains { $0.contains("while it was open") }, "\(lines)")
+        let mine = comment(by: ann, "queued while offline")
+        XCTAssertEqual(offline.send(mine), .pending)
+
+        try server.start()
+        try bo.other.sendText(roomID: room, body: "missed while closed")
+        let updates = try collectUpdates(from: offline, timeout: 40) { updates in
+            updates.flatMap(\.appended).contains { $0.body == "missed while closed" }
+                && updates.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } }
+        }
+        XCTAssertTrue(updates.contains { if case .connection(.live) = $0 { true } else { false } })
+        XCTAssertFalse(updates.flatMap(\.appended).contains { $0.body == "while it was open" }, "caught up from next_batch, no repeats")
+        XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "queued while offline" }.count, 1)
+    }
 }

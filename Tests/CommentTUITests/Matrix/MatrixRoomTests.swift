@@ -275,4 +275,23 @@ final class MatrixRoomTests: XCTestCase {
         XCTAssertTrue(outbox.unsent().isEmpty)
         XCTAssertFalse(FileManager.default.fileExists(atPath: outbox.path), "an empty outbox is removed")
     }
+
+    func testACacheThatDoesNotReadIsMovedAsideAndRebuilt() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Broken cache", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        try bo.other.sendText(roomID: room, body: "a comment")
+        let environment = temporaryDataEnvironment()
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)"))
+        let cache = try XCTUnwrap(MatrixRoomCache(me: ann.account.userID, address: address, environment: environment))
+        try FileManager.default.createDirectory(atPath: (cache.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data("{\"type\":\"room\",\"room\":\"!x\"}\n{not json".utf8).write(to: URL(fileURLWithPath: cache.path))
+
+        let source = try open(room, as: ann, follows: false, environment: environment)
+        XCTAssertEqual((source.openedComments as! ArrayCommentStore).comments.map(\.body), ["a comment"], "read from the server")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache.path + ".broken-1"), "the bad copy is kept aside")
+        let rebuilt = try XCTUnwrap(cache.load())
+        XCTAssertEqual(rebuilt.roomID, room)
+        XCTAssertEqual(rebuilt.comments.map(\.body), ["a comment"])
+    }
 }

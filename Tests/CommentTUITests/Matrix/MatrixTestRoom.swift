@@ -50,9 +50,10 @@ extension XCTestCase {
     }
 
     /// Opens `room` as `user` through our source; `follows` starts its sync loop.
-    func open(_ room: String, as user: MatrixTestUser, follows: Bool = true, environment: [String: String] = [:]) throws -> MatrixThreadSource {
+    func open(_ room: String, as user: MatrixTestUser, follows: Bool = true, environment: [String: String] = [:],
+              usesCache: Bool = true) throws -> MatrixThreadSource {
         try MatrixThreadSource(client: user.client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
-                               me: user.account.userID, environment: environment, follows: follows)
+                               me: user.account.userID, environment: environment, follows: follows, usesCache: usesCache)
     }
 
     /// Waits (bounded) for the source's updates until `done` says the collected list is enough.
@@ -85,11 +86,12 @@ extension ThreadUpdate {
 }
 
 extension XCTestCase {
-    /// An environment whose data directory is a fresh temporary folder (drafts, outboxes).
+    /// An environment whose data and cache directories are fresh temporary folders (drafts,
+    /// outboxes, offline copies).
     func temporaryDataEnvironment() -> [String: String] {
         let folder = NSTemporaryDirectory() + "data-\(UUID().uuidString)"
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        return ["XDG_DATA_HOME": folder]
+        return ["XDG_DATA_HOME": folder + "/data", "XDG_CACHE_HOME": folder + "/cache"]
     }
 
     /// The outbox our source keeps for `user` in `room`.

@@ -17,6 +17,29 @@ struct MatrixRoomOpening {
     var nextBatch: String?
     var fullyRead: String?
     var filter: JSONValue
+    /// Whether it came from the cache (nothing asked of the server yet).
+    var isFromCache = false
+
+    /// The room as the cache last saw it: no request at all, so it opens offline too.
+    init(snapshot: MatrixRoomCache.Snapshot, me: String, pageSize: Int) {
+        self.me = me
+        roomID = snapshot.roomID
+        label = snapshot.label
+        var members = MatrixMembers(me: me)
+        members.update(Dictionary(snapshot.users.map { ($0.id, Optional($0.name)) }, uniquingKeysWith: { a, _ in a }))
+        timeline = MatrixTimeline(members: members)
+        timeline.postEventID = snapshot.postEventID
+        timeline.adopt(snapshot.comments)
+        comments = snapshot.comments
+        let header = snapshot.header
+        thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,
+                               users: timeline.members.users)
+        olderToken = snapshot.olderToken
+        nextBatch = snapshot.nextBatch
+        fullyRead = snapshot.fullyRead
+        filter = Self.filter(room: roomID, pageSize: pageSize)
+        isFromCache = true
+    }
 
     init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int) throws {
         self.me = me

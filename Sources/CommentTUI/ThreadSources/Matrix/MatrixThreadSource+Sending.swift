@@ -24,6 +24,7 @@ extension MatrixThreadSource {
     func resend(_ entry: MatrixOutbox.Entry) {
         let content = locked { () -> JSONValue in
             timeline.willSend(transactionID: entry.txn)
+            sending[entry.txn] = entry.comment
             return messageContent(entry.body, replyTo: entry.replyTo)
         }
         sendQueue.async { [weak self] in self?.deliver(content, transactionID: entry.txn) }
@@ -49,6 +50,7 @@ extension MatrixThreadSource {
                 if locked({ timeline.sent(transactionID: transactionID, eventID: eventID) }) {
                     report([.sendConfirmed(commentID: transactionID)])
                 }
+                if let comment = locked({ sending.removeValue(forKey: transactionID) }) { remember(sent: comment) }
                 return
             } catch let error as MatrixError where error.isTransient {
                 if !pause(error.retryAfter ?? delay) { return }

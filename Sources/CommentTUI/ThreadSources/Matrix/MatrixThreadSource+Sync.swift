@@ -13,7 +13,7 @@ extension MatrixThreadSource {
 
     func startSyncing() {
         // Opening just talked to the server: the status bar says so from the first frame.
-        report([.connection(.live)])
+        report([.connection(isFromCache ? .connecting : .live)])
         let thread = Thread { [weak self] in self?.syncLoop() }
         thread.name = "comment-tui.matrix.sync"
         syncThread = thread
@@ -63,13 +63,16 @@ extension MatrixThreadSource {
             throw MatrixError(.malformed, "the homeserver's sync had no next_batch")
         }
         var updates: [ThreadUpdate] = []
+        var remembered: (updates: [ThreadUpdate], batchStart: String?)?
         if let room = answer["rooms"]?["join"]?[roomID] {
             var events = room["timeline"]?["events"]?.array ?? []
             let state = room["state"]?["events"]?.array ?? []
             if room["timeline"]?["limited"]?.bool == true, let gapStart = room["timeline"]?["prev_batch"]?.string {
                 events = try fillGap(before: gapStart) + events
             }
-            updates += locked { timeline.applyNewer(events, state: state) }
+            let applied = locked { timeline.applyNewer(events, state: state) }
+            remembered = (applied, room["timeline"]?["prev_batch"]?.string)
+            updates += applied
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
                 let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }
                 updates.append(.typing(typing))
@@ -78,6 +81,8 @@ extension MatrixThreadSource {
             updates.append(.problem("you are no longer in \(label)"))
         }
         locked { nextBatch = next }
+        // Saved after `next_batch` moved, so a reopened copy resumes after these comments.
+        if let remembered { remember(remembered.updates, batchStart: remembered.batchStart) }
         report(updates)
     }
 

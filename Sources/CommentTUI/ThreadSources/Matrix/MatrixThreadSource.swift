@@ -47,6 +47,15 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// Wakes a sleeping retry early (stop).
     let retrySignal = NSCondition()
     var syncThread: Thread?
+    /// The room's snapshot on disk, and what the next one holds: the opened page and what came
+    /// since (trimmed at a sync batch's start), with the token before them.
+    let cache: MatrixRoomCache?
+    var cached: (comments: [Comment], olderToken: String?)
+    var cacheSavedAt: Date?
+    /// Opened from the cache: not in touch with the server until the first sync answers.
+    let isFromCache: Bool
+    /// Comments of ours on their way, by transaction id (for the cache once confirmed).
+    var sending: [String: Comment] = [:]
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
@@ -54,14 +63,23 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// 10,000-message room on Synapse a page of 100 took twice as long as one of 50.
     static let pageSize = 50
 
-    /// Opens the room (blocking: the verbs and the worker call it before the terminal is set up).
+    /// Opens the room (blocking: the verbs and the worker call it before the terminal is set up):
+    /// from the cache when one reads, with no request (so offline too), else from the server.
+    /// - Parameter usesCache: false ignores the cache, neither reading nor writing it (`--no-cache`).
     public convenience init(client: MatrixClient, address: MatrixRoomAddress, me: String,
-                            environment: [String: String], follows: Bool = true) throws {
-        let opening = try MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize)
-        try self.init(opening: opening, client: client, environment: environment, follows: follows)
+                            environment: [String: String], follows: Bool = true, usesCache: Bool = true) throws {
+        let cache = usesCache ? MatrixRoomCache(me: me, address: address, environment: environment) : nil
+        let opening = try cache?.load().map { MatrixRoomOpening(snapshot: $0, me: me, pageSize: Self.pageSize) }
+            ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize)
+        try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache)
     }
 
-    init(opening: MatrixRoomOpening, client: MatrixClient, environment: [String: String], follows: Bool) throws {
+    init(opening: MatrixRoomOpening, client: MatrixClient, environment: [String: String], follows: Bool,
+         cache: MatrixRoomCache? = nil) throws {
+        self.cache = cache
+        cached = (opening.comments, opening.olderToken)
+        isFromCache = opening.isFromCache
+        connection = opening.isFromCache ? .connecting : .live
         // A session of its own: `stop()` cancels every request of it, and the caller's client
         // may serve other rooms.
         self.client = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
@@ -91,6 +109,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
             }
         }
         unsentComments = follows ? waiting.map(\.comment) : []
+        if !isFromCache { saveCache() }
         if follows {
             startSyncing()
             for entry in waiting { resend(entry) }
@@ -108,13 +127,16 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// The reader as a thread user.
     public var reader: User { locked { timeline.members.user(id: me) } }
 
-    /// Stops syncing and sending; requests in flight end at once.
+    public func close() { stop() }
+
+    /// Stops syncing and sending (requests in flight end at once) and saves the offline copy.
     public func stop() {
         lock.lock()
         let wasStopped = isStopped
         isStopped = true
         lock.unlock()
         guard !wasStopped else { return }
+        saveCache()
         client.cancelAll()
         retrySignal.lock()
         retrySignal.broadcast()

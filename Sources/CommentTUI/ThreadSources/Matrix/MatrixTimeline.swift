@@ -131,6 +131,11 @@ struct MatrixTimeline {
         return changed.isEmpty ? [] : [.usersChanged(changed)]
     }
 
+    /// Comments known from elsewhere (the cache), as they were shown.
+    mutating func adopt(_ known: [Comment]) {
+        for comment in known { comments[comment.id] = comment }
+    }
+
     /// Members named directly (the joined-members list when opening).
     mutating func addMembers(_ names: [String: String?]) { members.update(names) }
 

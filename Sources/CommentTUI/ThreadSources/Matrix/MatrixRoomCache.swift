@@ -1,0 +1,149 @@
+import Foundation
+import ThreadModel
+
+/// A room's newest page kept on this machine, so the room opens at once (and offline) and
+/// catches up from where it left: `$XDG_CACHE_HOME/comment-tui/matrix/<account and room>.jsonl`.
+///
+/// JSON Lines: a `room` record (ids, tokens, the header, the read marker), then `user` and
+/// `comment` records. Written whole to a temporary file and renamed, so a reader sees the old
+/// snapshot or the new one; a file that does not read is moved aside (`.broken-N`) and rebuilt,
+/// never trusted half-way.
+struct MatrixRoomCache {
+    /// What a snapshot holds.
+    struct Snapshot: Equatable, Sendable {
+        var roomID: String
+        var label: String
+        var header: ThreadHeader
+        var postEventID: String?
+        var users: [User]
+        /// The newest comments, oldest first, edits applied.
+        var comments: [Comment]
+        /// Where the page before `comments` starts; nil at the room's start.
+        var olderToken: String?
+        var nextBatch: String
+        var fullyRead: String?
+    }
+
+    private struct RoomRecord: Codable {
+        var type = "room"
+        var room: String
+        var label: String
+        var title: String
+        var author: String
+        var created: Date
+        var body: String
+        var post: String?
+        var older: String?
+        var nextBatch: String
+        var fullyRead: String?
+        enum CodingKeys: String, CodingKey {
+            case type, room, label, title, author, created, body, post, older, nextBatch = "next_batch", fullyRead = "fully_read"
+        }
+    }
+
+    private struct UserRecord: Codable {
+        var type = "user"
+        var id: String
+        var handle: String
+        var name: String
+    }
+
+    private struct CommentRecord: Codable {
+        var type = "comment"
+        var id: String
+        var author: String
+        var created: Date
+        var body: String
+        var edited: Date?
+    }
+
+    private struct Kind: Decodable { var type: String }
+
+    /// How many comments a snapshot keeps: several screens, a small file.
+    static let keptComments = 200
+
+    /// The cache file.
+    let path: String
+
+    /// The cache of `address` for account `me`, in `$XDG_CACHE_HOME` (else `~/.cache`); nil when neither is set.
+    init?(me: String, address: MatrixRoomAddress, environment: [String: String]) {
+        let base: String
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            base = cache
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = home + "/.cache"
+        } else {
+            return nil
+        }
+        let stem = ThreadStateFiles.stem(key: "matrix:\(me):\(address.identifier)", name: address.identifier)
+        path = base + "/comment-tui/matrix/\(stem).jsonl"
+    }
+
+    /// The snapshot, if there is one that reads; one that does not is moved aside.
+    func load() -> Snapshot? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        if let snapshot = Self.decode(data) { return snapshot }
+        var n = 1
+        while FileManager.default.fileExists(atPath: path + ".broken-\(n)") { n += 1 }
+        try? FileSystem.rename(path, to: path + ".broken-\(n)")
+        return nil
+    }
+
+    private static func decode(_ data: Data) -> Snapshot? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        var snapshot: Snapshot?
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            let bytes = Data(line)
+            guard let kind = try? decoder.decode(Kind.self, from: bytes) else { return nil }
+            switch kind.type {
+            case "room" where snapshot == nil:
+                guard let room = try? decoder.decode(RoomRecord.self, from: bytes) else { return nil }
+                snapshot = Snapshot(roomID: room.room, label: room.label,
+                                    header: ThreadHeader(id: room.room, title: room.title, author: room.author, created: room.created, body: room.body),
+                                    postEventID: room.post, users: [], comments: [], olderToken: room.older,
+                                    nextBatch: room.nextBatch, fullyRead: room.fullyRead)
+            case "user" where snapshot != nil:
+                guard let user = try? decoder.decode(UserRecord.self, from: bytes) else { return nil }
+                snapshot?.users.append(User(id: user.id, handle: user.handle, name: user.name))
+            case "comment" where snapshot != nil:
+                guard let c = try? decoder.decode(CommentRecord.self, from: bytes) else { return nil }
+                snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited))
+            default:
+                return nil
+            }
+        }
+        return snapshot
+    }
+
+    /// Replaces the snapshot (atomically).
+    func save(_ snapshot: Snapshot) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let header = snapshot.header
+        var out = try encoder.encode(RoomRecord(
+            room: snapshot.roomID, label: snapshot.label, title: header.title, author: header.author, created: header.created,
+            body: header.body, post: snapshot.postEventID, older: snapshot.olderToken, nextBatch: snapshot.nextBatch,
+            fullyRead: snapshot.fullyRead)) + Data("\n".utf8)
+        for user in snapshot.users {
+            out += try encoder.encode(UserRecord(id: user.id, handle: user.handle, name: user.name)) + Data("\n".utf8)
+        }
+        for c in snapshot.comments.suffix(Self.keptComments) {
+            out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited)) + Data("\n".utf8)
+        }
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let temporary = path + ".tmp-\(FileSystem.processID)"
+        let file = try FileDescriptor.openForWriting(temporary)
+        do {
+            try file.writeAll(Array(out))
+            file.close()
+            try FileSystem.rename(temporary, to: path)
+        } catch {
+            file.close()
+            FileSystem.unlink(temporary)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ThreadModel
+
+/// Keeping the room's snapshot: what the syncs bring is added to it, saved at most every few
+/// seconds and when the source stops.
+extension MatrixThreadSource {
+    /// The most comments a snapshot holds before it starts again at a sync batch.
+    static let cacheLimit = 1000
+    /// The least time between two saves while syncs keep coming.
+    static let cacheInterval = 2.0
+
+    /// Adds a sync's comments and edits; past the limit the snapshot starts at this batch.
+    func remember(_ updates: [ThreadUpdate], batchStart: String?) {
+        guard cache != nil else { return }
+        locked {
+            for update in updates {
+                switch update {
+                case .commentsAppended(let list):
+                    if cached.comments.count + list.count > Self.cacheLimit, let batchStart {
+                        cached = ([], batchStart)
+                    }
+                    cached.comments += list
+                case .commentEdited(let edited):
+                    if let at = cached.comments.firstIndex(where: { $0.id == edited.id }) { cached.comments[at] = edited }
+                default:
+                    break
+                }
+            }
+        }
+        saveCache(ifDue: true)
+    }
+
+    /// Adds a comment of ours the server confirmed.
+    func remember(sent comment: Comment) {
+        guard cache != nil else { return }
+        locked { cached.comments.append(comment) }
+        saveCache(ifDue: true)
+    }
+
+    /// Writes the snapshot (`ifDue`: only when the last save is a few seconds old).
+    func saveCache(ifDue: Bool = false) {
+        guard let cache else { return }
+        let snapshot = locked { () -> MatrixRoomCache.Snapshot? in
+            let now = Date()
+            if ifDue, let last = cacheSavedAt, now.timeIntervalSince(last) < Self.cacheInterval { return nil }
+            guard let nextBatch else { return nil }
+            cacheSavedAt = now
+            return MatrixRoomCache.Snapshot(
+                roomID: roomID, label: label, header: ThreadHeader(thread), postEventID: timeline.postEventID,
+                users: timeline.members.users, comments: cached.comments, olderToken: cached.olderToken,
+                nextBatch: nextBatch, fullyRead: markerSent)
+        }
+        guard let snapshot else { return }
+        do {
+            try cache.save(snapshot)
+        } catch {
+            report([.problem("could not keep the room for offline use: \(error)")])
+        }
+    }
+}
