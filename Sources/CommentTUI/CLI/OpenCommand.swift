@@ -37,6 +37,7 @@ enum OpenCommand {
       render FILE [--width N] [--plain] [--now TIME]      print the thread as the client lays it out
       inspect [--format html|json] [TEXT]                 what the markup parser makes of TEXT
       export THREAD                                       the thread (file or room) as JSON Lines on stdout
+      import FILE ROOM                                    post a thread file's comments into a room, once
       login --homeserver URL --user NAME                  log in to a Matrix homeserver
       logout [--as @user:server]                          end a Matrix session
     Keys: F1 in the client, or README.md.

@@ -8,6 +8,7 @@ public enum Verb: String, CaseIterable, Sendable {
     case inspect
     case render
     case export
+    case importThread = "import"
     case login
     case logout
 
@@ -22,6 +23,7 @@ public enum Verb: String, CaseIterable, Sendable {
         case .inspect: InspectCommand.usage
         case .render: RenderCommand.usage
         case .export: ExportCommand.usage
+        case .importThread: ImportCommand.usage
         case .login: LoginCommand.usage
         case .logout: LogoutCommand.usage
         }
@@ -39,6 +41,7 @@ public enum Verb: String, CaseIterable, Sendable {
             case .inspect: return try InspectCommand.run(arguments, context: context)
             case .render: return try RenderCommand.run(arguments, context: context)
             case .export: return try ExportCommand.run(arguments, context: context)
+            case .importThread: return try ImportCommand.run(arguments, context: context)
             case .login: return try LoginCommand.run(arguments, context: context)
             case .logout: return try LogoutCommand.run(arguments, context: context)
             }

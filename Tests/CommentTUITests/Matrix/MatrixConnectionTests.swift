@@ -98,6 +98,13 @@ final class MatrixConnectionTests: XCTestCase {
         XCTAssertEqual(file.thread.comments.map(\.body), ["a comment with `code`"])
         XCTAssertFalse(output.contains(token) || errors.contains(token), "the token never reaches output")
 
+        // The exported file goes into another room, once however often it is run.
+        XCTAssertEqual(run(["new", "matrix:#copy-\(ann.localpart):\(server.serverName)", "--title", "Copy"]), 0, errors)
+        XCTAssertEqual(run(["import", exported, "matrix:#copy-\(ann.localpart):\(server.serverName)"]), 0, errors)
+        XCTAssertEqual(output, "imported 1 comments into #copy-\(ann.localpart):\(server.serverName)\n")
+        XCTAssertEqual(run(["import", exported, "matrix:#copy-\(ann.localpart):\(server.serverName)"]), 0, errors)
+        XCTAssertTrue(output.contains("imported 0 comments") && output.contains("(1 were there already)"), output)
+
         // Errors name what failed.
         XCTAssertEqual(run(["render", "matrix:#nothing-here:\(server.serverName)"]), 1)
         XCTAssertTrue(errors.contains("unknown room #nothing-here:\(server.serverName)"), errors)

@@ -294,4 +294,35 @@ final class MatrixRoomTests: XCTestCase {
         XCTAssertEqual(rebuilt.roomID, room)
         XCTAssertEqual(rebuilt.comments.map(\.body), ["a comment"])
     }
+
+    func testAnImportKeepsAuthorsAndTimesAndRunsAgainWithoutDuplicates() throws {
+        let server = try server
+        let ann = try registerUser("ann", on: server)
+        let room = try ann.other.createRoom(name: "Archive", preset: .publicChat)
+        try ann.other.sendText(roomID: room, body: "The archive")
+        let marco = User(id: "u-marco", handle: "marco", name: "Marco Polo")
+        let zoe = User(id: "u-zoe", handle: "zoe", name: "Zoë")
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let comments = (1...5).map { n in
+            Comment(id: "c\(n)", author: n.isMultiple(of: 2) ? zoe.id : marco.id, created: start.addingTimeInterval(Double(n) * 60),
+                    body: n == 3 ? "with **bold** and ||a spoiler||" : "comment \(n)")
+        }
+        let file = CommentThread(id: "t-archive", title: "Archive", author: marco.id, created: start, body: "post",
+                                 users: [marco, zoe], comments: comments)
+        let partial = CommentThread(id: file.id, title: file.title, author: file.author, created: file.created, body: file.body,
+                                    users: file.users, comments: Array(comments.prefix(3)))
+        let source = try open(room, as: ann, follows: false)
+        // Cut short after three comments, then run again: the rest, once.
+        XCTAssertEqual(try source.importComments(of: partial), .init(posted: 3, alreadyThere: 0))
+        XCTAssertEqual(try source.importComments(of: file), .init(posted: 2, alreadyThere: 3))
+        XCTAssertEqual(try source.importComments(of: file), .init(posted: 0, alreadyThere: 5))
+
+        let reread = try open(room, as: ann, follows: false)
+        let back = try reread.allComments()
+        XCTAssertEqual(back.map(\.body), comments.map(\.body))
+        XCTAssertEqual(back.map(\.created), comments.map(\.created))
+        let users = Dictionary(reread.users.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(back.map { users[$0.author]?.name }, comments.map { $0.author == marco.id ? "Marco Polo" : "Zoë" })
+        XCTAssertEqual(back.map { users[$0.author]?.handle }, comments.map { $0.author == marco.id ? "marco" : "zoe" })
+    }
 }

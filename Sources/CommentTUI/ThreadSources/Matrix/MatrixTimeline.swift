@@ -56,8 +56,9 @@ struct MatrixTimeline {
         }
         for event in events {
             switch reader.read(event) {
-            case .comment(let comment, let transactionID):
+            case .comment(let comment, let transactionID, let imported):
                 if comment.id == postEventID || comments[comment.id] != nil { continue }
+                if let imported, let user = adoptImported(imported) { flush(); updates.append(.usersChanged([user])) }
                 if let transactionID { echoedTransactions[transactionID] = comment.id }
                 let txn = transactionID ?? appIDs[comment.id]
                 if let txn, unconfirmed.contains(txn) || eventIDs[txn] != nil {
@@ -97,11 +98,13 @@ struct MatrixTimeline {
     /// Applies a page of older events as `/messages?dir=b` gives them (newest first); returns
     /// the page's comments oldest first, and member changes.
     mutating func applyOlder(_ events: [JSONValue], state: [JSONValue]) -> (comments: [Comment], updates: [ThreadUpdate]) {
-        let updates = applyState(state)
+        var updates = applyState(state)
+        var importedUsers: [User] = []
         var page: [Comment] = []
         for event in events {
             switch reader.read(event) {
-            case .comment(let comment, _):
+            case .comment(let comment, _, let imported):
+                if let imported, let user = adoptImported(imported) { importedUsers.append(user) }
                 // Ours from an earlier run, shown under the app's id since its outbox resend.
                 if comment.id == postEventID || comments[comment.id] != nil || appIDs[comment.id] != nil { continue }
                 let shown = withWaitingEdit(comment)
@@ -117,6 +120,7 @@ struct MatrixTimeline {
                 continue
             }
         }
+        if !importedUsers.isEmpty { updates.append(.usersChanged(importedUsers)) }
         return (page.reversed(), updates)
     }
 
@@ -129,6 +133,13 @@ struct MatrixTimeline {
         guard !changes.isEmpty else { return [] }
         let changed = members.update(changes)
         return changed.isEmpty ? [] : [.usersChanged(changed)]
+    }
+
+    /// Makes an imported comment's original author a user of the thread; the user if new.
+    private mutating func adoptImported(_ author: User) -> User? {
+        guard members.names[author.id] == nil else { return nil }
+        members.update([author.id: author.name])
+        return members.user(id: author.id)
     }
 
     /// Comments known from elsewhere (the cache), as they were shown.

@@ -3,8 +3,9 @@ import ThreadModel
 
 /// What one room event means to the thread.
 enum MatrixTimelineItem: Sendable {
-    /// A comment; `transactionID` is set on the echo of one we sent.
-    case comment(Comment, transactionID: String?)
+    /// A comment; `transactionID` is set on the echo of one we sent. An imported comment's
+    /// author is the original one (`importedAuthor`), not the member who posted it.
+    case comment(Comment, transactionID: String?, importedAuthor: User? = nil)
     /// A new text for an earlier comment by the same sender.
     case edit(target: String, sender: String, body: String, at: Date)
     /// An earlier event was deleted.

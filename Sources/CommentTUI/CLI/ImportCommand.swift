@@ -1,0 +1,44 @@
+import Foundation
+import ThreadModel
+
+/// `comment-tui import FILE ROOM`: a thread file's comments posted into a room, once.
+enum ImportCommand {
+    static let usage = """
+    Usage: comment-tui import FILE ROOM [--as @user:server]
+
+    Posts the comments of a thread file into a room (matrix:…), oldest first, as the logged-in
+    account. Each keeps its original author, id and time under org.comment_tui.origin, and
+    comment-tui shows them as the comment's author and time. Run again after an interruption,
+    it posts only what the room does not have yet.
+    Example: comment-tui import release.jsonl 'matrix:#release-archive:example.org'
+    """
+
+    static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, options: ["--as"], usage: usage)
+        if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
+        let positionals = try parsed.positionals(["FILE", "ROOM"], usage: usage)
+        let (path, locator) = (positionals[0], positionals[1])
+        guard let room = try RoomOpener.address(locator) else {
+            throw CommandFailure.usage("'\(VisibleText.escape(locator))' is not a room (matrix:#alias:server, matrix:!id:server)", usage)
+        }
+        let file: ThreadFile
+        do {
+            file = try ThreadFile.read(path: path)
+        } catch let error as SystemError {
+            throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
+        }
+        // An import must be faithful: a file with problems is checked and mended first.
+        if let problem = file.problems.first {
+            throw CommandFailure("\(VisibleText.escape(path)):\(problem.line): \(VisibleText.escape(problem.message)) (see comment-tui check \(VisibleText.escape(path)))")
+        }
+        let source = try RoomOpener.open(room, as: parsed.value("--as"), context: context, follows: false)
+        do {
+            let outcome = try source.importComments(of: file.thread)
+            try context.print("imported \(outcome.posted) comments into \(VisibleText.escape(room.identifier))"
+                + (outcome.alreadyThere > 0 ? " (\(outcome.alreadyThere) were there already)" : ""))
+        } catch let error as MatrixError {
+            throw CommandFailure("\(VisibleText.escape(room.identifier)): \(error.message); run it again to post the rest")
+        }
+        return 0
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import ThreadModel
+
+/// Importing a thread file into the room, once: each comment goes under a transaction id made
+/// from the file's thread and comment ids, and comments the room already has (by their origin)
+/// are skipped, so an import cut short and run again posts nothing twice.
+extension MatrixThreadSource {
+    /// How an import went.
+    public struct ImportOutcome: Equatable, Sendable {
+        public var posted: Int
+        public var alreadyThere: Int
+    }
+
+    /// Posts `thread`'s comments in order as the reader, each with its origin; `progress` hears
+    /// of every comment posted.
+    public func importComments(of thread: CommentThread, progress: (Int) -> Void = { _ in }) throws -> ImportOutcome {
+        let present = try importedCommentIDs(thread: thread.id)
+        var outcome = ImportOutcome(posted: 0, alreadyThere: 0)
+        for comment in thread.comments {
+            if present.contains(comment.id) {
+                outcome.alreadyThere += 1
+                continue
+            }
+            let author = thread.user(id: comment.author) ?? User(id: comment.author, handle: "unknown", name: comment.author)
+            let origin = MatrixImportOrigin(thread: thread.id, comment: comment, author: author)
+            guard case .object(var content) = JSONValue(foundation: MatrixMessageContent(
+                markdown: comment.body, handles: { _ in nil }, displayName: { _ in nil }).json) else { continue }
+            content[MatrixImportOrigin.key] = origin.json
+            let txn = "import" + ThreadStateFiles.stem(key: "\(thread.id)/\(comment.id)", name: "")
+            _ = try client.send(room: roomID, transactionID: txn, content: .object(content))
+            outcome.posted += 1
+            progress(outcome.posted)
+        }
+        return outcome
+    }
+
+    /// The file comment ids of `thread` the room holds already (read from every page).
+    private func importedCommentIDs(thread: String) throws -> Set<String> {
+        var ids: Set<String> = []
+        var from: String? = nil
+        var first = true
+        while first || from != nil {
+            first = false
+            let page = try client.messages(room: roomID, from: from, backwards: false, limit: 500,
+                                           filter: ["types": ["m.room.message"]])
+            for event in page.events {
+                if let origin = event["content"].flatMap(MatrixImportOrigin.init(content:)), origin.thread == thread { ids.insert(origin.comment) }
+            }
+            from = page.events.isEmpty ? nil : page.end
+        }
+        return ids
+    }
+}
