@@ -8,8 +8,8 @@ extension MatrixThreadSource {
     static let pollSeconds = 30
     /// The longest wait between reconnection attempts.
     static let longestRetry = 30.0
-    /// Pages fetched at most to fill a gap the server reports as `limited`.
-    static let gapPageLimit = 20
+    /// Pages fetched at most to fill a gap the server reports as `limited` (20,000 events).
+    static let gapPageLimit = 200
 
     func startSyncing() {
         // Opening just talked to the server: the status bar says so from the first frame.
@@ -99,6 +99,10 @@ extension MatrixThreadSource {
                 collected.append(event)
             }
             from = page.end
+        }
+        if from != nil {
+            // Not closed within the bound: say so rather than show a thread with a silent hole.
+            report([.problem("more than \(collected.count) events came while away; older ones are missing here until the room is reopened with --no-cache")])
         }
         return collected.reversed()
     }
