@@ -84,7 +84,7 @@ private struct MatrixBenchmark {
         rows.append(BenchmarkRow(area: "matrix", name: "Enter → pending shown (median; in the same frame)",
                                  value: String(format: "%.2f ms; %d of 20", percentiles(pendings).median, sameFrame)))
         let confirm = percentiles(confirms)
-        rows.append(BenchmarkRow(area: "matrix", name: "Enter → confirmed by the echo (median, p99 of 20)",
+        rows.append(BenchmarkRow(area: "matrix", name: "Enter → confirmed (median, p99 of 20)",
                                  value: String(format: "%.0f ms, %.0f ms", confirm.median, confirm.p99)))
 
         // From the newest screen to the first message: every page the feed asks for on the way up.
