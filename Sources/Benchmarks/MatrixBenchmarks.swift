@@ -120,7 +120,27 @@ private struct MatrixBenchmark {
         rows.append(BenchmarkRow(area: "matrix", name: "scroll newest → first message (pages, time, comments)",
                                  value: String(format: "%d pages, %.1f s, %d comments", pages, seconds, reading.commentCount)))
         rows += try offlineCopyFigures(room: room, client: client, address: address, reader: reader, writer: other)
+        rows.append(try importFigure(server: server, reader: reader))
         return rows
+    }
+
+    /// Importing a 1,000-comment thread file into a new room: comments a second.
+    private func importFigure(server: SynapseServer, reader: MatrixTestAccount) throws -> BenchmarkRow {
+        let path = NSTemporaryDirectory() + "comment-tui-bench-import-\(getpid()).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var bytes: [UInt8] = []
+        try ThreadGenerator(comments: 1000, users: 30, seed: 7).write { bytes += $0 }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let thread = try ThreadFile.read(path: path).thread
+        let room = try server.client(for: reader).createRoom(name: "Imported", preset: .publicChat)
+        let client = MatrixClient(homeserver: server.baseURL, accessToken: reader.accessToken)
+        let source = try MatrixThreadSource(client: client, address: MatrixRoomAddress(locator: "matrix:\(room)")!, me: reader.userID,
+                                            environment: [:], follows: false)
+        let start = benchNow()
+        let outcome = try source.importComments(of: thread)
+        let seconds = Double(benchNow() - start) / 1e9
+        return BenchmarkRow(area: "matrix", name: "import a 1,000-comment thread file (comments a second)",
+                            value: String(format: "%.0f a second (%d in %.1f s)", Double(outcome.posted) / seconds, outcome.posted, seconds))
     }
 
     /// Re-opening from the offline copy, and catching up after 1,000 messages missed.
