@@ -60,4 +60,32 @@ final class TmuxMatrixTests: XCTestCase {
         try boTerminal.keys("C-c")
         try boTerminal.waitFor("bo's client to exit") { $0.contains { $0.contains("EXIT=0") } }
     }
+
+    func testACommentSentOfflineSurvivesKillDashNineAndIsPostedOnce() throws {
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")
+        let roomID = try server.client(for: ann).createRoom(name: "Lid", preset: .publicChat, alias: "lid-\(suffix)")
+        try server.client(for: ann).sendText(roomID: roomID, body: "The post")
+        let terminal = try TmuxSession(columns: 90, rows: 20)
+        try open("matrix:#lid-\(suffix):\(server.serverName)", as: "ann-\(suffix)", password: "pw-ann", in: terminal)
+
+        server.stop()
+        try terminal.waitFor("the status bar to say offline") { $0.last?.contains("offline") == true }
+        try terminal.literal("written with the lid half closed")
+        try terminal.keys("Enter")
+        try terminal.waitFor("the comment pending") { $0.contains { $0.contains("sending…") } }
+        kill(try terminal.workerPID(), SIGKILL)
+        try terminal.waitFor("the client to be gone") { $0.contains { $0.contains("EXIT=") } }
+
+        try server.start()
+        try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:#lid-\(suffix):\(server.serverName)'; echo EXIT=$?")
+        try terminal.waitFor("the comment sent after the restart") { screen in
+            screen.contains { $0.contains("written with the lid half closed") } && !screen.contains { $0.contains("sending…") }
+                && screen.last?.contains("live") == true
+        }
+        let bodies = try server.client(for: ann).messageBodies(roomID: roomID)
+        XCTAssertEqual(bodies.filter { $0 == "written with the lid half closed" }.count, 1, "\(bodies)")
+        try terminal.keys("C-c")
+        try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }
+    }
 }
