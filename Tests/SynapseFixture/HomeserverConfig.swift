@@ -1,10 +1,13 @@
 import Foundation
 
-/// The files of a throwaway homeserver: `homeserver.yaml`, its log config and a signing key.
+/// The files of a throwaway homeserver: `homeserver.yaml`, its log config and a signing key
+/// (and, for a federating server, a self-signed TLS certificate and key).
 struct HomeserverConfig {
     let serverName: String
     let port: Int
     let directory: URL
+    /// The TLS federation listener's port on 127.0.0.1; nil: federation is off.
+    var federationPort: Int?
     /// Limits kept, by key, instead of the lifted ones.
     var rateLimitOverrides: [String: String] = [:]
 
@@ -15,6 +18,10 @@ struct HomeserverConfig {
     /// The process's stdout and stderr (Python tracebacks before logging is set up).
     var processLog: URL { directory.appendingPathComponent("process.log") }
     var signingKeyFile: URL { directory.appendingPathComponent("signing.key") }
+    /// The federation listener's self-signed certificate (PEM), made by `FederationCertificate`.
+    var tlsCertificateFile: URL { directory.appendingPathComponent("federation.crt") }
+    /// The private key of `tlsCertificateFile` (PEM, unencrypted).
+    var tlsPrivateKeyFile: URL { directory.appendingPathComponent("federation.key") }
 
     /// Every rate limit Synapse 1.163 reads, with its nested keys (from synapse/config/ratelimiting.py).
     static let rateLimitKeys: [(key: String, children: [String])] = [
@@ -77,6 +84,42 @@ struct HomeserverConfig {
         }.joined(separator: "\n")
     }
 
+    /// A second listener, TLS-only, serving federation (and `/_matrix/key/v2`) to the other servers.
+    private func federationListener(port: Int) -> String {
+        """
+          - port: \(port)
+            bind_addresses: ['127.0.0.1']
+            type: http
+            tls: true
+            x_forwarded: false
+            resources:
+              - names: [federation]
+                compress: false
+        """
+    }
+
+    /// Federation with any server, on loopback, with self-signed certificates and no notary:
+    /// - `ip_range_blacklist: []`: by default Synapse refuses to send to private addresses, 127.0.0.1 included
+    ///   (`ip_range_whitelist` would do as well; `federation_ip_range_blacklist` is only a fallback name);
+    /// - `federation_verify_certificates: false`: the peers' certificates are self-signed;
+    /// - short retry intervals: a peer that was down (restarted) is tried again after 1–5 s, not 10 min;
+    /// - `rc_federation` lifted: by default more than 10 requests a second from one server are delayed.
+    private var federationSettings: String {
+        """
+        tls_certificate_path: \(tlsCertificateFile.path)
+        tls_private_key_path: \(tlsPrivateKeyFile.path)
+        federation_verify_certificates: false
+        ip_range_blacklist: []
+        federation:
+          client_timeout: 20s
+          max_short_retry_delay: 500
+          max_long_retry_delay: 2s
+          destination_min_retry_interval: 1s
+          destination_max_retry_interval: 5s
+        rc_federation: {window_size: 1000, sleep_limit: 1000, sleep_delay: 1, reject_limit: 1000, concurrent: 100}
+        """
+    }
+
     private func homeserverYAML(_ dir: String) -> String {
         """
         server_name: "\(serverName)"
@@ -90,6 +133,7 @@ struct HomeserverConfig {
             resources:
               - names: [client]
                 compress: false
+        \(federationPort.map(federationListener) ?? "")
         database:
           name: sqlite3
           args:
@@ -102,7 +146,7 @@ struct HomeserverConfig {
         enable_registration_without_verification: true
         presence:
           enabled: false
-        federation_domain_whitelist: []
+        \(federationPort == nil ? "federation_domain_whitelist: []" : federationSettings)
         trusted_key_servers: []
         suppress_key_server_warning: true
         room_list_publication_rules:

@@ -9,10 +9,15 @@ import Glibc
 /// the child reads stdin; at EOF (the test process exited or crashed, even by SIGKILL) it sends
 /// the server SIGTERM, and exits hard 10 s later. So no Synapse outlives its test run.
 enum SynapseLauncher {
-    /// Python run as `-c`: starts the watchdog thread, then runs Synapse's main module in-process
-    /// (same pid, so `kill(pid, …)` reaches Synapse itself).
+    /// Python run as `-c`: unblocks every signal, starts the watchdog thread, then runs Synapse's
+    /// main module in-process (same pid, so `kill(pid, …)` reaches Synapse itself).
+    ///
+    /// A child inherits the signal mask of the thread that spawned it, and Dispatch's worker
+    /// threads block SIGTERM and the like: a Synapse launched from one (`startTogether`) would
+    /// ignore `stop()`'s SIGTERM until the SIGKILL 10 s later.
     static let watchdogScript = """
         import os, runpy, signal, sys, threading, time
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
         def watch():
             try:
                 while sys.stdin.buffer.read(4096):

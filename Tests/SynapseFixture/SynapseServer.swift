@@ -8,6 +8,9 @@ import Glibc
 
 /// A real Synapse homeserver (from PyPI) on 127.0.0.1, with its own throwaway directory.
 ///
+/// By default federation is off; `federating()` makes one that federates over TLS with any
+/// other federating server on 127.0.0.1 (`@ann:127.0.0.1:PORT` joins rooms of the other's).
+///
 /// `@unchecked Sendable`: the mutable state (port, child process) is only touched under `lock`.
 public final class SynapseServer: @unchecked Sendable {
     /// The Matrix server name in user IDs and aliases (`@ann:<serverName>`); not a host name.
@@ -27,13 +30,31 @@ public final class SynapseServer: @unchecked Sendable {
     /// Rate limits kept instead of the lifted ones, by key (`rc_message`: `{per_second: 0.5, burst_count: 1}`).
     public let rateLimits: [String: String]
 
-    /// A server that will run as `serverName`; nothing is written or launched until `start()`.
+    /// The TLS federation listener's port on 127.0.0.1 (part of `serverName`); nil: no federation.
+    public let federationPort: Int?
+
+    /// A server that will run as `serverName`, without federation; nothing is written or launched until `start()`.
     /// - Parameter rateLimits: limits to keep (for tests of HTTP 429); every other one is lifted.
-    public init(serverName: String = "test.local", rateLimits: [String: String] = [:]) {
+    public convenience init(serverName: String = "test.local", rateLimits: [String: String] = [:]) {
+        self.init(serverName: serverName, rateLimits: rateLimits, federationPort: nil)
+    }
+
+    private init(serverName: String, rateLimits: [String: String], federationPort: Int?) {
         self.serverName = serverName
         self.rateLimits = rateLimits
+        self.federationPort = federationPort
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("synapse-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    /// A server that federates with every other federating server on 127.0.0.1.
+    ///
+    /// It gets a second listener, TLS with a self-signed certificate, on a free port chosen now,
+    /// and the server name `127.0.0.1:<that port>`: an IP literal with a port, which other servers
+    /// reach directly (no `.well-known`, no SRV, no DNS). Nothing is launched until `start()`.
+    public static func federating(rateLimits: [String: String] = [:]) throws -> SynapseServer {
+        let port = try LocalPort.free()
+        return SynapseServer(serverName: "127.0.0.1:\(port)", rateLimits: rateLimits, federationPort: port)
     }
 
     deinit {
@@ -78,6 +99,7 @@ public final class SynapseServer: @unchecked Sendable {
             } catch {
                 throw SynapseFixtureError("writing the homeserver config in \(directory.path) failed: \(error)")
             }
+            if federationPort != nil { try FederationCertificate.writeUnlessPresent(python: python, config: config) }
             launched = try SynapseLauncher.launch(python: python, config: config)
         }
         try waitUntilAnswering(timeout: 60)
@@ -100,7 +122,7 @@ public final class SynapseServer: @unchecked Sendable {
         }
     }
 
-    /// Stops and starts again on the same port with the same config, keys and database.
+    /// Stops and starts again on the same ports with the same config, keys, certificate and database.
     public func restart() throws {
         stop()
         try start()
@@ -138,7 +160,8 @@ public final class SynapseServer: @unchecked Sendable {
     }
 
     private func configuration(port: Int) -> HomeserverConfig {
-        HomeserverConfig(serverName: serverName, port: port, directory: directory, rateLimitOverrides: rateLimits)
+        HomeserverConfig(serverName: serverName, port: port, directory: directory, federationPort: federationPort,
+                         rateLimitOverrides: rateLimits)
     }
 
     /// Polls `/_matrix/client/versions` every 50 ms; throws with the logs if Synapse exits or stays silent.
@@ -167,4 +190,25 @@ public final class SynapseServer: @unchecked Sendable {
         }
         return true
     }
+}
+
+extension SynapseServer {
+    /// Starts every server at once, each on its own thread (Python's start-up is mostly one
+    /// core's work); throws the first failure after all have finished trying.
+    public static func startTogether(_ servers: [SynapseServer]) throws {
+        let failures = LockedList<Error>()
+        DispatchQueue.concurrentPerform(iterations: servers.count) { index in
+            do { try servers[index].start() } catch { failures.append(error) }
+        }
+        if let first = failures.items.first { throw first }
+    }
+}
+
+/// A list appended to from several threads.
+/// `@unchecked Sendable`: `items` is only touched under `lock`.
+private final class LockedList<Element>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Element] = []
+    func append(_ item: Element) { lock.withLock { stored.append(item) } }
+    var items: [Element] { lock.withLock { stored } }
 }

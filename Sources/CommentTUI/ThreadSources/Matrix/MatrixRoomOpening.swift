@@ -125,12 +125,34 @@ struct MatrixRoomOpening {
     }
 
     /// The post: the first pinned event, else the creator's first message.
+    ///
+    /// The creator's events are read forward from the room's start, which begins with the create
+    /// event when this server has the room's history. A room joined over federation has only what
+    /// came since the join: forward reading never shows history the server fetched later (Synapse
+    /// files backfilled events before its stream's start), so the start is found by paging back
+    /// instead, which makes the server backfill it; a room too long for `postSearchPages` has no post.
     static func post(client: MatrixClient, room: String, creator: String, pinned: JSONValue?) throws -> JSONValue? {
         if let first = pinned?["pinned"]?.array?.first?.string, let event = try? client.event(room: room, id: first) { return event }
-        let start = try client.messages(room: room, from: nil, backwards: false, limit: 20,
-                                        filter: ["types": ["m.room.message"], "senders": [.string(creator)]])
-        return start.events.first { $0["type"]?.string == "m.room.message" && $0["sender"]?.string == creator }
+        let filter: JSONValue = ["types": ["m.room.create", "m.room.message"], "senders": [.string(creator)]]
+        func isMessage(_ event: JSONValue) -> Bool { event["type"]?.string == "m.room.message" && event["sender"]?.string == creator }
+        let start = try client.messages(room: room, from: nil, backwards: false, limit: 20, filter: filter)
+        if start.events.first?["type"]?.string == "m.room.create" { return start.events.first(where: isMessage) }
+        var token: String?
+        var earliest: JSONValue?
+        for _ in 0..<postSearchPages {
+            let page = try client.messages(room: room, from: token, backwards: true, limit: 50, filter: filter)
+            for event in page.events {
+                if event["type"]?.string == "m.room.create" { return earliest }
+                if isMessage(event) { earliest = event }
+            }
+            guard let end = page.end, !page.events.isEmpty else { break }
+            token = end
+        }
+        return nil
     }
+
+    /// How many pages back the post of a room joined over federation is looked for.
+    static let postSearchPages = 5
 
     /// The sync filter: this room only, a page of timeline, lazy-loaded members, typing, the
     /// read marker; no presence or other account data.
