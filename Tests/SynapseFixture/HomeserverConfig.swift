@@ -18,6 +18,10 @@ struct HomeserverConfig {
     /// The process's stdout and stderr (Python tracebacks before logging is set up).
     var processLog: URL { directory.appendingPathComponent("process.log") }
     var signingKeyFile: URL { directory.appendingPathComponent("signing.key") }
+    /// The registration of an application service owning `@import_…` users (for imports).
+    var appServiceFile: URL { directory.appendingPathComponent("appservice.yaml") }
+    /// The application service's token (`as_token`), fixed by the directory so restarts keep it.
+    var appServiceToken: String { "fixture-as-" + directory.lastPathComponent }
     /// The federation listener's self-signed certificate (PEM), made by `FederationCertificate`.
     var tlsCertificateFile: URL { directory.appendingPathComponent("federation.crt") }
     /// The private key of `tlsCertificateFile` (PEM, unencrypted).
@@ -42,6 +46,26 @@ struct HomeserverConfig {
         try logConfig.write(to: logConfigFile, atomically: true, encoding: .utf8)
         try homeserverYAML(dir).write(to: configFile, atomically: true, encoding: .utf8)
         try Self.signingKey().write(to: signingKeyFile, atomically: true, encoding: .utf8)
+        try appServiceRegistration.write(to: appServiceFile, atomically: true, encoding: .utf8)
+    }
+
+    /// No URL: the service is never sent transactions, it only acts as its users.
+    private var appServiceRegistration: String {
+        """
+        id: comment-tui-import
+        url: null
+        as_token: "\(appServiceToken)"
+        hs_token: "fixture-hs-\(UUID().uuidString)"
+        sender_localpart: import-bot
+        rate_limited: false
+        namespaces:
+          users:
+            - exclusive: true
+              regex: "@import_.*"
+          aliases: []
+          rooms: []
+
+        """
     }
 
     /// A signing key in signedjson's file format (`ed25519 KEYID SEED` with unpadded base64),
@@ -142,6 +166,7 @@ struct HomeserverConfig {
         media_store_path: \(dir)/media
         signing_key_path: \(signingKeyFile.path)
         report_stats: false
+        app_service_config_files: [\(appServiceFile.path)]
         enable_registration: true
         enable_registration_without_verification: true
         presence:

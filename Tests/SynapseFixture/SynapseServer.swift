@@ -154,6 +154,10 @@ public final class SynapseServer: @unchecked Sendable {
         return account
     }
 
+    /// The token of the application service every fixture server registers: it owns the users
+    /// `@import_…` and may post as them with original timestamps.
+    public var appServiceToken: String { configuration(port: 0).appServiceToken }
+
     /// A client acting as `account` (e.g. another user's Element) against this server.
     public func client(for account: MatrixTestAccount) -> MatrixTestClient {
         MatrixTestClient(baseURL: baseURL, accessToken: account.accessToken, userID: account.userID)

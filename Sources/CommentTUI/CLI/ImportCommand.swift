@@ -4,17 +4,19 @@ import ThreadModel
 /// `comment-tui import FILE ROOM`: a thread file's comments posted into a room, once.
 enum ImportCommand {
     static let usage = """
-    Usage: comment-tui import FILE ROOM [--as @user:server]
+    Usage: comment-tui import FILE ROOM [--as @user:server] [--appservice-token TOKEN]
 
     Posts the comments of a thread file into a room (matrix:…), oldest first, as the logged-in
     account. Each keeps its original author, id and time under org.comment_tui.origin, and
     comment-tui shows them as the comment's author and time. Run again after an interruption,
-    it posts only what the room does not have yet.
+    it posts only what the room does not have yet. With an application service's token (its
+    registration owning @import_.* users), each author posts as @import_<handle>:server with the
+    comment's original time instead.
     Example: comment-tui import release.jsonl 'matrix:#release-archive:example.org'
     """
 
     static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: ["--as"], usage: usage)
+        let parsed = try CommandLineArguments(arguments, options: ["--as", "--appservice-token"], usage: usage)
         if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
         let positionals = try parsed.positionals(["FILE", "ROOM"], usage: usage)
         let (path, locator) = (positionals[0], positionals[1])
@@ -33,7 +35,7 @@ enum ImportCommand {
         }
         let source = try RoomOpener.open(room, as: parsed.value("--as"), context: context, follows: false)
         do {
-            let outcome = try source.importComments(of: file.thread)
+            let outcome = try source.importComments(of: file.thread, appServiceToken: parsed.value("--appservice-token"))
             try context.print("imported \(outcome.posted) comments into \(VisibleText.escape(room.identifier))"
                 + (outcome.alreadyThere > 0 ? " (\(outcome.alreadyThere) were there already)" : ""))
         } catch let error as MatrixError {

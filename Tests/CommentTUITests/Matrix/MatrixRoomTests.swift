@@ -325,4 +325,36 @@ final class MatrixRoomTests: XCTestCase {
         XCTAssertEqual(back.map { users[$0.author]?.name }, comments.map { $0.author == marco.id ? "Marco Polo" : "Zoë" })
         XCTAssertEqual(back.map { users[$0.author]?.handle }, comments.map { $0.author == marco.id ? "marco" : "zoe" })
     }
+
+    func testAnApplicationServiceImportPostsAsEachAuthorAtTheOriginalTime() throws {
+        let server = try server
+        let ann = try registerUser("ann", on: server)
+        let room = try ann.other.createRoom(name: "Migrated", preset: .publicChat)
+        try ann.other.sendText(roomID: room, body: "The migrated thread")
+        let marco = User(id: "u-marco", handle: "Marco", name: "Marco Polo")
+        let zoe = User(id: "u-zoe", handle: "zoe", name: "Zoë")
+        let start = Date(timeIntervalSince1970: 1_600_000_000)
+        let comments = (1...4).map { n in
+            Comment(id: "c\(n)", author: n.isMultiple(of: 2) ? zoe.id : marco.id, created: start.addingTimeInterval(Double(n) * 3600),
+                    body: "old comment \(n)")
+        }
+        let file = CommentThread(id: "t-migrated", title: "Migrated", author: marco.id, created: start, body: "post",
+                                 users: [marco, zoe], comments: comments)
+        let source = try open(room, as: ann, follows: false)
+        XCTAssertEqual(try source.importComments(of: file, appServiceToken: server.appServiceToken), .init(posted: 4, alreadyThere: 0))
+        XCTAssertEqual(try source.importComments(of: file, appServiceToken: server.appServiceToken), .init(posted: 0, alreadyThere: 4))
+
+        let events = try ann.other.messages(roomID: room, dir: "f").filter { ($0["content"] as? [String: Any])?["body"] as? String != nil }
+        let imported = events.filter { (($0["content"] as? [String: Any])?["body"] as? String)?.hasPrefix("old comment") == true }
+        XCTAssertEqual(imported.map { $0["sender"] as? String },
+                       comments.map { "@import_\($0.author == marco.id ? "marco" : "zoe"):\(server.serverName)" })
+        XCTAssertEqual(imported.map { ($0["origin_server_ts"] as? Int).map { Date(timeIntervalSince1970: Double($0) / 1000) } },
+                       comments.map(\.created), "posted at the original times")
+
+        let reread = try open(room, as: ann, follows: false)
+        let back = try reread.allComments()
+        XCTAssertEqual(back.map(\.created), comments.map(\.created))
+        let users = Dictionary(reread.users.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(back.map { users[$0.author]?.name }, ["Marco Polo", "Zoë", "Marco Polo", "Zoë"])
+    }
 }

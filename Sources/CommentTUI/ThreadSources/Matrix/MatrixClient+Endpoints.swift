@@ -23,6 +23,19 @@ extension MatrixClient {
         return Session(userID: userID, accessToken: token, deviceID: answer["device_id"]?.string ?? "")
     }
 
+    /// Registers a user of an application service's namespace (this client has the service's
+    /// token); a user that exists already is fine.
+    public func registerAppServiceUser(localpart: String) throws {
+        do {
+            try request("POST", ["register"], body: ["type": "m.login.application_service", "username": .string(localpart)])
+        } catch let error as MatrixError where error.errcode == "M_USER_IN_USE" {}
+    }
+
+    /// Sets the display name of the user this client acts as.
+    public func setDisplayName(_ name: String, of userID: String) throws {
+        try request("PUT", ["profile", userID, "displayname"], body: ["displayname": .string(name)])
+    }
+
     /// Ends this client's session on the server.
     public func logout() throws { try request("POST", ["logout"]) }
 
@@ -121,9 +134,12 @@ extension MatrixClient {
     }
 
     /// Sends a message event; the same `transactionID` sends it once however often it is retried.
+    /// - Parameter timestamp: the event's time, honoured for an application service only.
     public func send(room: String, type: String = "m.room.message", transactionID: String, content: JSONValue,
-                     timeout: TimeInterval = 20) throws -> String {
-        guard let id = try request("PUT", ["rooms", room, "send", type, transactionID], body: content, timeout: timeout)["event_id"]?.string else {
+                     timestamp: Date? = nil, timeout: TimeInterval = 20) throws -> String {
+        let query = timestamp.map { ["ts": String(Int64(($0.timeIntervalSince1970 * 1000).rounded()))] } ?? [:]
+        guard let id = try request("PUT", ["rooms", room, "send", type, transactionID], query: query, body: content,
+                                   timeout: timeout)["event_id"]?.string else {
             throw MatrixError(.malformed, "sending returned no event id")
         }
         return id

@@ -12,6 +12,8 @@ public final class MatrixClient: @unchecked Sendable {
     public let homeserver: URL
     /// The access token, sent as a header and never shown.
     public let accessToken: String?
+    /// With an application service's token: the user of its namespace the requests act as.
+    public let assertedUser: String?
     private let session: URLSession
     private let lock = NSLock()
     private var running: [Int: URLSessionDataTask] = [:]
@@ -19,9 +21,10 @@ public final class MatrixClient: @unchecked Sendable {
     private var isCancelled = false
 
     /// A client for `homeserver`, signed in when `accessToken` is given.
-    public init(homeserver: URL, accessToken: String? = nil) {
+    public init(homeserver: URL, accessToken: String? = nil, assertedUser: String? = nil) {
         self.homeserver = homeserver
         self.accessToken = accessToken
+        self.assertedUser = assertedUser
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
@@ -50,6 +53,8 @@ public final class MatrixClient: @unchecked Sendable {
     @discardableResult
     public func request(_ method: String, _ path: [String], query: [String: String] = [:], body: JSONValue? = nil,
                         timeout: TimeInterval = 20) throws -> JSONValue {
+        var query = query
+        if let assertedUser { query["user_id"] = assertedUser }
         let url = try url(path, query: query)
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method

@@ -54,7 +54,7 @@ struct MatrixEventReader {
         }
         let isReply = relation?["m.in_reply_to"]?["event_id"]?.string != nil
         let body = content.flatMap { markdown(of: $0, sender: sender, isReply: isReply) } ?? Self.unreadable
-        if let origin = content.flatMap(MatrixImportOrigin.init(content:)) {
+        if let origin = content.flatMap(MatrixImportOrigin.init(content:)), !origin.postedAsAuthor {
             // Imported from a thread file: shown as its original author and time.
             return .comment(Comment(id: id, author: origin.author.id, created: origin.created, body: body),
                             transactionID: transactionID, importedAuthor: origin.author)

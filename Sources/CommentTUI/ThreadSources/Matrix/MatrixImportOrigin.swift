@@ -18,8 +18,12 @@ struct MatrixImportOrigin: Equatable, Sendable {
     var comment: String
     var author: User
     var created: Date
+    /// Posted by an application service as a user of its own with the original time: the event's
+    /// sender and time are the author's, and nothing here overrides them.
+    var postedAsAuthor = false
 
-    init(thread: String, comment: Comment, author: User) {
+    init(thread: String, comment: Comment, author: User, postedAsAuthor: Bool = false) {
+        self.postedAsAuthor = postedAsAuthor
         self.thread = thread
         self.comment = comment.id
         self.author = User(id: "@\(MatrixMembers.handleBase(author.handle)):\(Self.server)", handle: author.handle, name: author.name)
@@ -35,11 +39,12 @@ struct MatrixImportOrigin: Equatable, Sendable {
         self.comment = comment
         author = User(id: "@\(base):\(Self.server)", handle: base, name: origin["author_name"]?.string ?? base)
         self.created = Date(timeIntervalSince1970: Double(created) / 1000)
+        postedAsAuthor = origin["posted_as_author"]?.bool ?? false
     }
 
     /// The value stored under `key`.
     var json: JSONValue {
         ["thread": .string(thread), "id": .string(comment), "author": .string(author.handle), "author_name": .string(author.name),
-         "created_ms": .number((created.timeIntervalSince1970 * 1000).rounded())]
+         "created_ms": .number((created.timeIntervalSince1970 * 1000).rounded()), "posted_as_author": .bool(postedAsAuthor)]
     }
 }

@@ -13,7 +13,12 @@ extension MatrixThreadSource {
 
     /// Posts `thread`'s comments in order as the reader, each with its origin; `progress` hears
     /// of every comment posted.
-    public func importComments(of thread: CommentThread, progress: (Int) -> Void = { _ in }) throws -> ImportOutcome {
+    /// - Parameter appServiceToken: an application service's token: each author then posts as a
+    ///   user of its own (`@import_<handle>:server`, registered, named and joined on first use)
+    ///   with the comment's original time.
+    public func importComments(of thread: CommentThread, appServiceToken: String? = nil,
+                               progress: (Int) -> Void = { _ in }) throws -> ImportOutcome {
+        var authors: [String: MatrixClient] = [:]
         let present = try importedCommentIDs(thread: thread.id)
         var outcome = ImportOutcome(posted: 0, alreadyThere: 0)
         for comment in thread.comments {
@@ -22,16 +27,35 @@ extension MatrixThreadSource {
                 continue
             }
             let author = thread.user(id: comment.author) ?? User(id: comment.author, handle: "unknown", name: comment.author)
-            let origin = MatrixImportOrigin(thread: thread.id, comment: comment, author: author)
+            var poster: MatrixClient?
+            if let appServiceToken {
+                if authors[author.id] == nil { authors[author.id] = try virtualAuthor(author, token: appServiceToken) }
+                poster = authors[author.id]
+            }
+            let origin = MatrixImportOrigin(thread: thread.id, comment: comment, author: author, postedAsAuthor: poster != nil)
             guard case .object(var content) = JSONValue(foundation: MatrixMessageContent(
                 markdown: comment.body, handles: { _ in nil }, displayName: { _ in nil }).json) else { continue }
             content[MatrixImportOrigin.key] = origin.json
             let txn = "import" + ThreadStateFiles.stem(key: "\(thread.id)/\(comment.id)", name: "")
-            _ = try client.send(room: roomID, transactionID: txn, content: .object(content))
+            _ = try (poster ?? client).send(room: roomID, transactionID: txn, content: .object(content),
+                                            timestamp: poster == nil ? nil : comment.created)
             outcome.posted += 1
             progress(outcome.posted)
         }
         return outcome
+    }
+
+    /// A client acting as the application service's user for `author`, in the room.
+    private func virtualAuthor(_ author: User, token: String) throws -> MatrixClient {
+        let service = MatrixClient(homeserver: client.homeserver, accessToken: token)
+        let server = MatrixMembers.server(of: try service.whoami())
+        let localpart = "import_" + MatrixMembers.handleBase(author.handle).lowercased()
+        try service.registerAppServiceUser(localpart: localpart)
+        let userID = "@\(localpart):\(server)"
+        let acting = MatrixClient(homeserver: client.homeserver, accessToken: token, assertedUser: userID)
+        try acting.setDisplayName(author.name, of: userID)
+        _ = try acting.join(roomID)
+        return acting
     }
 
     /// The file comment ids of `thread` the room holds already (read from every page).
