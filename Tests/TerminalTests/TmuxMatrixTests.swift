@@ -56,7 +56,8 @@ final class TmuxMatrixTests: XCTestCase {
         XCTAssertFalse(seen.joined().contains(ann.accessToken) || seen.joined().contains(bo.accessToken), "no token on screen")
 
         try annTerminal.keys("C-c")
-        try annTerminal.waitFor("ann's client to exit") { $0.contains { $0.contains("EXIT=0") } }
+        let exit = try annTerminal.waitFor("ann's client to exit") { $0.contains { $0.contains("EXIT=0") } }
+        XCTAssertFalse(exit.contains { $0.contains("could not") }, "a clean exit says nothing: \(exit)")
         try boTerminal.keys("C-c")
         try boTerminal.waitFor("bo's client to exit") { $0.contains { $0.contains("EXIT=0") } }
     }

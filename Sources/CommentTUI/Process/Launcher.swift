@@ -94,7 +94,6 @@ public enum Launcher {
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         let result = Result { try loop.run() }
         let unsaved = app.prepareToExit()
-        target.source.close()
         FileDescriptor.standardInput.setNonBlocking(false)
         screen.end()
         signals.uninstall()
@@ -106,6 +105,8 @@ public enum Launcher {
         do { try app.saveReadMarker() } catch {
             _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker: \(error)\n".utf8))
         }
+        // After the read marker, which a room sends through the source's session.
+        target.source.close()
         if let visibilityLog {
             let records = app.linkVisibility.records(at: Date())
             do { try visibilityLog.writeAll(LinkVisibility.jsonLines(records)) } catch {
