@@ -80,9 +80,10 @@ extension CommentApp {
     /// Enter with nothing to send: the oldest comment that failed to send goes again (same id,
     /// so a source that de-duplicates posts it once).
     private func retryFailedSend() {
-        guard let id = deliveries.filter({ if case .failed = $0.value { true } else { false } }).keys
-            .compactMap({ id in comments.indexOfAdded(id: id).map { (id, $0) } }).min(by: { $0.1 < $1.1 })?.0,
-              let index = comments.indexOfAdded(id: id), case .success(let comment) = comments.comment(at: index) else { return }
+        let failed = deliveries.keys.filter { if case .failed = deliveries[$0] { true } else { false } }
+        guard let index = failed.compactMap(comments.indexOfAdded(id:)).min(),
+              case .success(let comment) = comments.comment(at: index) else { return }
+        let id = comment.id
         deliveries[id] = .sending
         feed.invalidateLayouts()
         if case .failed(let reason) = source.send(comment) {

@@ -27,11 +27,7 @@ enum ExportCommand {
             }
         }
         let encoder = ThreadRecordEncoder()
-        var bytes = encoder.encode(.thread(ThreadHeader(id: thread.id, title: thread.title, author: thread.author,
-                                                         created: thread.created, body: thread.body)))
-        for user in thread.users { bytes += encoder.encode(.user(user)) }
-        for comment in thread.comments { bytes += encoder.encode(.comment(comment)) }
-        try context.writeOutput(bytes)
+        try context.writeOutput(ThreadRecord.records(of: thread).flatMap(encoder.encode))
         return 0
     }
 }

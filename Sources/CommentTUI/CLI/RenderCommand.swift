@@ -32,10 +32,10 @@ enum RenderCommand {
             now = date
         }
         if let room = try RoomOpener.address(path) {
-            let (_, thread) = try RoomVerbs.snapshot(room, as: parsed.value("--as").flatMap { $0.hasPrefix("@") ? $0 : nil }, context: context)
-            let snapshot = InMemoryThreadSource(thread: thread, label: room.identifier)
-            try render(snapshot, width: width, now: now, plain: parsed.flags.contains("--plain"),
-                       as: parsed.value("--as").flatMap { id in thread.user(id: id)?.handle ?? id }, context: context)
+            // In a room `--as` names the account (@user:server), whose mentions stand out.
+            let (source, thread) = try RoomVerbs.snapshot(room, as: parsed.value("--as"), context: context)
+            try render(InMemoryThreadSource(thread: thread, label: room.identifier), width: width, now: now,
+                       plain: parsed.flags.contains("--plain"), as: source.reader.handle, context: context)
             return 0
         }
         let source: ThreadFileSource

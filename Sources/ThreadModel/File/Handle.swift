@@ -1,5 +1,14 @@
 /// Rules for handles: `[A-Za-z0-9_.-]{1,39}`.
 public enum Handle {
+    /// Text with every character outside `[A-Za-z0-9_.-]` replaced by `_` (file names, handles
+    /// derived from other names); not clipped to a length.
+    public static func replacingInvalidCharacters(in text: String) -> String {
+        String(text.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        })
+    }
+
     /// Whether a handle is well-formed.
     public static func isValid(_ handle: String) -> Bool {
         let bytes = handle.utf8

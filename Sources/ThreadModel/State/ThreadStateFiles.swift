@@ -31,10 +31,7 @@ public struct ThreadStateFiles: Sendable {
 
     /// A file name for what is known by `key`: `name` made safe and short, and a hash of the key.
     public static func stem(key: String, name: String) -> String {
-        let safe = String(name.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
-                ? Character(scalar) : "_"
-        }.prefix(40))
+        let safe = String(Handle.replacingInvalidCharacters(in: name).prefix(40))
         return "\(safe)-\(hash(key))"
     }
 

@@ -6,19 +6,7 @@ import ThreadModel
 
 /// What outlives the client on this machine and what carries a thread between places: the
 /// outbox after a crash, the offline copy, imports. One Synapse for the class, stopped by its pid.
-final class MatrixKeepingTests: XCTestCase {
-    override class func setUp() {
-        super.setUp()
-        do { _ = try SharedSynapse.start() } catch { XCTFail("Synapse did not start: \(error)") }
-    }
-
-    override class func tearDown() {
-        SharedSynapse.stop()
-        super.tearDown()
-    }
-
-    private var server: SynapseServer { get throws { try SharedSynapse.start() } }
-
+final class MatrixKeepingTests: SharedSynapseTestCase {
     func testAnOutboxLeftByACrashIsSentOnceWhetherOrNotTheServerHadIt() throws {
         let server = try server
         let (_, ann, room) = try twoUsersInARoom("Crash", on: server)

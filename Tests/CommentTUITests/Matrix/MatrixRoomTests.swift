@@ -7,19 +7,7 @@ import CommentTUITestSupport
 
 /// A room on a real Synapse as a thread: opening, what other clients send, what we send,
 /// history, read markers. The server starts once for the class and stops by its pid.
-final class MatrixRoomTests: XCTestCase {
-    override class func setUp() {
-        super.setUp()
-        do { _ = try SharedSynapse.start() } catch { XCTFail("Synapse did not start: \(error)") }
-    }
-
-    override class func tearDown() {
-        SharedSynapse.stop()
-        super.tearDown()
-    }
-
-    private var server: SynapseServer { get throws { try SharedSynapse.start() } }
-
+final class MatrixRoomTests: SharedSynapseTestCase {
     /// The screen of an app on the source, at rest.
     private func screen(_ source: ThreadSource, me: User, columns: Int = 100, rows: Int = 60) -> String {
         let app = CommentApp(source: source, me: me, columns: columns, rows: rows)

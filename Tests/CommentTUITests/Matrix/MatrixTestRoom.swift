@@ -23,6 +23,23 @@ enum SharedSynapse {
     }
 }
 
+/// Test classes sharing one Synapse: started before the class's first test, stopped by its pid
+/// after its last; users are registered per test with unique names.
+class SharedSynapseTestCase: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        do { _ = try SharedSynapse.start() } catch { XCTFail("Synapse did not start: \(error)") }
+    }
+
+    override class func tearDown() {
+        SharedSynapse.stop()
+        super.tearDown()
+    }
+
+    /// The class's server (started again if a test stopped it).
+    var server: SynapseServer { get throws { try SharedSynapse.start() } }
+}
+
 /// A registered user, with a client of ours signed in through the real login.
 struct MatrixTestUser {
     var account: MatrixTestAccount

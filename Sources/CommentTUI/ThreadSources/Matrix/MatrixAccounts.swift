@@ -81,18 +81,7 @@ public struct MatrixAccounts: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(Stored(accounts: accounts))
-        let temporary = path + ".tmp-\(FileSystem.processID)"
         // Created 0600 before a byte is written, so the token is never readable by others.
-        let file = try FileDescriptor.openForWriting(temporary)
-        do {
-            try file.writeAll(Array(data))
-            try file.synchronize()
-            file.close()
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            file.close()
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
-        }
+        try FileSystem.replace(path, with: Array(data), synchronized: true)
     }
 }

@@ -78,10 +78,7 @@ struct MatrixMembers: Sendable {
 
     /// A handle from free text: characters outside `[A-Za-z0-9_.-]` become `_`, at most 39 long.
     static func handleBase(_ text: String) -> String {
-        let mapped = String(text.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar))
-                ? Character(scalar) : "_"
-        })
+        let mapped = Handle.replacingInvalidCharacters(in: text)
         return mapped.isEmpty ? "_" : clip(mapped)
     }
 

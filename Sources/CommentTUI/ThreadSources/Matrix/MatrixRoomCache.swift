@@ -134,16 +134,7 @@ struct MatrixRoomCache {
         }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let temporary = path + ".tmp-\(FileSystem.processID)"
-        let file = try FileDescriptor.openForWriting(temporary)
-        do {
-            try file.writeAll(Array(out))
-            file.close()
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            file.close()
-            FileSystem.unlink(temporary)
-            throw error
-        }
+        // A copy that can be rebuilt: not fsynced, but never seen half-written.
+        try FileSystem.replace(path, with: Array(out), synchronized: false)
     }
 }

@@ -119,6 +119,14 @@ extension MatrixThreadSource {
         workQueue.async { [weak self] in self?.loadPage(from: token) }
     }
 
+    /// One page of events before `token`, read into the timeline: its comments oldest first, the
+    /// member changes it brought, and where the page before it starts (nil at the room's start).
+    func olderPage(from token: String, limit: Int) throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?) {
+        let page = try client.messages(room: roomID, from: token, backwards: true, limit: limit, filter: ["lazy_load_members": true])
+        let applied = locked { timeline.applyOlder(page.events, state: page.state) }
+        return (applied.comments, applied.updates, page.end)
+    }
+
     /// Pages back until a page has comments or the room's start; reports them as one page.
     private func loadPage(from token: String) {
         var from: String? = token
@@ -128,11 +136,9 @@ extension MatrixThreadSource {
             // Pages of only state events (joins, renames) bring no comments: keep going a little.
             for _ in 0..<5 where comments.isEmpty {
                 guard let start = from else { break }
-                let page = try client.messages(room: roomID, from: start, backwards: true, limit: Self.pageSize,
-                                               filter: ["lazy_load_members": true])
-                let applied = locked { timeline.applyOlder(page.events, state: page.state) }
-                updates += applied.updates
-                comments = applied.comments + comments
+                let page = try olderPage(from: start, limit: Self.pageSize)
+                updates += page.updates
+                comments = page.comments + comments
                 from = page.end
             }
         } catch {

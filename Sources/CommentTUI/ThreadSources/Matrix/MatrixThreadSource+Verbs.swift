@@ -10,17 +10,15 @@ extension MatrixThreadSource {
         var from = locked { olderToken }
         var pages = 0
         while let start = from, pages < pageLimit {
-            let page = try client.messages(room: roomID, from: start, backwards: true, limit: 100, filter: ["lazy_load_members": true])
-            let applied = locked { timeline.applyOlder(page.events, state: page.state) }
-            older = applied.comments + older
+            let page = try olderPage(from: start, limit: 100)
+            older = page.comments + older
             from = page.end
             pages += 1
         }
         locked { olderToken = from }
         // Edits seen while paging back apply to the comments already handed out too.
         let comments = locked { timeline.comments }
-        let opened = (openedComments as? ArrayCommentStore)?.comments ?? []
-        return older + opened.map { comments[$0.id] ?? $0 }
+        return older + opened.comments.map { comments[$0.id] ?? $0 }
     }
 
     /// The members as thread users, after `allComments()` met the senders of old comments.

@@ -10,7 +10,9 @@ import ThreadModel
 public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     public let label: String
     public let thread: CommentThread
-    public let openedComments: CommentStore
+    public var openedComments: CommentStore { opened }
+    /// The opened page, oldest first.
+    let opened: ArrayCommentStore
     public var openingProblems: [ThreadFileProblem] { [] }
     public var updatesReady: FileDescriptor? { wake.readEnd }
     public let draftFile: DraftFile?
@@ -87,7 +89,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         me = opening.me
         label = opening.label
         thread = opening.thread
-        openedComments = ArrayCommentStore(opening.comments)
+        opened = ArrayCommentStore(opening.comments)
         timeline = opening.timeline
         olderToken = opening.olderToken
         nextBatch = opening.nextBatch
@@ -189,8 +191,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     // MARK: Read marker
 
     public func loadReadMarker() -> ReadMarker? {
-        guard let fullyRead, let store = openedComments as? ArrayCommentStore,
-              let position = store.comments.firstIndex(where: { $0.id == fullyRead }) else { return nil }
+        guard let fullyRead, let position = opened.comments.firstIndex(where: { $0.id == fullyRead }) else { return nil }
         return ReadMarker(commentID: fullyRead, position: position)
     }
 
