@@ -7,12 +7,14 @@ enum OpenCommand {
     static let usage = """
     Usage: comment-tui [FILE | ROOM] [--as HANDLE | --as @user:server] [--snap projected|debounce]
                       [--visibility-log LOG] [--private-receipts] [--no-cache]
-           comment-tui new | post | generate | import-github | check | export ...   (see VERB --help)
+           comment-tui new | post | generate | import-github | check | render | export | import ...
+                                            (see VERB --help)
            comment-tui login | logout ...   (Matrix accounts)
            comment-tui --help | --version
 
     Opens a thread file, or a room on a Matrix homeserver (matrix:!id:server,
-    matrix:#alias:server or a https://matrix.to/#/ link; log in first), in the terminal. Without FILE it opens the demo thread
+    matrix:#alias:server or a https://matrix.to/#/ link; log in first), in the terminal.
+    Without FILE it opens the demo thread
     ($XDG_DATA_HOME/comment-tui/demo.jsonl, else ~/.local/share/comment-tui/demo.jsonl,
     written on first run) as the demo's own user, tatiana.
       --as HANDLE     who you are in the thread (default: the user whose handle is $USER);
@@ -28,7 +30,7 @@ enum OpenCommand {
       --visibility-log LOG
                       at exit, append a JSON line per link seen whole:
                       {"comment":ID,"url":URL,"first_seen":TIME,"visible_ms":N}
-    Verbs:
+    Verbs (new, post, check, render and export take a ROOM in place of FILE too):
       new FILE --title TEXT --as HANDLE [--name NAME]     create a thread file
       post FILE --as HANDLE [--name NAME] [--body TEXT]   append a comment (stdin without --body)
       generate --comments N --users M [--seed S]          a realistic thread on stdout
