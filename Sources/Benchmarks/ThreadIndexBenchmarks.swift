@@ -97,7 +97,7 @@ func runIndexOnly(path: String) {
 }
 
 /// VmHWM from /proc/self/status: the most memory this process has had resident.
-private func peakResidentKilobytes() -> Int {
+func peakResidentKilobytes() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return -1 }
     return Int(line.split(separator: " ")[1]) ?? -1

@@ -15,8 +15,11 @@ import Glibc
 public final class SynapseServer: @unchecked Sendable {
     /// The Matrix server name in user IDs and aliases (`@ann:<serverName>`); not a host name.
     public let serverName: String
-    /// The temporary directory holding config, signing key, sqlite database, media and logs.
+    /// The directory holding config, signing key, sqlite database, media and logs: temporary
+    /// (removed with the server) unless the server was made with `kept(in:)`.
     public let directory: URL
+    /// Whether `directory` outlives the server (a benchmark's filled room, reused across runs).
+    private let keepsDirectory: Bool
 
     private let lock = NSLock()
     private var chosenPort: Int?
@@ -39,12 +42,23 @@ public final class SynapseServer: @unchecked Sendable {
         self.init(serverName: serverName, rateLimits: rateLimits, federationPort: nil)
     }
 
-    private init(serverName: String, rateLimits: [String: String], federationPort: Int?) {
+    private init(serverName: String, rateLimits: [String: String], federationPort: Int?, keptIn kept: URL? = nil) {
         self.serverName = serverName
         self.rateLimits = rateLimits
         self.federationPort = federationPort
-        directory = FileManager.default.temporaryDirectory
+        keepsDirectory = kept != nil
+        directory = kept ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("synapse-\(UUID().uuidString)", isDirectory: true)
+        if let kept, let saved = try? String(contentsOf: kept.appendingPathComponent("port"), encoding: .utf8) {
+            chosenPort = Int(saved.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    /// A server whose directory (and so its database) is kept: started again later from the same
+    /// directory it has the same port, users and rooms. For data that takes long to make, such as
+    /// a benchmark's room of 100,000 messages; tests use throwaway servers.
+    public static func kept(in directory: URL, serverName: String = "test.local") -> SynapseServer {
+        SynapseServer(serverName: serverName, rateLimits: [:], federationPort: nil, keptIn: directory)
     }
 
     /// A server that federates with every other federating server on 127.0.0.1.
@@ -59,7 +73,7 @@ public final class SynapseServer: @unchecked Sendable {
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(at: directory)
+        if !keepsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// The port on 127.0.0.1, chosen by the first `start()` and kept by `restart()`.
@@ -96,6 +110,7 @@ public final class SynapseServer: @unchecked Sendable {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 try config.writeUnlessPresent()
+                if keepsDirectory { try String(port).write(to: directory.appendingPathComponent("port"), atomically: true, encoding: .utf8) }
             } catch {
                 throw SynapseFixtureError("writing the homeserver config in \(directory.path) failed: \(error)")
             }

@@ -164,6 +164,12 @@ public final class CommentApp {
 
     /// How many comments are known now (older pages included).
     public var commentCount: Int { comments.count }
+
+    /// The comment and row on the feed's top row (comment -1: the post's rows).
+    public var feedTop: (comment: Int, row: Int) { (feed.anchor.comment, feed.anchor.row) }
+
+    /// Comments held in memory now (the rest are read again when needed).
+    public var commentsHeld: Int { comments.countInMemory }
     /// The status bar's message, if any.
     public var message: String? { overlays.message }
     /// Which links were seen whole, and for how long.

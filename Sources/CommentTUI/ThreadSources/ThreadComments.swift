@@ -1,8 +1,9 @@
 import ThreadModel
 
 /// The thread as the app holds it: header and users, and every comment known by position as
-/// one collection — pages loaded older than the opened ones, the opened ones (decoded on demand
-/// from the source's store), then those that arrived or were sent since.
+/// one collection — pages loaded older than the opened ones (kept in a temporary file, so paging
+/// through a huge room holds a window in memory, not the room), the opened ones (decoded on
+/// demand from the source's store), then those that arrived or were sent since.
 ///
 /// Positions count from the oldest known comment, so loading older comments shifts them: the
 /// feed is told by how much (`prepend`), and keeps its reading position.
@@ -10,7 +11,7 @@ final class ThreadComments {
     /// Header and users; its `comments` hold those added after opening.
     private(set) var thread: CommentThread
     private let opened: CommentStore
-    private var older: [Comment] = []
+    private let older = SpilledComments()
     /// Whether the source has comments older than the oldest known.
     private(set) var hasOlder: Bool
     /// User ids by lowercased handle, for the mentions in comment bodies.
@@ -28,6 +29,9 @@ final class ThreadComments {
     /// Comments known now.
     var count: Int { older.count + opened.commentCount + thread.comments.count }
 
+    /// Comments held in memory: all but the older pages kept in the temporary file.
+    var countInMemory: Int { older.countInMemory + opened.commentCount + thread.comments.count }
+
     /// The comment at a position, or why its line did not read.
     func comment(at index: Int) -> Result<Comment, ThreadFileProblem> {
         let found = unedited(at: index)
@@ -36,7 +40,7 @@ final class ThreadComments {
     }
 
     private func unedited(at index: Int) -> Result<Comment, ThreadFileProblem> {
-        if index < older.count { return .success(older[index]) }
+        if index < older.count { return older.comment(at: index) }
         let stored = index - older.count
         if stored < opened.commentCount { return opened.comment(at: stored) }
         return .success(thread.comments[stored - opened.commentCount])
@@ -62,7 +66,7 @@ final class ThreadComments {
 
     /// Adds comments older than the oldest known, oldest first.
     func prepend(_ comments: [Comment], hasMore: Bool) {
-        older.insert(contentsOf: comments, at: 0)
+        older.prepend(comments)
         hasOlder = hasMore
     }
 

@@ -29,6 +29,18 @@ extension FileDescriptor {
         try open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
     }
 
+    /// A new file with no name in `directory` (created private, then unlinked): it is gone when
+    /// closed or when the process dies, however it dies.
+    static func openUnnamed(in directory: String) throws -> FileDescriptor {
+        var template = Array((directory + "/comment-tui-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw SystemError("mkstemp", path: directory) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        _ = Glibc.unlink(path)
+        return FileDescriptor(rawValue: fd, path: path)
+    }
+
     /// Opens a file for reading.
     static func openForReading(_ path: String) throws -> FileDescriptor {
         try open(path, flags: O_RDONLY | O_CLOEXEC)

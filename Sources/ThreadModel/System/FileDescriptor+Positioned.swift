@@ -82,6 +82,21 @@ extension FileDescriptor {
         }
     }
 
+    /// Writes all of `bytes` at `offset` without moving the file position.
+    func write(_ bytes: [UInt8], at offset: Int) throws {
+        var done = 0
+        try bytes.withUnsafeBytes { buffer in
+            while done < buffer.count {
+                let n = pwrite(rawValue, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw SystemError("pwrite", path: path)
+                }
+                done += n
+            }
+        }
+    }
+
     /// Reads `count` bytes at `offset` without moving the file position; fewer only at the end.
     func read(at offset: Int, count: Int) throws -> [UInt8] {
         var result = [UInt8](repeating: 0, count: count)

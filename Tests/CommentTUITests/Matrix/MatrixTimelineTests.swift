@@ -39,7 +39,7 @@ final class MatrixTimelineTests: XCTestCase {
         let updates = line.applyNewer([edit("$x", of: "$a", "@ann:h.org", "hijacked", ts: 2000),
                                        edit("$y", of: "$a", "@bo:h.org", "second", ts: 3000)])
         XCTAssertEqual(updates.map(summary), ["edited $a: second"])
-        XCTAssertEqual(line.comments["$a"]?.edited, Date(timeIntervalSince1970: 3))
+        XCTAssertEqual(line.changed["$a"]?.edited, Date(timeIntervalSince1970: 3))
     }
 
     func testAnEditArrivingBeforeItsTargetIsKeptUntilTheTargetLoads() {
@@ -70,7 +70,8 @@ final class MatrixTimelineTests: XCTestCase {
                                        ["type": "m.room.message", "sender": "@bo:h.org"],
                                        message("$ok", "@bo:h.org", "after", ts: 2)])
         XCTAssertEqual(updates.map(summary), ["appended $m, $ok"])
-        XCTAssertEqual(line.comments["$m"]?.body, "(unreadable message)")
+        guard case .commentsAppended(let appended)? = updates.first else { return XCTFail("nothing appended") }
+        XCTAssertEqual(appended.first?.body, "(unreadable message)")
     }
 
     func testMemberEventsRenameUsers() {

@@ -19,6 +19,10 @@ public final class MatrixClient: @unchecked Sendable {
     private var running: [Int: URLSessionDataTask] = [:]
     private var nextTaskNumber = 0
     private var isCancelled = false
+    private var received = 0
+
+    /// Bytes of answers (bodies) received so far, for the benchmark's figures.
+    public var bytesReceived: Int { lock.withLock { received } }
 
     /// A client for `homeserver`, signed in when `accessToken` is given.
     public init(homeserver: URL, accessToken: String? = nil, assertedUser: String? = nil) {
@@ -115,9 +119,10 @@ public final class MatrixClient: @unchecked Sendable {
         lock.lock()
         running[number] = nil
         let cancelled = isCancelled
+        let (data, status, error) = outcome.get()
+        received += data?.count ?? 0
         lock.unlock()
         if cancelled { throw MatrixError(.cancelled, "stopped") }
-        let (data, status, error) = outcome.get()
         if let error { throw describe(error) }
         guard let status else { throw MatrixError(.malformed, "\(homeserver.absoluteString) gave no HTTP answer") }
         return (data ?? Data(), status)

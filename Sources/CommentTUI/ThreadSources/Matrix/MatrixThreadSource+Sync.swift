@@ -93,7 +93,7 @@ extension MatrixThreadSource {
         for _ in 0..<Self.gapPageLimit {
             guard let start = from else { break }
             let page = try client.messages(room: roomID, from: start, backwards: true, limit: 100)
-            let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter { timeline.comments[$0] != nil }) }
+            let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter(timeline.knows)) }
             for event in page.events {
                 if let id = event["event_id"]?.string, known.contains(id) { return collected.reversed() }
                 collected.append(event)

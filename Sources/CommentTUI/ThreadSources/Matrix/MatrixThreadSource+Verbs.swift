@@ -17,8 +17,8 @@ extension MatrixThreadSource {
         }
         locked { olderToken = from }
         // Edits seen while paging back apply to the comments already handed out too.
-        let comments = locked { timeline.comments }
-        return older + opened.comments.map { comments[$0.id] ?? $0 }
+        let changed = locked { timeline.changed }
+        return older + opened.comments.map { changed[$0.id] ?? $0 }
     }
 
     /// The members as thread users, after `allComments()` met the senders of old comments.

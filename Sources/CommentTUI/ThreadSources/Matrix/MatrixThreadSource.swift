@@ -145,6 +145,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         retrySignal.unlock()
     }
 
+    /// Bytes received from the homeserver since opening (the opening's own requests aside).
+    public var bytesReceived: Int { client.bytesReceived }
+
     public var hasOlderComments: Bool {
         lock.lock()
         defer { lock.unlock() }

@@ -9,8 +9,11 @@ struct MatrixTimeline {
     private(set) var members: MatrixMembers
     /// The post's event: shown in the header, never as a comment.
     var postEventID: String?
-    /// Comments handed out, by event id, as last reported (edits applied).
-    private(set) var comments: [String: Comment] = [:]
+    /// What is kept of each comment handed out, by event id: enough to recognise it again, and
+    /// to edit or delete it, without its text (the app keeps the text, in a window of pages).
+    private var known: [String: KnownComment] = [:]
+    /// Comments whose text changed after they were handed out (edited, deleted), as last reported.
+    private(set) var changed: [String: Comment] = [:]
     /// The app's ids for our own comments, by event id (the app named them before sending).
     private var appIDs: [String: String] = [:]
     /// Event ids by the app's id, for read markers on our own comments.
@@ -24,6 +27,32 @@ struct MatrixTimeline {
 
     init(members: MatrixMembers) { self.members = members }
 
+    /// A comment handed out, without its text.
+    private struct KnownComment {
+        var author: String
+        var created: Date
+        var edited: Date?
+        var isDeleted: Bool
+        init(_ comment: Comment) {
+            author = comment.author
+            created = comment.created
+            edited = comment.edited
+            isDeleted = comment.body == MatrixEventReader.deleted
+        }
+    }
+
+    /// Whether a comment with this event id was handed out.
+    func knows(_ eventID: String) -> Bool { known[eventID] != nil }
+
+    /// Comments handed out so far.
+    var knownCount: Int { known.count }
+
+    /// Records a comment as handed out (its text is only kept if it changed).
+    private mutating func remember(_ comment: Comment) {
+        known[comment.id] = KnownComment(comment)
+        if comment.edited != nil || comment.body == MatrixEventReader.deleted { changed[comment.id] = comment }
+    }
+
     private var reader: MatrixEventReader {
         let members = members
         return MatrixEventReader(handle: { members.handles[$0] }, name: { members.name(of: $0) })
@@ -33,7 +62,7 @@ struct MatrixTimeline {
     func commentID(forEvent eventID: String) -> String { appIDs[eventID] ?? eventID }
 
     /// The event id for an app's comment id, if known.
-    func eventID(forComment commentID: String) -> String? { eventIDs[commentID] ?? (comments[commentID] != nil ? commentID : nil) }
+    func eventID(forComment commentID: String) -> String? { eventIDs[commentID] ?? (known[commentID] != nil ? commentID : nil) }
 
     /// A comment of ours is on its way under this transaction id.
     mutating func willSend(transactionID: String) { unconfirmed.insert(transactionID) }
@@ -57,18 +86,18 @@ struct MatrixTimeline {
         for event in events {
             switch reader.read(event) {
             case .comment(let comment, let transactionID, let imported):
-                if comment.id == postEventID || comments[comment.id] != nil { continue }
+                if comment.id == postEventID || known[comment.id] != nil { continue }
                 if let imported, let user = adoptImported(imported) { flush(); updates.append(.usersChanged([user])) }
                 if let transactionID { echoedTransactions[transactionID] = comment.id }
                 let txn = transactionID ?? appIDs[comment.id]
                 if let txn, unconfirmed.contains(txn) || eventIDs[txn] != nil {
                     // Our own comment's echo: the app has it already, under its own id.
-                    comments[comment.id] = comment
+                    remember(comment)
                     if sent(transactionID: txn, eventID: comment.id) { flush(); updates.append(.sendConfirmed(commentID: txn)) }
                     continue
                 }
                 let shown = withWaitingEdit(comment)
-                comments[comment.id] = shown
+                remember(shown)
                 appended.append(shown)
             case .edit(let target, let sender, let body, let at):
                 if let edited = edit(target: target, sender: sender, body: body, at: at) {
@@ -76,11 +105,11 @@ struct MatrixTimeline {
                     updates.append(.commentEdited(edited))
                 }
             case .redaction(let target):
-                if var comment = comments[target] {
-                    comment.body = MatrixEventReader.deleted
-                    comments[target] = comment
+                if let comment = known[target] {
+                    let deleted = Comment(id: target, author: comment.author, created: comment.created, body: MatrixEventReader.deleted)
+                    remember(deleted)
                     flush()
-                    updates.append(.commentEdited(relabelled(comment)))
+                    updates.append(.commentEdited(relabelled(deleted)))
                 } else {
                     waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
                 }
@@ -106,9 +135,9 @@ struct MatrixTimeline {
             case .comment(let comment, _, let imported):
                 if let imported, let user = adoptImported(imported) { importedUsers.append(user) }
                 // Ours from an earlier run, shown under the app's id since its outbox resend.
-                if comment.id == postEventID || comments[comment.id] != nil || appIDs[comment.id] != nil { continue }
+                if comment.id == postEventID || known[comment.id] != nil || appIDs[comment.id] != nil { continue }
                 let shown = withWaitingEdit(comment)
-                comments[comment.id] = shown
+                remember(shown)
                 page.append(relabelled(shown))
             case .edit(let target, let sender, let body, let at):
                 // Newer than its target (which is further back): keep the newest valid one.
@@ -143,25 +172,24 @@ struct MatrixTimeline {
     }
 
     /// Comments known from elsewhere (the cache), as they were shown.
-    mutating func adopt(_ known: [Comment]) {
-        for comment in known { comments[comment.id] = comment }
+    mutating func adopt(_ comments: [Comment]) {
+        for comment in comments { remember(comment) }
     }
 
     /// Members named directly (the joined-members list when opening).
     mutating func addMembers(_ names: [String: String?]) { members.update(names) }
 
     private mutating func edit(target: String, sender: String, body: String, at: Date) -> Comment? {
-        guard var comment = comments[target] else {
+        guard let comment = known[target] else {
             if let waiting = waitingEdits[target], waiting.at >= at { return nil }
             waitingEdits[target] = (body, at, sender)
             return nil
         }
         // Only the author may edit; a deleted comment stays deleted.
-        guard comment.author == sender, comment.body != MatrixEventReader.deleted, (comment.edited ?? .distantPast) <= at else { return nil }
-        comment.body = body
-        comment.edited = at
-        comments[target] = comment
-        return relabelled(comment)
+        guard comment.author == sender, !comment.isDeleted, (comment.edited ?? .distantPast) <= at else { return nil }
+        let edited = Comment(id: target, author: comment.author, created: comment.created, body: body, edited: at)
+        remember(edited)
+        return relabelled(edited)
     }
 
     /// A comment with the edit or deletion that arrived before it applied.
