@@ -51,6 +51,9 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     }
 
     public func loadOlderComments() { lock.withLock { olderRequests += 1 } }
+    /// The gaps asked for, in order.
+    public private(set) var gapRequests: [String] = []
+    public func fillGap(_ id: String) { lock.withLock { gapRequests.append(id) } }
 
     public func send(_ comment: Comment) -> SendOutcome {
         lock.withLock { sent.append(comment) }

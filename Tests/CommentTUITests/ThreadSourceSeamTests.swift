@@ -92,6 +92,38 @@ final class ThreadSourceSeamTests: XCTestCase {
         XCTAssertEqual(source.olderRequests, 1, "no more to ask for")
     }
 
+    func testAGapIsAskedForAsItNearsTheViewAndFilledWithoutMovingTheReader() throws {
+        let (pilot, source) = try queued(.numbered(3))
+        source.deliver(.gap(id: "g"))
+        source.deliver(.commentsAppended((1...300).map { comment("n\($0)", "new \($0)") }))
+        pilot.app.sourceIsReady()
+        pilot.settle()
+        XCTAssertEqual(source.gapRequests, [], "300 comments below the gap: not near the view yet")
+        // Paging up towards it asks for it once, however many frames it stays near.
+        for _ in 0..<60 where source.gapRequests.isEmpty { pilot.press(.pageUp); pilot.settle() }
+        XCTAssertEqual(source.gapRequests, ["g"])
+        for _ in 0..<3 { pilot.press(.pageUp); pilot.settle() }
+        XCTAssertEqual(source.gapRequests, ["g"])
+        let feed = pilot.app.regions.feed
+        let before = Array(pilot.lines[feed.row..<feed.maxRow])
+        XCTAssertTrue(before.contains { $0.hasPrefix("   new ") }, "\(before)")
+
+        // Part of it comes (the gap stays above), then the rest: the reader's rows never move.
+        source.deliver(.gapFilled(id: "g", comments: (4...9).map { comment("m\($0)", "missed \($0)") }, closed: false))
+        pilot.app.sourceIsReady()
+        pilot.draw()
+        XCTAssertEqual(Array(pilot.lines[feed.row..<feed.maxRow]), before)
+        XCTAssertEqual(source.gapRequests, ["g", "g"], "still near: the rest is asked for at once")
+        source.deliver(.gapFilled(id: "g", comments: (1...3).map { comment("m\($0)", "missed \($0)") }, closed: true))
+        pilot.app.sourceIsReady()
+        pilot.draw()
+        XCTAssertEqual(Array(pilot.lines[feed.row..<feed.maxRow]), before)
+        let ids = pilot.app.allComments.map(\.id)
+        XCTAssertEqual(Array(ids.dropFirst(3).prefix(10)), (1...9).map { "m\($0)" } + ["n1"])
+        XCTAssertEqual(pilot.app.comments.count, 3 + 9 + 300)
+        pilot.app.feed.scroll._checkInvariants()
+    }
+
     func testAnEditReplacesACommentsText() throws {
         let (pilot, source) = try queued(.numbered(3))
         source.deliver(.commentEdited(Comment(id: "c3", author: ThreadFixture.bo.id, created: ThreadFixture.start, body: "rewritten")))

@@ -5,6 +5,8 @@ func describe(_ update: ThreadUpdate) -> String {
     switch update {
     case .commentsAppended(let comments): "comments " + comments.map(\.id).joined(separator: " ")
     case .olderComments(let comments, let hasMore): "older " + comments.map(\.id).joined(separator: " ") + (hasMore ? " +" : "")
+    case .gap(let id): "gap \(id)"
+    case .gapFilled(let id, let comments, let closed): "filled \(id) " + comments.map(\.id).joined(separator: " ") + (closed ? "" : " +")
     case .commentEdited(let comment): "edited \(comment.id)"
     case .usersChanged(let users): "users " + users.map(\.handle).joined(separator: " ")
     case .sendConfirmed(let id): "confirmed \(id)"

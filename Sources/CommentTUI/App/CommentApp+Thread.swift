@@ -48,6 +48,13 @@ extension CommentApp {
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)
                 isLoadingOlder = false
+            case .gap(let id):
+                comments.appendGap(id: id)
+                feed.commentsAppended(1, countAsNew: false)
+            case .gapFilled(let id, let list, let closed):
+                if let change = comments.fillGap(id: id, with: list, closed: closed) {
+                    feed.commentsReplaced(at: change.index, removed: change.removed, inserted: change.inserted)
+                }
             case .commentEdited(let comment):
                 comments.replace(comment)
                 feed.invalidateLayouts()

@@ -206,6 +206,11 @@ public final class CommentApp {
             isLoadingOlder = true
             source.loadOlderComments()
         }
+        // A gap is filled as it comes near the view, like the older pages above the first comment.
+        if let gap = comments.gapToFill(near: feed.anchor.comment, margin: Self.olderPageMargin) {
+            feed.invalidate(gap.index)
+            source.fillGap(gap.id)
+        }
     }
 
     /// Carries out what the feed asked for.

@@ -22,6 +22,8 @@ struct CommentLayout {
     let spoilers: Set<Int>
     /// Whether the "new" divider sits above the comment (it is the first unread one).
     var hasDivider = false
+    /// Whether this is a gap's marker (drawn dim, not as a problem).
+    var isGap = false
 
     var rowCount: Int { dividerRows + headerRows + body.lines.count + 1 }
     var headerRows: Int { header?.rows.count ?? 0 }

@@ -30,6 +30,8 @@ final class FeedLayout {
         var isExpanded: (String) -> Bool
         /// Whether the comment at a position is the first unread one.
         var startsUnread: (Int) -> Bool = { _ in false }
+        /// Whether a position holds a gap's marker (comments a server skipped) instead of a comment.
+        var isGap: (Int) -> Bool = { _ in false }
     }
 
     /// The layout of the comment at `index`.
@@ -37,6 +39,7 @@ final class FeedLayout {
         if let layout = cache[index] { return layout }
         var layout = makeLayout(source.comment(index), source)
         layout.hasDivider = source.startsUnread(index)
+        layout.isGap = source.isGap(index)
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
         cache[index] = layout
         return layout
@@ -62,7 +65,8 @@ final class FeedLayout {
             return CommentLayout(comment: .success(comment), header: header, body: body, isCollapsible: collapsible,
                                  spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
         case .failure(let problem):
-            var text = AttributedString("line \(problem.line): \(problem.message)")
+            // Line 0: not a line of a file (a gap's marker, a page that did not read back).
+            var text = AttributedString(problem.line > 0 ? "line \(problem.line): \(problem.message)" : problem.message)
             text[CommentAttributes.CodeAttribute.self] = nil
             return CommentLayout(comment: .failure(problem), header: nil, body: TextLayout(text, width: bodyWidth), isCollapsible: false, spoilers: [])
         }

@@ -128,7 +128,8 @@ final class FeedModel {
             user: { self.comments.user(id: $0) },
             handleID: { self.comments.handleID($0) },
             isExpanded: { self.expandedComments.contains($0) },
-            startsUnread: { $0 == self.firstUnread }))
+            startsUnread: { $0 == self.firstUnread },
+            isGap: { self.comments.isGap(at: $0) }))
     }
 
     /// Rows the comment at a feed position takes.
@@ -226,6 +227,20 @@ final class FeedModel {
         if let match = search?.match { search?.match = match + count }
         layoutCache.invalidateAll()
         scroll.commentsPrepended(count, at: now)
+    }
+
+    /// `removed` positions from `index` were replaced by `inserted` (a gap filled): positions
+    /// after them move, and what is on screen stays where it is.
+    func commentsReplaced(at index: Int, removed: Int, inserted: Int) {
+        let delta = inserted - removed
+        func moved(_ position: Int) -> Int { position >= index + removed ? position + delta : min(position, index + max(0, inserted - 1)) }
+        selected = selected.map(moved)
+        firstUnread = firstUnread.map(moved)
+        lastSeen = lastSeen.map(moved)
+        lastFrame = nil
+        if let match = search?.match { search?.match = moved(match) }
+        layoutCache.invalidateAll()
+        scroll.commentsReplaced(at: index, removed: removed, inserted: inserted, at: now)
     }
 
     // MARK: Read marker

@@ -145,6 +145,37 @@ final class FeedScroll {
         model.scrollTo(id: comment, row: top.comment >= 0 ? top.row : 0, alignment: .top, animated: false, at: time)
     }
 
+    /// `removed` comments from `index` were replaced by `inserted` others (a gap filled): later
+    /// positions move by the difference, and the comment on the top row (or, if it was among
+    /// those replaced, the first after them) keeps its place on screen.
+    func commentsReplaced(at index: Int, removed: Int, inserted: Int, at time: ScrollInstant) {
+        let delta = inserted - removed
+        let after = index + removed
+        let top = anchor
+        // The comment that keeps its place, and its top's row in the viewport.
+        var pinned = (comment: top.comment, viewportRow: -Double(top.row))
+        if top.comment >= index, top.comment < after, after < windowEnd, let start = model.items.offset(of: after) {
+            pinned = (after, Double(start) - model.contentOffset)
+        }
+        // Every height as the model has it now (measured or not), so the picture stays the same.
+        var heights: [Int: Int] = [:]
+        for id in windowStart..<windowEnd { heights[id] = model.items.height(of: id) }
+        func moved(_ position: Int) -> Int? { position < index ? position : position >= after ? position + delta : nil }
+        measured = Set(measured.compactMap(moved))
+        commentCount += delta
+        if windowStart > index { windowStart = max(index, windowStart + delta) }
+        if windowEnd >= index { windowEnd = max(windowStart, windowEnd + delta) }
+        var list = items(windowStart..<windowEnd, withPost: windowStart == 0)
+        var movedHeights: [Int: Int] = [:]
+        for (position, height) in heights { if let new = moved(position) { movedHeights[new] = height } }
+        for i in list.indices { if let height = movedHeights[list[i].id] { list[i].height = height } }
+        model.setItems(list)
+        updateSnapping()
+        let comment = pinned.comment >= after ? pinned.comment + delta : pinned.comment
+        guard comment >= windowStart, comment < windowEnd, let start = model.items.offset(of: comment) else { return }
+        model.scrollTo(offset: Double(start) - pinned.viewportRow, animated: false, at: time)
+    }
+
     /// A comment's height changed (expanded, collapsed); it is laid out again before the next frame.
     func invalidate(_ comment: Int) { measured.remove(comment) }
 

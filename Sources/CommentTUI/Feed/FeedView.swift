@@ -69,8 +69,9 @@ struct FeedView {
             case .body(let line):
                 if case .failure = comment.comment {
                     var x = rect.column + FeedLayout.bodyIndent
+                    let style = comment.isGap ? Theme.dim : Theme.problem
                     for run in comment.body.lines[line].runs {
-                        for cluster in run.clusters { x = buffer.put(cluster, column: x, row: screenRow, style: Theme.problem, limit: end) }
+                        for cluster in run.clusters { x = buffer.put(cluster, column: x, row: screenRow, style: style, limit: end) }
                     }
                 } else {
                     let id = comment.commentID ?? ""

@@ -6,10 +6,19 @@ import ThreadModel
 /// demand from the source's store), then those that arrived or were sent since.
 ///
 /// Positions count from the oldest known comment, so loading older comments shifts them: the
-/// feed is told by how much (`prepend`), and keeps its reading position.
+/// feed is told by how much (`prepend`), and keeps its reading position. Among the added ones a
+/// position may hold a gap: comments a server skipped, shown as a marker until they are loaded.
 final class ThreadComments {
-    /// Header and users; its `comments` hold those added after opening.
+    /// Header and users (the comments are held below).
     private(set) var thread: CommentThread
+    /// What a position after the opened comments holds.
+    private enum Added {
+        case comment(Comment)
+        /// Comments missing here; `isLoading` once they were asked for.
+        case gap(id: String, isLoading: Bool)
+    }
+    private var added: [Added] = []
+    private var addedIDs: Set<String> = []
     private let opened: CommentStore
     private let older = SpilledComments()
     /// Whether the source has comments older than the oldest known.
@@ -27,10 +36,10 @@ final class ThreadComments {
     }
 
     /// Comments known now.
-    var count: Int { older.count + opened.commentCount + thread.comments.count }
+    var count: Int { older.count + opened.commentCount + added.count }
 
     /// Comments held in memory: all but the older pages kept in the temporary file.
-    var countInMemory: Int { older.countInMemory + opened.commentCount + thread.comments.count }
+    var countInMemory: Int { older.countInMemory + opened.commentCount + added.count }
 
     /// The comment at a position, or why its line did not read.
     func comment(at index: Int) -> Result<Comment, ThreadFileProblem> {
@@ -43,7 +52,26 @@ final class ThreadComments {
         if index < older.count { return older.comment(at: index) }
         let stored = index - older.count
         if stored < opened.commentCount { return opened.comment(at: stored) }
-        return .success(thread.comments[stored - opened.commentCount])
+        switch added[stored - opened.commentCount] {
+        case .comment(let comment): return .success(comment)
+        case .gap(_, let isLoading): return .failure(ThreadFileProblem(line: 0, message: Self.gapText(isLoading: isLoading)))
+        }
+    }
+
+    /// What a gap's marker says.
+    static func gapText(isLoading: Bool) -> String {
+        isLoading ? "⋯ loading the messages missed here…" : "⋯ messages missed here while away: they load when scrolled to"
+    }
+
+    /// Whether a position holds a gap's marker rather than a comment.
+    func isGap(at index: Int) -> Bool {
+        guard let slot = addedSlot(index), case .gap = added[slot] else { return false }
+        return true
+    }
+
+    private func addedSlot(_ index: Int) -> Int? {
+        let slot = index - older.count - opened.commentCount
+        return added.indices.contains(slot) ? slot : nil
     }
 
     /// The user with an id, if known.
@@ -53,16 +81,45 @@ final class ThreadComments {
     func handleID(_ handle: String) -> String? { userIDsByHandle[handle.lowercased()] }
 
     /// Whether a comment that arrived after opening has this id (the file echoes our own posts).
-    func containsAdded(id: String) -> Bool { thread.containsComment(id: id) }
+    func containsAdded(id: String) -> Bool { addedIDs.contains(id) }
 
     /// The position of a comment that arrived or was sent after opening.
     func indexOfAdded(id: String) -> Int? {
-        guard thread.containsComment(id: id), let last = thread.comments.lastIndex(where: { $0.id == id }) else { return nil }
+        guard addedIDs.contains(id),
+              let last = added.lastIndex(where: { if case .comment(let c) = $0 { c.id == id } else { false } }) else { return nil }
         return older.count + opened.commentCount + last
     }
 
     /// Adds comments after the newest.
-    func append(_ comment: Comment) { thread.append(comment) }
+    func append(_ comment: Comment) {
+        added.append(.comment(comment))
+        addedIDs.insert(comment.id)
+    }
+
+    /// Marks comments missing after the newest.
+    func appendGap(id: String) { added.append(.gap(id: id, isLoading: false)) }
+
+    /// A gap within `margin` positions of `index` not asked for yet, now marked as loading.
+    func gapToFill(near index: Int, margin: Int) -> (id: String, index: Int)? {
+        let base = older.count + opened.commentCount
+        for (slot, entry) in added.enumerated() {
+            guard case .gap(let id, false) = entry, abs(base + slot - index) <= margin else { continue }
+            added[slot] = .gap(id: id, isLoading: true)
+            return (id, base + slot)
+        }
+        return nil
+    }
+
+    /// Puts the comments that were missing at a gap in its place (below it while it stays open);
+    /// returns the position and how many positions were removed and inserted there.
+    func fillGap(id: String, with comments: [Comment], closed: Bool) -> (index: Int, removed: Int, inserted: Int)? {
+        guard let slot = added.firstIndex(where: { if case .gap(id, _) = $0 { true } else { false } }) else { return nil }
+        let fresh = comments.filter { !addedIDs.contains($0.id) }
+        addedIDs.formUnion(fresh.map(\.id))
+        let entries = (closed ? [] : [Added.gap(id: id, isLoading: false)]) + fresh.map(Added.comment)
+        added.replaceSubrange(slot...slot, with: entries)
+        return (older.count + opened.commentCount + slot, 1, entries.count)
+    }
 
     /// Adds comments older than the oldest known, oldest first.
     func prepend(_ comments: [Comment], hasMore: Bool) {

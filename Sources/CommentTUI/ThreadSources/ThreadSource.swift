@@ -23,6 +23,8 @@ public protocol ThreadSource: AnyObject {
 
     /// Asks for a page of older comments; they arrive as `.olderComments` from `takeUpdates()`.
     func loadOlderComments()
+    /// Asks for comments missing at a gap the source reported (`.gap`); they arrive as `.gapFilled`.
+    func fillGap(_ id: String)
     /// Readable when updates wait; nil for a source that never changes after opening.
     ///
     /// Anything learned after opening makes it readable, so the loop needs no first call before
@@ -65,6 +67,7 @@ extension ThreadSource {
     public func readerIsTyping(_ typing: Bool) {}
     public func readMarkerMoved(_ marker: ReadMarker) {}
     public var unsentComments: [Comment] { [] }
+    public func fillGap(_ id: String) {}
     public func close() {}
 }
 
@@ -74,6 +77,12 @@ public enum ThreadUpdate: Sendable {
     case commentsAppended([Comment])
     /// Comments older than the oldest known one, oldest first, answering `loadOlderComments()`.
     case olderComments([Comment], hasMore: Bool)
+    /// Comments are missing after the newest known one, before those appended next (a server
+    /// skipped them while we were away): the feed marks the place, and `fillGap(id)` asks for them.
+    case gap(id: String)
+    /// Comments that were missing at a gap, oldest first, answering `fillGap(id)`; `closed` when
+    /// none are missing there any more, else the gap stays, above them.
+    case gapFilled(id: String, comments: [Comment], closed: Bool)
     /// A comment's new text (an edit); the comment keeps its id and place.
     case commentEdited(Comment)
     /// Users who joined or changed their name or handle.

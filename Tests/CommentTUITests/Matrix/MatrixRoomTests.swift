@@ -232,4 +232,42 @@ final class MatrixRoomTests: SharedSynapseTestCase {
         let updates = try collectUpdates(from: source, timeout: 30) { $0.flatMap(\.appended).count >= count }
         XCTAssertEqual(updates.flatMap(\.appended).map(\.body), (1...count).map { "gap \($0)" })
     }
+
+    func testALongerGapIsMarkedInTheFeedAndFilledInPlaceWhenScrolledTo() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Long gap", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        try bo.other.sendText(roomID: room, body: "before the gap")
+        let source = try open(room, as: ann, follows: false)
+        defer { source.stop() }
+        let app = CommentApp(source: source, me: source.reader, columns: 80, rows: 24)
+        let pilot = Pilot(app: app, screen: HeadlessScreen(columns: 80, rows: 24))
+        // More than a sync's page and the one page read back at once: the rest is a gap.
+        let count = MatrixThreadSource.pageSize + MatrixThreadSource.gapPageSize + 60
+        for n in 1...count { try bo.other.sendText(roomID: room, body: "gap \(n)") }
+        source.startSyncing()
+        let first = try collectUpdates(from: source, timeout: 30) { $0.flatMap(\.appended).count >= count - 60 }
+        guard let gapAt = first.firstIndex(where: { if case .gap = $0 { true } else { false } }) else { return XCTFail("no gap reported") }
+        XCTAssertTrue(first[gapAt...].contains { !$0.appended.isEmpty }, "the gap comes before the newest comments")
+        XCTAssertEqual(first.flatMap(\.appended).map(\.body), (61...count).map { "gap \($0)" }, "the newest show at once")
+        app.receive(first)
+        let marker = try XCTUnwrap((0..<app.comments.count).first(where: app.comments.isGap(at:)))
+        // Scrolled to the marker (the fill was asked for as it came near): it shows, dim, in place.
+        app.feed.scroll.scrollTo(comment: marker, row: 0, alignment: .top, animated: false, at: app.now)
+        pilot.draw()
+        let feed = app.regions.feed
+        XCTAssertTrue(pilot.lines[feed.row].contains("loading the messages missed"), pilot.lines.joined(separator: "\n"))
+        let below = pilot.lines[(feed.row + 1)..<feed.maxRow].joined(separator: "\n")
+        XCTAssertTrue(below.contains("gap 61"), below)
+        // The fill arrives: the missing comments take the marker's place above what was shown.
+        let filled = try collectUpdates(from: source, timeout: 30) { updates in
+            updates.contains { if case .gapFilled(_, _, true) = $0 { true } else { false } }
+        }
+        app.receive(filled)
+        pilot.draw()
+        XCTAssertEqual(pilot.lines[(feed.row + 1)..<feed.maxRow].joined(separator: "\n"), below, "what was on screen stays put")
+        let bodies = (0..<app.comments.count).compactMap { try? app.comments.comment(at: $0).get().body }
+        XCTAssertEqual(Array(bodies.drop { $0 != "before the gap" }), ["before the gap"] + (1...count).map { "gap \($0)" })
+        XCTAssertNil((0..<app.comments.count).first(where: app.comments.isGap(at:)), "no marker left")
+    }
 }

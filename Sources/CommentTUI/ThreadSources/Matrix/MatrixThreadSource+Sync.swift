@@ -8,8 +8,9 @@ extension MatrixThreadSource {
     static let pollSeconds = 30
     /// The longest wait between reconnection attempts.
     static let longestRetry = 30.0
-    /// Pages fetched at most to fill a gap the server reports as `limited` (20,000 events).
-    static let gapPageLimit = 200
+    /// Events asked for per page while filling a gap, and pages per fill as the reader nears it.
+    static let gapPageSize = 100
+    static let gapPagesPerFill = 5
 
     func startSyncing() {
         // Opening just talked to the server: the status bar says so from the first frame.
@@ -56,8 +57,8 @@ extension MatrixThreadSource {
         if changed { report([.connection(state)]) }
     }
 
-    /// Takes one sync answer: the room's timeline (with a reported gap filled first), members,
-    /// typing; then moves `next_batch`.
+    /// Takes one sync answer: the room's timeline (a reported gap filled first if one page closes
+    /// it, else marked), members, typing; then moves `next_batch`.
     private func apply(sync answer: JSONValue) throws {
         guard let next = answer["next_batch"]?.string else {
             throw MatrixError(.malformed, "the homeserver's sync had no next_batch")
@@ -67,11 +68,25 @@ extension MatrixThreadSource {
         if let room = answer["rooms"]?["join"]?[roomID] {
             var events = room["timeline"]?["events"]?.array ?? []
             let state = room["state"]?["events"]?.array ?? []
-            if room["timeline"]?["limited"]?.bool == true, let gapStart = room["timeline"]?["prev_batch"]?.string {
-                events = try fillGap(before: gapStart) + events
+            var batchStart = room["timeline"]?["prev_batch"]?.string
+            if room["timeline"]?["limited"]?.bool == true, let gapStart = batchStart {
+                // One page closes most gaps (a short sleep); a longer absence is marked and filled
+                // as the reader scrolls to it, so the newest comments show at once.
+                let fill = try missingEvents(before: gapStart, pages: 1)
+                events = fill.events + events
+                if let rest = fill.rest {
+                    let id = "gap-\(UUID().uuidString)"
+                    locked {
+                        gaps[id] = rest
+                        // The offline copy cannot hold a gap: it starts again after this one.
+                        cached = ([], rest)
+                    }
+                    updates.append(.gap(id: id))
+                    batchStart = rest
+                }
             }
             let applied = locked { timeline.applyNewer(events, state: state) }
-            remembered = (applied, room["timeline"]?["prev_batch"]?.string)
+            remembered = (applied, batchStart)
             updates += applied
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
                 let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }
@@ -86,25 +101,46 @@ extension MatrixThreadSource {
         report(updates)
     }
 
-    /// The events between the newest we know and a gap's end, oldest first (bounded).
-    private func fillGap(before token: String) throws -> [JSONValue] {
+    /// Events newer than all known and older than `token`, oldest first, read back at most
+    /// `pages` pages; `rest` is where the ones still missing end (nil: none are).
+    private func missingEvents(before token: String, pages: Int) throws -> (events: [JSONValue], rest: String?) {
         var collected: [JSONValue] = []
         var from: String? = token
-        for _ in 0..<Self.gapPageLimit {
+        for _ in 0..<pages {
             guard let start = from else { break }
-            let page = try client.messages(room: roomID, from: start, backwards: true, limit: 100)
+            let page = try client.messages(room: roomID, from: start, backwards: true, limit: Self.gapPageSize)
             let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter(timeline.knows)) }
             for event in page.events {
-                if let id = event["event_id"]?.string, known.contains(id) { return collected.reversed() }
+                if let id = event["event_id"]?.string, known.contains(id) { return (collected.reversed(), nil) }
                 collected.append(event)
             }
             from = page.end
         }
-        if from != nil {
-            // Not closed within the bound: say so rather than show a thread with a silent hole.
-            report([.problem("more than \(collected.count) events came while away; older ones are missing here until the room is reopened with --no-cache")])
+        return (collected.reversed(), from)
+    }
+
+    /// Loads comments missing at a gap: a few pages back from where they end, reported as
+    /// `.gapFilled` (the gap stays open above them if more are missing).
+    public func fillGap(_ id: String) {
+        workQueue.async { [weak self] in
+            guard let self, let token = self.locked({ self.gaps[id] }) else { return }
+            do {
+                let fill = try self.missingEvents(before: token, pages: Self.gapPagesPerFill)
+                let applied = self.locked { () -> [ThreadUpdate] in
+                    self.gaps[id] = fill.rest
+                    return self.timeline.applyNewer(fill.events)
+                }
+                // What the timeline would append belongs in the gap's place; edits and the rest follow.
+                let comments = applied.flatMap { update -> [Comment] in if case .commentsAppended(let list) = update { list } else { [] } }
+                let others = applied.filter { if case .commentsAppended = $0 { false } else { true } }
+                self.report([.gapFilled(id: id, comments: comments, closed: fill.rest == nil)] + others)
+            } catch {
+                if self.stopped { return }
+                self.report([.problem("could not load the messages missed: \(error)")])
+                _ = self.pause(2)
+                self.report([.gapFilled(id: id, comments: [], closed: false)])
+            }
         }
-        return collected.reversed()
     }
 
     // MARK: Older comments

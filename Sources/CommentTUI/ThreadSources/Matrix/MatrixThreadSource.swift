@@ -36,6 +36,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// Where older pages start; nil once the room's start is reached.
     var olderToken: String?
     var isLoadingOlder = false
+    /// Gaps reported to the app, by id: where the comments still missing there end.
+    var gaps: [String: String] = [:]
     /// Where the next sync resumes.
     var nextBatch: String?
     var connection: ConnectionState = .live
