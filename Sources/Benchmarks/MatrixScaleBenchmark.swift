@@ -124,7 +124,7 @@ func runScrollRoomOnly(arguments: [String]) {
     func atTop() -> Bool { app.feedTop.comment < 0 || (app.feedTop.comment == 0 && app.feedTop.row == 0) }
     // Bounded: a room this size needs about 15,000 PageUps; 40,000 means something is wrong.
     while presses < 40_000, !(atTop() && !source.hasOlderComments) {
-        if source.hasOlderComments, app.feedTop.comment == 0, app.feedTop.row == 0 { waits += 1 }
+        if source.hasOlderComments, atTop() { waits += 1 }
         _ = app.update(.key(KeyPress(.pageUp)))
         presses += 1
         next += interval

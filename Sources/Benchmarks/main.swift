@@ -20,6 +20,7 @@ if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--scroll-room-
 // `comment-tui-bench [GROUP ...]` runs only the named groups (all without arguments).
 let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("scroll", scrollBenchmarks),
+    ("feel", wheelFeelBenchmarks),
     ("render", renderBenchmarks),
     ("layout", { [commentLayoutBenchmark()] }),
     ("index", threadIndexBenchmarks),

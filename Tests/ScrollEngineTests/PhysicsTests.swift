@@ -10,7 +10,8 @@ final class PhysicsTests: XCTestCase {
             XCTAssertEqual(m.projectedEnd, x0 + v0 / 6, accuracy: 1e-12)
             var x = x0, v = v0, t = 0.0, steps = 0, checks = 0
             let dt = 1e-5
-            while abs(v) > 0.5 {
+            // It rests once less than a row is left (|v|/k < 1): the last row moves at the end.
+            while abs(v) / 6 > 1 {
                 steps += 1
                 // Exact per-step decay keeps the simulation free of Euler drift in v.
                 let next = v * exp(-6 * dt)
@@ -25,9 +26,9 @@ final class PhysicsTests: XCTestCase {
             }
             XCTAssertGreaterThan(checks, 10)
             XCTAssertEqual(m.endTime.seconds, t, accuracy: 1e-4)
-            // At rest: the closed-form end, within the distance the stop threshold skips.
+            // At rest: the closed-form end, less than the one row the end skips away.
             XCTAssertEqual(m.endPosition, m.projectedEnd)
-            XCTAssertEqual(x, m.projectedEnd, accuracy: 0.5 / 6 + 1e-6)
+            XCTAssertEqual(x, m.projectedEnd, accuracy: 1 + 1e-6)
         }
     }
 

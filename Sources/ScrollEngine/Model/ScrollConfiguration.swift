@@ -3,14 +3,18 @@
 public struct ScrollConfiguration: Hashable, Sendable {
     /// Rows moved by one isolated wheel notch (the precise step).
     var wheelStep: Int = 3
-    /// Notches closer together than this form a fast burst that accelerates and leaves momentum.
-    public var wheelBurstInterval: Double = 0.05
+    /// Notches at least this far apart are slow: each moves `wheelStep` rows at once, no glide.
+    public var wheelSlowGap: Double = 0.1
+    /// Notches this close together (or read at once) are as fast as notches get: each moves
+    /// `wheelMaximumAcceleration` steps, all of it as glide. Between the two gaps a notch's
+    /// distance and the part of it that glides grow linearly, so the response has no step.
+    public var wheelFastGap: Double = 0.02
     /// A wheel burst ends after this long without notches (terminals send no "finger up").
     public var wheelQuietPeriod: Double = 0.12
-    /// Extra step multiple gained per fast notch in a burst.
-    public var wheelAcceleration: Double = 0.5
-    /// The largest step multiple in a burst.
+    /// The most steps one notch moves (at the fastest notch rate).
     public var wheelMaximumAcceleration: Double = 4
+    /// A wheel's glide is capped at this (a free-spinning wheel); drags use `maximumSpeed`.
+    public var wheelMaximumSpeed: Double = 800
     /// Momentum decay rate k in `v(t) = v0·e^(−k·t)`.
     var decayRate: Double = 6
     /// Momentum stops (at its projected end) once slower than this.

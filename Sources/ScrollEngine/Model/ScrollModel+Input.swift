@@ -136,37 +136,42 @@ extension ScrollModel {
 
     // MARK: Wheel
 
+    /// A notch moves `wheelStep` rows when slow and up to `wheelMaximumAcceleration` times that
+    /// when fast, the faster the more of it as glide (velocity added to the motion rather than
+    /// rows jumped): a burst glides instead of teleporting, and when the wheel stops the glide
+    /// simply carries on. Everything grows continuously with the notch rate.
     func wheel(notches: Int) {
         guard notches != 0 else { return }
-        let direction = notches > 0 ? 1 : -1
-        let gliding = motion != nil && !(motion!.isAnimation) && velocity * Double(direction) > 0
-        var burst = WheelBurst(lastNotch: now, direction: direction, fastNotches: 0)
+        let direction = Double(notches > 0 ? 1 : -1)
         var gap = Double.infinity
-        if case .wheel(let previous) = gesture, previous.direction == direction {
-            gap = now - previous.lastNotch
-            if gap < configuration.wheelBurstInterval { burst.fastNotches = previous.fastNotches + abs(notches) }
-        }
-        // A notch while the last burst still glides the same way keeps the glide going.
-        if gliding && burst.fastNotches == 0 { burst.fastNotches = abs(notches) }
-        let fast = burst.fastNotches > 0
-        let multiple = min(configuration.wheelMaximumAcceleration,
-                           1 + configuration.wheelAcceleration * Double(burst.fastNotches))
-        let rows = (Double(configuration.wheelStep) * (fast ? multiple : 1)).rounded() * Double(notches)
-        let glideSpeed = abs(velocity)
+        if case .wheel(let previous) = gesture, Double(previous.direction) == direction { gap = now - previous.lastNotch }
+        // A notch while a glide runs the same way (the burst's own, a fling) adds all its rows
+        // to the glide; a notch against it stops it.
+        let carried = motion?.isAnimation == false && velocity * direction > 0 ? velocity : 0
+        let briskness = wheelBriskness(gap: gap)
+        let rows = Double(configuration.wheelStep * abs(notches)) * (1 + (configuration.wheelMaximumAcceleration - 1) * briskness)
+        let gliding = carried != 0 ? rows : rows * briskness
+        let jumped = (rows - gliding).rounded()
         motion = nil
-        moveOffset(to: contentOffset.rounded() + rows)
         velocity = 0
-        if fast {
-            let notchSpeed = abs(rows) / max(gap.isFinite ? gap : configuration.wheelBurstInterval, 1.0 / 120)
-            let speed = min(configuration.maximumSpeed, max(glideSpeed, notchSpeed))
-            let glide = makeMomentum(velocity: speed * Double(direction))
+        moveOffset(to: (carried != 0 ? contentOffset : contentOffset.rounded()) + jumped * direction)
+        let speed = min(configuration.wheelMaximumSpeed, abs(carried) + gliding * configuration.decayRate)
+        if speed > 0 {
+            let glide = makeMomentum(velocity: speed * direction)
             if glide.endTime > now {
                 motion = .momentum(glide)
                 velocity = glide.initialVelocity
             }
         }
-        gesture = .wheel(burst)
+        gesture = .wheel(WheelBurst(lastNotch: now, direction: Int(direction)))
         setPhase(.interacting)
+    }
+
+    /// How fast notches come, 0 (slow: `wheelSlowGap` apart or more) to 1 (`wheelFastGap` or less).
+    func wheelBriskness(gap: Double) -> Double {
+        let slow = configuration.wheelSlowGap, fast = configuration.wheelFastGap
+        guard gap.isFinite else { return 0 }
+        return min(1, max(0, (slow - gap) / (slow - fast)))
     }
 
     func finishWheelBurst() {

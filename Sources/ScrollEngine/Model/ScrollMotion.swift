@@ -60,8 +60,6 @@ struct WheelBurst {
     var lastNotch: ScrollInstant
     /// +1 towards the end of the content, −1 towards the start.
     var direction: Int
-    /// Fast notches so far (drives acceleration).
-    var fastNotches: Int
 }
 
 /// The user's gesture in progress.

@@ -2,8 +2,9 @@ import Glibc
 
 /// Exponentially decaying motion: `v(t) = v0·e^(−k·t)`, `x(t) = x0 + v0/k·(1 − e^(−k·t))`.
 ///
-/// The motion rests at the projected end `x0 + v0/k` (the limit of `x(t)`), reached when the
-/// speed falls below a stop threshold; it stops earlier, dead, at a bound (no rubber band).
+/// The motion rests at the projected end `x0 + v0/k` (the limit of `x(t)`), reached when less
+/// than a row is left (or the speed falls below a stop threshold); it stops earlier, dead, at a
+/// bound (no rubber band).
 struct Momentum: Hashable, Sendable {
     /// Where the motion starts, in rows.
     let start: Double
@@ -18,8 +19,8 @@ struct Momentum: Hashable, Sendable {
     /// Where the motion ends.
     let endPosition: Double
 
-    /// Creates a motion from `start` at `velocity` rows/s decaying at `decayRate`, ending when the
-    /// speed drops below `stopSpeed` or at the edge of `bounds`.
+    /// Creates a motion from `start` at `velocity` rows/s decaying at `decayRate`, ending when less
+    /// than a row is left, when the speed drops below `stopSpeed`, or at the edge of `bounds`.
     ///
     /// With `restOnWholeRow`, the decay rate is adjusted slightly so the projected end is a whole
     /// row (the initial velocity is kept, so the motion stays velocity-continuous).
@@ -46,7 +47,9 @@ struct Momentum: Hashable, Sendable {
             endPosition = min(max(start, bounds.lowerBound), bounds.upperBound)
             return
         }
-        let restDuration = log(abs(v0) / stopSpeed) / k
+        // It rests once slower than `stopSpeed`, or once less than a row is left: the last
+        // drawn row then changes at the end itself, so nothing lingers after the view stops.
+        let restDuration = min(log(abs(v0) / stopSpeed), max(0, log(abs(v0) / k))) / k
         let bound = v0 > 0 ? bounds.upperBound : bounds.lowerBound
         if (v0 > 0 && projected > bound) || (v0 < 0 && projected < bound) {
             // Solve x(t) = bound: 1 − e^(−k·t) = (bound − x0)·k / v0.
