@@ -223,4 +223,28 @@ final class AppLoopTests: XCTestCase {
         XCTAssertEqual(app.feedOffset, bottom - 1, "Ctrl-Up, not Esc then text")
         XCTAssertTrue(app.composer.draft.isEmpty)
     }
+
+    func testInputFasterThanTheFrameRateDrawsAtMostSixtyFramesASecond() throws {
+        var clock = 10.0
+        let (loop, _, screen, pipe) = try makeLoop { clock }
+        defer { pipe.read.close(); pipe.write.close() }
+        let start = screen.frameCount
+        // 200 keystrokes a second for one second, each read on its own.
+        for _ in 0..<200 {
+            try pipe.write.writeAll(Array("x".utf8))
+            XCTAssertNil(try loop.runOnce())
+            clock += 0.005
+            // Woken at the frame slot when it comes, as poll() would be.
+            while let wait = loop.timeout(), wait <= 0.005, wait < 30, clock < 12 {
+                clock += wait
+                XCTAssertNil(try loop.runOnce())
+                if wait == 0 { break }
+            }
+        }
+        let frames = screen.frameCount - start
+        let seconds = clock - 10
+        XCTAssertLessThanOrEqual(Double(frames), seconds * 60 + 1, "\(frames) frames in \(seconds) s of fast input")
+        XCTAssertGreaterThan(Double(frames), seconds * 40, "but still a frame every slot or so")
+        XCTAssertTrue(screen.plainLines.contains { $0.hasSuffix(String(repeating: "x", count: 20)) }, "the last keystrokes are drawn: \(screen.plainLines)")
+    }
 }

@@ -23,6 +23,8 @@ public final class AppLoop {
     private var lastInputAt = 0.0
     private var needsFullRedraw = true
     private var lastFrameAt = -Double.infinity
+    /// Something changed since the last frame, which waits for its slot (input faster than 60 a second).
+    private var framePending = false
     /// The shortest time between frames while something moves (60 a second).
     static let frameInterval = 1.0 / 60
 
@@ -77,8 +79,11 @@ public final class AppLoop {
         var events: [InputEvent] = []
         if ready.contains(input) {
             // A readable descriptor that then has nothing (another reader was first) is not the end.
-            guard let bytes = try input.readAvailable(upTo: 65536) else { present(); return nil }
-            if bytes.isEmpty { return .endOfInput }
+            guard let bytes = try input.readAvailable(upTo: 65536) else { presentInItsSlot(); return nil }
+            if bytes.isEmpty {
+                if framePending { present() }
+                return .endOfInput
+            }
             lastInputAt = now()
             events = decoder.feed(bytes)
         } else if decoder.hasPendingEscape, now() - lastInputAt >= InputDecoder.escapeTimeout {
@@ -96,8 +101,18 @@ public final class AppLoop {
                 }
             }
         }
-        present()
+        presentInItsSlot()
         return nil
+    }
+
+    /// Presents now if the last frame is a frame interval old (or the screen must be redrawn
+    /// whole), else at the next slot: input never draws more than 60 frames a second.
+    private func presentInItsSlot() {
+        if needsFullRedraw || now() - lastFrameAt >= Self.frameInterval {
+            present()
+        } else {
+            framePending = true
+        }
     }
 
     /// Seconds until the loop must wake without input: a lone Escape's timeout, else the next
@@ -108,8 +123,9 @@ public final class AppLoop {
         let time = now()
         var wait = RelativeTime.secondsToNextMinute(wallClock())
         if decoder.hasPendingEscape { wait = min(wait, max(0, lastInputAt + InputDecoder.escapeTimeout - time)) }
+        let frameSlot = lastFrameAt + Self.frameInterval
+        if framePending { wait = min(wait, max(0, frameSlot - time)) }
         if let deadline = app.nextDeadline {
-            let frameSlot = lastFrameAt + Self.frameInterval
             wait = min(wait, max(0, max(deadline.seconds, frameSlot) - time))
         }
         return wait
@@ -176,6 +192,7 @@ public final class AppLoop {
         app.resize(columns: columns, rows: rows)
         app.wallTime = wallClock()
         lastFrameAt = now()
+        framePending = false
         app.advance(to: ScrollInstant(seconds: lastFrameAt))
         let frame = app.render()
         session.present(frame, full: needsFullRedraw)
