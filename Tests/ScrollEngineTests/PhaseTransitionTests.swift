@@ -88,8 +88,9 @@ final class PhaseTransitionTests: XCTestCase {
 
     func testTrackingToDeceleratingOnReleaseOffASnapTarget() {
         model.configuration.snapping = ScrollSnapping(targets: .offsets([0, 90, 110]))
-        model.scrollTo(offset: 97, animated: false, at: at(0.5))
         track()
+        // Moved off the targets while held (a jump at rest would snap at once).
+        model.scrollTo(offset: 97, animated: false, at: at(1.05))
         step(.release, 1.1)
         assertLast("tracking→decelerating")
         model.settle()

@@ -28,6 +28,26 @@ final class SnappingTests: XCTestCase {
         XCTAssertEqual(log.pairs, ["idle→tracking", "tracking→interacting", "interacting→decelerating", "decelerating→idle"])
     }
 
+    func testAJumpThatRestsBetweenTargetsGoesOnToTheNearer() {
+        let model = makeModel(count: 1000) { $0.snapping = ScrollSnapping(targets: .headerCollapse(HeaderCollapse(distance: 10))) }
+        model.scrollTo(offset: 50, animated: false, at: at(0))
+        let log = PhaseLog(model)
+        model.scrollTo(offset: 7, animated: false, at: at(1))  // a far jump (a scrollbar move) part-way up the header
+        XCTAssertEqual(model.phase, .animating)
+        model.settle()
+        XCTAssertEqual(model.contentOffset, 10)
+        XCTAssertEqual(log.pairs, ["idle→animating", "animating→idle"], "it ends in a phase change to idle")
+        // Held (a scrollbar press), it waits for the release.
+        model.handle(.press(row: 5), at: model.now)
+        model.scrollTo(offset: 3, animated: false, at: model.now + 0.1)
+        model.run(until: model.now + 1)
+        XCTAssertEqual(model.contentOffset, 3)
+        model.handle(.release, at: model.now)
+        model.settle()
+        XCTAssertEqual(model.contentOffset, 0)
+        XCTAssertEqual(model.phase, .idle)
+    }
+
     func testProjectedSnapToItemBoundaries() {
         let model = ScrollModel<Int>(containerRows: 10, columns: 40, items: makeItems([5, 7, 4, 9, 6, 8, 5, 5, 5, 5]))
         model.configuration.snapping = ScrollSnapping(targets: .itemBoundaries)

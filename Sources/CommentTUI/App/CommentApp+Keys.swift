@@ -110,6 +110,11 @@ extension CommentApp {
         guard !isTooSmall else { return }
         overlays.point(column: mouse.column, row: mouse.row)
         if mouse.action == .move { return }
+        // A press during a glide only stops it; on the feed's comments it may go on as a drag.
+        if mouse.action == .press, !mouse.isWheel, feed.isGliding,
+           !(mouse.button == .left && regions.feed.contains(column: mouse.column, row: mouse.row)) {
+            return feed.stopMomentum()
+        }
         if feed.gesture == nil, mouse.isWheel || mouse.action == .press, let picker = mentions.picker, !overlays.showsHelp,
            picker.hitShape.contains(column: mouse.column, row: mouse.row) {
             if let pick = mentions.handle(mouse, at: now) {

@@ -97,6 +97,9 @@ public final class CommentApp {
         let revision = composer.revision
         var edit: DraftEdit?
         var commands: [AppCommand] = []
+        // Any key or paste stops a glide, as a touch does on a phone (clicks: `handleMouse`).
+        if case .key = event { feed.stopMomentum() }
+        if case .paste = event { feed.stopMomentum() }
         switch event {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)

@@ -107,6 +107,20 @@ extension ScrollModel {
             break
         case .none:
             setPhase(.idle)
+            // Every way of scrolling ends on a snap target: a jump that rests between two
+            // (a far jump, a scrollbar move) goes on to the nearer one.
+            if configuration.snapping.isEnabled, configuration.snapping.mode == .projected { startAfterDebounceSnap() }
+        }
+    }
+
+    /// Stops a glide (`decelerating`: momentum, or its move to a snap target) where it is drawn
+    /// now, as a touch stops one on a phone; a programmatic move (keys, `scrollTo`) and a gesture
+    /// in progress are left alone. Stopped between snap targets, it snaps.
+    public func stopMomentum(at time: ScrollInstant) {
+        perform {
+            advanceState(to: time)
+            guard phase == .decelerating, case .none = gesture else { return }
+            jump(to: Double(geometry.drawnOffset))
         }
     }
 
