@@ -115,11 +115,24 @@ final class SnappingTests: XCTestCase {
         model.handle(.wheel(notches: 1), at: at(1))
         model.advance(to: at(1.05))  // the debounce fires before the burst's quiet end
         XCTAssertEqual(ended, 1)
-        XCTAssertEqual(model.phase, .interacting)
-        XCTAssertEqual(model.contentOffset, 6)
+        XCTAssertEqual(model.phase, .animating, "the snap starts 50 ms after the notch, not at the burst's quiet end (120 ms)")
+        model.advance(to: at(1.05 + 1.0 / 60))
+        XCTAssertEqual(model.geometry.drawnOffset, 7, "and shows at once")
         model.settle()
         XCTAssertEqual(model.contentOffset, 8)
         XCTAssertEqual(log.pairs, ["idle→interacting", "interacting→idle", "idle→animating", "animating→idle"])
+    }
+
+    func testAOneRowSnapShowsInTheNextFrame() {
+        let model = makeModel { $0.snapping = ScrollSnapping(targets: .headerCollapse(HeaderCollapse(distance: 8))) }
+        model.handle(.press(row: 10), at: at(1))
+        model.handle(.drag(row: 3), at: at(1.5))
+        model.handle(.release, at: at(1.6))  // offset 7, at rest: a one-row snap to 8
+        XCTAssertEqual(model.phase, .decelerating)
+        model.advance(to: at(1.6 + 1.0 / 60))
+        XCTAssertEqual(model.geometry.drawnOffset, 8)
+        model.settle()
+        XCTAssertEqual(model.phase, .idle)
     }
 
     func testAfterDebounceSnapAfterARestingPause() {

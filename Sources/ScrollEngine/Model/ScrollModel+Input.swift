@@ -239,7 +239,7 @@ extension ScrollModel {
             if abs(distance) > 1e-9 {
                 let startVelocity = moving ? v : 0
                 let duration = ScrollAnimation.velocityMatchingDuration(distance: distance, initialVelocity: startVelocity,
-                                                                        preferred: configuration.snapDuration)
+                                                                        preferred: snapDuration(distance: distance))
                 let curve = ScrollAnimation(from: contentOffset, to: target, startTime: now, duration: duration,
                                             easing: .velocityMatching(initialVelocity: startVelocity))
                 motion = .animation(curve, target: .offset(target))

@@ -195,6 +195,11 @@ public final class ScrollModel<ID: Hashable> {
         guard snapping.isEnabled, snapping.mode == .afterDebounce else { return }
         if phase == .idle {
             startAfterDebounceSnap()
+        } else if case .wheel = gesture, motion == nil {
+            // A wheel has no button to hold: quiet for the debounce, the scroll has ended.
+            gesture = .none
+            setPhase(.idle)
+            startAfterDebounceSnap()
         } else if phase.isUserDriven {
             snapWhenIdle = true  // the button is held still: snapping now would fight the user
         }
@@ -205,11 +210,18 @@ public final class ScrollModel<ID: Hashable> {
         let target = snapTarget(forProjected: contentOffset)
         guard abs(target - contentOffset) > 1e-9 else { return }
         let animation = ScrollAnimation(from: contentOffset, to: target, startTime: now,
-                                        duration: configuration.snapDuration, easing: configuration.animationEasing)
+                                        duration: snapDuration(distance: target - contentOffset), easing: configuration.animationEasing)
         guard animation.endTime > now else { return moveOffset(to: target) }
         motion = .animation(animation, target: .offset(target))
         observers.snapped(from: contentOffset, to: target)
         setPhase(.animating)
+    }
+
+    /// How long a snap over `distance` rows takes: a frame a row, at most `snapDuration`, so a
+    /// one-row snap shows in the next frame (rows are drawn whole: a short, slow move would show
+    /// nothing until its end).
+    func snapDuration(distance: Double) -> Double {
+        min(configuration.snapDuration, abs(distance) / 60)
     }
 
     /// The clamped snap target for a scroll projected to rest at `projected`.
