@@ -11,6 +11,7 @@ final class UnreadTests: XCTestCase {
         app.restore(ReadMarker(commentID: "c10", position: 9))
         XCTAssertEqual(app.feed.firstUnread, 10)
         screen.show(app)
+        XCTAssertEqual(app.message, "20 unread · Alt-U", "said at once")
         XCTAssertFalse(screen.plainLines.contains { $0.contains(" new ") }, "the newest comments show; the divider is above")
         _ = app.handle(.key(.alt("u"))); app.settle()
         screen.show(app)
@@ -22,6 +23,7 @@ final class UnreadTests: XCTestCase {
         let (app, _) = ThreadFixture.numbered(30).open(rows: 14)
         app.restore(ReadMarker(commentID: "other", position: 9))
         XCTAssertNil(app.feed.firstUnread)
+        XCTAssertNil(app.message)
         _ = app.handle(.key(.alt("u"))); app.settle()
         XCTAssertEqual(app.message, "no unread comments")
     }

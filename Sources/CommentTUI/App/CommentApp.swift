@@ -183,6 +183,10 @@ public final class CommentApp {
     /// Sets the first unread comment from a saved marker, if it still names the same comment.
     public func restore(_ marker: ReadMarker?) {
         feed.restore(marker)
+        // Said at once, so the reader need not know Alt-U to find where they left off.
+        if let first = feed.firstUnread, first < comments.count {
+            overlays.show("\(comments.count - first) unread · Alt-U")
+        }
         prepare()
     }
 
