@@ -107,6 +107,36 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertEqual(app.composer.draft.mentionedUserIDs, [user.id])
     }
 
+    func testADragOnTheListScrollsItAndInsertsNoOne() throws {
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
+        send("@ma", to: app)
+        let list = try picker(app)
+        let row = list.frame.maxRow - 1
+        send(mouse(0, column: 8, row: row), to: app)
+        XCTAssertNotNil(app.mentions.picker, "a press alone inserts no one")
+        let before = list.model.contentOffset
+        send(mouse(32, column: 8, row: row - 3) + mouse(0, column: 8, row: row - 3, release: true), to: app)
+        XCTAssertNotNil(app.mentions.picker, "a drag is a scroll, not a pick")
+        XCTAssertEqual(app.composer.draft.string, "@ma")
+        XCTAssertGreaterThan(list.model.contentOffset, before, "the list scrolled with the pointer")
+    }
+
+    func testAfterTheWheelTheHighlightIsOnARowThatShows() throws {
+        let (app, screen) = Self.mentions.open(columns: 60, rows: 24)
+        send("@ma", to: app)
+        let list = try picker(app)
+        XCTAssertEqual(list.highlighted, 0)
+        for _ in 0..<4 { send(mouse(65, column: 10, row: list.frame.maxRow - 1), to: app) }
+        app.settle()
+        screen.show(app)
+        let shown = (0..<list.frame.height).compactMap { list.model.item(atViewportRow: $0) }
+        XCTAssertTrue(shown.contains(list.highlighted), "highlight \(list.highlighted) on screen \(shown)")
+        let user = list.results.matches[list.highlighted].user
+        XCTAssertTrue(screen.plainLines.contains { $0.contains("▸ @\(user.handle)") }, "\(screen.plainLines)")
+        send("\t", to: app)
+        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [user.id], "Tab inserts the user the reader sees highlighted")
+    }
+
     func testClickInTheInsetRevealsASpoilerUnderneath() throws {
         let (app, screen) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)

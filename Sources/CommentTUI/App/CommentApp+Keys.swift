@@ -115,8 +115,8 @@ extension CommentApp {
            !(mouse.button == .left && regions.feed.contains(column: mouse.column, row: mouse.row)) {
             return feed.stopMomentum()
         }
-        if feed.gesture == nil, mouse.isWheel || mouse.action == .press, let picker = mentions.picker, !overlays.showsHelp,
-           picker.hitShape.contains(column: mouse.column, row: mouse.row) {
+        if feed.gesture == nil, let picker = mentions.picker, !overlays.showsHelp,
+           mentions.isPressed || ((mouse.isWheel || mouse.action == .press) && picker.hitShape.contains(column: mouse.column, row: mouse.row)) {
             if let pick = mentions.handle(mouse, at: now) {
                 composer.insertMention(pick.user, replacingCharactersBeforeCaret: pick.replacing)
             }

@@ -53,11 +53,15 @@ final class MentionList {
     }
 
     /// Closes the list.
-    func close() { picker = nil }
+    func close() {
+        picker = nil
+        press = nil
+    }
 
     /// The user to insert for Tab or Enter, closing the list; nil (and closed) when none matches.
     func takeHighlighted() -> (user: User, replacing: Int)? {
         guard let picker else { return nil }
+        picker.keepHighlightInView()
         self.picker = nil
         guard let user = picker.highlightedUser else { return nil }
         return (user, picker.query.count + 1)
@@ -74,19 +78,39 @@ final class MentionList {
         }
     }
 
-    /// A mouse event on the list's own rows: the wheel scrolls it, a click picks a user (returned
-    /// with the characters it replaces, and the list closes).
+    /// A press on the list's rows not yet released: where, on which item, and whether it moved.
+    private var press: (row: Int, item: Int, moved: Bool)?
+
+    /// Whether a press on the list is held (its drag and release belong to the list).
+    var isPressed: Bool { press != nil }
+
+    /// A mouse event on the list's own rows (or the drag and release of a press there): the wheel
+    /// and drags scroll it; a press released where it started, without moving, picks a user
+    /// (returned with the characters it replaces, and the list closes).
     func handle(_ mouse: MouseEvent, at now: ScrollInstant) -> (user: User, replacing: Int)? {
         guard let picker else { return nil }
+        let row = mouse.row - picker.frame.row
         switch (mouse.button, mouse.action) {
         case (.wheelUp, _): picker.scroll(.wheel(notches: -1), at: now)
         case (.wheelDown, _): picker.scroll(.wheel(notches: 1), at: now)
         case (.left, .press):
-            guard let item = picker.item(atScreenRow: mouse.row), item >= 0 else { return nil }
+            guard let item = picker.item(atScreenRow: mouse.row) else { return nil }
+            press = (mouse.row, item, false)
+            picker.scroll(.press(row: row), at: now)
+        case (.left, .drag):
+            guard let held = press else { return nil }
+            press?.moved = held.moved || mouse.row != held.row
+            picker.scroll(.drag(row: row), at: now)
+        case (.left, .release), (.none, .release):
+            guard let held = press else { return nil }
+            press = nil
+            picker.scroll(.release, at: now)
+            guard !held.moved, held.item >= 0, picker.item(atScreenRow: mouse.row) == held.item else { return nil }
             self.picker = nil
-            return (picker.results.matches[item].user, picker.query.count + 1)
+            return (picker.results.matches[held.item].user, picker.query.count + 1)
         default: break
         }
+        picker.keepHighlightInView()
         return nil
     }
 

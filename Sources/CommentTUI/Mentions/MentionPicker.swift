@@ -58,6 +58,9 @@ final class MentionPicker {
 
     /// Follows a new feed rect (resize, composer growth).
     func relayout(feed: CellRect, now: ScrollInstant) {
+        // The list glides after the wheel: the highlight stays on a row that shows.
+        model.advance(to: now)
+        keepHighlightInView()
         let new = Self.frame(over: feed)
         guard new != frame else { return }
         frame = new
@@ -116,6 +119,15 @@ final class MentionPicker {
         } else if row >= top + frame.height {
             model.scrollTo(id: highlighted, alignment: .bottom, animated: false, at: now)
         }
+    }
+
+    /// Moves the highlight onto the nearest user row on screen, after the list scrolled under it
+    /// (the wheel, a drag): Tab and Enter insert only someone the reader can see.
+    func keepHighlightInView() {
+        guard !results.matches.isEmpty else { return }
+        let visible = (0..<frame.height).compactMap { model.item(atViewportRow: $0) }.filter { $0 >= 0 }
+        guard let first = visible.first, let last = visible.last, !visible.contains(highlighted) else { return }
+        highlighted = highlighted < first ? first : last
     }
 
     /// Feeds a wheel notch or key to the list's own scroll model.
