@@ -79,6 +79,14 @@ final class CommentHeaderLayoutTests: XCTestCase {
         XCTAssertEqual(texts(extended), ["Tatiana Brooks", "@tatiana", "5m ago · edited"])
     }
 
+    func testTheExtendedFormCutsANameOrHandleTooWideWithAnEllipsis() {
+        let header = CommentHeaderLayout(name: "Maximiliane Alexandra", handle: "maximiliane_alexandra", edited: false, width: 16)
+        XCTAssertEqual(header.form, .extended)
+        XCTAssertEqual(texts(header), ["Maximiliane Ale…", "@maximiliane_al…", "5m ago"])
+        XCTAssertEqual(texts(CommentHeaderLayout(name: "日本語の名前です", handle: nil, edited: false, width: 9)), ["日本語の…", "5m ago"])
+        XCTAssertEqual(texts(CommentHeaderLayout(name: "Bo", handle: "bo", edited: false, width: 16)), ["Bo · 5m ago", "@bo"], "nothing cut that fits")
+    }
+
     func testTheFormIsMeasuredWithTheWidestTimeSoItNeverChangesAsTimePasses() {
         // "now" would fit at 24 columns, the widest date would not: standard from the start.
         let header = CommentHeaderLayout(name: "Bo", handle: "bo", edited: false, width: 16)
