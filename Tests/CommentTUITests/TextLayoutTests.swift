@@ -39,6 +39,19 @@ final class TextLayoutTests: XCTestCase {
         XCTAssertEqual(lines("ok 日本語です", width: 7), ["ok 日本", "語です"])
     }
 
+    /// `👨‍👩‍👧` shows as three cells of its components (see `DisplayWidth`): a row never ends
+    /// between them, nor between a flag's two letters.
+    func testTheCellsOfOneCharacterStayOnOneRow() {
+        XCTAssertEqual(lines("abcd 👨‍👩‍👧 ok", width: 10), ["abcd", "👨👩👧 ok"])
+        // Before a wide character a row may break, as between CJK characters; inside one, not.
+        XCTAssertEqual(lines("xx abcd👨‍👩‍👧", width: 12), ["xx abcd", "👨👩👧"])
+        XCTAssertEqual(lines("xx abcd🇫🇷", width: 8), ["xx", "abcdFR"])
+        XCTAssertEqual(lines("abcdefghi 🇫🇷", width: 11), ["abcdefghi", "FR"])
+        XCTAssertEqual(lines("```\nabcdef👨‍👩‍👧\n```", width: 12), ["  abcdef", "  👨👩👧"])
+        // A character wider than a row still breaks where the row ends.
+        XCTAssertEqual(lines("👨‍👩‍👧‍👦", width: 4), ["👨👩", "👧👦"])
+    }
+
     func testTabsExpandToStopsOfFour() {
         XCTAssertEqual(lines("a\tb\tc", width: 20), ["a   b   c"])
     }

@@ -7,11 +7,15 @@ struct StyledCluster: Equatable, Sendable {
     let style: TextRunStyle
     /// Read once here: the wrapper asks for every cluster, often more than once.
     let isSpace: Bool
+    /// A later piece of one character shown as several clusters (a ZWJ sequence's components,
+    /// a flag's letters, the padding after a stand-in): no row may break before it.
+    let joinsPrevious: Bool
 
-    init(cluster: DisplayCluster, style: TextRunStyle) {
+    init(cluster: DisplayCluster, style: TextRunStyle, joinsPrevious: Bool = false) {
         self.cluster = cluster
         self.style = style
-        isSpace = cluster.text == " "
+        self.joinsPrevious = joinsPrevious
+        isSpace = !joinsPrevious && cluster.text == " "
     }
 }
 
@@ -124,8 +128,8 @@ enum LogicalLines {
             } else if character == "\t" {
                 appendTab(style)
             } else {
-                for cluster in DisplayWidth.clusters(of: character) {
-                    current.clusters.append(StyledCluster(cluster: cluster, style: style))
+                for (n, cluster) in DisplayWidth.clusters(of: character).enumerated() {
+                    current.clusters.append(StyledCluster(cluster: cluster, style: style, joinsPrevious: n > 0))
                     column += cluster.width
                 }
             }
