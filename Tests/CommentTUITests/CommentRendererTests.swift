@@ -45,6 +45,15 @@ final class CommentRendererTests: XCTestCase {
         XCTAssertEqual(buffer[0, 0].width, 1)
     }
 
+    func testHeadingsAreBoldBehindADimMarker() {
+        let buffer = draw("## Heading two")
+        XCTAssertEqual(buffer.trimmedLines, ["## Heading two"])
+        XCTAssertTrue(buffer[0, 0].style.attributes.contains(.dim))
+        XCTAssertFalse(buffer[0, 0].style.attributes.contains(.bold))
+        XCTAssertTrue(buffer[3, 0].style.attributes.contains(.bold))
+        XCTAssertTrue(buffer[13, 0].style.attributes.contains(.bold))
+    }
+
     func testQuotesDimTheirBars() {
         let buffer = draw("> said")
         XCTAssertEqual(buffer.trimmedLines, ["│ said"])

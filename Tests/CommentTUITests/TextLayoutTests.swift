@@ -130,6 +130,25 @@ final class TextLayoutTests: XCTestCase {
         XCTAssertEqual(full.truncated(toRows: 25), full, "a layout that fits is left alone")
     }
 
+    /// The demo thread's own example: each heading a line of its own behind its `#`s.
+    func testHeadingsAreLinesOfTheirOwnBehindTheirMarker() {
+        XCTAssertEqual(lines("Markdown headings should render as bold lines:\n\n# Heading one\n## Heading two\n\nand a > quote", width: 48), [
+            "Markdown headings should render as bold lines:",
+            "",
+            "# Heading one",
+            "",
+            "## Heading two",
+            "",
+            "and a > quote",
+        ])
+        XCTAssertEqual(lines("## a heading that wraps", width: 14), ["## a heading", "   that wraps"])
+    }
+
+    /// A blank row inside a quote keeps the quote's bar; between two quotes it has none.
+    func testABlankRowInsideAQuoteKeepsItsBar() {
+        XCTAssertEqual(lines("> a\n>\n> b\n\n> c\n> > d\n>\n> e", width: 20), ["│ a", "│", "│ b", "", "│ c", "│", "│ │ d", "│", "│ e"])
+    }
+
     func testHostileTextIsVisible() {
         XCTAssertEqual(lines("bell\u{7} esc\u{1B}[31m", width: 30), ["bell␇ esc␛[31m"])
     }

@@ -164,3 +164,26 @@ extension CommentMarkupTests {
         XCTAssertEqual(emphasised, ["<a href=\"*\">"])
     }
 }
+
+/// Headings; quotes that end at a blank line, or go on across a quoted one.
+extension CommentMarkupTests {
+    func testATXHeadingsAreBlocksOfTheirOwn() {
+        XCTAssertEqual(html("Markdown headings:\n# Heading one\n## Heading two ##\nafter"),
+                       "<p>Markdown headings:</p>\n<h1>Heading one</h1>\n<h2>Heading two</h2>\n<p>after</p>\n")
+        // A `#` with no space after it is no heading: hashtags and issue numbers stay text.
+        XCTAssertEqual(html("#hashtag and\n#5 bolt\n####### seven"), "<p>#hashtag and<br />\n#5 bolt<br />\n####### seven</p>\n")
+        XCTAssertEqual(html("> ### *quoted*"), "<blockquote>\n<h3><em>quoted</em></h3>\n</blockquote>\n")
+        XCTAssertEqual(RunsJSON.encode(parse("###### six")),
+                       "[\n  {\"text\": \"six\", \"attributes\": {\"block\": {\"index\": 0, \"level\": 6, \"quoteDepth\": 0, \"role\": \"heading\"}}}\n]")
+    }
+
+    func testAQuoteEndsAtABlankLineUnlessTheBlankLineIsQuotedToo() {
+        XCTAssertEqual(html("> a\n>\n> b"), "<blockquote>\n<p>a</p>\n<p>b</p>\n</blockquote>\n")
+        XCTAssertEqual(html("> a\n\n> b"), "<blockquote>\n<p>a</p>\n</blockquote>\n<blockquote>\n<p>b</p>\n</blockquote>\n")
+        XCTAssertEqual(html("> > a\n>\n> > b"),
+                       "<blockquote>\n<blockquote>\n<p>a</p>\n</blockquote>\n<blockquote>\n<p>b</p>\n</blockquote>\n</blockquote>\n")
+        // An empty quote is a quote; it adds no text, so the attributed text is unchanged.
+        XCTAssertEqual(html("a\n\n>\n\nb"), "<p>a</p>\n<blockquote>\n</blockquote>\n<p>b</p>\n")
+        XCTAssertEqual(String(parse("a\n\n>\n\nb").characters), "a\nb")
+    }
+}

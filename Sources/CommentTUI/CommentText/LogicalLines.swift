@@ -26,6 +26,8 @@ struct LogicalLine: Sendable {
     var firstPrefix: [StyledCluster] = []
     /// Quote bars and the marker's width in spaces on the rows wrapped after it.
     var restPrefix: [StyledCluster] = []
+    /// The blank row before a block: bars of the quotes that go on across it.
+    var separator: [StyledCluster] = []
     /// The first line of a block (paragraph, list item, code block).
     var startsBlock = true
     /// A list item right after an item of the same list: no blank line between them.
@@ -147,6 +149,10 @@ enum LogicalLines {
                 current.continuesList = previousList == list && previous.quoteDepth == block.quoteDepth
             }
             (current.firstPrefix, current.restPrefix) = Self.prefixes(block, firstLineOfBlock: isNewBlock)
+            if let block, isNewBlock, block.continuedQuotes > 0 {
+                let bars = String(repeating: quoteBar, count: block.continuedQuotes)
+                current.separator = Self.clusters(String(bars.dropLast()), TextRunStyle(role: .quoteBar))
+            }
             column = 0
         }
 
@@ -166,6 +172,11 @@ enum LogicalLines {
                 let pad = String(repeating: " ", count: DisplayWidth.width(of: marker))
                 first += clusters(firstLineOfBlock ? marker : pad, TextRunStyle(role: .listMarker))
                 rest += clusters(pad, .plain)
+            case .heading(let level):
+                // The level shows as the `#`s typed, dimmed; wrapped rows hang under the text.
+                let marker = String(repeating: "#", count: level) + " "
+                first += clusters(firstLineOfBlock ? marker : String(repeating: " ", count: marker.count), TextRunStyle(role: .headingMarker))
+                rest += clusters(String(repeating: " ", count: marker.count), .plain)
             }
             return (first, rest)
         }
