@@ -74,6 +74,17 @@ final class CellBufferTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.clusters(of: "\u{301}"), [DisplayCluster(text: "\u{25CC}\u{301}", width: 1)])
     }
 
+    /// Outside an emoji sequence a joiner joins nothing a cell shows, and tmux would merge the
+    /// next character into its cell (a row one column short): it stays out of the cells.
+    func testAJoinerOutsideEmojiNeverReachesACell() {
+        XCTAssertEqual(DisplayWidth.clusters(of: "a\u{200D}b"), [DisplayCluster(text: "a", width: 1), DisplayCluster(text: "b", width: 1)])
+        XCTAssertEqual(DisplayWidth.clusters(of: "क्\u{200D}ष").map(\.text), ["क्", "ष"])
+        XCTAssertEqual(DisplayWidth.clusters(of: "\u{200D}x").map(\.text), ["\u{FFFD}", "x"], "with nothing before it, it shows as others do")
+        var buffer = CellBuffer(columns: 8, rows: 1)
+        XCTAssertEqual(buffer.write("a\u{200D}b क्\u{200D}ष", column: 0, row: 0), 5)
+        for x in 0..<8 { buffer[x, 0].forEachScalar { XCTAssertNotEqual($0, "\u{200D}", "cell \(x)") } }
+    }
+
     func testFlagsBecomeLettersAndZWJSequencesTheirComponents() {
         XCTAssertEqual(DisplayWidth.clusters(of: "🇫🇷").map(\.text), ["F", "R"])
         XCTAssertEqual(DisplayWidth.clusters(of: "👨‍👩‍👧").map(\.text), ["👨", "👩", "👧"])

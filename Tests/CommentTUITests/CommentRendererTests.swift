@@ -45,6 +45,15 @@ final class CommentRendererTests: XCTestCase {
         XCTAssertEqual(buffer[0, 0].width, 1)
     }
 
+    func testHeadingsAreBoldBehindADimMarker() {
+        let buffer = draw("## Heading two")
+        XCTAssertEqual(buffer.trimmedLines, ["## Heading two"])
+        XCTAssertTrue(buffer[0, 0].style.attributes.contains(.dim))
+        XCTAssertFalse(buffer[0, 0].style.attributes.contains(.bold))
+        XCTAssertTrue(buffer[3, 0].style.attributes.contains(.bold))
+        XCTAssertTrue(buffer[13, 0].style.attributes.contains(.bold))
+    }
+
     func testQuotesDimTheirBars() {
         let buffer = draw("> said")
         XCTAssertEqual(buffer.trimmedLines, ["│ said"])
@@ -77,6 +86,14 @@ final class CommentHeaderLayoutTests: XCTestCase {
         let extended = CommentHeaderLayout(name: "Tatiana Brooks", handle: "tatiana", edited: true, width: 24)
         XCTAssertEqual(extended.form, .extended)
         XCTAssertEqual(texts(extended), ["Tatiana Brooks", "@tatiana", "5m ago · edited"])
+    }
+
+    func testTheExtendedFormCutsANameOrHandleTooWideWithAnEllipsis() {
+        let header = CommentHeaderLayout(name: "Maximiliane Alexandra", handle: "maximiliane_alexandra", edited: false, width: 16)
+        XCTAssertEqual(header.form, .extended)
+        XCTAssertEqual(texts(header), ["Maximiliane Ale…", "@maximiliane_al…", "5m ago"])
+        XCTAssertEqual(texts(CommentHeaderLayout(name: "日本語の名前です", handle: nil, edited: false, width: 9)), ["日本語の…", "5m ago"])
+        XCTAssertEqual(texts(CommentHeaderLayout(name: "Bo", handle: "bo", edited: false, width: 16)), ["Bo · 5m ago", "@bo"], "nothing cut that fits")
     }
 
     func testTheFormIsMeasuredWithTheWidestTimeSoItNeverChangesAsTimePasses() {

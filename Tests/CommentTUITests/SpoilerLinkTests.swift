@@ -57,6 +57,16 @@ final class SpoilerLinkTests: XCTestCase {
         XCTAssertEqual(screen.screen[column, row].style, Theme.mention)
     }
 
+    /// `--visibility-log` counts the thread's post, shown in the header, as it counts comments.
+    func testLinksInThePostAreRecordedAsSeen() {
+        let fixture = ThreadFixture(title: "Plans", body: "read [the plan](https://plan.example) first\n\n||[no](https://hidden.example)||",
+                                    users: [ThreadFixture.ann, User(id: "u2", handle: "Bob", name: "Bob")])
+        let (app, screen) = fixture.adding(["ok"], by: "u2").open(columns: 60, rows: 24)
+        XCTAssertTrue(lines(app, screen).contains("read the plan (plan.example) first"))
+        let records = app.linkVisibility.records(at: ThreadFixture.now.addingTimeInterval(5))
+        XCTAssertEqual(records.map { "\($0.commentID) \($0.url)" }, ["t https://plan.example"])
+    }
+
     func testOnlyWebAndMailLinksGoToABrowser() {
         for url in ["https://example.com/x", "http://a.b", "mailto:ann@example.com", "ftp://files.example/x"] {
             XCTAssertTrue(LinkOpener.isSafeToOpen(url), url)

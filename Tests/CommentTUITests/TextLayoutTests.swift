@@ -39,6 +39,19 @@ final class TextLayoutTests: XCTestCase {
         XCTAssertEqual(lines("ok 日本語です", width: 7), ["ok 日本", "語です"])
     }
 
+    /// `👨‍👩‍👧` shows as three cells of its components (see `DisplayWidth`): a row never ends
+    /// between them, nor between a flag's two letters.
+    func testTheCellsOfOneCharacterStayOnOneRow() {
+        XCTAssertEqual(lines("abcd 👨‍👩‍👧 ok", width: 10), ["abcd", "👨👩👧 ok"])
+        // Before a wide character a row may break, as between CJK characters; inside one, not.
+        XCTAssertEqual(lines("xx abcd👨‍👩‍👧", width: 12), ["xx abcd", "👨👩👧"])
+        XCTAssertEqual(lines("xx abcd🇫🇷", width: 8), ["xx", "abcdFR"])
+        XCTAssertEqual(lines("abcdefghi 🇫🇷", width: 11), ["abcdefghi", "FR"])
+        XCTAssertEqual(lines("```\nabcdef👨‍👩‍👧\n```", width: 12), ["  abcdef", "  👨👩👧"])
+        // A character wider than a row still breaks where the row ends.
+        XCTAssertEqual(lines("👨‍👩‍👧‍👦", width: 4), ["👨👩", "👧👦"])
+    }
+
     func testTabsExpandToStopsOfFour() {
         XCTAssertEqual(lines("a\tb\tc", width: 20), ["a   b   c"])
     }
@@ -115,6 +128,25 @@ final class TextLayoutTests: XCTestCase {
         XCTAssertLessThanOrEqual(cut.lines[11].width, 24)
         XCTAssertEqual(cut.style(line: 11, column: 20)?.role, .expandMarker)
         XCTAssertEqual(full.truncated(toRows: 25), full, "a layout that fits is left alone")
+    }
+
+    /// The demo thread's own example: each heading a line of its own behind its `#`s.
+    func testHeadingsAreLinesOfTheirOwnBehindTheirMarker() {
+        XCTAssertEqual(lines("Markdown headings should render as bold lines:\n\n# Heading one\n## Heading two\n\nand a > quote", width: 48), [
+            "Markdown headings should render as bold lines:",
+            "",
+            "# Heading one",
+            "",
+            "## Heading two",
+            "",
+            "and a > quote",
+        ])
+        XCTAssertEqual(lines("## a heading that wraps", width: 14), ["## a heading", "   that wraps"])
+    }
+
+    /// A blank row inside a quote keeps the quote's bar; between two quotes it has none.
+    func testABlankRowInsideAQuoteKeepsItsBar() {
+        XCTAssertEqual(lines("> a\n>\n> b\n\n> c\n> > d\n>\n> e", width: 20), ["│ a", "│", "│ b", "", "│ c", "│", "│ │ d", "│", "│ e"])
     }
 
     func testHostileTextIsVisible() {

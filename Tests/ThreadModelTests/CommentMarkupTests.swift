@@ -116,6 +116,37 @@ final class CommentMarkupTests: XCTestCase {
     }
 }
 
+/// Spoilers with spaces inside, hosts in any script, references in `<…>` destinations.
+extension CommentMarkupTests {
+    private func html(_ body: String) -> String {
+        HTMLRenderer.render(MarkupDocument(parsing: body, handles: { _ in nil }))
+    }
+
+    func testSpoilersMayKeepSpacesInsideWhereTheyStartOrEndALine() {
+        XCTAssertEqual(html("|| the butler did it ||"), "<p><span class=\"spoiler\"> the butler did it </span></p>\n")
+        XCTAssertEqual(html("He said || the butler did it ||"), "<p>He said <span class=\"spoiler\"> the butler did it </span></p>\n")
+        XCTAssertEqual(html("|| twist || lol"), "<p><span class=\"spoiler\"> twist </span> lol</p>\n")
+        XCTAssertEqual(html("a\n|| on its own line ||\nb"), "<p>a<br />\n<span class=\"spoiler\"> on its own line </span><br />\nb</p>\n")
+        // Between words, spaced bars are an operator, not a spoiler.
+        XCTAssertEqual(html("if a || b || c then"), "<p>if a || b || c then</p>\n")
+        XCTAssertEqual(html("x ||y|| z"), "<p>x <span class=\"spoiler\">y</span> z</p>\n")
+    }
+
+    func testWebLinksWithInternationalHostsAreLinked() {
+        let s = parse("http://пример.com/ and https://例え.jp/a, www.пример.com.")
+        let links = runs(s, CommentAttributes.LinkAttribute.self).compactMap { $0.1 == nil ? nil : "\($0.0)=\($0.1!)" }
+        XCTAssertEqual(links, ["http://пример.com/=http://пример.com/", "https://例え.jp/a=https://例え.jp/a",
+                               "www.пример.com=http://www.пример.com"])
+        // Punctuation still ends a host, as in ASCII.
+        XCTAssertEqual(html("https://«пример»"), "<p>https://«пример»</p>\n")
+    }
+
+    func testReferencesInPointyDestinationsAreDecoded() {
+        XCTAssertEqual(html("[a](<f&ouml;o&#32;&amp;>)"), "<p><a href=\"f%C3%B6o%20&amp;\">a</a></p>\n")
+        XCTAssertEqual(html("[b]\n\n[b]: <&auml;>"), "<p><a href=\"%C3%A4\">b</a></p>\n")
+    }
+}
+
 extension CommentMarkupTests {
     func testReferenceLinksUseDefinitionsAnywhereInTheComment() {
         let s = CommentMarkup.parse("see [the Docs] and [x][the  DOCS], [y][]\n\n[THE docs]: https://d.example \"D\"\n[y]: /y", handles: { _ in nil })
@@ -131,5 +162,28 @@ extension CommentMarkupTests {
         XCTAssertEqual(String(s.characters), "<a href=\"*\"> and <!-- *x* -->")
         let emphasised = s.runs[CommentAttributes.EmphasisAttribute.self].compactMap { $0.0 == true ? String(s[$0.1].characters) : nil }
         XCTAssertEqual(emphasised, ["<a href=\"*\">"])
+    }
+}
+
+/// Headings; quotes that end at a blank line, or go on across a quoted one.
+extension CommentMarkupTests {
+    func testATXHeadingsAreBlocksOfTheirOwn() {
+        XCTAssertEqual(html("Markdown headings:\n# Heading one\n## Heading two ##\nafter"),
+                       "<p>Markdown headings:</p>\n<h1>Heading one</h1>\n<h2>Heading two</h2>\n<p>after</p>\n")
+        // A `#` with no space after it is no heading: hashtags and issue numbers stay text.
+        XCTAssertEqual(html("#hashtag and\n#5 bolt\n####### seven"), "<p>#hashtag and<br />\n#5 bolt<br />\n####### seven</p>\n")
+        XCTAssertEqual(html("> ### *quoted*"), "<blockquote>\n<h3><em>quoted</em></h3>\n</blockquote>\n")
+        XCTAssertEqual(RunsJSON.encode(parse("###### six")),
+                       "[\n  {\"text\": \"six\", \"attributes\": {\"block\": {\"index\": 0, \"level\": 6, \"quoteDepth\": 0, \"role\": \"heading\"}}}\n]")
+    }
+
+    func testAQuoteEndsAtABlankLineUnlessTheBlankLineIsQuotedToo() {
+        XCTAssertEqual(html("> a\n>\n> b"), "<blockquote>\n<p>a</p>\n<p>b</p>\n</blockquote>\n")
+        XCTAssertEqual(html("> a\n\n> b"), "<blockquote>\n<p>a</p>\n</blockquote>\n<blockquote>\n<p>b</p>\n</blockquote>\n")
+        XCTAssertEqual(html("> > a\n>\n> > b"),
+                       "<blockquote>\n<blockquote>\n<p>a</p>\n</blockquote>\n<blockquote>\n<p>b</p>\n</blockquote>\n</blockquote>\n")
+        // An empty quote is a quote; it adds no text, so the attributed text is unchanged.
+        XCTAssertEqual(html("a\n\n>\n\nb"), "<p>a</p>\n<blockquote>\n</blockquote>\n<p>b</p>\n")
+        XCTAssertEqual(String(parse("a\n\n>\n\nb").characters), "a\nb")
     }
 }

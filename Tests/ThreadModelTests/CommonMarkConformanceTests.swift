@@ -3,7 +3,8 @@ import XCTest
 @testable import ThreadModel
 
 /// Renders the single-paragraph examples of CommonMark 0.31.2's inline sections and GFM 0.29's
-/// strikethrough and autolink extensions as HTML and compares with the spec's HTML.
+/// strikethrough and autolink extensions as HTML and compares with the spec's HTML; and the
+/// block examples within what comment blocks cover, each by number.
 final class CommonMarkConformanceTests: XCTestCase {
     struct Example: Decodable {
         var markdown: String
@@ -55,6 +56,34 @@ final class CommonMarkConformanceTests: XCTestCase {
         print("CommonMark/GFM inline conformance:\n  " + report.joined(separator: "\n  "))
         if ProcessInfo.processInfo.environment["MARKUP_FAILURES"] != nil {
             print(failures.joined(separator: "\n"))
+        }
+    }
+
+    /// Block examples within what comment blocks cover (fences, quotes, simple lists, ATX
+    /// headings), each of which must match the spec's HTML exactly.
+    static let blockExamples = [
+        // Backslash escapes and entities in a fence's info string.
+        24, 34,
+        // ATX headings (not: indented code, thematic breaks, soft breaks).
+        62, 63, 64, 65, 66, 67, 68, 71, 72, 73, 74, 75, 76, 78, 79,
+        // Fenced code blocks: a `>` inside is code; an unclosed fence adds no line.
+        119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 135, 136, 137,
+        139, 140, 142, 143, 144, 146, 147,
+        // A definition in a quote leaves the quote; blank lines (also quoted ones).
+        214, 218, 227,
+        // Block quotes: empty ones, and two split by a blank line stay two.
+        235, 237, 239, 240, 241, 242, 244, 245, 248, 249,
+        // List items: one that starts with a blank line takes the next line.
+        255, 260, 261, 279, 280, 281, 282, 283, 284,
+    ]
+
+    func testBlockExamplesMatchTheSpec() throws {
+        let examples = try load("commonmark-0.31.2")
+        for number in Self.blockExamples {
+            let example = try XCTUnwrap(examples.first { $0.example == number })
+            let document = MarkupDocument(parsing: example.markdown, handles: { _ in nil })
+            XCTAssertEqual(HTMLRenderer.render(document, rawHTMLVerbatim: true), example.html,
+                           "#\(number) \(example.section): \(example.markdown.debugDescription)")
         }
     }
 

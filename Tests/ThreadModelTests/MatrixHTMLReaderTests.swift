@@ -33,6 +33,7 @@ final class MatrixHTMLReaderTests: XCTestCase {
                 case .paragraph: break
                 case .codeBlock(let info): tags.append("pre:" + info)
                 case .listItem(let ordered, let number, _): tags.append(ordered ? "li\(number)." : "li-")
+                case .heading(let level): tags.append("h\(level)")
                 }
                 if block.quoteDepth > 0 { tags.append("q\(block.quoteDepth)") }
             }
@@ -114,6 +115,18 @@ final class MatrixHTMLReaderTests: XCTestCase {
                     ["outer{q1}", "\n", "inner {q2}", "x{em,q2}", "\n", "back{q1}", "\n", "after"])
         assertShows("<blockquote><ul><li>quoted item</li></ul></blockquote>", ["quoted item{li-,q1}"])
         assertShows("<ul><li>a<ul><li>nested</li></ul></li><li>b</li></ul>", ["a{li-}", "\n", "nested{li-}", "\n", "b{li-}"])
+    }
+
+    /// One quote of two paragraphs stays one quote; two quotes side by side stay two.
+    func testQuotesKeepTheirBounds() {
+        func quotes(_ html: String) -> String {
+            HTMLRenderer.render(MarkupDocument(parsing: read(html), handles: { _ in nil }))
+        }
+        XCTAssertEqual(quotes("<blockquote><p>a</p><p>b</p></blockquote>"), "<blockquote>\n<p>a</p>\n<p>b</p>\n</blockquote>\n")
+        XCTAssertEqual(quotes("<blockquote><p>a</p></blockquote><blockquote><p>b</p></blockquote>"),
+                       "<blockquote>\n<p>a</p>\n</blockquote>\n<blockquote>\n<p>b</p>\n</blockquote>\n")
+        XCTAssertEqual(quotes("<blockquote><blockquote><p>a</p></blockquote><blockquote><p>b</p></blockquote></blockquote>"),
+                       "<blockquote>\n<blockquote>\n<p>a</p>\n</blockquote>\n<blockquote>\n<p>b</p>\n</blockquote>\n</blockquote>\n")
     }
 
     func testEntitiesAndWhitespace() {

@@ -24,9 +24,10 @@ extension CommentApp {
         }
         var cursor: CursorPosition?
         if !overlays.showsHelp {
-            HeaderView(thread: comments.thread, commentCount: comments.count, layout: feed.threadHeader,
+            let postLinks = HeaderView(thread: comments.thread, commentCount: comments.count, layout: feed.threadHeader,
                        shownRows: feed.scroll.postRowsShown, ownUserID: me.id)
                 .draw(into: &buffer, width: size.columns)
+            shown?.links.formUnion(postLinks)
             buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)
             cursor = feed.search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
                 ?? ComposerView(window: composer.window(handles: comments.handleID)).draw(into: &buffer, rect: r.composer)

@@ -10,6 +10,8 @@ struct ThreadHeaderLayout {
     let width: Int
     /// The first rows of the post's body.
     let bodyLines: [TextLayout.Line]
+    /// The links of those rows that show whole, with the rows they span.
+    let links: [(url: String, lines: ClosedRange<Int>, spoilers: Set<Int>)]
     /// Rows that collapse: the author line and the body's first lines.
     var postRows: Int { 1 + bodyLines.count }
     /// Body rows shown at most.
@@ -19,7 +21,9 @@ struct ThreadHeaderLayout {
         self.width = width
         let layout = TextLayout(CommentMarkup.parseRuns(thread.body, handles: handles), width: max(4, width - 2))
         let nonEmpty = layout.lines.contains { !$0.runs.isEmpty }
-        bodyLines = nonEmpty ? Array(layout.truncated(toRows: Self.bodyRows).lines.prefix(Self.bodyRows)) : []
+        let shown = layout.truncated(toRows: Self.bodyRows)
+        bodyLines = nonEmpty ? Array(shown.lines.prefix(Self.bodyRows)) : []
+        links = nonEmpty ? shown.links : []
     }
 }
 
@@ -37,7 +41,10 @@ struct HeaderView {
     /// Rows the header takes now.
     var height: Int { Self.collapsedHeight + shownRows }
 
-    func draw(into buffer: inout CellBuffer, width: Int) {
+    /// Draws the header; returns the post's links it showed whole, for the visibility log as
+    /// the feed's are (spoilers are never revealed here, so a link in one never counts).
+    @discardableResult
+    func draw(into buffer: inout CellBuffer, width: Int) -> Set<FeedView.VisibleLink> {
         let end = width
         buffer.fill(row: 0, from: 0, to: end)
         var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, limit: end - 1)
@@ -59,6 +66,10 @@ struct HeaderView {
             }
         }
         buffer.write(repeating: "─", count: width, column: 0, row: 1 + shownRows, style: Theme.rule, limit: end)
+        // Body row i is on screen row 2 + i when the header shows that many rows.
+        let rowsShown = max(0, shownRows - 1)
+        return Set(layout.links.filter { $0.lines.upperBound < rowsShown && $0.spoilers.isEmpty }
+            .map { FeedView.VisibleLink(commentID: thread.id, url: $0.url) })
     }
 
     private func drawAuthorLine(into buffer: inout CellBuffer, row: Int, end: Int) {

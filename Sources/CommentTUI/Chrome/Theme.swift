@@ -24,6 +24,7 @@ public enum Theme {
     static let quoteBar = CellStyle(.dim)
     static let quoteText = CellStyle(foreground: .gray)
     public static let listMarker = CellStyle(.bold)
+    static let headingMarker = CellStyle(.dim)
     static let expandMarker = CellStyle([.dim, .underline])
     public static let selectionGutter = CellStyle(.bold, foreground: .yellow)
     public static let unreadDivider = CellStyle(foreground: .red)

@@ -1,5 +1,6 @@
 /// A comment's header — name, handle, relative time, "edited" — in the first of three forms
 /// in which nothing is cut at the width: compact (one row), standard (two), extended (stacked).
+/// A name or handle too wide even for a row of its own is cut, ending in `…`.
 ///
 /// Measured with the widest time text (`RelativeTime.maximumWidth`) so the form, and with it
 /// every row below, stays put as times refresh.
@@ -29,7 +30,28 @@ struct CommentHeaderLayout: Equatable, Sendable {
             (.extended, [[name]] + (handle.map { [[$0]] } ?? []) + [timeAndEdited]),
         ]
         let fitting = candidates.first { candidate in candidate.1.allSatisfy { Self.width(of: $0) <= width } }
-        (form, rows) = fitting ?? candidates[2]
+        (form, rows) = fitting ?? (.extended, candidates[2].1.map { $0.map { Self.cut($0, to: width) } })
+    }
+
+    /// A name or handle cut to `width` columns with `…` at the end; other pieces unchanged.
+    private static func cut(_ piece: Piece, to width: Int) -> Piece {
+        switch piece {
+        case .name(let text): return .name(cut(text, to: width))
+        case .handle(let text): return .handle(cut(text, to: width))
+        case .time, .edited, .separator: return piece
+        }
+    }
+
+    private static func cut(_ text: String, to width: Int) -> String {
+        guard DisplayWidth.width(of: text) > width else { return text }
+        var out = ""
+        var used = 0
+        for cluster in DisplayWidth.clusters(of: text) {
+            guard used + cluster.width <= width - 1 else { break }
+            out += cluster.text
+            used += cluster.width
+        }
+        return out + "…"
     }
 
     /// Stands in for any time when measuring.

@@ -36,6 +36,7 @@ struct CommentRenderer {
         switch run.role {
         case .quoteBar: return Theme.quoteBar
         case .listMarker: return Theme.listMarker
+        case .headingMarker: return Theme.headingMarker
         case .linkHost: return Theme.linkHost
         case .expandMarker: return Theme.expandMarker
         case .text: break

@@ -2,7 +2,8 @@
 ///
 /// Greedy, by display width: a row breaks after the last space that fits, or between wide
 /// (CJK) clusters; a word longer than the row is broken where the row ends. Spaces at a soft
-/// break are dropped. Code keeps every space and breaks only where the row ends.
+/// break are dropped. Code keeps every space and breaks only where the row ends. The pieces of
+/// one substituted character (`👨‍👩‍👧` as `👨👩👧`) stay on one row, unless wider than a row.
 struct LineWrapper {
     let width: Int
     let paragraph: LogicalLine
@@ -14,6 +15,10 @@ struct LineWrapper {
         var contentStart = row.count
         /// Index in `row` where it may break (what follows moves to the next row).
         var breakAt: Int?
+        /// Index in `row` of the first piece of the character being placed.
+        var characterStart = row.count
+        /// `breakAt` as it was before that character's pieces: no break falls between them.
+        var breakBeforeCharacter: Int?
 
         func newRow(carrying carried: [StyledCluster]) {
             rows.append(row)
@@ -29,8 +34,36 @@ struct LineWrapper {
 
         for piece in paragraph.clusters {
             let w = piece.cluster.width
+            if piece.joinsPrevious {
+                // No break between the pieces of one character.
+                breakAt = breakBeforeCharacter
+                if rowWidth + w > width, characterStart > contentStart {
+                    // The whole character moves on, with the word it ends if that fits.
+                    var b = characterStart
+                    if !paragraph.isCode, let wordStart = breakAt, wordStart > contentStart,
+                       Self.width(of: paragraph.restPrefix) + Self.width(of: Array(row[wordStart...])) + w <= width {
+                        b = wordStart
+                    }
+                    let placed = row.count - characterStart
+                    let carried = Array(row[b...])
+                    row.removeSubrange(b...)
+                    trimTrailingSpaces(&row, from: contentStart)
+                    newRow(carrying: carried)
+                    characterStart = row.count - placed
+                    breakBeforeCharacter = nil
+                } else if rowWidth + w > width {
+                    // A character wider than a row: it breaks where the row ends after all.
+                    newRow(carrying: [])
+                }
+                row.append(piece)
+                rowWidth += w
+                if !paragraph.isCode, w == 2 { breakAt = row.count }
+                continue
+            }
             if !paragraph.isCode, piece.isSpace {
                 if rowWidth + 1 > width { newRow(carrying: []); continue }
+                characterStart = row.count
+                breakBeforeCharacter = breakAt
                 row.append(piece)
                 rowWidth += 1
                 breakAt = row.count
@@ -49,6 +82,8 @@ struct LineWrapper {
                 // A carried word can still be too long with this cluster: break it where the row ends.
                 if rowWidth + w > width, row.count > contentStart { newRow(carrying: []) }
             }
+            characterStart = row.count
+            breakBeforeCharacter = breakAt
             row.append(piece)
             rowWidth += w
             if !paragraph.isCode, w == 2 { breakAt = row.count }

@@ -7,11 +7,15 @@ struct StyledCluster: Equatable, Sendable {
     let style: TextRunStyle
     /// Read once here: the wrapper asks for every cluster, often more than once.
     let isSpace: Bool
+    /// A later piece of one character shown as several clusters (a ZWJ sequence's components,
+    /// a flag's letters, the padding after a stand-in): no row may break before it.
+    let joinsPrevious: Bool
 
-    init(cluster: DisplayCluster, style: TextRunStyle) {
+    init(cluster: DisplayCluster, style: TextRunStyle, joinsPrevious: Bool = false) {
         self.cluster = cluster
         self.style = style
-        isSpace = cluster.text == " "
+        self.joinsPrevious = joinsPrevious
+        isSpace = !joinsPrevious && cluster.text == " "
     }
 }
 
@@ -22,6 +26,8 @@ struct LogicalLine: Sendable {
     var firstPrefix: [StyledCluster] = []
     /// Quote bars and the marker's width in spaces on the rows wrapped after it.
     var restPrefix: [StyledCluster] = []
+    /// The blank row before a block: bars of the quotes that go on across it.
+    var separator: [StyledCluster] = []
     /// The first line of a block (paragraph, list item, code block).
     var startsBlock = true
     /// A list item right after an item of the same list: no blank line between them.
@@ -124,8 +130,8 @@ enum LogicalLines {
             } else if character == "\t" {
                 appendTab(style)
             } else {
-                for cluster in DisplayWidth.clusters(of: character) {
-                    current.clusters.append(StyledCluster(cluster: cluster, style: style))
+                for (n, cluster) in DisplayWidth.clusters(of: character).enumerated() {
+                    current.clusters.append(StyledCluster(cluster: cluster, style: style, joinsPrevious: n > 0))
                     column += cluster.width
                 }
             }
@@ -143,6 +149,10 @@ enum LogicalLines {
                 current.continuesList = previousList == list && previous.quoteDepth == block.quoteDepth
             }
             (current.firstPrefix, current.restPrefix) = Self.prefixes(block, firstLineOfBlock: isNewBlock)
+            if let block, isNewBlock, block.continuedQuotes > 0 {
+                let bars = String(repeating: quoteBar, count: block.continuedQuotes)
+                current.separator = Self.clusters(String(bars.dropLast()), TextRunStyle(role: .quoteBar))
+            }
             column = 0
         }
 
@@ -162,6 +172,11 @@ enum LogicalLines {
                 let pad = String(repeating: " ", count: DisplayWidth.width(of: marker))
                 first += clusters(firstLineOfBlock ? marker : pad, TextRunStyle(role: .listMarker))
                 rest += clusters(pad, .plain)
+            case .heading(let level):
+                // The level shows as the `#`s typed, dimmed; wrapped rows hang under the text.
+                let marker = String(repeating: "#", count: level) + " "
+                first += clusters(firstLineOfBlock ? marker : String(repeating: " ", count: marker.count), TextRunStyle(role: .headingMarker))
+                rest += clusters(String(repeating: " ", count: marker.count), .plain)
             }
             return (first, rest)
         }

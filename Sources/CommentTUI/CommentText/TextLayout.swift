@@ -5,7 +5,8 @@ import ThreadModel
 ///
 /// The terminal's counterpart of a `Text` layout: word wrap at spaces, CJK breakable between
 /// characters, over-long words broken, tabs expanded, quotes and code blocks indented, list
-/// markers hanging, hard line breaks kept, a blank line between blocks. Built once per comment
+/// markers hanging, headings bold behind their dimmed `#`s, hard line breaks kept, a blank
+/// line between blocks (with the bars of a quote that goes on across it). Built once per comment
 /// and width (the feed caches it); a renderer walks it to draw.
 struct TextLayout: Equatable, Sendable {
     /// Cells of one style, starting at `column`.
@@ -55,7 +56,7 @@ struct TextLayout: Equatable, Sendable {
         let width = max(4, width)
         var lines: [Line] = []
         for (n, paragraph) in LogicalLines.split(text).enumerated() {
-            if n > 0, paragraph.startsBlock, !paragraph.continuesList { lines.append(Line()) }
+            if n > 0, paragraph.startsBlock, !paragraph.continuesList { lines.append(LineWrapper.runs(paragraph.separator)) }
             lines += LineWrapper(width: width, paragraph: paragraph).wrap()
         }
         self.init(width: width, lines: lines.isEmpty ? [Line()] : lines)

@@ -11,6 +11,8 @@ struct TextRunStyle: Hashable, Sendable {
         case quoteBar
         /// A list item's `• ` or `3. `.
         case listMarker
+        /// A heading's `# ` or `## `.
+        case headingMarker
         /// ` (host)` after a link whose text is not its URL.
         case linkHost
         /// `… 27 more lines` on a collapsed comment, `⌃ show less` on an expanded one.
@@ -44,7 +46,12 @@ struct TextRunStyle: Hashable, Sendable {
         spoiler = attributes[CommentAttributes.SpoilerAttribute.self]
         if let block = attributes[CommentAttributes.BlockAttribute.self] {
             quoteDepth = block.quoteDepth
-            if case .codeBlock = block.role { codeBlock = true }
+            switch block.role {
+            case .codeBlock: codeBlock = true
+            // A heading is a bold line.
+            case .heading: strong = true
+            case .paragraph, .listItem: break
+            }
         }
     }
 

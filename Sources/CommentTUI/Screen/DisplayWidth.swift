@@ -14,7 +14,7 @@ public struct DisplayCluster: Hashable, Sendable {
 /// that disagree with that, which shifts every later cell of the row. So such clusters are
 /// substituted: ZWJ sequences by their components, presentation selectors and modifiers dropped,
 /// flags by their two letters, and characters the C library does not know by U+FFFD padded to
-/// the width Unicode gives them.
+/// the width Unicode gives them. A joiner anywhere else is dropped from the cell.
 public enum DisplayWidth {
     /// Most zero-width marks kept on one base character (ncurses' `CCHARW_MAX` is 5 in all).
     static let maxCombiningMarks = 4
@@ -95,6 +95,10 @@ public enum DisplayWidth {
                 continue
             }
             if scalar.value == 0xFE0E || scalar.value == 0xFE0F { continue }
+            // A joiner outside an emoji sequence (`a‍b`, `क्‍ष`) joins nothing a cell can show, and
+            // terminals such as tmux merge the next character into its cell: it goes, as the
+            // presentation selectors do (the text keeps it for copies and exports).
+            if scalar.value == 0x200D { continue }
             let width = libcWidth(scalar)
             let unicodeWide = scalar.properties.isEmojiPresentation
             if width < 0 || (width == 1 && unicodeWide) {

@@ -2,12 +2,15 @@
 struct SourceBlock {
     var role: MarkupBlock.Role
     var quoteDepth: Int
-    /// Inline source (paragraphs, list items) or verbatim text (code blocks), lines joined by `\n`.
+    /// Inline source (paragraphs, list items, headings) or verbatim text (code blocks).
     var lines: [String]
+    /// See `MarkupBlock.continuedQuotes`.
+    var continuedQuotes = 0
 }
 
 /// Splits a comment body into the blocks a comment needs: paragraphs, fenced code blocks,
-/// block quotes and simple (one-paragraph, unnested) list items. Anything else is paragraph text.
+/// block quotes, ATX headings and simple (one-paragraph, unnested) list items. Anything else
+/// is paragraph text.
 struct BlockParser {
     private struct Fence {
         var character: Unicode.Scalar
@@ -21,6 +24,11 @@ struct BlockParser {
     private var fence: Fence?
     private var listCount = 0
     private var lastListMarker: Unicode.Scalar?
+    /// Quote levels open without a break since the last block started (a blank line with
+    /// fewer `>` ends the deeper ones).
+    private var openQuotes = 0
+    /// The indent a line needs to fill the list item that began with a blank line just before.
+    private var emptyItemIndent: Int?
 
     /// The blocks of `text`, in order.
     static func parse(_ text: String) -> [SourceBlock] {
@@ -29,7 +37,10 @@ struct BlockParser {
         // (The byte test first: Foundation's `contains` is a slow search on Linux.)
         let normalized = text.utf8.contains(UInt8(ascii: "\r")) && text.contains("\r") ? text.replacingCRLF() : text
         // With no CR left every LF is a "\n" character of its own: splitting bytes is the same.
-        for line in normalized.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        var lines = normalized.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // The final newline ends the last line; it starts none (an unclosed fence keeps no blank line).
+        if lines.count > 1, lines.last?.isEmpty == true { lines.removeLast() }
+        for line in lines {
             parser.add(Array(normalized[line.startIndex..<line.endIndex].unicodeScalars))
         }
         return parser.blocks
@@ -61,18 +72,37 @@ struct BlockParser {
         }
         let indent = rest.prefix(while: { $0 == " " }).count
         let content = Array(rest[min(indent, rest.count)...])
+        let itemIndent = emptyItemIndent
+        emptyItemIndent = nil
         if content.allSatisfy({ $0 == " " || $0 == "\t" }) {
             open = false
             if depth == 0 { lastListMarker = nil }
+            openQuotes = min(openQuotes, depth)
+            // A `>` line with nothing in it opens a quote that stays empty unless text follows.
+            if depth > openQuotes { start(SourceBlock(role: .paragraph, quoteDepth: depth, lines: [])) }
             return
         }
+        if let itemIndent, open, indent >= itemIndent, depth == blocks.last?.quoteDepth {
+            // The first line of an item that began blank.
+            blocks[blocks.count - 1].lines = [String(String.UnicodeScalarView(content))]
+            return
+        }
+        if itemIndent != nil { open = false }
         if indent < 4, let f = openingFence(content, indent: indent) {
             fence = f.0
             open = false
             lastListMarker = nil
-            // The info string reaches the renderer as an attribute value: make it visible-safe too.
-            let info = VisibleControls.sanitize(String(String.UnicodeScalarView(content[f.1...])).trimmingSpaces())
-            blocks.append(SourceBlock(role: .codeBlock(info: info), quoteDepth: depth, lines: []))
+            // Escapes and references count in an info string; it reaches the renderer as an
+            // attribute value, so it is made visible-safe too.
+            let raw = String(String.UnicodeScalarView(content[f.1...])).trimmingSpaces()
+            let info = VisibleControls.sanitize(InlineParser(raw, handles: { _ in nil }).unescape(0..<raw.unicodeScalars.count))
+            start(SourceBlock(role: .codeBlock(info: info), quoteDepth: depth, lines: []))
+            return
+        }
+        if indent < 4, let (level, text) = atxHeading(content) {
+            open = false
+            lastListMarker = nil
+            start(SourceBlock(role: .heading(level: level), quoteDepth: depth, lines: [text]))
             return
         }
         if indent < 4, let (marker, number, start) = listMarker(content),
@@ -84,9 +114,10 @@ struct BlockParser {
             let continues = lastListMarker == marker && blocks.last.map { $0.quoteDepth == depth } == true
             if !continues { listCount += 1 }
             lastListMarker = marker
-            let text = String(String.UnicodeScalarView(content[start...])).trimmingSpaces()
-            blocks.append(SourceBlock(role: .listItem(ordered: ordered, number: number ?? 0, list: listCount),
-                                      quoteDepth: depth, lines: [text]))
+            let text = String(String.UnicodeScalarView(content[min(start, content.count)...])).trimmingSpaces()
+            self.start(SourceBlock(role: .listItem(ordered: ordered, number: number ?? 0, list: listCount),
+                                   quoteDepth: depth, lines: [text]))
+            if text.isEmpty { emptyItemIndent = indent + start }
             open = true
             return
         }
@@ -97,8 +128,34 @@ struct BlockParser {
             return
         }
         lastListMarker = nil
-        blocks.append(SourceBlock(role: .paragraph, quoteDepth: depth, lines: [text]))
+        start(SourceBlock(role: .paragraph, quoteDepth: depth, lines: [text]))
         open = true
+    }
+
+    /// Appends a block, noting which of the open quotes it goes on in.
+    private mutating func start(_ block: SourceBlock) {
+        var block = block
+        block.continuedQuotes = min(openQuotes, block.quoteDepth)
+        blocks.append(block)
+        openQuotes = block.quoteDepth
+    }
+
+    /// `#` to `######` then a space or the end: the level and the text, without a closing run
+    /// of `#` (one that follows a space).
+    private func atxHeading(_ s: [Unicode.Scalar]) -> (Int, String)? {
+        let level = s.prefix(while: { $0 == "#" }).count
+        guard (1...6).contains(level), level == s.count || s[level] == " " || s[level] == "\t" else { return nil }
+        var start = level
+        while start < s.count, s[start] == " " || s[start] == "\t" { start += 1 }
+        var end = s.count
+        while end > start, s[end - 1] == " " || s[end - 1] == "\t" { end -= 1 }
+        var closing = end
+        while closing > start, s[closing - 1] == "#" { closing -= 1 }
+        if closing < end, closing == start || s[closing - 1] == " " || s[closing - 1] == "\t" {
+            end = closing
+            while end > start, s[end - 1] == " " || s[end - 1] == "\t" { end -= 1 }
+        }
+        return (level, String(String.UnicodeScalarView(s[start..<end])))
     }
 
     private func openingFence(_ s: [Unicode.Scalar], indent: Int) -> (Fence, Int)? {
@@ -116,7 +173,8 @@ struct BlockParser {
         return run >= f.length && s[(indent + run)...].allSatisfy { $0 == " " || $0 == "\t" }
     }
 
-    /// `-`, `*`, `+`, `1.` or `1)` followed by a space (or the end): marker kind, number, text start.
+    /// `-`, `*`, `+`, `1.` or `1)` followed by a space (or the end): marker kind, number, and
+    /// where the text starts (past the end when there is none).
     private func listMarker(_ s: [Unicode.Scalar]) -> (Unicode.Scalar, Int?, Int)? {
         guard let c = s.first else { return nil }
         var end: Int
@@ -132,7 +190,7 @@ struct BlockParser {
             end = digits + 1
         }
         guard end == s.count || s[end] == " " || s[end] == "\t" else { return nil }
-        return (marker, number, min(end + 1, s.count))
+        return (marker, number, end + 1)
     }
 }
 

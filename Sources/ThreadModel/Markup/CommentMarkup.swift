@@ -27,10 +27,21 @@ public enum CommentMarkup {
     private static func builder(for document: MarkupDocument) -> AttributedRunsBuilder {
         var builder = AttributedRunsBuilder()
         var spoilerCount = 0
-        for (n, block) in document.blocks.enumerated() {
-            if n > 0 { builder.append("\n", AttributeContainer()) }
+        var started = false
+        // The quotes that go on across the empty quotes left out (they have no text to show).
+        var continuedQuotes = Int.max
+        for block in document.blocks {
+            if block.items.isEmpty, block.block.role == .paragraph {
+                continuedQuotes = min(continuedQuotes, block.block.continuedQuotes)
+                continue
+            }
+            if started { builder.append("\n", AttributeContainer()) }
+            started = true
             var base = AttributeContainer()
-            base[CommentAttributes.BlockAttribute.self] = block.block
+            var info = block.block
+            info.continuedQuotes = min(info.continuedQuotes, continuedQuotes)
+            continuedQuotes = Int.max
+            base[CommentAttributes.BlockAttribute.self] = info
             if case .codeBlock = block.block.role { base[CommentAttributes.CodeAttribute.self] = true }
             var spans = OpenSpans()
             var current = base

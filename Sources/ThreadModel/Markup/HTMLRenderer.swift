@@ -33,14 +33,19 @@ public enum HTMLRenderer {
         }
         for block in document.blocks {
             let info = block.block
+            // Quotes the block does not go on in end here, even at the same depth.
+            let kept = min(depth, info.continuedQuotes)
             if let list = openList {
-                if case .listItem(_, _, let id) = info.role, id == list.id, info.quoteDepth == depth {} else { closeList() }
+                if case .listItem(_, _, let id) = info.role, id == list.id, info.quoteDepth == depth, kept == depth {} else { closeList() }
             }
-            while depth > info.quoteDepth { out += "</blockquote>" + newline; depth -= 1 }
+            while depth > kept { out += "</blockquote>" + newline; depth -= 1 }
             while depth < info.quoteDepth { out += "<blockquote>" + newline; depth += 1 }
             switch info.role {
             case .paragraph:
-                out += "<p>" + inline(block.items) + "</p>" + newline
+                // A paragraph without text stands for an empty quote: the quote is all there is.
+                if !block.items.isEmpty { out += "<p>" + inline(block.items) + "</p>" + newline }
+            case .heading(let level):
+                out += "<h\(level)>" + inline(block.items) + "</h\(level)>" + newline
             case .codeBlock(let infoString):
                 let language = infoString.split(separator: " ").first.map { " class=\"language-\(escape(String($0)))\"" } ?? ""
                 out += "<pre><code\(language)>" + block.items.map { item -> String in

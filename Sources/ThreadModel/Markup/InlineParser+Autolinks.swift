@@ -107,11 +107,12 @@ extension InlineParser {
         } else {
             return nil
         }
-        // Domain: labels of alphanumerics, `-` and `_`; no `_` in the last two labels.
+        // Domain: labels of alphanumerics (any script, as cmark-gfm takes them), `-` and `_`;
+        // no `_` in the last two labels.
         var i = domainStart
         var periods = 0
         var underscoreInLabel = [false]
-        while let c = scalar(at: i), c.isASCIIAlphanumeric || c == "-" || c == "_" || c == "." {
+        while let c = scalar(at: i), c.isASCIIAlphanumeric || c == "-" || c == "_" || c == "." || c.isNonASCIIHostCharacter {
             if c == "." { periods += 1; underscoreInLabel.append(false) }
             if c == "_" { underscoreInLabel[underscoreInLabel.count - 1] = true }
             i += 1
@@ -164,5 +165,13 @@ extension InlineParser {
         if i > domainStart, scalars[i - 1] == "." { i -= 1; periods -= 1 }
         guard i > domainStart, periods > 0, let last = scalar(at: i - 1), last != "-", last != "_" else { return nil }
         return i
+    }
+}
+
+private extension Unicode.Scalar {
+    /// A letter, mark or digit beyond ASCII, as in an internationalised host name (`пример.com`).
+    var isNonASCIIHostCharacter: Bool {
+        !isASCII && !isMarkdownWhitespace && !isMarkdownPunctuation
+            && properties.generalCategory != .control && properties.generalCategory != .format
     }
 }

@@ -8,6 +8,13 @@ struct Delimiter {
     var canClose: Bool
     var previous: Int
     var next = -1
+    /// For `||`: whitespace inside it as an opener (after) and as a closer (before), as in
+    /// `|| the butler did it ||`.
+    var spaceAfter = false
+    var spaceBefore = false
+    /// For `||`: nothing but whitespace between it and the start (end) of its line.
+    var lineStartBefore = false
+    var lineEndAfter = false
 }
 
 extension InlineParser {
@@ -38,11 +45,23 @@ extension InlineParser {
             canOpen = leftFlanking && (!rightFlanking || beforePunct)
             canClose = rightFlanking && (!leftFlanking || afterPunct)
         }
+        // Spoilers may keep spaces inside their bars (as Discord's do); `matches` limits where.
+        let spaceAfter = c == "|" && after != nil && afterSpace
+        let spaceBefore = c == "|" && before != nil && beforeSpace
+        if spaceAfter { canOpen = true }
+        if spaceBefore { canClose = true }
         let node = append(.delimiterRun(c, count))
         guard canOpen || canClose else { return }
         let index = delimiters.count
-        delimiters.append(Delimiter(node: node, character: c, count: count, originalCount: count,
-                                    canOpen: canOpen, canClose: canClose, previous: lastDelimiter))
+        var delimiter = Delimiter(node: node, character: c, count: count, originalCount: count,
+                                  canOpen: canOpen, canClose: canClose, previous: lastDelimiter)
+        if c == "|" {
+            delimiter.spaceAfter = spaceAfter
+            delimiter.spaceBefore = spaceBefore
+            delimiter.lineStartBefore = isLineEdge(from: start - 1, step: -1)
+            delimiter.lineEndAfter = isLineEdge(from: end, step: 1)
+        }
+        delimiters.append(delimiter)
         if lastDelimiter >= 0 { delimiters[lastDelimiter].next = index }
         lastDelimiter = index
     }
@@ -100,9 +119,22 @@ extension InlineParser {
         while lastDelimiter > bottom { unlink(lastDelimiter) }
     }
 
+    /// Whether only spaces and tabs lie from `index` (walking by `step`) to a line's edge.
+    private func isLineEdge(from index: Int, step: Int) -> Bool {
+        var i = index
+        while let c = scalar(at: i), c == " " || c == "\t" { i += step }
+        return scalar(at: i) == nil || scalar(at: i) == "\n"
+    }
+
     private func matches(_ opener: Delimiter, _ closer: Delimiter) -> Bool {
         guard opener.canOpen, opener.character == closer.character else { return false }
-        if closer.character == "~" || closer.character == "|" { return opener.count == closer.count }
+        if closer.character == "~" { return opener.count == closer.count }
+        if closer.character == "|" {
+            // Spaces inside the bars only where the spoiler starts or ends its line, so that
+            // `a || b || c` stays text.
+            let padded = opener.spaceAfter || closer.spaceBefore
+            return opener.count == closer.count && (!padded || opener.lineStartBefore || closer.lineEndAfter)
+        }
         // The "multiple of 3" rule keeps `*foo**bar*` from pairing the wrong runs.
         if opener.canClose || closer.canOpen {
             let sum = opener.originalCount + closer.originalCount
@@ -113,7 +145,10 @@ extension InlineParser {
 
     private func openersKey(_ closer: Delimiter) -> Int {
         let lengthPart = closer.character == "*" || closer.character == "_" ? closer.originalCount % 3 : closer.count
-        return Int(closer.character.value) * 16 + (closer.canOpen ? 8 : 0) + lengthPart
+        // Which openers a `||` closer accepts depends on its spaces and line end too: closers
+        // that differ there must not share a bound.
+        let spoilerPart = (closer.lineEndAfter ? 32 : 0) + (closer.spaceBefore ? 16 : 0)
+        return Int(closer.character.value) * 64 + spoilerPart + (closer.canOpen ? 8 : 0) + lengthPart
     }
 
     private mutating func consume(_ count: Int, from index: Int) {

@@ -110,6 +110,12 @@ extension InlineParser {
             while let c = scalar(at: i), c != ">" {
                 if c == "\n" || c == "<" { return nil }
                 if c == "\\", let n = scalar(at: i + 1), n.isASCIIPunctuation { raw.append(n); i += 2; continue }
+                // References count here as in any destination (`<&ouml;>` is `ö`).
+                if c == "&", let (text, length) = CharacterReference.decode(scalars, at: i) {
+                    raw.append(contentsOf: text.unicodeScalars)
+                    i += length
+                    continue
+                }
                 raw.append(c)
                 i += 1
             }

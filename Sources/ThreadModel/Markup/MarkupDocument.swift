@@ -16,18 +16,23 @@ public struct MarkupDocument: Sendable {
         var references = LinkReferences()
         var sources: [SourceBlock] = []
         for var source in BlockParser.parse(body) {
-            if case .codeBlock = source.role {} else {
+            switch source.role {
+            case .paragraph where !source.lines.isEmpty, .listItem:
                 let text = references.extract(from: source.lines.joined(separator: "\n"))
-                // A paragraph of definitions only is gone; an emptied list item stays, empty.
-                if text.isEmpty, source.role == .paragraph { continue }
-                source.lines = [text]
+                // A paragraph of definitions only is gone, but the quote it was in stays (empty);
+                // an emptied list item stays, empty.
+                if text.isEmpty, source.role == .paragraph, source.quoteDepth == 0 { continue }
+                source.lines = text.isEmpty ? [] : [text]
+            case .paragraph, .codeBlock, .heading:
+                break
             }
             sources.append(source)
         }
         let definitions = references.definitions
         blocks = withoutActuallyEscaping(handles) { handles in
             sources.enumerated().map { index, source in
-                let block = MarkupBlock(role: source.role, quoteDepth: source.quoteDepth, index: index)
+                let block = MarkupBlock(role: source.role, quoteDepth: source.quoteDepth, index: index,
+                                        continuedQuotes: source.continuedQuotes)
                 if case .codeBlock = source.role {
                     let code = source.lines.map { $0 + "\n" }.joined()
                     return Block(block: block, items: code.isEmpty ? [] : [.code(code)])

@@ -18,6 +18,7 @@ public enum PathologicalInputs {
             ("unclosed HTML comments <!--", String(repeating: "<!-- a ", count: n)),
             ("unclosed attribute values <a b=\"", String(repeating: "<a b=\"c ", count: n)),
             ("spoiler openers ||a", String(repeating: "||a ", count: n)),
+            ("spaced bars a || ", String(repeating: "a || ", count: n)),
             ("mentions @x", String(repeating: "@x ", count: n)),
             ("many runs *a* b", String(repeating: "*a* b ", count: n)),
         ]

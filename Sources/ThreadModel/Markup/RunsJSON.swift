@@ -3,8 +3,9 @@ import Foundation
 /// The runs of a parsed comment as JSON: `[{"text": …, "attributes": {…}}, …]`, one run a line.
 ///
 /// Attribute names: `emphasis`, `strong`, `strikethrough`, `code` (true when set), `link` (URL),
-/// `mention` (user id), `spoiler` (number), `block` (`role`, `index`, `quoteDepth`, and `info`
-/// for code blocks or `ordered`/`number`/`list` for list items). Keys come out sorted.
+/// `mention` (user id), `spoiler` (number), `block` (`role`, `index`, `quoteDepth`, `info` for
+/// code blocks, `ordered`/`number`/`list` for list items, `level` for headings, and in a quote
+/// `continuedQuotes`). Keys come out sorted.
 public enum RunsJSON {
     /// The JSON array of `text`'s runs.
     public static func encode(_ text: AttributedString) -> String {
@@ -38,7 +39,12 @@ public enum RunsJSON {
             fields["ordered"] = String(ordered)
             fields["number"] = String(number)
             fields["list"] = String(list)
+        case .heading(let level):
+            fields["role"] = quoted("heading")
+            fields["level"] = String(level)
         }
+        // Only where it tells something: which quotes go on from the block before.
+        if block.quoteDepth > 0 { fields["continuedQuotes"] = String(block.continuedQuotes) }
         return object(fields)
     }
 

@@ -104,11 +104,17 @@ public enum MatrixHTMLReader {
     private static func source(_ blocks: [MatrixMarkdownBuilder.Block]) -> String {
         var out = ""
         var previousItem: (list: Int, depth: Int)?
+        var previousDepth = 0
+        // The quotes both blocks are in: a quote that starts between them is a new one.
+        var sharedQuotes = Int.max
         for block in blocks {
             var lines: [String]
             let depth: Int
             var item: (list: Int, depth: Int)?
             switch block {
+            case .quoteStart(let quoteDepth):
+                sharedQuotes = min(sharedQuotes, quoteDepth)
+                continue
             case .inline(let pieces, let quoteDepth, let marker):
                 depth = quoteDepth
                 lines = MatrixInlineMarkdown.markdown(pieces).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -124,12 +130,16 @@ public enum MatrixHTMLReader {
             }
             if !out.isEmpty {
                 // Items of one list stay together; a blank line ends any other block (and a list).
+                // It keeps the `>` of the quotes both blocks are in, or it would end them too.
                 let sameList = item.map { current in previousItem.map { $0 == current } ?? false } ?? false
-                out += sameList ? "\n" : "\n\n"
+                let shared = min(previousDepth, depth, sharedQuotes)
+                out += sameList ? "\n" : "\n" + String(repeating: "> ", count: shared).trimmingHTMLSpace() + "\n"
             }
+            sharedQuotes = Int.max
             let prefix = String(repeating: "> ", count: depth)
             out += lines.map { prefix + $0 }.joined(separator: "\n")
             previousItem = item
+            previousDepth = depth
         }
         return out
     }

@@ -13,6 +13,8 @@ struct MatrixMarkdownBuilder {
     enum Block {
         case inline([MatrixInlinePiece], quoteDepth: Int, item: ItemMarker?)
         case code(info: String, text: String, quoteDepth: Int)
+        /// A `<blockquote>` starts here: quotes deeper than `quoteDepth` before it end.
+        case quoteStart(quoteDepth: Int)
     }
 
     private struct Context {
@@ -91,6 +93,7 @@ struct MatrixMarkdownBuilder {
             inner.style.spoiler = true
         case "blockquote":
             flush(quoteDepth: context.quoteDepth)
+            blocks.append(.quoteStart(quoteDepth: context.quoteDepth))
             inner.quoteDepth += 1
             inner.inItem = false
             children(of: index, inner)
