@@ -137,6 +137,34 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertEqual(app.composer.draft.mentionedUserIDs, [user.id], "Tab inserts the user the reader sees highlighted")
     }
 
+    func testTheLayerOnTopTakesTheKeys() throws {
+        let (app, _) = Self.mentions.open(columns: 60, rows: 24)
+        send("@ma", to: app)
+        _ = app.handle(.key(KeyPress(.function(1))))
+        XCTAssertTrue(app.overlays.showsHelp)
+        _ = app.handle(.key(KeyPress(.enter)))
+        XCTAssertEqual(app.composer.draft.string, "@ma", "Enter under the help page inserts no one unseen, sends nothing")
+        XCTAssertFalse(app.overlays.showsHelp, "it only closed the page")
+        XCTAssertNotNil(app.mentions.picker)
+        _ = app.handle(.key(KeyPress(.function(1))))
+        _ = app.handle(.key(KeyPress(.escape)))
+        XCTAssertFalse(app.overlays.showsHelp, "Esc closes the help page, the layer on top")
+        XCTAssertNotNil(app.mentions.picker, "and not the list under it")
+        // Search covers the feed's matches: the list closes.
+        _ = app.handle(.key(KeyPress(.character("s"), .ctrl)))
+        XCTAssertNotNil(app.feed.search)
+        XCTAssertNil(app.mentions.picker)
+        // The "N new" marker stays above an open list.
+        let (other, screen) = Self.mentions.open(columns: 60, rows: 24)
+        _ = other.handle(.key(KeyPress(.pageUp))); other.settle()
+        send("@ma", to: other)
+        let list = try picker(other)
+        other.receive([.commentsAppended([Comment(id: "n1", author: "m1", created: ThreadFixture.now, body: "new")])])
+        screen.show(other)
+        let markerRow = try XCTUnwrap(screen.plainLines.firstIndex { $0.contains("↓ 1 new") }, screen.plainLines.joined(separator: "\n"))
+        XCTAssertLessThan(markerRow, list.frame.row + list.visibleInsetRows, "above the list, not behind it")
+    }
+
     func testClickInTheInsetRevealsASpoilerUnderneath() throws {
         let (app, screen) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)

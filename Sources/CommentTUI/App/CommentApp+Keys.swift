@@ -5,10 +5,11 @@ import ThreadModel
 extension CommentApp {
     /// The contexts a key is read in now, most specific first (a Ctrl-X chord reads its own; see `handleKey`).
     var keyContexts: [KeyContext] {
+        // The layer on top takes the keys: the help page covers everything (see `handleKey`).
+        if overlays.showsHelp { return [.help, .feed] }
         var contexts: [KeyContext] = []
         if feed.search != nil { contexts.append(.search) }
         if mentions.isOpen { contexts.append(.mentionList) }
-        if overlays.showsHelp { contexts.append(.help) }
         return contexts + [.feed, .composer]
     }
 
@@ -19,6 +20,15 @@ extension CommentApp {
                 return (perform(action, press: press) ?? [], nil)
             }
             return (apply(composer.finishChord(KeyMap.actions(for: press, in: [.chord]).first, press: press)), nil)
+        }
+        if overlays.showsHelp {
+            // Modal: the client's own keys work; any other closes the page and does nothing
+            // else (it would act on a list, search or draft the page hides).
+            if let action = KeyMap.actions(for: press, in: keyContexts).first, action.worksOverHelp {
+                return (perform(action, press: press) ?? [], nil)
+            }
+            overlays.closeHelp()
+            return ([], nil)
         }
         for action in KeyMap.actions(for: press, in: keyContexts) {
             if case .edit(let edit) = action {
@@ -63,7 +73,9 @@ extension CommentApp {
         case .toggleExpanded: apply(feed.toggleExpandedSelection())
         case .openLink: apply(feed.openSelectedLink())
         case .reply: startReply()
-        case .search: apply(feed.startSearch())
+        case .search:
+            mentions.close()  // the list would cover the matches
+            apply(feed.startSearch())
         case .send: send()
         case .edit: return nil    // carried out by handleKey, which passes the edit on to the mention list
         case .startChord: return apply(composer.startChord())

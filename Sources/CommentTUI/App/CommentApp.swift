@@ -209,6 +209,7 @@ public final class CommentApp {
         let feedRect = regions.feed
         feed.prepare(rect: feedRect, columns: size.columns, now: now)
         mentions.picker?.relayout(feed: feedRect, now: now)
+        feed.coveredFromRow = mentions.picker.map { $0.frame.row + $0.visibleInsetRows }
         if comments.hasOlder, !isLoadingOlder, feed.anchor.comment < Self.olderPageMargin {
             isLoadingOlder = true
             source.loadOlderComments()

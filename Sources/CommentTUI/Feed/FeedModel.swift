@@ -113,10 +113,16 @@ final class FeedModel {
     /// The scrollbar and the "N new" marker.
     var chrome: FeedChrome { FeedChrome(scroll: scroll, newCount: newCount) }
 
-    /// The feed's rows below the header's expanded rows: where the scrollbar and marker go.
+    /// The first row of something drawn over the feed's lower part (the mention list), if any:
+    /// the scrollbar and the "N new" marker stay above it.
+    var coveredFromRow: Int?
+
+    /// The feed's rows below the header's expanded rows and above what covers its lower part:
+    /// where the scrollbar and marker go.
     var chromeRect: CellRect {
         let covered = min(rect.height, scroll.postRowsShown)
-        return CellRect(column: rect.column, row: rect.row + covered, width: rect.width, height: rect.height - covered)
+        let bottom = min(rect.maxRow, max(rect.row + covered, coveredFromRow ?? rect.maxRow))
+        return CellRect(column: rect.column, row: rect.row + covered, width: rect.width, height: bottom - rect.row - covered)
     }
 
     // MARK: Layout

@@ -75,3 +75,16 @@ enum ComposerEdit: Equatable {
     case moveRow(by: Int)
     case undo, redo
 }
+
+extension KeyAction {
+    /// The client's own keys, which work while the help page covers the screen (quitting,
+    /// redrawing, suspending, the panels); every other key only closes the page.
+    var worksOverHelp: Bool {
+        switch self {
+        case .quit, .suspend, .redrawAll, .toggleHelp, .closeHelp, .toggleHitTestInspector, .toggleScrollEventPanel, .crashTest:
+            return true
+        default:
+            return false
+        }
+    }
+}

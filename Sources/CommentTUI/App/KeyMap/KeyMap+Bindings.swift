@@ -112,7 +112,7 @@ extension KeyMap {
             KeyBinding(.feed, [.ctrl("z")], .suspend, screen),
             KeyBinding(.feed, [.key(.function(12))], .crashTest, nil),
 
-            // Help, while shown: Esc closes it; every other key acts as usual.
+            // Help, while shown: Esc closes it; so does every key but the client's own (`worksOverHelp`).
             KeyBinding(.help, [.key(.escape)], .closeHelp, panels),
         ]
     }()
