@@ -25,9 +25,12 @@ struct ComposerLayout {
         self.width = max(1, width)
         count = styles.count
         var used = 0
+        // Where the current row's last word starts (the cell after its last space): a row that
+        // overflows breaks there, as the feed wraps, so a word or a mention is never split.
+        var wordStart: Int?
         for (offset, character) in characters.enumerated() {
             if character == "\n" {
-                rows.append([]); rowStarts.append(offset + 1); used = 0
+                rows.append([]); rowStarts.append(offset + 1); used = 0; wordStart = nil
                 continue
             }
             var style = Self.cellStyle(styles[offset])
@@ -39,12 +42,22 @@ struct ComposerLayout {
                 : DisplayWidth.clusters(of: character)
             for cluster in clusters {
                 if used + cluster.width > self.width, used > 0 {
-                    rows.append([]); rowStarts.append(offset); used = 0
+                    let row = rows.count - 1
+                    if let start = wordStart, start > 0, start < rows[row].count, !character.isWhitespace {
+                        let word = Array(rows[row][start...])
+                        rows[row].removeSubrange(start...)
+                        rows.append(word); rowStarts.append(word[0].offset)
+                        used = word.reduce(0) { $0 + $1.cluster.width }
+                    } else {
+                        rows.append([]); rowStarts.append(offset); used = 0
+                    }
+                    wordStart = nil
                 }
                 let shown = struck ? CommentRenderer.struck(cluster) : cluster
                 rows[rows.count - 1].append(Cell(cluster: shown, style: style, offset: offset))
                 used += cluster.width
             }
+            if character.isWhitespace { wordStart = rows[rows.count - 1].count }
         }
         // A cursor after a full last row starts a new one, as a terminal would put it.
         if used >= self.width { rows.append([]); rowStarts.append(count) }

@@ -180,8 +180,7 @@ final class ComposerModel {
     /// Puts the caret at an offset inside the composer's window (its caret's offset is known
     /// in both the window and the draft, so no count from the draft's start is needed twice).
     private func moveCaret(toWindowOffset inWindow: Int, in window: ComposerWindow) {
-        let offset = draft.cursorOffset - window.caret + inWindow
-        draft.select(offset..<offset)
+        draft.placeCaret(nearest: draft.cursorOffset - window.caret + inWindow)
     }
 
     // MARK: Keeping the draft: debounced saves while typing, forced ones before leaving the screen

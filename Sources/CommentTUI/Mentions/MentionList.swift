@@ -39,13 +39,14 @@ final class MentionList {
             return
         }
         guard draftChanged else { return }
-        let length: Int
         switch edit {
-        case .typed?: length = picker.query.count + 1
-        case .deletedBackward? where !picker.query.isEmpty: length = picker.query.count - 1
+        // A second `@` is no part of a handle or name (`@@` would list everyone).
+        case .typed("@")?: return close()
+        case .typed?: break
+        case .deletedBackward? where !picker.query.isEmpty: break
         default: return close()
         }
-        guard let query = Self.typedQuery(length: length, in: draft) else { return close() }
+        guard let query = Self.typedQuery(limit: picker.query.count + 1, in: draft) else { return close() }
         let results = rank(query, comments)
         // A name may have spaces, so a space keeps the list open while someone still matches.
         if results.total == 0, query.last?.isWhitespace == true { return close() }
@@ -130,20 +131,24 @@ final class MentionList {
         return updated
     }
 
-    /// The `length` characters typed after an `@` that sits right before them and the caret;
-    /// nil when the text there is not such a token (on one line) any more. Walks back from
-    /// the caret only, so a keystroke in a huge draft costs what it costs in a short one.
-    private static func typedQuery(length: Int, in draft: ComposerDocument) -> String? {
+    /// What was typed after the `@` that opened the list, up to the caret: at most `limit`
+    /// characters back (a combining mark or a flag's second half typed on its own joins the
+    /// character before it, so the query may not grow by one); nil when no such `@` is there
+    /// (on one line) any more. Walks back from the caret only, so a keystroke in a huge draft
+    /// costs what it costs in a short one.
+    private static func typedQuery(limit: Int, in draft: ComposerDocument) -> String? {
         guard draft.selection.isEmpty else { return nil }
         let characters = draft.text.characters
         var index = draft.caret
         var typed: [Character] = []
-        for _ in 0...length {
+        for _ in 0...limit {
             guard index > characters.startIndex else { return nil }
             index = characters.index(before: index)
-            typed.append(characters[index])
+            let character = characters[index]
+            if character == "\n" { return nil }
+            if character == "@" { return String(typed.reversed()) }
+            typed.append(character)
         }
-        guard typed.last == "@", !typed.contains("\n") else { return nil }
-        return String(typed.dropLast().reversed())
+        return nil
     }
 }

@@ -20,6 +20,17 @@ extension ComposerDocument {
     }
 
     /// `i`, or the nearest end of the mention it falls strictly inside.
+    /// Puts the caret at a Character offset or, inside a mention, at whichever end of it is
+    /// nearer (a click on the mention's second half lands after it).
+    public mutating func placeCaret(nearest offset: Int) {
+        let index = index(atOffset: offset)
+        let start = mentionBoundary(index, forward: false), end = mentionBoundary(index, forward: true)
+        guard start != end else { return select(offset..<offset) }
+        let before = self.offset(of: start), after = self.offset(of: end)
+        let target = offset - before <= after - offset ? before : after
+        select(target..<target)
+    }
+
     func mentionBoundary(_ i: Index, forward: Bool) -> Index {
         guard let run = mentionRun(at: i), run.lowerBound < i else { return i }
         return forward ? run.upperBound : run.lowerBound
@@ -142,7 +153,8 @@ extension ComposerDocument {
             let p = text.characters.index(before: i)
             let c = text.characters[p]
             if c == "@" {
-                if p > text.startIndex, !text.characters[text.characters.index(before: p)].isWhitespace { return nil }
+                // As the parser reads mentions: not after a word character (`(@` and `"@` are fine).
+                if p > text.startIndex, text.characters[text.characters.index(before: p)].unicodeScalars.last?.isWordCharacter == true { return nil }
                 guard !text[p..<end].runs.contains(where: { $0[CommentAttributes.MentionAttribute.self] != nil }) else { return nil }
                 let query = String(text.characters[i..<end])
                 let start = offset(of: p)

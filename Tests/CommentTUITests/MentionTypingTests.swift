@@ -1,0 +1,76 @@
+import Foundation
+import XCTest
+@testable import ThreadModel
+@testable import CommentTUI
+import CommentTUITestSupport
+
+/// Typing a mention as people type: accents typed as their own keystroke, `@` after punctuation,
+/// a second `@`, clicks on a token, and a composer that wraps at spaces.
+final class MentionTypingTests: XCTestCase {
+    private static var fixture: ThreadFixture {
+        ThreadFixture(title: "Typing", users: [
+            User(id: "me", handle: "tess", name: "Tess"),
+            User(id: "j", handle: "jose", name: "José Núñez"),
+            User(id: "k", handle: "kofi", name: "Kofi Mensah"),
+        ])
+    }
+
+    private func type(_ text: String, _ app: CommentApp) {
+        for character in text { _ = app.handle(.key(character == "\t" ? KeyPress(.tab) : KeyPress(.character(character)))) }
+    }
+
+    func testAnAccentTypedOnItsOwnKeepsTheListOpen() {
+        let (app, _) = Self.fixture.open(columns: 60, rows: 20)
+        type("@Jose", app)
+        XCTAssertNotNil(app.mentions.picker)
+        // A dead key's combining acute arrives as its own keystroke and joins the "e".
+        _ = app.handle(.key(KeyPress(.character("\u{301}"))))
+        XCTAssertNotNil(app.mentions.picker, "still typing the name")
+        XCTAssertEqual(app.mentions.picker?.query, "Jose\u{301}")
+        XCTAssertEqual(app.mentions.picker?.results.matches.first?.user.handle, "jose")
+    }
+
+    func testASecondAtClosesTheList() {
+        let (app, _) = Self.fixture.open(columns: 60, rows: 20)
+        type("@", app)
+        XCTAssertNotNil(app.mentions.picker)
+        type("@", app)
+        XCTAssertNil(app.mentions.picker, "`@@` lists no one")
+    }
+
+    func testTheListOpensAfterPunctuationAsTheParserReadsMentions() {
+        for opener in ["(", "\"", "["] {
+            let (app, _) = Self.fixture.open(columns: 60, rows: 20)
+            type("see \(opener)@", app)
+            XCTAssertNotNil(app.mentions.picker, "after \(opener)")
+        }
+        let (app, _) = Self.fixture.open(columns: 60, rows: 20)
+        type("mail@", app)
+        XCTAssertNil(app.mentions.picker, "not inside a word")
+    }
+
+    func testAClickOnAMentionsSecondHalfPutsTheCaretAfterIt() {
+        let (app, _) = Self.fixture.open(columns: 60, rows: 20)
+        type("hi @kof\t", app)
+        _ = app.handle(.key(KeyPress(.character("x"))))
+        XCTAssertEqual(app.composer.draft.string, "hi @kofi x")
+        let row = app.regions.composer.row, prompt = ComposerView.promptWidth
+        // "@kofi" takes columns 3…7 of the text: a click on "f" is nearer its end.
+        for (column, expected) in [(4, 3), (7, 8)] {
+            _ = app.handle(.mouse(MouseEvent(.left, .press, column: prompt + column, row: row)))
+            _ = app.handle(.mouse(MouseEvent(.left, .release, column: prompt + column, row: row)))
+            XCTAssertEqual(app.composer.draft.cursorOffset, expected, "a click on column \(column)")
+        }
+    }
+
+    func testTheComposerWrapsAtSpacesAndNeverSplitsAMention() {
+        let (app, screen) = Self.fixture.open(columns: 24, rows: 20)
+        type("we are running late @kof\t", app)
+        type("again", app)
+        screen.show(app)
+        let composer = app.regions.composer
+        let rows = (composer.row..<composer.maxRow).map { screen.plainLines[$0] }.filter { !$0.isEmpty }
+        XCTAssertFalse(rows.contains { $0.hasSuffix("runn") || $0.hasSuffix("@ko") }, "\(rows)")
+        XCTAssertTrue(rows.contains { $0.contains("@kofi") }, "the token stays on one row: \(rows)")
+    }
+}
