@@ -137,6 +137,13 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertEqual(app.composer.draft.mentionedUserIDs, [user.id], "Tab inserts the user the reader sees highlighted")
     }
 
+    func testInASmallTerminalTheListShowsUsersAndTheHighlight() throws {
+        let (app, screen) = Self.mentions.open(columns: 20, rows: 8)
+        send("@ma", to: app)
+        screen.show(app)
+        XCTAssertTrue(screen.plainLines.contains { $0.contains("▸ @ma") }, screen.plainLines.joined(separator: "\n"))
+    }
+
     func testTheLayerOnTopTakesTheKeys() throws {
         let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)

@@ -33,8 +33,10 @@ public enum Theme {
     public static let scrollTrack = CellStyle()
     public static let scrollThumb = CellStyle()
     public static let newMarker = CellStyle(.bold, foreground: .black, background: .yellow)
-    public static let pickerRow = CellStyle(background: .palette(236))
-    public static let pickerTitle = CellStyle(.dim, background: .palette(236))
-    public static let pickerHighlight = CellStyle(.reverse, foreground: .magenta)
+    // The list stands over the feed in colours chosen as pairs from the eight every colour
+    // terminal has: readable on dark and light themes alike, and never the feed's own look.
+    public static let pickerRow = CellStyle(foreground: .black, background: .white)
+    public static let pickerTitle = CellStyle(foreground: .white, background: .blue)
+    public static let pickerHighlight = CellStyle(foreground: .white, background: .magenta)
     public static let eventPanel = CellStyle(background: .blue)
 }

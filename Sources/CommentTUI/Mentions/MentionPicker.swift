@@ -27,7 +27,7 @@ final class MentionPicker {
 
     /// The most users one list holds (the title says how many matched in all).
     static let limit = 200
-    /// Feed rows the list always leaves uncovered at the top.
+    /// Feed rows the list leaves uncovered at the top (unless the feed has only three rows or fewer).
     static let feedRowsKept = 2
 
     init(query: String, results: MentionResults, feed: CellRect, now: ScrollInstant) {
@@ -40,7 +40,8 @@ final class MentionPicker {
 
     /// The frame over a feed rect.
     static func frame(over feed: CellRect) -> CellRect {
-        let height = max(1, feed.height - feedRowsKept)
+        // In a small terminal the list takes the whole feed rather than show its title alone.
+        let height = max(1, min(feed.height, 3), feed.height - feedRowsKept)
         return CellRect(column: feed.column, row: feed.maxRow - height, width: feed.width, height: height)
     }
 

@@ -25,6 +25,17 @@ final class MentionPickerViewTests: XCTestCase {
         return buffer
     }
 
+    func testTheListsColoursArePairsEveryColourTerminalHas() {
+        for style in [Theme.pickerRow, Theme.pickerTitle, Theme.pickerHighlight] {
+            guard case .palette(let fg) = style.foreground, case .palette(let bg) = style.background else {
+                return XCTFail("\(style): the terminal's default colours could be anything (a light theme, 8 colours)")
+            }
+            XCTAssertLessThan(fg, 8); XCTAssertLessThan(bg, 8); XCTAssertNotEqual(fg, bg)
+            XCTAssertFalse(style.attributes.contains(.reverse), "explicit colours, not reverse of unknown ones")
+        }
+        XCTAssertNotEqual(Theme.pickerRow.background, Theme.pickerHighlight.background, "the highlight stands out")
+    }
+
     func testAShortListStandsOnTheBottomAndLeavesTheFeedAboveIt() {
         assertScreen(draw(query: ""), [
             "..............................", "",
