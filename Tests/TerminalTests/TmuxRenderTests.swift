@@ -13,6 +13,7 @@ final class TmuxRenderTests: XCTestCase {
         "combining e\u{301} a\u{308} Z\u{351}\u{352} n\u{303}, RTL مرحبا بالعالم, zero-width a\u{200B}b",
         "controls \u{07} \u{1B}[31mred? \u{202E}reversed\u{202C} tab\tstop, ~~gone~~ and ||hidden|| **bold** `code`",
         String(repeating: "x", count: 74) + "日本語 after a wide wrap",
+        "joiners outside emoji a\u{200D}b and \u{915}\u{94D}\u{200D}\u{937} keep the row's width",
         "> quoted [link](https://example.com/page) and @ann\n\n- item one\n- item two",
     ]
 

@@ -20,7 +20,7 @@ extension KeyMap {
         let formats = KeyHelp("Ctrl-X then b i s c p", "bold italic strike code spoiler")
         let editor = KeyHelp("Ctrl-X Ctrl-E", "edit the draft in $EDITOR")
         let mentions = KeyHelp("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close")
-        let panels = KeyHelp("F1 · F2 · F3", "help · hit-test inspector · scroll events")
+        let panels = KeyHelp("F1 · F2 · F3", "help (a key closes) · hit-test · events")
         let screen = KeyHelp("Ctrl-L · Ctrl-Z", "redraw · suspend")
         let anyCharacter = KeyPattern.anyCharacter([])
 
