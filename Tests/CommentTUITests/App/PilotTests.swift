@@ -33,20 +33,21 @@ final class PilotTests: XCTestCase {
         XCTAssertEqual(pilot.lines[10], "›")
     }
 
-    func testOnTheSmallestScreenTheMentionListKeepsItsTitleOverTheFeed() {
-        // 24x8 leaves the feed three rows; the list may cover one of them: its title row.
+    func testOnTheSmallestScreenTheMentionListShowsAUserUnderItsTitle() {
+        // 24x8 leaves the feed three rows: the list takes two, its title and the highlighted user
+        // (the title alone would hide whom Tab inserts); the scrollbar stays above it.
         let pilot = ThreadFixture.numbered(1).pilot(columns: 24, rows: 8)
         pilot.type("@")
         assertScreen(pilot.screen.screen, [
             " Hello ␛[2Jworld · @ann", " bbbbbbbbbbbbbbbhhhhhhh",
             "────────────────────────", "dddddddddddddddddddddddd",
-            " @bo                   │", " hhh",
-            "   comment number 1    ┃", "",
+            " @bo                   ┃", " hhh",
             "─ @ · 1 user · ↑↓ Tab/En", "tttttttttttttttttttttttt",
+            " ▸ @bo  Bo 日本         ", "lllHHHllllllllllllllllll",
             "────────────────────────", "dddddddddddddddddddddddd",
             "› @", "pp",
             " @ann · test · idle · co", "ssssssssssssssssssssssss",
         ], legend: ["b": Theme.title, "h": Theme.handle, "d": Theme.rule, "t": Theme.pickerTitle, "p": Theme.prompt,
-                    "s": Theme.statusBar])
+                    "s": Theme.statusBar, "l": Theme.pickerHighlight, "H": Theme.pickerHighlight.adding(.bold)])
     }
 }
