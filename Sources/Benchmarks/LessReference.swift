@@ -8,9 +8,9 @@ import Glibc
 /// (so it never reads the benchmark's terminal); the pty is sized with `stty`.
 enum LessReference {
     /// Average bytes per `k` (back one line) over 40 presses, from the middle of the text less
-    /// a page, as the client's figure is taken; nil when
-    /// `less` or `script` cannot run here.
-    static func rowScrollBytes(of text: String, columns: Int, rows: Int) -> Int? {
+    /// a page, as the client's figure is taken, and per page (`b` and `f` alternately, as the
+    /// client's); nil when `less` or `script` cannot run here.
+    static func scrollBytes(of text: String, columns: Int, rows: Int) -> (row: Int, page: Int)? {
         let path = NSTemporaryDirectory() + "comment-tui-bench-less-\(getpid()).txt"
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { return nil }
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -41,9 +41,12 @@ enum LessReference {
         let presses = 40
         for _ in 0..<presses { send("k") }
         let perPress = (counter.total - start) / presses
+        let pageStart = counter.total
+        for n in 0..<10 { send(n % 2 == 0 ? "b" : "f") }
+        let perPage = (counter.total - pageStart) / 10
         send("q")
         process.waitUntilExit()
-        return perPress > 0 ? perPress : nil
+        return perPress > 0 && perPage > 0 ? (perPress, perPage) : nil
     }
 }
 

@@ -130,13 +130,22 @@ extension ScrollModel {
         if phase == .animating, case .animation(let animation, _)? = motion { base = animation.to }
         let page = Double(max(1, containerSize.rows - 1))
         switch key {
-        case .rowUp: move(to: .offset(keyTarget(base.rounded(.up) - 1, towardsEnd: false)), duration: configuration.rowKeyDuration)
-        case .rowDown: move(to: .offset(keyTarget(base.rounded(.down) + 1, towardsEnd: true)), duration: configuration.rowKeyDuration)
+        case .rowUp: rowStep(from: base, to: base.rounded(.up) - 1, towardsEnd: false)
+        case .rowDown: rowStep(from: base, to: base.rounded(.down) + 1, towardsEnd: true)
         case .pageUp: move(to: .offset(keyTarget(base.rounded() - page, towardsEnd: false)), duration: configuration.pageKeyDuration)
         case .pageDown: move(to: .offset(keyTarget(base.rounded() + page, towardsEnd: true)), duration: configuration.pageKeyDuration)
         case .top: move(to: .offset(geometry.minOffset), duration: configuration.jumpKeyDuration)
         case .bottom: move(to: .bottom, duration: configuration.jumpKeyDuration)
         }
+    }
+
+    /// A row key. Its step from rest is one drawn row: shorter than a frame can show as motion,
+    /// so it is made at once, with no `animating` on screen (the status bar does not change
+    /// twice for one row). Into a collapsing header, or on top of a running animation, it animates.
+    func rowStep(from base: Double, to plain: Double, towardsEnd: Bool) {
+        let target = keyTarget(plain, towardsEnd: towardsEnd)
+        let oneRow = motion == nil && base == base.rounded() && target == plain
+        move(to: .offset(target), duration: oneRow ? 0 : configuration.rowKeyDuration)
     }
 
     /// A key's destination with a collapsing header: one that would stop part-way through the
