@@ -52,4 +52,10 @@ static inline int ctui_get_cell(WINDOW *win, int y, int x, wchar_t *out, int cap
 
 static inline int ctui_ccharw_max(void) { return CCHARW_MAX; }
 
+/// Where the terminal's cursor is, as ncurses believes after its last update.
+static inline void ctui_physical_cursor(int *y, int *x) { getyx(curscr, *y, *x); }
+
+/// Never cut a frame short to read keys first: a frame on screen is always whole.
+static inline int ctui_no_typeahead(void) { return typeahead(-1); }
+
 #endif

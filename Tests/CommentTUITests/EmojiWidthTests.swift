@@ -49,4 +49,23 @@ final class EmojiWidthTests: XCTestCase {
         XCTAssertEqual(end, 1 + 2 + 1 + 2 + 1 + 6 + 1)
         buffer._checkInvariants()
     }
+
+    func testWhereTheTerminalDrawsThemWholeEmojiClustersStayAsWritten() {
+        DisplayWidth.policy = .allIntact
+        defer { DisplayWidth.policy = .substitute }
+        for cluster in ["\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{1F1EB}\u{1F1F7}", "\u{2764}\u{FE0F}", "\u{1F44D}\u{1F3FD}",
+                        "1\u{FE0F}\u{20E3}", "\u{1FAE0}"] {
+            XCTAssertEqual(DisplayWidth.clusters(of: cluster), [DisplayCluster(text: cluster, width: 2)], cluster.debugDescription)
+        }
+        // One class only: the others are still substituted.
+        DisplayWidth.policy = GraphemePolicy(intact: [.flag])
+        XCTAssertEqual(DisplayWidth.clusters(of: "\u{1F1EB}\u{1F1F7}").count, 1)
+        XCTAssertEqual(DisplayWidth.clusters(of: "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}").map(\.text), ["\u{1F468}", "\u{1F469}", "\u{1F467}"])
+        // Too long for a cell (a family of four is 25 bytes): substituted, never cut.
+        DisplayWidth.policy = .allIntact
+        XCTAssertEqual(DisplayWidth.clusters(of: "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}").count, 4)
+        // Text characters and controls are untouched by the policy.
+        XCTAssertEqual(DisplayWidth.clusters(of: "\u{2764}"), [DisplayCluster(text: "\u{2764}", width: 1)])
+        XCTAssertEqual(DisplayWidth.clusters(of: "\u{1B}").map(\.text), ["\u{241B}"])
+    }
 }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CommentTUI
+import ThreadModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,6 +42,21 @@ final class NCursesScreenTests: XCTestCase {
     func written(since start: Int) -> String {
         let count = bytesWritten() - start
         return count > 0 ? String(decoding: tail(count), as: UTF8.self) : ""
+    }
+
+    func testAClusterDrawnWholeIsAPlaceholderToNcursesAndItsBytesFollow() {
+        DisplayWidth.policy = .allIntact
+        defer { DisplayWidth.policy = .substitute }
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        var buffer = CellBuffer(columns: 40, rows: 10)
+        buffer.write("a " + family + " b", column: 0, row: 3, style: Theme.mention)
+        let start = bytesWritten()
+        screen.present(Frame(buffer: buffer, cursor: CursorPosition(column: 5, row: 8)), full: false)
+        let text = written(since: start)
+        XCTAssertEqual(screen.cellText(column: 2, row: 3)?.text, "\u{3000}", "ncurses measures a blank of the same width")
+        XCTAssertEqual(screen.cellText(column: 4, row: 3)?.text, " ")
+        XCTAssertTrue(text.hasSuffix("\u{1B}[4;3H" + CellBuffer.sgr(Theme.mention) + family + "\u{1B}[0m\u{1B}[9;6H"),
+                      "the real bytes at its place, then the cursor back where ncurses left it: \(text.debugDescription)")
     }
 
     func testSynchronizedOutputOnlyWhenTheTerminalHasItAndNotForTyping() {
@@ -159,3 +175,4 @@ final class NCursesScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("pwned"))
     }
 }
+

@@ -34,8 +34,14 @@ final class TmuxRenderTests: XCTestCase {
         return path
     }
 
-    /// The screen the client should show: the same file opened as the client opens it, drawn headless.
-    private func expectedScreen(path: String, columns: Int, rows: Int, scroll: (CommentApp) -> Void = { _ in }) throws -> [String] {
+    /// The screen the client should show: the same file opened as the client opens it, drawn
+    /// headless with the emoji policy the client's probe of this tmux found (kept in its cache).
+    private func expectedScreen(path: String, columns: Int, rows: Int, tmux: TmuxSession,
+                                scroll: (CommentApp) -> Void = { _ in }) throws -> [String] {
+        let probed = try XCTUnwrap(GraphemePolicyCache(environment: ["HOME": tmux.home.path, "TERM": "tmux-256color"])?.policy(),
+                                   "the client probed the terminal and kept the answer")
+        DisplayWidth.policy = probed
+        defer { DisplayWidth.policy = .substitute }
         let target = try OpenCommand.resolve(file: path, handle: "ann", context: .process())
         let app = CommentApp(source: target.source, me: target.me, columns: columns, rows: rows)
         app.wallTime = Date()
@@ -48,13 +54,18 @@ final class TmuxRenderTests: XCTestCase {
         let path = try writeTrickyThread(in: tmux.home)
         try tmux.run("\(TmuxSession.clientPath) \(path) --as ann; echo EXIT=$?")
         let shown = try tmux.waitFor("the tricky thread") { $0.contains { $0.contains("item two") } }
-        let expected = try expectedScreen(path: path, columns: 80, rows: 40)
+        let expected = try expectedScreen(path: path, columns: 80, rows: 40, tmux: tmux)
         XCTAssertEqual(shown.count, expected.count)
         XCTAssertTrue(shown.contains { $0.contains("日本語のテキスト") } && shown.contains { $0.contains("░░░░░░") }, shown.joined(separator: "\n"))
         for (row, (pane, buffer)) in zip(shown, expected).enumerated() {
             XCTAssertEqual(pane, buffer, "row \(row)")
         }
         XCTAssertFalse(shown.joined().contains("\u{1B}"), "no escape reached the terminal as itself")
+        // tmux 3.3a moves its cursor two columns over a family and a flag: they show whole.
+        let probed = GraphemePolicyCache(environment: ["HOME": tmux.home.path, "TERM": "tmux-256color"])?.policy()
+        if probed?.intact.contains(.zwjSequence) == true {
+            XCTAssertTrue(shown.contains { $0.contains("family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} ") }, shown.joined(separator: "\n"))
+        }
         try tmux.keys("C-c")
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
     }

@@ -79,6 +79,8 @@ public enum Launcher {
         do {
             // Handlers first: ncurses leaves alone signals that already have one.
             signals = try SignalPipe(signals: [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT])
+            // Before the screen is taken: the probe writes on the shell's line and erases it.
+            DisplayWidth.policy = TerminalGraphemeProbe.policy(environment: ProcessInfo.processInfo.environment)
             screen = try NCursesScreen(
                 terminalType: nil, output: try FileDescriptor.standardOutput.stream(mode: "w"),
                 input: try FileDescriptor.standardInput.stream(mode: "r"), enableModes: true)

@@ -22,6 +22,17 @@ public enum TerminalDevice {
         _ = tcsetattr(fd.rawValue, TCSANOW, &t)
     }
 
+    /// Runs `body` with the terminal's input unbuffered and unechoed (answers to queries are
+    /// read as they come and never shown), then puts the settings back; nil if not a terminal.
+    public static func withQuietInput<T>(_ fd: FileDescriptor = .standardInput, _ body: () throws -> T) rethrows -> T? {
+        guard let saved = saveSettings(of: fd) else { return nil }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO | ICANON)
+        _ = tcsetattr(fd.rawValue, TCSANOW, &quiet)
+        defer { restoreSettings(saved, of: fd) }
+        return try body()
+    }
+
     /// Reads one line from a terminal with echo off (a password); nil at end of input.
     public static func readLineUnechoed(_ fd: FileDescriptor = .standardInput) throws -> String? {
         let saved = saveSettings(of: fd)

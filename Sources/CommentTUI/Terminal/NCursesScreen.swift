@@ -39,6 +39,7 @@ public final class NCursesScreen: ScreenBackend {
         leaveok(ctui_stdscr(), false)
         scrollok(ctui_stdscr(), false)
         idlok(ctui_stdscr(), true)
+        _ = ctui_no_typeahead()
         if has_colors() {
             start_color()
             use_default_colors()
@@ -86,9 +87,15 @@ public final class NCursesScreen: ScreenBackend {
                 defer { x += 1 }
                 if cell.isContinuation { continue }
                 var n = 0
-                cell.forEachScalar { scalar in
-                    guard n < 6 else { return }
-                    wide[n] = wchar_t(bitPattern: scalar.value); n += 1
+                if Self.ncursesMismeasures(cell) {
+                    // Drawn whole by the terminal, but not a cell ncurses can measure: it holds
+                    // a blank of the same width, and the real bytes follow its update.
+                    wide[0] = wchar_t(Self.placeholder); n = 1
+                } else {
+                    cell.forEachScalar { scalar in
+                        guard n < 6 else { return }
+                        wide[n] = wchar_t(bitPattern: scalar.value); n += 1
+                    }
                 }
                 wide[n] = 0
                 // The bottom-right cell reports ERR (the cursor cannot advance), yet is drawn.
@@ -113,12 +120,52 @@ public final class NCursesScreen: ScreenBackend {
         let synchronized = synchronizesOutput && changes.contains { !frame.composerRows.contains($0.row) }
         if synchronized { writeControl(TerminalDevice.beginSynchronizedUpdate) }
         doupdate()
+        writeWholeClusters(of: frame.buffer, rows: full || previous == nil ? Set(0..<frame.buffer.rows) : Set(changes.map(\.row)))
         if synchronized { writeControl(TerminalDevice.endSynchronizedUpdate) }
         if frame.ringsBell { beep() }
         lastFrame = frame.buffer
     }
 
     private var lastFrame: CellBuffer?
+
+    /// What ncurses holds in place of a cluster it would measure wrongly: an ideographic space,
+    /// two columns wide to the C library as the cluster is to the terminal.
+    static let placeholder: UInt32 = 0x3000
+
+    /// Whether ncurses would give a cell another width than the terminal draws it with: a
+    /// cluster the grapheme policy keeps whole (a family, a flag, `❤️`, a new emoji).
+    static func ncursesMismeasures(_ cell: Cell) -> Bool {
+        guard cell.width == 2 else { return false }
+        var first = true
+        var mismeasured = false
+        cell.forEachScalar { scalar in
+            if first {
+                first = false
+                mismeasured = DisplayWidth.libcWidth(scalar) != 2
+            } else if DisplayWidth.libcWidth(scalar) != 0 || scalar.value == 0x200D {
+                mismeasured = true
+            }
+        }
+        return mismeasured
+    }
+
+    /// Writes the clusters ncurses holds placeholders for, in the rows it may have touched,
+    /// then puts the cursor back where ncurses believes it is. ncurses leaves the terminal in
+    /// normal attributes after an update, and so do these writes.
+    private func writeWholeClusters(of buffer: CellBuffer, rows: Set<Int>) {
+        var out = ""
+        for row in rows.sorted() where row < buffer.rows {
+            for column in 0..<buffer.columns {
+                let cell = buffer[column, row]
+                guard Self.ncursesMismeasures(cell) else { continue }
+                out += "\u{1B}[\(row + 1);\(column + 1)H" + CellBuffer.sgr(cell.style) + cell.text + "\u{1B}[0m"
+            }
+        }
+        guard !out.isEmpty else { return }
+        var y: Int32 = 0, x: Int32 = 0
+        ctui_physical_cursor(&y, &x)
+        writeControl(out + "\u{1B}[\(y + 1);\(x + 1)H")
+    }
     /// Whether any-motion tracking is on (it goes off with the other modes on suspend).
     private var reportsPointerMotion = false
     /// Whether frames are wrapped in synchronized updates: only once the terminal said it has them.
