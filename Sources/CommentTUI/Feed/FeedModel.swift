@@ -191,13 +191,13 @@ final class FeedModel {
 
     // MARK: Scrolling
 
-    /// Applies a scroll input at the feed's time.
     /// Stops a glide where it is drawn (a key or click during momentum).
     func stopMomentum() { scroll.model.stopMomentum(at: now) }
 
     /// Whether the feed glides by itself (momentum or a snap after a gesture).
     var isGliding: Bool { scroll.model.phase == .decelerating }
 
+    /// Applies a scroll input at the feed's time.
     func handle(_ input: ScrollInput) {
         scroll.model.handle(input, at: now)
     }
