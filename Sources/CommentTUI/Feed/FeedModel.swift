@@ -182,7 +182,9 @@ final class FeedModel {
     var position: (index: Int, count: Int) {
         let count = comments.count
         guard count > 0 else { return (0, 0) }
-        let top = anchor
+        // A key's or a jump's animation says where it goes at once, so the status bar changes
+        // once, not every frame (a glide counts as it goes).
+        let top = scroll.model.phase == .animating ? scroll.restingAnchor : anchor
         guard top.comment >= 0 else { return (1, count) }
         // A comment's trailing gap row at the top means the next comment is the one in view.
         let atGap = top.row == rowCount(top.comment) - 1

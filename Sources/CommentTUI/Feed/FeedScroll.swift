@@ -57,6 +57,13 @@ final class FeedScroll {
         return FeedAnchor(comment: anchor.id, row: max(0, Int((anchor.row + 1e-9).rounded(.down))))
     }
 
+    /// The comment and row on the viewport's top row once the current motion ends.
+    var restingAnchor: FeedAnchor {
+        let row = Int((model.restingOffset + 1e-9).rounded(.down))
+        guard let index = model.items.index(containingRow: max(0, row)) else { return anchor }
+        return FeedAnchor(comment: model.items.id(at: index), row: row - model.items.offset(ofIndex: index))
+    }
+
     /// The comment and row drawn on a viewport row, or nil past the end.
     func position(atViewportRow row: Int) -> FeedAnchor? {
         guard let id = model.item(atViewportRow: row), let start = model.items.offset(of: id) else { return nil }

@@ -64,6 +64,12 @@ public final class ScrollModel<ID: Hashable> {
     /// Whether the viewport shows the end of the content (new items appended are then followed).
     public var isAtBottom: Bool { geometry.isAtBottom }
 
+    /// Where the view comes to rest if nothing else happens: a motion's end, else the offset.
+    public var restingOffset: Double {
+        guard let motion else { return contentOffset }
+        return motion.position(at: motion.endTime)
+    }
+
     /// Whether the model moves by itself and needs frames (`advance(to:)` at the frame rate).
     var isMoving: Bool { motion != nil }
 
