@@ -115,4 +115,25 @@ final class GlideTouchTests: XCTestCase {
             XCTAssertEqual(app.feedOffset, before - 3, "wheel on row \(row)")
         }
     }
+
+    func testAKeysAnimationChangesTheStatusBarOnceAndARowKeyNotAtAll() {
+        let (app, screen) = ThreadFixture.numbered(60).open(columns: 40, rows: 16)
+        screen.show(app)
+        send(app, .key(KeyPress(.pageUp)))
+        screen.show(app)
+        let first = screen.plainLines.last!
+        var seen: Set<String> = [first]
+        for _ in 0..<30 {
+            time += 1.0 / 60
+            app.advance(to: ScrollInstant(seconds: time))
+            screen.show(app)
+            seen.insert(screen.plainLines.last!.replacingOccurrences(of: "animating", with: "idle"))
+        }
+        XCTAssertEqual(seen.count, 2, "where the page goes shows at once: \(seen)")
+        let before = screen.frameCount
+        send(app, .key(KeyPress(.up, .ctrl)))
+        screen.show(app)
+        XCTAssertEqual(app.feed.scroll.model.phase, .idle, "a row from rest is made at once")
+        XCTAssertEqual(screen.frameCount, before + 1)
+    }
 }
