@@ -214,15 +214,3 @@ private func screenLines(_ app: CommentApp) -> [String] {
     let buffer = app.render().buffer
     return (0..<buffer.rows).map(buffer.line)
 }
-
-private struct BenchmarkFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-private final class FailureCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func add() { lock.withLock { count += 1 } }
-}

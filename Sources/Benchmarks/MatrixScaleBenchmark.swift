@@ -51,7 +51,7 @@ private struct MatrixScaleBenchmark {
         child.waitUntilExit()
         let figures = text.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard child.terminationStatus == 0, figures.count == 8 else {
-            throw ScaleFailure("the reading process failed (status \(child.terminationStatus)): \(text)")
+            throw BenchmarkFailure("the reading process failed (status \(child.terminationStatus)): \(text)")
         }
         let area = "matrix scale"
         let count = filled.messages
@@ -85,7 +85,7 @@ private struct MatrixScaleBenchmark {
         let room = try sender.createRoom(name: "A hundred thousand", preset: .publicChat)
         _ = try server.client(for: reader).join(room)
         let start = benchNow()
-        let failures = ScaleFailureCount()
+        let failures = FailureCount()
         let workers = 8
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for n in stride(from: worker, to: Self.messages, by: workers) {
@@ -95,7 +95,7 @@ private struct MatrixScaleBenchmark {
                 if worker == 0, n % 5000 == 0 { FileHandle.standardError.write(Data("filled ~\(n)\n".utf8)) }
             }
         }
-        if failures.value > 0 { throw ScaleFailure("\(failures.value) sends failed while filling the room") }
+        if failures.value > 0 { throw BenchmarkFailure("\(failures.value) sends failed while filling the room") }
         let filled = FilledRoom(room: room, reader: reader.userID, token: reader.accessToken, messages: Self.messages,
                                 fillSeconds: Double(benchNow() - start) / 1e9)
         try JSONEncoder().encode(filled).write(to: record)
@@ -143,16 +143,4 @@ func runScrollRoomOnly(arguments: [String]) {
     let seconds = Double(benchNow() - start) / 1e9
     let bytes = client.bytesReceived + source.bytesReceived
     print("\(presses) \(seconds) \(app.commentCount) \(pages) \(bytes) \(waits) \(app.commentsHeld) \(peakResidentKilobytes())")
-}
-
-private struct ScaleFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-private final class ScaleFailureCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func add() { lock.withLock { count += 1 } }
 }

@@ -7,16 +7,16 @@ import CommentTUITestSupport
 
 /// The feed on the scroll engine: wheel bursts, keys, drags, the collapsing header, follow, search.
 final class FeedScrollingTests: XCTestCase {
-    private var time = 0.0
+    var time = 0.0
 
     /// Sends an input at the test's clock.
-    private func send(_ app: CommentApp, _ event: InputEvent) {
+    func send(_ app: CommentApp, _ event: InputEvent) {
         _ = app.handle(event, at: ScrollInstant(seconds: time))
     }
 
     /// Advances the clock in frame steps, drawing each frame; returns the phases seen.
     @discardableResult
-    private func run(_ app: CommentApp, _ screen: HeadlessScreen, for seconds: Double) -> [ScrollPhase] {
+    func run(_ app: CommentApp, _ screen: HeadlessScreen, for seconds: Double) -> [ScrollPhase] {
         var phases: [ScrollPhase] = []
         let end = time + seconds
         while time < end - 1e-9 {

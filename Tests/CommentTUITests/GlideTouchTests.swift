@@ -6,25 +6,8 @@ import CommentTUITestSupport
 
 /// The feed as a touch screen: any key or click stops a glide and does nothing else, the
 /// scrollbar is held like the content and ends snapped, the wheel works wherever it is.
-final class GlideTouchTests: XCTestCase {
-    private var time = 0.0
-
-    private func send(_ app: CommentApp, _ event: InputEvent) {
-        _ = app.handle(event, at: ScrollInstant(seconds: time))
-    }
-
-    private func run(_ app: CommentApp, _ screen: HeadlessScreen, for seconds: Double) -> [ScrollPhase] {
-        var phases: [ScrollPhase] = []
-        let end = time + seconds
-        while time < end - 1e-9 {
-            time = min(end, time + 1.0 / 60)
-            app.advance(to: ScrollInstant(seconds: time))
-            screen.show(app)
-            if phases.last != app.feed.scroll.model.phase { phases.append(app.feed.scroll.model.phase) }
-        }
-        return phases
-    }
-
+/// (The feed's scrolling tests, with their clock.)
+extension FeedScrollingTests {
     private func mouse(_ button: MouseButton, _ action: MouseAction, column: Int = 10, row: Int) -> InputEvent {
         .mouse(MouseEvent(button, action, column: column, row: row))
     }
