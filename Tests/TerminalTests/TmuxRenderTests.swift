@@ -71,9 +71,16 @@ final class TmuxRenderTests: XCTestCase {
     }
 
     func testAfterPartialUpdatesTheScreenEqualsAFullRedraw() throws {
+        // With the emoji this tmux draws whole (its probe's answer), and with every one substituted.
+        for policy in ["probe", "substitute"] {
+            try assertPartialUpdatesEqualAFullRedraw(graphemes: policy)
+        }
+    }
+
+    private func assertPartialUpdatesEqualAFullRedraw(graphemes: String) throws {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         let path = try writeTrickyThread(in: tmux.home)
-        try tmux.run("\(TmuxSession.clientPath) \(path) --as ann; echo EXIT=$?")
+        try tmux.run("\(TerminalGraphemeProbe.variable)=\(graphemes) \(TmuxSession.clientPath) \(path) --as ann; echo EXIT=$?")
         try tmux.waitFor("the tricky thread") { $0.contains { $0.contains("item two") } }
         // Partial updates: typing, scrolling by pages and rows, selecting, revealing, wheel.
         try tmux.literal("draft 日本 text")
@@ -98,7 +105,7 @@ final class TmuxRenderTests: XCTestCase {
             redrawn = try tmux.styledCells()
             return redrawn == partial
         }
-        XCTAssertEqual(redrawn, partial, "text, colours and attributes")
+        XCTAssertEqual(redrawn, partial, "text, colours and attributes (\(graphemes))")
         try tmux.keys("C-c")
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
     }
