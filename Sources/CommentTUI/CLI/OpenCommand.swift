@@ -42,6 +42,9 @@ enum OpenCommand {
       import FILE ROOM                                    post a thread file's comments into a room, once
       login --homeserver URL --user NAME                  log in to a Matrix homeserver
       logout [--as @user:server]                          end a Matrix session
+    Emoji: the client asks the terminal which emoji it draws whole (kept per terminal in
+    $XDG_CACHE_HOME/comment-tui/graphemes.json); COMMENT_TUI_GRAPHEMES=substitute|intact|probe
+    overrides.
     Keys: F1 in the client, or README.md.
     """
 
