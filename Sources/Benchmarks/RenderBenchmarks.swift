@@ -30,6 +30,15 @@ func renderBenchmarks() -> [BenchmarkRow] {
                                      value: String(format: "%.0f µs", figures.pageCPU)))
             rows.append(BenchmarkRow(area: area, name: "CPU per frame while gliding (median / p99)",
                                      value: String(format: "%.1f / %.1f µs", figures.frame.median, figures.frame.p99)))
+            if count == 100, columns == 100 {
+                // The same steps where the terminal draws every emoji kind whole (written past ncurses).
+                DisplayWidth.policy = .allIntact
+                if let whole = feedOutput(path: path, columns: columns, rows: height) {
+                    rows.append(BenchmarkRow(area: area, name: "bytes per row · page · keystroke, every emoji kind drawn whole",
+                                             value: "\(whole.rowScroll) · \(whole.page) · \(whole.keystroke)"))
+                }
+                DisplayWidth.policy = .substitute
+            }
             if count == 100 {
                 let less = LessReference.scrollBytes(of: renderedText(path: path, width: columns), columns: columns, rows: height)
                 func ratio(_ ours: Int, _ theirs: Int) -> String { String(format: "%.2f", Double(ours) / Double(max(1, theirs))) }
