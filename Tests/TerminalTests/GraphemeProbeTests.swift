@@ -15,6 +15,10 @@ final class GraphemeProbeTests: XCTestCase {
         let master: Int32
         let slave: FileDescriptor
         private var reader: Thread?
+        private let lock = NSLock()
+        private var written: [UInt8] = []
+        /// Everything the program wrote to the terminal so far.
+        var output: String { lock.withLock { String(decoding: written, as: UTF8.self) } }
 
         init(answers: Bool, reportsGraphemeMode: Int? = nil, advance: @escaping @Sendable (Character) -> Int) throws {
             master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -28,13 +32,14 @@ final class GraphemeProbeTests: XCTestCase {
             guard fd >= 0 else { throw SystemError("open pts") }
             slave = FileDescriptor(rawValue: fd)
             let master = master
-            reader = Thread {
+            reader = Thread { [unowned self] in
                 var pending: [UInt8] = []
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 var column = 1
                 while true {
                     let n = read(master, &chunk, chunk.count)
                     if n <= 0 { return }
+                    self.lock.withLock { self.written += chunk[0..<n] }
                     pending += chunk[0..<n]
                     var text = String(decoding: pending, as: UTF8.self)
                     // Act on complete pieces: text, CR, CSI 6n, DECRQM.
@@ -110,5 +115,47 @@ final class GraphemeProbeTests: XCTestCase {
         XCTAssertEqual(GraphemePolicyCache(environment: environment)?.policy(), .allIntact, "kept for the next start")
         // Another terminal program with the same TERM is asked again.
         XCTAssertNil(GraphemePolicyCache(environment: ["HOME": home, "TERM": "fake", "TERM_PROGRAM": "Other"])?.policy())
+    }
+
+    /// The client itself on the fake terminal: its first screen shows a family whole where the
+    /// terminal said it draws one so, and substituted where the terminal does not answer.
+    private func firstScreen(on terminal: FakeTerminal) throws -> String {
+        let home = NSTemporaryDirectory() + "probe-client-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let path = home + "/family.jsonl"
+        let start = Date(timeIntervalSince1970: 1_600_000_000)
+        let records: [ThreadRecord] = [
+            .thread(ThreadHeader(id: "t", title: "Families", author: "u1", created: start, body: "")),
+            .user(User(id: "u1", handle: "ann", name: "Ann")),
+            .comment(Comment(id: "c1", author: "u1", created: start, body: "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} flag \u{1F1EB}\u{1F1F7} end")),
+        ]
+        try Data(records.flatMap { ThreadRecordEncoder().encode($0) }).write(to: URL(fileURLWithPath: path))
+        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(terminal.slave.rawValue, UInt(TIOCSWINSZ), &size)
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: TmuxSession.clientPath)
+        client.arguments = [path, "--as", "ann"]
+        client.environment = ["HOME": home, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let handle = FileHandle(fileDescriptor: terminal.slave.rawValue, closeOnDealloc: false)
+        client.standardInput = handle
+        client.standardOutput = handle
+        client.standardError = handle
+        try client.run()
+        defer { if client.isRunning { client.terminate() }; client.waitUntilExit() }
+        _ = try Waiting.poll(timeout: 10) { terminal.output.contains(" end") }
+        return terminal.output
+    }
+
+    func testTheClientShowsAFamilyWholeWhereTheTerminalDrawsItSo() throws {
+        let aware = try FakeTerminal(answers: true) { _ in 2 }
+        // What follows the switch to the screen (the probe's own samples come before it).
+        let shown = try firstScreen(on: aware).components(separatedBy: "\u{1B}[?1049h").last ?? ""
+        XCTAssertTrue(shown.contains("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"), "written whole: \(shown.debugDescription)")
+        XCTAssertTrue(shown.contains("\u{1F1EB}\u{1F1F7}"))
+        let silent = try FakeTerminal(answers: false) { _ in 2 }
+        let substituted = try firstScreen(on: silent).components(separatedBy: "\u{1B}[?1049h").last ?? ""
+        XCTAssertFalse(substituted.contains("\u{200D}"), "no joiner reaches a terminal that did not answer")
+        XCTAssertTrue(substituted.contains("FR"), "the flag by its letters")
     }
 }
