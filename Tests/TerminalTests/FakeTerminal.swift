@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+@testable import CommentTUI
+import ThreadModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pty whose master side plays a terminal: it reads what the probe writes and answers each
+/// `ESC [ 6n` with the column the cursor reached, counting each cluster's width by `advance`.
+final class FakeTerminal: @unchecked Sendable {
+    let master: Int32
+    let slave: FileDescriptor
+    private var reader: Thread?
+    private let lock = NSLock()
+    private var written: [UInt8] = []
+    /// When each chunk arrived (monotonic seconds) and how many bytes had arrived by then.
+    private var arrivals: [(time: Double, total: Int)] = []
+    var chunks: [(time: Double, total: Int)] { lock.withLock { arrivals } }
+    var bytes: [UInt8] { lock.withLock { written } }
+
+    /// Sends keys as if typed.
+    func type(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+    /// Everything the program wrote to the terminal so far.
+    var output: String { lock.withLock { String(decoding: written, as: UTF8.self) } }
+
+    init(answers: Bool, reportsGraphemeMode: Int? = nil, advance: @escaping @Sendable (Character) -> Int) throws {
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        guard master >= 0 else { throw SystemError("open /dev/ptmx") }
+        var unlock: Int32 = 0, number: UInt32 = 0
+        // TIOCSPTLCK and TIOCGPTN (Linux), which Swift's Glibc does not import.
+        guard ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
+            throw SystemError("pty ioctl")
+        }
+        let fd = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard fd >= 0 else { throw SystemError("open pts") }
+        slave = FileDescriptor(rawValue: fd)
+        let master = master
+        reader = Thread { [unowned self] in
+            var pending: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            var column = 1
+            while true {
+                let n = read(master, &chunk, chunk.count)
+                if n <= 0 { return }
+                self.lock.withLock {
+                    self.written += chunk[0..<n]
+                    self.arrivals.append((MonotonicClock.now(), self.written.count))
+                }
+                pending += chunk[0..<n]
+                var text = String(decoding: pending, as: UTF8.self)
+                // Act on complete pieces: text, CR, CSI 6n, DECRQM.
+                while let next = text.first {
+                    if next == "\r" { column = 1; text.removeFirst(); continue }
+                    if next == "\u{1B}" {
+                        if text.hasPrefix("\u{1B}[6n") {
+                            text.removeFirst(4)
+                            if answers { _ = Array("\u{1B}[1;\(column)R".utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
+                        } else if text.hasPrefix("\u{1B}[?2027$p") {
+                            text.removeFirst(9)
+                            if let mode = reportsGraphemeMode {
+                                _ = Array("\u{1B}[?2027;\(mode)$y".utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+                            }
+                        } else if text.hasPrefix("\u{1B}[2K") {
+                            text.removeFirst(4)
+                        } else {
+                            break  // incomplete: wait for more
+                        }
+                        continue
+                    }
+                    column += advance(next)
+                    text.removeFirst()
+                }
+                pending = Array(text.utf8)
+            }
+        }
+        reader?.start()
+    }
+
+    deinit { close(master); slave.close() }
+}
+
+extension FakeTerminal {
+    /// Runs the built client on this terminal (`rows`x80) with a fresh home, on a thread file of
+    /// `comments`; returns the process (stop it with `terminate()`) and the home, to remove.
+    func startClient(rows: Int = 24, comments: [String]) throws -> (client: Process, home: String) {
+        let home = NSTemporaryDirectory() + "fake-terminal-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let path = home + "/thread.jsonl"
+        let start = Date(timeIntervalSince1970: 1_600_000_000)
+        var records: [ThreadRecord] = [
+            .thread(ThreadHeader(id: "t", title: "On a fake terminal", author: "u1", created: start, body: "")),
+            .user(User(id: "u1", handle: "ann", name: "Ann")),
+        ]
+        for (n, body) in comments.enumerated() {
+            records.append(.comment(Comment(id: "c\(n)", author: "u1", created: start.addingTimeInterval(Double(n)), body: body)))
+        }
+        try Data(records.flatMap { ThreadRecordEncoder().encode($0) }).write(to: URL(fileURLWithPath: path))
+        var size = winsize(ws_row: UInt16(rows), ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(slave.rawValue, UInt(TIOCSWINSZ), &size)
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: TmuxSession.clientPath)
+        client.arguments = [path, "--as", "ann"]
+        client.environment = ["HOME": home, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let handle = FileHandle(fileDescriptor: slave.rawValue, closeOnDealloc: false)
+        client.standardInput = handle
+        client.standardOutput = handle
+        client.standardError = handle
+        try client.run()
+        return (client, home)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+@testable import CommentTUI
+
+/// Frames arrive whole: in a 100-row terminal with PageUp held, whenever the output pauses it
+/// has just finished a frame (the cursor back in the composer), never stopped half-way.
+final class WholeFrameTests: XCTestCase {
+    func testWithPageUpHeldEveryPauseEndsAFrame() throws {
+        let terminal = try FakeTerminal(answers: true) { _ in 2 }
+        let bodies = (1...400).map { "comment \($0): a line of text long enough to fill most of a row, then some more words" }
+        let (client, home) = try terminal.startClient(rows: 100, comments: bodies)
+        defer {
+            if client.isRunning { client.terminate() }
+            client.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        _ = try Waiting.poll(timeout: 10) { terminal.output.contains("comment 400:") }
+        usleep(300_000)
+        let before = terminal.chunks.count
+        // PageUp held: a key every 33 ms, as a keyboard repeats.
+        for _ in 0..<40 {
+            terminal.type("\u{1B}[5~")
+            usleep(33_000)
+        }
+        usleep(600_000)
+        let bytes = terminal.bytes
+        let chunks = Array(terminal.chunks.dropFirst(before))
+        XCTAssertGreaterThan(chunks.count, 10, "frames were drawn")
+        // The cursor's last placement ends every frame: the composer's caret (then ncurses puts
+        // the terminal back in normal attributes).
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let found = text.range(of: "\u{1B}\\[[0-9]+;[0-9]+H(\u{1B}\\(B\u{1B}\\[m)?$", options: .regularExpression) else {
+            return XCTFail("the output does not end with the cursor put back: \(text.suffix(40).debugDescription)")
+        }
+        let caret = String(text[found]).replacingOccurrences(of: "\u{1B}(B\u{1B}[m", with: "")
+        let frameEnds = [caret, caret + "\u{1B}(B\u{1B}[m", caret + "\u{1B}[?2026l", caret + "\u{1B}(B\u{1B}[m\u{1B}[?2026l"]
+        var torn = 0, pauses = 0
+        for (chunk, next) in zip(chunks, chunks.dropFirst() + [(time: .infinity, total: bytes.count)]) where next.time - chunk.time > 0.03 {
+            pauses += 1
+            let upTo = String(decoding: bytes[..<chunk.total], as: UTF8.self)
+            if !frameEnds.contains(where: upTo.hasSuffix) { torn += 1 }
+        }
+        XCTAssertGreaterThan(pauses, 0)
+        XCTAssertEqual(torn, 0, "of \(pauses) pauses in the output, \(torn) fell inside a frame")
+    }
+}
