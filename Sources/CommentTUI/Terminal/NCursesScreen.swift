@@ -153,6 +153,8 @@ public final class NCursesScreen: ScreenBackend {
     /// then puts the cursor back where ncurses believes it is. ncurses leaves the terminal in
     /// normal attributes after an update, and so do these writes.
     private func writeWholeClusters(of buffer: CellBuffer, rows: Set<Int>) {
+        // With every kind substituted, ncurses and the terminal agree on every cell.
+        guard !DisplayWidth.policy.intact.isEmpty else { return }
         var out = ""
         for row in rows.sorted() where row < buffer.rows {
             for column in 0..<buffer.columns {

@@ -19,6 +19,8 @@ final class ThreadComments {
     }
     private var added: [Added] = []
     private var addedIDs: Set<String> = []
+    /// Gaps among `added`: none, almost always, so the check each frame costs nothing.
+    private var gapCount = 0
     private let opened: CommentStore
     private let older = SpilledComments()
     /// Whether the source has comments older than the oldest known.
@@ -65,7 +67,7 @@ final class ThreadComments {
 
     /// Whether a position holds a gap's marker rather than a comment.
     func isGap(at index: Int) -> Bool {
-        guard let slot = addedSlot(index), case .gap = added[slot] else { return false }
+        guard gapCount > 0, let slot = addedSlot(index), case .gap = added[slot] else { return false }
         return true
     }
 
@@ -97,10 +99,14 @@ final class ThreadComments {
     }
 
     /// Marks comments missing after the newest.
-    func appendGap(id: String) { added.append(.gap(id: id, isLoading: false)) }
+    func appendGap(id: String) {
+        added.append(.gap(id: id, isLoading: false))
+        gapCount += 1
+    }
 
     /// A gap within `margin` positions of `index` not asked for yet, now marked as loading.
     func gapToFill(near index: Int, margin: Int) -> (id: String, index: Int)? {
+        guard gapCount > 0 else { return nil }
         let base = older.count + opened.commentCount
         for (slot, entry) in added.enumerated() {
             guard case .gap(let id, false) = entry, abs(base + slot - index) <= margin else { continue }
@@ -118,6 +124,7 @@ final class ThreadComments {
         addedIDs.formUnion(fresh.map(\.id))
         let entries = (closed ? [] : [Added.gap(id: id, isLoading: false)]) + fresh.map(Added.comment)
         added.replaceSubrange(slot...slot, with: entries)
+        if closed { gapCount -= 1 }
         return (older.count + opened.commentCount + slot, 1, entries.count)
     }
 
