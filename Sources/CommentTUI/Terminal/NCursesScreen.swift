@@ -78,6 +78,7 @@ public final class NCursesScreen: ScreenBackend {
         }
         let changes = frame.buffer.changes(from: previous)
         var wide = [wchar_t](repeating: 0, count: 8)
+        let drawsSomeWhole = !DisplayWidth.policy.intact.isEmpty
         // Runs mostly share one style: its attributes and colour pair are looked up once.
         var lastStyle = CellStyle.plain
         var lastLook = (attributes: attributes(.plain), pair: pair(.plain))
@@ -87,7 +88,7 @@ public final class NCursesScreen: ScreenBackend {
                 defer { x += 1 }
                 if cell.isContinuation { continue }
                 var n = 0
-                if Self.ncursesMismeasures(cell) {
+                if drawsSomeWhole, Self.ncursesMismeasures(cell) {
                     // Drawn whole by the terminal, but not a cell ncurses can measure: it holds
                     // a blank of the same width, and the real bytes follow its update.
                     wide[0] = wchar_t(Self.placeholder); n = 1
