@@ -22,6 +22,25 @@ public enum TerminalDevice {
         _ = tcsetattr(fd.rawValue, TCSANOW, &t)
     }
 
+    /// Puts the terminal in the client's mode and returns the settings it had: every byte read
+    /// as it comes (no line editing, no signals from keys, no flow control), nothing echoed,
+    /// Enter read as `\r` apart from Ctrl-J, and `\n` written as a bare line feed. This is what
+    /// ncurses' `raw()`, `noecho()` and `nonl()` set; the client sets it itself because ncurses
+    /// writes into a file (`FrameStage`), not the terminal. Nil if `fd` is not a terminal.
+    public static func enterProgramMode(of fd: FileDescriptor = .standardInput) -> termios? {
+        guard let saved = saveSettings(of: fd) else { return nil }
+        var t = saved
+        t.c_lflag &= ~tcflag_t(ICANON | ISIG | IEXTEN | ECHO | ECHONL)
+        t.c_iflag &= ~tcflag_t(IXON | BRKINT | PARMRK | ICRNL | INLCR | IGNCR | ISTRIP)
+        t.c_oflag &= ~tcflag_t(ONLCR)
+        withUnsafeMutableBytes(of: &t.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        _ = tcsetattr(fd.rawValue, TCSADRAIN, &t)
+        return saved
+    }
+
     /// Runs `body` with the terminal's input unbuffered and unechoed (answers to queries are
     /// read as they come and never shown), then puts the settings back; nil if not a terminal.
     public static func withQuietInput<T>(_ fd: FileDescriptor = .standardInput, _ body: () throws -> T) rethrows -> T? {

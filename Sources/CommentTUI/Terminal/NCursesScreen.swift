@@ -8,9 +8,14 @@ import ThreadModel
 ///
 /// ncurses does output only: cells in, minimal bytes out. Input is read from the descriptor by
 /// the loop and decoded by `InputDecoder`, so ncurses' keypad and mouse handling stay off.
+/// ncurses writes into a `FrameStage`; each frame reaches the terminal in one `write()`.
 public final class NCursesScreen: ScreenBackend {
     private let screen: OpaquePointer
-    private let output: UnsafeMutablePointer<FILE>
+    private let terminal: FileDescriptor
+    private let keyboard: FileDescriptor
+    private let stage: FrameStage
+    /// The terminal's settings before the client took it, while it holds it.
+    private var shellSettings: termios?
     private var colorPairs: [ColorKey: Int16] = [:]
     private var hasColors = false
     private var isActive = true
@@ -21,17 +26,25 @@ public final class NCursesScreen: ScreenBackend {
     ///
     /// - Parameters:
     ///   - terminalType: terminfo name; nil uses `$TERM`.
-    ///   - output: where ncurses writes; give it a real descriptor (a `tmpfile()` works).
-    ///   - input: the terminal ncurses sets modes on.
+    ///   - output: where frames go, one `write()` each, to its descriptor (a `tmpfile()` works).
+    ///   - input: the terminal whose modes the client sets (when it is one).
     ///   - enableModes: whether to turn on mouse tracking and bracketed paste.
     public init(terminalType: String?, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, enableModes: Bool) throws {
-        let created: OpaquePointer? = terminalType.map { newterm($0, output, input) } ?? newterm(nil, output, input)
+        let stage = try FrameStage()
+        let created: OpaquePointer? = terminalType.map { newterm($0, stage.stream, input) } ?? newterm(nil, stage.stream, input)
         guard let created else {
+            stage.close()
             throw SystemError("cannot start ncurses for terminal type \(terminalType ?? "$TERM")", code: 0)
         }
         screen = created
-        self.output = output
+        self.stage = stage
+        fflush(output)
+        terminal = FileDescriptor(rawValue: fileno(output))
+        keyboard = FileDescriptor(rawValue: fileno(input))
         set_term(screen)
+        // ncurses sees a file, so it neither sets the terminal's modes nor reads its size.
+        shellSettings = TerminalDevice.enterProgramMode(of: keyboard)
+        if let size = TerminalDevice.size(of: terminal) { resize(columns: size.columns, rows: size.rows) }
         raw()
         nonl()  // so Enter (\r) and Ctrl-J (\n) stay apart
         noecho()
@@ -47,7 +60,7 @@ public final class NCursesScreen: ScreenBackend {
         }
         wnoutrefresh(ctui_stdscr())
         doupdate()
-        if enableModes { writeControl(TerminalDevice.enableModes) }
+        send(enableModes ? TerminalDevice.enableModes : "")
     }
 
     public var size: (columns: Int, rows: Int) { (Int(ctui_cols()), Int(ctui_lines())) }
@@ -59,9 +72,10 @@ public final class NCursesScreen: ScreenBackend {
 
     public func present(_ frame: Frame, full: Bool) {
         let window = ctui_stdscr()
+        var before = ""
         if frame.reportsPointerMotion != reportsPointerMotion {
             reportsPointerMotion = frame.reportsPointerMotion
-            writeControl(reportsPointerMotion ? TerminalDevice.enablePointerMotion : TerminalDevice.disablePointerMotion)
+            before = reportsPointerMotion ? TerminalDevice.enablePointerMotion : TerminalDevice.disablePointerMotion
         }
         if full { clearok(window, true) }
         var previous = full ? nil : lastFrame
@@ -119,11 +133,14 @@ public final class NCursesScreen: ScreenBackend {
         }
         wnoutrefresh(window)
         let synchronized = synchronizesOutput && changes.contains { !frame.composerRows.contains($0.row) }
-        if synchronized { writeControl(TerminalDevice.beginSynchronizedUpdate) }
+        if synchronized { before += TerminalDevice.beginSynchronizedUpdate }
+        var bytes = Array(before.utf8)
         doupdate()
-        writeWholeClusters(of: frame.buffer, rows: full || previous == nil ? Set(0..<frame.buffer.rows) : Set(changes.map(\.row)))
-        if synchronized { writeControl(TerminalDevice.endSynchronizedUpdate) }
         if frame.ringsBell { beep() }
+        bytes += stage.take()
+        bytes += wholeClusters(of: frame.buffer, rows: full || previous == nil ? Set(0..<frame.buffer.rows) : Set(changes.map(\.row))).utf8
+        if synchronized { bytes += TerminalDevice.endSynchronizedUpdate.utf8 }
+        write(bytes)
         lastFrame = frame.buffer
     }
 
@@ -150,12 +167,12 @@ public final class NCursesScreen: ScreenBackend {
         return mismeasured
     }
 
-    /// Writes the clusters ncurses holds placeholders for, in the rows it may have touched,
-    /// then puts the cursor back where ncurses believes it is. ncurses leaves the terminal in
-    /// normal attributes after an update, and so do these writes.
-    private func writeWholeClusters(of buffer: CellBuffer, rows: Set<Int>) {
+    /// The clusters ncurses holds placeholders for, in the rows it may have touched, then the
+    /// cursor back where ncurses believes it is. ncurses leaves the terminal in normal
+    /// attributes after an update, and so do these bytes.
+    private func wholeClusters(of buffer: CellBuffer, rows: Set<Int>) -> String {
         // With every kind substituted, ncurses and the terminal agree on every cell.
-        guard !DisplayWidth.policy.intact.isEmpty else { return }
+        guard !DisplayWidth.policy.intact.isEmpty else { return "" }
         var out = ""
         for row in rows.sorted() where row < buffer.rows {
             for column in 0..<buffer.columns {
@@ -164,10 +181,10 @@ public final class NCursesScreen: ScreenBackend {
                 out += "\u{1B}[\(row + 1);\(column + 1)H" + CellBuffer.sgr(cell.style) + cell.text + "\u{1B}[0m"
             }
         }
-        guard !out.isEmpty else { return }
+        guard !out.isEmpty else { return "" }
         var y: Int32 = 0, x: Int32 = 0
         ctui_physical_cursor(&y, &x)
-        writeControl(out + "\u{1B}[\(y + 1);\(x + 1)H")
+        return out + "\u{1B}[\(y + 1);\(x + 1)H"
     }
     /// Whether any-motion tracking is on (it goes off with the other modes on suspend).
     private var reportsPointerMotion = false
@@ -176,7 +193,7 @@ public final class NCursesScreen: ScreenBackend {
 
     /// Asks whether the terminal has synchronized output (DECRQM for mode 2026).
     public func queryFeatures() {
-        writeControl(TerminalDevice.querySynchronizedOutput)
+        send(TerminalDevice.querySynchronizedOutput)
     }
 
     /// Turns synchronized output on when the terminal reports mode 2026 as set or reset (known).
@@ -189,31 +206,29 @@ public final class NCursesScreen: ScreenBackend {
     /// Leaves the screen for the shell (Ctrl-Z): modes off, terminal modes restored.
     public func suspend() {
         guard isActive else { return }
-        writeControl(TerminalDevice.disableModes)
         reportsPointerMotion = false
         endwin()
+        write(Array(TerminalDevice.disableModes.utf8) + stage.take())
+        if let shellSettings { TerminalDevice.restoreSettings(shellSettings, of: keyboard) }
         isActive = false
     }
 
     /// Comes back after a suspend; the next frame must be presented in full.
     public func resume() {
         guard !isActive else { return }
+        shellSettings = TerminalDevice.enterProgramMode(of: keyboard)
         set_term(screen)
-        reset_prog_mode()
         wrefresh(ctui_stdscr())
-        writeControl(TerminalDevice.enableModes)
+        send(TerminalDevice.enableModes)
         lastFrame = nil
         isActive = true
     }
 
     /// Restores the terminal for good.
     public func end() {
-        if isActive {
-            writeControl(TerminalDevice.disableModes)
-            endwin()
-            isActive = false
-        }
+        suspend()
         delscreen(screen)
+        stage.close()
     }
 
     /// Reads back what ncurses holds for a cell: its text and attributes (for tests).
@@ -229,11 +244,15 @@ public final class NCursesScreen: ScreenBackend {
         return (text, attrs & ctui_attr_bold() != 0)
     }
 
-    /// Writes raw control bytes in order with ncurses' own output.
-    public func writeControl(_ sequence: String) {
-        fflush(output)
-        fputs(sequence, output)
-        fflush(output)
+    /// Sends what ncurses has written since the last frame, then `sequence`, in one write.
+    public func send(_ sequence: String) {
+        write(stage.take() + Array(sequence.utf8))
+    }
+
+    /// One `write()` to the terminal (more only if the terminal takes part of it).
+    private func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        try? Poll.writeAll(bytes, to: terminal)
     }
 
     private func attributes(_ style: CellStyle) -> attr_t {

@@ -31,7 +31,7 @@ extension FileDescriptor {
 
     /// A new file with no name in `directory` (created private, then unlinked): it is gone when
     /// closed or when the process dies, however it dies.
-    static func openUnnamed(in directory: String) throws -> FileDescriptor {
+    public static func openUnnamed(in directory: String) throws -> FileDescriptor {
         var template = Array((directory + "/comment-tui-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw SystemError("mkstemp", path: directory) }

@@ -98,7 +98,7 @@ extension FileDescriptor {
     }
 
     /// Reads `count` bytes at `offset` without moving the file position; fewer only at the end.
-    func read(at offset: Int, count: Int) throws -> [UInt8] {
+    public func read(at offset: Int, count: Int) throws -> [UInt8] {
         var result = [UInt8](repeating: 0, count: count)
         var filled = 0
         try result.withUnsafeMutableBytes { buffer in
@@ -114,5 +114,20 @@ extension FileDescriptor {
         }
         result.removeLast(count - filled)
         return result
+    }
+
+    /// Cuts the file to `length` bytes and puts the file position there.
+    public func truncate(to length: Int) throws {
+        while ftruncate(rawValue, off_t(length)) != 0 {
+            if errno != EINTR { throw SystemError("ftruncate", path: path) }
+        }
+        try seek(to: length)
+    }
+
+    /// The file position: where the next write goes.
+    public func position() throws -> Int {
+        let offset = lseek(rawValue, 0, SEEK_CUR)
+        guard offset >= 0 else { throw SystemError("lseek", path: path) }
+        return Int(offset)
     }
 }
