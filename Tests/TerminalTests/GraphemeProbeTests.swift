@@ -73,4 +73,27 @@ final class GraphemeProbeTests: XCTestCase {
         XCTAssertFalse(substituted.contains("\u{200D}"), "no joiner reaches a terminal that did not answer")
         XCTAssertTrue(substituted.contains("FR"), "the flag by its letters")
     }
+
+    func testATerminalThatClustersOnlyOnceAskedIsAskedWhileTheClientHoldsTheScreen() throws {
+        // Mode 2027 reset: the cursor reports still split clusters, but the mode can be set.
+        let terminal = try FakeTerminal(answers: true, reportsGraphemeMode: 2) { _ in 1 }
+        XCTAssertEqual(probe(terminal), GraphemePolicy(intact: GraphemePolicy.allIntact.intact, setsClusteringMode: true))
+        let fresh = try FakeTerminal(answers: true, reportsGraphemeMode: 2) { _ in 1 }
+        let (client, home) = try fresh.startClient(comments: ["family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} end"])
+        defer {
+            if client.isRunning { client.terminate() }
+            client.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        _ = try Waiting.poll(timeout: 10) { fresh.output.contains(" end") }
+        let screen = fresh.output.components(separatedBy: "\u{1B}[?1049h").last ?? ""
+        XCTAssertTrue(screen.contains(TerminalDevice.enableClustering), screen.debugDescription)
+        XCTAssertTrue(screen.contains("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"), "then written whole")
+        XCTAssertEqual(GraphemePolicyCache(environment: ["HOME": home, "TERM": "xterm-256color"])?.policy()?.setsClusteringMode, true,
+                       "remembered for the next start")
+        client.terminate()
+        _ = try Waiting.poll(timeout: 10) { fresh.output.contains(TerminalDevice.disableClustering) }
+        let closing = fresh.output.components(separatedBy: TerminalDevice.disableClustering).count - 1
+        XCTAssertEqual(closing, 1, "and unset once when it leaves")
+    }
 }

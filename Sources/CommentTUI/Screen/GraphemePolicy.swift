@@ -36,8 +36,14 @@ public struct GraphemePolicy: Hashable, Sendable {
 
     /// The classes drawn whole.
     public var intact: Set<ClusterClass>
+    /// Whether the terminal clusters only once asked (DECRQM 2027 answered "reset"): the client
+    /// then sets grapheme clustering mode while it holds the screen.
+    public var setsClusteringMode: Bool
 
-    public init(intact: Set<ClusterClass>) { self.intact = intact }
+    public init(intact: Set<ClusterClass>, setsClusteringMode: Bool = false) {
+        self.intact = intact
+        self.setsClusteringMode = setsClusteringMode
+    }
 
     /// Every class substituted: what a terminal that did not answer gets.
     public static let substitute = GraphemePolicy(intact: [])

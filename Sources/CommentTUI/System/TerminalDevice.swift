@@ -77,6 +77,10 @@ public enum TerminalDevice {
     /// Turns those modes off again.
     public static let disableModes = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l"
 
+    /// Grapheme clustering (mode 2027), for a terminal that has it but starts without it.
+    public static let enableClustering = "\u{1B}[?2027h"
+    public static let disableClustering = "\u{1B}[?2027l"
+
     /// Any-motion tracking (1003): pointer moves without a button are reported too (F2 only).
     public static let enablePointerMotion = "\u{1B}[?1003h"
     public static let disablePointerMotion = "\u{1B}[?1003l"

@@ -16,6 +16,9 @@ public final class NCursesScreen: ScreenBackend {
     private let stage: FrameStage
     /// The terminal's settings before the client took it, while it holds it.
     private var shellSettings: termios?
+    /// The modes the client turns on while it holds the screen, and what turns them off.
+    private let modesOn: String
+    private let modesOff: String
     private var colorPairs: [ColorKey: Int16] = [:]
     private var hasColors = false
     private var isActive = true
@@ -41,6 +44,9 @@ public final class NCursesScreen: ScreenBackend {
         fflush(output)
         terminal = FileDescriptor(rawValue: fileno(output))
         keyboard = FileDescriptor(rawValue: fileno(input))
+        let clustering = enableModes && DisplayWidth.policy.setsClusteringMode
+        modesOn = enableModes ? TerminalDevice.enableModes + (clustering ? TerminalDevice.enableClustering : "") : ""
+        modesOff = TerminalDevice.disableModes + (clustering ? TerminalDevice.disableClustering : "")
         set_term(screen)
         // ncurses sees a file, so it neither sets the terminal's modes nor reads its size.
         shellSettings = TerminalDevice.enterProgramMode(of: keyboard)
@@ -60,7 +66,7 @@ public final class NCursesScreen: ScreenBackend {
         }
         wnoutrefresh(ctui_stdscr())
         doupdate()
-        send(enableModes ? TerminalDevice.enableModes : "")
+        send(modesOn)
     }
 
     public var size: (columns: Int, rows: Int) { (Int(ctui_cols()), Int(ctui_lines())) }
@@ -208,7 +214,7 @@ public final class NCursesScreen: ScreenBackend {
         guard isActive else { return }
         reportsPointerMotion = false
         endwin()
-        write(Array(TerminalDevice.disableModes.utf8) + stage.take())
+        write(Array(modesOff.utf8) + stage.take())
         if let shellSettings { TerminalDevice.restoreSettings(shellSettings, of: keyboard) }
         isActive = false
     }
@@ -219,7 +225,7 @@ public final class NCursesScreen: ScreenBackend {
         shellSettings = TerminalDevice.enterProgramMode(of: keyboard)
         set_term(screen)
         wrefresh(ctui_stdscr())
-        send(TerminalDevice.enableModes)
+        send(modesOn)
         lastFrame = nil
         isActive = true
     }

@@ -4,7 +4,7 @@ import ThreadModel
 /// Asks the terminal, before the screen is taken, which emoji clusters it draws whole: each
 /// class's sample is written after a carriage return and the cursor position asked for (CSI 6n);
 /// an advance of two columns means one glyph. A terminal that reports grapheme clustering
-/// (DECRQM 2027 set) draws them all whole. No answer within the timeout: every class is
+/// (DECRQM 2027 set, or reset and settable: the client then sets it) draws them all whole. No answer within the timeout: every class is
 /// substituted, as before. Answers are cached per terminal for the next start.
 public enum TerminalGraphemeProbe {
     /// `COMMENT_TUI_GRAPHEMES`: `substitute`, `intact` or `probe` (the default).
@@ -54,7 +54,8 @@ public enum TerminalGraphemeProbe {
 struct GraphemeProbeAnswers {
     /// The column (1-based) of each cursor position report, in order.
     private(set) var columns: [Int] = []
-    /// The grapheme clustering mode's state: 1 set, 2 reset, 0 or 4 not settable; nil unanswered.
+    /// The grapheme clustering mode's state: 1 set, 2 reset, 3 always set, 0 or 4 not there;
+    /// nil unanswered.
     private(set) var graphemeMode: Int?
 
     init(_ bytes: [UInt8]) {
@@ -74,10 +75,15 @@ struct GraphemeProbeAnswers {
         }
     }
 
-    /// The classes drawn whole: all with mode 2027 set, else those whose sample moved the cursor
-    /// two columns; nil when a position report is missing (the terminal did not answer).
+    /// The classes drawn whole: all with mode 2027 set (or reset, to be set), else those whose
+    /// sample moved the cursor two columns; nil when a position report is missing (the terminal
+    /// did not answer).
     func policy(for classes: [GraphemePolicy.ClusterClass]) -> GraphemePolicy? {
-        if graphemeMode == 1 { return .allIntact }
+        switch graphemeMode {
+        case 1?, 3?: return .allIntact
+        case 2?: return GraphemePolicy(intact: GraphemePolicy.allIntact.intact, setsClusteringMode: true)
+        default: break
+        }
         guard columns.count == classes.count else { return nil }
         return GraphemePolicy(intact: Set(zip(classes, columns).filter { $0.1 - 1 == 2 }.map(\.0)))
     }
@@ -103,13 +109,19 @@ struct GraphemePolicyCache {
         return entries
     }
 
+    /// Kept with the classes when the client sets mode 2027 itself.
+    private static let setsModeEntry = "sets-mode-2027"
+
     func policy() -> GraphemePolicy? {
-        entries()[key].map { GraphemePolicy(intact: Set($0.compactMap(GraphemePolicy.ClusterClass.init(rawValue:)))) }
+        entries()[key].map {
+            GraphemePolicy(intact: Set($0.compactMap(GraphemePolicy.ClusterClass.init(rawValue:))),
+                           setsClusteringMode: $0.contains(Self.setsModeEntry))
+        }
     }
 
     func save(_ policy: GraphemePolicy) {
         var all = entries()
-        all[key] = policy.intact.map(\.rawValue).sorted()
+        all[key] = policy.intact.map(\.rawValue).sorted() + (policy.setsClusteringMode ? [Self.setsModeEntry] : [])
         guard let data = try? JSONEncoder().encode(all) else { return }
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try? FileSystem.replace(path, with: Array(data), synchronized: false)
