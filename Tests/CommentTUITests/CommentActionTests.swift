@@ -62,6 +62,7 @@ final class CommentActionTests: XCTestCase {
         XCTAssertTrue(show(app, screen).contains("   see ░░░ and ░░░"))
         // Row 4 is the first comment's body; "see " puts the first spoiler at body column 4.
         click(app, column: FeedLayout.bodyIndent + 4, row: 4)
+        app.settle()   // past the dissolve (EffectTests draws it frame by frame)
         XCTAssertTrue(show(app, screen).contains("▌  see one and ░░░"))
         key(app, .alt("s"))
         XCTAssertTrue(show(app, screen).contains("▌  see one and two"))

@@ -12,6 +12,7 @@ final class FollowTests: XCTestCase {
         let (app, screen) = ThreadFixture.numbered(20).open(columns: 80, rows: 12)
         screen.show(app)
         app.receive(fileUpdates([.user(User(id: "u9", handle: "zed", name: "Zed")), comment("n1", "fresh from outside", author: "u9")]))
+        app.settle()   // past its arrival's transition
         screen.show(app)
         XCTAssertTrue(screen.plainLines.contains("   fresh from outside"))
         XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix(" Zed @zed") })

@@ -183,6 +183,7 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertEqual(app.hitLayer(column: column, row: row)?.layer, .feed)
         XCTAssertEqual(app.hitLayer(column: column, row: row)?.throughPickerInset, true)
         send(mouse(0, column: column, row: row) + mouse(0, column: column, row: row, release: true), to: app)
+        app.advance(to: app.now + 1)   // past the dissolve
         screen.show(app)
         XCTAssertTrue(screen.plainLines[row].contains("secret"), "revealed: \(screen.plainLines[row])")
         XCTAssertNotNil(app.mentions.picker, "the list stays open")

@@ -21,6 +21,7 @@ final class SpoilerLinkTests: XCTestCase {
         XCTAssertFalse(lines(app, screen).contains("bob-did-it"))
         _ = app.handle(.key(KeyPress(.up, .alt)))
         _ = app.handle(.key(.alt("s")))
+        app.settle()   // past the dissolve
         XCTAssertTrue(lines(app, screen).contains("the killer is bob (bob-did-it.example)"))
     }
 

@@ -31,6 +31,8 @@ final class ThreadSourceSeamTests: XCTestCase {
         for _ in 0..<100 where !pilot.app.allComments.contains(where: { $0.id == "n1" }) {
             XCTAssertNil(try loop.runOnce())
         }
+        XCTAssertEqual(pilot.app.nextDeadline?.seconds ?? 0, 1.0 / 60, accuracy: 1e-9, "its arrival asks for the next frame")
+        pilot.settle()   // this loop's clock stands still: the transition ends here
         XCTAssertTrue(pilot.screen.plainLines.contains("   from another server"), "\(pilot.screen.plainLines)")
     }
 

@@ -75,7 +75,7 @@ public final class AppLoop {
                 if let exit = handleSignal(signal) { return exit }
             }
         }
-        if let sourceUpdates, ready.contains(sourceUpdates) { app.sourceIsReady() }
+        if let sourceUpdates, ready.contains(sourceUpdates) { app.sourceIsReady(at: ScrollInstant(seconds: now())) }
         var events: [InputEvent] = []
         if ready.contains(input) {
             // A readable descriptor that then has nothing (another reader was first) is not the end.

@@ -33,6 +33,7 @@ extension CommentApp {
     public func receive(_ updates: [ThreadUpdate]) {
         var added = 0
         var usersChanged = false
+        var arrivals: [(comment: Comment, mentionsMe: Bool)] = []
         for update in updates {
             switch update {
             case .usersChanged(let users):
@@ -42,7 +43,10 @@ extension CommentApp {
                 for comment in list where !comments.containsAdded(id: comment.id) {
                     comments.append(comment)
                     added += 1
-                    if comment.author != me.id, mentionsMe(comment) { overlays.ringBell() }
+                    guard comment.author != me.id else { continue }
+                    let mentioned = mentionsMe(comment)
+                    if mentioned { overlays.ringBell() }
+                    arrivals.append((comment, mentioned))
                 }
             case .olderComments(let list, let hasMore):
                 comments.prepend(list, hasMore: hasMore)
@@ -79,6 +83,10 @@ extension CommentApp {
             feed.invalidateLayouts()
         } else if added > 0 {
             mentions.commentsAdded()
+        }
+        // A few comments come in with a transition; a catch-up of many shows at once.
+        if arrivals.count <= FeedModel.arrivalsShownMoving {
+            for arrival in arrivals { feed.showArrival(of: arrival.comment, mentionsReader: arrival.mentionsMe) }
         }
         feed.commentsAppended(added, countAsNew: true)
         prepare()

@@ -40,6 +40,16 @@ public final class CommentApp {
     public var wallTime = Date(timeIntervalSince1970: 0)
     /// Opens a link in a browser; false when none could. Nil shows the URL instead.
     public var openLink: ((String) -> Bool)?
+    /// Text effects show their end state at once (`--reduce-motion`).
+    public var reduceMotion: Bool {
+        get { feed.effects.reduceMotion }
+        set { feed.effects.reduceMotion = newValue }
+    }
+    /// The colours the terminal has: fades are colour ramps with 256, attribute steps with fewer.
+    public var colorCount: Int {
+        get { feed.palette.colorCount }
+        set { feed.palette.colorCount = newValue }
+    }
     /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
     public var allowsCrashTest = false
 
@@ -113,8 +123,10 @@ public final class CommentApp {
         return commands
     }
 
-    /// Takes the updates the source has queued (the loop calls this when `source.updatesReady` is readable).
-    public func sourceIsReady() {
+    /// Takes the updates the source has queued (the loop calls this when `source.updatesReady` is
+    /// readable), at `time` when given (arrivals start their transitions then).
+    public func sourceIsReady(at time: ScrollInstant? = nil) {
+        if let time { advance(to: time) }
         receive(source.takeUpdates())
     }
 
@@ -135,9 +147,11 @@ public final class CommentApp {
     }
 
     /// When the app next needs a frame without input: now while something moves, else its next
-    /// timer (a wheel burst's end, the debounced end, a pending draft save), else nil.
+    /// timer (a wheel burst's end, the debounced end, a pending draft save, an effect's next
+    /// step), else nil.
     public var nextDeadline: ScrollInstant? {
-        [feed.scroll.model.nextDeadline, mentions.picker?.model.nextDeadline, composer.saveDue].compactMap { $0 }.min()
+        [feed.scroll.model.nextDeadline, mentions.picker?.model.nextDeadline, composer.saveDue, feed.effects.nextChange(after: now)]
+            .compactMap { $0 }.min()
     }
 
     /// Work that must not wait for a timer when the client stops (or is suspended, or hands the

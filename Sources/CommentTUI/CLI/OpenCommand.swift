@@ -6,7 +6,7 @@ import ThreadModel
 enum OpenCommand {
     static let usage = """
     Usage: comment-tui [FILE | ROOM] [--as HANDLE | --as @user:server] [--snap projected|debounce]
-                      [--visibility-log LOG] [--private-receipts] [--no-cache]
+                      [--visibility-log LOG] [--private-receipts] [--no-cache] [--reduce-motion]
            comment-tui new | post | generate | import-github | check | render | export | import ...
                                             (see VERB --help)
            comment-tui login | logout ...   (Matrix accounts)
@@ -27,6 +27,9 @@ enum OpenCommand {
                       how the thread header snaps when scrolling stops half-way:
                       projected (default) picks the end as the gesture ends and moves
                       there in one motion; debounce waits 50 ms of quiet, then animates
+      --reduce-motion no text effects (a spoiler's dissolve, an arriving comment's
+                      transition, a mention's glow, a jump's flash): end states at once;
+                      also COMMENT_TUI_REDUCE_MOTION=1
       --visibility-log LOG
                       at exit, append a JSON line per link seen whole:
                       {"comment":ID,"url":URL,"first_seen":TIME,"visible_ms":N}
@@ -70,11 +73,15 @@ enum OpenCommand {
         var snapMode: SnapMode = .projected
         var privateReceipts = false
         var usesCache = true
+        var reduceMotion = false
     }
+
+    /// `COMMENT_TUI_REDUCE_MOTION=1` does what `--reduce-motion` does.
+    static let reduceMotionVariable = "COMMENT_TUI_REDUCE_MOTION"
 
     /// Parses the arguments; nil when `--help` or `--version` was answered.
     static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> Request? {
-        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"], flags: ["--version", "--private-receipts", "--no-cache"], usage: usage)
+        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"], flags: ["--version", "--private-receipts", "--no-cache", "--reduce-motion"], usage: usage)
         if parsed.wantsHelp { try context.print(usage); return nil }
         if parsed.flags.contains("--version") { try context.print("comment-tui \(version)"); return nil }
         guard parsed.positionals.count <= 1 else {
@@ -83,6 +90,7 @@ enum OpenCommand {
         var request = Request(file: parsed.positionals.first, handle: parsed.value("--as"), visibilityLog: parsed.value("--visibility-log"))
         request.privateReceipts = parsed.flags.contains("--private-receipts")
         request.usesCache = !parsed.flags.contains("--no-cache")
+        request.reduceMotion = parsed.flags.contains("--reduce-motion") || context.environment[reduceMotionVariable] == "1"
         switch parsed.value("--snap") {
         case nil, "projected": request.snapMode = .projected
         case "debounce": request.snapMode = .afterDebounce

@@ -1,38 +1,80 @@
 import Foundation
+import ScrollEngine
 
 /// Draws laid-out comment text into a cell buffer, as a `TextRenderer` draws a `Text` layout:
 /// it walks lines, runs and cells, and the runs' styles choose the effects.
 ///
-/// Spoilers not yet revealed are masked cell for cell, so revealing one moves nothing.
-/// Strikethrough, which curses has no attribute for, is a combining long stroke on each cell.
+/// Spoilers not yet revealed are masked cell for cell, so revealing one moves nothing; while a
+/// spoiler's `TextEffect` runs, its cells are uncovered (or covered) one by one in an order
+/// scattered by the comment's seed, each exactly once. Strikethrough, which curses has no
+/// attribute for, is a combining long stroke on each cell.
 struct CommentRenderer {
     /// Spoilers of this comment the reader revealed.
     var revealedSpoilers: Set<Int> = []
     /// The reader's user id: mentions of them stand out more.
     var ownUserID: String?
+    /// Effects running on this comment, and the frame's time they are drawn at.
+    var effects: [TextEffect] = []
+    var time = ScrollInstant.zero
+    /// Scatters the dissolve's order (see `seed(of:)`), so each comment dissolves its own way.
+    var seed: UInt64 = 0
 
     /// The cell masking one column of a hidden spoiler.
     static let spoilerMask = DisplayCluster(text: "░", width: 1)
     static let strikeMark: Unicode.Scalar = "\u{0336}"
 
-    /// Draws one line with its column 0 at `column`, cut at `limit`.
-    func draw(_ line: TextLayout.Line, into buffer: inout CellBuffer, column: Int, row: Int, limit: Int) {
+    /// Draws one line (line `number` of its layout) with its column 0 at `column`, cut at `limit`.
+    func draw(_ line: TextLayout.Line, number: Int = 0, into buffer: inout CellBuffer, column: Int, row: Int, limit: Int) {
         for run in line.runs {
             var x = column + run.column
             let style = cellStyle(run.style)
-            if let spoiler = run.style.spoiler, !revealedSpoilers.contains(spoiler) {
-                for _ in 0..<run.width { x = buffer.put(Self.spoilerMask, column: x, row: row, style: style, limit: limit) }
+            guard let spoiler = run.style.spoiler else {
+                for cluster in run.clusters { x = buffer.put(drawn(cluster, run.style), column: x, row: row, style: style, limit: limit) }
                 continue
             }
+            let dissolve = effects.lazy.compactMap { effect -> (progress: Double, revealing: Bool)? in
+                guard case .spoiler(spoiler, let revealing) = effect.kind else { return nil }
+                return (effect.progress(at: time), revealing)
+            }.first
+            let shownStyle = cellStyle(run.style, revealed: true)
             for cluster in run.clusters {
-                let shown = run.style.strikethrough ? Self.struck(cluster) : cluster
-                x = buffer.put(shown, column: x, row: row, style: style, limit: limit)
+                var shown = revealedSpoilers.contains(spoiler)
+                if let dissolve {
+                    let rank = Self.rank(seed: seed, spoiler: spoiler, line: number, column: x - column)
+                    shown = dissolve.revealing == (rank < dissolve.progress)
+                }
+                if shown {
+                    x = buffer.put(drawn(cluster, run.style), column: x, row: row, style: shownStyle, limit: limit)
+                } else {
+                    for _ in 0..<cluster.width { x = buffer.put(Self.spoilerMask, column: x, row: row, style: Theme.spoiler, limit: limit) }
+                }
             }
         }
     }
 
-    /// The cell style for a run.
-    func cellStyle(_ run: TextRunStyle) -> CellStyle {
+    private func drawn(_ cluster: DisplayCluster, _ style: TextRunStyle) -> DisplayCluster {
+        style.strikethrough ? Self.struck(cluster) : cluster
+    }
+
+    /// Where a spoiler's cell falls in its dissolve, in [0, 1): the cell changes when the
+    /// effect's progress passes it, so every cell changes exactly once, in a scattered order.
+    static func rank(seed: UInt64, spoiler: Int, line: Int, column: Int) -> Double {
+        // SplitMix64's finalizer over the cell's place: cheap, and well spread for neighbours.
+        var z = seed &+ UInt64(truncatingIfNeeded: spoiler) &* 0x9E37_79B9_7F4A_7C15
+            &+ UInt64(truncatingIfNeeded: line) &* 0xBF58_476D_1CE4_E5B9 &+ UInt64(truncatingIfNeeded: column) &* 0x94D0_49BB_1331_11EB
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(UInt64(1) << 53)
+    }
+
+    /// A stable seed for a comment (FNV-1a of its id): the same comment dissolves the same way.
+    static func seed(of commentID: String) -> UInt64 {
+        commentID.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+    }
+
+    /// The cell style for a run (a spoiler's as revealed when `revealed`, else as it stands).
+    func cellStyle(_ run: TextRunStyle, revealed: Bool? = nil) -> CellStyle {
         switch run.role {
         case .quoteBar: return Theme.quoteBar
         case .listMarker: return Theme.listMarker
@@ -41,7 +83,7 @@ struct CommentRenderer {
         case .expandMarker: return Theme.expandMarker
         case .text: break
         }
-        if let spoiler = run.spoiler, !revealedSpoilers.contains(spoiler) { return Theme.spoiler }
+        if let spoiler = run.spoiler, !(revealed ?? revealedSpoilers.contains(spoiler)) { return Theme.spoiler }
         var style = Theme.body
         if run.code || run.codeBlock { style = Theme.code }
         if let mention = run.mention { style = mention == ownUserID ? Theme.mentionOfMe : Theme.mention }

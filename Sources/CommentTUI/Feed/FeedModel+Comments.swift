@@ -39,7 +39,12 @@ extension FeedModel {
         guard let index = selected, let id = layout(index).commentID else { return Self.selectFirst }
         let all = layout(index).spoilers
         guard !all.isEmpty else { return .message("no spoilers in this comment") }
-        revealedSpoilers[id] = revealedSpoilers[id] == all ? [] : all
+        let before = revealedSpoilers[id] ?? []
+        let after = before == all ? [] : all
+        revealedSpoilers[id] = after
+        for spoiler in all.union(before) where before.contains(spoiler) != after.contains(spoiler) {
+            effects.start(.spoiler(spoiler, revealing: after.contains(spoiler)), on: id, at: now)
+        }
         return nil
     }
 
@@ -94,6 +99,7 @@ extension FeedModel {
         guard let style = hit.style, let id = layout(hit.comment).commentID else { return nil }
         if let spoiler = style.spoiler, revealedSpoilers[id]?.contains(spoiler) != true {
             revealedSpoilers[id, default: []].insert(spoiler)
+            effects.start(.spoiler(spoiler, revealing: true), on: id, at: now)
         } else if style.role == .expandMarker {
             return toggleExpanded(hit.comment)
         } else if let url = style.link {

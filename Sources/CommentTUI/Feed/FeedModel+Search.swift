@@ -68,6 +68,7 @@ extension FeedModel {
         for step in 0..<min(count, FeedSearch.scanLimit) {
             let index = (first - step + count) % count
             guard matches(index, current.query) else { continue }
+            if search?.match != index { flashHeader(of: index) }
             current.match = index
             search = current
             selected = index

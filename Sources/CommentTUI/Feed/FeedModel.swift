@@ -35,6 +35,10 @@ final class FeedModel {
     var delivery: (String) -> CommentDelivery? = { _ in nil }
     /// Long comments the reader expanded, by comment id.
     var expandedComments: Set<String> = []
+    /// Transitions running on comments (a spoiler dissolving, an arrival, a glow, a flash).
+    var effects = TextEffects()
+    /// How fades look on this terminal.
+    var palette = EffectPalette(colorCount: 256)
     /// The running Ctrl-S search, if any.
     var search: FeedSearch?
     /// The mouse gesture in progress on the feed, if any.
@@ -80,6 +84,7 @@ final class FeedModel {
             scroll.setViewport(rows: rect.height, columns: columns, postRows: postRows)
         }
         scroll.model.advance(to: now)
+        effects.removeFinished(at: now)
         scroll.prepare(rows: rowCount)
         if isFollowingBottom { newCount = 0 }
     }
@@ -107,7 +112,8 @@ final class FeedModel {
     /// The feed as drawn now, with relative times counted to `wallTime`.
     func view(at wallTime: Date) -> FeedView {
         FeedView(anchor: anchor, commentCount: comments.count, postRows: scroll.postRows, ownUserID: me, selected: selected,
-                 now: wallTime, layout: layout, revealed: { self.revealedSpoilers[$0] ?? [] }, delivery: delivery)
+                 now: wallTime, layout: layout, revealed: { self.revealedSpoilers[$0] ?? [] }, delivery: delivery,
+                 effects: { [effects, now] in effects.effects(on: $0, at: now) }, time: now, palette: palette)
     }
 
     /// The scrollbar and the "N new" marker.
@@ -219,7 +225,25 @@ final class FeedModel {
     func scrollToFirstUnread() -> FeedEffect? {
         guard let first = firstUnread, first < comments.count else { return .message("no unread comments") }
         scroll.scrollTo(comment: first, animated: true, at: now)
+        flashHeader(of: first)
         return nil
+    }
+
+    /// Flashes a comment's header once, so the eye finds where a jump went.
+    func flashHeader(of index: Int) {
+        guard case .success(let comment) = comments.comment(at: index) else { return }
+        effects.start(.headerFlash, on: comment.id, at: now)
+    }
+
+    /// The most comments arriving together that come in with a transition.
+    static let arrivalsShownMoving = 3
+
+    /// A comment from someone else arrived: while the feed follows the tail it comes in left to
+    /// right, and glows a while if it mentions the reader.
+    func showArrival(of comment: Comment, mentionsReader: Bool) {
+        guard isFollowingBottom, scroll.model.phase == .idle else { return }
+        effects.start(.arrival, on: comment.id, at: now)
+        if mentionsReader { effects.start(.mentionGlow, on: comment.id, at: now) }
     }
 
     // MARK: The thread grows

@@ -19,6 +19,11 @@ struct FeedView {
     var revealed: (String) -> Set<Int>
     /// Where a comment of ours is on its way to the thread, by id (nil: it is there).
     var delivery: (String) -> CommentDelivery? = { _ in nil }
+    /// Effects running on a comment, by id, and the frame's time they are drawn at.
+    var effects: (String) -> [TextEffect] = { _ in [] }
+    var time = ScrollInstant.zero
+    /// How fades look on this terminal.
+    var palette = EffectPalette(colorCount: 256)
 
     /// A link whose every line was on screen.
     struct VisibleLink: Hashable, Sendable {
@@ -51,6 +56,7 @@ struct FeedView {
                 continue
             }
             let comment = layout(position.comment)
+            let running = comment.commentID.map(effects) ?? []
             if position.comment == selected {
                 buffer.write("▌", column: rect.column, row: screenRow, style: Theme.selectionGutter, limit: end)
             }
@@ -60,11 +66,12 @@ struct FeedView {
             case .header(let row):
                 drawn.lastHeaderShown = position.comment
                 if case .success(let c) = comment.comment, let header = comment.header {
-                    let x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
+                    var x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
                     if row == 0, let state = delivery(c.id) {
                         let note = state == .sending ? " · sending…" : " · not sent — Enter to retry"
-                        buffer.write(note, column: x, row: screenRow, style: state == .sending ? Theme.dim : Theme.problem, limit: end)
+                        x = buffer.write(note, column: x, row: screenRow, style: state == .sending ? Theme.dim : Theme.problem, limit: end)
                     }
+                    highlightHeader(running, in: &buffer, row: screenRow, from: rect.column + FeedLayout.gutter, to: x)
                 }
             case .body(let line):
                 if case .failure = comment.comment {
@@ -75,8 +82,10 @@ struct FeedView {
                     }
                 } else {
                     let id = comment.commentID ?? ""
-                    CommentRenderer(revealedSpoilers: revealed(id), ownUserID: ownUserID)
-                        .draw(comment.body.lines[line], into: &buffer, column: rect.column + FeedLayout.bodyIndent, row: screenRow, limit: end)
+                    CommentRenderer(revealedSpoilers: revealed(id), ownUserID: ownUserID, effects: running, time: time,
+                                    seed: CommentRenderer.seed(of: id))
+                        .draw(comment.body.lines[line], number: line, into: &buffer, column: rect.column + FeedLayout.bodyIndent,
+                              row: screenRow, limit: end)
                     // Not in the thread yet: dimmed until the server has it.
                     if delivery(id) != nil { buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: end) { $0 = $0.adding(.dim) } }
                     let seen = shownLines[position.comment]
@@ -85,6 +94,7 @@ struct FeedView {
             case .gap:
                 break
             }
+            revealArrival(running, in: &buffer, row: screenRow, from: rect.column, to: end)
             position.row += 1
             if position.row >= comment.rowCount { position = FeedAnchor(comment: position.comment + 1, row: 0) }
         }
@@ -98,6 +108,32 @@ struct FeedView {
             }
         }
         return drawn
+    }
+
+    /// A header's highlight while a mention's glow or a jump's flash runs on its comment.
+    private func highlightHeader(_ running: [TextEffect], in buffer: inout CellBuffer, row: Int, from start: Int, to end: Int) {
+        for effect in running {
+            let progress = effect.progress(at: time)
+            switch effect.kind {
+            case .mentionGlow: buffer.restyle(row: row, from: start, to: end) { palette.glow(&$0, progress: progress) }
+            case .headerFlash: buffer.restyle(row: row, from: start, to: end) { palette.flash(&$0, progress: progress) }
+            case .arrival, .spoiler: break
+            }
+        }
+    }
+
+    /// An arriving comment's row, revealed left to right: blank past the moving edge, fainter
+    /// just behind it.
+    private func revealArrival(_ running: [TextEffect], in buffer: inout CellBuffer, row: Int, from start: Int, to end: Int) {
+        guard let arrival = running.first(where: { $0.kind == .arrival }) else { return }
+        let width = end - start
+        let edge = start + Int((arrival.progress(at: time) * Double(width + EffectPalette.arrivalEdge)).rounded(.down))
+        buffer.fill(row: row, from: max(start, edge), to: end)
+        var x = max(start, edge - EffectPalette.arrivalEdge)
+        while x < min(edge, end) {
+            buffer.restyle(row: row, from: x, to: x + 1) { palette.arrivalEdge(&$0, distance: edge - 1 - x) }
+            x += 1
+        }
     }
 
     private func drawDivider(into buffer: inout CellBuffer, row: Int, column: Int, end: Int) {

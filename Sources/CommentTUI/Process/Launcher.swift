@@ -59,7 +59,7 @@ public enum Launcher {
         } catch {
             return Supervisor.fail("\(error)")
         }
-        return runInteractive(target, visibilityLog: visibilityLog, snapMode: request.snapMode)
+        return runInteractive(target, visibilityLog: visibilityLog, request: request)
     }
 
     /// Why the locale cannot show the client, if it cannot.
@@ -73,7 +73,7 @@ public enum Launcher {
         """
     }
 
-    static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?, snapMode: SnapMode) -> Int32 {
+    static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?, request: OpenCommand.Request) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
         do {
@@ -88,7 +88,9 @@ public enum Launcher {
             return Supervisor.fail("\(error)")
         }
         let app = CommentApp(source: target.source, me: target.me, columns: screen.size.columns, rows: screen.size.rows,
-                             snapMode: snapMode)
+                             snapMode: request.snapMode)
+        app.reduceMotion = request.reduceMotion
+        app.colorCount = screen.colorCount
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
         let environment = ProcessInfo.processInfo.environment
         app.openLink = { LinkOpener.open($0, environment: environment) }

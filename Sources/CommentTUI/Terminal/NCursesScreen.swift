@@ -71,6 +71,9 @@ public final class NCursesScreen: ScreenBackend {
 
     public var size: (columns: Int, rows: Int) { (Int(ctui_cols()), Int(ctui_lines())) }
 
+    /// The colours the terminal has (0 without colour).
+    public var colorCount: Int { hasColors ? Int(ctui_colors()) : 0 }
+
     /// Tells ncurses the terminal's new size.
     public func resize(columns: Int, rows: Int) {
         resizeterm(Int32(rows), Int32(columns))
