@@ -33,7 +33,8 @@ public final class ThreadIndex {
         header = scan.header
         users = scan.usersByID.values.sorted { $0.id < $1.id }
         problems = scan.problems
-        follower = ThreadFileFollower(offset: scan.endOfCompleteLines, lineCount: scan.lineCount)
+        follower = ThreadFileFollower(offset: scan.endOfCompleteLines, lineCount: scan.lineCount,
+                                      passingOver: scan.pendingOverlongBytes)
         commentOffsets = scan.commentOffsets
         commentLengths = scan.commentLengths
         commentLines = scan.commentLines
@@ -63,7 +64,7 @@ public final class ThreadIndex {
     public var commentCount: Int { commentOffsets.count }
 
     /// The line number of a comment's line.
-    func lineNumber(ofComment index: Int) -> Int { Int(commentLines[index]) }
+    public func lineNumber(ofComment index: Int) -> Int { Int(commentLines[index]) }
 
     /// The comment at a position (0 = oldest), decoded on demand and cached (a small bounded cache);
     /// a line that fails to decode gives its problem (with its line number) instead.

@@ -100,6 +100,7 @@ public final class ThreadFileSource: ThreadSource {
     /// Appends the comment under the file's lock (fsynced): `.confirmed` once it is on disk.
     public func send(_ comment: Comment) -> SendOutcome {
         do {
+            try ThreadFileLimits.checkBody(comment.body)
             try ThreadFileWriter(path: path).append(.comment(comment))
             return .confirmed
         } catch {
