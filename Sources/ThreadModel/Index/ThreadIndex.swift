@@ -76,6 +76,22 @@ public final class ThreadIndex {
         return result
     }
 
+    /// Whether a comment line has this id, newest first (a comment just sent is near the end).
+    ///
+    /// A canonical line is told by its first bytes alone (its id follows the fixed prefix), so
+    /// this reads a few dozen bytes per comment and decodes only lines of another shape.
+    public func containsComment(id: String) -> Bool {
+        let expected = ThreadIndexScan.commentPrefix + Array(#""id":"\#(id)""#.utf8)
+        for index in stride(from: commentCount - 1, through: 0, by: -1) {
+            let length = min(Int(commentLengths[index]), expected.count)
+            guard let start = try? descriptor.read(at: commentOffsets[index], count: length) else { continue }
+            if start == expected { return true }
+            if start.starts(with: ThreadIndexScan.commentPrefix + Array(#""id":""#.utf8)) { continue }
+            if case .success(let comment) = self.comment(at: index), comment.id == id { return true }
+        }
+        return false
+    }
+
     /// Reads one comment line back from the file (one `pread`) and decodes it.
     private func decodeComment(at index: Int) -> Result<Comment, ThreadFileProblem> {
         let line = lineNumber(ofComment: index)

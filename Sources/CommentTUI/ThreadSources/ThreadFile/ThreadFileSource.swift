@@ -117,6 +117,9 @@ public final class ThreadFileSource: ThreadSource {
         try marker.save(stateFiles)
     }
 
+    /// Whether the file held a comment with this id when it was opened.
+    public func containsComment(id: String) -> Bool { index.containsComment(id: id) }
+
     /// `<stem>.draft.json` in the state directory; nil without one.
     public var draftFile: DraftFile? { stateFiles.map(DraftFile.init) }
 }
