@@ -130,7 +130,9 @@ final class ComposerFlowTests: XCTestCase {
 
         send(Self.enter, to: app)
         app.advance(to: app.now + 1)
-        XCTAssertEqual(saved.count, 2)
+        XCTAssertEqual(saved.count, 3)
+        let sending = try XCTUnwrap(saved[1], "saved again before the send, marked with the comment's id")
+        XCTAssertEqual(ComposerDocument.sendingID(inEncoded: sending), app.memorySource.sent.first?.id)
         XCTAssertNil(saved.last ?? Data(), "a sent draft is deleted")
     }
 

@@ -9,8 +9,12 @@ extension CommentApp {
         // Whole seconds: what a thread file stores, so the feed shows the same time after a reload.
         let created = Date(timeIntervalSince1970: wallTime.timeIntervalSince1970.rounded(.down))
         let comment = Comment(id: ThreadFileWriter.newCommentID(), author: me.id, created: created, body: body)
+        // Saved first with the comment's id: if the client dies after the append, before the
+        // draft is deleted, the next start sees the comment in the thread and drops the draft.
+        composer.markSending(comment.id)
         switch source.send(comment, inReplyTo: replyingTo) {
         case .failed(let reason):
+            composer.markSending(nil)
             return overlays.show("not sent, draft kept: \(reason)", error: true)
         case .confirmed:
             overlays.show(source is InMemoryThreadSource ? "posted (in memory only)" : "posted")

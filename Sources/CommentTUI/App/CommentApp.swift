@@ -82,7 +82,9 @@ public final class CommentApp {
 
     /// Restores the draft saved in `file` and saves it there from now on; says how that went.
     func keepDraft(in file: DraftFile) {
-        if let report = composer.keep(in: file) { overlays.show(report.text, error: report.isError) }
+        // Comments added so far are those an outbox still holds; the rest are in the source.
+        let report = composer.keep(in: file) { [comments, source] id in comments.containsAdded(id: id) || source.containsComment(id: id) }
+        if let report { overlays.show(report.text, error: report.isError) }
     }
 
     // MARK: A turn of the loop

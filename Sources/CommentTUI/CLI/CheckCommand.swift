@@ -27,7 +27,9 @@ enum CheckCommand {
         if file.pendingBytes > 0 {
             problems.append(ThreadFileProblem(
                 line: file.lineCount + 1,
-                message: "last line has no newline (\(file.pendingBytes) bytes): not a record until one ends it"))
+                message: file.pendingBytes > ThreadFileLimits.lineBytes
+                    ? "last line has no newline (\(file.pendingBytes) bytes) and is over the 8 MiB line limit: it will be skipped"
+                    : "last line has no newline (\(file.pendingBytes) bytes): not a record until one ends it"))
         }
         for problem in problems {
             try context.print("\(shownPath):\(problem.line): \(VisibleText.escape(problem.message))")

@@ -11,7 +11,7 @@ enum PostCommand {
     comment is sent as the logged-in account (--as @user:server) and its event id printed.
       --as HANDLE     who writes; a handle new to the thread needs --name to join it
       --name NAME     display name for a new participant (a user record is appended first)
-      --body TEXT     the comment, Markdown; mentions are written @handle
+      --body TEXT     the comment, Markdown; mentions are written @handle (at most 1 MiB)
     Examples:
       comment-tui post team.jsonl --as tatiana --body "Ship it **today**, @marco?"
       git log -1 --format=%B | comment-tui post team.jsonl --as ci-bot --name "CI bot"
@@ -74,6 +74,11 @@ enum PostCommand {
         }
         let body = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !body.isEmpty else { throw CommandFailure("the comment is empty; nothing was posted") }
+        do {
+            try ThreadFileLimits.checkBody(body)
+        } catch {
+            throw CommandFailure("\(error); nothing was posted")
+        }
         return body
     }
 }

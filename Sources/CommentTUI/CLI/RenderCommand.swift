@@ -8,7 +8,8 @@ enum RenderCommand {
     static let usage = """
     Usage: comment-tui render FILE [--width N] [--plain] [--now TIME] [--as HANDLE]
 
-    Prints the thread as the client lays it out, with ANSI styles (or --plain text). FILE may
+    Prints the thread as the client lays it out, with ANSI styles (or --plain text); lines that
+    do not read are named on stderr as FILE:LINE: message, with exit status 1. FILE may
     be a room (matrix:…, read whole as the logged-in account; --as @user:server picks one):
       --width N     columns to lay out in (default: $COLUMNS, else 80; at least 20)
       --now TIME    the time relative times count to, e.g. 2025-04-17T12:00:00Z (default: now)
@@ -46,7 +47,36 @@ enum RenderCommand {
             throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
         }
         try render(source, width: width, now: now, plain: parsed.flags.contains("--plain"), as: parsed.value("--as"), context: context)
-        return 0
+        // What reads is printed; what does not is named on stderr, and the status says so.
+        let problems = problems(of: source)
+        for problem in problems {
+            context.writeError("\(VisibleText.escape(path)):\(problem.line): \(VisibleText.escape(problem.message))\n")
+        }
+        return problems.isEmpty ? 0 : 1
+    }
+
+    /// The file's problems as `check` finds them (lines that did not read, comments by unknown
+    /// users, ids used twice), from the index and a pass over its comments, in line order.
+    static func problems(of source: ThreadFileSource) -> [ThreadFileProblem] {
+        var problems = source.openingProblems
+        let index = source.index
+        var ids: Set<String> = []
+        for position in 0..<index.commentCount {
+            switch index.comment(at: position) {
+            case .failure(let problem):
+                problems.append(problem)
+            case .success(let comment):
+                let line = index.lineNumber(ofComment: position)
+                if !ids.insert(comment.id).inserted {
+                    problems.append(ThreadFileProblem(line: line, message: "comment id \"\(comment.id)\" used before"))
+                }
+                if source.thread.user(id: comment.author) == nil {
+                    problems.append(ThreadFileProblem(
+                        line: line, message: "comment by unknown user \"\(comment.author)\" (no user record with that id)"))
+                }
+            }
+        }
+        return problems.sorted { $0.line < $1.line }
     }
 
     /// Prints the thread of any source as opened: its header, then its opened comments.

@@ -148,8 +148,23 @@ final class ComposerModel {
 
     /// Empties the draft after it was sent, and saves that at once.
     func clearAfterSending() {
+        sendingID = nil
         draft.clear()
         saveIfDue(force: true)
+    }
+
+    /// The id of the comment the draft is being sent as, saved with it (nil when not sending).
+    private(set) var sendingID: String?
+
+    /// Saves the draft at once marked as being sent as comment `id` (before the send, so a
+    /// crash between the append and the draft's deletion cannot bring a sent draft back), or
+    /// unmarked again (nil, after a send that failed). Returns a failure to save.
+    @discardableResult
+    func markSending(_ id: String?) -> Error? {
+        sendingID = id
+        guard save != nil else { return nil }
+        saveDue = now
+        return saveIfDue(force: true)
     }
 
     /// Takes the editor's text back as the draft.
@@ -214,7 +229,7 @@ final class ComposerModel {
     func saveIfDue(force: Bool = false) -> Error? {
         guard let due = saveDue, force || now >= due, let save else { return nil }
         do {
-            try save(draft.isEmpty ? nil : draft.encoded())
+            try save(draft.isEmpty ? nil : draft.encoded(sending: sendingID))
             saveDue = nil
             dirtySince = nil
             return nil
@@ -231,14 +246,19 @@ final class ComposerModel {
     }
 
     /// Restores the thread's saved draft and saves to `file` from now on; returns what to tell
-    /// the reader. A draft that does not read is moved aside (never overwritten).
-    func keep(in file: DraftFile) -> (text: String, isError: Bool)? {
+    /// the reader. A draft that does not read is moved aside (never overwritten); a draft that
+    /// was being sent as a comment `isInThread` finds (the client died after the append) is deleted.
+    func keep(in file: DraftFile, isInThread: (String) -> Bool = { _ in false }) -> (text: String, isError: Bool)? {
         let shownPath = VisibleText.escape(file.path)
         var report: (String, Bool)?
         do {
             if let data = try file.load() {
-                try restore(data)
-                report = ("draft restored", false)
+                if let id = ComposerDocument.sendingID(inEncoded: data), isInThread(id) {
+                    try file.remove()
+                } else {
+                    try restore(data)
+                    report = ("draft restored", false)
+                }
             }
         } catch {
             let problem = VisibleText.escape("\(error)")

@@ -1,3 +1,5 @@
+import ThreadModel
+
 /// A piece of text that is safe to put in one cell, with the columns it takes.
 public struct DisplayCluster: Hashable, Sendable {
     /// The cluster handed to ncurses: a spacing character and at most four zero-width marks.
@@ -95,16 +97,20 @@ public enum DisplayWidth {
     /// The generic rule: a spacing character opens a cell, zero-width marks join it.
     private static func appendScalars(_ scalars: [Unicode.Scalar], to out: inout [DisplayCluster]) {
         var current: (text: String, width: Int, marks: Int)? = nil
+        // Whether a joiner here follows a character joiners act on (an emoji, an Indic letter…).
+        var joinable = false
         func flush() {
             if let c = current { out.append(DisplayCluster(text: c.text, width: c.width)) }
             current = nil
         }
         for scalar in scalars {
-            if let placeholder = placeholder(for: scalar, hasBase: current != nil) {
+            if let placeholder = placeholder(for: scalar, hasBase: current != nil && joinable) {
                 flush()
                 out.append(DisplayCluster(text: String(Character(placeholder)), width: 1))
+                joinable = false
                 continue
             }
+            joinable = VisibleControls.joinState(joinable, after: scalar)
             if scalar.value == 0xFE0E || scalar.value == 0xFE0F { continue }
             // A joiner outside an emoji sequence (`a‍b`, `क्‍ष`) joins nothing a cell can show, and
             // terminals such as tmux merge the next character into its cell: it goes, as the
@@ -144,7 +150,7 @@ public enum DisplayWidth {
         if v < 0x20 { return Unicode.Scalar(0x2400 + v) }          // ␀ … ␟
         if v == 0x7F { return "\u{2421}" }                           // ␡
         if (0x80...0x9F).contains(v) { return replacement }
-        if v == 0x200C || v == 0x200D { return hasBase ? nil : replacement }  // joiners stay in a cluster
+        if v == 0x200C || v == 0x200D { return hasBase ? nil : replacement }  // joiners stay where they join
         switch scalar.properties.generalCategory {
         case .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned:
             return replacement

@@ -58,6 +58,9 @@ public protocol ThreadSource: AnyObject {
     func saveReadMarker(_ marker: ReadMarker) throws
     /// Where the reader's unsent draft of this thread is kept; nil keeps drafts in memory only.
     var draftFile: DraftFile? { get }
+    /// Whether a comment with this id is in the thread as opened or on its way (`unsentComments`):
+    /// a draft saved while being sent as it was sent.
+    func containsComment(id: String) -> Bool
     /// Stops following and keeps what should outlive the client (a room's offline copy), at exit.
     func close()
 }
@@ -67,6 +70,7 @@ extension ThreadSource {
     public func readerIsTyping(_ typing: Bool) {}
     public func readMarkerMoved(_ marker: ReadMarker) {}
     public var unsentComments: [Comment] { [] }
+    public func containsComment(id: String) -> Bool { unsentComments.contains { $0.id == id } }
     public func fillGap(_ id: String) {}
     public func close() {}
 }

@@ -27,10 +27,24 @@ extension ComposerDocument {
         var runs: [Run]
         var selection: [Int]
         var caretAtStart: Bool?
+        /// The id of the comment this draft was being sent as, written before the send: a
+        /// draft restored after a crash whose comment is in the thread was sent and is dropped.
+        var sending: String?
     }
 
-    /// The draft as JSON, for saving it between sessions.
-    public func encoded() -> Data {
+    /// Only the `sending` field of a stored draft.
+    private struct SendingArchive: Decodable {
+        var sending: String?
+    }
+
+    /// The id of the comment a stored draft was being sent as, if it was (see `encoded(sending:)`).
+    public static func sendingID(inEncoded data: Data) -> String? {
+        (try? JSONDecoder().decode(SendingArchive.self, from: data))?.sending
+    }
+
+    /// The draft as JSON, for saving it between sessions; `sending` marks it as being sent as
+    /// that comment.
+    public func encoded(sending: String? = nil) -> Data {
         var runs: [Archive.Run] = []
         for run in text.runs {
             let formats = ComposerFormat.allCases.filter(ComposerFormatting.formats(in: run.attributes).contains)
@@ -40,7 +54,7 @@ extension ComposerDocument {
         }
         let offsets = selectedOffsets
         let archive = Archive(version: 1, runs: runs, selection: [offsets.lowerBound, offsets.upperBound],
-                              caretAtStart: caretAtStart ? true : nil)
+                              caretAtStart: caretAtStart ? true : nil, sending: sending)
         // Encoding plain strings, ints and arrays cannot fail.
         return (try? JSONEncoder().encode(archive)) ?? Data()
     }

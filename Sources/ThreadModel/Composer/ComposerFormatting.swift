@@ -96,7 +96,7 @@ public struct ComposerFormatting: Hashable, Sendable {
             }
             if VisibleControls.placeholder(for: scalar, hasBase: hasBase) != nil { continue }
             out.append(scalar)
-            hasBase = scalar != "\t"
+            hasBase = VisibleControls.joinState(hasBase, after: scalar)
         }
         return String(out)
     }

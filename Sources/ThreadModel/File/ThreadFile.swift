@@ -21,7 +21,7 @@ public struct ThreadFile: Sendable {
         self.pendingBytes = pendingBytes
     }
 
-    /// Reads a thread file from disk.
+    /// Reads a thread file from disk (a regular file only; lines over the limit are skipped and reported).
     public static func read(path: String) throws -> ThreadFile {
         try readFollowing(path: path).file
     }
@@ -30,8 +30,6 @@ public struct ThreadFile: Sendable {
     static func readFollowing(path: String) throws -> (file: ThreadFile, follower: ThreadFileFollower) {
         let descriptor = try FileDescriptor.openForReading(path)
         defer { descriptor.close() }
-        let bytes = try descriptor.readAll()
-        let file = ThreadFileReader().read(bytes)
-        return (file, ThreadFileFollower(offset: bytes.count - file.pendingBytes, lineCount: file.lineCount))
+        return try ThreadFileReader().read(from: descriptor)
     }
 }

@@ -7,18 +7,33 @@ struct ThreadFileReader: Sendable {
     /// Reads every complete line; an unterminated last line is left pending, not read.
     func read(_ bytes: [UInt8]) -> ThreadFile {
         var builder = Builder()
-        let decoder = ThreadRecordDecoder()
         var lineNumber = 0
         let end = Self.forEachCompleteLine(in: bytes) { line in
             lineNumber += 1
-            switch decoder.decode(line) {
-            case .record(let record): builder.add(record, line: lineNumber)
-            case .ignored: break
-            case .malformed(let message): builder.problems.append(ThreadFileProblem(line: lineNumber, message: message))
+            guard line.count <= ThreadFileLimits.lineBytes else {
+                return builder.problem(lineNumber, ThreadFileLimits.overlongLineMessage(bytes: line.count))
+            }
+            builder.take(line, line: lineNumber)
+        }
+        return builder.finish(lineCount: lineNumber, pendingBytes: bytes.count - end)
+    }
+
+    /// Reads a file from its position (the start) in chunks, never holding more than a line's
+    /// limit of it beyond the thread; returns a follower positioned after its last complete line.
+    func read(from descriptor: FileDescriptor, chunkSize: Int = 1 << 20) throws -> (file: ThreadFile, follower: ThreadFileFollower) {
+        var builder = Builder()
+        var lineNumber = 0
+        let end = try LineScanner.scan(descriptor, chunkSize: chunkSize) { line, _ in
+            lineNumber += 1
+            switch line {
+            case .complete(let bytes): builder.take(ArraySlice(bytes), line: lineNumber)
+            case .overlong(let length): builder.problem(lineNumber, ThreadFileLimits.overlongLineMessage(bytes: length))
             }
         }
-        let start = end
-        return builder.finish(lineCount: lineNumber, pendingBytes: bytes.count - start)
+        let file = builder.finish(lineCount: lineNumber, pendingBytes: end.pendingBytes)
+        let follower = ThreadFileFollower(offset: end.endOfCompleteLines, lineCount: lineNumber,
+                                          passingOver: end.pendingIsOverlong ? end.pendingBytes : 0)
+        return (file, follower)
     }
 
     /// Calls `body` with each newline-terminated line (without its newline), blank lines
@@ -44,6 +59,16 @@ struct ThreadFileReader: Sendable {
         var authorLines: [(author: String, line: Int)] = []
         var problems: [ThreadFileProblem] = []
         var recordCount = 0
+        let decoder = ThreadRecordDecoder()
+
+        /// Decodes one line and adds its record, or its problem.
+        mutating func take(_ line: ArraySlice<UInt8>, line number: Int) {
+            switch decoder.decode(line) {
+            case .record(let record): add(record, line: number)
+            case .ignored: break
+            case .malformed(let message): problem(number, message)
+            }
+        }
 
         mutating func add(_ record: ThreadRecord, line: Int) {
             switch record {

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Each append takes an exclusive `flock`, starts on a new line (ending a torn line left by a
 /// writer that died), writes each record with one `write()`, and `fsync`s before returning:
-/// a record counts as sent only once it is on disk.
+/// a record counts as sent only once it is on disk. An append that fails part-way (a full
+/// disk) is cut back off under the lock, so it leaves no partial line; a record whose line would
+/// be over `ThreadFileLimits.lineBytes` is refused before anything is written.
 public struct ThreadFileWriter: Sendable {
     /// The thread file.
     public let path: String
@@ -42,14 +44,28 @@ public struct ThreadFileWriter: Sendable {
         defer { file.unlock() }
         let (records, endsTorn) = try decide(file)
         guard !records.isEmpty else { return }
-        var needsNewline = endsTorn
+        var lines: [[UInt8]] = []
         for record in records {
-            var line: [UInt8] = needsNewline ? [0x0A] : []
-            needsNewline = false
+            var line: [UInt8] = []
             encoder.append(record, to: &line)
-            try file.writeAll(line)
+            // Readers skip longer lines: writing one would post what nobody sees.
+            guard line.count - 1 <= ThreadFileLimits.lineBytes else {
+                throw OverLimit(what: "a record line", bytes: line.count - 1, limit: ThreadFileLimits.lineBytes)
+            }
+            lines.append(lines.isEmpty && endsTorn ? [0x0A] + line : line)
         }
-        try file.synchronize()
+        let start = try file.size()
+        do {
+            for line in lines { try file.writeAll(line) }
+            try file.synchronize()
+        } catch {
+            // Take the append back: a partial line would stay in the file for good, and a whole
+            // one not known to be on disk must not count as sent either. Other writers wait on
+            // the lock, so nothing of theirs follows it yet.
+            try? file.truncate(to: start)
+            try? file.synchronize()
+            throw error
+        }
     }
 
     /// Appends one record.

@@ -17,7 +17,8 @@ extension ThreadIndex {
         }
         precondition(previousEnd < follower.offset || commentOffsets.isEmpty, "a comment lies past the last complete line")
         precondition(Int(previousLine) <= follower.lineCount, "a comment's line number is past the line count")
-        precondition(follower.pendingByteCount == 0, "the follower starts with nothing pending")
+        precondition(follower.pendingByteCount == 0 || follower.pendingByteCount > ThreadFileLimits.lineBytes,
+                     "the follower starts with nothing pending but a line over the limit it passes over")
         precondition(zip(problems, problems.dropFirst()).allSatisfy { $0.line <= $1.line }, "problems out of line order")
         precondition(problems.allSatisfy { $0.line >= 1 && $0.line <= max(1, follower.lineCount) }, "a problem outside the file's lines")
         precondition(Set(users.map(\.id)).count == users.count, "a user id listed twice")

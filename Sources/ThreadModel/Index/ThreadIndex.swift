@@ -33,7 +33,8 @@ public final class ThreadIndex {
         header = scan.header
         users = scan.usersByID.values.sorted { $0.id < $1.id }
         problems = scan.problems
-        follower = ThreadFileFollower(offset: scan.endOfCompleteLines, lineCount: scan.lineCount)
+        follower = ThreadFileFollower(offset: scan.endOfCompleteLines, lineCount: scan.lineCount,
+                                      passingOver: scan.pendingOverlongBytes)
         commentOffsets = scan.commentOffsets
         commentLengths = scan.commentLengths
         commentLines = scan.commentLines
@@ -63,7 +64,7 @@ public final class ThreadIndex {
     public var commentCount: Int { commentOffsets.count }
 
     /// The line number of a comment's line.
-    func lineNumber(ofComment index: Int) -> Int { Int(commentLines[index]) }
+    public func lineNumber(ofComment index: Int) -> Int { Int(commentLines[index]) }
 
     /// The comment at a position (0 = oldest), decoded on demand and cached (a small bounded cache);
     /// a line that fails to decode gives its problem (with its line number) instead.
@@ -73,6 +74,22 @@ public final class ThreadIndex {
         let result = decodeComment(at: index)
         cache.insert(result, for: index)
         return result
+    }
+
+    /// Whether a comment line has this id, newest first (a comment just sent is near the end).
+    ///
+    /// A canonical line is told by its first bytes alone (its id follows the fixed prefix), so
+    /// this reads a few dozen bytes per comment and decodes only lines of another shape.
+    public func containsComment(id: String) -> Bool {
+        let expected = ThreadIndexScan.commentPrefix + Array(#""id":"\#(id)""#.utf8)
+        for index in stride(from: commentCount - 1, through: 0, by: -1) {
+            let length = min(Int(commentLengths[index]), expected.count)
+            guard let start = try? descriptor.read(at: commentOffsets[index], count: length) else { continue }
+            if start == expected { return true }
+            if start.starts(with: ThreadIndexScan.commentPrefix + Array(#""id":""#.utf8)) { continue }
+            if case .success(let comment) = self.comment(at: index), comment.id == id { return true }
+        }
+        return false
     }
 
     /// Reads one comment line back from the file (one `pread`) and decodes it.

@@ -1,8 +1,8 @@
 /// The one pass over a thread file that builds a `ThreadIndex`: where each comment line is,
 /// plus the thread and user records, decoded as they come.
 ///
-/// Reads in chunks into one reused buffer (never `mmap`: mapped pages would count as resident
-/// memory) and finds newlines with `memchr`. A canonical comment line is recognised by its prefix
+/// Reads through `LineScanner` (chunks into one buffer bounded by the line limit; a longer line
+/// is skipped and reported). A canonical comment line is recognised by its prefix
 /// and closing brace without decoding it; every other non-empty line is decoded (rare).
 struct ThreadIndexScan {
     /// Bytes per `read()`: large enough that system calls cost nothing, small enough to stay cheap.
@@ -28,48 +28,30 @@ struct ThreadIndexScan {
     private(set) var lineCount = 0
     /// The offset just after the last newline: where the pending tail, if any, starts.
     private(set) var endOfCompleteLines = 0
+    /// The pending tail's length when it is over the line limit (passed over, not kept); else 0.
+    private(set) var pendingOverlongBytes = 0
     private let decoder = ThreadRecordDecoder()
     /// `commentPrefix` held here: reading a static `let` per line costs a `swift_once` check each time.
     private let canonicalCommentPrefix = ThreadIndexScan.commentPrefix
 
     /// Indexes everything readable from `descriptor`, from its current position (the start);
     /// tests pass tiny chunks so that lines straddle chunks and outgrow the buffer.
-    mutating func run(_ descriptor: FileDescriptor, chunkSize: Int = ThreadIndexScan.chunkSize) throws {
+    mutating func run(_ descriptor: FileDescriptor, chunkSize: Int = ThreadIndexScan.chunkSize,
+                      lineLimit: Int = ThreadFileLimits.lineBytes) throws {
         let estimate = try descriptor.size() / Self.estimatedBytesPerComment + 16
         commentOffsets.reserveCapacity(estimate)
         commentLengths.reserveCapacity(estimate)
         commentLines.reserveCapacity(estimate)
 
-        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
-        defer { buffer.deallocate() }
-        var filled = 0          // bytes held in the buffer
-        var bufferStart = 0     // file offset of buffer[0]
-        while true {
-            if filled == buffer.count {
-                // One line longer than the buffer: the only time the buffer grows.
-                let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
-                bigger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: filled)
-                buffer.deallocate()
-                buffer = bigger
-            }
-            let count = try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            if count == 0 { break }
-            filled += count
-            let bytes = UnsafeRawBufferPointer(buffer)
-            var lineStart = 0
-            while let newline = ByteSearch.firstNewline(in: bytes, from: lineStart, to: filled) {
-                lineCount += 1
-                indexLine(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline]), at: bufferStart + lineStart)
-                lineStart = newline + 1
-            }
-            // Keep the unfinished line at the front for the next read (the regions may overlap).
-            if lineStart > 0 {
-                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + lineStart, byteCount: filled - lineStart)
-                bufferStart += lineStart
-                filled -= lineStart
+        let end = try LineScanner.scan(descriptor, chunkSize: chunkSize, lineLimit: lineLimit) { line, offset in
+            lineCount += 1
+            switch line {
+            case .complete(let bytes): indexLine(bytes, at: offset)
+            case .overlong(let length): problem(ThreadFileLimits.overlongLineMessage(bytes: length))
             }
         }
-        endOfCompleteLines = bufferStart
+        endOfCompleteLines = end.endOfCompleteLines
+        pendingOverlongBytes = end.pendingIsOverlong ? end.pendingBytes : 0
         if header == nil {
             problems.insert(ThreadFileProblem(line: 1, message: "no thread record (the title and post are missing)"), at: 0)
         }

@@ -12,7 +12,7 @@ struct AttributedRunsBuilder {
     mutating func append(_ text: String, _ attributes: AttributeContainer) {
         guard !text.isEmpty else { return }
         let safe = VisibleControls.sanitize(text, afterBase: endsInBase)
-        if let last = safe.unicodeScalars.last { endsInBase = last != "\n" && last != "\t" }
+        endsInBase = VisibleControls.joinState(atEndOf: safe, before: endsInBase)
         if let last = runs.last, last.attributes == attributes {
             runs[runs.count - 1].text += safe
         } else {

@@ -32,20 +32,17 @@ public struct DraftFile: Sendable {
 
     /// Deletes the draft (after it was sent); no draft is not an error.
     public func remove() throws {
-        do {
-            try FileManager.default.removeItem(atPath: path)
-        } catch CocoaError.fileNoSuchFile {
-            return
-        }
+        try FileSystem.remove(path)
     }
 
     /// Renames an unreadable draft to a free `….broken-N` name, so the next save cannot
-    /// overwrite it; returns the new path.
+    /// overwrite it, private to the user as drafts are; returns the new path.
     public func setAside() throws -> String {
         var n = 1
         while FileManager.default.fileExists(atPath: "\(path).broken-\(n)") { n += 1 }
         let target = "\(path).broken-\(n)"
-        try FileManager.default.moveItem(atPath: path, toPath: target)
+        try FileSystem.rename(path, to: target)
+        try? FileSystem.setMode(target, 0o600)
         return target
     }
 }

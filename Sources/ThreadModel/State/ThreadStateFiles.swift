@@ -40,9 +40,17 @@ public struct ThreadStateFiles: Sendable {
 
     /// Writes a state file atomically: a temporary file renamed over the old one, so a reader
     /// (or a kill mid-write) sees the old file or the new one, never half of one. Not fsynced.
+    ///
+    /// Drafts and read markers are the user's own: files 0600 in a 0700 directory, whatever the
+    /// umask, and a file or directory an older version left readable to all is made private.
     public func write(_ data: Data, suffix: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try data.write(to: URL(fileURLWithPath: path(for: suffix)), options: .atomic)
+        try Self.makeDirectory(directory)
+        try FileSystem.replace(path(for: suffix), with: Array(data), synchronized: false)
+    }
+
+    /// Makes the state directory (private to the user), or makes an existing one private.
+    public static func makeDirectory(_ directory: String) throws {
+        try FileSystem.makePrivateDirectory(directory)
     }
 
     /// FNV-1a, 64 bits, in hex: stable across runs and machines (unlike `hashValue`).

@@ -19,9 +19,9 @@ extension FileDescriptor {
     }
 
     /// Opens an existing thread file for appending: writes always land at the end. Readable
-    /// too, to check whether the file ends with a newline.
+    /// too, to check whether the file ends with a newline. Only a regular file opens.
     static func openExistingForAppend(_ path: String) throws -> FileDescriptor {
-        try open(path, flags: O_RDWR | O_APPEND | O_CLOEXEC)
+        try openRegularFile(path, flags: O_RDWR | O_APPEND | O_CLOEXEC)
     }
 
     /// Creates a file that must not exist yet (never replaces one).
@@ -41,9 +41,41 @@ extension FileDescriptor {
         return FileDescriptor(rawValue: fd, path: path)
     }
 
-    /// Opens a file for reading.
+    /// Opens a thread file for reading; only a regular file opens.
     static func openForReading(_ path: String) throws -> FileDescriptor {
-        try open(path, flags: O_RDONLY | O_CLOEXEC)
+        try openRegularFile(path, flags: O_RDONLY | O_CLOEXEC)
+    }
+
+    /// Opens `path` and refuses it unless it is a regular file, without ever blocking: a FIFO
+    /// would wait in `open()` for a writer, and a device such as `/dev/zero` never ends.
+    private static func openRegularFile(_ path: String, flags: Int32) throws -> FileDescriptor {
+        // O_NONBLOCK so a FIFO opens at once (to be refused); O_NOCTTY so a terminal never
+        // becomes ours. Neither changes anything for a regular file.
+        let file = try open(path, flags: flags | O_NONBLOCK | O_NOCTTY)
+        var status = stat()
+        guard fstat(file.rawValue, &status) == 0 else {
+            let error = SystemError("fstat", path: path)
+            file.close()
+            throw error
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            file.close()
+            throw SystemError(refusing: path, "not a regular file but \(kind(of: status.st_mode)); a thread file must be a regular file")
+        }
+        file.setNonBlocking(false)
+        return file
+    }
+
+    /// What a file that is not a regular one is, in words.
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFDIR: "a directory"
+        case S_IFSOCK: "a socket"
+        default: "of an unknown kind"
+        }
     }
 
     private static func open(_ path: String, flags: Int32, mode: mode_t = 0) throws -> FileDescriptor {

@@ -21,6 +21,14 @@ extension FileDescriptor {
         return Int(status.st_size)
     }
 
+    /// Cuts the file back to `size` bytes (an append that failed part-way is taken back).
+    func truncate(to size: Int) throws {
+        while ftruncate(rawValue, off_t(size)) != 0 {
+            if errno == EINTR { continue }
+            throw SystemError("ftruncate", path: path)
+        }
+    }
+
     /// Flushes written data to the disk.
     public func synchronize() throws {
         while fsync(rawValue) != 0 {
@@ -37,38 +45,6 @@ extension FileDescriptor {
             if n == 1 { return byte }
             if n < 0 && errno == EINTR { continue }
             throw SystemError("pread", path: path, code: n < 0 ? errno : EIO)
-        }
-    }
-
-    /// Reads from the file position (the start, for a fresh descriptor) to the end.
-    func readAll() throws -> [UInt8] {
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
-            if n == 0 { return result }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read", path: path)
-            }
-            result.append(contentsOf: chunk[0..<n])
-        }
-    }
-
-    /// Reads from `offset` to the end of the file, without moving the file position.
-    func read(from offset: Int) throws -> [UInt8] {
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var position = offset
-        while true {
-            let n = chunk.withUnsafeMutableBytes { pread(rawValue, $0.baseAddress, $0.count, off_t(position)) }
-            if n == 0 { return result }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read", path: path)
-            }
-            result.append(contentsOf: chunk[0..<n])
-            position += n
         }
     }
 

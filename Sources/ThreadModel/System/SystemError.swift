@@ -8,6 +8,9 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     public var path: String?
     /// The `errno` value.
     public var code: Int32
+    /// Says what is wrong in place of the operation and `errno`, when the call itself worked
+    /// but its result is refused (a thread file that is a FIFO).
+    public var explanation: String?
 
     /// Records a failure; `code` defaults to the current `errno`, so create it right after the call.
     public init(_ operation: String, path: String? = nil, code: Int32 = errno) {
@@ -16,13 +19,32 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
         self.code = code
     }
 
+    /// A refusal worded in full: "path: explanation".
+    public init(refusing path: String?, _ explanation: String, code: Int32 = EINVAL) {
+        self.init("open", path: path, code: code)
+        self.explanation = explanation
+    }
+
     /// Whether the failure was that the file already exists.
     public var isAlreadyExists: Bool { code == EEXIST }
 
     /// "path: operation: reason", or "operation: reason" without a path.
     public var description: String {
-        let reason = "\(operation): \(String(cString: strerror(code)))"
+        let reason = explanation ?? "\(operation): \(Self.reason(code, of: operation))"
         guard let path else { return reason }
         return "\(path): \(reason)"
     }
+
+    /// The C library's words for `code`, except where plainer ones help: a call that stores
+    /// data says a full disk is one (ENOSPC also means "no inotify watches left", say).
+    static func reason(_ code: Int32, of operation: String) -> String {
+        switch code {
+        case ENOSPC where storingOperations.contains(operation): "disk full (no space left on device)"
+        case EDQUOT where storingOperations.contains(operation): "disk full (over the disk quota)"
+        default: String(cString: strerror(code))
+        }
+    }
+
+    /// Calls that fail with ENOSPC or EDQUOT when the disk is full.
+    static let storingOperations: Set<String> = ["write", "pwrite", "fsync", "ftruncate", "open", "mkstemp", "mkdir", "link", "rename"]
 }

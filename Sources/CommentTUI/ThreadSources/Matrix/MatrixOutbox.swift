@@ -64,7 +64,7 @@ struct MatrixOutbox {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try ThreadStateFiles.makeDirectory((path as NSString).deletingLastPathComponent)
         let file = try FileDescriptor.openForAppend(path)
         defer { file.close() }
         // A crash may have left a torn line without its newline: start on a line of our own.

@@ -100,6 +100,7 @@ public final class ThreadFileSource: ThreadSource {
     /// Appends the comment under the file's lock (fsynced): `.confirmed` once it is on disk.
     public func send(_ comment: Comment) -> SendOutcome {
         do {
+            try ThreadFileLimits.checkBody(comment.body)
             try ThreadFileWriter(path: path).append(.comment(comment))
             return .confirmed
         } catch {
@@ -115,6 +116,9 @@ public final class ThreadFileSource: ThreadSource {
         guard let stateFiles else { return }
         try marker.save(stateFiles)
     }
+
+    /// Whether the file held a comment with this id when it was opened.
+    public func containsComment(id: String) -> Bool { index.containsComment(id: id) }
 
     /// `<stem>.draft.json` in the state directory; nil without one.
     public var draftFile: DraftFile? { stateFiles.map(DraftFile.init) }
