@@ -28,6 +28,7 @@ struct FrameStage {
         fflush(stream)
         guard let length = try? file.position(), length > 0, let bytes = try? file.read(at: 0, count: length) else { return [] }
         try? file.truncate(to: 0)
+        try? file.seek(to: 0)
         return bytes
     }
 

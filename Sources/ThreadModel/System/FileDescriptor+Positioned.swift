@@ -21,8 +21,9 @@ extension FileDescriptor {
         return Int(status.st_size)
     }
 
-    /// Cuts the file back to `size` bytes (an append that failed part-way is taken back).
-    func truncate(to size: Int) throws {
+    /// Cuts the file back to `size` bytes (an append that failed part-way is taken back); the
+    /// file position stays where it is.
+    public func truncate(to size: Int) throws {
         while ftruncate(rawValue, off_t(size)) != 0 {
             if errno == EINTR { continue }
             throw SystemError("ftruncate", path: path)
@@ -90,14 +91,6 @@ extension FileDescriptor {
         }
         result.removeLast(count - filled)
         return result
-    }
-
-    /// Cuts the file to `length` bytes and puts the file position there.
-    public func truncate(to length: Int) throws {
-        while ftruncate(rawValue, off_t(length)) != 0 {
-            if errno != EINTR { throw SystemError("ftruncate", path: path) }
-        }
-        try seek(to: length)
     }
 
     /// The file position: where the next write goes.
