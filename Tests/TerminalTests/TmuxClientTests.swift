@@ -222,6 +222,29 @@ final class TmuxClientTests: XCTestCase {
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
     }
 
+    func testInTheDemoAnAnswerArrivesWithItsEffectsAndThenTheClientIdles() throws {
+        let tmux = try TmuxSession()
+        try tmux.startClient()
+        let worker = try tmux.workerPID()
+        try tmux.literal("hello, is anyone here?")
+        try tmux.keys("Enter")
+        // yuki answers 1.5 s later through the demo file, as another writer would.
+        try tmux.waitFor("yuki's answer") { $0.contains { $0.contains("@tatiana welcome! A comment that arrives") } }
+        let file = tmux.home.appendingPathComponent("data/comment-tui/demo.jsonl").path
+        XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("@tatiana welcome!"), "written to the thread")
+        // The transition (250 ms) and the mention's glow (2 s) end; then not a frame more.
+        Thread.sleep(forTimeInterval: 2.2)
+        try Waiting.until("1.5 s clear of the next whole minute", timeout: 5) {
+            let second = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+            return second >= 0.5 && second <= 58
+        }
+        let before = try cpuTicks(of: worker)
+        try tmux.assertUnchanged(for: 1.5)
+        XCTAssertEqual(try cpuTicks(of: worker) - before, 0, "CPU ticks used in 1.5 s after the effects ended")
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+
     /// User plus system time of a process, in clock ticks (from /proc/PID/stat).
     private func cpuTicks(of pid: Int32) throws -> Int {
         let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)

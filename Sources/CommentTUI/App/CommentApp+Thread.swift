@@ -23,6 +23,7 @@ extension CommentApp {
             overlays.show("sending…")
         }
         replyingTo = nil
+        demoCompanion?.heard(at: now)
         comments.append(comment)
         feed.commentsAppended(1, countAsNew: false)
         composer.clearAfterSending()

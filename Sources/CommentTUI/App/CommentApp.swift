@@ -50,6 +50,8 @@ public final class CommentApp {
         get { feed.palette.colorCount }
         set { feed.palette.colorCount = newValue }
     }
+    /// In the demo thread, someone who answers what the reader sends.
+    public var demoCompanion: DemoCompanion?
     /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
     public var allowsCrashTest = false
 
@@ -93,6 +95,10 @@ public final class CommentApp {
     /// that moves with it: the feed, the mention list, the draft's pending save.
     public func advance(to time: ScrollInstant) {
         moveClock(to: time)
+        if let answers = demoCompanion?.answers(dueBy: now, to: me, now: wallTime), !answers.isEmpty {
+            // Written to the thread like another writer's posts: they come back through the source.
+            for answer in answers { _ = source.send(answer) }
+        }
         prepare()
     }
 
@@ -152,8 +158,8 @@ public final class CommentApp {
     /// timer (a wheel burst's end, the debounced end, a pending draft save, an effect's next
     /// step), else nil.
     public var nextDeadline: ScrollInstant? {
-        [feed.scroll.model.nextDeadline, mentions.picker?.model.nextDeadline, composer.saveDue, feed.effects.nextChange(after: now)]
-            .compactMap { $0 }.min()
+        [feed.scroll.model.nextDeadline, mentions.picker?.model.nextDeadline, composer.saveDue, feed.effects.nextChange(after: now),
+         demoCompanion?.nextDeadline].compactMap { $0 }.min()
     }
 
     /// Work that must not wait for a timer when the client stops (or is suspended, or hands the

@@ -90,6 +90,7 @@ public enum Launcher {
         let app = CommentApp(source: target.source, me: target.me, columns: screen.size.columns, rows: screen.size.rows,
                              snapMode: request.snapMode)
         app.reduceMotion = request.reduceMotion
+        if request.file == nil { app.demoCompanion = DemoCompanion(thread: target.thread) }
         app.colorCount = screen.colorCount
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
         let environment = ProcessInfo.processInfo.environment
