@@ -86,8 +86,9 @@ public final class AppLoop {
             }
             lastInputAt = now()
             events = decoder.feed(bytes)
-        } else if decoder.hasPendingEscape, now() - lastInputAt >= InputDecoder.escapeTimeout {
-            events = decoder.flush()
+        } else if let quiet = decoder.quietTimeout, now() - lastInputAt >= quiet {
+            // A lone Escape, or a paste whose end never came.
+            events = decoder.inputWasQuiet(for: now() - lastInputAt)
         }
         for event in events {
             if case .modeReport(let mode, let value) = event { session.modeReported(mode: mode, value: value) }
@@ -115,14 +116,14 @@ public final class AppLoop {
         }
     }
 
-    /// Seconds until the loop must wake without input: a lone Escape's timeout, else the next
-    /// whole minute (relative times change then; the only wake-up at idle).
+    /// Seconds until the loop must wake without input: a lone Escape's or an unfinished paste's
+    /// timeout, else the next whole minute (relative times change then; the only wake-up at idle).
     /// While the feed moves, the next frame's slot (at most 60 frames a second); when it rests
     /// with a timer pending (a wheel burst's end, the debounced end), that timer.
     func timeout() -> Double? {
         let time = now()
         var wait = RelativeTime.secondsToNextMinute(wallClock())
-        if decoder.hasPendingEscape { wait = min(wait, max(0, lastInputAt + InputDecoder.escapeTimeout - time)) }
+        if let quiet = decoder.quietTimeout { wait = min(wait, max(0, lastInputAt + quiet - time)) }
         let frameSlot = lastFrameAt + Self.frameInterval
         if framePending { wait = min(wait, max(0, frameSlot - time)) }
         if let deadline = app.nextDeadline {

@@ -1,4 +1,14 @@
 extension InputDecoder {
+    /// The largest value a CSI parameter is read as: above every key code (U+10FFFF), mode
+    /// number and screen coordinate a terminal sends, and far enough below `Int.max` that no
+    /// arithmetic on a parameter (`- 1`, `* 10`) can overflow. Larger numbers are clamped to it.
+    static let maxParameter = 9_999_999
+    /// How many parameters are kept; more are ignored (no sequence needs as many).
+    static let maxParameters = 16
+    /// How long a CSI sequence may grow without its final byte before it is dropped as garbage
+    /// (real ones are under 32 bytes), so a flood of digits is not rescanned on every read.
+    static let maxSequenceLength = 256
+
     /// `ESC [ params final`: cursor and function keys with xterm modifiers, SGR and X10 mouse,
     /// bracketed paste, focus reports, and `CSI u` keys.
     func decodeCSI(at i: Int) -> Step {
@@ -16,15 +26,18 @@ extension InputDecoder {
         var params: [Int] = []
         var current: Int? = nil
         while let b = byte(at: j) {
+            guard j - i < Self.maxSequenceLength else { return .event(nil, length: j - i) }
             if b >= 0x30 && b <= 0x39 {
-                current = (current ?? 0) &* 10 &+ Int(b - 0x30)
+                // Clamped as it is read: a wrapped value would trap in `params[1] - 1`.
+                current = min((current ?? 0) * 10 + Int(b - 0x30), Self.maxParameter)
             } else if b == 0x3B || b == 0x3A {
-                params.append(current ?? 0); current = nil
+                if params.count < Self.maxParameters { params.append(current ?? 0) }
+                current = nil
             } else if b >= 0x3C && b <= 0x3F || b >= 0x20 && b <= 0x2F {
                 // private markers and intermediates: only a mode report (`$ y`) needs one
                 if b <= 0x2F { intermediate = b }
             } else if b >= 0x40 && b <= 0x7E {
-                if let c = current { params.append(c) }
+                if let c = current, params.count < Self.maxParameters { params.append(c) }
                 let length = j + 1 - i
                 if isSGRMouse {
                     guard params.count >= 3 else { return .event(nil, length: length) }

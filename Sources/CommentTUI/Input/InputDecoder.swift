@@ -1,11 +1,20 @@
 /// Turns the bytes a terminal sends into input events.
 ///
 /// Feed it whatever `read()` returned; sequences split across reads are kept until complete.
-/// A lone Esc cannot be told from the start of a sequence, so the caller calls `flush()` once
-/// no more bytes arrived for `escapeTimeout` seconds (`hasPendingEscape` says when to wait).
+/// The decoder reads no clock: when no byte arrived for `quietTimeout` seconds, the caller says
+/// so with `inputWasQuiet(for:)`. That ends a lone Esc (which cannot be told from the start of
+/// a sequence) and a bracketed paste whose end never came, which would otherwise swallow every
+/// key after it, Ctrl-C included.
 public struct InputDecoder: Sendable {
     /// How long an incomplete escape sequence waits for the rest, in seconds.
     static let escapeTimeout = 0.025
+    /// How long a bracketed paste waits for its end (`ESC [ 201 ~`) once bytes stop coming: a
+    /// terminal sends a paste in one burst, so a second without a byte means the end was lost.
+    static let pasteQuietTimeout = 1.0
+    /// The most a bracketed paste holds: 1 MiB, beyond any text a comment is written with. The
+    /// paste ends there and what follows is read as keys, so even a flood without an end lets
+    /// Ctrl-C through, and memory stays bounded.
+    static let maxPasteBytes = 1 << 20
 
     private var pending: [UInt8] = []
     private var pasteBuffer: [UInt8]? = nil
@@ -14,6 +23,36 @@ public struct InputDecoder: Sendable {
 
     /// Whether bytes wait for the rest of a sequence (and a flush deadline applies).
     var hasPendingEscape: Bool { pasteBuffer == nil && !pending.isEmpty }
+
+    /// Whether a bracketed paste has begun and not ended.
+    var isInPaste: Bool { pasteBuffer != nil }
+
+    /// After how many seconds without input the caller must call `inputWasQuiet(for:)`; nil
+    /// when nothing waits.
+    var quietTimeout: Double? {
+        if isInPaste { return Self.pasteQuietTimeout }
+        return hasPendingEscape ? Self.escapeTimeout : nil
+    }
+
+    /// Told that no byte arrived for `seconds`: a pending escape is decoded as it stands after
+    /// `escapeTimeout`, and an unfinished paste ends with what it holds after `pasteQuietTimeout`.
+    public mutating func inputWasQuiet(for seconds: Double) -> [InputEvent] {
+        if isInPaste {
+            guard seconds >= Self.pasteQuietTimeout else { return [] }
+            // The bytes kept as a possible start of the end marker were pasted text after all.
+            pasteBuffer!.append(contentsOf: pending)
+            pending.removeAll()
+            return [endPaste()]
+        }
+        guard hasPendingEscape, seconds >= Self.escapeTimeout else { return [] }
+        return flush()
+    }
+
+    private mutating func endPaste() -> InputEvent {
+        let event = InputEvent.paste(Self.pasteText(pasteBuffer ?? []))
+        pasteBuffer = nil
+        return event
+    }
 
     /// Decodes bytes, keeping an incomplete tail for the next call.
     public mutating func feed<C: Collection>(_ bytes: C) -> [InputEvent] where C.Element == UInt8 {
@@ -31,16 +70,21 @@ public struct InputDecoder: Sendable {
         var i = 0
         while i < pending.count {
             if pasteBuffer != nil {
-                guard let end = findPasteEnd(from: i) else {
-                    // Keep a possible partial terminator for the next read.
-                    let keep = min(5, pending.count - i)
-                    pasteBuffer!.append(contentsOf: pending[i..<(pending.count - keep)])
-                    i = pending.count - keep
-                    break
+                let room = Self.maxPasteBytes - pasteBuffer!.count
+                guard let end = findPasteEnd(from: i), end - i <= room else {
+                    // Keep a possible partial terminator (an Esc among the last 5 bytes on) for
+                    // the next read.
+                    let tail = max(i, pending.count - 5)
+                    let keep = pending[tail...].firstIndex(of: 0x1B).map { pending.count - $0 } ?? 0
+                    let take = min(pending.count - keep - i, room)
+                    pasteBuffer!.append(contentsOf: pending[i..<(i + take)])
+                    i += take
+                    guard pasteBuffer!.count >= Self.maxPasteBytes else { break }
+                    events.append(endPaste())
+                    continue
                 }
                 pasteBuffer!.append(contentsOf: pending[i..<end])
-                events.append(.paste(Self.pasteText(pasteBuffer!)))
-                pasteBuffer = nil
+                events.append(endPaste())
                 i = end + 6
                 continue
             }

@@ -85,6 +85,13 @@ extension ComposerDocument {
         let count = string.count
         let a = min(max(0, archive.selection[0]), count), b = min(max(0, archive.selection[1]), count)
         select(min(a, b)..<max(a, b), caretAtStart: archive.caretAtStart ?? false)
+        // A draft is restored at start-up, before the first key: one that edits could trap on is
+        // refused (and set aside by the caller) rather than allowed to crash the client again.
+        do {
+            try _checkInvariants()
+        } catch {
+            throw ComposerDocumentDecodingError(message: "\(error)")
+        }
     }
 
     private static func describe(_ error: DecodingError) -> String {
@@ -101,12 +108,37 @@ extension ComposerDocument {
         }
     }
 
-    /// Checks what every edit must keep true: the selection within the text and at no point
-    /// inside a mention, and nothing outside the allow-list on the text. For tests.
+    /// Checks what every edit must keep true: the selection within the text, on Character
+    /// boundaries and at no point inside a mention; attribute runs (mentions among them) on
+    /// whole Characters; nothing outside the allow-list on the text. For tests and for vetting a restored draft.
+    ///
+    /// Boundaries are counted on a plain `String`, independently of the document's own index
+    /// arithmetic, and nothing here can trap on a broken document.
     func _checkInvariants() throws {
         func fail(_ message: String) throws -> Never { throw ComposerInvariantViolation(message: message) }
         guard selection.lowerBound >= text.startIndex, selection.upperBound <= text.endIndex else {
             try fail("selection out of bounds")
+        }
+        let plain = string
+        var boundaries = Set(plain.indices.map { plain.utf8.distance(from: plain.startIndex, to: $0) })
+        boundaries.insert(plain.utf8.count)
+        func utf8Offset(_ i: Index) -> Int { text.utf8.distance(from: text.startIndex, to: i) }
+        // The text's own Character view must agree, walked either way: what draws the composer
+        // (and `AttributedString` itself) steps with it.
+        var forward: [Int] = [], backward: [Int] = []
+        var i = text.startIndex
+        while i < text.endIndex { forward.append(utf8Offset(i)); i = text.characters.index(after: i) }
+        i = text.endIndex
+        while i > text.startIndex { i = text.characters.index(before: i); backward.append(utf8Offset(i)) }
+        let expected = plain.indices.map { plain.utf8.distance(from: plain.startIndex, to: $0) }
+        if forward != expected || backward.reversed() != expected {
+            try fail("the text's Character view breaks at \(forward) forward and \(Array(backward.reversed())) back, String at \(expected)")
+        }
+        for end in [selection.lowerBound, selection.upperBound] where !boundaries.contains(utf8Offset(end)) {
+            try fail("selection end at UTF-8 offset \(utf8Offset(end)) is inside a Character")
+        }
+        for run in text.runs where !boundaries.contains(utf8Offset(run.range.lowerBound)) {
+            try fail("a run of attributes starts inside a Character at UTF-8 offset \(utf8Offset(run.range.lowerBound))")
         }
         for end in [selection.lowerBound, selection.upperBound] {
             if let run = mentionRun(at: end), run.lowerBound < end {

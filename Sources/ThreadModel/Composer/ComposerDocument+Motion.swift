@@ -39,9 +39,9 @@ extension ComposerDocument {
     /// The unit ending at `i`.
     func unit(before i: Index) -> ComposerUnit? {
         guard i > text.startIndex else { return nil }
-        let p = text.characters.index(before: i)
+        let p = characterStart(before: i)
         if let run = mentionRun(at: p) { return ComposerUnit(range: run.lowerBound..<i, isMention: true, isWord: true) }
-        let c = text.characters[p]
+        let c = character(at: p)
         return ComposerUnit(range: p..<i, isMention: false, isWord: c.isLetter || c.isNumber)
     }
 
@@ -49,8 +49,8 @@ extension ComposerDocument {
     func unit(after i: Index) -> ComposerUnit? {
         guard i < text.endIndex else { return nil }
         if let run = mentionRun(at: i) { return ComposerUnit(range: i..<run.upperBound, isMention: true, isWord: true) }
-        let n = text.characters.index(after: i)
-        let c = text.characters[i]
+        let n = characterEnd(after: i)
+        let c = character(at: i)
         return ComposerUnit(range: i..<n, isMention: false, isWord: c.isLetter || c.isNumber)
     }
 
@@ -72,17 +72,22 @@ extension ComposerDocument {
         return i
     }
 
+    // A line feed is always a Character of its own (the draft holds no CR), so lines are found
+    // by scalars.
     func lineStart(_ i: Index) -> Index {
-        guard let nl = text.characters[text.startIndex..<i].lastIndex(of: "\n") else { return text.startIndex }
-        return text.characters.index(after: nl)
+        guard let nl = text.unicodeScalars[text.startIndex..<i].lastIndex(of: "\n") else { return text.startIndex }
+        return text.unicodeScalars.index(after: nl)
     }
 
     func lineEnd(_ i: Index) -> Index {
-        text.characters[i..<text.endIndex].firstIndex(of: "\n") ?? text.endIndex
+        text.unicodeScalars[i..<text.endIndex].firstIndex(of: "\n") ?? text.endIndex
     }
 
     /// Puts the caret at `target`, keeping the anchor when extending.
     mutating func moveCaret(to target: Index, extending: Bool) {
+        // Only a mention holding a line break (a rich paste, a restored draft) has a line start
+        // or end inside it: the caret goes on to its end in the direction of the motion.
+        let target = mentionBoundary(target, forward: target > caret)
         guard extending else { return setSelection(target..<target) }
         let fixed = anchor
         setSelection(min(fixed, target)..<max(fixed, target), caretAtStart: target < fixed)
@@ -128,7 +133,7 @@ extension ComposerDocument {
     /// Ctrl-K: kills to the end of the line (or the newline itself at a line's end).
     public mutating func killToLineEnd() {
         var end = lineEnd(caret)
-        if end == caret, end < text.endIndex { end = text.characters.index(after: end) }
+        if end == caret, end < text.endIndex { end = characterEnd(after: end) }
         kill(caret..<end)
     }
 
@@ -150,13 +155,13 @@ extension ComposerDocument {
         let end = caret
         var i = end
         while i > text.startIndex {
-            let p = text.characters.index(before: i)
-            let c = text.characters[p]
+            let p = characterStart(before: i)
+            let c = character(at: p)
             if c == "@" {
                 // As the parser reads mentions: not after a word character (`(@` and `"@` are fine).
-                if p > text.startIndex, text.characters[text.characters.index(before: p)].unicodeScalars.last?.isWordCharacter == true { return nil }
+                if p > text.startIndex, character(at: characterStart(before: p)).unicodeScalars.last?.isWordCharacter == true { return nil }
                 guard !text[p..<end].runs.contains(where: { $0[CommentAttributes.MentionAttribute.self] != nil }) else { return nil }
-                let query = String(text.characters[i..<end])
+                let query = String(decoding: text.utf8[i..<end], as: UTF8.self)
                 let start = offset(of: p)
                 return (start..<(start + 1 + query.count), query)
             }

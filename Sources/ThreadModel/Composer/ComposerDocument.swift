@@ -25,7 +25,12 @@ public struct ComposerDocument: Sendable {
     /// A document holding `text` (stripped to the allow-list), caret at the end.
     public init(_ text: AttributedString = AttributedString(), formatting: ComposerFormatting = .standard) {
         self.formatting = formatting
-        self.text = formatting.sanitize(text)
+        // Made afresh from one `String`: pieces appended one by one can leave stale breaks.
+        let clean = formatting.sanitize(text)
+        self.text = Self.attributedString(Self.pieces(of: clean[clean.startIndex..<clean.endIndex], dropping: [], at: 0))
+        selection = self.text.endIndex..<self.text.endIndex
+        // Runs put side by side (a restored draft, a rich paste) can join into one Character.
+        alignRunsToCharacters()
         selection = self.text.endIndex..<self.text.endIndex
     }
 
@@ -54,14 +59,15 @@ public struct ComposerDocument: Sendable {
     /// The selection as Character offsets.
     var selectedOffsets: Range<Int> {
         let lower = offset(of: selection.lowerBound)
-        let upper = selection.isEmpty ? lower : lower + String(text[selection].characters).count
+        let upper = selection.isEmpty ? lower : lower + String(decoding: text.utf8[selection], as: UTF8.self).count
         return lower..<upper
     }
 
     /// The Character offset of an index. Counted on a `String`: on Linux that is over ten times
-    /// faster than `AttributedString.CharacterView.distance`.
+    /// faster than `AttributedString.CharacterView.distance`, and it is made from the UTF-8
+    /// bytes because a slice of the characters would round `index` by cached breaks.
     public func offset(of index: AttributedString.Index) -> Int {
-        String(text.characters[text.startIndex..<index]).count
+        String(decoding: text.utf8[text.startIndex..<index], as: UTF8.self).count
     }
 
     /// The index at a Character offset (clamped), found through the UTF-8 view for the same reason.
@@ -160,16 +166,46 @@ public struct ComposerDocument: Sendable {
         typingFormats = nil
     }
 
-    /// The one mutation of the text: replaces `range`, puts the caret after the replacement and
-    /// records an undo step.
+    /// The one mutation of the text: replaces `range`, puts the caret after the replacement (and
+    /// after the Character its end joined, if any) and records an undo step.
+    ///
+    /// `AttributedString`'s own edits can leave its Character breaks stale, or trap, where an
+    /// edit changes them (see `ComposerDocument+Characters`). So plain edits replace a stretch
+    /// widened to certain breaks, all of whose scalars no grapheme rule joins, and any other edit
+    /// rebuilds the whole text from its scalars: that costs a copy of the draft, only when the
+    /// edit is next to marks, joiners, jamo, flags or emoji.
     mutating func replace(_ range: Range<AttributedString.Index>, with replacement: AttributedString, kind: ComposerHistory.EditKind) {
         history.record(snapshot, kind: kind)
-        let startOffset = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
-        let tracked = text.transform(updating: range) { $0.replaceSubrange(range, with: replacement) }
-        // `transform` hands back the replacement's range; should it ever give up, count UTF-8.
-        let end = tracked?.upperBound
-            ?? text.utf8.index(text.startIndex, offsetBy: startOffset + replacement.utf8.count)
-        selection = end..<end
+        func utf8Offset(_ i: Index) -> Int { text.utf8.distance(from: text.startIndex, to: i) }
+        // A mention edited inside is plain text from then on, as its invalidation on text
+        // change says; the wider stretch rebuilt around it is not a change to it.
+        let cutMentions = [range.lowerBound, range.upperBound].compactMap { i in
+            mentionRun(at: i).flatMap { $0.lowerBound < i ? utf8Offset($0.lowerBound)..<utf8Offset($0.upperBound) : nil }
+        }
+        let whole = replacement[replacement.startIndex..<replacement.endIndex]
+        let endOffset: Int
+        if let stretch = widenedToSureBreaks(range), Self.isSimple(whole) {
+            var middle = Self.pieces(of: text[stretch.lowerBound..<range.lowerBound], dropping: cutMentions, at: utf8Offset(stretch.lowerBound))
+            middle += Self.pieces(of: whole, dropping: [], at: 0)
+            endOffset = utf8Offset(stretch.lowerBound) + middle.reduce(0) { $0 + $1.text.utf8.count }
+            middle += Self.pieces(of: text[range.upperBound..<stretch.upperBound], dropping: cutMentions, at: utf8Offset(range.upperBound))
+            text.replaceSubrange(stretch, with: Self.attributedString(middle))
+        } else {
+            var pieces = Self.pieces(of: text[text.startIndex..<range.lowerBound], dropping: cutMentions, at: 0)
+            pieces += Self.pieces(of: whole, dropping: [], at: 0)
+            endOffset = pieces.reduce(0) { $0 + $1.text.utf8.count }
+            pieces += Self.pieces(of: text[range.upperBound..<text.endIndex], dropping: cutMentions, at: utf8Offset(range.upperBound))
+            text = Self.attributedString(pieces)
+        }
+        // The end may now fall inside a Character (`x` typed before a combining mark): a caret
+        // there would trap the next `index(before:)`.
+        let end = text.utf8.index(text.startIndex, offsetBy: endOffset)
+        let caretOffset = utf8Offset(characterBoundary(atOrAfter: end))
+        alignRunsToCharacters()
+        // Deleting what stood between two mentions of one user joins them into one run, which
+        // the caret may not be inside.
+        let caret = mentionBoundary(text.utf8.index(text.startIndex, offsetBy: caretOffset), forward: true)
+        selection = caret..<caret
         caretAtStart = false
         typingFormats = nil
     }
@@ -179,8 +215,7 @@ public struct ComposerDocument: Sendable {
         if let typingFormats { return typingFormats }
         let at = selection.lowerBound
         guard at > text.startIndex else { return [] }
-        let before = text.characters.index(before: at)
-        return ComposerFormatting.formats(in: text.runs[before].attributes)
+        return ComposerFormatting.formats(in: text.runs[characterStart(before: at)].attributes)
     }
 }
 

@@ -64,11 +64,14 @@ public struct ComposerFormatting: Hashable, Sendable {
     public func sanitize(_ text: AttributedString) -> AttributedString {
         var out = AttributedString()
         for run in text.runs {
-            let piece = Self.sanitizePlainText(String(text[run.range].characters))
+            // By scalars: a run's Characters round a bound inside a Character down, which would
+            // move a mark (and the letter it joins) from one run to the next.
+            let original = String(String.UnicodeScalarView(text[run.range].unicodeScalars))
+            let piece = Self.sanitizePlainText(original)
             guard !piece.isEmpty else { continue }
             var attributes = allowedPart(of: run.attributes)
             // A mention whose text was changed by sanitizing is no longer the `@handle` it named.
-            if attributes[CommentAttributes.MentionAttribute.self] != nil, piece != String(text[run.range].characters) {
+            if attributes[CommentAttributes.MentionAttribute.self] != nil, piece != original {
                 attributes[CommentAttributes.MentionAttribute.self] = nil
             }
             out.append(AttributedString(piece, attributes: attributes))

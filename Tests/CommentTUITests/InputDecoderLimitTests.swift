@@ -1,0 +1,95 @@
+import Foundation
+import XCTest
+@testable import CommentTUI
+@testable import ThreadModel
+import CommentTUITestSupport
+
+/// Numbers too big for an `Int` and a bracketed paste that never ends (issue 22, items 2 and 5).
+final class InputDecoderLimitTests: XCTestCase {
+    private func decode(_ s: String) -> [InputEvent] {
+        var decoder = InputDecoder()
+        return decoder.feed(Array(s.utf8)) + decoder.flush()
+    }
+
+    private func key(_ k: Key, _ m: KeyModifiers = []) -> InputEvent { .key(KeyPress(k, m)) }
+
+    /// 2^63 wrapped to `Int.min`, and `- 1` trapped.
+    func testParametersPastIntMaxAreClampedNotWrapped() {
+        let huge = "9223372036854775808"
+        let max = InputDecoder.maxParameter
+        XCTAssertEqual(decode("\u{1B}[<0;\(huge);5M"), [.mouse(MouseEvent(.left, .press, column: max - 1, row: 4))])
+        XCTAssertEqual(decode("\u{1B}[<0;5;\(huge)\(huge)m"), [.mouse(MouseEvent(.left, .release, column: 4, row: max - 1))])
+        XCTAssertEqual(decode("\u{1B}[1;\(huge)A"), [key(.up, KeyModifiers(xtermParameter: max))])
+        XCTAssertEqual(decode("\u{1B}[\(huge)~x"), [key(.character("x"))])
+        XCTAssertEqual(decode("\u{1B}[\(huge);\(huge)u"), [], "no such key code")
+        XCTAssertEqual(decode("\u{1B}[27;\(huge);\(huge)~"), [])
+        XCTAssertEqual(decode("\u{1B}[?\(huge);\(huge)$y"), [.modeReport(mode: max, value: max)])
+    }
+
+    func testAnEndlessSequenceIsDroppedAndKeysComeThrough() {
+        var decoder = InputDecoder()
+        var events = decoder.feed(Array("\u{1B}[".utf8))
+        for _ in 0..<100 { events += decoder.feed(Array(repeating: UInt8(ascii: "7"), count: 1000)) }
+        events += decoder.feed([0x03])
+        XCTAssertEqual(events.last, .key(.ctrl("c")))
+        XCTAssertFalse(decoder.hasPendingEscape)
+    }
+
+    /// The paste never ends: a second without input ends it, and the next key is a key.
+    func testAPasteWithoutItsEndEndsAfterAQuietSecond() {
+        var decoder = InputDecoder()
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[200~half a paste\u{1B}[20".utf8)), [])
+        XCTAssertEqual(decoder.quietTimeout, InputDecoder.pasteQuietTimeout)
+        XCTAssertEqual(decoder.inputWasQuiet(for: InputDecoder.pasteQuietTimeout - 0.001), [])
+        XCTAssertEqual(decoder.feed([0x03]), [], "inside the paste Ctrl-C is pasted text")
+        XCTAssertEqual(decoder.inputWasQuiet(for: InputDecoder.pasteQuietTimeout), [.paste("half a paste\u{1B}[20\u{03}")])
+        XCTAssertNil(decoder.quietTimeout)
+        XCTAssertEqual(decoder.feed([0x03]), [.key(.ctrl("c"))])
+        // A pending Escape still waits only its own timeout.
+        XCTAssertEqual(decoder.feed([0x1B]), [])
+        XCTAssertEqual(decoder.quietTimeout, InputDecoder.escapeTimeout)
+        XCTAssertEqual(decoder.inputWasQuiet(for: InputDecoder.escapeTimeout), [key(.escape)])
+    }
+
+    /// The paste never ends and bytes keep coming: it ends at 1 MiB, and what follows is keys.
+    func testAPasteEndsAtItsSizeLimit() {
+        var decoder = InputDecoder()
+        var events = decoder.feed(Array("\u{1B}[200~".utf8))
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 4096)
+        for _ in 0..<(InputDecoder.maxPasteBytes / chunk.count) - 1 { events += decoder.feed(chunk) }
+        XCTAssertEqual(events, [])
+        events += decoder.feed(chunk + [0x03])
+        XCTAssertEqual(events.count, 2)
+        guard case .paste(let text) = events.first else { return XCTFail("\(events.first as Any)") }
+        XCTAssertEqual(text.utf8.count, InputDecoder.maxPasteBytes)
+        XCTAssertEqual(events.last, .key(.ctrl("c")))
+        XCTAssertFalse(decoder.isInPaste)
+        // A paste whose end comes after the limit is cut there too; the end marker is dropped.
+        var late = InputDecoder()
+        let body = String(repeating: "b", count: InputDecoder.maxPasteBytes + 10)
+        let cut = late.feed(Array("\u{1B}[200~\(body)\u{1B}[201~x".utf8))
+        XCTAssertEqual(cut.count, 12, "the paste, ten b keys, x")
+        XCTAssertEqual(cut.last, key(.character("x")))
+    }
+
+    /// The loop tells the decoder how long input was quiet, by the injected clock.
+    func testTheLoopEndsAStuckPasteByTheInjectedClock() throws {
+        var clock = 100.0
+        let (app, screen) = ThreadFixture.numbered(5).open()
+        let pipe = try FileDescriptor.pipe()
+        pipe.read.setNonBlockingAndCloseOnExec()
+        defer { pipe.read.close(); pipe.write.close() }
+        let loop = AppLoop(app: app, session: screen, input: pipe.read, signals: nil, now: { clock },
+                           wallClock: { Date(timeIntervalSince1970: 1_744_884_030) })
+        try pipe.write.writeAll(Array("\u{1B}[200~stuck".utf8))
+        XCTAssertNil(try loop.runOnce())
+        XCTAssertEqual(app.composer.draft.string, "")
+        XCTAssertEqual(loop.timeout()!, InputDecoder.pasteQuietTimeout, accuracy: 1e-9)
+        clock += InputDecoder.pasteQuietTimeout
+        XCTAssertEqual(loop.timeout(), 0)
+        XCTAssertNil(try loop.runOnce())
+        XCTAssertEqual(app.composer.draft.string, "stuck")
+        try pipe.write.writeAll([0x03])
+        XCTAssertEqual(try loop.runOnce(), AppLoop.Exit.quit, "Ctrl-C quits again")
+    }
+}
