@@ -51,24 +51,28 @@ final class InputDecoderLimitTests: XCTestCase {
         XCTAssertEqual(decoder.inputWasQuiet(for: InputDecoder.escapeTimeout), [key(.escape)])
     }
 
-    /// The paste never ends and bytes keep coming: it ends at 1 MiB, and what follows is keys.
-    func testAPasteEndsAtItsSizeLimit() {
+    /// The paste never ends and bytes keep coming: it goes on in pieces of 1 MiB, each a paste
+    /// (its line breaks are never Enter), memory stays bounded, and a quiet second ends it.
+    func testAPasteLongerThanTheLimitGoesOnInPiecesAndStaysAPaste() {
         var decoder = InputDecoder()
         var events = decoder.feed(Array("\u{1B}[200~".utf8))
-        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 4096)
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 4095) + [0x0D]
         for _ in 0..<(InputDecoder.maxPasteBytes / chunk.count) - 1 { events += decoder.feed(chunk) }
         XCTAssertEqual(events, [])
-        events += decoder.feed(chunk + [0x03])
-        XCTAssertEqual(events.count, 2)
+        events += decoder.feed(chunk + chunk + [0x03])
+        XCTAssertEqual(events.count, 1)
         guard case .paste(let text) = events.first else { return XCTFail("\(events.first as Any)") }
         XCTAssertEqual(text.utf8.count, InputDecoder.maxPasteBytes)
-        XCTAssertEqual(events.last, .key(.ctrl("c")))
-        XCTAssertFalse(decoder.isInPaste)
-        // A paste whose end comes after the limit is cut there too; the end marker is dropped.
+        XCTAssertTrue(decoder.isInPaste, "the rest is still pasted text, Enter and Ctrl-C included")
+        XCTAssertEqual(decoder.inputWasQuiet(for: InputDecoder.pasteQuietTimeout).count, 1, "a quiet second ends it")
+        XCTAssertEqual(decoder.feed([0x03]), [.key(.ctrl("c"))])
+        // A paste whose end comes after the limit: two pieces, then keys again.
         var late = InputDecoder()
-        let body = String(repeating: "b", count: InputDecoder.maxPasteBytes + 10)
+        let body = String(repeating: "é", count: InputDecoder.maxPasteBytes / 2 + 10)
         let cut = late.feed(Array("\u{1B}[200~\(body)\u{1B}[201~x".utf8))
-        XCTAssertEqual(cut.count, 12, "the paste, ten b keys, x")
+        XCTAssertEqual(cut.count, 3, "two pieces, then x")
+        let joined = cut.compactMap { if case .paste(let text) = $0 { text } else { nil } }.joined()
+        XCTAssertEqual(joined, body, "no character split between the pieces")
         XCTAssertEqual(cut.last, key(.character("x")))
     }
 

@@ -11,9 +11,10 @@ public struct InputDecoder: Sendable {
     /// How long a bracketed paste waits for its end (`ESC [ 201 ~`) once bytes stop coming: a
     /// terminal sends a paste in one burst, so a second without a byte means the end was lost.
     static let pasteQuietTimeout = 1.0
-    /// The most a bracketed paste holds: 1 MiB, beyond any text a comment is written with. The
-    /// paste ends there and what follows is read as keys, so even a flood without an end lets
-    /// Ctrl-C through, and memory stays bounded.
+    /// The most a bracketed paste holds before it is handed on: 1 MiB, beyond any text a
+    /// comment is written with. A longer paste goes on as several pastes and stays a paste (its
+    /// line breaks never act as Enter); the decoder's memory stays bounded, and a paste whose
+    /// end was lost still ends after a quiet second.
     static let maxPasteBytes = 1 << 20
 
     private var pending: [UInt8] = []
@@ -48,6 +49,21 @@ public struct InputDecoder: Sendable {
         return flush()
     }
 
+    /// A full paste buffer goes on as one paste, cut before a character's last bytes so none is
+    /// split; the rest starts the next piece and the paste goes on.
+    private mutating func handOnPastePiece() -> InputEvent {
+        var cut = pasteBuffer!.count
+        // Back to the lead byte of a character that may not be whole (at most three back).
+        var lead = cut
+        while lead > max(0, cut - 4), lead > 0, pasteBuffer![lead - 1] & 0xC0 == 0x80 { lead -= 1 }
+        if lead > 0, pasteBuffer![lead - 1] >= 0xC0 { cut = lead - 1 }
+        let rest = Array(pasteBuffer![cut...])
+        pasteBuffer!.removeLast(rest.count)
+        let piece = endPaste()
+        pasteBuffer = rest
+        return piece
+    }
+
     private mutating func endPaste() -> InputEvent {
         let event = InputEvent.paste(Self.pasteText(pasteBuffer ?? []))
         pasteBuffer = nil
@@ -80,7 +96,7 @@ public struct InputDecoder: Sendable {
                     pasteBuffer!.append(contentsOf: pending[i..<(i + take)])
                     i += take
                     guard pasteBuffer!.count >= Self.maxPasteBytes else { break }
-                    events.append(endPaste())
+                    events.append(handOnPastePiece())
                     continue
                 }
                 pasteBuffer!.append(contentsOf: pending[i..<end])
