@@ -24,6 +24,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("render", renderBenchmarks),
     ("layout", { [commentLayoutBenchmark()] }),
     ("index", threadIndexBenchmarks),
+    ("post", postBenchmarks),
     ("markup", markupBenchmarks),
     ("composer", composerBenchmarks),
     ("mentions", mentionBenchmarks),

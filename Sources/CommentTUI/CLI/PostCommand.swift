@@ -33,11 +33,13 @@ enum PostCommand {
             // Not `ThreadSource.send`, which takes a comment alone: whether the handle is new must
             // be decided against the file as it is under the lock, and the user record written in
             // the same locked append as the comment, or two writers could claim one handle.
-            try ThreadFileWriter(path: path).append { index in
+            // The users are kept between posts in the writer's state directory, so a post reads
+            // the lines appended since the last one, not the whole file.
+            let state = ThreadStateFiles(threadPath: path, environment: context.environment)
+            try ThreadFileWriter(path: path).append(usersKeptIn: state) { users in
                 var records: [ThreadRecord] = []
                 let author: User
-                let participants = CommentThread(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "", users: index.users)
-                if let known = participants.user(handle: handle) {
+                if let known = users.user(handle: handle) {
                     author = known
                 } else if let name = parsed.value("--name") {
                     guard Handle.isValid(handle) else {
@@ -46,6 +48,7 @@ enum PostCommand {
                     author = User(id: ThreadFileWriter.newUserID(), handle: handle, name: name)
                     records.append(.user(author))
                 } else {
+                    let participants = CommentThread(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "", users: users.all)
                     throw CommandFailure(
                         "\(shownPath) has no user '\(VisibleText.escape(handle))'; add --name NAME to join the thread, "
                             + "or post as one of: \(ParticipantList.describe(participants))", status: 1)

@@ -22,17 +22,25 @@ public struct ThreadFileWriter: Sendable {
         }
     }
 
-    /// Appends the records that `build` makes from the file as it is under the lock, so that
-    /// decisions such as "this handle is new" hold against concurrent writers.
+    /// Appends the records that `build` makes from the file's users as they are under the lock,
+    /// so that decisions such as "this handle is new" hold against concurrent writers; returns
+    /// how many bytes of the file were read to know them.
     ///
-    /// The file is indexed (users decoded, comments only found), not read whole: a post to a
-    /// million-comment thread holds the lock for the index's time, not a full decode.
-    public func append(after build: (ThreadIndex) throws -> [ThreadRecord]) throws {
+    /// With `state`, the users are kept there (`ThreadUserIndex`) up to where the file was read,
+    /// so the next append reads only the lines added since: a post to a million-comment thread
+    /// reads its last few lines, not the file. Without it (or when the kept users do not fit the
+    /// file), the whole file is read, users decoded and comments passed over.
+    @discardableResult
+    public func append(usersKeptIn state: ThreadStateFiles?, after build: (ThreadFileUsers) throws -> [ThreadRecord]) throws -> Int {
+        var bytesRead = 0
         try withLockedFile { file in
-            let records = try build(try ThreadIndex.open(path: path))
+            let users = try ThreadFileUsers.read(file, keepingIn: state)
+            bytesRead = users.bytesRead
+            let records = try build(users)
             let size = try file.size()
             return (records, try size > 0 && file.byte(at: size - 1) != 0x0A)
         }
+        return bytesRead
     }
 
     /// Opens and locks the file, asks what to append and whether the file lacks a final

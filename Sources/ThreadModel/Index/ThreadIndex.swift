@@ -31,7 +31,7 @@ public final class ThreadIndex {
         self.path = path
         self.descriptor = descriptor
         header = scan.header
-        users = scan.usersByID.values.sorted { $0.id < $1.id }
+        users = scan.users.sortedUsers
         problems = scan.problems
         follower = ThreadFileFollower(offset: scan.endOfCompleteLines, lineCount: scan.lineCount,
                                       passingOver: scan.pendingOverlongBytes)

@@ -21,8 +21,7 @@ struct ThreadIndexScan {
     /// Line number (from 1) of each comment line.
     private(set) var commentLines: [UInt32] = []
     private(set) var header: ThreadHeader?
-    private(set) var usersByID: [String: User] = [:]
-    private var userIDsByHandle: [String: String] = [:]
+    private(set) var users = ThreadUserTable()
     private(set) var problems: [ThreadFileProblem] = []
     /// Complete (newline-terminated) lines, blank ones included.
     private(set) var lineCount = 0
@@ -59,7 +58,12 @@ struct ThreadIndexScan {
 
     /// Whether a line is a comment in the canonical shape, so it can be indexed without decoding.
     private func isCanonicalComment(_ line: UnsafeRawBufferPointer) -> Bool {
-        let prefix = canonicalCommentPrefix
+        Self.isCanonicalComment(line, prefix: canonicalCommentPrefix)
+    }
+
+    /// Whether a line starts with `prefix` (`commentPrefix`, passed in: see `canonicalCommentPrefix`) and ends in `}`.
+    @inline(__always)
+    static func isCanonicalComment(_ line: UnsafeRawBufferPointer, prefix: [UInt8]) -> Bool {
         guard line.count > prefix.count, line[line.count - 1] == UInt8(ascii: "}") else { return false }
         for index in 0..<prefix.count where line[index] != prefix[index] { return false }
         return true
@@ -85,15 +89,9 @@ struct ThreadIndexScan {
         commentLines.append(UInt32(lineCount))
     }
 
-    /// The file's rule for users: the latest record per id; a handle another id owns is skipped.
+    /// The file's rule for users (`ThreadUserTable`).
     private mutating func add(_ user: User) {
-        let key = user.handle.lowercased()
-        if let owner = userIDsByHandle[key], owner != user.id {
-            return problem("handle \"\(user.handle)\" already belongs to user \(owner), skipped")
-        }
-        if let previous = usersByID[user.id] { userIDsByHandle[previous.handle.lowercased()] = nil }
-        usersByID[user.id] = user
-        userIDsByHandle[key] = user.id
+        if let skipped = users.add(user) { problem(skipped) }
     }
 
     private mutating func problem(_ message: String) {
