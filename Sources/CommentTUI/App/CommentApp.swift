@@ -99,6 +99,8 @@ public final class CommentApp {
             // Written to the thread like another writer's posts: they come back through the source.
             for answer in answers { _ = source.send(answer) }
         }
+        // A slice of the search under way: each turn reads a bounded share, so keys never wait.
+        apply(feed.continueSearch())
         prepare()
     }
 
@@ -154,12 +156,12 @@ public final class CommentApp {
         if let moved = feed.readMarker, moved != marker { source.readMarkerMoved(moved) }
     }
 
-    /// When the app next needs a frame without input: now while something moves, else its next
-    /// timer (a wheel burst's end, the debounced end, a pending draft save, an effect's next
-    /// step), else nil.
+    /// When the app next needs a frame without input: now while something moves or a search
+    /// scans, else its next timer (a wheel burst's end, the debounced end, a pending draft save,
+    /// an effect's next step), else nil.
     public var nextDeadline: ScrollInstant? {
         [feed.scroll.model.nextDeadline, mentions.picker?.model.nextDeadline, composer.saveDue, feed.effects.nextChange(after: now),
-         demoCompanion?.nextDeadline].compactMap { $0 }.min()
+         demoCompanion?.nextDeadline, feed.isSearching ? now : nil].compactMap { $0 }.min()
     }
 
     /// Work that must not wait for a timer when the client stops (or is suspended, or hands the

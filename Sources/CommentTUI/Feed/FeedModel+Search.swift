@@ -1,17 +1,6 @@
 import Foundation
 import ThreadModel
 
-/// Ctrl-S: an incremental search of the feed, newest to oldest.
-struct FeedSearch {
-    /// What the reader typed.
-    var query = ""
-    /// The comment that matches now, if any.
-    var match: Int?
-    /// Comments read per search step at most, so a keystroke in a huge thread stays quick;
-    /// Enter goes on from where the step stopped.
-    static let scanLimit = 100_000
-}
-
 extension FeedModel {
     /// Starts a search, or goes to the next match when one is running.
     func startSearch() -> FeedEffect? {
@@ -20,15 +9,15 @@ extension FeedModel {
         return .message("search: type to find, Enter for the next match, Esc to leave")
     }
 
-    /// Leaves the search.
+    /// Leaves the search (and the scan under way).
     func leaveSearch() { search = nil }
 
-    /// Adds a typed character to the query and searches from the current match.
+    /// Adds a typed character to the query and searches again from the current match.
     func typeIntoSearch(_ character: Character) -> FeedEffect? {
         guard var current = search else { return nil }
         current.query.append(character)
         search = current
-        return runSearch(from: current.match ?? lastVisibleComment)
+        return beginScan(from: current.match ?? lastVisibleComment)
     }
 
     /// Removes the query's last character and searches again.
@@ -36,7 +25,7 @@ extension FeedModel {
         guard var current = search, !current.query.isEmpty else { return nil }
         current.query.removeLast()
         search = current
-        return runSearch(from: current.match ?? lastVisibleComment)
+        return beginScan(from: current.match ?? lastVisibleComment)
     }
 
     /// The newest comment on screen: where a search starts.
@@ -52,41 +41,73 @@ extension FeedModel {
     func searchNext() -> FeedEffect? {
         guard let current = search, !current.query.isEmpty else { return nil }
         let start = (current.match ?? lastVisibleComment + 1) - 1
-        return runSearch(from: start < 0 ? comments.count - 1 : start)
+        return beginScan(from: start < 0 ? comments.count - 1 : start)
     }
 
-    /// Finds the query in `start` or an older comment, wrapping once; selects and shows the match.
-    private func runSearch(from start: Int) -> FeedEffect? {
+    /// Sets a scan going from `start` towards the oldest, replacing the one under way; reads nothing.
+    private func beginScan(from start: Int) -> FeedEffect? {
         guard var current = search, comments.count > 0 else { return nil }
         guard !current.query.isEmpty else {
             current.match = nil
+            current.scan = nil
             search = current
             return .message("search: ")
         }
         let count = comments.count
-        let first = min(max(0, start), count - 1)
-        for step in 0..<min(count, FeedSearch.scanLimit) {
-            let index = (first - step + count) % count
-            guard matches(index, current.query) else { continue }
+        current.scan = FeedSearch.Scan(first: min(max(0, start), count - 1), length: min(count, FeedSearch.scanLimit))
+        search = current
+        return nil
+    }
+
+    /// Whether a scan is under way (the loop then wakes for the next slice at once).
+    var isSearching: Bool { search?.scan != nil }
+
+    /// Reads the next slice of the scan under way (`FeedSearch.sliceComments` comments or
+    /// `sliceBytes` of bodies at most); selects and shows a match when one is found.
+    func continueSearch() -> FeedEffect? {
+        guard var current = search, var scan = current.scan else { return nil }
+        let count = comments.count
+        guard count > 0 else {
+            current.scan = nil
+            search = current
+            return nil
+        }
+        var bytes = 0
+        let sliceEnd = min(scan.length, scan.done + FeedSearch.sliceComments)
+        while scan.done < sliceEnd, bytes < FeedSearch.sliceBytes {
+            let index = ((scan.first - scan.done) % count + count) % count
+            scan.done += 1
+            let read = matches(index, current.query)
+            bytes += read.bytes
+            guard read.matched else { continue }
             if search?.match != index { flashHeader(of: index) }
+            current.scan = nil
             current.match = index
             search = current
             selected = index
             scrollIntoView(index)
             return .message("search \"\(current.query)\": comment \(index + 1) of \(count) (Enter: older)")
         }
-        let scanned = min(count, FeedSearch.scanLimit)
-        current.match = scanned < count ? (first - scanned + 1 + count) % count : nil
+        guard scan.done >= scan.length else {
+            current.scan = scan
+            search = current
+            return nil
+        }
+        current.scan = nil
+        let partial = scan.length < count
+        current.match = partial ? ((scan.first - scan.length + 1) % count + count) % count : nil
         search = current
-        return scanned < count ? .message("search \"\(current.query)\": not in \(scanned) comments; Enter goes on")
-                               : .message("search \"\(current.query)\": no match", isError: true)
+        return partial ? .message("search \"\(current.query)\": not in \(scan.length) comments; Enter goes on")
+                       : .message("search \"\(current.query)\": no match", isError: true)
     }
 
-    private func matches(_ index: Int, _ query: String) -> Bool {
-        guard case .success(let comment) = comments.comment(at: index) else { return false }
+    /// Whether a comment matches, and the bytes of body read to know.
+    private func matches(_ index: Int, _ query: String) -> (matched: Bool, bytes: Int) {
+        guard case .success(let comment) = comments.comment(at: index) else { return (false, 0) }
         let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
-        if comment.body.range(of: query, options: options) != nil { return true }
-        guard let user = comments.user(id: comment.author) else { return false }
-        return user.name.range(of: query, options: options) != nil || user.handle.range(of: query, options: options) != nil
+        let bytes = comment.body.utf8.count
+        if comment.body.range(of: query, options: options) != nil { return (true, bytes) }
+        guard let user = comments.user(id: comment.author) else { return (false, bytes) }
+        return (user.name.range(of: query, options: options) != nil || user.handle.range(of: query, options: options) != nil, bytes)
     }
 }

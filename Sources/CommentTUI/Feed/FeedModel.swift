@@ -263,6 +263,7 @@ final class FeedModel {
         lastSeen = lastSeen.map { $0 + count }
         lastFrame = nil
         if let match = search?.match { search?.match = match + count }
+        if let first = search?.scan?.first { search?.scan?.first = first + count }
         layoutCache.invalidateAll()
         scroll.commentsPrepended(count, at: now)
     }
@@ -277,6 +278,7 @@ final class FeedModel {
         lastSeen = lastSeen.map(moved)
         lastFrame = nil
         if let match = search?.match { search?.match = moved(match) }
+        if let first = search?.scan?.first { search?.scan?.first = moved(first) }
         layoutCache.invalidateAll()
         scroll.commentsReplaced(at: index, removed: removed, inserted: inserted, at: now)
     }
