@@ -117,7 +117,9 @@ extension CommentApp {
     /// Whether a comment's body mentions the reader (an `@handle` the markup recognises).
     private func mentionsMe(_ comment: Comment) -> Bool {
         guard comment.body.contains("@" + me.handle) else { return false }
-        let text = CommentMarkup.parse(comment.body, handles: { self.comments.handleID($0) })
+        // Only what the feed lays out (`ShownBody`): a huge body is not parsed whole on arrival.
+        let shown = ShownBody(comment.body, limit: FeedLayout.shownBodyBytes).text
+        let text = CommentMarkup.parse(shown, handles: { self.comments.handleID($0) })
         return text.runs.contains { $0.attributes[CommentAttributes.MentionAttribute.self] == me.id }
     }
 

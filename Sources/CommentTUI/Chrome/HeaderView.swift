@@ -19,7 +19,9 @@ struct ThreadHeaderLayout {
 
     init(thread: CommentThread, width: Int, handles: (String) -> String?) {
         self.width = width
-        let layout = TextLayout(CommentMarkup.parseRuns(thread.body, handles: handles), width: max(4, width - 2))
+        // A few rows show: a huge post is parsed as far as a comment is (`ShownBody`).
+        let body = ShownBody(thread.body, limit: FeedLayout.shownBodyBytes).text
+        let layout = TextLayout(CommentMarkup.parseRuns(body, handles: handles), width: max(4, width - 2))
         let nonEmpty = layout.lines.contains { !$0.runs.isEmpty }
         let shown = layout.truncated(toRows: Self.bodyRows)
         bodyLines = nonEmpty ? Array(shown.lines.prefix(Self.bodyRows)) : []

@@ -18,6 +18,8 @@ struct CommentLayout {
     let body: TextLayout
     /// Whether the full body is long enough to collapse (so it has a marker either way).
     let isCollapsible: Bool
+    /// Body bytes not laid out (behind "show all"; `ShownBody`).
+    let hiddenBytes: Int
     /// Every spoiler of the whole body, the collapsed part included (Alt-S reveals them all).
     let spoilers: Set<Int>
     /// Whether the "new" divider sits above the comment (it is the first unread one).

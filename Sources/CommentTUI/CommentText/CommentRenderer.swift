@@ -80,7 +80,7 @@ struct CommentRenderer {
         case .listMarker: return Theme.listMarker
         case .headingMarker: return Theme.headingMarker
         case .linkHost: return Theme.linkHost
-        case .expandMarker: return Theme.expandMarker
+        case .expandMarker, .showAllMarker: return Theme.expandMarker
         case .text: break
         }
         if let spoiler = run.spoiler, !(revealed ?? revealedSpoilers.contains(spoiler)) { return Theme.spoiler }

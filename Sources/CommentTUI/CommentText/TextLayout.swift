@@ -63,13 +63,14 @@ struct TextLayout: Equatable, Sendable {
     }
 
     /// The layout cut to `rows` rows, the last ending in `… N more lines` (an expand marker) so
-    /// the marker always fits; unchanged when it already fits.
-    func truncated(toRows rows: Int) -> TextLayout {
-        guard rows >= 1, lines.count > rows else { return self }
+    /// the marker always fits; unchanged when it already fits. `andMore`: the layout is itself
+    /// only the start of the text (`ShownBody`), so the count is a lower bound (`N+ more lines`).
+    func truncated(toRows rows: Int, andMore: Bool = false) -> TextLayout {
+        guard rows >= 1, lines.count > rows || andMore else { return self }
         var kept = Array(lines.prefix(rows))
-        let hidden = lines.count - rows
-        let marker = Self.markerRun(" \(hidden) more line\(hidden == 1 ? "" : "s")")
-        var last = kept[rows - 1]
+        let hidden = max(0, lines.count - rows)
+        let marker = Self.markerRun(" \(hidden)\(andMore ? "+" : "") more line\(hidden == 1 && !andMore ? "" : "s")")
+        var last = kept[kept.count - 1]
         // Room for "…" then the marker: cut the last line's content to what is left.
         let room = max(0, width - marker.width - 1)
         last.runs = Self.cut(last.runs, to: room)
@@ -79,10 +80,22 @@ struct TextLayout: Equatable, Sendable {
         var trailer = marker
         trailer.column = ellipsis.column + 1
         last.runs.append(trailer)
-        kept[rows - 1] = last
+        kept[kept.count - 1] = last
         var result = TextLayout(width: width, lines: kept)
         result.isTruncated = true
         result.fullLineCount = lines.count
+        return result
+    }
+
+    /// The layout with a line saying how much of the text was left out (`ShownBody`), offering all of it.
+    func withShowAllMarker(hiddenBytes: Int) -> TextLayout {
+        var result = self
+        var marker = Self.markerRun("show all")
+        marker.style.role = .showAllMarker
+        var said = Self.markerRun("… \(ShownBody.describe(bytes: hiddenBytes)) more · ")
+        said.style.role = .showAllMarker
+        marker.column = said.width
+        result.lines.append(Line(runs: [said, marker]))
         return result
     }
 

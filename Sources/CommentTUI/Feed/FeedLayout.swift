@@ -12,6 +12,9 @@ final class FeedLayout {
     static let bodyIndent = 3
     /// A body longer than this many rows is collapsed until expanded.
     static let collapsedRows = 12
+    /// Body bytes parsed and laid out unless the reader asks for all (`ShownBody`): a screenful
+    /// many times over, and a bound on the time and memory one huge comment costs.
+    static let shownBodyBytes = 64 << 10
     /// Laid-out comments kept; beyond this the cache starts afresh (a screenful is re-laid cheaply).
     static let cacheLimit = 4096
 
@@ -28,6 +31,8 @@ final class FeedLayout {
         /// The user id an `@handle` names, for mentions.
         var handleID: (String) -> String?
         var isExpanded: (String) -> Bool
+        /// Whether the reader asked for the whole of a huge body ("show all").
+        var showsAll: (String) -> Bool = { _ in false }
         /// Whether the comment at a position is the first unread one.
         var startsUnread: (Int) -> Bool = { _ in false }
         /// Whether a position holds a gap's marker (comments a server skipped) instead of a comment.
@@ -58,17 +63,27 @@ final class FeedLayout {
             let header = CommentHeaderLayout(
                 name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
                 width: width - Self.gutter - 1)
-            let full = TextLayout(CommentMarkup.parseRuns(comment.body, handles: source.handleID), width: bodyWidth)
-            let collapsible = full.lines.count > Self.collapsedRows
-            let body = !collapsible ? full
-                : source.isExpanded(comment.id) ? full.withCollapseMarker() : full.truncated(toRows: Self.collapsedRows)
+            let shown = ShownBody(comment.body, limit: source.showsAll(comment.id) ? Int.max : Self.shownBodyBytes)
+            let full = TextLayout(CommentMarkup.parseRuns(shown.text, handles: source.handleID), width: bodyWidth)
+            let collapsible = full.lines.count > Self.collapsedRows || shown.hiddenBytes > 0
+            let body: TextLayout
+            if !collapsible {
+                body = full
+            } else if !source.isExpanded(comment.id) {
+                body = full.truncated(toRows: Self.collapsedRows, andMore: shown.hiddenBytes > 0)
+            } else if shown.hiddenBytes > 0 {
+                body = full.withShowAllMarker(hiddenBytes: shown.hiddenBytes).withCollapseMarker()
+            } else {
+                body = full.withCollapseMarker()
+            }
             return CommentLayout(comment: .success(comment), header: header, body: body, isCollapsible: collapsible,
-                                 spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
+                                 hiddenBytes: shown.hiddenBytes, spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
         case .failure(let problem):
             // Line 0: not a line of a file (a gap's marker, a page that did not read back).
             var text = AttributedString(problem.line > 0 ? "line \(problem.line): \(problem.message)" : problem.message)
             text[CommentAttributes.CodeAttribute.self] = nil
-            return CommentLayout(comment: .failure(problem), header: nil, body: TextLayout(text, width: bodyWidth), isCollapsible: false, spoilers: [])
+            return CommentLayout(comment: .failure(problem), header: nil, body: TextLayout(text, width: bodyWidth), isCollapsible: false,
+                                 hiddenBytes: 0, spoilers: [])
         }
     }
 }

@@ -51,16 +51,34 @@ extension FeedModel {
     /// Expands or collapses the selected comment.
     func toggleExpandedSelection() -> FeedEffect? {
         guard let index = selected else { return Self.selectFirst }
-        return toggleExpanded(index)
+        return toggleExpanded(index, stepping: true)
     }
 
     /// Expands a collapsed comment, or collapses an expanded one (keeping its top in view).
-    func toggleExpanded(_ index: Int) -> FeedEffect? {
+    /// `stepping`: an expanded huge comment shows all of it instead (Alt-E goes collapsed,
+    /// expanded, all, collapsed; a click on `⌃ show less` collapses at once).
+    func toggleExpanded(_ index: Int, stepping: Bool = false) -> FeedEffect? {
         let comment = layout(index)
         guard comment.isCollapsible, let id = comment.commentID else { return .message("this comment is shown whole") }
-        if expandedComments.remove(id) == nil { expandedComments.insert(id) }
+        if stepping, expandedComments.contains(id), comment.hiddenBytes > 0 { return showAll(index) }
+        if expandedComments.remove(id) == nil {
+            expandedComments.insert(id)
+        } else {
+            // Collapsed again: the whole body's layout is let go.
+            wholeComments.remove(id)
+        }
         invalidate(index)
         if !expandedComments.contains(id) { scrollIntoView(index) }
+        return nil
+    }
+
+    /// Lays out the whole of a huge comment ("show all"), not only its first `FeedLayout.shownBodyBytes`.
+    func showAll(_ index: Int) -> FeedEffect? {
+        let comment = layout(index)
+        guard comment.hiddenBytes > 0, let id = comment.commentID else { return nil }
+        expandedComments.insert(id)
+        wholeComments.insert(id)
+        invalidate(index)
         return nil
     }
 
@@ -102,6 +120,8 @@ extension FeedModel {
             effects.start(.spoiler(spoiler, revealing: true), on: id, at: now)
         } else if style.role == .expandMarker {
             return toggleExpanded(hit.comment)
+        } else if style.role == .showAllMarker {
+            return showAll(hit.comment)
         } else if let url = style.link {
             return .open(url)
         }
