@@ -17,6 +17,13 @@ if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--scroll-room-
     exit(0)
 }
 
+// `comment-tui-bench --huge-only PATH`: the child that `scaleBenchmarks` starts, so that VmHWM
+// counts one client showing a huge comment.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--huge-only" {
+    runHugeOnly(path: CommandLine.arguments[2])
+    exit(0)
+}
+
 // `comment-tui-bench [GROUP ...]` runs only the named groups (all without arguments).
 let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("scroll", scrollBenchmarks),
@@ -25,6 +32,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("layout", { [commentLayoutBenchmark()] }),
     ("index", threadIndexBenchmarks),
     ("post", postBenchmarks),
+    ("scale", scaleBenchmarks),
     ("markup", markupBenchmarks),
     ("composer", composerBenchmarks),
     ("mentions", mentionBenchmarks),

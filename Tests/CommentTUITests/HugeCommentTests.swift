@@ -5,7 +5,8 @@ import XCTest
 import CommentTUITestSupport
 
 /// A huge comment from another writer (issue 22, item 7): only its first
-/// `FeedLayout.shownBodyBytes` are parsed and laid out, the rest waits behind "show all".
+/// `FeedLayout.shownBodyBytes` are parsed and laid out, the rest waits behind "show more"
+/// (a step of at most `FeedLayout.showMoreBytes`, "show all" when that is the rest).
 final class HugeCommentTests: XCTestCase {
     /// Words in lines of about 70 bytes, `bytes` long, ending in "THE END".
     private static func body(bytes: Int) -> String {
@@ -53,11 +54,11 @@ final class HugeCommentTests: XCTestCase {
         XCTAssertGreaterThan(layout.hiddenBytes, 5_900_000)
         XCTAssertTrue(pilot.lines.contains { $0.contains("+ more lines") }, pilot.lines.joined(separator: "\n"))
 
-        // Expanded: the first part whole, then how much is left out and "show all".
+        // Expanded: the first part whole, then how much is left out and a step more.
         click(pilot, on: "+ more lines")
         layout = pilot.app.feed.layout(huge)
         XCTAssertLessThan(layout.body.lines.count, bound)
-        let said = "… \(ShownBody.describe(bytes: layout.hiddenBytes)) more · show all"
+        let said = "… \(ShownBody.describe(bytes: layout.hiddenBytes)) more · show \(ShownBody.describe(bytes: FeedLayout.showMoreBytes)) more"
         XCTAssertEqual(layout.body.lines[layout.body.lines.count - 2].text, said)
         XCTAssertEqual(layout.body.lines.last?.text, "⌃ show less")
         // It scrolls as any comment: up through it and back, every frame from the same bounded layout.
@@ -77,17 +78,29 @@ final class HugeCommentTests: XCTestCase {
         XCTAssertGreaterThan(whole.body.lines.count, 200_000 / 80)
         XCTAssertEqual(whole.body.lines[whole.body.lines.count - 2].text, "THE END")
         XCTAssertEqual(whole.body.lines.last?.text, "⌃ show less")
-        XCTAssertEqual(pilot.app.feed.wholeComments, ["huge"])
+        XCTAssertEqual(pilot.app.feed.shownBodyBytes, ["huge": FeedLayout.shownBodyBytes + FeedLayout.showMoreBytes])
 
         // Alt-E steps too: collapsed, expanded, all, collapsed (the whole layout let go).
         _ = pilot.app.feed.toggleExpanded(huge)
-        XCTAssertEqual(pilot.app.feed.wholeComments, [])
+        XCTAssertEqual(pilot.app.feed.shownBodyBytes, [:])
         pilot.app.feed.selected = huge
         for expected in [(true, false), (true, true), (false, false)] {
             pilot.press(.alt("e"))
             XCTAssertEqual(pilot.app.feed.expandedComments.contains("huge"), expected.0)
-            XCTAssertEqual(pilot.app.feed.wholeComments.contains("huge"), expected.1)
+            XCTAssertEqual(pilot.app.feed.shownBodyBytes["huge"] != nil, expected.1)
         }
+    }
+
+    func testEachShowMoreStepIsBounded() {
+        var limit = FeedLayout.shownBodyBytes
+        var steps: [Int] = []
+        while limit < 8 << 20 {
+            let next = FeedLayout.limit(after: limit)
+            steps.append(next - limit)
+            limit = next
+        }
+        XCTAssertTrue(steps.allSatisfy { $0 <= FeedLayout.showMoreBytes }, "\(steps)")
+        XCTAssertEqual(steps.count, 8, "an 8 MiB body, the most a reader takes, in eight steps")
     }
 
     func testTheCutFallsBetweenLinesOrCharacters() {

@@ -18,7 +18,7 @@ struct CommentLayout {
     let body: TextLayout
     /// Whether the full body is long enough to collapse (so it has a marker either way).
     let isCollapsible: Bool
-    /// Body bytes not laid out (behind "show all"; `ShownBody`).
+    /// Body bytes not laid out (behind "show more"; `ShownBody`).
     let hiddenBytes: Int
     /// Every spoiler of the whole body, the collapsed part included (Alt-S reveals them all).
     let spoilers: Set<Int>

@@ -1,9 +1,9 @@
 /// The part of a comment body the client parses and lays out: the first
-/// `FeedLayout.shownBodyBytes` unless the reader asked for all of it.
+/// `FeedLayout.shownBodyBytes`, or as far as the reader asked to see (`FeedLayout.limit(after:)`).
 ///
 /// A body can be as long as a line the reader takes (8 MiB, from another writer or a server);
-/// parsing and laying one out costs hundreds of bytes per byte, so only a prefix is, and the rest
-/// waits behind "show all". The prefix ends at a line break when one is near the limit, else
+/// parsing and laying one out costs over a hundred bytes per byte, so only a prefix is, and the
+/// rest waits behind "show more" (a step of at most `FeedLayout.showMoreBytes`). The prefix ends at a line break when one is near the limit, else
 /// between characters (never inside one).
 struct ShownBody {
     /// The text to parse and lay out.

@@ -87,10 +87,11 @@ struct TextLayout: Equatable, Sendable {
         return result
     }
 
-    /// The layout with a line saying how much of the text was left out (`ShownBody`), offering all of it.
-    func withShowAllMarker(hiddenBytes: Int) -> TextLayout {
+    /// The layout with a line saying how much of the text was left out (`ShownBody`), offering
+    /// all of it, or `nextBytes` more when that is less.
+    func withShowMoreMarker(hiddenBytes: Int, nextBytes: Int) -> TextLayout {
         var result = self
-        var marker = Self.markerRun("show all")
+        var marker = Self.markerRun(hiddenBytes <= nextBytes ? "show all" : "show \(ShownBody.describe(bytes: nextBytes)) more")
         marker.style.role = .showAllMarker
         var said = Self.markerRun("… \(ShownBody.describe(bytes: hiddenBytes)) more · ")
         said.style.role = .showAllMarker

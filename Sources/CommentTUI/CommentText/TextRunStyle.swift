@@ -17,7 +17,7 @@ struct TextRunStyle: Hashable, Sendable {
         case linkHost
         /// `… 27 more lines` on a collapsed comment, `⌃ show less` on an expanded one.
         case expandMarker
-        /// `… 5.9 MB more · show all` after the part of a huge body that is laid out.
+        /// `… 5.9 MB more · show 1 MB more` (or `show all`) after the part of a huge body laid out.
         case showAllMarker
     }
 

@@ -15,6 +15,9 @@ final class FeedLayout {
     /// Body bytes parsed and laid out unless the reader asks for all (`ShownBody`): a screenful
     /// many times over, and a bound on the time and memory one huge comment costs.
     static let shownBodyBytes = 64 << 10
+    /// Body bytes one "show more" adds: what `post` writes whole (1 MiB), so a comment of the
+    /// thread's own writers shows all in one step, and memory grows a step at a time, as asked.
+    static let showMoreBytes = ThreadFileLimits.bodyBytes
     /// Laid-out comments kept; beyond this the cache starts afresh (a screenful is re-laid cheaply).
     static let cacheLimit = 4096
 
@@ -31,13 +34,16 @@ final class FeedLayout {
         /// The user id an `@handle` names, for mentions.
         var handleID: (String) -> String?
         var isExpanded: (String) -> Bool
-        /// Whether the reader asked for the whole of a huge body ("show all").
-        var showsAll: (String) -> Bool = { _ in false }
+        /// Body bytes the reader asked to see of a huge comment ("show more"), if more than `shownBodyBytes`.
+        var shownBytes: (String) -> Int? = { _ in nil }
         /// Whether the comment at a position is the first unread one.
         var startsUnread: (Int) -> Bool = { _ in false }
         /// Whether a position holds a gap's marker (comments a server skipped) instead of a comment.
         var isGap: (Int) -> Bool = { _ in false }
     }
+
+    /// The body bytes shown after one more "show more" from `limit`.
+    static func limit(after limit: Int) -> Int { limit + showMoreBytes }
 
     /// The layout of the comment at `index`.
     func layout(of index: Int, _ source: Source) -> CommentLayout {
@@ -63,7 +69,8 @@ final class FeedLayout {
             let header = CommentHeaderLayout(
                 name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
                 width: width - Self.gutter - 1)
-            let shown = ShownBody(comment.body, limit: source.showsAll(comment.id) ? Int.max : Self.shownBodyBytes)
+            let limit = source.shownBytes(comment.id) ?? Self.shownBodyBytes
+            let shown = ShownBody(comment.body, limit: limit)
             let full = TextLayout(CommentMarkup.parseRuns(shown.text, handles: source.handleID), width: bodyWidth)
             let collapsible = full.lines.count > Self.collapsedRows || shown.hiddenBytes > 0
             let body: TextLayout
@@ -72,7 +79,8 @@ final class FeedLayout {
             } else if !source.isExpanded(comment.id) {
                 body = full.truncated(toRows: Self.collapsedRows, andMore: shown.hiddenBytes > 0)
             } else if shown.hiddenBytes > 0 {
-                body = full.withShowAllMarker(hiddenBytes: shown.hiddenBytes).withCollapseMarker()
+                body = full.withShowMoreMarker(hiddenBytes: shown.hiddenBytes, nextBytes: Self.limit(after: limit) - limit)
+                    .withCollapseMarker()
             } else {
                 body = full.withCollapseMarker()
             }

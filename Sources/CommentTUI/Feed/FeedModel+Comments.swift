@@ -55,29 +55,30 @@ extension FeedModel {
     }
 
     /// Expands a collapsed comment, or collapses an expanded one (keeping its top in view).
-    /// `stepping`: an expanded huge comment shows all of it instead (Alt-E goes collapsed,
-    /// expanded, all, collapsed; a click on `⌃ show less` collapses at once).
+    /// `stepping`: an expanded huge comment shows more of it instead (Alt-E goes collapsed,
+    /// expanded, more until all, collapsed; a click on `⌃ show less` collapses at once).
     func toggleExpanded(_ index: Int, stepping: Bool = false) -> FeedEffect? {
         let comment = layout(index)
         guard comment.isCollapsible, let id = comment.commentID else { return .message("this comment is shown whole") }
-        if stepping, expandedComments.contains(id), comment.hiddenBytes > 0 { return showAll(index) }
+        if stepping, expandedComments.contains(id), comment.hiddenBytes > 0 { return showMore(index) }
         if expandedComments.remove(id) == nil {
             expandedComments.insert(id)
         } else {
-            // Collapsed again: the whole body's layout is let go.
-            wholeComments.remove(id)
+            // Collapsed again: the layout of the body shown is let go.
+            shownBodyBytes[id] = nil
         }
         invalidate(index)
         if !expandedComments.contains(id) { scrollIntoView(index) }
         return nil
     }
 
-    /// Lays out the whole of a huge comment ("show all"), not only its first `FeedLayout.shownBodyBytes`.
-    func showAll(_ index: Int) -> FeedEffect? {
+    /// Lays out more of a huge comment ("show more", "show all"): `FeedLayout.showMoreBytes` more,
+    /// so an 8 MiB body takes eight steps the reader asks for, not one that takes the machine.
+    func showMore(_ index: Int) -> FeedEffect? {
         let comment = layout(index)
         guard comment.hiddenBytes > 0, let id = comment.commentID else { return nil }
         expandedComments.insert(id)
-        wholeComments.insert(id)
+        shownBodyBytes[id] = FeedLayout.limit(after: shownBodyBytes[id] ?? FeedLayout.shownBodyBytes)
         invalidate(index)
         return nil
     }
@@ -121,7 +122,7 @@ extension FeedModel {
         } else if style.role == .expandMarker {
             return toggleExpanded(hit.comment)
         } else if style.role == .showAllMarker {
-            return showAll(hit.comment)
+            return showMore(hit.comment)
         } else if let url = style.link {
             return .open(url)
         }

@@ -35,8 +35,8 @@ final class FeedModel {
     var delivery: (String) -> CommentDelivery? = { _ in nil }
     /// Long comments the reader expanded, by comment id.
     var expandedComments: Set<String> = []
-    /// Huge comments the reader asked to see whole ("show all"), by comment id.
-    var wholeComments: Set<String> = []
+    /// Body bytes shown of huge comments the reader asked to see more of ("show more"), by comment id.
+    var shownBodyBytes: [String: Int] = [:]
     /// Transitions running on comments (a spoiler dissolving, an arrival, a glow, a flash).
     var effects = TextEffects()
     /// How fades look on this terminal.
@@ -142,7 +142,7 @@ final class FeedModel {
             user: { self.comments.user(id: $0) },
             handleID: { self.comments.handleID($0) },
             isExpanded: { self.expandedComments.contains($0) },
-            showsAll: { self.wholeComments.contains($0) },
+            shownBytes: { self.shownBodyBytes[$0] },
             startsUnread: { $0 == self.firstUnread },
             isGap: { self.comments.isGap(at: $0) }))
     }

@@ -1,0 +1,131 @@
+import Foundation
+import CommentTUI
+import ScrollEngine
+import ThreadModel
+
+/// Issue 22's figures for the client at scale: the latency of a Ctrl-S key at 1,000,000
+/// comments (the key, then the slice the next turn reads: what a following key waits for),
+/// and the time and peak memory of showing an 8 MB comment (the most a reader takes) and a
+/// 10 MB one (over the line limit: skipped and reported), each in a fresh child process.
+func scaleBenchmarks() -> [BenchmarkRow] {
+    let directory = NSTemporaryDirectory() + "comment-tui-bench-scale-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var rows = searchRows(directory: directory)
+    for bytes in [8_000_000, 10_000_000] {
+        let path = directory + "/huge-\(bytes).jsonl"
+        writeHugeThread(bodyBytes: bytes, to: path)
+        let label = "\(bytes / 1_000_000) MB comment"
+        guard let figures = hugeChild(path: path) else {
+            rows.append(BenchmarkRow(area: "huge comment", name: label, value: "child process failed"))
+            continue
+        }
+        rows.append(BenchmarkRow(area: "huge comment", name: "\(label): open + first frame · peak memory (VmHWM)",
+                                 value: "\(figures[0]) ms · \(figures[4]) MB"))
+        rows.append(BenchmarkRow(area: "huge comment", name: "\(label): expand (64 KB laid out) · one show-more step (1 MiB) · peak",
+                                 value: "\(figures[1]) ms · \(figures[2]) ms · \(figures[5]) MB"))
+        rows.append(BenchmarkRow(area: "huge comment", name: "\(label): the steps to the whole body (the reader asks each) · peak",
+                                 value: "\(figures[3]) ms · \(figures[6]) MB"))
+    }
+    return rows
+}
+
+/// Ctrl-S at 1,000,000 comments: per key, the key and the next turn's slice.
+private func searchRows(directory: String) -> [BenchmarkRow] {
+    let path = directory + "/search.jsonl"
+    _ = generateThread(comments: 1_000_000, users: 10_000, to: path)
+    guard let index = try? ThreadIndex.open(path: path), let header = index.header else { return [] }
+    let thread = CommentThread(id: header.id, title: header.title, author: header.author, created: header.created,
+                               body: header.body, users: index.users)
+    let app = CommentApp(source: InMemoryThreadSource(thread: thread, store: index, label: "bench"), me: index.users[0],
+                         columns: 100, rows: 30)
+    var clock = 0.0
+    func turn() { clock += 1.0 / 60; app.advance(to: ScrollInstant(seconds: clock)); _ = app.render() }
+    _ = app.update(.key(.ctrl("s")), at: ScrollInstant(seconds: clock))
+    var keys: [Double] = []
+    var slices: [Double] = []
+    var turns = 0
+    // A query no comment has: every key starts a scan the next key replaces.
+    for character in "zqxjkvbpw zqxjkvbpw" {
+        var start = benchNow()
+        _ = app.update(.key(KeyPress(.character(character))), at: ScrollInstant(seconds: clock))
+        keys.append(Double(benchNow() - start) / 1e6)
+        start = benchNow()
+        turn()
+        slices.append(Double(benchNow() - start) / 1e6)
+    }
+    // The last scan to its end: 100,000 comments, a slice a turn.
+    let start = benchNow()
+    while app.searchState?.isScanning == true, turns < 1_000 { turn(); turns += 1 }
+    let whole = Double(benchNow() - start) / 1e9
+    let key = percentiles(keys), slice = percentiles(slices)
+    return [
+        BenchmarkRow(area: "search, 1,000,000 comments", name: "a Ctrl-S key (median / max)",
+                     value: String(format: "%.2f / %.2f ms", key.median, keys.max() ?? 0)),
+        BenchmarkRow(area: "search, 1,000,000 comments", name: "the turn after it, one slice and a frame (median / max)",
+                     value: String(format: "%.1f / %.1f ms", slice.median, slices.max() ?? 0)),
+        BenchmarkRow(area: "search, 1,000,000 comments", name: "a miss over the 100,000-comment step, slice by slice",
+                     value: String(format: "%.2f s in %d turns", whole, turns)),
+    ]
+}
+
+/// 20 generated comments, then one of `bodyBytes` bytes of words in lines.
+private func writeHugeThread(bodyBytes: Int, to path: String) {
+    var file: [UInt8] = []
+    try! ThreadGenerator(comments: 20, users: 5, seed: 4).write { file += $0 }
+    var body = ""
+    body.reserveCapacity(bodyBytes + 100)
+    var n = 0
+    while body.utf8.count < bodyBytes {
+        for _ in 0..<10 { body += "word\(n) "; n += 1 }
+        body += "\n"
+    }
+    ThreadRecordEncoder().append(.comment(Comment(id: "huge", author: "u2", created: Date(timeIntervalSince1970: 1_744_884_000),
+                                                  body: body)), to: &file)
+    FileManager.default.createFile(atPath: path, contents: Data(file))
+}
+
+/// `comment-tui-bench --huge-only PATH` in a child; its seven figures.
+private func hugeChild(path: String) -> [String]? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+    process.arguments = ["--huge-only", path]
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    return process.terminationStatus == 0 && fields.count == 7 ? fields : nil
+}
+
+/// The child: open the thread as the client does, draw the first frame (the huge comment is
+/// the newest), expand it, show one step more, then step to the whole body; print the four
+/// times (ms) and the peak memory (MB) after the first frame, the one step and the whole.
+func runHugeOnly(path: String) {
+    func ms(_ since: UInt64) -> String { String(format: "%.0f", Double(benchNow() - since) / 1e6) }
+    func peak() -> String { String(format: "%.0f", Double(peakResidentKilobytes()) / 1024) }
+    var start = benchNow()
+    guard let index = try? ThreadIndex.open(path: path), let header = index.header else { exit(1) }
+    let thread = CommentThread(id: header.id, title: header.title, author: header.author, created: header.created,
+                               body: header.body, users: index.users)
+    let app = CommentApp(source: InMemoryThreadSource(thread: thread, store: index, label: "bench"), me: index.users[0],
+                         columns: 100, rows: 30)
+    _ = app.render()
+    let opened = ms(start), openedPeak = peak()
+    // Alt-Down clamps at the newest comment: the huge one. Alt-E expands, then shows more.
+    for _ in 0..<30 { _ = app.update(.key(KeyPress(.down, .alt)), at: ScrollInstant(seconds: 0)) }
+    func altE() {
+        _ = app.update(.key(KeyPress(.character("e"), .alt)), at: ScrollInstant(seconds: 0))
+        _ = app.render()
+    }
+    start = benchNow()
+    altE()
+    let expanded = ms(start)
+    start = benchNow()
+    altE()
+    let step = ms(start), stepPeak = peak()
+    start = benchNow()
+    for _ in 0..<8 { altE() }
+    print("\(opened) \(expanded) \(step) \(ms(start)) \(openedPeak) \(stepPeak) \(peak())")
+}
