@@ -26,6 +26,8 @@ func scaleBenchmarks() -> [BenchmarkRow] {
                                  value: "\(figures[1]) ms · \(figures[2]) ms · \(figures[5]) MB"))
         rows.append(BenchmarkRow(area: "huge comment", name: "\(label): the steps to the whole body (the reader asks each) · peak",
                                  value: "\(figures[3]) ms · \(figures[6]) MB"))
+        rows.append(BenchmarkRow(area: "huge comment", name: "\(label): the search turn that reads it",
+                                 value: "\(figures[7]) ms"))
     }
     return rows
 }
@@ -85,7 +87,7 @@ private func writeHugeThread(bodyBytes: Int, to path: String) {
     FileManager.default.createFile(atPath: path, contents: Data(file))
 }
 
-/// `comment-tui-bench --huge-only PATH` in a child; its seven figures.
+/// `comment-tui-bench --huge-only PATH` in a child; its eight figures.
 private func hugeChild(path: String) -> [String]? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
@@ -96,12 +98,13 @@ private func hugeChild(path: String) -> [String]? {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
-    return process.terminationStatus == 0 && fields.count == 7 ? fields : nil
+    return process.terminationStatus == 0 && fields.count == 8 ? fields : nil
 }
 
 /// The child: open the thread as the client does, draw the first frame (the huge comment is
 /// the newest), expand it, show one step more, then step to the whole body; print the four
-/// times (ms) and the peak memory (MB) after the first frame, the one step and the whole.
+/// times (ms), the peak memory (MB) after the first frame, the one step and the whole, and the
+/// search turn that reads the huge comment (ms).
 func runHugeOnly(path: String) {
     func ms(_ since: UInt64) -> String { String(format: "%.0f", Double(benchNow() - since) / 1e6) }
     func peak() -> String { String(format: "%.0f", Double(peakResidentKilobytes()) / 1024) }
@@ -127,5 +130,12 @@ func runHugeOnly(path: String) {
     let step = ms(start), stepPeak = peak()
     start = benchNow()
     for _ in 0..<8 { altE() }
-    print("\(opened) \(expanded) \(step) \(ms(start)) \(openedPeak) \(stepPeak) \(peak())")
+    let all = ms(start), allPeak = peak()
+    // A search turn that reads the huge comment (the newest, read first): one comment, whole.
+    _ = app.update(.key(KeyPress(.escape)), at: ScrollInstant(seconds: 0))
+    _ = app.update(.key(.ctrl("s")), at: ScrollInstant(seconds: 0))
+    _ = app.update(.key(KeyPress(.character("q"))), at: ScrollInstant(seconds: 0))
+    start = benchNow()
+    app.advance(to: ScrollInstant(seconds: 1))
+    print("\(opened) \(expanded) \(step) \(all) \(openedPeak) \(stepPeak) \(allPeak) \(ms(start))")
 }
