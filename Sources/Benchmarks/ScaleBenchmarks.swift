@@ -84,7 +84,7 @@ private func writeHugeThread(bodyBytes: Int, to path: String) {
     }
     ThreadRecordEncoder().append(.comment(Comment(id: "huge", author: "u2", created: Date(timeIntervalSince1970: 1_744_884_000),
                                                   body: body)), to: &file)
-    FileManager.default.createFile(atPath: path, contents: Data(file))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(file))
 }
 
 /// `comment-tui-bench --huge-only PATH` in a child; its eight figures.
