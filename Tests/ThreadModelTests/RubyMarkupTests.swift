@@ -88,7 +88,9 @@ final class RubyMarkupTests: XCTestCase {
 
     func testMatrixHTMLFallsBackToParentheses() {
         let document = MarkupDocument(parsing: "{漢字|かんじ}", handles: { _ in nil })
-        XCTAssertEqual(MatrixHTMLWriter.html(document, displayName: { _ in nil }),
-                       "<p><ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby></p>")
+        let html = MatrixHTMLWriter.html(document, displayName: { _ in nil })
+        XCTAssertEqual(html, "<p><ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby></p>")
+        let readBack = MatrixHTMLReader.markdown(fromHTML: html, handleForUserID: { _ in nil })
+        XCTAssertEqual(String(CommentMarkup.parse(readBack, handles: { _ in nil }).characters), "漢字(かんじ)")
     }
 }
