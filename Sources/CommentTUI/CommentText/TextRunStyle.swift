@@ -17,6 +17,8 @@ struct TextRunStyle: Hashable, Sendable {
         case linkHost
         /// `… 27 more lines` on a collapsed comment, `⌃ show less` on an expanded one.
         case expandMarker
+        /// A ruby reading, on the row above its base.
+        case rubyReading
     }
 
     var role: Role = .text
@@ -32,6 +34,8 @@ struct TextRunStyle: Hashable, Sendable {
     var mention: String?
     /// The spoiler's number within its comment.
     var spoiler: Int?
+    /// The ruby annotation the cells are the base of.
+    var ruby: RubyAnnotation?
 
     static let plain = TextRunStyle()
 
@@ -44,6 +48,7 @@ struct TextRunStyle: Hashable, Sendable {
         link = attributes[CommentAttributes.LinkAttribute.self]
         mention = attributes[CommentAttributes.MentionAttribute.self]
         spoiler = attributes[CommentAttributes.SpoilerAttribute.self]
+        ruby = attributes[CommentAttributes.RubyAttribute.self]
         if let block = attributes[CommentAttributes.BlockAttribute.self] {
             quoteDepth = block.quoteDepth
             switch block.role {
