@@ -44,3 +44,10 @@ func percentiles(_ samples: [Double]) -> (median: Double, p99: Double) {
     let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
     return (median, p99)
 }
+
+/// This thread's CPU time, in nanoseconds.
+func threadCPUNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}

@@ -143,11 +143,6 @@ private func renderedText(path: String, width: Int) -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-private func threadCPUNanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
 
 /// Laying out and drawing comments: `comment-tui render` over 10,000 generated comments
 /// (parse, layout, header, renderer, plain text out), per comment.

@@ -29,6 +29,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("scroll", scrollBenchmarks),
     ("feel", wheelFeelBenchmarks),
     ("render", renderBenchmarks),
+    ("effects", effectBenchmarks),
     ("layout", { [commentLayoutBenchmark()] }),
     ("index", threadIndexBenchmarks),
     ("post", postBenchmarks),

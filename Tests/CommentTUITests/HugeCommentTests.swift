@@ -91,6 +91,18 @@ final class HugeCommentTests: XCTestCase {
         }
     }
 
+    func testAHugeBodyOfFewRowsStillSaysThereIsMore() {
+        // 100 KB of spaces and one ruby word: its first 64 KB lay out in a row or two.
+        let body = "{漢字|かんじ}" + String(repeating: " ", count: 100_000) + "end"
+        var fixture = ThreadFixture.numbered(2)
+        fixture.add(Comment(id: "blank", author: "u1", created: ThreadFixture.start, body: body))
+        let pilot = fixture.pilot(columns: 40, rows: 20)
+        pilot.settle()
+        let layout = pilot.app.feed.layout(2)
+        XCTAssertGreaterThan(layout.hiddenBytes, 30_000)
+        XCTAssertTrue(layout.body.lines.last!.text.hasSuffix("+ more lines"), layout.body.lines.map(\.text).joined(separator: "\n"))
+    }
+
     func testEachShowMoreStepIsBounded() {
         var limit = FeedLayout.shownBodyBytes
         var steps: [Int] = []

@@ -32,6 +32,16 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertEqual(html.text, "<p><span class=\"mention\" data-user=\"u1\">@tatiana</span> @bob</p>\n")
     }
 
+    func testRubyIsARubyElementAndARubyAttribute() {
+        XCTAssertEqual(VerbRun(.inspect, ["{漢字|かんじ}を読む \\{a|b}"]).text, "<p><ruby>漢字<rt>かんじ</rt></ruby>を読む {a|b}</p>\n")
+        XCTAssertEqual(VerbRun(.inspect, ["--format", "json", "{字|じ}"]).text, """
+            [
+              {"text": "字", "attributes": {"block": {"index": 0, "quoteDepth": 0, "role": "paragraph"}, "ruby": "じ"}}
+            ]
+
+            """)
+    }
+
     func testBadArgumentsExitWithUsage() {
         XCTAssertEqual(VerbRun(.inspect, ["--format", "xml", "a"]).status, 2)
         XCTAssertEqual(VerbRun(.inspect, ["--thread"]).status, 2)

@@ -25,6 +25,14 @@ final class OpenCommandTests: XCTestCase {
         XCTAssertEqual(target.source.draftFile?.path.hasPrefix(directory.path + "/comment-tui/state/"), true)
     }
 
+    func testReducedMotionComesFromTheFlagOrTheEnvironment() throws {
+        XCTAssertEqual(try OpenCommand.parse([], context: context([:]), version: "0")?.reduceMotion, false)
+        XCTAssertEqual(try OpenCommand.parse(["--reduce-motion"], context: context([:]), version: "0")?.reduceMotion, true)
+        XCTAssertEqual(try OpenCommand.parse([], context: context([OpenCommand.reduceMotionVariable: "1"]), version: "0")?.reduceMotion, true)
+        XCTAssertEqual(try OpenCommand.parse([], context: context([OpenCommand.reduceMotionVariable: "0"]), version: "0")?.reduceMotion, false)
+        XCTAssertTrue(OpenCommand.usage.contains("--reduce-motion"))
+    }
+
     func testResolveKeepsItsMessages() throws {
         let directory = try temporaryDirectory(self)
         let missing = directory.appendingPathComponent("none.jsonl").path

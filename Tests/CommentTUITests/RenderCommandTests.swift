@@ -47,6 +47,33 @@ final class RenderCommandTests: XCTestCase {
             """)
     }
 
+    func testPlainOutputPrintsRubyReadingsOnTheRowAboveTheirBase() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("ruby.jsonl").path
+        try #"""
+            {"type":"thread","id":"t","title":"Ruby","author":"u1","created":"2025-04-17T10:00:00Z","body":""}
+            {"type":"user","id":"u1","handle":"ann","name":"Ann"}
+            {"type":"comment","id":"c1","author":"u1","created":"2025-04-17T11:00:00Z","body":"今日は{東京|とうきょう}で{日本語|にほんご}を話す"}
+            {"type":"comment","id":"c2","author":"u1","created":"2025-04-17T11:00:00Z","body":"no ruby, \\{a|b} stays"}
+
+            """#.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = VerbRun(.render, [path, "--width", "30", "--plain", "--now", "2025-04-17T12:00:00Z"])
+        XCTAssertEqual(run.status, 0, run.error)
+        XCTAssertEqual(run.text, """
+             Ruby
+             Ann @ann · 2025-04-17 10:00
+            ──────────────────────────────
+             Ann @ann · 1h ago
+                     とうきょう  にほんご
+               今日は   東京   で 日本語
+               を話す
+
+             Ann @ann · 1h ago
+               no ruby, {a|b} stays
+
+
+            """)
+    }
+
     func testANSIOutputStylesButNeverPassesContentEscapes() throws {
         let path = try writeThread()
         let run = VerbRun(.render, [path, "--width", "60", "--now", "2025-04-17T12:00:00Z"])

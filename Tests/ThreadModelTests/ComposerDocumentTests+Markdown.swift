@@ -91,6 +91,28 @@ extension ComposerDocumentTests {
         XCTAssertEqual(documents[1].markdown, "**a*b***_c_")
     }
 
+    func testRubyMarkupStaysWholeAndAnEscapedBraceStaysText() {
+        // Typed ruby means it, as typed `**` does; a format over all of it goes around it.
+        XCTAssertEqual(document("{漢字|かんじ}").markdown, "{漢字|かんじ}")
+        XCTAssertEqual(document("{漢字|かんじ}", [(0..<8, .bold)]).markdown, "**{漢字|かんじ}**")
+        // A format on part of it stays inside the base and never reaches the reading.
+        XCTAssertEqual(document("{漢字|かんじ}", [(0..<2, .bold)]).markdown, "{**漢**字|かんじ}")
+        XCTAssertEqual(document("{漢字|かんじ}", [(3..<8, .italic)]).markdown, "{漢字|かんじ}")
+        let parsed = CommentMarkup.parse(document("x {漢字|かんじ}", [(0..<4, .bold)]).markdown, handles: { _ in nil })
+        XCTAssertEqual(String(parsed.characters), "x 漢字")
+        XCTAssertEqual(parsed.runs[CommentAttributes.RubyAttribute.self].compactMap { $0.0?.reading }, ["かんじ"])
+        // A typed `\{` is a brace as text: a format on the backslash does not part the two.
+        let escaped = document("\\{a|b}", [(0..<1, .bold)])
+        XCTAssertEqual(escaped.markdown, "\\{a|b}")
+        let literal = CommentMarkup.parse(escaped.markdown, handles: { _ in nil })
+        XCTAssertEqual(String(literal.characters), "{a|b}")
+        XCTAssertTrue(literal.runs[CommentAttributes.RubyAttribute.self].allSatisfy { $0.0 == nil })
+        // Code is literal, braces included: it round-trips as text.
+        let code = document("{a|b} x", [(0..<5, .code)])
+        XCTAssertEqual(code.markdown, "`{a|b}` x")
+        assertRoundTrip(code)
+    }
+
     func testUndoCoalescesTypingIntoWords() {
         var doc = ComposerDocument()
         for c in "ab cd" { doc.insert(String(c)); check(doc) }

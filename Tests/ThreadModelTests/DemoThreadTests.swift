@@ -37,6 +37,7 @@ final class DemoFileTests: XCTestCase {
         XCTAssertTrue(bodies.contains { $0.contains("||") }, "spoilers")
         XCTAssertTrue(bodies.contains { $0.contains("```") }, "code blocks")
         XCTAssertTrue(bodies.contains { $0.contains("](https://") }, "links")
+        XCTAssertTrue(bodies.contains { CommentMarkup.parse($0, handles: { _ in nil }).runs.contains { $0[CommentAttributes.RubyAttribute.self] != nil } }, "ruby")
         XCTAssertTrue(bodies.contains { $0.count > 300 }, "long comments")
         XCTAssertTrue(bodies.contains { $0.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } }, "CJK")
         XCTAssertTrue(bodies.contains { $0.unicodeScalars.contains { $0.properties.isEmojiPresentation } }, "emoji")

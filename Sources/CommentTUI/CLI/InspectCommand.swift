@@ -8,7 +8,8 @@ enum InspectCommand {
 
     Parses TEXT (or standard input) as a comment body and prints the result:
       --format html   minimal HTML (default): em, strong, code, a href, del, br,
-                      <span class="spoiler">, <span class="mention" data-user="ID">
+                      <span class="spoiler">, <span class="mention" data-user="ID">,
+                      <ruby>base<rt>reading</rt></ruby>
       --format json   the attributed runs: [{"text": …, "attributes": {…}}, …]
       --thread FILE   a thread file whose users' @handles count as mentions
     Example: echo '**hi** @ana ||secret||' | comment-tui inspect --thread team.jsonl

@@ -26,6 +26,8 @@ public enum Theme {
     public static let listMarker = CellStyle(.bold)
     static let headingMarker = CellStyle(.dim)
     static let expandMarker = CellStyle([.dim, .underline])
+    /// Ruby readings: a terminal has no small type, so dim stands in for it.
+    public static let rubyReading = CellStyle(.dim)
     public static let selectionGutter = CellStyle(.bold, foreground: .yellow)
     public static let unreadDivider = CellStyle(foreground: .red)
     // The scrollbar scrolls with the feed region and is repaired after every step; in the plain

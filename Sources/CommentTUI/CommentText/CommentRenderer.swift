@@ -81,6 +81,9 @@ struct CommentRenderer {
         case .headingMarker: return Theme.headingMarker
         case .linkHost: return Theme.linkHost
         case .expandMarker, .showAllMarker: return Theme.expandMarker
+        case .rubyReading:
+            if let spoiler = run.spoiler, !revealedSpoilers.contains(spoiler) { return Theme.spoiler }
+            return Theme.rubyReading
         case .text: break
         }
         if let spoiler = run.spoiler, !(revealed ?? revealedSpoilers.contains(spoiler)) { return Theme.spoiler }

@@ -3,12 +3,27 @@
 /// Greedy, by display width: a row breaks after the last space that fits, or between wide
 /// (CJK) clusters; a word longer than the row is broken where the row ends. Spaces at a soft
 /// break are dropped. Code keeps every space and breaks only where the row ends. The pieces of
-/// one substituted character (`👨‍👩‍👧` as `👨👩👧`) stay on one row, unless wider than a row.
+/// one substituted character (`👨‍👩‍👧` as `👨👩👧`) stay on one row, unless wider than a row, and so
+/// do a ruby annotation's base and reading; a row with bases gets its reading row above it.
 struct LineWrapper {
     let width: Int
     let paragraph: LogicalLine
 
     func wrap() -> [TextLayout.Line] {
+        let prefixWidth = max(Self.width(of: paragraph.firstPrefix), Self.width(of: paragraph.restPrefix))
+        let ruby = RubyPlacement(paragraph.clusters, contentWidth: width - prefixWidth)
+        let rows = wrap(ruby?.clusters ?? paragraph.clusters)
+        guard let ruby else { return rows.map(Self.runs) }
+        var consumed: [Int: Int] = [:]
+        var lines: [TextLayout.Line] = []
+        for row in rows {
+            if let reading = ruby.readingLine(over: row, consumed: &consumed) { lines.append(reading) }
+            lines.append(Self.runs(row))
+        }
+        return lines
+    }
+
+    private func wrap(_ clusters: [StyledCluster]) -> [[StyledCluster]] {
         var rows: [[StyledCluster]] = []
         var row = paragraph.firstPrefix
         var rowWidth = Self.width(of: row)
@@ -32,7 +47,7 @@ struct LineWrapper {
             breakAt = nil
         }
 
-        for piece in paragraph.clusters {
+        for piece in clusters {
             let w = piece.cluster.width
             if piece.joinsPrevious {
                 // No break between the pieces of one character.
@@ -90,7 +105,7 @@ struct LineWrapper {
         }
         if !paragraph.isCode { trimTrailingSpaces(&row, from: contentStart) }
         rows.append(row)
-        return rows.map(Self.runs)
+        return rows
     }
 
     private func trimTrailingSpaces(_ row: inout [StyledCluster], from start: Int) {

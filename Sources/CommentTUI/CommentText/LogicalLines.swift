@@ -11,11 +11,12 @@ struct StyledCluster: Equatable, Sendable {
     /// a flag's letters, the padding after a stand-in): no row may break before it.
     let joinsPrevious: Bool
 
-    init(cluster: DisplayCluster, style: TextRunStyle, joinsPrevious: Bool = false) {
+    /// `breaksAsSpace: false` makes a blank that rows neither break at nor drop (ruby padding).
+    init(cluster: DisplayCluster, style: TextRunStyle, joinsPrevious: Bool = false, breaksAsSpace: Bool = true) {
         self.cluster = cluster
         self.style = style
         self.joinsPrevious = joinsPrevious
-        isSpace = !joinsPrevious && cluster.text == " "
+        isSpace = breaksAsSpace && !joinsPrevious && cluster.text == " "
     }
 }
 

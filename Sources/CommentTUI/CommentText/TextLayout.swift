@@ -6,7 +6,8 @@ import ThreadModel
 /// The terminal's counterpart of a `Text` layout: word wrap at spaces, CJK breakable between
 /// characters, over-long words broken, tabs expanded, quotes and code blocks indented, list
 /// markers hanging, headings bold behind their dimmed `#`s, hard line breaks kept, a blank
-/// line between blocks (with the bars of a quote that goes on across it). Built once per comment
+/// line between blocks (with the bars of a quote that goes on across it), ruby readings on a
+/// row of their own above their bases (one `Line` each, so a line is always one row). Built once per comment
 /// and width (the feed caches it); a renderer walks it to draw.
 struct TextLayout: Equatable, Sendable {
     /// Cells of one style, starting at `column`.
@@ -21,6 +22,8 @@ struct TextLayout: Equatable, Sendable {
     struct Line: Equatable, Sendable {
         var runs: [Run] = []
         var width: Int { runs.last.map { $0.column + $0.width } ?? 0 }
+        /// Whether the row holds ruby readings (for the base row below it).
+        var isRubyReading: Bool { runs.contains { $0.style.role == .rubyReading } }
         /// The text of the line as a terminal shows it, for tests and plain output.
         var text: String {
             var out = ""
@@ -73,7 +76,16 @@ struct TextLayout: Equatable, Sendable {
         var last = kept[kept.count - 1]
         // Room for "…" then the marker: cut the last line's content to what is left.
         let room = max(0, width - marker.width - 1)
-        last.runs = Self.cut(last.runs, to: room)
+        if last.isRubyReading {
+            // Its base is cut off: the readings would stand over nothing.
+            last.runs = last.runs.filter { $0.style.role == .quoteBar }
+        } else {
+            last.runs = Self.cut(last.runs, to: room)
+            // The readings over the cut row go no further than its text.
+            // (`kept` may be shorter than `rows` when `andMore` cuts a layout that fits.)
+            let above = kept.count - 2
+            if above >= 0, kept[above].isRubyReading { kept[above].runs = Self.cut(kept[above].runs, to: room) }
+        }
         var ellipsis = Self.markerRun("…")
         ellipsis.column = last.width
         last.runs.append(ellipsis)

@@ -19,6 +19,8 @@ struct TextRunStyle: Hashable, Sendable {
         case expandMarker
         /// `… 5.9 MB more · show 1 MB more` (or `show all`) after the part of a huge body laid out.
         case showAllMarker
+        /// A ruby reading, on the row above its base.
+        case rubyReading
     }
 
     var role: Role = .text
@@ -34,6 +36,8 @@ struct TextRunStyle: Hashable, Sendable {
     var mention: String?
     /// The spoiler's number within its comment.
     var spoiler: Int?
+    /// The ruby annotation the cells are the base of.
+    var ruby: RubyAnnotation?
 
     static let plain = TextRunStyle()
 
@@ -46,6 +50,7 @@ struct TextRunStyle: Hashable, Sendable {
         link = attributes[CommentAttributes.LinkAttribute.self]
         mention = attributes[CommentAttributes.MentionAttribute.self]
         spoiler = attributes[CommentAttributes.SpoilerAttribute.self]
+        ruby = attributes[CommentAttributes.RubyAttribute.self]
         if let block = attributes[CommentAttributes.BlockAttribute.self] {
             quoteDepth = block.quoteDepth
             switch block.role {

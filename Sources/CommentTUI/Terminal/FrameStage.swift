@@ -17,9 +17,8 @@ struct FrameStage {
     private let file: FileDescriptor
 
     init() throws {
-        // /dev/shm keeps it in memory where there is one.
-        let directory = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        file = try FileDescriptor.openUnnamed(in: directory)
+        // /dev/shm keeps it in memory where there is one (and it is writable).
+        file = try (try? FileDescriptor.openUnnamed(in: "/dev/shm")) ?? FileDescriptor.openUnnamed(in: NSTemporaryDirectory())
         stream = try file.stream(mode: "w")
     }
 

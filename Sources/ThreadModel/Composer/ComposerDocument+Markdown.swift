@@ -13,6 +13,9 @@ extension ComposerDocument {
 /// CommonMark delimiter next to whitespace cannot open or close; the rest nests the markers with
 /// a stack, opening the longest-lasting format outermost. Known limit: a marker between a letter
 /// and punctuation (`a**(b)**`) is not flanking either and stays literal, as in any CommonMark.
+/// Typed ruby (`{漢字|かんじ}`) is kept whole: formats either cover a whole annotation or stay
+/// inside its base, and a typed `\{` keeps its backslash next to the brace, so a brace the draft
+/// shows as text is never read back as ruby.
 enum ComposerMarkdownWriter {
     private static let bold: UInt8 = 1, italic: UInt8 = 2, strike: UInt8 = 4, spoiler: UInt8 = 8, code: UInt8 = 16
     /// The order formats open in when they last equally long.
@@ -42,7 +45,7 @@ enum ComposerMarkdownWriter {
             if formats.contains(.code), mention == nil { mask |= code }
             for c in text[run.range].characters { cells.append(Cell(character: c, mask: mask, mention: mention)) }
         }
-        cells = separatingMentions(cells)
+        cells = keepingRubyWhole(separatingMentions(cells))
         var out = ""
         var lineStart = 0
         for i in 0...cells.count where i == cells.count || cells[i].character == "\n" {
@@ -71,6 +74,60 @@ enum ComposerMarkdownWriter {
             }
         }
         return out
+    }
+
+    /// Gives every cell of ruby markup (`{`, `|reading}`) the formats its whole base has, so no
+    /// marker lands inside the markup (in a reading it would show; before `{` or `|` it would
+    /// break the annotation), and a `\` before `{` the brace's formats, so no marker parts the
+    /// escape from the brace. Annotations are found as `InlineParser.scanRuby` finds them; one
+    /// with code in it is none (code wins).
+    private static func keepingRubyWhole(_ cells: [Cell]) -> [Cell] {
+        guard cells.contains(where: { $0.character == "{" }) else { return cells }
+        var out = cells
+        var i = 0
+        while i < out.count {
+            if isEscape(out, at: i) {
+                if out[i + 1].character == "{" { out[i].mask = out[i + 1].mask }
+                i += 2
+                continue
+            }
+            guard out[i].character == "{", let (bar, close) = rubyBounds(out, from: i) else {
+                i += 1
+                continue
+            }
+            let shared = out[(i + 1)..<bar].reduce(UInt8.max) { $0 & $1.mask }
+            out[i].mask = shared
+            for k in bar...close { out[k].mask = shared }
+            i = close + 1
+        }
+        return out
+    }
+
+    /// Whether the cell at `i` is a `\` that makes the next character literal.
+    private static func isEscape(_ cells: [Cell], at i: Int) -> Bool {
+        guard cells[i].character == "\\", i + 1 < cells.count else { return false }
+        let next = cells[i + 1].character.unicodeScalars
+        return next.count == 1 && next.first!.isASCIIPunctuation
+    }
+
+    /// The `|` and `}` of an annotation whose `{` is at `start`, or nil.
+    private static func rubyBounds(_ cells: [Cell], from start: Int) -> (bar: Int, close: Int)? {
+        func boundary(from first: Int, at target: Character) -> Int? {
+            var i = first
+            while i < cells.count {
+                let c = cells[i].character
+                if cells[i].mask & code != 0 { return nil }
+                if c == target { return i }
+                if isEscape(cells, at: i) { i += 2; continue }
+                if c == "\n" || c == "{" || c == "}" || c == "|" || c == "`" { return nil }
+                i += 1
+            }
+            return nil
+        }
+        func isBlank(_ range: Range<Int>) -> Bool { cells[range].allSatisfy { $0.character.isWhitespace } }
+        guard let bar = boundary(from: start + 1, at: "|"), !isBlank((start + 1)..<bar),
+              let close = boundary(from: bar + 1, at: "}"), !isBlank((bar + 1)..<close) else { return nil }
+        return (bar, close)
     }
 
     /// Whether text right after a handle continues it: a word character, possibly after `.`/`-`.

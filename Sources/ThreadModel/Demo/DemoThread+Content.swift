@@ -91,7 +91,7 @@ extension DemoThread {
         ("u19", "@tatiana is there a way to jump to the first unread comment? The status bar says `3 new` but I lost track."),
         ("u1", "@chloe End (or Ctrl-End) takes you to the bottom, and the counter resets once you've seen them."),
         ("u20", "Tried a 4-space indent in a list:\n\n- one\n    - nested\n- two\n\nand it wrapped fine."),
-        ("u21", "このスレッド、読みやすいです。🍣🍜🍱 絵文字の幅もぴったり。"),
+        ("u21", "このスレッド、{読|よ}みやすいです。🍣🍜🍱 {絵文字|えもじ}の{幅|はば}もぴったり。{振|ふ}り{仮名|がな}は `{漢字|かんじ}` と書きます。"),
         ("u22", "Links should show their real target when the text lies: [totally-safe.example](https://evil.example/phish)."),
         ("u23", "Boa! Testei com acentuação: ação, coração, pão, órgão. Tudo certo. ✅"),
         ("u24", "||Spoiler:|| the last comment is by @kofi. ||Second spoiler in the same line, hidden separately.||"),

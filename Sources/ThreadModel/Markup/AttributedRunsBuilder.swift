@@ -58,6 +58,7 @@ struct AttributedRunsBuilder {
         apply(CommentAttributes.LinkAttribute.self, to: &result, bounds)
         apply(CommentAttributes.MentionAttribute.self, to: &result, bounds)
         apply(CommentAttributes.SpoilerAttribute.self, to: &result, bounds)
+        apply(CommentAttributes.RubyAttribute.self, to: &result, bounds)
         return result
     }
 

@@ -19,6 +19,8 @@ public struct CommentAttributes: AttributeScope {
     public let mention: MentionAttribute
     /// Spoiler number.
     public let spoiler: SpoilerAttribute
+    /// Ruby reading over the base text.
+    public let ruby: RubyAttribute
     /// Enclosing block.
     public let block: BlockAttribute
 
@@ -68,6 +70,14 @@ public struct CommentAttributes: AttributeScope {
     public enum SpoilerAttribute: AttributedStringKey {
         public typealias Value = Int
         public static let name = "commentSpoiler"
+    }
+
+    /// `{base|reading}`: the base text's runs carry the reading shown above them.
+    public enum RubyAttribute: AttributedStringKey {
+        public typealias Value = RubyAnnotation
+        public static let name = "commentRuby"
+        // Typing right after a base must not make the new text part of its annotation.
+        public static let inheritedByAddedText = false
     }
 
     /// The block (paragraph, code block, list item; quote depth) the text belongs to.

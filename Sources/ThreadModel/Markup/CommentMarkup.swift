@@ -27,6 +27,7 @@ public enum CommentMarkup {
     private static func builder(for document: MarkupDocument) -> AttributedRunsBuilder {
         var builder = AttributedRunsBuilder()
         var spoilerCount = 0
+        var rubyCount = 0
         var started = false
         // The quotes that go on across the empty quotes left out (they have no text to show).
         var continuedQuotes = Int.max
@@ -61,7 +62,8 @@ public enum CommentMarkup {
                     builder.append("\n", current)
                 case .open(let span):
                     if span == .spoiler { spoilerCount += 1 }
-                    spans.open(span, spoiler: spoilerCount)
+                    if case .ruby = span { rubyCount += 1 }
+                    spans.open(span, spoiler: spoilerCount, ruby: rubyCount)
                     current = spans.attributes(base: base)
                 case .close(let span):
                     spans.close(span)
@@ -80,14 +82,16 @@ public enum CommentMarkup {
         var strikethrough = 0
         var spoilers: [Int] = []
         var links: [String] = []
+        var rubies: [RubyAnnotation] = []
 
-        mutating func open(_ span: InlineSpan, spoiler: Int) {
+        mutating func open(_ span: InlineSpan, spoiler: Int, ruby: Int) {
             switch span {
             case .emphasis: emphasis += 1
             case .strong: strong += 1
             case .strikethrough: strikethrough += 1
             case .spoiler: spoilers.append(spoiler)
             case .link(let destination, _): links.append(VisibleControls.sanitize(destination))
+            case .ruby(let reading): rubies.append(RubyAnnotation(reading: VisibleControls.sanitize(reading), number: ruby))
             }
         }
 
@@ -98,6 +102,7 @@ public enum CommentMarkup {
             case .strikethrough: strikethrough -= 1
             case .spoiler: _ = spoilers.popLast()
             case .link: _ = links.popLast()
+            case .ruby: _ = rubies.popLast()
             }
         }
 
@@ -108,6 +113,7 @@ public enum CommentMarkup {
             if strikethrough > 0 { container[CommentAttributes.StrikethroughAttribute.self] = true }
             if let spoiler = spoilers.last { container[CommentAttributes.SpoilerAttribute.self] = spoiler }
             if let link = links.last { container[CommentAttributes.LinkAttribute.self] = link }
+            if let ruby = rubies.last { container[CommentAttributes.RubyAttribute.self] = ruby }
             return container
         }
     }

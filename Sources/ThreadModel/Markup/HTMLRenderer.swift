@@ -1,6 +1,7 @@
 import Foundation
 
-/// Minimal HTML for a parsed comment, with CommonMark's tags plus spoiler and mention spans.
+/// Minimal HTML for a parsed comment, with CommonMark's tags plus spoiler and mention spans and
+/// `<ruby>` for `{base|reading}`.
 ///
 /// Used by the conformance tests and `comment-tui inspect`; raw HTML in a comment is text, so it
 /// comes out escaped.
@@ -95,6 +96,7 @@ public enum HTMLRenderer {
         case .strong: return "<strong>"
         case .strikethrough: return "<del>"
         case .spoiler: return "<span class=\"spoiler\">"
+        case .ruby: return "<ruby>"
         case .link(let destination, let title):
             let titleAttribute = title.map { " title=\"\(escape(VisibleControls.sanitize($0)))\"" } ?? ""
             return "<a href=\"\(hrefEscape(VisibleControls.sanitize(destination)))\"\(titleAttribute)>"
@@ -107,6 +109,7 @@ public enum HTMLRenderer {
         case .strong: return "</strong>"
         case .strikethrough: return "</del>"
         case .spoiler: return "</span>"
+        case .ruby(let reading): return "<rt>" + escape(VisibleControls.sanitize(reading)) + "</rt></ruby>"
         case .link: return "</a>"
         }
     }

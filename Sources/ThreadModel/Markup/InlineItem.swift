@@ -20,4 +20,6 @@ enum InlineSpan: Equatable, Sendable {
     case strikethrough
     case spoiler
     case link(destination: String, title: String?)
+    /// `{base|reading}`: the items between open and close are the base.
+    case ruby(reading: String)
 }

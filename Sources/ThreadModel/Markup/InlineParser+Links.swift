@@ -45,6 +45,7 @@ extension InlineParser {
             switch nodes[atom].kind {
             case .mention(let handle, _): nodes[atom].kind = .text("@" + handle)
             case .autolink(_, let text): nodes[atom].kind = .text(text)
+            case .ruby(let base, let reading): nodes[atom].kind = .ruby(base: Self.flattenedForLink(base), reading: reading)
             default: break
             }
         }

@@ -1,5 +1,5 @@
 /// Parses the inline content of one block (CommonMark 0.31.2 inlines, GFM strikethrough and
-/// extended autolinks, `||spoilers||` and `@mentions`) into `InlineItem`s, in linear time.
+/// extended autolinks, `||spoilers||`, `@mentions` and `{ruby|readings}`) into `InlineItem`s, in linear time.
 ///
 /// The algorithm is the spec's: a scan that collects nodes, a delimiter stack processed with
 /// per-kind lower bounds, and a bracket stack for links. Every lookahead is either bounded or
@@ -17,6 +17,8 @@ struct InlineParser {
             case delimiterRun(Unicode.Scalar, Int)
             /// An HTML tag, comment or the like: kept as text, never parsed inside.
             case rawHTML(String)
+            /// `{base|reading}`, the base already parsed.
+            case ruby(base: [InlineItem], reading: String)
         }
         var kind: Kind
         /// Spans that end just before this node's text, inner first.
@@ -35,7 +37,8 @@ struct InlineParser {
     var lastDelimiter = -1
     var brackets: [Bracket] = []
     var bracketsInactiveBelow = 0
-    /// Mentions and autolinks, which become plain text when a link forms around them.
+    /// Mentions, autolinks and ruby, whose links and mentions become plain text when a link
+    /// forms around them.
     var atoms: [Int] = []
     var backtickRuns: BacktickRuns
     /// Raw HTML terminators (`-->`, `?>`, …) known to be absent from the rest of the text.
@@ -70,6 +73,7 @@ struct InlineParser {
             case "&": scanEntity()
             case "\n": scanNewline()
             case "@": if !scanMention() { literal(c) }
+            case "{": if !scanRuby() { literal(c) }
             default:
                 if !scanExtendedAutolink() { literal(c) }
             }
@@ -181,6 +185,11 @@ struct InlineParser {
             case .mention(let handle, let userID): flush(); out.append(.mention(handle: handle, userID: userID))
             case .lineBreak: flush(); out.append(.lineBreak)
             case .rawHTML(let html): flush(); out.append(.rawHTML(html))
+            case .ruby(let base, let reading):
+                flush()
+                out.append(.open(.ruby(reading: reading)))
+                out += base
+                out.append(.close(.ruby(reading: reading)))
             case .autolink(let destination, let label):
                 flush()
                 out += [.open(.link(destination: destination, title: nil)), .text(label), .close(.link(destination: destination, title: nil))]

@@ -21,6 +21,9 @@ public enum PathologicalInputs {
             ("spaced bars a || ", String(repeating: "a || ", count: n)),
             ("mentions @x", String(repeating: "@x ", count: n)),
             ("many runs *a* b", String(repeating: "*a* b ", count: n)),
+            ("unclosed ruby {a|b", String(repeating: "{a|b ", count: n)),
+            ("nested ruby braces", String(repeating: "{", count: n) + "a|b" + String(repeating: "}", count: n)),
+            ("ruby bases with markup {*a*|b}", String(repeating: "{*a* @x|b} ", count: n)),
         ]
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The runs of a parsed comment as JSON: `[{"text": …, "attributes": {…}}, …]`, one run a line.
 ///
 /// Attribute names: `emphasis`, `strong`, `strikethrough`, `code` (true when set), `link` (URL),
-/// `mention` (user id), `spoiler` (number), `block` (`role`, `index`, `quoteDepth`, `info` for
+/// `mention` (user id), `spoiler` (number), `ruby` (the reading), `block` (`role`, `index`, `quoteDepth`, `info` for
 /// code blocks, `ordered`/`number`/`list` for list items, `level` for headings, and in a quote
 /// `continuedQuotes`). Keys come out sorted.
 public enum RunsJSON {
@@ -19,6 +19,7 @@ public enum RunsJSON {
             if let link = run[CommentAttributes.LinkAttribute.self] { attributes["link"] = quoted(link) }
             if let user = run[CommentAttributes.MentionAttribute.self] { attributes["mention"] = quoted(user) }
             if let spoiler = run[CommentAttributes.SpoilerAttribute.self] { attributes["spoiler"] = String(spoiler) }
+            if let ruby = run[CommentAttributes.RubyAttribute.self] { attributes["ruby"] = quoted(ruby.reading) }
             if let block = run[CommentAttributes.BlockAttribute.self] { attributes["block"] = encode(block) }
             let text = quoted(String(text[run.range].characters))
             lines.append("  {\"text\": \(text), \"attributes\": \(object(attributes))}")

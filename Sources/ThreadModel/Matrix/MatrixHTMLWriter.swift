@@ -1,5 +1,7 @@
 /// Writes a parsed comment as Matrix `org.matrix.custom.html`: the tags the Matrix spec allows,
-/// spoilers as `data-mx-spoiler` spans and mentions as matrix.to pills.
+/// spoilers as `data-mx-spoiler` spans and mentions as matrix.to pills. Ruby is not among the
+/// spec's tags: it is written with `<rp>` parentheses, so a client that drops the tags shows
+/// `漢字(かんじ)`.
 ///
 /// The shape is the one `MatrixHTMLReader` reads back into the same blocks and runs.
 enum MatrixHTMLWriter {
@@ -29,6 +31,7 @@ enum MatrixHTMLWriter {
                 case .strong: out += "<strong>"
                 case .strikethrough: out += "<del>"
                 case .spoiler: out += "<span data-mx-spoiler>"
+                case .ruby: out += "<ruby>"
                 case .link(let destination, _):
                     let url = MatrixHTMLReader.permittedLink(VisibleControls.sanitize(destination))
                     links.append(url != nil && links.allSatisfy { !$0 })
@@ -40,6 +43,8 @@ enum MatrixHTMLWriter {
                 case .strong: out += "</strong>"
                 case .strikethrough: out += "</del>"
                 case .spoiler: out += "</span>"
+                case .ruby(let reading):
+                    out += "<rp>(</rp><rt>" + HTMLRenderer.escape(VisibleControls.sanitize(reading)) + "</rt><rp>)</rp></ruby>"
                 case .link: if links.popLast() == true { out += "</a>" }
                 }
             }

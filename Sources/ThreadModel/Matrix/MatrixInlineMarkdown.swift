@@ -257,6 +257,8 @@ enum MatrixInlineMarkdown {
                 case .strong: counts.strong += step
                 case .strikethrough: counts.strikethrough += step
                 case .spoiler: counts.spoiler += step
+                // Incoming text has its braces escaped: ruby here means the source was misread.
+                case .ruby: return false
                 case .link(let destination, _):
                     if step > 0 { links.append(destination) } else { _ = links.popLast() }
                 }

@@ -38,6 +38,16 @@ final class ComposerViewTests: XCTestCase {
         assertScreen(draw(document).0, ["› one two", "pp    rrr", "", ""], legend: legend)
     }
 
+    /// Ruby shows as typed: the base as text, the braces, bar and reading dimmed as markup.
+    func testTypedRubyShowsItsMarkupDimmed() {
+        assertScreen(draw(ComposerDocument(text: "{字|じ} a"), columns: 16).0, [
+            "› {字|じ} a", "ppd  dddd",
+            "", "",
+        ], legend: legend)
+        // An escaped brace is text: only the backslash is a marker.
+        assertScreen(draw(ComposerDocument(text: "\\{a|b}"), columns: 16).0, ["› \\{a|b}", "ppd", "", ""], legend: legend)
+    }
+
     func testAMentionIsStyledAsOne() {
         var document = ComposerDocument(text: "hi ")
         document.insertMention(handle: "bo", userID: "u2")
