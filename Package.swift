@@ -12,9 +12,11 @@ let package = Package(
     targets: [
         // libncursesw through a module map and a shim header; no pkg-config needed.
         .systemLibrary(name: "CNCursesW", path: "Sources/CNCursesW"),
+        // Linux calls Swift cannot import directly (prctl is variadic), as inline functions.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "ThreadModel"),
         .target(name: "ScrollEngine"),
-        .target(name: "CommentTUI", dependencies: ["CNCursesW", "ThreadModel", "ScrollEngine"]),
+        .target(name: "CommentTUI", dependencies: ["CNCursesW", "CLinux", "ThreadModel", "ScrollEngine"]),
         .executableTarget(name: "comment-tui", dependencies: ["CommentTUI"]),
         .executableTarget(
             name: "comment-tui-bench",

@@ -140,7 +140,7 @@ public final class AppLoop {
             suspend()
         case SIGCONT:
             needsFullRedraw = true
-        case SIGTERM, SIGHUP, SIGINT:
+        case SIGTERM, SIGHUP, SIGINT, SIGQUIT:
             return .signal(signal)
         default:
             break
@@ -174,7 +174,7 @@ public final class AppLoop {
         // The edited text is taken (and, when the loop ends here, saved) before any signal counts.
         app.finishExternalEdit(result, at: ScrollInstant(seconds: now()))
         // Ctrl-C or Ctrl-Z typed in an editor that left signals on was meant for the editor.
-        for signal in signals?.drain() ?? [] where signal == SIGTERM || signal == SIGHUP {
+        for signal in signals?.drain() ?? [] where [SIGTERM, SIGHUP, SIGQUIT].contains(signal) {
             return .signal(signal)
         }
         return nil

@@ -256,12 +256,18 @@ public final class CommentApp {
         }
     }
 
-    /// Opens a link in the browser, or shows it when there is none.
+    /// Opens a link in the browser, or shows it when there is none; a host that could pass
+    /// for another is named in punycode, with a warning.
     private func open(_ url: String) {
+        let display = LinkHost.display(of: url)
+        let spoofable = display?.isPunycodeForSafety == true
+        // The warning first: a narrow status bar cuts the end of a message.
+        let warning = spoofable ? "punycode host (look-alike letters) · " : ""
+        let shown = display?.url ?? url
         if let openLink, openLink(url) {
-            overlays.show("opened \(url)")
+            overlays.show("\(warning)opened \(shown)", error: spoofable)
         } else {
-            overlays.show("link: \(url)")
+            overlays.show("\(warning)link: \(shown)", error: spoofable)
         }
     }
 }

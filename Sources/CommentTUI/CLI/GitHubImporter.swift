@@ -5,6 +5,11 @@ import ThreadModel
 struct GitHubImporter {
     private var users: [User] = []
     private var idsByLogin: [String: String] = [:]
+    /// Every handle given so far, lowercased: handles are unique whatever their case.
+    private var takenHandles: Set<String> = []
+    /// For a base handle already taken, the next number to try after it (`base-N`), so a
+    /// thousand logins that share a base take a thousand steps, not a million.
+    private var nextNumberByBase: [String: Int] = [:]
 
     /// The thread, its users in order of appearance, then its comments in the given order.
     mutating func records(issue: [String: Any], comments: [[String: Any]], issuePath: String, commentsPath: String) throws -> [ThreadRecord] {
@@ -44,17 +49,28 @@ struct GitHubImporter {
         let key = login.lowercased()
         if let id = idsByLogin[key] { return id }
         // Handles are unique: a login that meets a handle made for an earlier bot gets a number.
-        let base = Handle.isValid(login) ? login : Self.handle(from: login)
-        var handle = base
-        var n = 2
-        while users.contains(where: { $0.handle.lowercased() == handle.lowercased() }) {
-            handle = String(base.prefix(36)) + "-\(n)"
-            n += 1
-        }
+        let handle = uniqueHandle(Handle.isValid(login) ? login : Self.handle(from: login))
         let id = "github-\(handle)"
         idsByLogin[key] = id
         users.append(User(id: id, handle: handle, name: login))
         return id
+    }
+
+    /// `base` if no user has it yet, else `base-N` with the first free N, clipped so that it
+    /// stays a valid handle (at most `Handle.maximumLength` characters).
+    private mutating func uniqueHandle(_ base: String) -> String {
+        let key = base.lowercased()
+        if takenHandles.insert(key).inserted { return base }
+        var number = nextNumberByBase[key] ?? 2
+        while true {
+            let suffix = "-\(number)"
+            let candidate = String(base.prefix(Handle.maximumLength - suffix.count)) + suffix
+            number += 1
+            if takenHandles.insert(candidate.lowercased()).inserted {
+                nextNumberByBase[key] = number
+                return candidate
+            }
+        }
     }
 
     /// `dependabot[bot]` → `dependabot-bot`; other characters outside handles become `-`.
@@ -62,10 +78,12 @@ struct GitHubImporter {
         var text = ""
         for scalar in login.unicodeScalars {
             let c = Character(scalar)
-            text.append(Handle.isValid(String(c)) ? c : "-")
+            let kept: Character = Handle.isValid(String(c)) ? c : "-"
+            // Runs of dashes become one, in one pass.
+            if kept == "-", text.last == "-" { continue }
+            text.append(kept)
         }
-        while text.contains("--") { text = text.replacingOccurrences(of: "--", with: "-") }
-        text = String(text.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(39))
+        text = String(text.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(Handle.maximumLength))
         return text.isEmpty ? "user" : text
     }
 

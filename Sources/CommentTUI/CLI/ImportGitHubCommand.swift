@@ -9,6 +9,8 @@ enum ImportGitHubCommand {
     Converts an issue and its comments, as GitHub's REST API returns them, to a thread file on
     standard output. Users come from user.login; a comment is marked edited when its updated_at
     differs from its created_at. COMMENTS.json is one array, or several pages' arrays in a row.
+    JSON that does not parse to its end (a file cut short, junk between pages) is an error that
+    names the file and the byte offset, and nothing is written.
     Example:
       gh api repos/OWNER/REPO/issues/42 > issue.json
       gh api --paginate repos/OWNER/REPO/issues/42/comments > comments.json
@@ -30,68 +32,54 @@ enum ImportGitHubCommand {
         return 0
     }
 
+    /// The one JSON value of a file.
     private static func readJSON(_ path: String) throws -> Any {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandFailure("cannot read \(VisibleText.escape(path)): \((error as NSError).localizedDescription)")
+        let values = try jsonValues(path)
+        guard let first = values.first else { throw CommandFailure("\(VisibleText.escape(path)) is empty: no JSON value") }
+        guard values.count == 1 else {
+            throw CommandFailure("\(VisibleText.escape(path)) is not valid JSON at byte offset \(values[1].offset): a second value after the first")
         }
-        do {
-            return try JSONSerialization.jsonObject(with: data, options: [])
-        } catch {
-            throw CommandFailure("\(VisibleText.escape(path)) is not valid JSON")
-        }
+        return first.value
     }
 
     /// The comments, from one array or from `gh --paginate`'s arrays one after another.
     private static func commentObjects(_ path: String) throws -> [[String: Any]] {
+        let pages = try jsonValues(path)
+        guard !pages.isEmpty else { throw CommandFailure("\(VisibleText.escape(path)) is empty: no JSON array of comments") }
+        var result: [[String: Any]] = []
+        for page in pages {
+            guard let items = page.value as? [Any] else {
+                throw CommandFailure("\(VisibleText.escape(path)): the value at byte offset \(page.offset) is \(kind(of: page.value)), not an array of comments")
+            }
+            for item in items { result.append(try object(item, path, "comment \(result.count + 1)")) }
+        }
+        return result
+    }
+
+    /// Every top-level JSON value of a file with its offset; anything that does not parse to
+    /// the end (a download cut short, junk between pages) is an error with the byte offset.
+    private static func jsonValues(_ path: String) throws -> [(offset: Int, value: Any)] {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw CommandFailure("cannot read \(VisibleText.escape(path)): \((error as NSError).localizedDescription)")
         }
-        let pages: [Any]
-        if let single = try? JSONSerialization.jsonObject(with: data, options: []) as? [Any] {
-            pages = [single]
-        } else {
-            pages = try topLevelValues(Array(data)).map { piece in
-                guard let page = try? JSONSerialization.jsonObject(with: Data(piece), options: []) else {
-                    throw CommandFailure("\(VisibleText.escape(path)) is not a JSON array of comments")
-                }
-                return page
-            }
+        do {
+            return try JSONStreamParser.values(in: Array(data))
+        } catch let error as JSONSyntaxError {
+            throw CommandFailure("\(VisibleText.escape(path)) is not valid JSON at byte offset \(error.offset): \(VisibleText.escape(error.message))")
         }
-        var result: [[String: Any]] = []
-        for page in pages {
-            guard let items = page as? [Any] else { throw CommandFailure("\(VisibleText.escape(path)) is not a JSON array of comments") }
-            for (index, item) in items.enumerated() { result.append(try object(item, path, "comment \(index + 1)")) }
-        }
-        return result
     }
 
-    /// Splits JSON values written one after another (`[…][…]`), outside of strings.
-    private static func topLevelValues(_ bytes: [UInt8]) throws -> [ArraySlice<UInt8>] {
-        var pieces: [ArraySlice<UInt8>] = []
-        var depth = 0, start = 0, inString = false, escaped = false
-        for (index, byte) in bytes.enumerated() {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                if depth == 0 { start = index }
-                depth += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth -= 1
-                if depth == 0 { pieces.append(bytes[start...index]) }
-            default: break
-            }
+    private static func kind(of value: Any) -> String {
+        switch value {
+        case is [String: Any]: "a JSON object"
+        case is String: "a string"
+        case is NSNull: "null"
+        case is Bool: "a boolean"
+        default: "a number"
         }
-        return pieces
     }
 
     static func object(_ value: Any, _ path: String, _ what: String) throws -> [String: Any] {

@@ -39,6 +39,9 @@ public enum Launcher {
             return Supervisor.run(arguments: arguments)
         }
         ProcessEnvironment.remove(Supervisor.workerVariable)
+        // First of all: from here a killed supervisor takes the worker with it (SIGHUP, which
+        // ends it while the terminal is untouched and quits the loop cleanly once it runs).
+        guard ParentWatch.arm() else { return Supervisor.fail("the supervisor ended before the client started") }
         // The file and the user are settled before the terminal is touched, so mistakes print
         // plainly (the supervisor replays them once the worker exits).
         let target: OpenCommand.Target
@@ -78,7 +81,7 @@ public enum Launcher {
         let screen: NCursesScreen
         do {
             // Handlers first: ncurses leaves alone signals that already have one.
-            signals = try SignalPipe(signals: [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT])
+            signals = try SignalPipe(signals: [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT])
             // Before the screen is taken: the probe writes on the shell's line and erases it.
             DisplayWidth.policy = TerminalGraphemeProbe.policy(environment: ProcessInfo.processInfo.environment)
             screen = try NCursesScreen(
@@ -99,13 +102,20 @@ public enum Launcher {
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         let result = Result { try loop.run() }
         let unsaved = app.prepareToExit()
+        // A dead supervisor restores nothing and replays no log, and the shell has the terminal
+        // back: restore it from here, and say on the terminal itself why the client went away.
+        let orphaned = ParentWatch.parentIsGone
+        if orphaned { ParentWatch.allowTerminalControlFromBackground() }
         FileDescriptor.standardInput.setNonBlocking(false)
         screen.end()
         signals.uninstall()
+        let seen = orphaned ? FileDescriptor.standardOutput : FileDescriptor.standardError
         if let unsaved {
             // The screen is gone: say it where the user sees it, with the text itself.
             let text = "comment-tui: the draft could not be saved (\(unsaved.error)); here it is:\n\(unsaved.markdown)\n"
-            _ = try? FileDescriptor.standardError.writeAll(Array(text.utf8))
+            _ = try? seen.writeAll(Array(text.utf8))
+        } else if orphaned {
+            _ = try? seen.writeAll(Array("comment-tui: quit because its supervisor process ended; the draft is saved\n".utf8))
         }
         do { try app.saveReadMarker() } catch {
             _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker: \(error)\n".utf8))

@@ -8,7 +8,8 @@ import ThreadModel
 /// The child's stderr goes to an unlinked log file while it owns the screen. When the child
 /// ends, however it ends (a crash, SIGKILL), the supervisor restores the terminal settings and
 /// modes it saved and replays the log, so a fatal error's message and backtrace are read on a
-/// clean terminal instead of being lost on the alternate screen.
+/// clean terminal instead of being lost on the alternate screen. Should the supervisor itself be
+/// killed, the worker notices (`ParentWatch`), restores the terminal and exits.
 enum Supervisor {
     /// Set in the child's environment so it knows to run the client itself.
     static let workerVariable = "COMMENT_TUI_WORKER"
@@ -18,8 +19,11 @@ enum Supervisor {
         let logFile: TemporaryFile
         do { logFile = try TemporaryFile() } catch { return fail("cannot create the error log: \(error)") }
         let log = logFile.descriptor
-        var environment = ProcessEnvironment.entries.filter { !$0.hasPrefix(workerVariable + "=") }
-        environment.append("\(workerVariable)=1")
+        var environment = ProcessEnvironment.entries.filter {
+            !$0.hasPrefix(workerVariable + "=") && !$0.hasPrefix(ParentWatch.parentVariable + "=")
+        }
+        // The worker's pid check after it arms its parent-death signal needs ours.
+        environment += ["\(workerVariable)=1", "\(ParentWatch.parentVariable)=\(getpid())"]
         if !environment.contains(where: { $0.hasPrefix("SWIFT_BACKTRACE=") }) {
             // Backtraces go to stderr (the log), never onto the screen, and never wait for a debugger.
             environment.append("SWIFT_BACKTRACE=enable=yes,interactive=no,color=no,output-to=stderr,registers=none,images=none")
@@ -27,7 +31,9 @@ enum Supervisor {
         let signals: SignalPipe
         let child: ChildProcess
         do {
-            signals = try SignalPipe(signals: [SIGTERM, SIGHUP, SIGINT])
+            // SIGQUIT too: forwarded, it quits the client cleanly instead of printing a
+            // backtrace over the screen and leaving the client behind.
+            signals = try SignalPipe(signals: [SIGTERM, SIGHUP, SIGINT, SIGQUIT])
             child = try ChildProcess.spawn(path: ChildProcess.currentExecutable, arguments: arguments, environment: environment, standardError: log)
         } catch {
             return fail("cannot start the client: \(error)")
