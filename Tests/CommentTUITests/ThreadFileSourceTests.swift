@@ -126,13 +126,23 @@ final class ThreadFileSourceTests: XCTestCase {
         XCTAssertFalse(try isReadable(source))
     }
 
-    func testSendAppendsUnderTheLockAndIsEchoed() throws {
+    func testSendAppendsUnderTheLockOffTheCallersThreadAndIsEchoedThenConfirmed() throws {
         let path = try writeThread()
         let source = try ThreadFileSource(path: path, environment: [:])
         let mine = comment("mine", author: "u1")
+        XCTAssertEqual(source.send(mine), .pending)
+        var updates: [String] = []
+        for _ in 0..<5 where !updates.contains("confirmed mine") { updates += try waitForUpdates(source) }
+        XCTAssertEqual(updates, ["comments mine", "confirmed mine"], "the echo first, at its place in the file")
+        XCTAssertEqual(try ThreadFile.read(path: path).thread.comments.last, mine)
+    }
+
+    func testSendWithoutFollowingAppendsAtOnce() throws {
+        let path = try writeThread()
+        let source = try ThreadFileSource(path: path, environment: [:], follows: false)
+        let mine = comment("mine", author: "u1")
         XCTAssertEqual(source.send(mine), .confirmed)
         XCTAssertEqual(try ThreadFile.read(path: path).thread.comments.last, mine)
-        XCTAssertEqual(try waitForUpdates(source), ["comments mine"], "the app de-duplicates its own echo by id")
     }
 
     func testSendFailsWhenTheFileCannotBeAppendedTo() throws {

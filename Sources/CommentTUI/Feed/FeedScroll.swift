@@ -183,6 +183,11 @@ final class FeedScroll {
         model.scrollTo(offset: Double(start) - pinned.viewportRow, animated: false, at: time)
     }
 
+    /// Shows the newest row at once (the feed rested there before its content changed).
+    func followBottom(at time: ScrollInstant) {
+        model.scrollTo(offset: model.offsetBounds.upperBound, animated: false, at: time)
+    }
+
     /// A comment's height changed (expanded, collapsed); it is laid out again before the next frame.
     func invalidate(_ comment: Int) { measured.remove(comment) }
 

@@ -98,6 +98,8 @@ public enum Launcher {
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         let result = Result { try loop.run() }
+        // Before the draft's last save: comments still waiting for the file's lock go back into it.
+        app.keepUnsentInDraft()
         let unsaved = app.prepareToExit()
         FileDescriptor.standardInput.setNonBlocking(false)
         screen.end()
