@@ -34,7 +34,7 @@ extension CommentApp {
 
     /// Takes what the source reports: new comments (each once: our own come back as echoes,
     /// which put them at their place in the thread), older pages, edits, users, the fate of sent
-    /// comments, problems.
+    /// comments, problems, the thread read again.
     ///
     /// While the feed rests at the bottom it follows; elsewhere the status bar counts the new
     /// comments instead of moving the reading position.
@@ -97,6 +97,12 @@ extension CommentApp {
                 connection = state
             case .typing(let users):
                 typingUsers = users
+            case .reopened(let reason):
+                reopenThread()
+                usersChanged = true
+                added = 0
+                arrivals = []
+                overlays.show(reason, error: true)
             }
         }
         // New users need a new ranker (and may turn `@handle` text on screen into mentions);
@@ -119,6 +125,16 @@ extension CommentApp {
     private func place(_ id: String) {
         guard let move = comments.place(id: id) else { return }
         feed.commentMoved(from: move.from, to: move.to)
+    }
+
+    /// Holds the thread as the source read it again from its start; ours still on their way stay.
+    private func reopenThread() {
+        var thread = source.thread
+        if thread.user(id: me.id) != me { thread.add(me) }
+        comments.reopen(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments,
+                        isInThread: source.containsComment(id:))
+        for id in deliveries.keys where !comments.containsAdded(id: id) { deliveries[id] = nil }
+        feed.threadReopened()
     }
 
     /// At quit: the comments the source will not deliver once the client is gone (a file's

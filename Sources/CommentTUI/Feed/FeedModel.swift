@@ -274,6 +274,22 @@ final class FeedModel {
         if follows { scroll.followBottom(at: now) }
     }
 
+    /// The thread was read again from its start (its file was replaced or cut): positions name
+    /// other comments now, so nothing stays selected, unread or matched, and the feed shows the
+    /// newest comments at once.
+    func threadReopened() {
+        selected = nil
+        firstUnread = nil
+        lastSeen = nil
+        newCount = 0
+        lastFrame = nil
+        gesture = nil
+        search?.match = nil
+        layoutCache.invalidateAll()
+        headerCache = nil
+        scroll.replaceAll(commentCount: comments.count, at: now)
+    }
+
     /// Older comments were loaded above the first: positions move, the reading position stays.
     func commentsPrepended(_ count: Int) {
         guard count > 0 else { return }

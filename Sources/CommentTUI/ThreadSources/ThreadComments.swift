@@ -26,8 +26,8 @@ final class ThreadComments {
     private var waiting: Set<String> = []
     /// Gaps among `added`: none, almost always, so the check each frame costs nothing.
     private var gapCount = 0
-    private let opened: CommentStore
-    private let older = SpilledComments()
+    private var opened: CommentStore
+    private var older = SpilledComments()
     /// Whether the source has comments older than the oldest known.
     private(set) var hasOlder: Bool
     /// User ids by lowercased handle, for the mentions in comment bodies.
@@ -133,6 +133,25 @@ final class ThreadComments {
         added.insert(added.remove(at: from), at: to)
         let base = older.count + opened.commentCount
         return (base + from, base + to)
+    }
+
+    /// Forgets every comment known and holds the thread as read again from its start (its file
+    /// was replaced or cut); ours still waiting stay, last, unless `isInThread` finds them.
+    func reopen(thread: CommentThread, opened: CommentStore, hasOlder: Bool, isInThread: (String) -> Bool) {
+        let kept: [Comment] = added.compactMap {
+            guard case .comment(let comment) = $0, waiting.contains(comment.id), !isInThread(comment.id) else { return nil }
+            return comment
+        }
+        self.thread = thread
+        self.opened = opened
+        self.hasOlder = hasOlder
+        older = SpilledComments()
+        added = kept.map(Added.comment)
+        addedIDs = Set(kept.map(\.id))
+        waiting = addedIDs
+        gapCount = 0
+        edits = [:]
+        indexHandles()
     }
 
     /// Marks comments missing after the newest.

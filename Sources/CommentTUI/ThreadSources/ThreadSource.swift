@@ -97,6 +97,10 @@ public enum ThreadUpdate: Sendable {
     case commentEdited(Comment)
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
+    /// The thread was read again from its start (its file was replaced, cut or created anew by
+    /// another program): `thread` and `openedComments` hold it now, and every comment known
+    /// before is gone. The text says what happened, for the status bar.
+    case reopened(String)
     /// A `.pending` comment reached the thread.
     case sendConfirmed(commentID: String)
     /// A `.pending` comment could not be sent, and why.

@@ -48,9 +48,10 @@ extension ThreadFileSource {
     /// What changed since the last call: other writers' and our own appends as read from the
     /// file (the batch's users as one `.usersChanged`, then its comments as one
     /// `.commentsAppended`, then a `.problem` per line that did not read), then how our appends
-    /// ended (`.sendConfirmed`, `.sendFailed`). A failure to follow (the file shrank or
-    /// vanished) is reported once as `.problem("stopped following: …")`; after it the watch is
-    /// only drained.
+    /// ended (`.sendConfirmed`, `.sendFailed`). A replaced or cut file is read again from its
+    /// start (`.reopened`); a removed one is said once and stays on screen. A failure to follow
+    /// is reported once as `.problem("stopped following: …")`; after it the watch is only
+    /// drained, until the path names another file.
     public func takeUpdates() -> [ThreadUpdate] {
         guard let following else { return [] }
         // Drain first, then read: an append after the read makes the descriptor readable again.
@@ -74,14 +75,55 @@ extension ThreadFileSource {
         return updates
     }
 
-    /// What other writers (and our own sends) appended since the last look.
+    /// What the file at the path brings: the appends to the file followed, or the file read again
+    /// when the name now means another file or the file was cut.
     private func follow() -> [ThreadUpdate] {
-        guard let tail else { return [] }
+        let named: FileIdentity?
+        do {
+            named = try FileSystem.identity(of: path)
+        } catch {
+            return []  // a name that cannot be looked up now (a directory made unreadable) keeps what is open
+        }
+        guard let current = named else {
+            guard !saidRemoved else { return [] }
+            saidRemoved = true
+            return [.problem("\(label) was removed: still showing what it held (posts fail until it is back)")]
+        }
+        saidRemoved = false
+        guard let tail else {
+            guard let followed, current != followed else { return [] }
+            return reopen(because: "\(label) was replaced by another file: showing the new one")
+        }
+        guard current == tail.identity else {
+            return reopen(because: "\(label) was replaced by another file: showing the new one")
+        }
         do {
             return Self.updates(from: try tail.readAppended(), label: label)
+        } catch is ThreadFileTail.Cut {
+            return reopen(because: "\(label) was cut short by another program: read again from the start")
         } catch {
             // Keep what is on screen; the watch stays open (a loop may have registered it).
             self.tail = nil
+            return [.problem("stopped following: \(error)")]
+        }
+    }
+
+    /// Indexes the file at the path from its start and follows it from where the index ends.
+    private func reopen(because reason: String) -> [ThreadUpdate] {
+        following?.watch?.rewatch()
+        tail = nil
+        do {
+            // Replaced again between the index and the tail: the next look notices it.
+            let identity = try FileSystem.identity(of: path)
+            let index = try ThreadIndex.open(path: path)
+            let tail = try ThreadFileTail(path: path, follower: index.follower)
+            self.index = index
+            thread = Self.thread(of: index)
+            followed = identity
+            if tail.identity == identity { self.tail = tail } else { following?.wake.wake() }
+            return [.reopened(reason)]
+        } catch {
+            followed = (try? FileSystem.identity(of: path)) ?? nil
             return [.problem("stopped following: \(error)")]
         }
     }

@@ -6,16 +6,18 @@ import ThreadModel
 ///
 /// Followed, it appends on a thread of its own (`send` is `.pending`, then confirmed or failed
 /// by `takeUpdates()`), so the UI never waits for the lock. Our own sent comments come back from
-/// `takeUpdates()` like anyone's, at their place in the file, before their confirmation.
+/// `takeUpdates()` like anyone's, at their place in the file, before their confirmation. When
+/// the path comes to name another file (`mv other.jsonl FILE`) or the file is cut by another
+/// program, the source reads the file at the path again from its start and says so (`.reopened`).
 public final class ThreadFileSource: ThreadSource {
     /// The thread file.
     public let path: String
     /// The file name.
     public let label: String
-    /// The header and users read when opened; comments stay in the file.
-    public let thread: CommentThread
-    /// The file indexed by line: comments are decoded when shown.
-    public let index: ThreadIndex
+    /// The header and users as the file was last (re)opened; comments stay in the file.
+    public internal(set) var thread: CommentThread
+    /// The file indexed by line as last (re)opened: comments are decoded when shown.
+    public internal(set) var index: ThreadIndex
     /// Where the read marker and draft are kept; nil when no data directory is known.
     public let stateFiles: ThreadStateFiles?
 
@@ -23,8 +25,12 @@ public final class ThreadFileSource: ThreadSource {
     let following: Following?
     /// Reads the appends; nil once following stopped (or never started).
     var tail: ThreadFileTail?
+    /// The file the index was read from (a tail must follow the same one).
+    var followed: FileIdentity?
     /// A failure to follow not yet reported by `takeUpdates()`.
     var unreportedFailure: String?
+    /// The path named no file at the last look (said once).
+    var saidRemoved = false
 
     /// Opens the thread file at `path`; with `follows`, watches it for appends.
     ///
@@ -44,6 +50,7 @@ public final class ThreadFileSource: ThreadSource {
         // Watch first, then index: whatever lands after the index's read makes the watch
         // readable, so nothing appended in between is missed.
         let watch = makeWatch.map { make in Result { try make(path) } }
+        let before = try? FileSystem.identity(of: path)
         // Indexed, not read: a million-comment file opens at once and decodes only what is shown.
         index = try ThreadIndex.open(path: path)
         thread = Self.thread(of: index)
@@ -55,9 +62,12 @@ public final class ThreadFileSource: ThreadSource {
         let following = try Following(path: path, watch: watch)
         self.following = following
         unreportedFailure = following.startFailure
+        followed = before
         guard unreportedFailure == nil else { return }
         do {
-            tail = try ThreadFileTail(path: path, follower: index.follower)
+            let tail = try ThreadFileTail(path: path, follower: index.follower)
+            // Replaced between the index and the tail: the first look reads the new file.
+            if tail.identity == before { self.tail = tail } else { following.wake.wake() }
         } catch {
             unreportedFailure = "stopped following: \(error)"
             following.wake.wake()
@@ -78,7 +88,7 @@ public final class ThreadFileSource: ThreadSource {
         return index.problems.first
     }
 
-    /// The index: every comment in the file when it was opened.
+    /// The index: every comment in the file when it was (re)opened.
     public var openedComments: CommentStore { index }
     /// False: the index holds every comment in the file.
     public var hasOlderComments: Bool { false }
@@ -124,7 +134,7 @@ public final class ThreadFileSource: ThreadSource {
         try marker.save(stateFiles)
     }
 
-    /// Whether the file held a comment with this id when it was opened.
+    /// Whether the file held a comment with this id when it was (re)opened.
     public func containsComment(id: String) -> Bool { index.containsComment(id: id) }
 
     /// `<stem>.draft.json` in the state directory; nil without one.
