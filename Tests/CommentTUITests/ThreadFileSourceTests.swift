@@ -110,29 +110,57 @@ final class ThreadFileSourceTests: XCTestCase {
         XCTAssertTrue(updates[2].hasPrefix("problem t.jsonl line 8: "), updates[2])
     }
 
-    func testAFileThatShrinksStopsFollowingWithOneProblem() throws {
+    func testAFileCutByAnotherProgramIsReadAgainFromItsStart() throws {
         let path = try writeThread()
         let source = try ThreadFileSource(path: path, environment: [:])
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: 10)
         try handle.close()
-        let updates = try waitForUpdates(source)
-        XCTAssertEqual(updates.count, 1, "\(updates)")
-        XCTAssertTrue(updates[0].hasPrefix("problem stopped following: ") && updates[0].contains("shrank"), updates[0])
+        XCTAssertEqual(try waitForUpdates(source), ["reopened: t.jsonl was cut short by another program: read again from the start"])
+        XCTAssertEqual(source.openedComments.commentCount, 0)
+        XCTAssertEqual(source.thread.title, "", "no header left")
 
-        // It stays stopped: later changes only wake the loop to be drained, never a busy loop.
+        // The next post is followed from the file's new end: the cut line is torn, the post read.
         try ThreadFileWriter(path: path).append(.comment(comment("late")))
-        XCTAssertEqual(try waitForUpdates(source), [])
+        let updates = try waitForUpdates(source)
+        XCTAssertEqual(updates.first, "comments late")
+        XCTAssertTrue(updates.dropFirst().allSatisfy { $0.hasPrefix("problem t.jsonl line 1: torn line") }, "\(updates)")
         XCTAssertFalse(try isReadable(source))
     }
 
-    func testSendAppendsUnderTheLockAndIsEchoed() throws {
+    func testAFileMovedOverItIsReadInsteadAndFollowed() throws {
+        let path = try writeThread()
+        let source = try ThreadFileSource(path: path, environment: [:])
+        let other = (path as NSString).deletingLastPathComponent + "/other.jsonl"
+        try ThreadFileWriter(path: other).create([
+            .thread(ThreadHeader(id: "t2", title: "Other", author: "u1", created: start, body: "")),
+            .user(User(id: "u1", handle: "ann", name: "Ann")), .comment(comment("o1", author: "u1"))])
+        XCTAssertEqual(rename(other, path), 0)
+        XCTAssertEqual(try waitForUpdates(source), ["reopened: t.jsonl was replaced by another file: showing the new one"])
+        XCTAssertEqual(source.thread.title, "Other")
+        XCTAssertEqual(try source.openedComments.comment(at: 0).get().id, "o1")
+        XCTAssertTrue(source.containsComment(id: "o1"))
+        try ThreadFileWriter(path: path).append(.comment(comment("o2")))
+        XCTAssertEqual(try waitForUpdates(source), ["comments o2"])
+    }
+
+    func testSendAppendsUnderTheLockOffTheCallersThreadAndIsEchoedThenConfirmed() throws {
         let path = try writeThread()
         let source = try ThreadFileSource(path: path, environment: [:])
         let mine = comment("mine", author: "u1")
+        XCTAssertEqual(source.send(mine), .pending)
+        var updates: [String] = []
+        for _ in 0..<5 where !updates.contains("confirmed mine") { updates += try waitForUpdates(source) }
+        XCTAssertEqual(updates, ["comments mine", "confirmed mine"], "the echo first, at its place in the file")
+        XCTAssertEqual(try ThreadFile.read(path: path).thread.comments.last, mine)
+    }
+
+    func testSendWithoutFollowingAppendsAtOnce() throws {
+        let path = try writeThread()
+        let source = try ThreadFileSource(path: path, environment: [:], follows: false)
+        let mine = comment("mine", author: "u1")
         XCTAssertEqual(source.send(mine), .confirmed)
         XCTAssertEqual(try ThreadFile.read(path: path).thread.comments.last, mine)
-        XCTAssertEqual(try waitForUpdates(source), ["comments mine"], "the app de-duplicates its own echo by id")
     }
 
     func testSendFailsWhenTheFileCannotBeAppendedTo() throws {

@@ -9,6 +9,7 @@ func describe(_ update: ThreadUpdate) -> String {
     case .gapFilled(let id, let comments, let closed): "filled \(id) " + comments.map(\.id).joined(separator: " ") + (closed ? "" : " +")
     case .commentEdited(let comment): "edited \(comment.id)"
     case .usersChanged(let users): "users " + users.map(\.handle).joined(separator: " ")
+    case .reopened(let reason): "reopened: \(reason)"
     case .sendConfirmed(let id): "confirmed \(id)"
     case .sendFailed(let id, let reason): "failed \(id): \(reason)"
     case .problem(let message): "problem \(message)"

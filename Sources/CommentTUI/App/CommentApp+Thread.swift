@@ -18,20 +18,23 @@ extension CommentApp {
             return overlays.show("not sent, draft kept: \(reason)", error: true)
         case .confirmed:
             overlays.show(source is InMemoryThreadSource ? "posted (in memory only)" : "posted")
+            feed.commentsInserted(1, at: comments.insert([comment]), countAsNew: false)
         case .pending:
             deliveries[comment.id] = .sending
             overlays.show("sending…")
+            // Last until the source places it: others may land in the thread before it.
+            comments.appendWaiting(comment)
+            feed.commentsAppended(1, countAsNew: false)
         }
         replyingTo = nil
         demoCompanion?.heard(at: now)
-        comments.append(comment)
-        feed.commentsAppended(1, countAsNew: false)
         composer.clearAfterSending()
         feed.scrollToBottom()
     }
 
-    /// Takes what the source reports: new comments (each once: our own come back as echoes),
-    /// older pages, edits, users, the fate of sent comments, problems.
+    /// Takes what the source reports: new comments (each once: our own come back as echoes,
+    /// which put them at their place in the thread), older pages, edits, users, the fate of sent
+    /// comments, problems, the thread read again.
     ///
     /// While the feed rests at the bottom it follows; elsewhere the status bar counts the new
     /// comments instead of moving the reading position.
@@ -45,14 +48,28 @@ extension CommentApp {
                 comments.add(users)
                 usersChanged = true
             case .commentsAppended(let list):
-                for comment in list where !comments.containsAdded(id: comment.id) {
-                    comments.append(comment)
-                    added += 1
+                // Runs of new comments go in together, above ours still on their way; an echo
+                // of ours between them puts it where it landed.
+                var fresh: [Comment] = []
+                func insertFresh() {
+                    guard !fresh.isEmpty else { return }
+                    feed.commentsInserted(fresh.count, at: comments.insert(fresh), countAsNew: true)
+                    added += fresh.count
+                    fresh = []
+                }
+                for comment in list {
+                    guard !comments.containsAdded(id: comment.id) else {
+                        insertFresh()
+                        place(comment.id)
+                        continue
+                    }
+                    fresh.append(comment)
                     guard comment.author != me.id else { continue }
                     let mentioned = mentionsMe(comment)
                     if mentioned { overlays.ringBell() }
                     arrivals.append((comment, mentioned))
                 }
+                insertFresh()
             case .olderComments(let list, let hasMore):
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)
@@ -68,6 +85,7 @@ extension CommentApp {
                 comments.replace(comment)
                 feed.invalidateLayouts()
             case .sendConfirmed(let id):
+                place(id)
                 if deliveries.removeValue(forKey: id) != nil { overlays.show("posted") }
             case .sendFailed(let id, let reason):
                 guard deliveries[id] != nil else { continue }
@@ -79,6 +97,12 @@ extension CommentApp {
                 connection = state
             case .typing(let users):
                 typingUsers = users
+            case .reopened(let reason):
+                reopenThread()
+                usersChanged = true
+                added = 0
+                arrivals = []
+                overlays.show(reason, error: true)
             }
         }
         // New users need a new ranker (and may turn `@handle` text on screen into mentions);
@@ -93,8 +117,35 @@ extension CommentApp {
         if arrivals.count <= FeedModel.arrivalsShownMoving {
             for arrival in arrivals { feed.showArrival(of: arrival.comment, mentionsReader: arrival.mentionsMe) }
         }
-        feed.commentsAppended(added, countAsNew: true)
         prepare()
+    }
+
+    /// A comment of ours reached the thread: it moves to where it landed, if others of ours
+    /// still on their way were above it.
+    private func place(_ id: String) {
+        guard let move = comments.place(id: id) else { return }
+        feed.commentMoved(from: move.from, to: move.to)
+    }
+
+    /// Holds the thread as the source read it again from its start; ours still on their way stay.
+    private func reopenThread() {
+        var thread = source.thread
+        if thread.user(id: me.id) != me { thread.add(me) }
+        comments.reopen(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments,
+                        isInThread: source.containsComment(id:))
+        for id in deliveries.keys where !comments.containsAdded(id: id) { deliveries[id] = nil }
+        feed.threadReopened()
+    }
+
+    /// At quit: the comments the source will not deliver once the client is gone (a file's
+    /// appends still waiting for its lock, or failed) go back into the draft, before what was
+    /// typed since, so the draft saved at exit holds them: quitting never waits for the lock,
+    /// and an unsent comment is never lost.
+    public func keepUnsentInDraft() {
+        let unsent = source.withdrawUnsent()
+        guard !unsent.isEmpty else { return }
+        let typed = composer.bodyToSend == nil ? [] : [composer.draft.markdown]
+        composer.replaceAll(withEdited: (unsent.map(\.body) + typed).joined(separator: "\n\n"), handles: comments.handleID)
     }
 
     /// Enter with nothing to send: the oldest comment that failed to send goes again (same id,
@@ -106,10 +157,15 @@ extension CommentApp {
         let id = comment.id
         deliveries[id] = .sending
         feed.invalidateLayouts()
-        if case .failed(let reason) = source.send(comment) {
+        switch source.send(comment) {
+        case .failed(let reason):
             deliveries[id] = .failed(reason: reason)
             overlays.show("not sent: \(reason) — Enter to retry", error: true)
-        } else {
+        case .confirmed:
+            deliveries[id] = nil
+            place(id)
+            overlays.show("posted")
+        case .pending:
             overlays.show("sending again…")
         }
     }
@@ -137,3 +193,4 @@ extension CommentApp {
         if let marker = feed.readMarker { try source.saveReadMarker(marker) }
     }
 }
+

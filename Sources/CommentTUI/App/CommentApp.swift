@@ -66,7 +66,7 @@ public final class CommentApp {
         comments = ThreadComments(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments)
         // Written in an earlier run and never confirmed: shown as on their way, in order.
         for comment in source.unsentComments where !comments.containsAdded(id: comment.id) {
-            comments.append(comment)
+            comments.appendWaiting(comment)
             deliveries[comment.id] = .sending
         }
         size = (columns, rows)

@@ -258,6 +258,41 @@ final class FeedModel {
         scroll.commentsAppended(count)
     }
 
+    /// `count` comments were put in at `index`, above the reader's own still on their way:
+    /// later positions move down; a feed at rest at the bottom stays there, else they count as new.
+    func commentsInserted(_ count: Int, at index: Int, countAsNew: Bool) {
+        guard count > 0 else { return }
+        guard index + count < comments.count else { return commentsAppended(count, countAsNew: countAsNew) }
+        let follows = isFollowingBottom && scroll.model.phase == .idle
+        if countAsNew, !follows { newCount += count }
+        commentsReplaced(at: index, removed: 0, inserted: count)
+        if follows { scroll.followBottom(at: now) }
+    }
+
+    /// A comment of the reader's moved up from `from` to `to` (it landed in the thread before
+    /// others of theirs still on their way); those between move down one.
+    func commentMoved(from: Int, to: Int) {
+        let follows = isFollowingBottom && scroll.model.phase == .idle
+        commentsReplaced(at: to, removed: from - to + 1, inserted: from - to + 1)
+        if follows { scroll.followBottom(at: now) }
+    }
+
+    /// The thread was read again from its start (its file was replaced or cut): positions name
+    /// other comments now, so nothing stays selected, unread or matched, and the feed shows the
+    /// newest comments at once.
+    func threadReopened() {
+        selected = nil
+        firstUnread = nil
+        lastSeen = nil
+        newCount = 0
+        lastFrame = nil
+        gesture = nil
+        search?.match = nil
+        layoutCache.invalidateAll()
+        headerCache = nil
+        scroll.replaceAll(commentCount: comments.count, at: now)
+    }
+
     /// Older comments were loaded above the first: positions move, the reading position stays.
     func commentsPrepended(_ count: Int) {
         guard count > 0 else { return }

@@ -183,6 +183,23 @@ final class FeedScroll {
         model.scrollTo(offset: Double(start) - pinned.viewportRow, animated: false, at: time)
     }
 
+    /// Every comment changed (the thread was read again from its start): the window is made
+    /// anew at the newest comments, shown at once.
+    func replaceAll(commentCount count: Int, at time: ScrollInstant) {
+        commentCount = count
+        measured = []
+        windowEnd = count
+        windowStart = max(0, count - Self.initialWindow)
+        model.setItems(items(windowStart..<windowEnd, withPost: windowStart == 0))
+        updateSnapping()
+        followBottom(at: time)
+    }
+
+    /// Shows the newest row at once (the feed rested there before its content changed).
+    func followBottom(at time: ScrollInstant) {
+        model.scrollTo(offset: model.offsetBounds.upperBound, animated: false, at: time)
+    }
+
     /// A comment's height changed (expanded, collapsed); it is laid out again before the next frame.
     func invalidate(_ comment: Int) { measured.remove(comment) }
 

@@ -101,6 +101,8 @@ public enum Launcher {
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
         let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
         let result = Result { try loop.run() }
+        // Before the draft's last save: comments still waiting for the file's lock go back into it.
+        app.keepUnsentInDraft()
         let unsaved = app.prepareToExit()
         // A dead supervisor restores nothing and replays no log, and the shell has the terminal
         // back: restore it from here, and say on the terminal itself why the client went away.

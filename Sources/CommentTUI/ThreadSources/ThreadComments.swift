@@ -8,6 +8,9 @@ import ThreadModel
 /// Positions count from the oldest known comment, so loading older comments shifts them: the
 /// feed is told by how much (`prepend`), and keeps its reading position. Among the added ones a
 /// position may hold a gap: comments a server skipped, shown as a marker until they are loaded.
+/// The reader's own comments still on their way stay last (`appendWaiting`): comments from the
+/// source arrive above them, and each takes its place in the thread's order when the source
+/// places it (`place`), so the collection follows the thread's order, not the order of sending.
 final class ThreadComments {
     /// Header and users (the comments are held below).
     private(set) var thread: CommentThread
@@ -19,10 +22,12 @@ final class ThreadComments {
     }
     private var added: [Added] = []
     private var addedIDs: Set<String> = []
+    /// Ours among the added ones that the source has not placed yet.
+    private var waiting: Set<String> = []
     /// Gaps among `added`: none, almost always, so the check each frame costs nothing.
     private var gapCount = 0
-    private let opened: CommentStore
-    private let older = SpilledComments()
+    private var opened: CommentStore
+    private var older = SpilledComments()
     /// Whether the source has comments older than the oldest known.
     private(set) var hasOlder: Bool
     /// User ids by lowercased handle, for the mentions in comment bodies.
@@ -96,6 +101,57 @@ final class ThreadComments {
     func append(_ comment: Comment) {
         added.append(.comment(comment))
         addedIDs.insert(comment.id)
+    }
+
+    /// Adds one of the reader's comments after all others; it stays below those that arrive
+    /// until the source places it.
+    func appendWaiting(_ comment: Comment) {
+        append(comment)
+        waiting.insert(comment.id)
+    }
+
+    /// Comments from the source, in its order: after those it placed before, above ours still
+    /// waiting. Returns the position of the first.
+    @discardableResult
+    func insert(_ comments: [Comment]) -> Int {
+        var slot = added.count
+        while slot > 0, case .comment(let comment) = added[slot - 1], waiting.contains(comment.id) { slot -= 1 }
+        added.insert(contentsOf: comments.map(Added.comment), at: slot)
+        addedIDs.formUnion(comments.map(\.id))
+        return older.count + opened.commentCount + slot
+    }
+
+    /// One of ours reached the thread (the file echoed it, a server confirmed it): it stops
+    /// waiting, and moves above the others of ours still waiting, as it landed before them.
+    /// Returns the positions it moved from and to, if it moved.
+    func place(id: String) -> (from: Int, to: Int)? {
+        guard waiting.remove(id) != nil,
+              let from = added.lastIndex(where: { if case .comment(let c) = $0 { c.id == id } else { false } }) else { return nil }
+        var to = from
+        while to > 0, case .comment(let comment) = added[to - 1], waiting.contains(comment.id) { to -= 1 }
+        guard to < from else { return nil }
+        added.insert(added.remove(at: from), at: to)
+        let base = older.count + opened.commentCount
+        return (base + from, base + to)
+    }
+
+    /// Forgets every comment known and holds the thread as read again from its start (its file
+    /// was replaced or cut); ours still waiting stay, last, unless `isInThread` finds them.
+    func reopen(thread: CommentThread, opened: CommentStore, hasOlder: Bool, isInThread: (String) -> Bool) {
+        let kept: [Comment] = added.compactMap {
+            guard case .comment(let comment) = $0, waiting.contains(comment.id), !isInThread(comment.id) else { return nil }
+            return comment
+        }
+        self.thread = thread
+        self.opened = opened
+        self.hasOlder = hasOlder
+        older = SpilledComments()
+        added = kept.map(Added.comment)
+        addedIDs = Set(kept.map(\.id))
+        waiting = addedIDs
+        gapCount = 0
+        edits = [:]
+        indexHandles()
     }
 
     /// Marks comments missing after the newest.

@@ -61,6 +61,11 @@ public protocol ThreadSource: AnyObject {
     /// Whether a comment with this id is in the thread as opened or on its way (`unsentComments`):
     /// a draft saved while being sent as it was sent.
     func containsComment(id: String) -> Bool
+    /// At quit: takes back the reader's comments the source will not deliver once the client is
+    /// gone (a file's appends still waiting for its lock, or failed), oldest first, so the app
+    /// keeps them as the draft. None of them is sent after this returns. A source that keeps
+    /// unsent comments itself (an outbox) returns none.
+    func withdrawUnsent() -> [Comment]
     /// Stops following and keeps what should outlive the client (a room's offline copy), at exit.
     func close()
 }
@@ -72,6 +77,7 @@ extension ThreadSource {
     public var unsentComments: [Comment] { [] }
     public func containsComment(id: String) -> Bool { unsentComments.contains { $0.id == id } }
     public func fillGap(_ id: String) {}
+    public func withdrawUnsent() -> [Comment] { [] }
     public func close() {}
 }
 
@@ -91,6 +97,10 @@ public enum ThreadUpdate: Sendable {
     case commentEdited(Comment)
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
+    /// The thread was read again from its start (its file was replaced, cut or created anew by
+    /// another program): `thread` and `openedComments` hold it now, and every comment known
+    /// before is gone. The text says what happened, for the status bar.
+    case reopened(String)
     /// A `.pending` comment reached the thread.
     case sendConfirmed(commentID: String)
     /// A `.pending` comment could not be sent, and why.

@@ -16,10 +16,22 @@ public struct ThreadFileWriter: Sendable {
 
     /// Appends records, in order, to an existing file.
     public func append(_ records: [ThreadRecord]) throws {
+        try append(records, proceedingIf: { true })
+    }
+
+    /// Appends records unless `proceed`, asked once the lock is held and before anything is
+    /// written, says no (a client withdrew them while it waited); returns whether they were
+    /// appended. Once `proceed` said yes, the records are written or the append throws.
+    @discardableResult
+    public func append(_ records: [ThreadRecord], proceedingIf proceed: () -> Bool) throws -> Bool {
+        var proceeded = false
         try withLockedFile { file in
+            guard proceed() else { return ([], false) }
+            proceeded = true
             let size = try file.size()
             return (records, try size > 0 && file.byte(at: size - 1) != 0x0A)
         }
+        return proceeded
     }
 
     /// Appends the records that `build` makes from the file's users as they are under the lock,
@@ -46,9 +58,8 @@ public struct ThreadFileWriter: Sendable {
     /// Opens and locks the file, asks what to append and whether the file lacks a final
     /// newline, then writes one record per `write()` and `fsync`s.
     private func withLockedFile(_ decide: (FileDescriptor) throws -> ([ThreadRecord], Bool)) throws {
-        let file = try FileDescriptor.openExistingForAppend(path)
+        let file = try lockedFile()
         defer { file.close() }
-        try file.lockExclusive()
         defer { file.unlock() }
         let (records, endsTorn) = try decide(file)
         guard !records.isEmpty else { return }
@@ -74,6 +85,33 @@ public struct ThreadFileWriter: Sendable {
             try? file.synchronize()
             throw error
         }
+    }
+
+    /// How many times a file replaced while its lock was awaited is opened again.
+    static let reopenLimit = 5
+
+    /// Opens the file and takes its lock. If the name came to mean another file while the lock
+    /// was awaited (`mv other.jsonl FILE`), that file is locked instead: an append never lands
+    /// in a file that is no longer the thread.
+    private func lockedFile() throws -> FileDescriptor {
+        for _ in 0..<Self.reopenLimit {
+            let file = try FileDescriptor.openExistingForAppend(path)
+            do {
+                try file.lockExclusive()
+                if try FileSystem.identity(of: path) == file.identity() { return file }
+            } catch {
+                file.close()
+                throw error
+            }
+            file.close()
+        }
+        throw SystemError("lock (the file was replaced \(Self.reopenLimit) times while waiting)", path: path, code: EAGAIN)
+    }
+
+    /// Throws what an append would meet before waiting for the lock (no such file, no
+    /// permission, not a regular file), so a client can say so at once.
+    public func checkAppendable() throws {
+        try FileDescriptor.openExistingForAppend(path).close()
     }
 
     /// Appends one record.

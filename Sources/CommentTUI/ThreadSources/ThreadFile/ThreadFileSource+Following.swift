@@ -1,38 +1,129 @@
 import ThreadModel
 
 extension ThreadFileSource {
-    /// The inotify watch of the file (or, if following failed at once, a pipe woken to say so);
-    /// the same descriptor for the source's life. Nil when opened without following.
-    public var updatesReady: FileDescriptor? {
-        switch readiness {
-        case .watch(let watch): watch.descriptor
-        case .wake(let pipe): pipe.readEnd
-        case nil: nil
+    /// What a followed source keeps for its life: the file's watch, the pipe its appender (and a
+    /// failure to follow) wakes, one descriptor over both for the loop, and the appender.
+    final class Following {
+        /// The file's and its directory's watch; nil when it could not start.
+        let watch: FileWatch?
+        /// Woken when an append ends, and once when following could not start.
+        let wake: WakePipe
+        /// Appends our comments off the UI thread.
+        let appender: ThreadFileAppender
+        /// Why following could not start, if it could not.
+        let startFailure: String?
+        private let members: DescriptorSet?
+
+        /// With the watch made (or the reason it was not).
+        init(path: String, watch made: Result<FileWatch, Error>) throws {
+            wake = try WakePipe()
+            appender = ThreadFileAppender(path: path, wake: wake)
+            var failure: String?
+            do {
+                let watch = try made.get()
+                members = try DescriptorSet([watch.descriptor, wake.readEnd])
+                self.watch = watch
+            } catch {
+                (watch, members) = (nil, nil)
+                failure = "stopped following: \(error)"
+                wake.wake()
+            }
+            startFailure = failure
+        }
+
+        /// The descriptor the loop polls: the same for the source's life.
+        var descriptor: FileDescriptor { members?.descriptor ?? wake.readEnd }
+
+        /// Empties the watch and the pipe (before looking at what they were for).
+        func drain() {
+            watch?.drain()
+            wake.drain()
         }
     }
 
-    /// What other writers (and our own sends) appended since the last call: the batch's users
-    /// as one `.usersChanged`, then its comments as one `.commentsAppended` (none skipped: our
-    /// own echoed posts are for the app to recognise by id), then a `.problem` per line that did
-    /// not read. A failure to follow (the file shrank or vanished) is reported once as
-    /// `.problem("stopped following: …")`; after it the watch is only drained.
+    /// Readable when updates wait (the file changed, an append ended); the same descriptor for
+    /// the source's life. Nil when opened without following.
+    public var updatesReady: FileDescriptor? { following?.descriptor }
+
+    /// What changed since the last call: other writers' and our own appends as read from the
+    /// file (the batch's users as one `.usersChanged`, then its comments as one
+    /// `.commentsAppended`, then a `.problem` per line that did not read), then how our appends
+    /// ended (`.sendConfirmed`, `.sendFailed`). A replaced or cut file is read again from its
+    /// start (`.reopened`); a removed one is said once and stays on screen. A failure to follow
+    /// is reported once as `.problem("stopped following: …")`; after it the watch is only
+    /// drained, until the path names another file.
     public func takeUpdates() -> [ThreadUpdate] {
+        guard let following else { return [] }
         // Drain first, then read: an append after the read makes the descriptor readable again.
-        switch readiness {
-        case .watch(let watch): watch.drain()
-        case .wake(let pipe): pipe.drain()
-        case nil: return []
-        }
+        following.drain()
+        var updates: [ThreadUpdate] = []
         if let failure = unreportedFailure {
             unreportedFailure = nil
-            return [.problem(failure)]
+            updates.append(.problem(failure))
         }
-        guard let tail else { return [] }
+        // Taken before the file is read: an append that ended is in the file by now, so its
+        // echo comes first, at its place among other writers' records.
+        let ended = following.appender.takeFinished()
+        if following.watch != nil { updates += follow() }
+        for outcome in ended {
+            if let failure = outcome.failure {
+                updates.append(.sendFailed(commentID: outcome.id, reason: failure))
+            } else {
+                updates.append(.sendConfirmed(commentID: outcome.id))
+            }
+        }
+        return updates
+    }
+
+    /// What the file at the path brings: the appends to the file followed, or the file read again
+    /// when the name now means another file or the file was cut.
+    private func follow() -> [ThreadUpdate] {
+        let named: FileIdentity?
+        do {
+            named = try FileSystem.identity(of: path)
+        } catch {
+            return []  // a name that cannot be looked up now (a directory made unreadable) keeps what is open
+        }
+        guard let current = named else {
+            guard !saidRemoved else { return [] }
+            saidRemoved = true
+            return [.problem("\(label) was removed: still showing what it held (posts fail until it is back)")]
+        }
+        saidRemoved = false
+        guard let tail else {
+            guard let followed, current != followed else { return [] }
+            return reopen(because: "\(label) was replaced by another file: showing the new one")
+        }
+        guard current == tail.identity else {
+            return reopen(because: "\(label) was replaced by another file: showing the new one")
+        }
         do {
             return Self.updates(from: try tail.readAppended(), label: label)
+        } catch is ThreadFileTail.Cut {
+            return reopen(because: "\(label) was cut short by another program: read again from the start")
         } catch {
             // Keep what is on screen; the watch stays open (a loop may have registered it).
             self.tail = nil
+            return [.problem("stopped following: \(error)")]
+        }
+    }
+
+    /// Indexes the file at the path from its start and follows it from where the index ends.
+    private func reopen(because reason: String) -> [ThreadUpdate] {
+        following?.watch?.rewatch()
+        tail = nil
+        do {
+            // Replaced again between the index and the tail: the next look notices it.
+            let identity = try FileSystem.identity(of: path)
+            let index = try ThreadIndex.open(path: path)
+            let tail = try ThreadFileTail(path: path, follower: index.follower)
+            self.index = index
+            thread = Self.thread(of: index)
+            followed = identity
+            if tail.identity == identity { self.tail = tail } else { following?.wake.wake() }
+            return [.reopened(reason)]
+        } catch {
+            followed = (try? FileSystem.identity(of: path)) ?? nil
             return [.problem("stopped following: \(error)")]
         }
     }

@@ -4,33 +4,33 @@ import ThreadModel
 /// A thread kept in a JSON Lines file: indexed when opened, followed through inotify while
 /// other writers append, and appended to under the file's lock.
 ///
-/// Our own sent comments come back from `takeUpdates()` like anyone's (the file echoes every
-/// append); the app skips comments whose id it already has.
+/// Followed, it appends on a thread of its own (`send` is `.pending`, then confirmed or failed
+/// by `takeUpdates()`), so the UI never waits for the lock. Our own sent comments come back from
+/// `takeUpdates()` like anyone's, at their place in the file, before their confirmation. When
+/// the path comes to name another file (`mv other.jsonl FILE`) or the file is cut by another
+/// program, the source reads the file at the path again from its start and says so (`.reopened`).
 public final class ThreadFileSource: ThreadSource {
     /// The thread file.
     public let path: String
     /// The file name.
     public let label: String
-    /// The header and users read when opened; comments stay in the file.
-    public let thread: CommentThread
-    /// The file indexed by line: comments are decoded when shown.
-    public let index: ThreadIndex
+    /// The header and users as the file was last (re)opened; comments stay in the file.
+    public internal(set) var thread: CommentThread
+    /// The file indexed by line as last (re)opened: comments are decoded when shown.
+    public internal(set) var index: ThreadIndex
     /// Where the read marker and draft are kept; nil when no data directory is known.
     public let stateFiles: ThreadStateFiles?
 
-    /// What makes `updatesReady` readable, kept for the source's life so the descriptor stays
-    /// valid for a loop that registered it once.
-    enum Readiness {
-        /// The file's inotify watch.
-        case watch(FileWatch)
-        /// A pipe woken once, when following could not even start, to report why.
-        case wake(WakePipe)
-    }
-    let readiness: Readiness?
+    /// What following needs, for the source's life: nil when opened without following.
+    let following: Following?
     /// Reads the appends; nil once following stopped (or never started).
     var tail: ThreadFileTail?
+    /// The file the index was read from (a tail must follow the same one).
+    var followed: FileIdentity?
     /// A failure to follow not yet reported by `takeUpdates()`.
     var unreportedFailure: String?
+    /// The path named no file at the last look (said once).
+    var saidRemoved = false
 
     /// Opens the thread file at `path`; with `follows`, watches it for appends.
     ///
@@ -50,34 +50,35 @@ public final class ThreadFileSource: ThreadSource {
         // Watch first, then index: whatever lands after the index's read makes the watch
         // readable, so nothing appended in between is missed.
         let watch = makeWatch.map { make in Result { try make(path) } }
+        let before = try? FileSystem.identity(of: path)
         // Indexed, not read: a million-comment file opens at once and decodes only what is shown.
         index = try ThreadIndex.open(path: path)
-        let head = index.header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")
-        thread = CommentThread(
-            id: head.id, title: head.title, author: head.author, created: head.created, body: head.body, users: index.users)
+        thread = Self.thread(of: index)
         stateFiles = ThreadStateFiles(threadPath: path, environment: environment)
-        switch watch {
-        case nil:
-            readiness = nil
-        case .success(let watch):
-            do {
-                tail = try ThreadFileTail(path: path, follower: index.follower)
-                readiness = .watch(watch)
-            } catch {
-                (readiness, unreportedFailure) = Self.wakeToReport(error)
-            }
-        case .failure(let error):
-            (readiness, unreportedFailure) = Self.wakeToReport(error)
+        guard let watch else {
+            following = nil
+            return
+        }
+        let following = try Following(path: path, watch: watch)
+        self.following = following
+        unreportedFailure = following.startFailure
+        followed = before
+        guard unreportedFailure == nil else { return }
+        do {
+            let tail = try ThreadFileTail(path: path, follower: index.follower)
+            // Replaced between the index and the tail: the first look reads the new file.
+            if tail.identity == before { self.tail = tail } else { following.wake.wake() }
+        } catch {
+            unreportedFailure = "stopped following: \(error)"
+            following.wake.wake()
         }
     }
 
-    /// A pipe already woken, so the loop's first look reports why following failed.
-    private static func wakeToReport(_ error: Error) -> (Readiness?, String) {
-        // Without even a pipe (no descriptors left) the failure goes unreported; the thread
-        // still shows as opened.
-        let pipe = try? WakePipe()
-        pipe?.wake()
-        return (pipe.map(Readiness.wake), "stopped following: \(error)")
+    /// The header and users an index read.
+    static func thread(of index: ThreadIndex) -> CommentThread {
+        let head = index.header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")
+        return CommentThread(id: head.id, title: head.title, author: head.author, created: head.created, body: head.body,
+                             users: index.users)
     }
 
     /// The first problem, when nothing in the file read as part of a thread (no header, user or
@@ -87,7 +88,7 @@ public final class ThreadFileSource: ThreadSource {
         return index.problems.first
     }
 
-    /// The index: every comment in the file when it was opened.
+    /// The index: every comment in the file when it was (re)opened.
     public var openedComments: CommentStore { index }
     /// False: the index holds every comment in the file.
     public var hasOlderComments: Bool { false }
@@ -97,16 +98,32 @@ public final class ThreadFileSource: ThreadSource {
     /// Nothing to do: every comment was opened.
     public func loadOlderComments() {}
 
-    /// Appends the comment under the file's lock (fsynced): `.confirmed` once it is on disk.
+    /// Appends the comment under the file's lock (fsynced). Followed, the append waits for the
+    /// lock on a thread of its own: `.pending`, then `.sendConfirmed` or `.sendFailed` from
+    /// `takeUpdates()`. Unfollowed (no loop to report to), it appends at once: `.confirmed`. A
+    /// body over the limit, or a file that cannot be opened for appending, fails at once.
     public func send(_ comment: Comment) -> SendOutcome {
         do {
             try ThreadFileLimits.checkBody(comment.body)
-            try ThreadFileWriter(path: path).append(.comment(comment))
-            return .confirmed
+            let writer = ThreadFileWriter(path: path)
+            guard let following else {
+                try writer.append(.comment(comment))
+                return .confirmed
+            }
+            try writer.checkAppendable()
+            following.appender.append(comment)
+            return .pending
         } catch {
             return .failed("\(error)")
         }
     }
+
+    /// At quit: the comments whose append waits for the lock or failed; they are never written
+    /// after this (an append already writing is let finish).
+    public func withdrawUnsent() -> [Comment] { following?.appender.withdraw() ?? [] }
+
+    /// Waits until no append is queued or running (tests); false after `timeout` seconds.
+    func waitForAppends(timeout: Double) -> Bool { following?.appender.waitUntilIdle(timeout: timeout) ?? true }
 
     /// The marker saved beside the thread's other state, if one reads.
     public func loadReadMarker() -> ReadMarker? { stateFiles.flatMap(ReadMarker.load) }
@@ -117,7 +134,7 @@ public final class ThreadFileSource: ThreadSource {
         try marker.save(stateFiles)
     }
 
-    /// Whether the file held a comment with this id when it was opened.
+    /// Whether the file held a comment with this id when it was (re)opened.
     public func containsComment(id: String) -> Bool { index.containsComment(id: id) }
 
     /// `<stem>.draft.json` in the state directory; nil without one.

@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+@testable import ThreadModel
+@testable import CommentTUI
+
+/// Enter never waits for the thread file's lock (issue 22, item 3): while another writer holds it
+/// the comment shows as pending, keys go on working, it lands when the lock is let go, and
+/// quitting meanwhile keeps it as the draft.
+final class LockedAppendTests: XCTestCase {
+    private func type(_ text: String, into app: CommentApp) { LiveThreadFile.type(text, into: app) }
+
+    /// Seconds `body` takes, by the test's clock.
+    private func seconds(_ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        body()
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    func testEnterWhileAnotherWriterHoldsTheLockShowsPendingAndLandsOnRelease() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        let lock = try AppendLock(path: file.path)
+        lock.release(after: 3)
+        let enter = seconds { type("held back\r", into: app) }
+        XCTAssertLessThan(enter, 0.5, "Enter waited \(enter) s for the lock")
+        XCTAssertEqual(app.composer.draft.string, "", "the draft went out")
+        let mine = try XCTUnwrap(app.allComments.last)
+        XCTAssertEqual(mine.body, "held back")
+        XCTAssertEqual(app.deliveries[mine.id], .sending, "shown as on its way")
+        XCTAssertEqual(app.message, "sending…")
+        // Keys go on working while the lock is held.
+        let key = seconds { type("next", into: app) }
+        XCTAssertLessThan(key, 0.5)
+        XCTAssertEqual(app.composer.draft.string, "next")
+        XCTAssertFalse(try file.fileBodies().contains("held back"), "nothing is written while another holds the lock")
+
+        lock.release()
+        XCTAssertTrue(LiveThreadFile.pump(app) { app.deliveries.isEmpty }, "the append finished once the lock was free")
+        XCTAssertEqual(app.message, "posted")
+        XCTAssertEqual(try file.fileBodies().filter { $0 == "held back" }.count, 1)
+        XCTAssertEqual(app.allComments.map(\.id), try file.fileCommentIDs(), "shown once, where the file has it")
+    }
+
+    func testQuittingWhileTheLockIsHeldKeepsTheUnsentCommentAsTheDraft() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        let lock = try AppendLock(path: file.path)
+        lock.release(after: 3)
+        type("first thought\r", into: app)
+        type("second", into: app)
+        let quit = seconds {
+            app.keepUnsentInDraft()
+            XCTAssertNil(app.prepareToExit())
+        }
+        XCTAssertLessThan(quit, 0.5, "quitting waited \(quit) s")
+        XCTAssertEqual(app.composer.draft.markdown, "first thought\n\nsecond", "the unsent comment came back into the draft")
+
+        // Once the lock is free, the withdrawn append is not written after all.
+        lock.release()
+        let source = try XCTUnwrap(app.source as? ThreadFileSource)
+        XCTAssertTrue(source.waitForAppends(timeout: 5))
+        XCTAssertFalse(try file.fileBodies().contains("first thought"), "withdrawn, so never written")
+        // The next start has it as the draft.
+        let again = try file.openApp()
+        XCTAssertEqual(again.composer.draft.markdown, "first thought\n\nsecond")
+    }
+
+    func testAnAppendThatFailsLaterIsKeptAsTheDraftAtQuit() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        let lock = try AppendLock(path: file.path)
+        lock.release(after: 3)
+        type("doomed\r", into: app)
+        // The file goes (and comes back as a directory, so the append cannot recreate it) while
+        // the append waits; it fails when the lock is let go.
+        try FileManager.default.removeItem(atPath: file.path)
+        try FileManager.default.createDirectory(atPath: file.path, withIntermediateDirectories: false)
+        lock.release()
+        let mine = try XCTUnwrap(app.allComments.last?.id)
+        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } })
+        XCTAssertTrue(app.message?.contains("not sent") == true, app.message ?? "")
+        app.keepUnsentInDraft()
+        XCTAssertEqual(app.composer.draft.markdown, "doomed", "a comment that failed is kept too")
+    }
+}

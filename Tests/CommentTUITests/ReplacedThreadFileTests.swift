@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+@testable import ThreadModel
+@testable import CommentTUI
+
+/// A thread file replaced, cut or removed by another program while the client shows it (issue
+/// 22, item 11): the client notices, reads the file at the path again from the start, says so,
+/// and follows (and posts to) the file it shows.
+final class ReplacedThreadFileTests: XCTestCase {
+    private func pump(_ app: CommentApp, _ what: String, until done: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(LiveThreadFile.pump(app, timeout: 3, until: done),
+                      "\(what); the status bar says: \(app.message ?? "nothing")", file: file, line: line)
+    }
+
+    /// Bytes of a whole thread file titled `title` with these comments.
+    private func threadBytes(_ title: String, _ ids: [String]) -> Data {
+        var bytes: [UInt8] = []
+        for record in LiveThreadFile.records(title: title, comments: ids) { ThreadRecordEncoder().append(record, to: &bytes) }
+        return Data(bytes)
+    }
+
+    /// After a reopen, another writer's post and ours show in the file's order.
+    private func assertFollowsTheFileAtThePath(_ app: CommentApp, _ file: LiveThreadFile, line: UInt = #line) throws {
+        try ThreadFileWriter(path: file.path).append(.comment(LiveThreadFile.comment("later")))
+        pump(app, "another writer's post after the reopen", until: { app.allComments.last?.id == "later" }, line: line)
+        LiveThreadFile.type("mine after\r", into: app)
+        pump(app, "our post after the reopen", until: { app.deliveries.isEmpty }, line: line)
+        XCTAssertEqual(app.allComments.map(\.id), try file.fileCommentIDs(), "the client shows the file at the path", line: line)
+        app.feed.scroll._checkInvariants()
+        XCTAssertTrue(app.render().buffer.lines.joined().contains("mine after"), "the feed shows the newest", line: line)
+        XCTAssertEqual(try file.fileBodies().last, "mine after", line: line)
+    }
+
+    func testAFileMovedOverTheThreadIsReopenedAndSaysSo() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        XCTAssertEqual(app.allComments.map(\.id), ["c1", "c2", "c3"])
+        let other = file.directory.appendingPathComponent("other.jsonl").path
+        try ThreadFileWriter(path: other).create(LiveThreadFile.records(title: "Other", comments: ["o1", "o2"]))
+        XCTAssertEqual(rename(other, file.path), 0)  // mv other.jsonl t.jsonl
+
+        pump(app, "the client noticed the new file", until: { app.message?.contains("replaced") == true })
+        XCTAssertEqual(app.message, "t.jsonl was replaced by another file: showing the new one")
+        XCTAssertEqual(app.comments.thread.title, "Other")
+        XCTAssertEqual(app.allComments.map(\.id), ["o1", "o2"])
+        try assertFollowsTheFileAtThePath(app, file)
+    }
+
+    func testAFileEmptiedByAnotherProgramIsReadAgainFromTheStart() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: file.path))
+        try handle.truncate(atOffset: 0)  // `: > t.jsonl`
+        try handle.close()
+        pump(app, "the client noticed the cut", until: { app.message?.contains("cut") == true })
+        XCTAssertEqual(app.message, "t.jsonl was cut short by another program: read again from the start")
+        XCTAssertEqual(app.allComments.count, 0)
+
+        // Someone writes a thread into it again; the client follows it from its first byte.
+        let refill = try XCTUnwrap(FileHandle(forWritingAtPath: file.path))
+        try refill.write(contentsOf: threadBytes("Refilled", ["r1"]))
+        try refill.close()
+        pump(app, "the refilled file's comment", until: { app.allComments.map(\.id) == ["r1"] })
+        try assertFollowsTheFileAtThePath(app, file)
+    }
+
+    func testAFileRewrittenLongerBeforeTheClientLooksIsReadAgain() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        // `cp bigger.jsonl t.jsonl`: the same file, cut and written again past the old end.
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: file.path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: threadBytes("Bigger", (1...6).map { "b\($0)" }))
+        try handle.close()
+        pump(app, "the client noticed the rewrite", until: { app.message?.contains("cut") == true })
+        XCTAssertEqual(app.comments.thread.title, "Bigger")
+        XCTAssertEqual(app.allComments.map(\.id), ["b1", "b2", "b3", "b4", "b5", "b6"])
+        try assertFollowsTheFileAtThePath(app, file)
+    }
+
+    func testARemovedFileIsSaidAndOneCreatedAtThePathIsOpened() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        try FileManager.default.removeItem(atPath: file.path)
+        pump(app, "the client noticed the removal", until: { app.message?.contains("removed") == true })
+        XCTAssertEqual(app.allComments.map(\.id), ["c1", "c2", "c3"], "what it held stays on screen")
+
+        try ThreadFileWriter(path: file.path).create(LiveThreadFile.records(title: "Anew", comments: ["a1"]))
+        pump(app, "the client opened the new file", until: { app.message?.contains("replaced") == true })
+        XCTAssertEqual(app.allComments.map(\.id), ["a1"])
+        try assertFollowsTheFileAtThePath(app, file)
+    }
+}
