@@ -21,13 +21,6 @@ extension FileDescriptor {
         return Int(status.st_size)
     }
 
-    /// Which file this is: its device and inode (a file replaced under its name has another).
-    func identity() throws -> (device: UInt64, inode: UInt64) {
-        var status = stat()
-        guard fstat(rawValue, &status) == 0 else { throw SystemError("fstat", path: path) }
-        return (UInt64(status.st_dev), UInt64(status.st_ino))
-    }
-
     /// Cuts the file back to `size` bytes (an append that failed part-way is taken back); the
     /// file position stays where it is.
     public func truncate(to size: Int) throws {
