@@ -45,7 +45,10 @@ final class InputDecoderFuzzTests: XCTestCase {
         }
         // A long quiet: nothing may stay pending, and the next Ctrl-C is a key.
         events += decoder.inputWasQuiet(for: 2)
-        if let wait = decoder.quietTimeout { return "still waits \(wait) s after a quiet period" }
+        // A paste ended by its quiet second may still get its rest for a while, no longer.
+        if let wait = decoder.quietTimeout, wait > InputDecoder.pasteResumeWindow { return "waits \(wait) s after a quiet period" }
+        events += decoder.inputWasQuiet(for: InputDecoder.pasteResumeWindow)
+        if let wait = decoder.quietTimeout { return "still waits \(wait) s after a long quiet period" }
         let interrupt = decoder.feed([0x03])
         if interrupt != [.key(.ctrl("c"))] { return "Ctrl-C after the stream gave \(interrupt)" }
         for event in events {

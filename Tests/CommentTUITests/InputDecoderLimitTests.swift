@@ -43,12 +43,38 @@ final class InputDecoderLimitTests: XCTestCase {
         XCTAssertEqual(decoder.inputWasQuiet(for: InputDecoder.pasteQuietTimeout - 0.001), [])
         XCTAssertEqual(decoder.feed([0x03]), [], "inside the paste Ctrl-C is pasted text")
         XCTAssertEqual(decoder.inputWasQuiet(for: InputDecoder.pasteQuietTimeout), [.paste("half a paste\u{1B}[20\u{03}")])
-        XCTAssertNil(decoder.quietTimeout)
+        XCTAssertEqual(decoder.quietTimeout, InputDecoder.pasteResumeWindow, "the rest of it may still come")
         XCTAssertEqual(decoder.feed([0x03]), [.key(.ctrl("c"))])
+        XCTAssertNil(decoder.quietTimeout, "a key ended that wait")
         // A pending Escape still waits only its own timeout.
         XCTAssertEqual(decoder.feed([0x1B]), [])
         XCTAssertEqual(decoder.quietTimeout, InputDecoder.escapeTimeout)
         XCTAssertEqual(decoder.inputWasQuiet(for: InputDecoder.escapeTimeout), [key(.escape)])
+    }
+
+    /// The paste stalls for a second (a slow connection), then the rest comes: it is still pasted
+    /// text, so its line breaks never send a half-pasted draft; its end marker, another key or
+    /// ten quiet seconds end the wait.
+    func testTheRestOfAStalledPasteIsStillPastedText() {
+        var decoder = InputDecoder()
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[200~first half".utf8)), [])
+        XCTAssertEqual(decoder.inputWasQuiet(for: InputDecoder.pasteQuietTimeout), [.paste("first half")])
+        XCTAssertEqual(decoder.quietTimeout, InputDecoder.pasteResumeWindow)
+        XCTAssertEqual(decoder.feed(Array("\rsecond \u{E9}".utf8).dropLast()), [.paste("\nsecond ")], "a cut é waits")
+        XCTAssertEqual(decoder.feed([0xA9, 0x0D]), [.paste("\u{E9}\n")])
+        XCTAssertEqual(decoder.feed(Array("end\u{1B}[201~\r".utf8)), [.paste("end"), key(.enter)], "the end marker ends the wait")
+        // Another key ends it too, and is a key.
+        var other = InputDecoder()
+        _ = other.feed(Array("\u{1B}[200~cut".utf8))
+        _ = other.inputWasQuiet(for: InputDecoder.pasteQuietTimeout)
+        XCTAssertEqual(other.feed([0x03, 0x0D]), [.key(.ctrl("c")), key(.enter)])
+        // So do ten quiet seconds.
+        var quiet = InputDecoder()
+        _ = quiet.feed(Array("\u{1B}[200~cut".utf8))
+        _ = quiet.inputWasQuiet(for: InputDecoder.pasteQuietTimeout)
+        XCTAssertEqual(quiet.inputWasQuiet(for: InputDecoder.pasteResumeWindow), [])
+        XCTAssertNil(quiet.quietTimeout)
+        XCTAssertEqual(quiet.feed([0x0D]), [key(.enter)])
     }
 
     /// The paste never ends and bytes keep coming: it goes on in pieces of 1 MiB, each a paste

@@ -77,4 +77,30 @@ final class TmuxFileLockTests: XCTestCase {
         try tmux.waitFor("the unsent comment back as the draft") { $0.contains { $0.contains("draft restored") } && $0.contains("› kept back") }
         try tmux.keys("C-c")
     }
+
+    func testAClientKilledWhileItsCommentWaitsForTheLockLosesNothing() throws {
+        let (tmux, file) = try openClient()
+        let lock = try HeldLock(path: file)
+        try tmux.literal("survives the kill")
+        try tmux.keys("Enter")
+        try tmux.waitFor("the comment shown as pending", timeout: 3) { $0.contains { $0.contains("sending…") } }
+        kill(try tmux.workerPID(), SIGKILL)
+        try tmux.waitFor("the supervisor's report") { $0.contains { $0.contains("EXIT=") } }
+        lock.release()
+        XCTAssertEqual(try bodies(file), [], "the killed client wrote nothing")
+
+        try tmux.run("\(TmuxSession.clientPath) \(file) --as ann; echo EXIT=$?")
+        try tmux.waitFor("the comment sent again and posted") { screen in
+            screen.contains { $0.contains("   survives the kill") } && !screen.contains { $0.contains("sending…") }
+        }
+        XCTAssertEqual(try bodies(file), ["survives the kill"], "appended once, by the next start")
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+        // A third start finds nothing left to send.
+        try tmux.run("\(TmuxSession.clientPath) \(file) --as ann; echo EXIT=$?")
+        try tmux.waitFor("the client again") { $0.contains { $0.contains("@ann · locked.jsonl") } }
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.filter { $0.contains("EXIT=0") }.count >= 2 }
+        XCTAssertEqual(try bodies(file), ["survives the kill"])
+    }
 }

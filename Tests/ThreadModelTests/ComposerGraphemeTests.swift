@@ -42,6 +42,26 @@ final class ComposerGraphemeTests: XCTestCase {
         XCTAssertEqual(doc.string, "x\u{301}yabc")
     }
 
+    /// Decomposed kana (か + U+3099, as pasted from some file names and PDFs): the mark joins
+    /// the kana before it, whether it is typed, pasted, stepped over or half formatted.
+    func testACombiningVoicedSoundMarkJoinsTheKanaBeforeIt() {
+        var doc = ComposerDocument(text: "か\u{3099}き")
+        doc.moveToStart()
+        doc.move(by: 1); check(doc)
+        XCTAssertEqual(doc.cursorOffset, 1, "over が as one Character")
+        doc.insert("\u{309A}"); check(doc)
+        doc.moveToStart()
+        doc.insert("は"); check(doc)
+        doc.insert("\u{3099}"); check(doc)
+        XCTAssertEqual(doc.string, "は\u{3099}か\u{3099}\u{309A}き")
+        doc.moveToStart()
+        doc.move(by: 1, extending: true)
+        doc.toggle(.bold); check(doc)
+        doc.moveToEnd()
+        doc.deleteBackward(); doc.deleteBackward(); check(doc)
+        XCTAssertEqual(doc.string, "は\u{3099}")
+    }
+
     /// A Hangul syllable typed before a vowel jamo composes with it (LV + V is one Character).
     func testTypingASyllableInFrontOfAVowelJamo() {
         var doc = ComposerDocument(text: "\u{1161}bc")

@@ -17,8 +17,14 @@ public struct InputDecoder: Sendable {
     /// end was lost still ends after a quiet second.
     static let maxPasteBytes = 1 << 20
 
+    /// How long after a paste ended by its quiet second the rest of it may still come (a stalled
+    /// connection): text and line breaks in that time are pasted text, never Enter.
+    static let pasteResumeWindow = 10.0
+
     private var pending: [UInt8] = []
     private var pasteBuffer: [UInt8]? = nil
+    /// A paste ended by its quiet second, not its end marker: more of it may follow.
+    private var pasteMayResume = false
 
     public init() {}
 
@@ -32,7 +38,8 @@ public struct InputDecoder: Sendable {
     /// when nothing waits.
     var quietTimeout: Double? {
         if isInPaste { return Self.pasteQuietTimeout }
-        return hasPendingEscape ? Self.escapeTimeout : nil
+        if hasPendingEscape { return Self.escapeTimeout }
+        return pasteMayResume ? Self.pasteResumeWindow : nil
     }
 
     /// Told that no byte arrived for `seconds`: a pending escape is decoded as it stands after
@@ -43,11 +50,49 @@ public struct InputDecoder: Sendable {
             // The bytes kept as a possible start of the end marker were pasted text after all.
             pasteBuffer!.append(contentsOf: pending)
             pending.removeAll()
+            pasteMayResume = true
             return [endPaste()]
         }
+        if pasteMayResume, !hasPendingEscape, seconds >= Self.pasteResumeWindow { pasteMayResume = false }
         guard hasPendingEscape, seconds >= Self.escapeTimeout else { return [] }
         return flush()
     }
+
+    /// What comes after a paste that lost its end.
+    private enum Resumed {
+        /// Bytes taken: pasted text, or the end marker (no event).
+        case taken(InputEvent?, length: Int)
+        /// A character cut by the read: wait for its last bytes.
+        case incomplete
+        /// Not text: the wait is over, and the bytes are read as keys.
+        case over
+    }
+
+    /// After a paste that lost its end: the text (and line breaks) from `start` on, as pasted
+    /// text, up to the first other control byte or escape; an end marker there is dropped and
+    /// ends the wait, anything else ends it too and is read as keys.
+    private mutating func resumedPaste(from start: Int, final: Bool) -> Resumed {
+        var end = start
+        while end < pending.count, Self.isPastedText(pending[end]) { end += 1 }
+        if !final, end == pending.count {
+            var lead = end
+            while lead > start, lead > end - 4, pending[lead - 1] & 0xC0 == 0x80 { lead -= 1 }
+            if lead > start, pending[lead - 1] >= 0xC0, end - (lead - 1) < Self.utf8Length(pending[lead - 1]) { end = lead - 1 }
+            if end == start, start < pending.count { return .incomplete }
+        }
+        if end > start { return .taken(.paste(Self.pasteText(Array(pending[start..<end]))), length: end - start) }
+        pasteMayResume = false
+        if pending.count - start >= 6, Array(pending[start..<(start + 6)]) == Self.pasteEndMarker { return .taken(nil, length: 6) }
+        return .over
+    }
+
+    private static func isPastedText(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte != 0x7F || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func utf8Length(_ lead: UInt8) -> Int { lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2 }
+
+    private static let pasteEndMarker: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]  // ESC [ 2 0 1 ~
 
     /// A full paste buffer goes on as one paste, cut before a character's last bytes so none is
     /// split; the rest starts the next piece and the paste goes on.
@@ -104,6 +149,19 @@ public struct InputDecoder: Sendable {
                 i = end + 6
                 continue
             }
+            if pasteMayResume {
+                switch resumedPaste(from: i, final: final) {
+                case .taken(let event, let length):
+                    if let event { events.append(event) }
+                    i += length
+                    continue
+                case .incomplete:
+                    pending.removeFirst(i)
+                    return events
+                case .over:
+                    break
+                }
+            }
             switch decodeOne(at: i, final: final) {
             case .incomplete:
                 pending.removeFirst(i)
@@ -112,6 +170,7 @@ public struct InputDecoder: Sendable {
                 if let event { events.append(event) }
                 i += length
             case .pasteStart(let length):
+                pasteMayResume = false
                 pasteBuffer = []
                 i += length
             }
@@ -121,7 +180,7 @@ public struct InputDecoder: Sendable {
     }
 
     private func findPasteEnd(from start: Int) -> Int? {
-        let terminator: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]  // ESC [ 2 0 1 ~
+        let terminator = Self.pasteEndMarker
         var i = start
         while i + terminator.count <= pending.count {
             if pending[i] == 0x1B, Array(pending[i..<(i + terminator.count)]) == terminator { return i }

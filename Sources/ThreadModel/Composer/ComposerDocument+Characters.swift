@@ -98,7 +98,8 @@ extension ComposerDocument {
 
     static func neverJoins(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
-        case 0x20...0x7E, 0x3040...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
+        // Kana without U+3099 and U+309A, the combining (semi-)voiced sound marks.
+        case 0x20...0x7E, 0x3040...0x3098, 0x309B...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
         default: return false
         }
     }

@@ -19,8 +19,9 @@ public enum FileSystem {
         let temporary = path + ".tmp-\(processID)"
         let file = try FileDescriptor.openForWriting(temporary)
         do {
-            // A leftover temporary file of the same name keeps its mode through O_TRUNC.
-            guard fchmod(file.rawValue, 0o600) == 0 else { throw SystemError("fchmod", path: temporary) }
+            // A leftover temporary file of the same name keeps its mode through O_TRUNC. Best
+            // effort: a file system without modes (vfat, some network mounts) still gets the file.
+            _ = fchmod(file.rawValue, 0o600)
             try file.writeAll(bytes)
             if synchronized { try file.synchronize() }
             file.close()
@@ -55,7 +56,8 @@ public enum FileSystem {
         }
         var status = stat()
         guard stat(path, &status) == 0 else { throw SystemError("stat", path: path) }
-        if status.st_mode & 0o7777 != 0o700 { try setMode(path, 0o700) }
+        // Best effort, as above: a directory that refuses modes still takes the files.
+        if status.st_mode & 0o7777 != 0o700 { try? setMode(path, 0o700) }
     }
 
     /// The process id, to name temporary files uniquely.

@@ -14,11 +14,11 @@ final class MatrixKeepingTests: SharedSynapseTestCase {
         let environment = temporaryDataEnvironment()
         let outbox = try outbox(of: ann, in: room, environment: environment)
         // Killed after the send reached the server but before it was marked sent…
-        let reached = MatrixOutbox.Entry(txn: "c-reached", author: ann.account.userID, created: Date(), body: "reached the server")
+        let reached = CommentOutbox.Entry(txn: "c-reached", author: ann.account.userID, created: Date(), body: "reached the server")
         try outbox.queue(reached)
         _ = try ann.client.send(room: room, transactionID: reached.txn, content: ["msgtype": "m.text", "body": "reached the server"])
         // …and killed between the outbox write and the first attempt.
-        let queued = MatrixOutbox.Entry(txn: "c-queued", author: ann.account.userID, created: Date(), body: "never left the machine")
+        let queued = CommentOutbox.Entry(txn: "c-queued", author: ann.account.userID, created: Date(), body: "never left the machine")
         try outbox.queue(queued)
         XCTAssertEqual(outbox.unsent().map(\.txn), ["c-reached", "c-queued"])
 

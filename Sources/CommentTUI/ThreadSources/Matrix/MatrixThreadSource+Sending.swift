@@ -8,7 +8,7 @@ extension MatrixThreadSource {
 
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome {
         let replyTo = parentID.flatMap { id in locked { timeline.eventID(forComment: id) } }
-        let entry = MatrixOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created, body: comment.body, replyTo: replyTo)
+        let entry = CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created, body: comment.body, replyTo: replyTo)
         do {
             // On disk before the first attempt: whatever happens next, the next start sends it.
             try outbox?.queue(entry)
@@ -21,7 +21,7 @@ extension MatrixThreadSource {
     }
 
     /// Queues a kept comment for sending (again).
-    func resend(_ entry: MatrixOutbox.Entry) {
+    func resend(_ entry: CommentOutbox.Entry) {
         let content = locked { () -> JSONValue in
             timeline.willSend(transactionID: entry.txn)
             sending[entry.txn] = entry.comment

@@ -18,7 +18,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     public let draftFile: DraftFile?
     public let unsentComments: [Comment]
     /// Where comments wait until the server has them; nil when no data directory is known.
-    let outbox: MatrixOutbox?
+    let outbox: CommentOutbox?
     /// The room's id.
     public let roomID: String
     /// The reader's user id.
@@ -101,10 +101,10 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         wake = try WakePipe()
         let state = Self.stateFiles(me: me, roomID: roomID, environment: environment)
         draftFile = state.map(DraftFile.init)
-        outbox = state.map { MatrixOutbox(path: $0.path(for: "outbox.jsonl")) }
+        outbox = state.map { CommentOutbox(path: $0.path(for: "outbox.jsonl")) }
         // What an earlier run queued: the server has the ones the opening page echoed; the rest
         // go again under their transaction ids.
-        var waiting: [MatrixOutbox.Entry] = []
+        var waiting: [CommentOutbox.Entry] = []
         for entry in outbox?.unsent() ?? [] {
             if let event = timeline.echoedTransactions[entry.txn] {
                 try? outbox?.markSent(entry.txn, event: event)

@@ -50,12 +50,13 @@ final class ThreadFileAppender: @unchecked Sendable {
     /// Takes back every comment not written (waiting for the lock, queued, or failed), in the
     /// order sent: none of them will be written after this returns. An append already writing
     /// is waited for (the lock is ours then; only the write and `fsync` remain), at most
-    /// `writeWait` seconds, after which its comment is counted as not written.
+    /// `writeWait` seconds; one still writing then is not taken back (it may yet land: the
+    /// outbox keeps it for the next start to look for).
     func withdraw(writeWait: Double = 2) -> [Comment] {
         condition.withLock {
             let deadline = Date(timeIntervalSinceNow: writeWait)
             while inFlight.contains(where: \.writing), condition.wait(until: deadline) {}
-            let taken = failed + inFlight.map(\.comment)
+            let taken = failed + inFlight.filter { !$0.writing }.map(\.comment)
             withdrawn.formUnion(taken.map(\.id))
             failed = []
             return taken

@@ -69,6 +69,7 @@ extension ThreadFileSource {
             if let failure = outcome.failure {
                 updates.append(.sendFailed(commentID: outcome.id, reason: failure))
             } else {
+                try? outbox?.markSent(outcome.id, event: Self.appended)
                 updates.append(.sendConfirmed(commentID: outcome.id))
             }
         }

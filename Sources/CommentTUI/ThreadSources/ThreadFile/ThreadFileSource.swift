@@ -31,6 +31,11 @@ public final class ThreadFileSource: ThreadSource {
     var unreportedFailure: String?
     /// The path named no file at the last look (said once).
     var saidRemoved = false
+    /// Our comments on their way into the file, on disk until they are there (followed only):
+    /// a crash or `kill -9` while an append waits for the lock loses nothing.
+    let outbox: CommentOutbox?
+    /// Comments an earlier run queued that were not in the file: sent again, shown as on their way.
+    public private(set) var unsentComments: [Comment] = []
 
     /// Opens the thread file at `path`; with `follows`, watches it for appends.
     ///
@@ -57,10 +62,13 @@ public final class ThreadFileSource: ThreadSource {
         stateFiles = ThreadStateFiles(threadPath: path, environment: environment)
         guard let watch else {
             following = nil
+            outbox = nil
             return
         }
         let following = try Following(path: path, watch: watch)
         self.following = following
+        outbox = stateFiles.map { CommentOutbox(path: $0.path(for: "outbox.jsonl")) }
+        resumeUnsent()
         unreportedFailure = following.startFailure
         followed = before
         guard unreportedFailure == nil else { return }
@@ -73,6 +81,24 @@ public final class ThreadFileSource: ThreadSource {
             following.wake.wake()
         }
     }
+
+    /// What an earlier run queued and never saw land: in the file already (it landed as that run
+    /// died) it is marked so, else it is appended again.
+    private func resumeUnsent() {
+        guard let outbox, let following else { return }
+        for entry in outbox.unsent() {
+            if index.containsComment(id: entry.txn) {
+                try? outbox.markSent(entry.txn, event: Self.appended)
+            } else {
+                unsentComments.append(entry.comment)
+                following.appender.append(entry.comment)
+            }
+        }
+    }
+
+    /// What the outbox says became of a comment: in the file, or back in the draft at quit.
+    static let appended = "appended to the file"
+    static let keptInDraft = "kept in the draft"
 
     /// The header and users an index read.
     static func thread(of index: ThreadIndex) -> CommentThread {
@@ -111,6 +137,10 @@ public final class ThreadFileSource: ThreadSource {
                 return .confirmed
             }
             try writer.checkAppendable()
+            // On disk before the wait for the lock: if the client dies meanwhile, the next
+            // start appends it. Best effort: without room for the outbox the append still goes.
+            try? outbox?.queue(CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created,
+                                                   body: comment.body, replyTo: nil))
             following.appender.append(comment)
             return .pending
         } catch {
@@ -119,8 +149,13 @@ public final class ThreadFileSource: ThreadSource {
     }
 
     /// At quit: the comments whose append waits for the lock or failed; they are never written
-    /// after this (an append already writing is let finish).
-    public func withdrawUnsent() -> [Comment] { following?.appender.withdraw() ?? [] }
+    /// after this (an append already writing is let finish, or left in the outbox for the next
+    /// start to look for in the file).
+    public func withdrawUnsent() -> [Comment] {
+        let taken = following?.appender.withdraw() ?? []
+        for comment in taken { try? outbox?.markSent(comment.id, event: Self.keptInDraft) }
+        return taken
+    }
 
     /// Waits until no append is queued or running (tests); false after `timeout` seconds.
     func waitForAppends(timeout: Double) -> Bool { following?.appender.waitUntilIdle(timeout: timeout) ?? true }

@@ -1,15 +1,16 @@
 import Foundation
 import ThreadModel
 
-/// Comments on their way to a room, kept on disk until the server has them: written (and
-/// fsynced) before the first send attempt, marked sent when the server answers with the event.
+/// Comments on their way to a room or a thread file, kept on disk until they are there: written
+/// (and fsynced) before the first send attempt, marked sent when the server answers with the
+/// event (or the append is in the file; or the comment went back into the draft at quit).
 ///
 /// After a crash, `kill -9` or quitting offline, the next start finds what was never marked sent
-/// and sends it again under the same transaction id, so the server posts it once. The file is
-/// JSON Lines, one record a line: `queued` (the comment) and `sent` (its transaction id and
-/// event); a torn last line from a crash mid-write is ignored. Once nothing is waiting the file is
-/// removed.
-struct MatrixOutbox {
+/// and sends it again under the same id (a room's transaction id; a file's source first looks
+/// whether the comment is in the file), so it is posted once. The file is JSON Lines, one record
+/// a line: `queued` (the comment) and `sent` (its id and event, or what became of it); a torn
+/// last line from a crash mid-write is ignored. Once nothing is waiting the file is removed.
+struct CommentOutbox {
     /// A comment waiting to be sent, as queued.
     struct Entry: Codable, Equatable, Sendable {
         /// The transaction id: the comment's id in the app.
