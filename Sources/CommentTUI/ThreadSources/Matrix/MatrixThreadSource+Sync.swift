@@ -27,9 +27,11 @@ extension MatrixThreadSource {
             let since = locked { nextBatch }
             do {
                 let answer = try client.sync(since: since, filter: filter, wait: Self.pollSeconds)
-                try apply(sync: answer)
+                // The server answered: live from here, before what it brought is reported, so
+                // the status bar never says offline over comments that just arrived.
                 delay = 1
                 setConnection(.live)
+                try apply(sync: answer)
             } catch let error as MatrixError {
                 if error.kind == .cancelled { return }
                 if let wait = error.retryAfter {
