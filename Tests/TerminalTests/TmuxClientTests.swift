@@ -59,7 +59,7 @@ final class TmuxClientTests: XCTestCase {
         let screen = try tmux.waitFor("the exit status") { $0.contains("EXIT=0") }
         XCTAssertTrue(screen.contains("MARKER-BEFORE"), "the alternate screen was left")
         XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag} #{mouse_button_flag} #{mouse_sgr_flag}"), "0 0 0 0")
-        try assertLineModeBack(tmux)
+        try tmux.assertLineModeBack()
         // Bracketed paste is off: a pasted line reaches the shell without the 200~ markers.
         try tmux.run("read -r line; printf 'GOT:%s\\n' \"$line\" | od -c | head -2 > \"$HOME/pasted\"")
         try tmux.tmux(["set-buffer", "abc"])
@@ -103,7 +103,7 @@ final class TmuxClientTests: XCTestCase {
             kill(try tmux.supervisorPID(), signal)
             try tmux.waitFor("exit after signal \(signal)") { $0.contains("EXIT=0") }
             XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
-            try assertLineModeBack(tmux)
+            try tmux.assertLineModeBack()
         }
     }
 
@@ -119,7 +119,7 @@ final class TmuxClientTests: XCTestCase {
         XCTAssertTrue(text.contains("Launcher") || text.contains("CommentApp"), "a backtrace is shown: \(text)")
         XCTAssertFalse(screen.contains("EXIT=0"))
         XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
-        try assertLineModeBack(tmux)
+        try tmux.assertLineModeBack()
     }
 
     func testAKilledClientLeavesARestoredTerminal() throws {
@@ -130,7 +130,7 @@ final class TmuxClientTests: XCTestCase {
         XCTAssertTrue(screen.contains { $0.contains("the client stopped on signal 9") }, screen.joined(separator: "\n"))
         XCTAssertTrue(screen.contains("EXIT=137"))
         XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
-        try assertLineModeBack(tmux)
+        try tmux.assertLineModeBack()
     }
 
     func testSuspendAndResumeRedraws() throws {
@@ -253,13 +253,4 @@ final class TmuxClientTests: XCTestCase {
         return Int(fields[11])! + Int(fields[12])!
     }
 
-    private func assertLineModeBack(_ tmux: TmuxSession, file: StaticString = #filePath, line: UInt = #line) throws {
-        try tmux.run("stty -a > \"$HOME/stty-after\"; echo STTY-DONE")
-        try tmux.waitFor("stty") { $0.contains("STTY-DONE") }
-        let after = try String(contentsOf: tmux.home.appendingPathComponent("stty-after"), encoding: .utf8)
-        let flags = Set(after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
-        XCTAssertTrue(flags.contains("icanon"), "line mode is back", file: file, line: line)
-        XCTAssertTrue(flags.contains("echo"), "echo is back", file: file, line: line)
-        XCTAssertTrue(flags.contains("icrnl"), "CR→NL is back", file: file, line: line)
-    }
 }

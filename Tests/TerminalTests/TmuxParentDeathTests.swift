@@ -25,7 +25,7 @@ final class TmuxParentDeathTests: XCTestCase {
             }
             // The shell's own "Killed" and prompt went to the alternate screen, which is gone.
             try tmux.waitFor("the client's parting line") { $0.contains { $0.contains("comment-tui: quit because its supervisor process ended") } }
-            try assertLineModeBack(tmux)
+            try tmux.assertLineModeBack()
             // The draft was saved on the way out.
             try tmux.startClient()
             try tmux.waitFor("the draft restored") { $0.contains { $0.contains("› unsent draft") } }
@@ -53,16 +53,7 @@ final class TmuxParentDeathTests: XCTestCase {
             XCTAssertTrue(text.contains("EXIT=0"), text)
             XCTAssertFalse(text.contains("crashed") || text.contains("Backtrace") || text.contains("Thread 0"), "a backtrace on the screen:\n\(text)")
             XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
-            try assertLineModeBack(tmux)
+            try tmux.assertLineModeBack()
         }
-    }
-
-    private func assertLineModeBack(_ tmux: TmuxSession, file: StaticString = #filePath, line: UInt = #line) throws {
-        try tmux.run("stty -a > \"$HOME/stty-after\"; echo STTY-DONE")
-        try tmux.waitFor("stty") { $0.contains("STTY-DONE") }
-        let after = try String(contentsOf: tmux.home.appendingPathComponent("stty-after"), encoding: .utf8)
-        let flags = Set(after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
-        XCTAssertTrue(flags.contains("icanon"), "line mode is back", file: file, line: line)
-        XCTAssertTrue(flags.contains("echo"), "echo is back", file: file, line: line)
     }
 }

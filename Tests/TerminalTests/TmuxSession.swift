@@ -125,6 +125,17 @@ final class TmuxSession {
         }
     }
 
+    /// Checks from the shell that the terminal is back in line mode (the client restored it).
+    func assertLineModeBack(file: StaticString = #filePath, line: UInt = #line) throws {
+        try run("stty -a > \"$HOME/stty-after\"; echo STTY-DONE")
+        try waitFor("stty") { $0.contains("STTY-DONE") }
+        let after = try String(contentsOf: home.appendingPathComponent("stty-after"), encoding: .utf8)
+        let flags = Set(after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        XCTAssertTrue(flags.contains("icanon"), "line mode is back", file: file, line: line)
+        XCTAssertTrue(flags.contains("echo"), "echo is back", file: file, line: line)
+        XCTAssertTrue(flags.contains("icrnl"), "CR→NL is back", file: file, line: line)
+    }
+
     /// Starts the client from the shell, echoing its exit status afterwards.
     func startClient(arguments: String = "") throws {
         try run("\(Self.clientPath) \(arguments); echo EXIT=$?")
