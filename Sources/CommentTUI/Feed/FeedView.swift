@@ -83,7 +83,7 @@ struct FeedView {
                 } else {
                     let id = comment.commentID ?? ""
                     CommentRenderer(revealedSpoilers: revealed(id), ownUserID: ownUserID, effects: running, time: time,
-                                    seed: CommentRenderer.seed(of: id))
+                                    seed: running.isEmpty ? 0 : CommentRenderer.seed(of: id))
                         .draw(comment.body.lines[line], number: line, into: &buffer, column: rect.column + FeedLayout.bodyIndent,
                               row: screenRow, limit: end)
                     // Not in the thread yet: dimmed until the server has it.

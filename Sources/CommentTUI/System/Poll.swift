@@ -1,7 +1,7 @@
 import Glibc
 import ThreadModel
 
-/// Waits for descriptors to become readable (the loop's only place to block) or writable.
+/// Waits for descriptors to become readable: the loop's only place to block.
 public enum Poll {
     /// Blocks until one of `descriptors` is readable or `timeout` seconds pass (nil: forever).
     ///
@@ -17,22 +17,5 @@ public enum Poll {
         }
         let ready = Int16(POLLIN | POLLHUP | POLLERR)
         return fds.filter { $0.revents & ready != 0 }.map { FileDescriptor(rawValue: $0.fd) }
-    }
-
-    /// Writes all of `bytes` to a descriptor that may be non-blocking (the terminal shares
-    /// its open file with the non-blocking input): when it is full, waits until it drains.
-    public static func writeAll(_ bytes: [UInt8], to fd: FileDescriptor) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd.rawValue, $0.baseAddress! + offset, bytes.count - offset) }
-            if n >= 0 { offset += n; continue }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN:
-                var entry = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&entry, 1, -1)
-            default: throw SystemError("write to the terminal")
-            }
-        }
     }
 }

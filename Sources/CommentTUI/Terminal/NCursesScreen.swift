@@ -261,7 +261,7 @@ public final class NCursesScreen: ScreenBackend {
     /// One `write()` to the terminal (more only if the terminal takes part of it).
     private func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        try? Poll.writeAll(bytes, to: terminal)
+        try? terminal.writeAll(bytes)
     }
 
     private func attributes(_ style: CellStyle) -> attr_t {

@@ -44,15 +44,23 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
-    /// Writes all bytes, retrying after interruptions and short writes (a full disk).
+    /// Writes all bytes, retrying after interruptions and short writes (a full disk), and
+    /// waiting for room when the descriptor is non-blocking and full (the terminal shares its
+    /// open file with the client's non-blocking input).
     public func writeAll<C: Collection>(_ bytes: C) throws where C.Element == UInt8 {
         let array = Array(bytes)
         var offset = 0
         while offset < array.count {
             let n = array.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + offset, array.count - offset) }
             if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("write", path: path)
+                switch errno {
+                case EINTR: continue
+                case EAGAIN:
+                    var entry = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&entry, 1, -1)
+                    continue
+                default: throw SystemError("write", path: path)
+                }
             }
             offset += n
         }
