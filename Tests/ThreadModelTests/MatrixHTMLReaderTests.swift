@@ -28,6 +28,7 @@ final class MatrixHTMLReaderTests: XCTestCase {
             if let link = a[CommentAttributes.LinkAttribute.self] { tags.append("link=" + link) }
             if let id = a[CommentAttributes.MentionAttribute.self] { tags.append("mention=" + id) }
             if let n = a[CommentAttributes.SpoilerAttribute.self] { tags.append("spoiler\(n)") }
+            if let r = a[CommentAttributes.RubyAttribute.self] { tags.append("ruby\(r.number)=" + r.reading) }
             if let block = a[CommentAttributes.BlockAttribute.self] {
                 switch block.role {
                 case .paragraph: break
@@ -70,6 +71,24 @@ final class MatrixHTMLReaderTests: XCTestCase {
         // `a**\.b**` cannot open: the text stays exact, the bold goes, no stray `*` shows.
         assertShows("a<b>.b</b>c", ["a.bc"])
         assertShows("a<b>.b</b>c <a href=\"https://x.org\">link</a>", ["a.bc ", "link{link=https://x.org}"])
+    }
+
+    func testRubyReadsBackAsRuby() {
+        // Our own shape, with the parentheses for clients that drop the tags.
+        assertShows("<ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>を読む", ["漢字{ruby1=かんじ}", "を読む"])
+        // HTML pairs each base with the reading after it; equal neighbours stay two annotations.
+        assertShows("<ruby>漢<rt>かん</rt>字<rt>じ</rt></ruby>", ["漢{ruby1=かん}", "字{ruby2=じ}"])
+        assertShows("<ruby>日<rt>ひ</rt></ruby><ruby>日<rt>ひ</rt></ruby>", ["日{ruby1=ひ}", "日{ruby2=ひ}"])
+        // Formatting inside and around a base; markup characters in either part stay text.
+        assertShows("<b><ruby>太<rt>ふと</rt></ruby>字</b> <ruby><i>a</i>b<rt>x|y}</rt></ruby>",
+                    ["太{strong,ruby1=ふと}", "字{strong}", " ", "a{em,ruby2=x|y}}", "b{ruby2=x|y}}"])
+        assertShows("<ruby>{a|b}<rt>r</rt></ruby>", ["{a|b}{ruby1=r}"])
+        // A reading without a base, a base without a reading, a hostile reading.
+        assertShows("<ruby> <rt>lone</rt></ruby>x", ["(lone)x"])
+        assertShows("<ruby>base<rt> </rt></ruby>", ["base"])
+        assertShows("<ruby>a<rt>\u{1B}[2J</rt></ruby>", ["a{ruby1=␛[2J}"])
+        // A base our Markdown cannot annotate (code) keeps its reading as text after it.
+        assertShows("<ruby><code>x</code><rt>r</rt></ruby>", ["x{code}", "(r)"])
     }
 
     func testCodeSpansAndBlocks() {

@@ -92,6 +92,7 @@ final class MatrixMessageContentTests: XCTestCase {
             "[**bold link**](https://b.org) then `code with  two spaces`",
             "x_y_z snake_case 2*3*4 a**b**c",
             "émoji 😀 and CJK 漢字 **太字**",
+            "{漢字|かんじ}を{日|ひ}{日|ひ} **{太|ふと}字** ||{秘密|ひみつ}|| {*a* b|x \\| y} [{リンク|りんく}](https://x.org)",
         ]
         for markdown in comments {
             let c = content(markdown)

@@ -1,7 +1,7 @@
 /// Writes a parsed comment as Matrix `org.matrix.custom.html`: the tags the Matrix spec allows,
 /// spoilers as `data-mx-spoiler` spans and mentions as matrix.to pills. Ruby is not among the
 /// spec's tags: it is written with `<rp>` parentheses, so a client that drops the tags shows
-/// `漢字(かんじ)`.
+/// `漢字(かんじ)`; `MatrixMarkdownBuilder` reads it back as ruby.
 ///
 /// The shape is the one `MatrixHTMLReader` reads back into the same blocks and runs.
 enum MatrixHTMLWriter {

@@ -10,7 +10,7 @@ enum MatrixInlineMarkdown {
     }
 
     private enum Span: Equatable {
-        case link(String), spoiler, strikethrough, strong, emphasis
+        case link(String), ruby(MatrixRuby), spoiler, strikethrough, strong, emphasis
     }
 
     /// The Markdown for `pieces` (already normalized), lines separated by `\n`.
@@ -42,17 +42,22 @@ enum MatrixInlineMarkdown {
             var s = style
             if level != .full { s.strong = false; s.emphasis = false; s.strikethrough = false }
             if level == .withoutLinks || level == .textAndCode || level == .text { s.link = nil }
-            if level == .textAndCode || level == .text { s.spoiler = false }
+            if level == .textAndCode || level == .text { s.spoiler = false; s.ruby = nil }
             return s
         }
         var out: [MatrixInlinePiece] = []
-        for piece in pieces {
+        for (k, piece) in pieces.enumerated() {
             switch piece {
             case .text(let t, let s): out.append(.text(t, filtered(s)))
             case .code(let t, let s): out.append(level == .text ? .text(t, filtered(s)) : .code(t, filtered(s)))
             case .mention(let h, let id, let f, let s):
                 out.append(level == .textAndCode || level == .text ? .text(f, filtered(s)) : .mention(handle: h, userID: id, fallback: f, filtered(s)))
             case .lineBreak(let s): out.append(.lineBreak(filtered(s)))
+            }
+            // A reading given up stays as text after its base: `漢字(かんじ)`.
+            if let ruby = piece.style.ruby, filtered(piece.style).ruby == nil,
+               k + 1 == pieces.count || pieces[k + 1].style.ruby != ruby {
+                out.append(.text("(" + ruby.reading + ")", filtered(piece.style)))
             }
         }
         return mentionsPlaced(merged(out))
@@ -118,7 +123,10 @@ enum MatrixInlineMarkdown {
         // One fixed nesting order, so spans never cross: links outermost (they cannot nest).
         var out: [Span] = []
         if let link = style.link { out.append(.link(link)) }
+        // Spoilers outside ruby (a base cannot hold `|`), ruby outside the rest, so a base
+        // that is partly bold stays one annotation.
         if style.spoiler { out.append(.spoiler) }
+        if let ruby = style.ruby { out.append(.ruby(ruby)) }
         if style.strikethrough { out.append(.strikethrough) }
         if style.strong { out.append(.strong) }
         if style.emphasis { out.append(.emphasis) }
@@ -151,6 +159,7 @@ enum MatrixInlineMarkdown {
     private static func opening(_ span: Span) -> String {
         switch span {
         case .link: return "["
+        case .ruby: return "{"
         case .spoiler: return "||"
         case .strikethrough: return "~~"
         case .strong: return "**"
@@ -161,6 +170,7 @@ enum MatrixInlineMarkdown {
     private static func closing(_ span: Span) -> String {
         switch span {
         case .link(let url): return "](" + destination(url) + ")"
+        case .ruby(let ruby): return "|" + escape(ruby.reading) + "}"
         default: return opening(span)
         }
     }
@@ -225,6 +235,26 @@ enum MatrixInlineMarkdown {
         return out
     }
 
+    /// Annotations numbered by order of appearance, as the parser numbers them in one block.
+    private static func renumbered(_ items: [Shown]) -> [Shown] {
+        var numbers: [Int: Int] = [:]
+        func renumber(_ style: MatrixInlineStyle) -> MatrixInlineStyle {
+            guard var ruby = style.ruby else { return style }
+            if numbers[ruby.number] == nil { numbers[ruby.number] = numbers.count + 1 }
+            ruby.number = numbers[ruby.number]!
+            var s = style
+            s.ruby = ruby
+            return s
+        }
+        return items.map { item in
+            switch item {
+            case .text(let t, let s): return .text(t, renumber(s))
+            case .code(let t, let s): return .code(t, renumber(s))
+            case .mention(let id, let s): return .mention(id, renumber(s))
+            }
+        }
+    }
+
     private static func parsesBack(_ markdown: String, as pieces: [MatrixInlinePiece]) -> Bool {
         var ids: [String: String] = [:]
         for case .mention(let handle, let id, _, _) in pieces { ids[handle.lowercased()] = id }
@@ -236,6 +266,8 @@ enum MatrixInlineMarkdown {
         var style = MatrixInlineStyle()
         var counts = (emphasis: 0, strong: 0, strikethrough: 0, spoiler: 0)
         var links: [String] = []
+        var ruby: MatrixRuby?
+        var rubyCount = 0
         func add(_ item: Shown) {
             if case .text(let b, let s2) = item, case .text(let a, let s1)? = got.last, s1 == s2 {
                 got[got.count - 1] = .text(a + b, s1)
@@ -257,15 +289,18 @@ enum MatrixInlineMarkdown {
                 case .strong: counts.strong += step
                 case .strikethrough: counts.strikethrough += step
                 case .spoiler: counts.spoiler += step
-                // Incoming text has its braces escaped: ruby here means the source was misread.
-                case .ruby: return false
+                case .ruby(let reading):
+                    // Annotations never nest: a base is parsed apart and cannot hold a `{`.
+                    rubyCount += step > 0 ? 1 : 0
+                    ruby = step > 0 ? MatrixRuby(reading: reading, number: rubyCount) : nil
                 case .link(let destination, _):
                     if step > 0 { links.append(destination) } else { _ = links.popLast() }
                 }
                 style = MatrixInlineStyle(strong: counts.strong > 0, emphasis: counts.emphasis > 0,
-                                          strikethrough: counts.strikethrough > 0, spoiler: counts.spoiler > 0, link: links.last)
+                                          strikethrough: counts.strikethrough > 0, spoiler: counts.spoiler > 0, link: links.last,
+                                          ruby: ruby)
             }
         }
-        return got == shown(pieces)
+        return renumbered(got) == renumbered(shown(pieces))
     }
 }

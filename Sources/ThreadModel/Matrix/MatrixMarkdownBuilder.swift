@@ -31,6 +31,7 @@ struct MatrixMarkdownBuilder {
     /// The list item the next flushed pieces belong to.
     private var pendingItem: ItemMarker?
     private var listCount = 0
+    private var rubyCount = 0
 
     private static let blockElements: Set<String> = [
         "p", "div", "section", "article", "header", "footer", "aside", "nav", "main", "address", "details",
@@ -86,6 +87,8 @@ struct MatrixMarkdownBuilder {
             if let alt = node.attributes["alt"] { pieces.append(.text(Self.collapsed(alt), context.style)) }
             return
         case "a": return link(index, context)
+        case "ruby": return ruby(index, context)
+        case "rp": return  // The parentheses for clients without ruby.
         case "span" where node.attributes["data-mx-spoiler"] != nil:
             let reason = Self.collapsed(node.attributes["data-mx-spoiler"] ?? "").trimmingSpaces()
             // Element shows the reason before the hidden text; so do we, as plain text.
@@ -137,6 +140,31 @@ struct MatrixMarkdownBuilder {
             inner.inLink = true
         }
         children(of: index, inner)
+    }
+
+    /// `<ruby>`: the base content before each `<rt>` carries that reading (HTML pairs them so);
+    /// a base left without a reading, or one that shows nothing, keeps it as `(reading)` text.
+    private mutating func ruby(_ index: Int, _ context: Context) {
+        var base: [Int] = []
+        for child in tree.nodes[index].children {
+            switch tree.nodes[child].name {
+            case "rp": continue
+            case "rt", "rtc":
+                let reading = Self.collapsed(textContent(child, lineBreak: " ")).trimmingSpaces()
+                let shown = base.contains { !Self.collapsed(textContent($0, lineBreak: " ")).trimmingSpaces().isEmpty }
+                var inner = context
+                if shown, !reading.isEmpty {
+                    rubyCount += 1
+                    inner.style.ruby = MatrixRuby(reading: reading, number: rubyCount)
+                }
+                for node in base { walk(node, inner) }
+                if !shown, !reading.isEmpty { pieces.append(.text("(" + reading + ")", context.style)) }
+                base = []
+            default:
+                base.append(child)
+            }
+        }
+        for node in base { walk(node, context) }
     }
 
     private mutating func list(_ index: Int, _ context: Context, ordered: Bool) {
