@@ -17,7 +17,7 @@ func postBenchmarks() -> [BenchmarkRow] {
 
     func post(_ body: String, keepingUsers: Bool = true) -> Int32 {
         let context = CommandContext(environment: keepingUsers ? environment : [:], now: Date.init, writeOutput: { _ in },
-                                     writeError: { _ in }, readInput: { [] }, inputIsTerminal: true)
+                                     writeError: { _ in }, readInput: { _ in [] }, inputIsTerminal: true)
         return Verb.post.run([path, "--as", handle, "--body", body], context: context)
     }
     // As before: no state directory, so each post reads the whole file.

@@ -138,7 +138,7 @@ private func renderedText(path: String, width: Int) -> String {
     var bytes: [UInt8] = []
     let context = CommandContext(environment: [:], now: { Date(timeIntervalSince1970: 1_800_000_000) },
                                  writeOutput: { bytes += $0 }, writeError: { _ in },
-                                 readInput: { [] }, inputIsTerminal: false)
+                                 readInput: { _ in [] }, inputIsTerminal: false)
     _ = Verb.render.run([path, "--width", "\(width)", "--plain"], context: context)
     return String(decoding: bytes, as: UTF8.self)
 }
@@ -155,7 +155,7 @@ func commentLayoutBenchmark() -> BenchmarkRow {
     var written = 0
     let context = CommandContext(environment: [:], now: { Date(timeIntervalSince1970: 1_800_000_000) },
                                  writeOutput: { written += $0.count }, writeError: { _ in },
-                                 readInput: { [] }, inputIsTerminal: false)
+                                 readInput: { _ in [] }, inputIsTerminal: false)
     var samples: [Double] = []
     for _ in 0..<3 {
         let start = benchNow()

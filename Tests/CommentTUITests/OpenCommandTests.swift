@@ -7,7 +7,7 @@ import ThreadModel
 final class OpenCommandTests: XCTestCase {
     private func context(_ environment: [String: String]) -> CommandContext {
         CommandContext(environment: environment, now: { Date() }, writeOutput: { _ in }, writeError: { _ in },
-                       readInput: { [] }, inputIsTerminal: true)
+                       readInput: { _ in [] }, inputIsTerminal: true)
     }
 
     func testResolveCarriesTheFollowedSourceAndTheUser() throws {

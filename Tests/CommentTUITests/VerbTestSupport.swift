@@ -17,7 +17,7 @@ final class VerbRun {
             environment: environment, now: { now },
             writeOutput: { [unowned self] in self.output += $0 },
             writeError: { [unowned self] in self.error += $0 },
-            readInput: { Array((input ?? "").utf8) },
+            readInput: { limit in Array(Array((input ?? "").utf8).prefix(limit + 1)) },
             inputIsTerminal: input == nil)
         status = verb.run(arguments, context: context)
     }

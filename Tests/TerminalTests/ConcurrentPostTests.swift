@@ -47,6 +47,21 @@ final class ConcurrentPostTests: XCTestCase {
         }
     }
 
+    func testAnEndlessPipeIsRefusedAtTheLimitWithoutReadingItAll() throws {
+        let directory = try directory()
+        let path = directory.appendingPathComponent("t.jsonl").path, errors = directory.appendingPathComponent("err").path
+        // `yes` never ends: post must stop reading past the limit, say so and post nothing.
+        let post = try shell(#""$CLIENT" new "\#(path)" --title Pipe --as ann && yes 'endless line' | "$CLIENT" post "\#(path)" --as ann 2>"\#(errors)""#)
+        let ended = try Waiting.poll(timeout: 20) { !post.isRunning }
+        if !ended { post.terminate() }
+        XCTAssertTrue(ended, "post returned")
+        post.waitUntilExit()
+        XCTAssertEqual(post.terminationStatus, 1)
+        XCTAssertEqual(try String(contentsOfFile: errors, encoding: .utf8),
+                       "comment-tui post: the comment on standard input is over the 1 MiB limit; nothing was posted\n")
+        XCTAssertEqual(try ThreadFile.read(path: path).thread.comments, [])
+    }
+
     func testVerbsFromTheShell() throws {
         let path = try directory().appendingPathComponent("t.jsonl").path
         let script = #"""

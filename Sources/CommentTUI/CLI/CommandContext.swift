@@ -11,15 +11,16 @@ public struct CommandContext {
     public var writeOutput: ([UInt8]) throws -> Void
     /// Writes text to standard error.
     public var writeError: (String) -> Void
-    /// Reads standard input to its end.
-    public var readInput: () throws -> [UInt8]
+    /// Reads standard input to its end, or to `limit` + 1 bytes (more than a verb takes: it
+    /// stops there rather than hold whatever is piped in).
+    public var readInput: (_ limit: Int) throws -> [UInt8]
     /// Whether standard input is a terminal (a verb must not wait on one).
     public var inputIsTerminal: Bool
     /// Reads a line from the terminal without echoing it (a password); nil at end of input.
     public var readSecret: () throws -> String? = { try TerminalDevice.readLineUnechoed() }
 
     public init(environment: [String: String], now: @escaping () -> Date, writeOutput: @escaping ([UInt8]) throws -> Void,
-                writeError: @escaping (String) -> Void, readInput: @escaping () throws -> [UInt8], inputIsTerminal: Bool) {
+                writeError: @escaping (String) -> Void, readInput: @escaping (_ limit: Int) throws -> [UInt8], inputIsTerminal: Bool) {
         self.environment = environment
         self.now = now
         self.writeOutput = writeOutput
@@ -35,15 +36,26 @@ public struct CommandContext {
             now: { Date() },
             writeOutput: { try FileDescriptor.standardOutput.writeAll($0) },
             writeError: { try? FileDescriptor.standardError.writeAll(Array($0.utf8)) },
-            readInput: {
+            readInput: { limit in
                 var bytes: [UInt8] = []
-                while true {
-                    let chunk = try FileDescriptor.standardInput.read(upTo: 1 << 16)
-                    if chunk.isEmpty { return bytes }
+                while bytes.count <= limit {
+                    let chunk = try FileDescriptor.standardInput.read(upTo: min(1 << 16, limit + 1 - bytes.count))
+                    if chunk.isEmpty { break }
                     bytes += chunk
                 }
+                return bytes
             },
             inputIsTerminal: FileDescriptor.standardInput.isTerminal)
+    }
+
+    /// Standard input as text; when it holds more than `limit` bytes, throws "`what` on standard
+    /// input is over the `limitName` limit; `outcome`" without reading the rest.
+    func readInput(_ what: String, limit: Int, limitName: String, outcome: String) throws -> String {
+        let bytes = try readInput(limit)
+        guard bytes.count <= limit else {
+            throw CommandFailure("\(what) on standard input is over the \(limitName) limit; \(outcome)")
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Writes a line of text to standard output.

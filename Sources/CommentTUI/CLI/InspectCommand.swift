@@ -37,7 +37,7 @@ enum InspectCommand {
             guard !context.inputIsTerminal else {
                 throw CommandFailure.usage("give TEXT, or pipe the comment body to standard input", usage)
             }
-            body = String(decoding: try context.readInput(), as: UTF8.self)
+            body = try context.readInput("the text", limit: ThreadFileLimits.lineBytes, limitName: "8 MiB", outcome: "nothing was inspected")
         } else {
             body = parsed.positionals.joined(separator: " ")
         }

@@ -22,8 +22,7 @@ enum LoginCommand {
         let homeserver = try homeserverURL(server)
         let password: String
         if parsed.flags.contains("--password-stdin") {
-            let bytes = try context.readInput()
-            password = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+            password = try context.readInput("the password", limit: 64 << 10, limitName: "64 KiB", outcome: "not logged in").trimmingCharacters(in: .newlines)
         } else {
             guard context.inputIsTerminal else {
                 throw CommandFailure("no terminal to ask for the password on; use --password-stdin")

@@ -65,6 +65,9 @@ enum PostCommand {
         return 0
     }
 
+    /// Whitespace around a piped body that may come on top of the body's limit.
+    private static let trimmedSlack = 64 << 10
+
     private static func readBody(_ parsed: CommandLineArguments, context: CommandContext) throws -> String {
         let raw: String
         if let body = parsed.value("--body") {
@@ -73,7 +76,9 @@ enum PostCommand {
             guard !context.inputIsTerminal else {
                 throw CommandFailure.usage("no --body, and standard input is a terminal: pass --body TEXT or pipe the comment in", usage)
             }
-            raw = String(decoding: try context.readInput(), as: UTF8.self)
+            // The body's limit plus room for the blank lines around it that are trimmed.
+            raw = try context.readInput("the comment", limit: ThreadFileLimits.bodyBytes + Self.trimmedSlack,
+                                         limitName: "1 MiB", outcome: "nothing was posted")
         }
         let body = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !body.isEmpty else { throw CommandFailure("the comment is empty; nothing was posted") }

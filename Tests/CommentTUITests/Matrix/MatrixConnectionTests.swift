@@ -66,7 +66,7 @@ final class MatrixConnectionTests: XCTestCase {
             let context = CommandContext(
                 environment: ["XDG_CONFIG_HOME": config, "HOME": config], now: Date.init,
                 writeOutput: { output += String(decoding: $0, as: UTF8.self) }, writeError: { errors += $0 },
-                readInput: { Array(input) }, inputIsTerminal: false)
+                readInput: { limit in Array(Array(input).prefix(limit + 1)) }, inputIsTerminal: false)
             return Verb(rawValue: arguments[0])!.run(Array(arguments.dropFirst()), context: context)
         }
         let homeserver = server.baseURL.absoluteString
