@@ -14,10 +14,14 @@ final class FakeTerminal: @unchecked Sendable {
     private var reader: Thread?
     private let lock = NSLock()
     private var written: [UInt8] = []
-    /// When each chunk arrived (monotonic seconds) and how many bytes had arrived by then.
-    private var arrivals: [(time: Double, total: Int)] = []
-    var chunks: [(time: Double, total: Int)] { lock.withLock { arrivals } }
+    /// When each chunk arrived (monotonic seconds), how many bytes had arrived by then, and
+    /// whether the read took all there was (it returned less than it asked for).
+    private var arrivals: [Chunk] = []
+    typealias Chunk = (time: Double, total: Int, drained: Bool)
+    var chunks: [Chunk] { lock.withLock { arrivals } }
     var bytes: [UInt8] { lock.withLock { written } }
+    /// The bytes and the chunks they came in, taken together.
+    var recording: (bytes: [UInt8], chunks: [Chunk]) { lock.withLock { (written, arrivals) } }
 
     /// Sends keys as if typed.
     func type(_ text: String) {
@@ -42,13 +46,17 @@ final class FakeTerminal: @unchecked Sendable {
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             var column = 1
+            // Probes come before the screen is taken; after that nothing needs an answer (and
+            // decoding a growing screen's worth of bytes at every read would fall behind).
+            var probing = true
             while true {
                 let n = read(master, &chunk, chunk.count)
                 if n <= 0 { return }
                 self.lock.withLock {
                     self.written += chunk[0..<n]
-                    self.arrivals.append((MonotonicClock.now(), self.written.count))
+                    self.arrivals.append((MonotonicClock.now(), self.written.count, n < chunk.count))
                 }
+                guard probing else { continue }
                 pending += chunk[0..<n]
                 var text = String(decoding: pending, as: UTF8.self)
                 // Act on complete pieces: text, CR, CSI 6n, DECRQM.
@@ -65,6 +73,9 @@ final class FakeTerminal: @unchecked Sendable {
                             }
                         } else if text.hasPrefix("\u{1B}[2K") {
                             text.removeFirst(4)
+                        } else if text.hasPrefix("\u{1B}[?1049h") {
+                            probing = false
+                            text = ""
                         } else {
                             break  // incomplete: wait for more
                         }

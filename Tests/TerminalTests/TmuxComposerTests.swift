@@ -7,13 +7,24 @@ final class TmuxComposerTests: XCTestCase {
         try String(contentsOf: tmux.home.appendingPathComponent("data/comment-tui/demo.jsonl"), encoding: .utf8)
     }
 
+    /// The demo file's line holding `fragment`, once it is there: a comment shows at once and is
+    /// appended off the UI thread, and the demo's companion may answer after it.
+    func sentLine(_ tmux: TmuxSession, containing fragment: String) throws -> String {
+        var line: String?
+        try Waiting.until("a line with \(fragment) in the demo file") {
+            line = try demoFile(tmux).split(separator: "\n").last { $0.contains(fragment) }.map(String.init)
+            return line != nil
+        }
+        return try XCTUnwrap(line)
+    }
+
     func testTypedCommentIsSentToTheThreadFile() throws {
         let tmux = try TmuxSession()
         try tmux.startClient()
         try tmux.literal("sent from tmux with **bold** words")
         try tmux.keys("Enter")
         try tmux.waitFor("the comment in the feed") { $0.contains { $0.hasPrefix("   sent from tmux with bold words") } }
-        let line = try XCTUnwrap(try demoFile(tmux).split(separator: "\n").last.map(String.init))
+        let line = try sentLine(tmux, containing: "sent from tmux with")
         XCTAssertTrue(line.contains(#""author":"u1""#), line)
         XCTAssertTrue(line.contains(#""body":"sent from tmux with **bold** words""#), "typed Markdown is sent as typed: \(line)")
         try tmux.keys("C-c")
@@ -66,7 +77,7 @@ final class TmuxComposerTests: XCTestCase {
         try tmux.literal("see this")
         try tmux.keys("Enter")
         try tmux.waitFor("the comment in the feed") { $0.contains { $0.contains("thanks \(highlighted) see this") } }
-        let line = try XCTUnwrap(try demoFile(tmux).split(separator: "\n").last.map(String.init))
+        let line = try sentLine(tmux, containing: "see this")
         XCTAssertTrue(line.contains("\"body\":\"thanks \(highlighted) see this\""), line)
         try tmux.keys("C-c")
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }

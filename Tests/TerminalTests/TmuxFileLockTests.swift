@@ -65,6 +65,8 @@ final class TmuxFileLockTests: XCTestCase {
         let lock = try HeldLock(path: file)
         try tmux.literal("kept back")
         try tmux.keys("Enter")
+        // Signals are handled before input: signal once the client has the comment.
+        try tmux.waitFor("the comment waiting for the lock") { $0.contains { $0.contains("sending…") } }
         let clock = ContinuousClock()
         let signalled = clock.now
         kill(try tmux.supervisorPID(), SIGTERM)

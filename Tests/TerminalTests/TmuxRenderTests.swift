@@ -53,8 +53,14 @@ final class TmuxRenderTests: XCTestCase {
         let tmux = try TmuxSession(columns: 80, rows: 40)
         let path = try writeTrickyThread(in: tmux.home)
         try tmux.run("\(TmuxSession.clientPath) \(path) --as ann; echo EXIT=$?")
-        let shown = try tmux.waitFor("the tricky thread") { $0.contains { $0.contains("item two") } }
+        var shown = try tmux.waitFor("the tricky thread") { $0.contains { $0.contains("item two") } }
         let expected = try expectedScreen(path: path, columns: 80, rows: 40, tmux: tmux)
+        // tmux takes a frame in 4 KB pieces: a capture may come mid-frame, so wait for the whole
+        // (a mismatch then shows row by row below).
+        _ = try Waiting.poll(timeout: 5) {
+            shown = try tmux.screen()
+            return shown == expected
+        }
         XCTAssertEqual(shown.count, expected.count)
         XCTAssertTrue(shown.contains { $0.contains("日本語のテキスト") } && shown.contains { $0.contains("░░░░░░") }, shown.joined(separator: "\n"))
         for (row, (pane, buffer)) in zip(shown, expected).enumerated() {
@@ -81,15 +87,17 @@ final class TmuxRenderTests: XCTestCase {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         let path = try writeTrickyThread(in: tmux.home)
         try tmux.run("\(TerminalGraphemeProbe.variable)=\(graphemes) \(TmuxSession.clientPath) \(path) --as ann; echo EXIT=$?")
-        try tmux.waitFor("the tricky thread") { $0.contains { $0.contains("item two") } }
+        let start = try tmux.waitFor("the tricky thread") { $0.contains { $0.contains("item two") } }
         // Partial updates: typing, scrolling by pages and rows, selecting, revealing, wheel.
         try tmux.literal("draft 日本 text")
-        try tmux.keys("PPage")
-        try tmux.keys("C-Up")
+        try tmux.keys("PPage", "C-Up")
         // The wheel notch glides on: the selection below starts from the comment in view once
-        // the feed rests, so where it lands does not depend on how far the glide got.
-        let before = try tmux.waitFor("the keys' scrolling to end") { $0.last!.contains(" · idle · ") }
-        try tmux.literal("\u{1B}[<64;10;10M")
+        // the feed rests, so where it lands does not depend on how far the glide got. Each wait
+        // needs the feed moved as well as idle, so an idle screen from before the keys never counts.
+        let before = try tmux.waitFor("the keys' scrolling to end") { screen in
+            screen[2..<12] != start[2..<12] && screen.last!.contains(" · idle · ")
+        }
+        try tmux.literal("\u{1B}[<65;10;10M")  // Down: the keys left the feed at its top.
         try tmux.waitFor("the wheel's glide to end") { $0 != before && $0.last!.contains(" · idle · ") }
         try tmux.keys("M-Down")
         try tmux.keys("M-s")
@@ -125,7 +133,10 @@ final class TmuxVisibilityLogTests: XCTestCase {
                      + "\(client) post \(path) --as ann --body 'see [the docs](https://example.com/docs)'; echo MADE=$?")
         try tmux.waitFor("the thread") { $0.contains("MADE=0") }
         try tmux.run("\(client) \(path) --as ann --visibility-log \(log); echo EXIT=$?")
-        // The link must be seen for a while (visible_ms >= 200): wait until it has stayed 0.3 s.
+        // The link must be seen for a while (visible_ms >= 200): once it shows, wait until it has
+        // stayed 0.3 s (the clock starts when it is on screen, not when the client starts).
+        let link = "   see the docs (example.com)"
+        try tmux.waitFor("the link") { $0.contains(link) }
         let clock = ContinuousClock()
         let shown = clock.now
         try tmux.waitFor("the link to stay on screen for 0.3 s") {

@@ -96,15 +96,17 @@ final class TmuxSession {
         return last
     }
 
-    /// The styled screen once two captures in a row agree (the client has stopped drawing).
+    /// The styled screen once it has stayed the same for 0.4 s (the client has stopped drawing).
     func settledStyledCells(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line) throws -> [[String]] {
-        var previous = try styledCells()
-        var last = previous
-        try Waiting.until("two captures in a row to agree", timeout: timeout,
+        // Unchanged for 0.4 s: longer than any effect's step (a dissolve takes 0.3 s), so a
+        // client held up mid-effect is not taken for one at rest.
+        let clock = ContinuousClock()
+        var last = try styledCells(), since = clock.now
+        try Waiting.until("the screen to stay the same for 0.4 s", timeout: timeout,
                           state: { last.map { $0.joined() }.joined(separator: "\n") }, file: file, line: line) {
-            last = try styledCells()
-            defer { previous = last }
-            return last == previous
+            let now = try styledCells()
+            if now != last { (last, since) = (now, clock.now) }
+            return clock.now - since >= .milliseconds(400)
         }
         return last
     }

@@ -15,16 +15,16 @@ final class WholeFrameTests: XCTestCase {
             try? FileManager.default.removeItem(atPath: home)
         }
         _ = try Waiting.poll(timeout: 10) { terminal.output.contains("comment 400:") }
-        usleep(300_000)
+        try waitForQuiet(terminal)
         let before = terminal.chunks.count
         // PageUp held: a key every 33 ms, as a keyboard repeats.
         for _ in 0..<40 {
             terminal.type("\u{1B}[5~")
             usleep(33_000)
         }
-        usleep(600_000)
-        let bytes = terminal.bytes
-        let chunks = Array(terminal.chunks.dropFirst(before))
+        try waitForQuiet(terminal)
+        let (bytes, recorded) = terminal.recording
+        let chunks = Array(recorded.dropFirst(before))
         XCTAssertGreaterThan(chunks.count, 10, "frames were drawn")
         // The cursor's last placement ends every frame: the composer's caret (then ncurses puts
         // the terminal back in normal attributes).
@@ -35,12 +35,26 @@ final class WholeFrameTests: XCTestCase {
         let caret = String(text[found]).replacingOccurrences(of: "\u{1B}(B\u{1B}[m", with: "")
         let frameEnds = [caret, caret + "\u{1B}(B\u{1B}[m", caret + "\u{1B}[?2026l", caret + "\u{1B}(B\u{1B}[m\u{1B}[?2026l"]
         var torn = 0, pauses = 0
-        for (chunk, next) in zip(chunks, chunks.dropFirst() + [(time: .infinity, total: bytes.count)]) where next.time - chunk.time > 0.03 {
+        // A pause counts where the terminal had taken everything written so far (a read that
+        // got less than it asked for), so a reader thread held up mid-frame is not a torn frame.
+        let end: FakeTerminal.Chunk = (time: .infinity, total: bytes.count, drained: true)
+        for (chunk, next) in zip(chunks, chunks.dropFirst() + [end]) where next.time - chunk.time > 0.03 && chunk.drained {
             pauses += 1
             let upTo = String(decoding: bytes[..<chunk.total], as: UTF8.self)
             if !frameEnds.contains(where: upTo.hasSuffix) { torn += 1 }
         }
         XCTAssertGreaterThan(pauses, 0)
         XCTAssertEqual(torn, 0, "of \(pauses) pauses in the output, \(torn) fell inside a frame")
+    }
+
+    /// Waits until nothing has been written for 200 ms (within 10 s).
+    private func waitForQuiet(_ terminal: FakeTerminal) throws {
+        var count = -1, since = MonotonicClock.now()
+        let quiet = try Waiting.poll(timeout: 10) {
+            let now = terminal.chunks.count
+            if now != count { (count, since) = (now, MonotonicClock.now()) }
+            return MonotonicClock.now() - since >= 0.2
+        }
+        XCTAssertTrue(quiet, "the output went quiet")
     }
 }

@@ -150,6 +150,9 @@ final class MatrixFederationTests: XCTestCase {
         let fromRoom = comment(by: roomMarco, "@\(visitorHandle) deal")
         sent = Date()
         XCTAssertEqual(roomSide.send(fromRoom), .pending)
+        // The send goes out on the source's own queue: ann speaks after the server has it, so
+        // the order the last assertion reads is the order the room got them.
+        try collectUpdates(from: roomSide, timeout: 30) { $0.contains { if case .sendConfirmed(fromRoom.id) = $0 { true } else { false } } }
         try ann.other.sendText(roomID: room, body: "and I bring the figs")
         let atVisitor = try collectUpdates(from: visitorSide, timeout: 30) { updates in
             let bodies = updates.flatMap(\.appended).map(\.body)
