@@ -4,7 +4,7 @@ import XCTest
 @testable import CommentTUI
 
 /// Enter never waits for the thread file's lock (issue 22, item 3): while another writer holds it
-/// the comment shows as pending, keys go on working, it lands when the lock is let go, and
+/// the comment shows as pending, keys go on working (well under the 10 s the lock is held), it lands when the lock is let go, and
 /// quitting meanwhile keeps it as the draft.
 final class LockedAppendTests: XCTestCase {
     private func type(_ text: String, into app: CommentApp) { LiveThreadFile.type(text, into: app) }
@@ -22,9 +22,9 @@ final class LockedAppendTests: XCTestCase {
         let file = try LiveThreadFile(self)
         let app = try file.openApp()
         let lock = try AppendLock(path: file.path)
-        lock.release(after: 3)
+        lock.release(after: 10)  // A safety net: the test lets go itself.
         let enter = seconds { type("held back\r", into: app) }
-        XCTAssertLessThan(enter, 0.5, "Enter waited \(enter) s for the lock")
+        XCTAssertLessThan(enter, 2, "Enter waited \(enter) s for the lock")
         XCTAssertEqual(app.composer.draft.string, "", "the draft went out")
         let mine = try XCTUnwrap(app.allComments.last)
         XCTAssertEqual(mine.body, "held back")
@@ -32,7 +32,7 @@ final class LockedAppendTests: XCTestCase {
         XCTAssertEqual(app.message, "sending…")
         // Keys go on working while the lock is held.
         let key = seconds { type("next", into: app) }
-        XCTAssertLessThan(key, 0.5)
+        XCTAssertLessThan(key, 2)
         XCTAssertEqual(app.composer.draft.string, "next")
         XCTAssertFalse(try file.fileBodies().contains("held back"), "nothing is written while another holds the lock")
 
@@ -47,14 +47,14 @@ final class LockedAppendTests: XCTestCase {
         let file = try LiveThreadFile(self)
         let app = try file.openApp()
         let lock = try AppendLock(path: file.path)
-        lock.release(after: 3)
+        lock.release(after: 10)  // A safety net: the test lets go itself.
         type("first thought\r", into: app)
         type("second", into: app)
         let quit = seconds {
             app.keepUnsentInDraft()
             XCTAssertNil(app.prepareToExit())
         }
-        XCTAssertLessThan(quit, 0.5, "quitting waited \(quit) s")
+        XCTAssertLessThan(quit, 2, "quitting waited \(quit) s")
         XCTAssertEqual(app.composer.draft.markdown, "first thought\n\nsecond", "the unsent comment came back into the draft")
 
         // Once the lock is free, the withdrawn append is not written after all.
@@ -71,7 +71,7 @@ final class LockedAppendTests: XCTestCase {
         let file = try LiveThreadFile(self)
         let app = try file.openApp()
         let lock = try AppendLock(path: file.path)
-        lock.release(after: 3)
+        lock.release(after: 10)  // A safety net: the test lets go itself.
         type("doomed\r", into: app)
         // The file goes (and comes back as a directory, so the append cannot recreate it) while
         // the append waits; it fails when the lock is let go.

@@ -5,8 +5,22 @@ import Glibc
 
 /// Free TCP ports on 127.0.0.1, found by letting the kernel pick one.
 enum LocalPort {
-    /// Binds a socket to 127.0.0.1:0, reads the port the kernel chose, and closes it.
+    /// Ports handed out by this process: a port is closed again until its server binds it, and
+    /// the kernel may offer it twice meanwhile (servers are started together).
+    nonisolated(unsafe) private static var given: Set<Int> = []
+    private static let lock = NSLock()
+
+    /// A port no server of this process was given before, free when asked.
     static func free() throws -> Int {
+        for _ in 0..<100 {
+            let port = try kernelChoice()
+            if lock.withLock({ given.insert(port).inserted }) { return port }
+        }
+        throw SynapseFixtureError("picking a free port failed: the kernel kept offering ports already given")
+    }
+
+    /// Binds a socket to 127.0.0.1:0, reads the port the kernel chose, and closes it.
+    private static func kernelChoice() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SynapseFixtureError("picking a free port failed: socket() errno \(errno)") }
         defer { close(fd) }
