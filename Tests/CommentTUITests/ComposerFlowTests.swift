@@ -35,6 +35,21 @@ final class ComposerFlowTests: XCTestCase {
         XCTAssertEqual(app.composer.draft.string, "hello  ")
     }
 
+    func testHomeAndEndMoveInTheDraftAndScrollTheFeedWhenItIsEmpty() {
+        let (app, _) = ThreadFixture.numbered().open()
+        send("one two", to: app)
+        send("\u{1B}[H", to: app)               // Home
+        send("<", to: app)
+        send("\u{1B}[F", to: app)               // End
+        send(">", to: app)
+        XCTAssertEqual(app.composer.draft.string, "<one two>")
+        XCTAssertNil(app.message, "Home and End are bound in the draft")
+        // With nothing typed they are the feed's ends.
+        send(String(repeating: Self.backspace, count: 9), to: app)
+        send("\u{1B}[H", to: app)
+        XCTAssertEqual(app.feed.scroll.model.phase, .animating, "Home on an empty draft goes to the top")
+    }
+
     func testShiftArrowsSelectAndControlXFormatsTheSelection() {
         let (app, screen) = ThreadFixture.numbered().open()
         send("make it bold", to: app)

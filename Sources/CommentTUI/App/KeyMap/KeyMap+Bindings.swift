@@ -58,6 +58,8 @@ extension KeyMap {
             // Home / End: the feed's ends on an empty composer, else the line's (see `KeyAction`).
             KeyBinding(.feed, [.key(.home)], .homeOrFeedTop, arrows),
             KeyBinding(.feed, [.key(.end)], .endOrFeedBottom, arrows),
+            KeyBinding(.composer, [.key(.home)], .edit(.moveToLineStart(extending: false)), nil),
+            KeyBinding(.composer, [.key(.end)], .edit(.moveToLineEnd(extending: false)), nil),
             KeyBinding(.composer, [.key(.left)], .edit(.moveCharacter(by: -1, extending: false)), arrows),
             KeyBinding(.composer, [.key(.right)], .edit(.moveCharacter(by: 1, extending: false)), arrows),
             KeyBinding(.composer, [.key(.left, .ctrl)], .edit(.moveWord(forward: false, extending: false)), arrows),
