@@ -19,6 +19,15 @@ final class UnreadTests: XCTestCase {
         XCTAssertEqual(screen.plainLines[4], "   comment number 11")
     }
 
+    func testOpeningAThreadWithUnreadCommentsSaysHowMany() throws {
+        let file = try LiveThreadFile(self, comments: 5)
+        let files = try XCTUnwrap(ThreadStateFiles(threadPath: file.path, environment: ["XDG_DATA_HOME": file.data]))
+        try ReadMarker(commentID: "c2", position: 1).save(files)
+        let app = try file.openApp()
+        XCTAssertEqual(app.feed.firstUnread, 2)
+        XCTAssertEqual(app.message, "3 unread · Alt-U", "said as the thread opens, not only when a marker is restored later")
+    }
+
     func testAMarkerNamingAnotherCommentIsIgnored() {
         let (app, _) = ThreadFixture.numbered(30).open(rows: 14)
         app.restore(ReadMarker(commentID: "other", position: 9))

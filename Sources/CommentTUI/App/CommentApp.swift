@@ -75,7 +75,8 @@ public final class CommentApp {
         let regions = ScreenRegions(columns: columns, rows: rows, composerRows: 1, composerMaximum: composer.maximumRows)
         feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, now: now)
         scrollEvents.observe(feed.scroll.model)
-        feed.restore(source.loadReadMarker())
+        // Said first: a problem with the file or the draft is more urgent and says itself over it.
+        restoreReadMarker(source.loadReadMarker())
         feed.delivery = { [unowned self] in self.deliveries[$0] }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
@@ -208,12 +209,16 @@ public final class CommentApp {
 
     /// Sets the first unread comment from a saved marker, if it still names the same comment.
     public func restore(_ marker: ReadMarker?) {
+        restoreReadMarker(marker)
+        prepare()
+    }
+
+    private func restoreReadMarker(_ marker: ReadMarker?) {
         feed.restore(marker)
         // Said at once, so the reader need not know Alt-U to find where they left off.
         if let first = feed.firstUnread, first < comments.count {
             overlays.show("\(comments.count - first) unread · Alt-U")
         }
-        prepare()
     }
 
     // MARK: Layout
