@@ -46,6 +46,49 @@ final class ReplacedThreadFileTests: XCTestCase {
         try assertFollowsTheFileAtThePath(app, file)
     }
 
+    /// Moves a thread file with these users (and one comment by the first) over the client's.
+    private func replace(_ file: LiveThreadFile, users: [User], in app: CommentApp) throws {
+        let other = file.directory.appendingPathComponent("other.jsonl").path
+        let header = ThreadHeader(id: "t-other", title: "Other", author: users[0].id, created: LiveThreadFile.start, body: "")
+        try ThreadFileWriter(path: other).create([.thread(header)] + users.map(ThreadRecord.user)
+            + [.comment(Comment(id: "o1", author: users[0].id, created: LiveThreadFile.start, body: "first"))])
+        XCTAssertEqual(rename(other, file.path), 0)
+        pump(app, "the client noticed the new file", until: { app.message?.contains("replaced") == true })
+    }
+
+    func testANewFileThatKnowsTheReaderByAnotherIDGetsTheirPostsUnderThatID() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        XCTAssertEqual(app.me.id, "u1")
+        // In the new file u1 is someone else, and ann is u9.
+        try replace(file, users: [User(id: "u1", handle: "cy", name: "Cy"), User(id: "u9", handle: "ann", name: "Ann B")], in: app)
+        LiveThreadFile.type("still me\r", into: app)
+        pump(app, "the post", until: { app.deliveries.isEmpty })
+        let written = try ThreadFile.read(path: file.path)
+        XCTAssertEqual(written.problems, [])
+        XCTAssertEqual(written.thread.comments.last?.body, "still me")
+        XCTAssertEqual(written.thread.comments.last?.author, "u9", "the new file's ann, not its u1")
+        XCTAssertTrue(app.render().buffer.lines.contains { $0.contains("Ann B @ann") }, "shown under the new file's name")
+    }
+
+    func testANewFileWithoutTheReaderGetsTheirUserRecordBeforeTheirFirstPost() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        try replace(file, users: [User(id: "u1", handle: "cy", name: "Cy")], in: app)
+        LiveThreadFile.type("hello\r", into: app)
+        pump(app, "the first post", until: { app.deliveries.isEmpty })
+        LiveThreadFile.type("again\r", into: app)
+        pump(app, "the second post", until: { app.deliveries.isEmpty })
+        let written = try ThreadFile.read(path: file.path)
+        XCTAssertEqual(written.problems, [], "check finds nothing: every author is a user of the file")
+        let ann = try XCTUnwrap(written.thread.user(handle: "ann"))
+        XCTAssertNotEqual(ann.id, "u1", "u1 is Cy's here: ann joins under a new id")
+        XCTAssertEqual(ann.name, "Ann")
+        XCTAssertEqual(written.thread.comments.suffix(2).map(\.author), [ann.id, ann.id])
+        let lines = try String(contentsOfFile: file.path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains(#""handle":"ann""#) }.count, 1, "her record is written once, before her first post")
+    }
+
     func testAFileEmptiedByAnotherProgramIsReadAgainFromTheStart() throws {
         let file = try LiveThreadFile(self)
         let app = try file.openApp()

@@ -130,11 +130,32 @@ extension CommentApp {
     /// Holds the thread as the source read it again from its start; ours still on their way stay.
     private func reopenThread() {
         var thread = source.thread
+        rejoin(thread)
         if thread.user(id: me.id) != me { thread.add(me) }
         comments.reopen(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments,
                         isInThread: source.containsComment(id:))
         for id in deliveries.keys where !comments.containsAdded(id: id) { deliveries[id] = nil }
         feed.threadReopened()
+    }
+
+    /// The reader in a thread read anew, found as at opening, by handle: the new file may know
+    /// them by another id, or not at all (then they join under their own id, or a new one if
+    /// someone else has theirs, and the source writes their user record before their next
+    /// comment), so a comment is never written under an id the file gives no one, or another.
+    private func rejoin(_ thread: CommentThread) {
+        if let known = thread.user(handle: me.handle) {
+            if known.id != me.id { becomeUser(known) }
+            return
+        }
+        let joining = thread.user(id: me.id) == nil ? me : User(id: ThreadFileWriter.newUserID(), handle: me.handle, name: me.name)
+        becomeUser(joining)
+        source.introduce(joining)
+    }
+
+    private func becomeUser(_ user: User) {
+        me = user
+        feed.me = user.id
+        mentions.me = user.id
     }
 
     /// At quit: the comments the source will not deliver once the client is gone (a file's

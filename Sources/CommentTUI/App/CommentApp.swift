@@ -12,7 +12,7 @@ public final class CommentApp {
     /// Where the thread lives.
     public let source: ThreadSource
     /// The user who writes.
-    public let me: User
+    public internal(set) var me: User
     let comments: ThreadComments
     let feed: FeedModel
     let composer: ComposerModel

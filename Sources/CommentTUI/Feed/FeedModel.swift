@@ -19,7 +19,7 @@ final class FeedModel {
     /// The feed's scroll engine; its items are the comments (and the post's collapsing rows).
     let scroll: FeedScroll
     let comments: ThreadComments
-    let me: String
+    var me: String
     /// The feed's rectangle on screen and the terminal's width, as of the last `prepare`.
     private(set) var rect: CellRect
     private(set) var columns: Int

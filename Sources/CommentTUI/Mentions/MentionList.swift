@@ -11,7 +11,10 @@ final class MentionList {
     private(set) var picker: MentionPicker?
     private var ranker: MentionRanker?
     private var recencyIsStale = false
-    private let me: String
+    /// The reader's user id (it changes when a replaced thread file knows them by another).
+    var me: String {
+        didSet { usersChanged() }
+    }
 
     /// Who wrote last counts from the latest comments only: a big file's older ones stay undecoded.
     static let recencyWindow = 1000

@@ -68,6 +68,9 @@ public protocol ThreadSource: AnyObject {
     func withdrawUnsent() -> [Comment]
     /// Stops following and keeps what should outlive the client (a room's offline copy), at exit.
     func close()
+    /// The thread does not know the reader (its file was replaced by one without them): their
+    /// next comment is preceded by their user record. A room knows its members: nothing to do.
+    func introduce(_ reader: User)
 }
 
 extension ThreadSource {
@@ -79,6 +82,7 @@ extension ThreadSource {
     public func fillGap(_ id: String) {}
     public func withdrawUnsent() -> [Comment] { [] }
     public func close() {}
+    public func introduce(_ reader: User) {}
 }
 
 /// A change a thread source reports after opening.

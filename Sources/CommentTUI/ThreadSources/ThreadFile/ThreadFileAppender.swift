@@ -19,6 +19,8 @@ final class ThreadFileAppender: @unchecked Sendable {
     private let condition = NSCondition()
     /// Comments handed over and not finished, in order; `true` once being written.
     private var inFlight: [(comment: Comment, writing: Bool)] = []
+    /// Records written before a comment, in the same append (its author's user record).
+    private var preceding: [String: [ThreadRecord]] = [:]
     /// Comments whose append failed, kept for `withdraw()` until sent again.
     private var failed: [Comment] = []
     private var withdrawn: Set<String> = []
@@ -30,11 +32,13 @@ final class ThreadFileAppender: @unchecked Sendable {
         self.wake = wake
     }
 
-    /// Queues the comment's append; its outcome comes from `takeFinished()` after a wake.
-    func append(_ comment: Comment) {
+    /// Queues the comment's append, with `records` written just before it in the same append;
+    /// its outcome comes from `takeFinished()` after a wake.
+    func append(_ comment: Comment, after records: [ThreadRecord] = []) {
         condition.withLock {
             failed.removeAll { $0.id == comment.id }
             inFlight.append((comment, false))
+            preceding[comment.id] = records.isEmpty ? nil : records
         }
         queue.async { [self] in run(comment) }
     }
@@ -75,12 +79,14 @@ final class ThreadFileAppender: @unchecked Sendable {
     private func run(_ comment: Comment) {
         var failure: String?
         do {
-            try ThreadFileWriter(path: path).append([.comment(comment)], proceedingIf: { startWriting(comment.id) })
+            let records = condition.withLock { preceding[comment.id] ?? [] }
+            try ThreadFileWriter(path: path).append(records + [.comment(comment)], proceedingIf: { startWriting(comment.id) })
         } catch {
             failure = "\(error)"
         }
         condition.withLock {
             inFlight.removeAll { $0.comment.id == comment.id }
+            preceding[comment.id] = nil
             if !withdrawn.contains(comment.id) {
                 if failure != nil { failed.append(comment) }
                 finished.append((comment.id, failure))
