@@ -66,6 +66,21 @@ final class AnchorTests: XCTestCase {
         XCTAssertEqual(model.contentOffset, 116)
     }
 
+    func testAnAnimationToTheTopReachesItWhenAnItemAboveTheViewportGrows() {
+        // Home, then a resize re-wraps the first item taller while the motion is on its way:
+        // the motion still ends at the top, not one row short of it.
+        let model = chat()
+        model.scrollToBottom(animated: false, at: at(1))
+        model.handle(.key(.top), at: at(2))
+        model.advance(to: at(2.05))
+        XCTAssertGreaterThan(model.contentOffset, 3, "still on the way, the first item above the viewport")
+        model.updateHeight(id: 1000, height: 5)
+        model._checkInvariants()
+        model.settle()
+        XCTAssertEqual(model.contentOffset, 0)
+        XCTAssertEqual(model.item(atViewportRow: 0), 1000)
+    }
+
     func testAnAnimationToAnItemFollowsItWhenHistoryIsPrepended() {
         let model = chat()
         model.scrollTo(id: 1020, at: at(1))

@@ -50,6 +50,8 @@ extension ScrollModel {
         switch target {
         case .offset(let offset):
             return offset
+        case .top:
+            return geometry.minOffset
         case .bottom:
             return geometry.maxOffset
         case .item(let id, let row, let alignment):
@@ -134,7 +136,7 @@ extension ScrollModel {
         case .rowDown: rowStep(from: base, to: base.rounded(.down) + 1, towardsEnd: true)
         case .pageUp: move(to: .offset(keyTarget(base.rounded() - page, towardsEnd: false)), duration: configuration.pageKeyDuration)
         case .pageDown: move(to: .offset(keyTarget(base.rounded() + page, towardsEnd: true)), duration: configuration.pageKeyDuration)
-        case .top: move(to: .offset(geometry.minOffset), duration: configuration.jumpKeyDuration)
+        case .top: move(to: .top, duration: configuration.jumpKeyDuration)
         case .bottom: move(to: .bottom, duration: configuration.jumpKeyDuration)
         }
     }

@@ -4,6 +4,9 @@ enum ScrollTarget<ID: Hashable> {
     case offset(Double)
     /// A row of an item placed at the given viewport alignment.
     case item(ID, row: Int, alignment: ScrollAlignment)
+    /// The start of the content, wherever it is when the move ends (content growing above the
+    /// viewport while on the way, such as a header re-wrapped by a resize, does not stop it short).
+    case top
     /// The end of the content, wherever it is when the move ends.
     case bottom
 }
