@@ -86,11 +86,14 @@ final class RubyMarkupTests: XCTestCase {
             """)
     }
 
-    func testMatrixHTMLFallsBackToParentheses() {
+    func testMatrixHTMLHasParenthesesForOtherClientsAndReadsBackAsRuby() {
         let document = MarkupDocument(parsing: "{漢字|かんじ}", handles: { _ in nil })
         let html = MatrixHTMLWriter.html(document, displayName: { _ in nil })
         XCTAssertEqual(html, "<p><ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby></p>")
+        // A client that drops the tags shows the base then `(かんじ)`; ours reads ruby back.
         let readBack = MatrixHTMLReader.markdown(fromHTML: html, handleForUserID: { _ in nil })
-        XCTAssertEqual(String(CommentMarkup.parse(readBack, handles: { _ in nil }).characters), "漢字(かんじ)")
+        XCTAssertEqual(readBack, "{漢字|かんじ}")
+        let runs = CommentMarkup.parse(readBack, handles: { _ in nil }).runs
+        XCTAssertEqual(runs.map { $0.attributes[CommentAttributes.RubyAttribute.self]?.reading }, ["かんじ"])
     }
 }

@@ -46,12 +46,14 @@ final class KeyMapTests: XCTestCase {
         for context in KeyContext.allCases {
             XCTAssertTrue(KeyMap.bindings.contains { $0.context == context }, "\(context) has no keys")
         }
-        // Typing, Tab, Backspace, Delete, cancelling a chord and the crash test need no line of their own.
+        // Typing, Tab, Backspace, Delete, cancelling a chord and the crash test need no line of
+        // their own; Home and End in a draft share the feed's (`arrows, Home/End`).
         let hidden = KeyMap.bindings.filter { $0.help == nil }.map(\.action)
         XCTAssertEqual(Set(hidden.map { "\($0)" }), [
             "edit(CommentTUI.ComposerEdit.typeCharacter)", "edit(CommentTUI.ComposerEdit.tab)",
             "edit(CommentTUI.ComposerEdit.deleteBackward)", "edit(CommentTUI.ComposerEdit.deleteForward)",
             "cancelChord", "crashTest",
+            "edit(CommentTUI.ComposerEdit.moveToLineStart(extending: false))", "edit(CommentTUI.ComposerEdit.moveToLineEnd(extending: false))",
         ])
     }
 
@@ -60,8 +62,8 @@ final class KeyMapTests: XCTestCase {
         XCTAssertEqual(KeyMap.actions(for: enter, in: [.mentionList, .feed, .composer]), [.insertMention, .send],
                        "Enter inserts a mention, and sends when the list declines")
         XCTAssertEqual(KeyMap.actions(for: KeyPress(.home, .shift), in: [.feed, .composer]),
-                       [.edit(.moveToLineStart(extending: true)), .homeOrFeedTop],
-                       "Shift-Home selects; without its own binding it would act as Home")
+                       [.edit(.moveToLineStart(extending: true)), .homeOrFeedTop, .edit(.moveToLineStart(extending: false))],
+                       "Shift-Home selects; without its own binding it would act as Home (the feed's top, or the line's start)")
         XCTAssertEqual(KeyMap.actions(for: KeyPress(.character("Q"), .shift), in: [.feed, .composer]), [.edit(.typeCharacter)])
         XCTAssertEqual(KeyMap.actions(for: KeyPress(.up, .shift), in: [.feed, .composer]).first, .scrollFeed(.rowUp))
         XCTAssertEqual(KeyMap.actions(for: .ctrl("q"), in: [.feed, .composer]), [])
