@@ -83,6 +83,34 @@ final class ImportGitHubTests: XCTestCase {
         XCTAssertEqual(handles[150], String(repeating: "y", count: 39))
     }
 
+    // MARK: Markdown GitHub does not have
+
+    /// GitHub shows `a || b`, `||x||` and `{x|y}` as typed; imported, they must not become a
+    /// spoiler or ruby, in the issue's body or a comment's.
+    func testSpoilerAndRubySyntaxImportsAsTheTextGitHubShows() throws {
+        let issue = try write(#"{"number":7,"title":"T","body":"see {x|y}","user":{"login":"a"},"created_at":"2020-01-01T00:00:00Z"}"#,
+                              "issue.json")
+        let comments = try write("[" + comment(1, login: "b", body: "use a || b, or {x|y}") + ","
+                                 + comment(2, login: "b", body: "||not hidden|| and `{x|y}` in code") + "]", "comments.json")
+        let run = VerbRun(.importGitHub, [issue, comments])
+        XCTAssertEqual(run.status, 0, run.error)
+        let thread = ThreadFileReader().read(run.output).thread
+        XCTAssertEqual(thread.body, #"see \{x\|y\}"#)
+        XCTAssertEqual(thread.comments.map(\.body), [#"use a || b, or \{x\|y\}"#, #"\|\|not hidden\|\| and `{x|y}` in code"#])
+        for body in [thread.body] + thread.comments.map(\.body) {
+            let runs = CommentMarkup.parseRuns(body, handles: { _ in nil }).runs
+            XCTAssertFalse(runs.contains { $0.attributes[CommentAttributes.SpoilerAttribute.self] != nil }, body)
+            XCTAssertFalse(runs.contains { $0.attributes[CommentAttributes.RubyAttribute.self] != nil }, body)
+        }
+
+        let path = try write(run.text, "imported.jsonl")
+        let render = VerbRun(.render, [path, "--width", "60", "--plain", "--now", "2020-01-02T00:00:00Z"])
+        XCTAssertEqual(render.status, 0, render.error)
+        for shown in ["see {x|y}", "use a || b, or {x|y}", "||not hidden|| and {x|y} in code"] {
+            XCTAssertTrue(render.text.contains(shown), "\(shown) in:\n\(render.text)")
+        }
+    }
+
     // MARK: Broken JSON (item 10)
 
     /// Twenty comments as `gh api` prints them (indented), about 9 KB.

@@ -30,6 +30,21 @@ final class WallClockTests: XCTestCase {
         }
     }
 
+    /// Escaping parses a few times per round and stops after a bounded number of rounds: as
+    /// linear as the parser, also on nesting built to need one round per level.
+    func testEscapingSpoilersAndRubyScalesLinearly() {
+        func best(_ text: String) -> Double {
+            (0..<2).map { _ in seconds { _ = CommentMarkup.escapingSpoilersAndRuby(text) } }.min()!
+        }
+        for (s, l) in zip(PathologicalInputs.all(1500), PathologicalInputs.all(6000)) {
+            let t1 = max(best(s.text), 0.002)
+            let t4 = best(l.text)
+            XCTAssertLessThan(t4 / t1, 9, "\(s.name): \(t1)s for n, \(t4)s for 4n")
+        }
+        let spoilersAndBraces = String(repeating: "{a|b ||", count: 50_000)
+        XCTAssertLessThan(seconds { _ = CommentMarkup.escapingSpoilersAndRuby(spoilersAndBraces) }, 10, "50,000 × {a|b ||")
+    }
+
     func testManyRunsBuildInLinearTime() {
         let body = String(repeating: "*a* b ", count: 30_000)
         var runs = 0

@@ -19,7 +19,7 @@ struct GitHubImporter {
             title: issue["title"] as? String ?? "",
             author: try user(of: issue, in: issuePath, "the issue"),
             created: try date("created_at", of: issue, in: issuePath, "the issue"),
-            body: issue["body"] as? String ?? "")
+            body: Self.body(of: issue))
         var commentRecords: [ThreadRecord] = []
         for (index, object) in comments.enumerated() {
             let what = "comment \(index + 1)"
@@ -29,9 +29,15 @@ struct GitHubImporter {
             let id = object["id"].map { "\($0)" } ?? "\(index + 1)"
             commentRecords.append(.comment(Comment(
                 id: "github-\(id)", author: try user(of: object, in: commentsPath, what), created: created,
-                body: object["body"] as? String ?? "", edited: edited)))
+                body: Self.body(of: object), edited: edited)))
         }
         return [.thread(header)] + users.map(ThreadRecord.user) + commentRecords
+    }
+
+    /// An issue's or comment's Markdown, with our spoiler and ruby syntax escaped: GitHub has
+    /// neither, so `a || b` or `{x|y}` there is text that must not hide or change here.
+    private static func body(of object: [String: Any]) -> String {
+        CommentMarkup.escapingSpoilersAndRuby(object["body"] as? String ?? "")
     }
 
     /// The id of an object's `user.login`, adding the user on first sight.

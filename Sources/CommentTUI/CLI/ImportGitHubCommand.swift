@@ -8,7 +8,9 @@ enum ImportGitHubCommand {
 
     Converts an issue and its comments, as GitHub's REST API returns them, to a thread file on
     standard output. Users come from user.login; a comment is marked edited when its updated_at
-    differs from its created_at. COMMENTS.json is one array, or several pages' arrays in a row.
+    differs from its created_at. Markdown that would make a spoiler (||x||) or ruby ({x|y}),
+    which GitHub shows as plain text, gets backslashes so that it shows as plain text here too.
+    COMMENTS.json is one array, or several pages' arrays in a row.
     JSON that does not parse to its end (a file cut short, junk between pages) is an error that
     names the file and the byte offset, and nothing is written.
     Example:

@@ -3,9 +3,30 @@ struct SourceBlock {
     var role: MarkupBlock.Role
     var quoteDepth: Int
     /// Inline source (paragraphs, list items, headings) or verbatim text (code blocks).
-    var lines: [String]
+    var lines: [SourceLine]
     /// See `MarkupBlock.continuedQuotes`.
     var continuedQuotes = 0
+
+    /// The text the inline parser reads: the lines joined, without trailing spaces.
+    var inlineText: String {
+        var text = ""
+        for (index, line) in lines.enumerated() {
+            if index > 0 { text += "\n" }
+            text += line.text
+        }
+        while let last = text.unicodeScalars.last, last == " " || last == "\t" { text.unicodeScalars.removeLast() }
+        return text
+    }
+}
+
+/// The part of a source line that a block keeps (markers and indent left out), and where it
+/// starts, so that a position in a block's text leads back to the comment body.
+struct SourceLine {
+    var text: String
+    /// The source line it is on, from 0 (CR LF, CR and LF each end a line).
+    var line: Int
+    /// Where on that line it starts, in Unicode scalars.
+    var column: Int
 }
 
 /// Splits a comment body into the blocks a comment needs: paragraphs, fenced code blocks,
@@ -29,6 +50,8 @@ struct BlockParser {
     private var openQuotes = 0
     /// The indent a line needs to fill the list item that began with a blank line just before.
     private var emptyItemIndent: Int?
+    /// The number of the line being added, from 0.
+    private var lineNumber = 0
 
     /// The blocks of `text`, in order.
     static func parse(_ text: String) -> [SourceBlock] {
@@ -42,6 +65,7 @@ struct BlockParser {
         if lines.count > 1, lines.last?.isEmpty == true { lines.removeLast() }
         for line in lines {
             parser.add(Array(normalized[line.startIndex..<line.endIndex].unicodeScalars))
+            parser.lineNumber += 1
         }
         return parser.blocks
     }
@@ -65,13 +89,14 @@ struct BlockParser {
                 if isClosingFence(rest, f) { fence = nil; return }
                 var k = 0
                 while k < rest.count, k < f.indent, rest[k] == " " { k += 1 }
-                blocks[blocks.count - 1].lines.append(String(String.UnicodeScalarView(rest[k...])))
+                blocks[blocks.count - 1].lines.append(sourceLine(rest[k...], column: i + k))
                 return
             }
             fence = nil
         }
         let indent = rest.prefix(while: { $0 == " " }).count
         let content = Array(rest[min(indent, rest.count)...])
+        let contentColumn = i + min(indent, rest.count)
         let itemIndent = emptyItemIndent
         emptyItemIndent = nil
         if content.allSatisfy({ $0 == " " || $0 == "\t" }) {
@@ -84,7 +109,7 @@ struct BlockParser {
         }
         if let itemIndent, open, indent >= itemIndent, depth == blocks.last?.quoteDepth {
             // The first line of an item that began blank.
-            blocks[blocks.count - 1].lines = [String(String.UnicodeScalarView(content))]
+            blocks[blocks.count - 1].lines = [sourceLine(content[...], column: contentColumn)]
             return
         }
         if itemIndent != nil { open = false }
@@ -99,10 +124,11 @@ struct BlockParser {
             start(SourceBlock(role: .codeBlock(info: info), quoteDepth: depth, lines: []))
             return
         }
-        if indent < 4, let (level, text) = atxHeading(content) {
+        if indent < 4, let (level, textRange) = atxHeading(content) {
             open = false
             lastListMarker = nil
-            start(SourceBlock(role: .heading(level: level), quoteDepth: depth, lines: [text]))
+            start(SourceBlock(role: .heading(level: level), quoteDepth: depth,
+                              lines: [sourceLine(content[textRange], column: contentColumn + textRange.lowerBound)]))
             return
         }
         if indent < 4, let (marker, number, start) = listMarker(content),
@@ -114,14 +140,14 @@ struct BlockParser {
             let continues = lastListMarker == marker && blocks.last.map { $0.quoteDepth == depth } == true
             if !continues { listCount += 1 }
             lastListMarker = marker
-            let text = String(String.UnicodeScalarView(content[min(start, content.count)...])).trimmingSpaces()
+            let text = content[min(start, content.count)...].trimmingSpaces()
             self.start(SourceBlock(role: .listItem(ordered: ordered, number: number ?? 0, list: listCount),
-                                   quoteDepth: depth, lines: [text]))
+                                   quoteDepth: depth, lines: [sourceLine(text, column: contentColumn + text.startIndex)]))
             if text.isEmpty { emptyItemIndent = indent + start }
             open = true
             return
         }
-        let text = String(String.UnicodeScalarView(content))
+        let text = sourceLine(content[...], column: contentColumn)
         // Lazy continuation: a paragraph goes on even when the line drops some `>` markers.
         if open, let last = blocks.last, depth <= last.quoteDepth {
             blocks[blocks.count - 1].lines.append(text)
@@ -132,6 +158,11 @@ struct BlockParser {
         open = true
     }
 
+    /// A block's part of the current line, which starts at `column` in the source.
+    private func sourceLine(_ scalars: ArraySlice<Unicode.Scalar>, column: Int) -> SourceLine {
+        SourceLine(text: String(String.UnicodeScalarView(scalars)), line: lineNumber, column: column)
+    }
+
     /// Appends a block, noting which of the open quotes it goes on in.
     private mutating func start(_ block: SourceBlock) {
         var block = block
@@ -140,9 +171,9 @@ struct BlockParser {
         openQuotes = block.quoteDepth
     }
 
-    /// `#` to `######` then a space or the end: the level and the text, without a closing run
-    /// of `#` (one that follows a space).
-    private func atxHeading(_ s: [Unicode.Scalar]) -> (Int, String)? {
+    /// `#` to `######` then a space or the end: the level and where the text is, without a
+    /// closing run of `#` (one that follows a space).
+    private func atxHeading(_ s: [Unicode.Scalar]) -> (Int, Range<Int>)? {
         let level = s.prefix(while: { $0 == "#" }).count
         guard (1...6).contains(level), level == s.count || s[level] == " " || s[level] == "\t" else { return nil }
         var start = level
@@ -155,7 +186,7 @@ struct BlockParser {
             end = closing
             while end > start, s[end - 1] == " " || s[end - 1] == "\t" { end -= 1 }
         }
-        return (level, String(String.UnicodeScalarView(s[start..<end])))
+        return (level, start..<end)
     }
 
     private func openingFence(_ s: [Unicode.Scalar], indent: Int) -> (Fence, Int)? {
@@ -191,6 +222,15 @@ struct BlockParser {
         }
         guard end == s.count || s[end] == " " || s[end] == "\t" else { return nil }
         return (marker, number, end + 1)
+    }
+}
+
+private extension ArraySlice<Unicode.Scalar> {
+    /// Without the spaces and tabs at either end; the indices stay those of the whole array.
+    func trimmingSpaces() -> ArraySlice<Unicode.Scalar> {
+        guard let first = firstIndex(where: { $0 != " " && $0 != "\t" }),
+              let last = lastIndex(where: { $0 != " " && $0 != "\t" }) else { return self[endIndex...] }
+        return self[first...last]
     }
 }
 

@@ -1,6 +1,8 @@
 /// A run of `*`, `_`, `~` or `|` on the delimiter stack (a doubly linked list over an array).
 struct Delimiter {
     var node: Int
+    /// Where the run starts in the text.
+    var start: Int
     var character: Unicode.Scalar
     var count: Int
     var originalCount: Int
@@ -53,7 +55,7 @@ extension InlineParser {
         let node = append(.delimiterRun(c, count))
         guard canOpen || canClose else { return }
         let index = delimiters.count
-        var delimiter = Delimiter(node: node, character: c, count: count, originalCount: count,
+        var delimiter = Delimiter(node: node, start: start, character: c, count: count, originalCount: count,
                                   canOpen: canOpen, canClose: canClose, previous: lastDelimiter)
         if c == "|" {
             delimiter.spaceAfter = spaceAfter
@@ -90,7 +92,12 @@ extension InlineParser {
             let span: InlineSpan
             switch closer.character {
             case "~": use = closer.count; span = .strikethrough
-            case "|": use = 2; span = .spoiler
+            case "|":
+                use = 2
+                span = .spoiler
+                // Both runs are exactly `||`, used up by this one spoiler.
+                let openerStart = delimiters[opener].start
+                formedExtensionDelimiters += [openerStart, openerStart + 1, closer.start, closer.start + 1]
             default:
                 use = closer.count >= 2 && delimiters[opener].count >= 2 ? 2 : 1
                 span = use == 2 ? .strong : .emphasis

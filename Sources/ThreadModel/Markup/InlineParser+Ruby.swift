@@ -20,6 +20,7 @@ extension InlineParser {
         let base = InlineParser.parse(baseText, handles: handles, references: references)
         guard Self.isShowableBase(base) else { return false }
         atoms.append(append(.ruby(base: base, reading: reading)))
+        formedExtensionDelimiters += [position, bar, close]
         position = close + 1
         return true
     }

@@ -1,3 +1,10 @@
+/// How a parse reads `||`, `{`, `|` and `}`: as our spoiler and ruby markup, or as the plain
+/// text they are on GitHub (which `CommentMarkup.escapingSpoilersAndRuby` compares against).
+enum ExtensionSyntax {
+    case markup
+    case text
+}
+
 /// Parses the inline content of one block (CommonMark 0.31.2 inlines, GFM strikethrough and
 /// extended autolinks, `||spoilers||`, `@mentions` and `{ruby|readings}`) into `InlineItem`s, in linear time.
 ///
@@ -30,6 +37,7 @@ struct InlineParser {
     let scalars: [Unicode.Scalar]
     let handles: (String) -> String?
     let references: [String: LinkReferences.Definition]
+    let extensions: ExtensionSyntax
     var position = 0
     var nodes: [Node] = []
     var pendingText = String.UnicodeScalarView()
@@ -43,21 +51,34 @@ struct InlineParser {
     var backtickRuns: BacktickRuns
     /// Raw HTML terminators (`-->`, `?>`, …) known to be absent from the rest of the text.
     var rawHTMLTerminatorsMissing: Set<String> = []
+    /// Where the `{`, `|`, `}` of each ruby annotation and the `||` of each spoiler that formed
+    /// are in the text (extensions as markup), not in order.
+    var formedExtensionDelimiters: [Int] = []
+    /// Where each `{`, `|` and `}` read as plain text is (extensions as text): outside code
+    /// spans, autolinks, raw HTML, link destinations and titles, and not escaped.
+    var extensionCharactersAsText: [Int] = []
 
-    init(_ text: String, handles: @escaping (String) -> String?, references: [String: LinkReferences.Definition] = [:]) {
+    init(_ text: String, handles: @escaping (String) -> String?, references: [String: LinkReferences.Definition] = [:],
+         extensions: ExtensionSyntax = .markup) {
         scalars = Array(text.unicodeScalars)
         self.handles = handles
         self.references = references
+        self.extensions = extensions
         backtickRuns = BacktickRuns(scalars)
     }
 
     /// Parses `text` into inline items.
     static func parse(_ text: String, handles: @escaping (String) -> String?,
-                      references: [String: LinkReferences.Definition] = [:]) -> [InlineItem] {
-        var parser = InlineParser(text, handles: handles, references: references)
-        parser.scan()
-        parser.processEmphasis(above: -1)
+                      references: [String: LinkReferences.Definition] = [:], extensions: ExtensionSyntax = .markup) -> [InlineItem] {
+        var parser = InlineParser(text, handles: handles, references: references, extensions: extensions)
+        parser.parse()
         return parser.items()
+    }
+
+    /// Finds the nodes and matches the delimiters; `items()` then has the result.
+    mutating func parse() {
+        scan()
+        processEmphasis(above: -1)
     }
 
     mutating func scan() {
@@ -66,14 +87,16 @@ struct InlineParser {
             switch c {
             case "\\": scanBackslash()
             case "`": scanCodeSpan()
-            case "*", "_", "~", "|": scanDelimiterRun(c)
+            case "*", "_", "~": scanDelimiterRun(c)
+            case "|": if extensions == .markup { scanDelimiterRun(c) } else { extensionCharacterAsText(c) }
             case "[": scanOpenBracket()
             case "]": scanCloseBracket()
             case "<": if !scanAngleAutolink() && !scanRawHTML() { literal(c) }
             case "&": scanEntity()
             case "\n": scanNewline()
             case "@": if !scanMention() { literal(c) }
-            case "{": if !scanRuby() { literal(c) }
+            case "{": if extensions == .text { extensionCharacterAsText(c) } else if !scanRuby() { literal(c) }
+            case "}": if extensions == .text { extensionCharacterAsText(c) } else { literal(c) }
             default:
                 if !scanExtendedAutolink() { literal(c) }
             }
@@ -85,6 +108,12 @@ struct InlineParser {
     mutating func literal(_ c: Unicode.Scalar) {
         pendingText.append(c)
         position += 1
+    }
+
+    /// A `{`, `|` or `}` that is text because extensions are: noted, then taken as text.
+    private mutating func extensionCharacterAsText(_ c: Unicode.Scalar) {
+        extensionCharactersAsText.append(position)
+        literal(c)
     }
 
     mutating func flushText() {

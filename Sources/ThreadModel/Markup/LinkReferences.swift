@@ -26,17 +26,19 @@ struct LinkReferences {
         return String(out).lowercased().uppercased().lowercased()
     }
 
-    /// Removes the definitions at the start of a paragraph's text, records them, and returns
-    /// the text that is left (possibly empty).
-    mutating func extract(from text: String) -> String {
-        guard text.unicodeScalars.first == "[" else { return text }
-        let parser = InlineParser(text, handles: { _ in nil })
+    /// Records the definitions at the start of a paragraph's lines; returns how many of the
+    /// lines they take up (the rest is the paragraph's text).
+    mutating func extract(from lines: [SourceLine]) -> Int {
+        guard lines.first?.text.unicodeScalars.first == "[" else { return 0 }
+        let parser = InlineParser(lines.map(\.text).joined(separator: "\n"), handles: { _ in nil })
         var start = 0
         while start < parser.scalars.count, let (label, definition, end) = Self.definition(in: parser, at: start) {
             if definitions[label] == nil { definitions[label] = definition }
             start = end
         }
-        return start == 0 ? text : String(String.UnicodeScalarView(parser.scalars[start...]))
+        // A definition ends with its line, so the lines used are the line ends passed.
+        guard start < parser.scalars.count else { return lines.count }
+        return parser.scalars[..<start].reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
     }
 
     /// One definition at `start` (a line start): its label, content and the next line's start.

@@ -24,6 +24,8 @@ public enum PathologicalInputs {
             ("unclosed ruby {a|b", String(repeating: "{a|b ", count: n)),
             ("nested ruby braces", String(repeating: "{", count: n) + "a|b" + String(repeating: "}", count: n)),
             ("ruby bases with markup {*a*|b}", String(repeating: "{*a* @x|b} ", count: n)),
+            // Each annotation forms only once the one inside it is escaped (`escapingSpoilersAndRuby`).
+            ("annotations around annotations {x{a|b}|c}", String(repeating: "{x", count: n) + "{a|b}" + String(repeating: "|c}", count: n)),
         ]
     }
 }
