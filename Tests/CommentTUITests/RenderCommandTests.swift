@@ -41,10 +41,49 @@ final class RenderCommandTests: XCTestCase {
                row 9
                row 10
                row 11
-               row 12… 2 more lines
+               row 12
+               row 13
+               row 14
 
 
-            """)
+            """, "a long comment prints whole: a print has nothing to click")
+    }
+
+    func testThePostPrintsWholeToItsLastLine() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("post.jsonl").path
+        let body = (1...40).map { "post line \($0)" }.joined(separator: "\\n")
+        try """
+            {"type":"thread","id":"t","title":"Long post","author":"u1","created":"2025-04-17T10:00:00Z","body":"\(body)"}
+            {"type":"user","id":"u1","handle":"ann","name":"Ann"}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = VerbRun(.render, [path, "--width", "40", "--plain", "--now", "2025-04-17T12:00:00Z"])
+        XCTAssertEqual(run.status, 0, run.error)
+        let lines = run.text.components(separatedBy: "\n")
+        guard lines.count > 42 else { return XCTFail("the post is cut short:\n" + run.text) }
+        XCTAssertEqual(Array(lines.prefix(3)), [" Long post", " Ann @ann · 2025-04-17 10:00 · 0 commen", " post line 1"])
+        XCTAssertEqual(lines[41], " post line 40", run.text)
+        XCTAssertEqual(lines[42], String(repeating: "─", count: 40))
+        XCTAssertFalse(run.text.contains("more line"))
+    }
+
+    func testABodyPastWhatRenderLaysOutEndsCountingTheRest() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("huge.jsonl").path
+        // 1 MiB and 300 KB more, in lines: the first MiB prints, the rest is counted.
+        let line = String(repeating: "w", count: 99) + "\\n"
+        let body = String(repeating: line, count: (FeedLayout.printedBodyBytes + 300_000) / 100)
+        try """
+            {"type":"thread","id":"t","title":"Huge","author":"u1","created":"2025-04-17T10:00:00Z","body":""}
+            {"type":"user","id":"u1","handle":"ann","name":"Ann"}
+            {"type":"comment","id":"c1","author":"u1","created":"2025-04-17T11:00:00Z","body":"\(body)end"}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = VerbRun(.render, [path, "--width", "120", "--plain", "--now", "2025-04-17T12:00:00Z"])
+        XCTAssertEqual(run.status, 0, run.error)
+        let lines = run.text.components(separatedBy: "\n")
+        XCTAssertEqual(lines.filter { $0.hasSuffix("w") }.count, FeedLayout.printedBodyBytes / 100)
+        // The comment's last rows, its gap row, then the end of the output.
+        XCTAssertEqual(Array(lines.suffix(3)), ["   … 301 KB more, not printed", "", ""], lines.suffix(4).map { String($0.suffix(40)) }.joined(separator: "\n"))
     }
 
     func testPlainOutputPrintsRubyReadingsOnTheRowAboveTheirBase() throws {

@@ -5,8 +5,8 @@ import ThreadModel
 extension CommentApp {
     /// The contexts a key is read in now, most specific first (a Ctrl-X chord reads its own; see `handleKey`).
     var keyContexts: [KeyContext] {
-        // The layer on top takes the keys: the help page covers everything (see `handleKey`).
-        if overlays.showsHelp { return [.help, .feed] }
+        // The layer on top takes the keys: a page covers everything (see `handleKey`).
+        if overlays.page != nil { return [.page, .feed] }
         var contexts: [KeyContext] = []
         if feed.search != nil { contexts.append(.search) }
         if mentions.isOpen { contexts.append(.mentionList) }
@@ -21,13 +21,13 @@ extension CommentApp {
             }
             return (apply(composer.finishChord(KeyMap.actions(for: press, in: [.chord]).first, press: press)), nil)
         }
-        if overlays.showsHelp {
-            // Modal: the client's own keys work; any other closes the page and does nothing
-            // else (it would act on a list, search or draft the page hides).
-            if let action = KeyMap.actions(for: press, in: keyContexts).first, action.worksOverHelp {
+        if overlays.page != nil {
+            // Modal: the page's keys and the client's own work; any other closes the page and
+            // does nothing else (it would act on a list, search or draft the page hides).
+            if let action = KeyMap.actions(for: press, in: keyContexts).first, action.worksOverPage {
                 return (perform(action, press: press) ?? [], nil)
             }
-            overlays.closeHelp()
+            overlays.closePage()
             return ([], nil)
         }
         for action in KeyMap.actions(for: press, in: keyContexts) {
@@ -49,8 +49,9 @@ extension CommentApp {
             composer.apply(.deleteForward, typed: nil, handles: comments.handleID)
         case .suspend: return [.suspend]
         case .redrawAll: return [.redrawAll]
-        case .toggleHelp: overlays.toggleHelp()
-        case .closeHelp: overlays.closeHelp()
+        case .toggleHelp: toggleKeyPage()
+        case .closePage: overlays.closePage()
+        case .page(let key): apply(overlays.page?.handle(key))
         case .toggleHitTestInspector: overlays.toggleHitTest()
         case .toggleScrollEventPanel: overlays.toggleScrollEvents()
         case .crashTest:
@@ -122,12 +123,14 @@ extension CommentApp {
         guard !isTooSmall else { return }
         overlays.point(column: mouse.column, row: mouse.row)
         if mouse.action == .move { return }
+        // A page covers everything: the mouse is its own.
+        if overlays.page != nil { return apply(overlays.page?.handle(mouse)) }
         // A press during a glide only stops it; on the feed's comments it may go on as a drag.
         if mouse.action == .press, !mouse.isWheel, feed.isGliding,
            !(mouse.button == .left && regions.feed.contains(column: mouse.column, row: mouse.row)) {
             return feed.stopMomentum()
         }
-        if feed.gesture == nil, let picker = mentions.picker, !overlays.showsHelp,
+        if feed.gesture == nil, let picker = mentions.picker,
            mentions.isPressed || ((mouse.isWheel || mouse.action == .press) && picker.hitShape.contains(column: mouse.column, row: mouse.row)) {
             if let pick = mentions.handle(mouse, at: now) {
                 composer.insertMention(pick.user, replacingCharactersBeforeCaret: pick.replacing)

@@ -11,38 +11,39 @@ extension CommentApp {
             NoticeView.drawTooSmall(into: &buffer)
             return Frame(buffer: buffer, cursor: nil)
         }
-        let r = regions
-        var shown: FeedView.Drawn?
-        if overlays.showsHelp {
-            // The help page takes the header's and the composer's rows too, so every key fits.
-            NoticeView.drawHelp(into: &buffer, rect: CellRect(column: 0, row: 0, width: size.columns, height: r.status))
-        } else {
-            shown = feed.view(at: wallTime).draw(into: &buffer, rect: r.feed)
-            feed.chrome.draw(into: &buffer, rect: feed.chromeRect)
-            if let picker = mentions.picker { MentionPickerView(picker: picker).draw(into: &buffer) }
-            if overlays.showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
-        }
-        var cursor: CursorPosition?
-        if !overlays.showsHelp {
-            let postLinks = HeaderView(thread: comments.thread, commentCount: comments.count, layout: feed.threadHeader,
-                       shownRows: feed.scroll.postRowsShown, ownUserID: me.id)
-                .draw(into: &buffer, width: size.columns)
-            shown?.links.formUnion(postLinks)
-            buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)
-            cursor = feed.search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
-                ?? ComposerView(window: composer.window(handles: comments.handleID)).draw(into: &buffer, rect: r.composer)
-        }
         let inspector = overlays.showsHitTest ? hitTestInspector : nil
+        let message = inspector.map { $0.describe(pointer: overlays.pointer) } ?? overlays.message
+        let isError = overlays.messageIsError && inspector == nil
+        if let page = overlays.page {
+            // A page takes the whole screen, its status line the status bar's row.
+            PagerView(pager: page, ownUserID: me.id, message: message, isError: isError).draw(into: &buffer)
+            inspector?.draw(into: &buffer)
+            var frame = Frame(buffer: buffer, cursor: nil)
+            frame.reportsPointerMotion = overlays.showsHitTest
+            frame.ringsBell = overlays.bellPending
+            return frame
+        }
+        let r = regions
+        var shown = feed.view(at: wallTime).draw(into: &buffer, rect: r.feed)
+        feed.chrome.draw(into: &buffer, rect: feed.chromeRect)
+        if let picker = mentions.picker { MentionPickerView(picker: picker).draw(into: &buffer) }
+        if overlays.showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
+        let postLinks = HeaderView(thread: comments.thread, commentCount: comments.count, layout: feed.threadHeader,
+                                   shownRows: feed.scroll.postRowsShown, ownUserID: me.id)
+            .draw(into: &buffer, width: size.columns)
+        shown.links.formUnion(postLinks)
+        buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)
+        let cursor = feed.search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
+            ?? ComposerView(window: composer.window(handles: comments.handleID)).draw(into: &buffer, rect: r.composer)
         StatusBarView(
             handle: me.handle, threadLabel: source.label, phase: phaseUnderPointer.rawValue, position: feed.position,
-            newCount: feed.newCount, message: inspector.map { $0.describe(pointer: overlays.pointer) } ?? overlays.message,
-            isError: overlays.messageIsError && inspector == nil,
+            newCount: feed.newCount, message: message, isError: isError,
             connection: connection?.description, countIsOpen: comments.hasOlder, typing: typingText
         ).draw(into: &buffer, row: r.status, width: size.columns)
         inspector?.draw(into: &buffer)
         var frame = Frame(buffer: buffer, cursor: cursor)
         frame.composerRows = r.composer.row..<r.composer.maxRow
-        frame.scroll = shown == nil ? nil : feed.scrollSinceLastFrame
+        frame.scroll = feed.scrollSinceLastFrame
         frame.reportsPointerMotion = overlays.showsHitTest
         frame.ringsBell = overlays.bellPending
         frame.feedShown = shown
@@ -59,7 +60,7 @@ extension CommentApp {
 
     /// F2's view of who receives a click where.
     var hitTestInspector: HitTestInspector {
-        HitTestInspector(regions: regions, picker: overlays.showsHelp ? nil : mentions.picker)
+        HitTestInspector(regions: regions, picker: overlays.page == nil ? mentions.picker : nil)
     }
 
     /// The layer a click at a cell reaches, and whether it passes through the list's transparent inset on the way.

@@ -146,6 +146,7 @@ public final class CommentApp {
         guard columns != size.columns || rows != size.rows else { return }
         size = (columns, rows)
         composer.resize(columns: columns, rows: rows)
+        overlays.page?.resize(columns: columns, rows: rows)
         prepare()
     }
 
@@ -257,6 +258,7 @@ public final class CommentApp {
         switch effect {
         case .message(let text, let isError)?: overlays.show(text, error: isError)
         case .open(let url)?: open(url)
+        case .readPost?: openPostReader()
         case nil: break
         }
     }

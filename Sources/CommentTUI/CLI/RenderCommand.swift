@@ -3,12 +3,14 @@ import ScrollEngine
 import ThreadModel
 
 /// `comment-tui render FILE [--width N] [--plain] [--now TIME]`: the thread as the client lays
-/// it out, printed: the header, then every comment (long ones collapsed, spoilers masked).
+/// it out, printed: the header with the whole post, then every comment whole (spoilers masked).
+/// A print hides nothing it could show: the client's collapsed rows are there to be clicked.
 enum RenderCommand {
     static let usage = """
     Usage: comment-tui render FILE [--width N] [--plain] [--now TIME] [--as HANDLE]
 
-    Prints the thread as the client lays it out, with ANSI styles (or --plain text); lines that
+    Prints the thread as the client lays it out, with ANSI styles (or --plain text): the post and
+    every comment whole (a body's first 1 MiB; a longer one ends counting the rest). Lines that
     do not read are named on stderr as FILE:LINE: message, with exit status 1. FILE may
     be a room (matrix:…, read whole as the logged-in account; --as @user:server picks one):
       --width N     columns to lay out in (default: $COLUMNS, else 80; at least 20)
@@ -90,14 +92,15 @@ enum RenderCommand {
             try context.writeOutput(Array((text + "\n").utf8))
         }
         let handles = thread.userIDsByLowercasedHandle
-        let headerLayout = ThreadHeaderLayout(thread: thread, width: width, handles: { handles[$0.lowercased()] })
+        let headerLayout = ThreadHeaderLayout(thread: thread, width: width, handles: { handles[$0.lowercased()] }, bodyRows: nil)
         let headerView = HeaderView(thread: thread, commentCount: comments.commentCount, layout: headerLayout,
                                     shownRows: headerLayout.postRows, ownUserID: me?.id ?? "")
         var header = CellBuffer(columns: width, rows: headerView.height)
         headerView.draw(into: &header, width: width)
         try print(header)
         let layout = FeedLayout(width: width)
-        let feedSource = FeedLayout.Source(comment: comments.comment(at:), user: thread.user(id:), handleID: { handles[$0.lowercased()] }, isExpanded: { _ in false })
+        let feedSource = FeedLayout.Source(comment: comments.comment(at:), user: thread.user(id:), handleID: { handles[$0.lowercased()] },
+                                           isExpanded: { _ in true }, printsWhole: true)
         for position in 0..<comments.commentCount {
             let comment = layout.layout(of: position, feedSource)
             var buffer = CellBuffer(columns: width, rows: comment.rowCount)

@@ -17,15 +17,27 @@ struct ThreadHeaderLayout {
     /// Body rows shown at most.
     static let bodyRows = 3
 
-    init(thread: CommentThread, width: Int, handles: (String) -> String?) {
+    /// `bodyRows`: nil lays the post out whole (`render` prints it so), up to
+    /// `FeedLayout.printedBodyBytes`, with a line counting what is left out after that.
+    init(thread: CommentThread, width: Int, handles: (String) -> String?, bodyRows: Int? = Self.bodyRows) {
         self.width = width
         // A few rows show: a huge post is parsed as far as a comment is (`ShownBody`).
-        let body = ShownBody(thread.body, limit: FeedLayout.shownBodyBytes).text
-        let layout = TextLayout(CommentMarkup.parseRuns(body, handles: handles), width: max(4, width - 2))
+        let body = ShownBody(thread.body, limit: bodyRows == nil ? FeedLayout.printedBodyBytes : FeedLayout.shownBodyBytes)
+        let layout = TextLayout(CommentMarkup.parseRuns(body.text, handles: handles), width: max(4, width - 2))
         let nonEmpty = layout.lines.contains { !$0.runs.isEmpty }
-        let shown = layout.truncated(toRows: Self.bodyRows)
-        bodyLines = nonEmpty ? Array(shown.lines.prefix(Self.bodyRows)) : []
-        links = nonEmpty ? shown.links : []
+        if let bodyRows {
+            let shown = layout.truncated(toRows: bodyRows, andMore: body.hiddenBytes > 0)
+            bodyLines = nonEmpty ? Array(shown.lines.prefix(bodyRows)) : []
+            links = nonEmpty ? shown.links : []
+        } else {
+            bodyLines = nonEmpty ? layout.withOmittedMarker(hiddenBytes: body.hiddenBytes).lines : []
+            links = nonEmpty ? layout.links : []
+        }
+    }
+
+    /// The style of the cell at a body line and column (for clicks).
+    func style(line: Int, column: Int) -> TextRunStyle? {
+        TextLayout(width: width, lines: bodyLines).style(line: line, column: column)
     }
 }
 
@@ -39,6 +51,8 @@ struct HeaderView {
     var ownUserID: String
     /// Rows the header takes when collapsed: the title and the rule.
     static let collapsedHeight = 2
+    /// The column the post's rows start at.
+    static let bodyColumn = 1
 
     /// Rows the header takes now.
     var height: Int { Self.collapsedHeight + shownRows }
@@ -64,7 +78,7 @@ struct HeaderView {
                 drawAuthorLine(into: &buffer, row: row, end: end)
             } else if i - 1 < layout.bodyLines.count {
                 CommentRenderer(revealedSpoilers: [], ownUserID: ownUserID)
-                    .draw(layout.bodyLines[i - 1], into: &buffer, column: 1, row: row, limit: end - 1)
+                    .draw(layout.bodyLines[i - 1], into: &buffer, column: Self.bodyColumn, row: row, limit: end - 1)
             }
         }
         buffer.write(repeating: "─", count: width, column: 0, row: 1 + shownRows, style: Theme.rule, limit: end)

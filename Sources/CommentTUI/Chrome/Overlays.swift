@@ -1,8 +1,8 @@
-/// What sits over the screen or beside it: the help page, the F2 and F3 inspectors, the status
-/// bar's message, the bell, and where the pointer was last seen.
+/// What sits over the screen or beside it: a page (F1's keys, the post), the F2 and F3
+/// inspectors, the status bar's message, the bell, and where the pointer was last seen.
 struct Overlays {
-    /// F1: the key page covers the screen.
-    private(set) var showsHelp = false
+    /// The page that covers the screen, if one does: F1's keys or the post (see `Pager`).
+    var page: Pager?
     /// F2: the screen shaded by which layer receives a click.
     private(set) var showsHitTest = false
     /// F3: the scroll observer's events over the feed.
@@ -15,8 +15,13 @@ struct Overlays {
     /// Where the mouse pointer was last reported (F2 names the layer under it).
     private(set) var pointer: (column: Int, row: Int)?
 
-    mutating func toggleHelp() { showsHelp.toggle() }
-    mutating func closeHelp() { showsHelp = false }
+    /// F1: whether the page over the screen is the key page.
+    var showsHelp: Bool { page?.isKeyPage == true }
+
+    /// Covers the screen with a page (one at a time: F1 over the post's replaces it).
+    mutating func open(_ page: Pager) { self.page = page }
+
+    mutating func closePage() { page = nil }
     mutating func toggleHitTest() { showsHitTest.toggle() }
     mutating func toggleScrollEvents() { showsScrollEvents.toggle() }
 

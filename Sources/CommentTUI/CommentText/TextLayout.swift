@@ -112,6 +112,15 @@ struct TextLayout: Equatable, Sendable {
         return result
     }
 
+    /// The layout with a line counting the text left out after it (`ShownBody`), for print,
+    /// where nothing can be clicked to show more; unchanged when nothing was.
+    func withOmittedMarker(hiddenBytes: Int) -> TextLayout {
+        guard hiddenBytes > 0 else { return self }
+        var result = self
+        result.lines.append(Line(runs: [Self.markerRun("… \(ShownBody.describe(bytes: hiddenBytes)) more, not printed")]))
+        return result
+    }
+
     /// The layout with a last line offering to collapse it again.
     func withCollapseMarker() -> TextLayout {
         var result = self

@@ -18,6 +18,10 @@ final class FeedLayout {
     /// Body bytes one "show more" adds: what `post` writes whole (1 MiB), so a comment of the
     /// thread's own writers shows all in one step, and memory grows a step at a time, as asked.
     static let showMoreBytes = ThreadFileLimits.bodyBytes
+    /// Body bytes `render` prints of one body (comment or post): what `post` writes whole. Laying
+    /// text out costs over a hundred bytes per byte, so a longer body (another writer's, up to
+    /// the 8 MiB line limit) is printed to there, and a last line counts the rest.
+    static let printedBodyBytes = showMoreBytes
     /// Laid-out comments kept; beyond this the cache starts afresh (a screenful is re-laid cheaply).
     static let cacheLimit = 4096
 
@@ -40,6 +44,9 @@ final class FeedLayout {
         var startsUnread: (Int) -> Bool = { _ in false }
         /// Whether a position holds a gap's marker (comments a server skipped) instead of a comment.
         var isGap: (Int) -> Bool = { _ in false }
+        /// Laid out for print (`render`): every body whole (to `printedBodyBytes`), with no
+        /// marker to click, as nothing can be clicked on paper.
+        var printsWhole = false
     }
 
     /// The body bytes shown after one more "show more" from `limit`.
@@ -69,12 +76,14 @@ final class FeedLayout {
             let header = CommentHeaderLayout(
                 name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
                 width: width - Self.gutter - 1)
-            let limit = source.shownBytes(comment.id) ?? Self.shownBodyBytes
+            let limit = source.printsWhole ? Self.printedBodyBytes : source.shownBytes(comment.id) ?? Self.shownBodyBytes
             let shown = ShownBody(comment.body, limit: limit)
             let full = TextLayout(CommentMarkup.parseRuns(shown.text, handles: source.handleID), width: bodyWidth)
             let collapsible = full.lines.count > Self.collapsedRows || shown.hiddenBytes > 0
             let body: TextLayout
-            if !collapsible {
+            if source.printsWhole {
+                body = full.withOmittedMarker(hiddenBytes: shown.hiddenBytes)
+            } else if !collapsible {
                 body = full
             } else if !source.isExpanded(comment.id) {
                 body = full.truncated(toRows: Self.collapsedRows, andMore: shown.hiddenBytes > 0)

@@ -48,9 +48,10 @@ extension FeedModel {
         return nil
     }
 
-    /// Expands or collapses the selected comment.
+    /// Expands or collapses the selected comment; with none selected, while the header shows
+    /// the post, asks for the post whole (the header has room for its first rows only).
     func toggleExpandedSelection() -> FeedEffect? {
-        guard let index = selected else { return Self.selectFirst }
+        guard let index = selected else { return scroll.postRowsShown > 0 ? .readPost : Self.selectFirst }
         return toggleExpanded(index, stepping: true)
     }
 
@@ -102,6 +103,14 @@ extension FeedModel {
         return comment
     }
 
+    /// The header's post line on a screen row, if the header shows one there (the author's
+    /// line is the header's first collapsing row, on the row above the feed).
+    func postLine(atRow row: Int) -> Int? {
+        let line = row - rect.row
+        guard line >= 0, line < scroll.postRowsShown - 1, line < threadHeader.bodyLines.count else { return nil }
+        return line
+    }
+
     /// What a click on the feed at a screen position hits.
     func hit(column: Int, row: Int) -> (comment: Int, style: TextRunStyle?)? {
         guard rect.contains(column: column, row: row), comments.count > 0,
@@ -111,8 +120,15 @@ extension FeedModel {
         return (position.comment, comment.body.style(line: line, column: column - rect.column - FeedLayout.bodyIndent))
     }
 
-    /// A click on the feed: reveals a spoiler, opens a link, expands or collapses; selects the comment.
+    /// A click on the feed: reveals a spoiler, opens a link, expands or collapses; selects the
+    /// comment. On the header's post rows (drawn over the feed's top): opens a link shown there,
+    /// else asks for the post whole.
     func click(column: Int, row: Int) -> FeedEffect? {
+        if let line = postLine(atRow: row) {
+            let style = threadHeader.style(line: line, column: column - HeaderView.bodyColumn)
+            if let url = style?.link, style?.spoiler == nil { return .open(url) }
+            return .readPost
+        }
         guard let hit = hit(column: column, row: row) else { return nil }
         selected = hit.comment
         guard let style = hit.style, let id = layout(hit.comment).commentID else { return nil }

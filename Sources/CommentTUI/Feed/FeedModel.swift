@@ -8,6 +8,8 @@ enum FeedEffect: Equatable {
     case message(String, isError: Bool = false)
     /// Open a link (in the browser, or show it).
     case open(String)
+    /// Show the thread's post whole (the header shows only its first rows).
+    case readPost
 }
 
 /// The feed: its scroll engine, layout caches, selection, spoilers, expanded comments, unread

@@ -70,8 +70,9 @@ final class KeyMapTests: XCTestCase {
     }
 
     func testTheHelpPageFitsAnEightyByTwentyFourTerminal() {
-        // The title row, then a row per line, above the status bar.
-        XCTAssertLessThanOrEqual(1 + KeyMap.helpLines.count, 24 - 1)
-        XCTAssertLessThanOrEqual(KeyMap.helpLines.map { $0.keys.count + $0.action.count + 3 }.max() ?? 0, 80)
+        // Smaller terminals scroll the page; this one shows every line at once, none wrapped.
+        let page = Pager(.keys, title: "Keys", columns: 80, rows: 24)
+        XCTAssertEqual(page.text.lines.count, KeyMap.helpLines.count, "no line wraps")
+        XCTAssertLessThanOrEqual(page.text.lines.count, page.rows)
     }
 }

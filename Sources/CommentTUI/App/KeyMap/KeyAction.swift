@@ -10,7 +10,8 @@ enum KeyAction: Equatable {
     case suspend
     case redrawAll
     case toggleHelp
-    case closeHelp
+    /// Esc, q: closes the page that covers the screen (F1's, the post's).
+    case closePage
     case toggleHitTestInspector
     case toggleScrollEventPanel
     /// F12 with `COMMENT_TUI_CRASH_TEST=1`: a deliberate crash, for the tests of the crash path.
@@ -32,6 +33,9 @@ enum KeyAction: Equatable {
     case openLink
     case reply
     case search
+
+    // A page over the screen (F1, the post)
+    case page(PageKey)
 
     // The composer
     case send
@@ -77,11 +81,11 @@ enum ComposerEdit: Equatable {
 }
 
 extension KeyAction {
-    /// The client's own keys, which work while the help page covers the screen (quitting,
-    /// redrawing, suspending, the panels); every other key only closes the page.
-    var worksOverHelp: Bool {
+    /// The page's own keys and the client's (quitting, redrawing, suspending, the panels), which
+    /// work while a page covers the screen; every other key only closes the page.
+    var worksOverPage: Bool {
         switch self {
-        case .quit, .suspend, .redrawAll, .toggleHelp, .closeHelp, .toggleHitTestInspector, .toggleScrollEventPanel, .crashTest:
+        case .quit, .suspend, .redrawAll, .toggleHelp, .closePage, .page, .toggleHitTestInspector, .toggleScrollEventPanel, .crashTest:
             return true
         default:
             return false

@@ -1,7 +1,7 @@
 /// Where a key is read: the contexts are tried from the most specific that is active
-/// (help, search, the mention list, a Ctrl-X chord) down to the feed and the composer.
+/// (a page over the screen, search, the mention list, a Ctrl-X chord) down to the feed and the composer.
 enum KeyContext: Hashable, CaseIterable {
-    case help, search, mentionList, chord, feed, composer
+    case page, search, mentionList, chord, feed, composer
 }
 
 /// The keys a binding matches.

@@ -20,7 +20,8 @@ extension KeyMap {
         let formats = KeyHelp("Ctrl-X then b i s c p", "bold italic strike code spoiler")
         let editor = KeyHelp("Ctrl-X Ctrl-E", "edit the draft in $EDITOR")
         let mentions = KeyHelp("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close")
-        let panels = KeyHelp("F1 · F2 · F3", "help (a key closes) · hit-test · events")
+        let pages = KeyHelp("Up/Down, PgUp/PgDn, Space, Home/End", "scroll F1 or the post · Esc, q close")
+        let panels = KeyHelp("F1 · F2 · F3", "help · hit-test · events")
         let screen = KeyHelp("Ctrl-L · Ctrl-Z", "redraw · suspend")
         let anyCharacter = KeyPattern.anyCharacter([])
 
@@ -106,6 +107,18 @@ extension KeyMap {
             KeyBinding(.search, [.key(.backspace)], .deleteSearchCharacter, find),
             KeyBinding(.search, [anyCharacter, .anyCharacter(.shift)], .typeIntoSearch, find),
 
+            // A page over the screen (F1's, the post's): its keys, then the client's own
+            // (`worksOverPage`); any other key only closes it. Nothing is typed under a page.
+            KeyBinding(.page, [.key(.up), .key(.up, .ctrl), .key(.up, .shift)], .page(.rowUp), pages),
+            KeyBinding(.page, [.key(.down), .key(.down, .ctrl), .key(.down, .shift)], .page(.rowDown), pages),
+            KeyBinding(.page, [.key(.pageUp)], .page(.pageUp), pages),
+            KeyBinding(.page, [.key(.pageDown), .character(" ")], .page(.pageDown), pages),
+            KeyBinding(.page, [.key(.home), .key(.home, .ctrl)], .page(.top), pages),
+            KeyBinding(.page, [.key(.end), .key(.end, .ctrl)], .page(.bottom), pages),
+            KeyBinding(.page, [.key(.escape), .character("q")], .closePage, pages),
+            KeyBinding(.page, [.alt("s")], .page(.toggleSpoilers), act),
+            KeyBinding(.page, [.alt("o")], .page(.openLink), act),
+
             // The client: panels, redraw, suspend (feed context, listed last on the F1 page).
             KeyBinding(.feed, [.key(.function(1))], .toggleHelp, panels),
             KeyBinding(.feed, [.key(.function(2))], .toggleHitTestInspector, panels),
@@ -113,9 +126,6 @@ extension KeyMap {
             KeyBinding(.feed, [.ctrl("l")], .redrawAll, screen),
             KeyBinding(.feed, [.ctrl("z")], .suspend, screen),
             KeyBinding(.feed, [.key(.function(12))], .crashTest, nil),
-
-            // Help, while shown: Esc closes it; so does every key but the client's own (`worksOverHelp`).
-            KeyBinding(.help, [.key(.escape)], .closeHelp, panels),
         ]
     }()
 }

@@ -27,7 +27,7 @@ enum KeyMap {
     /// What the mouse does: positional, so dispatched by hit testing rather than this table.
     static let mouseHelp = [
         KeyHelp("wheel, drag, scrollbar", "scroll with momentum, jump"),
-        KeyHelp("click", "reveal spoiler, expand, open link"),
+        KeyHelp("click", "reveal spoiler, expand, open link or post"),
         KeyHelp("Shift+drag", "select text with the terminal"),
     ]
 }
