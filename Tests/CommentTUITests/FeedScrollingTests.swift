@@ -71,7 +71,7 @@ final class FeedScrollingTests: XCTestCase {
         XCTAssertEqual(app.feed.scroll.headerProgress, 0)
         XCTAssertEqual(Array(screen.lines[0...4]), [
             " Hello ␛[2Jworld",
-            " Ann @ann · 2025-04-17 10:00 · 40 comme",
+            " Ann @ann · 2025-04-17 10:00",
             " The post body, long enough to wrap",
             " over more than one row of the header.",
             "────────────────────────────────────────",

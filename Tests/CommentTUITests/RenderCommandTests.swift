@@ -24,7 +24,7 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.error)
         XCTAssertEqual(run.text, """
              Render ␛[2J me
-             Ann @ann · 2025-04-17 10:00 · 2 commen
+             Ann @ann · 2025-04-17 10:00
             ────────────────────────────────────────
              Bo @bo · 1h ago
                hi @ann ░░░░░░ docs (example.com)
