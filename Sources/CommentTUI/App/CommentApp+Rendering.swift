@@ -24,7 +24,7 @@ extension CommentApp {
         }
         var cursor: CursorPosition?
         if !overlays.showsHelp {
-            let postLinks = HeaderView(thread: comments.thread, commentCount: comments.count, layout: feed.threadHeader,
+            let postLinks = HeaderView(thread: comments.thread, commentCount: comments.commentCount, layout: feed.threadHeader,
                        shownRows: feed.scroll.postRowsShown, ownUserID: me.id)
                 .draw(into: &buffer, width: size.columns)
             shown?.links.formUnion(postLinks)

@@ -103,7 +103,7 @@ final class MatrixConnectionTests: XCTestCase {
         XCTAssertEqual(run(["import", exported, "matrix:#copy-\(ann.localpart):\(server.serverName)"]), 0, errors)
         XCTAssertEqual(output, "imported 1 comments into #copy-\(ann.localpart):\(server.serverName)\n")
         XCTAssertEqual(run(["import", exported, "matrix:#copy-\(ann.localpart):\(server.serverName)"]), 0, errors)
-        XCTAssertTrue(output.contains("imported 0 comments") && output.contains("(1 were there already)"), output)
+        XCTAssertTrue(output.contains("imported 0 comments") && output.contains("(1 was there already)"), output)
 
         // Errors name what failed.
         XCTAssertEqual(run(["render", "matrix:#nothing-here:\(server.serverName)"]), 1)
