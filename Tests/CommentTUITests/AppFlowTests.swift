@@ -27,7 +27,7 @@ final class AppFlowTests: XCTestCase {
         // A short thread reads from the top; the title's escape shows as a placeholder.
         XCTAssertEqual(screen.plainLines, [
             " Hello ␛[2Jworld",
-            " Ann @ann · 2025-04-17 10:00 · 2 commen",
+            " Ann @ann · 2025-04-17 10:00",
             "────────────────────────────────────────",
             " Bo 日本 @bo · 2025-04-17",
             "   comment number 1",

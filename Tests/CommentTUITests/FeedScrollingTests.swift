@@ -71,7 +71,7 @@ final class FeedScrollingTests: XCTestCase {
         XCTAssertEqual(app.feed.scroll.headerProgress, 0)
         XCTAssertEqual(Array(screen.lines[0...4]), [
             " Hello ␛[2Jworld",
-            " Ann @ann · 2025-04-17 10:00 · 40 comme",
+            " Ann @ann · 2025-04-17 10:00",
             " The post body, long enough to wrap",
             " over more than one row of the header.",
             "────────────────────────────────────────",
@@ -208,6 +208,28 @@ final class FeedScrollingTests: XCTestCase {
         key(KeyPress(.escape))
         XCTAssertNil(app.feed.search)
         XCTAssertTrue(screen.lines[app.regions.composer.row].hasPrefix("›"))
+    }
+
+    /// Enter past the oldest match wraps to the newest, as in less and vim, and the status bar
+    /// says so; so it does when Enter comes back to the only match.
+    func testSearchSaysWhenItWrapsToTheNewestAndWhenAMatchIsTheOnlyOne() {
+        let pilot = ThreadFixture.numbered(66).pilot(columns: 120, rows: 16)
+        func key(_ press: KeyPress) { pilot.press(press); pilot.advance(by: 0.5) }
+        var status: String { pilot.lines.last! }
+        key(.ctrl("s"))
+        for c in "number 6" { key(KeyPress(.character(c))) }
+        XCTAssertEqual(status, #" @ann · test · idle · comment 63/66 · search "number 6": comment 66 of 66 (Enter: older)"#)
+        for _ in 0..<7 { key(.enter) }
+        XCTAssertEqual(status, #" @ann · test · idle · comment 6/66 · search "number 6": comment 6 of 66 (Enter: older)"#)
+        key(.enter)
+        XCTAssertEqual(status, #" @ann · test · idle · comment 63/66 · search "number 6": no older match · wrapped to the newest, comment 66 of 66"#)
+        key(.escape)
+        key(.ctrl("s"))
+        for c in "number 56" { key(KeyPress(.character(c))) }
+        XCTAssertEqual(status, #" @ann · test · idle · comment 56/66 · search "number 56": comment 56 of 66 (Enter: older)"#)
+        key(.enter)
+        XCTAssertEqual(pilot.app.feed.selected, 55, "the only match stays put")
+        XCTAssertEqual(status, #" @ann · test · idle · comment 56/66 · search "number 56": comment 56 of 66 is the only match"#)
     }
 
     func testF3StreamsScrollEvents() {

@@ -56,6 +56,23 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertEqual(app.composer.draft.markdown, "hi @\(chosen.handle) ")
     }
 
+    /// At 20x8 long handles and names end in `…`, every name starts in one column, and with no
+    /// one to insert the list offers no keys that insert.
+    func testAt20x8NamesStayInOneColumnAndNoMatchOffersNoInsertKeys() {
+        let users = [User(id: "me", handle: "tess", name: "Tess"), User(id: "b", handle: "bartholomew", name: "Bartholomew Oyelaran"),
+                     User(id: "a", handle: "al", name: "Al Reyes"), User(id: "c", handle: "christabel", name: "Christabel Ng")]
+        let pilot = ThreadFixture(title: "Plan", users: users).pilot(columns: 20, rows: 8)
+        pilot.type("@")
+        pilot.press(.down)
+        XCTAssertEqual(Array(pilot.lines[3...5]), [
+            "   @al      Al Reyes",
+            " ▸ @barth…  Barthol…",
+            "────────────────────",
+        ])
+        pilot.type("zz")
+        XCTAssertEqual(pilot.lines[4], "─ no one matches ───")
+    }
+
     func testShortListSitsJustAboveTheComposer() throws {
         let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@zo", to: app)

@@ -24,7 +24,7 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.error)
         XCTAssertEqual(run.text, """
              Render ␛[2J me
-             Ann @ann · 2025-04-17 10:00 · 2 commen
+             Ann @ann · 2025-04-17 10:00
             ────────────────────────────────────────
              Bo @bo · 1h ago
                hi @ann ░░░░░░ docs (example.com)
@@ -61,7 +61,7 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.error)
         let lines = run.text.components(separatedBy: "\n")
         guard lines.count > 42 else { return XCTFail("the post is cut short:\n" + run.text) }
-        XCTAssertEqual(Array(lines.prefix(3)), [" Long post", " Ann @ann · 2025-04-17 10:00 · 0 commen", " post line 1"])
+        XCTAssertEqual(Array(lines.prefix(3)), [" Long post", " Ann @ann · 2025-04-17 10:00", " post line 1"])
         XCTAssertEqual(lines[41], " post line 40", run.text)
         XCTAssertEqual(lines[42], String(repeating: "─", count: 40))
         XCTAssertFalse(run.text.contains("more line"))
@@ -111,6 +111,30 @@ final class RenderCommandTests: XCTestCase {
 
 
             """)
+    }
+
+    /// The header counts the comments, not the lines shown as problems, and a narrow header
+    /// gives up the count, then the date, whole.
+    func testTheHeaderCountsCommentsAndDropsWholePartsWhenNarrow() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("bad.jsonl").path
+        let bad = (1...4).map { #"{"type":"comment","id":"bad\#($0)"}"# }.joined(separator: "\n")
+        try """
+            {"type":"thread","id":"t","title":"Plan","author":"u1","created":"2025-11-24T04:05:00Z","body":""}
+            {"type":"user","id":"u1","handle":"ann","name":"Ann A"}
+            {"type":"comment","id":"c1","author":"u1","created":"2025-11-24T04:06:00Z","body":"one"}
+            {"type":"comment","id":"c2","author":"u1","created":"2025-11-24T04:07:00Z","body":"two"}
+            {"type":"comment","id":"c3","author":"u1","created":"2025-11-24T04:08:00Z","body":"three"}
+            \(bad)
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let header = { (width: Int) in
+            VerbRun(.render, [path, "--width", "\(width)", "--plain"]).text.split(separator: "\n").prefix(2).joined(separator: "\n")
+        }
+        XCTAssertEqual(header(50), " Plan\n Ann A @ann · 2025-11-24 04:05 · 3 comments")
+        XCTAssertEqual(header(40), " Plan\n Ann A @ann · 2025-11-24 04:05")
+        XCTAssertEqual(header(30), " Plan\n Ann A @ann")
+        let check = VerbRun(.check, [path])
+        XCTAssertTrue(check.text.hasSuffix(": 4 problems, 5 records (1 user, 3 comments)\n"), check.text)
     }
 
     func testANSIOutputStylesButNeverPassesContentEscapes() throws {

@@ -147,7 +147,7 @@ final class VerbTests: XCTestCase {
         XCTAssertEqual(VerbRun(.new, [path, "--title", "A", "--as", "ann"]).status, 0)
         let clean = VerbRun(.check, [path])
         XCTAssertEqual(clean.status, 0)
-        XCTAssertEqual(clean.text, "\(path): ok, 2 records (1 users, 0 comments)\n")
+        XCTAssertEqual(clean.text, "\(path): ok, 2 records (1 user, 0 comments)\n")
 
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         handle.seekToEndOfFile()
@@ -163,7 +163,7 @@ final class VerbTests: XCTestCase {
         XCTAssertTrue(lines[0].hasPrefix("\(path):3: not valid JSON"), lines[0])
         XCTAssertTrue(lines[1].hasPrefix("\(path):4: comment by unknown user \"evil\\u{1B}[2J\""), lines[1])
         XCTAssertTrue(lines[2].hasPrefix("\(path):5: last line has no newline"), lines[2])
-        XCTAssertEqual(lines[3], "\(path): 3 problems, 3 records (1 users, 1 comments)")
+        XCTAssertEqual(lines[3], "\(path): 3 problems, 3 records (1 user, 1 comment)")
         XCTAssertFalse(report.output.contains(0x1B), "no raw escape reaches the terminal")
 
         let missing = VerbRun(.check, [path + ".nope"])

@@ -28,7 +28,7 @@ extension CommentApp {
         feed.chrome.draw(into: &buffer, rect: feed.chromeRect)
         if let picker = mentions.picker { MentionPickerView(picker: picker).draw(into: &buffer) }
         if overlays.showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
-        let postLinks = HeaderView(thread: comments.thread, commentCount: comments.count, layout: feed.threadHeader,
+        let postLinks = HeaderView(thread: comments.thread, commentCount: comments.commentCount, layout: feed.threadHeader,
                                    shownRows: feed.scroll.postRowsShown, ownUserID: me.id)
             .draw(into: &buffer, width: size.columns)
         shown.links.formUnion(postLinks)

@@ -35,12 +35,13 @@ enum CheckCommand {
             try context.print("\(shownPath):\(problem.line): \(VisibleText.escape(problem.message))")
         }
         let thread = file.thread
-        let summary = "\(file.recordCount) records (\(thread.users.count) users, \(thread.comments.count) comments)"
+        let summary = CountText.of(file.recordCount, "record")
+            + " (\(CountText.of(thread.users.count, "user")), \(CountText.of(thread.comments.count, "comment")))"
         if problems.isEmpty {
             try context.print("\(shownPath): ok, \(summary)")
             return 0
         }
-        try context.print("\(shownPath): \(problems.count) problem\(problems.count == 1 ? "" : "s"), \(summary)")
+        try context.print("\(shownPath): \(CountText.of(problems.count, "problem")), \(summary)")
         return 1
     }
 }

@@ -36,8 +36,8 @@ enum ImportCommand {
         let source = try RoomOpener.open(room, as: parsed.value("--as"), context: context, follows: false)
         do {
             let outcome = try source.importComments(of: file.thread, appServiceToken: parsed.value("--appservice-token"))
-            try context.print("imported \(outcome.posted) comments into \(VisibleText.escape(room.identifier))"
-                + (outcome.alreadyThere > 0 ? " (\(outcome.alreadyThere) were there already)" : ""))
+            try context.print("imported \(CountText.of(outcome.posted, "comment")) into \(VisibleText.escape(room.identifier))"
+                + (outcome.alreadyThere > 0 ? " (\(outcome.alreadyThere) \(outcome.alreadyThere == 1 ? "was" : "were") there already)" : ""))
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(room.identifier)): \(error.message); run it again to post the rest")
         }

@@ -93,7 +93,11 @@ enum RenderCommand {
         }
         let handles = thread.userIDsByLowercasedHandle
         let headerLayout = ThreadHeaderLayout(thread: thread, width: width, handles: { handles[$0.lowercased()] }, bodyRows: nil)
-        let headerView = HeaderView(thread: thread, commentCount: comments.commentCount, layout: headerLayout,
+        // The header counts comments, not the lines shown as problems: every line is read first.
+        let readable = (0..<comments.commentCount).reduce(0) { count, position in
+            if case .success = comments.comment(at: position) { count + 1 } else { count }
+        }
+        let headerView = HeaderView(thread: thread, commentCount: readable, layout: headerLayout,
                                     shownRows: headerLayout.postRows, ownUserID: me?.id ?? "")
         var header = CellBuffer(columns: width, rows: headerView.height)
         headerView.draw(into: &header, width: width)

@@ -62,12 +62,12 @@ enum RoomVerbs {
         for comment in unreadable {
             try context.print("\(name): event \(VisibleText.escape(comment.id)) by \(VisibleText.escape(comment.author)): not a message comment-tui can read")
         }
-        let summary = "\(thread.users.count) users, \(thread.comments.count) comments"
+        let summary = CountText.of(thread.users.count, "user") + ", " + CountText.of(thread.comments.count, "comment")
         if unreadable.isEmpty {
             try context.print("\(name): ok, \(summary)")
             return 0
         }
-        try context.print("\(name): \(unreadable.count) unreadable event\(unreadable.count == 1 ? "" : "s"), \(summary)")
+        try context.print("\(name): \(CountText.of(unreadable.count, "unreadable event")), \(summary)")
         return 1
     }
 }

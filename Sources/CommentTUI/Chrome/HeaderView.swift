@@ -69,7 +69,7 @@ struct HeaderView {
             if let handle = thread.user(id: thread.author)?.handle {
                 x = buffer.write(" · @" + handle, column: x, row: 0, style: Theme.handle, limit: end - 1)
             }
-            x = buffer.write(" · \(commentCount) comments", column: x, row: 0, style: Theme.dim, limit: end - 1)
+            x = buffer.write(" · " + countText, column: x, row: 0, style: Theme.dim, limit: end - 1)
         }
         for i in 0..<shownRows {
             let row = 1 + i
@@ -88,14 +88,25 @@ struct HeaderView {
             .map { FeedView.VisibleLink(commentID: thread.id, url: $0.url) })
     }
 
+    /// `3 comments`.
+    private var countText: String { CountText.of(commentCount, "comment") }
+
+    /// The author line; where the row is too narrow the count goes, then the date, whole, and
+    /// then the name is cut with `…` so the handle still shows.
     private func drawAuthorLine(into buffer: inout CellBuffer, row: Int, end: Int) {
         let author = thread.user(id: thread.author)
-        var x = buffer.write(author?.name ?? thread.author, column: 1, row: row, style: Theme.authorName, limit: end - 1)
-        if let handle = author?.handle {
-            x = buffer.write(" @" + handle, column: x, row: row, style: Theme.handle, limit: end - 1)
-        }
-        x = buffer.write(" · " + Self.dateText(thread.created), column: x, row: row, style: Theme.dim, limit: end - 1)
-        buffer.write(" · \(commentCount) comments", column: x, row: row, style: Theme.dim, limit: end - 1)
+        let name = author?.name ?? thread.author
+        let handle = author.map { " @" + $0.handle } ?? ""
+        // A column of margin either side.
+        let room = end - 2
+        var tail = [" · " + Self.dateText(thread.created), " · " + countText]
+        while !tail.isEmpty, DisplayWidth.width(of: name + handle + tail.joined()) > room { tail.removeLast() }
+        let nameLimit = end - 1 - DisplayWidth.width(of: handle)
+        // The name keeps a character and its `…` even when a long handle has to be cut too.
+        var x = buffer.write(name, column: 1, row: row, style: Theme.authorName,
+                             cuttingAt: max(nameLimit, 1 + min(2, DisplayWidth.width(of: name))))
+        x = buffer.write(handle, column: x, row: row, style: Theme.handle, cuttingAt: end - 1)
+        buffer.write(tail.joined(), column: x, row: row, style: Theme.dim, limit: end - 1)
     }
 
     static func dateText(_ date: Date) -> String { TimestampText.utc(date) }

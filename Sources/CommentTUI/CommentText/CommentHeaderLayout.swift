@@ -36,22 +36,10 @@ struct CommentHeaderLayout: Equatable, Sendable {
     /// A name or handle cut to `width` columns with `…` at the end; other pieces unchanged.
     private static func cut(_ piece: Piece, to width: Int) -> Piece {
         switch piece {
-        case .name(let text): return .name(cut(text, to: width))
-        case .handle(let text): return .handle(cut(text, to: width))
+        case .name(let text): return .name(TextFit.cut(text, to: width))
+        case .handle(let text): return .handle(TextFit.cut(text, to: width))
         case .time, .edited, .separator: return piece
         }
-    }
-
-    private static func cut(_ text: String, to width: Int) -> String {
-        guard DisplayWidth.width(of: text) > width else { return text }
-        var out = ""
-        var used = 0
-        for cluster in DisplayWidth.clusters(of: text) {
-            guard used + cluster.width <= width - 1 else { break }
-            out += cluster.text
-            used += cluster.width
-        }
-        return out + "…"
     }
 
     /// Stands in for any time when measuring.

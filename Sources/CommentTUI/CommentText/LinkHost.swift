@@ -31,7 +31,7 @@ enum LinkHost {
 
     /// The host of a URL (`example.com`), or the URL itself, shortened, when it has none.
     static func host(of url: String) -> String {
-        display(of: url)?.host ?? (url.count > 40 ? String(url.prefix(39)) + "…" : url)
+        display(of: url)?.host ?? TextFit.cut(url, to: 40)
     }
 
     /// How a URL's host is shown; nil when the URL has no host (`mailto:`, a relative link).

@@ -37,15 +37,17 @@ extension FeedModel {
         return max(0, comments.count - 1)
     }
 
-    /// The next older match after the current one (wrapping to the newest).
+    /// The next older match after the current one (wrapping to the newest, as less and vim do,
+    /// and saying so).
     func searchNext() -> FeedEffect? {
         guard let current = search, !current.query.isEmpty else { return nil }
         let start = (current.match ?? lastVisibleComment + 1) - 1
-        return beginScan(from: start < 0 ? comments.count - 1 : start)
+        return start < 0 ? beginScan(from: comments.count - 1, wrapped: true) : beginScan(from: start)
     }
 
-    /// Sets a scan going from `start` towards the oldest, replacing the one under way; reads nothing.
-    private func beginScan(from start: Int) -> FeedEffect? {
+    /// Sets a scan going from `start` towards the oldest, replacing the one under way; reads
+    /// nothing. `wrapped`: `start` is the newest, reached by going past the oldest.
+    private func beginScan(from start: Int, wrapped: Bool = false) -> FeedEffect? {
         guard var current = search, comments.count > 0 else { return nil }
         guard !current.query.isEmpty else {
             current.match = nil
@@ -54,7 +56,8 @@ extension FeedModel {
             return .message("search: ")
         }
         let count = comments.count
-        current.scan = FeedSearch.Scan(first: min(max(0, start), count - 1), length: min(count, FeedSearch.scanLimit))
+        current.scan = FeedSearch.Scan(first: min(max(0, start), count - 1), length: min(count, FeedSearch.scanLimit),
+                                       startsWrapped: wrapped)
         search = current
         return nil
     }
@@ -80,13 +83,14 @@ extension FeedModel {
             let read = matches(index, current.query)
             bytes += read.bytes
             guard read.matched else { continue }
-            if search?.match != index { flashHeader(of: index) }
+            let previous = current.match
+            if previous != index { flashHeader(of: index) }
             current.scan = nil
             current.match = index
             search = current
             selected = index
             scrollIntoView(index)
-            return .message("search \"\(current.query)\": comment \(index + 1) of \(count) (Enter: older)")
+            return .message(Self.foundText(current.query, at: index, of: count, wrapped: scan.hasWrapped, again: previous == index))
         }
         guard scan.done >= scan.length else {
             current.scan = scan
@@ -99,6 +103,17 @@ extension FeedModel {
         search = current
         return partial ? .message("search \"\(current.query)\": not in \(scan.length) comments; Enter goes on")
                        : .message("search \"\(current.query)\": no match", isError: true)
+    }
+
+    /// What the status bar says of a match: where it is, and whether the search went past the
+    /// oldest comment to reach it (`again`: back to the match it started from, the only one).
+    static func foundText(_ query: String, at index: Int, of count: Int, wrapped: Bool, again: Bool) -> String {
+        let place = "comment \(index + 1) of \(count)"
+        switch (wrapped, again) {
+        case (true, true): return "search \"\(query)\": \(place) is the only match"
+        case (true, false): return "search \"\(query)\": no older match · wrapped to the newest, \(place)"
+        case (false, _): return "search \"\(query)\": \(place) (Enter: older)"
+        }
     }
 
     /// Whether a comment matches, and the bytes of body read to know.

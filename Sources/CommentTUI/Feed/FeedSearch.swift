@@ -12,6 +12,11 @@ struct FeedSearch {
         var length: Int
         /// Comments read so far.
         var done = 0
+        /// Whether the scan started past the oldest comment, at the newest (Enter on the oldest match).
+        var startsWrapped = false
+
+        /// Whether the comment read last was reached by going past the oldest to the newest.
+        var hasWrapped: Bool { startsWrapped || done - 1 > first }
     }
 
     /// What the reader typed.

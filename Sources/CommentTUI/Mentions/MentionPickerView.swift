@@ -25,15 +25,29 @@ struct MentionPickerView {
         }
     }
 
+    /// `─ @query · 3 users · ↑↓ Tab/Enter insert · Esc ───`; where that does not fit the keys go,
+    /// then the query (the composer shows it), whole. With no one to insert only Esc is offered.
     private func drawTitle(into buffer: inout CellBuffer, row: Int, end: Int) {
         let frame = picker.frame
         buffer.fill(row: row, from: frame.column, to: end, style: Theme.pickerTitle)
         let count = picker.results.total
         let shown = picker.results.matches.count
-        let what = count == 0 ? "no one matches" : count == shown ? "\(count) \(count == 1 ? "user" : "users")" : "\(shown) of \(count) users"
-        var x = buffer.write("─ @", column: frame.column, row: row, style: Theme.pickerTitle, limit: end)
-        x = buffer.write(picker.query, column: x, row: row, style: Theme.pickerTitle.adding(.bold), limit: end)
-        x = buffer.write(" · \(what) · ↑↓ Tab/Enter insert · Esc ", column: x, row: row, style: Theme.pickerTitle, limit: end)
+        let what = count == 0 ? "no one matches" : count == shown ? CountText.of(count, "user") : "\(shown) of \(count) users"
+        let keys = count == 0 ? "Esc closes" : "↑↓ Tab/Enter insert · Esc"
+        let query = "@" + picker.query
+        let title = [[query, what, keys], [query, what], [what]]
+            .first { TextFit.fits("─ " + $0.joined(separator: " · ") + " ", in: end - frame.column) } ?? [what]
+        var x = buffer.write("─ ", column: frame.column, row: row, style: Theme.pickerTitle, limit: end)
+        for (n, part) in title.enumerated() {
+            if n > 0 { x = buffer.write(" · ", column: x, row: row, style: Theme.pickerTitle, limit: end) }
+            guard part == query else {
+                x = buffer.write(part, column: x, row: row, style: Theme.pickerTitle, cuttingAt: end)
+                continue
+            }
+            x = buffer.write("@", column: x, row: row, style: Theme.pickerTitle, limit: end)
+            x = buffer.write(picker.query, column: x, row: row, style: Theme.pickerTitle.adding(.bold), cuttingAt: end)
+        }
+        x = buffer.write(" ", column: x, row: row, style: Theme.pickerTitle, limit: end)
         while x < end { x = buffer.write("─", column: x, row: row, style: Theme.pickerTitle, limit: end) }
     }
 
@@ -42,15 +56,19 @@ struct MentionPickerView {
         if highlighted { buffer.fill(row: row, from: picker.frame.column, to: end, style: base) }
         var x = buffer.write(highlighted ? " ▸ " : "   ", column: picker.frame.column, row: row, style: base, limit: end)
         x = buffer.write("@", column: x, row: row, style: base.adding(.bold), limit: end)
-        x = write(match.user.handle, highlighting: match.handleHighlights, into: &buffer, column: x, row: row, style: base.adding(.bold), end: end)
-        x = max(x + 2, nameColumn)
-        _ = write(match.user.name, highlighting: match.nameHighlights, into: &buffer, column: x, row: row, style: base, end: end)
+        // A handle longer than the column is cut, so every name starts in the same column.
+        x = write(match.user.handle, highlighting: match.handleHighlights, into: &buffer, column: x, row: row,
+                  style: base.adding(.bold), end: min(end, nameColumn - 2))
+        _ = write(match.user.name, highlighting: match.nameHighlights, into: &buffer, column: max(x + 2, nameColumn), row: row,
+                  style: base, end: end)
     }
 
-    /// Writes text with the matched parts (ranges of Unicode scalars) underlined.
+    /// Writes text with the matched parts (ranges of Unicode scalars) underlined, cut with `…`
+    /// (`TextFit`) where it would pass `end`.
     private func write(_ text: String, highlighting ranges: [Range<Int>], into buffer: inout CellBuffer,
                        column: Int, row: Int, style: CellStyle, end: Int) -> Int {
-        let scalars = text.unicodeScalars
+        let (kept, isCut) = TextFit.kept(text, width: end - column)
+        let scalars = kept.unicodeScalars
         var x = column, at = 0
         func segment(_ range: Range<Int>, _ style: CellStyle) {
             guard !range.isEmpty else { return }
@@ -58,12 +76,15 @@ struct MentionPickerView {
             let upper = scalars.index(scalars.startIndex, offsetBy: range.upperBound)
             x = buffer.write(String(scalars[lower..<upper]), column: x, row: row, style: style, limit: end)
         }
-        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where range.lowerBound >= at && range.upperBound <= scalars.count {
-            segment(at..<range.lowerBound, style)
-            segment(range, style.adding(.underline))
-            at = range.upperBound
+        // A match that runs past the cut is underlined as far as it shows.
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where range.lowerBound >= at && range.lowerBound < scalars.count {
+            let shown = range.lowerBound..<min(range.upperBound, scalars.count)
+            segment(at..<shown.lowerBound, style)
+            segment(shown, style.adding(.underline))
+            at = shown.upperBound
         }
         segment(at..<scalars.count, style)
+        if isCut { x = buffer.write(String(TextFit.ellipsis), column: x, row: row, style: style, limit: end) }
         return x
     }
 }

@@ -6,4 +6,12 @@ public protocol CommentStore: AnyObject {
     var commentCount: Int { get }
     /// The comment at a position (0 = oldest), or why its line did not read.
     func comment(at index: Int) -> Result<Comment, ThreadFileProblem>
+    /// Positions known to hold why a line did not read rather than a comment; a store that
+    /// decodes on demand knows only those it has decoded.
+    var unreadableCount: Int { get }
+}
+
+extension CommentStore {
+    /// None: every position holds a comment.
+    public var unreadableCount: Int { 0 }
 }

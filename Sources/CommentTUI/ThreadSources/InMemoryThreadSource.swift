@@ -53,6 +53,8 @@ private final class ConcatenatedStore: CommentStore {
 
     var commentCount: Int { (first?.commentCount ?? 0) + then.count }
 
+    var unreadableCount: Int { first?.unreadableCount ?? 0 }
+
     func comment(at index: Int) -> Result<Comment, ThreadFileProblem> {
         let stored = first?.commentCount ?? 0
         if index < stored, let first { return first.comment(at: index) }

@@ -45,6 +45,10 @@ final class ThreadComments {
     /// Comments known now.
     var count: Int { older.count + opened.commentCount + added.count }
 
+    /// The comments among the positions: gap markers and lines found not to read (shown as
+    /// their problem) are none.
+    var commentCount: Int { count - gapCount - opened.unreadableCount }
+
     /// Comments held in memory: all but the older pages kept in the temporary file.
     var countInMemory: Int { older.countInMemory + opened.commentCount + added.count }
 

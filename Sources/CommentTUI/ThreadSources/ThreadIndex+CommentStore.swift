@@ -1,4 +1,7 @@
 import ThreadModel
 
 /// An indexed thread file is the feed's store: comments decoded on demand by position.
-extension ThreadIndex: CommentStore {}
+extension ThreadIndex: CommentStore {
+    /// The lines decoded so far that did not read.
+    public var unreadableCount: Int { unreadablePositions.count }
+}

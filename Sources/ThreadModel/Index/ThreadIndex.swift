@@ -25,6 +25,9 @@ public final class ThreadIndex {
     let commentLengths: [UInt32]
     let commentLines: [UInt32]
     var cache = DecodedCommentCache(limit: ThreadIndex.cacheLimit)
+    /// Positions found to hold a line that does not decode (shown as its problem, not counted as
+    /// a comment); only those decoded so far are known, as no line is decoded before it is shown.
+    public private(set) var unreadablePositions: Set<Int> = []
     private let decoder = ThreadRecordDecoder()
 
     private init(path: String, descriptor: FileDescriptor, scan: ThreadIndexScan) {
@@ -73,6 +76,7 @@ public final class ThreadIndex {
         if let cached = cache.value(for: index) { return cached }
         let result = decodeComment(at: index)
         cache.insert(result, for: index)
+        if case .failure = result { unreadablePositions.insert(index) }
         return result
     }
 

@@ -42,11 +42,11 @@ final class PilotTests: XCTestCase {
             " Hello ␛[2Jworld · @ann", " bbbbbbbbbbbbbbbhhhhhhh",
             "────────────────────────", "dddddddddddddddddddddddd",
             " @bo                   ┃", " hhh",
-            "─ @ · 1 user · ↑↓ Tab/En", "tttttttttttttttttttttttt",
+            "─ @ · 1 user ───────────", "tttttttttttttttttttttttt",
             " ▸ @bo  Bo 日本         ", "lllHHHllllllllllllllllll",
             "────────────────────────", "dddddddddddddddddddddddd",
             "› @", "pp",
-            " @ann · test · idle · co", "ssssssssssssssssssssssss",
+            " test · comment 1/1     ", "ssssssssssssssssssssssss",
         ], legend: ["b": Theme.title, "h": Theme.handle, "d": Theme.rule, "t": Theme.pickerTitle, "p": Theme.prompt,
                     "s": Theme.statusBar, "l": Theme.pickerHighlight, "H": Theme.pickerHighlight.adding(.bold)])
     }

@@ -87,7 +87,7 @@ final class MatrixConnectionTests: XCTestCase {
         XCTAssertEqual(run(["render", "matrix:\(room)", "--width", "60", "--plain"]), 0, errors)
         XCTAssertTrue(output.contains("Verbs") && output.contains("The post") && output.contains("a comment with code"), output)
         XCTAssertEqual(run(["check", "https://matrix.to/#/\(room)"]), 0, errors)
-        XCTAssertTrue(output.contains("ok, ") && output.contains("1 comments"), output)
+        XCTAssertTrue(output.contains("ok, ") && output.contains("1 comment"), output)
         XCTAssertEqual(run(["export", "matrix:\(room)"]), 0, errors)
         let exported = NSTemporaryDirectory() + "export-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: exported) }
@@ -101,9 +101,9 @@ final class MatrixConnectionTests: XCTestCase {
         // The exported file goes into another room, once however often it is run.
         XCTAssertEqual(run(["new", "matrix:#copy-\(ann.localpart):\(server.serverName)", "--title", "Copy"]), 0, errors)
         XCTAssertEqual(run(["import", exported, "matrix:#copy-\(ann.localpart):\(server.serverName)"]), 0, errors)
-        XCTAssertEqual(output, "imported 1 comments into #copy-\(ann.localpart):\(server.serverName)\n")
+        XCTAssertEqual(output, "imported 1 comment into #copy-\(ann.localpart):\(server.serverName)\n")
         XCTAssertEqual(run(["import", exported, "matrix:#copy-\(ann.localpart):\(server.serverName)"]), 0, errors)
-        XCTAssertTrue(output.contains("imported 0 comments") && output.contains("(1 were there already)"), output)
+        XCTAssertTrue(output.contains("imported 0 comments") && output.contains("(1 was there already)"), output)
 
         // Errors name what failed.
         XCTAssertEqual(run(["render", "matrix:#nothing-here:\(server.serverName)"]), 1)

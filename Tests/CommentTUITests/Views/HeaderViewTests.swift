@@ -9,9 +9,9 @@ final class HeaderViewTests: XCTestCase {
         "x": Theme.expandMarker,
     ]
 
-    private func thread(body: String = "") -> CommentThread {
+    private func thread(body: String = "", name: String = "Ann") -> CommentThread {
         CommentThread(id: "t", title: "Hello \u{1B}world", author: "u1", created: ThreadFixture.start, body: body,
-                      users: [User(id: "u1", handle: "ann", name: "Ann")])
+                      users: [User(id: "u1", handle: "ann", name: name)])
     }
 
     private func draw(_ thread: CommentThread, shownRows: Int, columns: Int, rows: Int) -> CellBuffer {
@@ -36,13 +36,13 @@ final class HeaderViewTests: XCTestCase {
         ], legend: legend)
     }
 
-    /// The count after the date does not fit: the last column stays blank.
+    /// The count after the date does not fit: it goes, whole.
     func testExpandedTheAuthorLineThenThePostsFirstRows() {
         let post = thread(body: "the *plan* is\nto ship")
         XCTAssertEqual(ThreadHeaderLayout(thread: post, width: 30, handles: { _ in nil }).postRows, 3)
         assertScreen(draw(post, shownRows: 3, columns: 30, rows: 6), [
             " Hello ␛world", " bbbbbbbbbbbb",
-            " Ann @ann · 2025-04-17 10:00 ", " aaahhhhhdddddddddddddddddddd",
+            " Ann @ann · 2025-04-17 10:00", " aaahhhhhddddddddddddddddddd",
             " the plan is", "     iiii",
             " to ship", "",
             "──────────────────────────────", "dddddddddddddddddddddddddddddd",
@@ -56,10 +56,30 @@ final class HeaderViewTests: XCTestCase {
         XCTAssertEqual(ThreadHeaderLayout(thread: post, width: 20, handles: { _ in nil }).postRows, 4)
         assertScreen(draw(post, shownRows: 4, columns: 20, rows: 6), [
             " Hello ␛world", " bbbbbbbbbbbb",
-            " Ann @ann · 2025-04", " aaahhhhhdddddddddd",
+            " Ann @ann", " aaahhhhh",
             " one", "",
             " two", "",
             " thre… 2 more lines", "     xxxxxxxxxxxxxx",
+            "────────────────────", "dddddddddddddddddddd",
+        ], legend: legend)
+    }
+
+    /// The author line gives up the count, then the date, whole; then the name ends in `…` so the
+    /// handle still shows.
+    func testANarrowAuthorLineDropsWholePartsThenCutsTheName() {
+        let post = thread(name: "Annabelle Lee-Montgomery")
+        let lines = [64, 60, 50, 40, 30, 20].map { draw(post, shownRows: 1, columns: $0, rows: 3).trimmedLines[1] }
+        XCTAssertEqual(lines, [
+            " Annabelle Lee-Montgomery @ann · 2025-04-17 10:00 · 3 comments",
+            " Annabelle Lee-Montgomery @ann · 2025-04-17 10:00",
+            " Annabelle Lee-Montgomery @ann · 2025-04-17 10:00",
+            " Annabelle Lee-Montgomery @ann",
+            " Annabelle Lee-Montgome… @ann",
+            " Annabelle Le… @ann",
+        ])
+        assertScreen(draw(post, shownRows: 1, columns: 20, rows: 3), [
+            " Hello ␛world", " bbbbbbbbbbbb",
+            " Annabelle Le… @ann", " aaaaaaaaaaaaahhhhh",
             "────────────────────", "dddddddddddddddddddd",
         ], legend: legend)
     }

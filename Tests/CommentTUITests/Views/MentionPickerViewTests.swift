@@ -41,7 +41,7 @@ final class MentionPickerViewTests: XCTestCase {
             "..............................", "",
             "..............................", "",
             "..............................", "",
-            "─ @ · 2 users · ↑↓ Tab/Enter i", "tttttttttttttttttttttttttttttt",
+            "─ @ · 2 users ────────────────", "tttttttttttttttttttttttttttttt",
             " ▸ @ann  Ann Lee              ", "hhhHHHHhhhhhhhhhhhhhhhhhhhhhhh",
             "   @bo   Bo                   ", "wwwWWWwwwwwwwwwwwwwwwwwwwwwwww",
         ], legend: legend)
@@ -52,7 +52,7 @@ final class MentionPickerViewTests: XCTestCase {
             "..............................", "",
             "..............................", "",
             "..............................", "",
-            "─ @ · 2 users · ↑↓ Tab/Enter i", "tttttttttttttttttttttttttttttt",
+            "─ @ · 2 users ────────────────", "tttttttttttttttttttttttttttttt",
             "   @ann  Ann Lee              ", "wwwWWWWwwwwwwwwwwwwwwwwwwwwwww",
             " ▸ @bo   Bo                   ", "hhhHHHhhhhhhhhhhhhhhhhhhhhhhhh",
         ], legend: legend)
@@ -64,7 +64,7 @@ final class MentionPickerViewTests: XCTestCase {
             "..............................", "",
             "..............................", "",
             "..............................", "",
-            "─ @b · 1 user · ↑↓ Tab/Enter i", "tttTtttttttttttttttttttttttttt",
+            "─ @b · 1 user ────────────────", "tttTtttttttttttttttttttttttttt",
             " ▸ @bo  Bo                    ", "hhhHUHhhhhhhhhhhhhhhhhhhhhhhhh",
         ], legend: legend)
         assertScreen(draw(query: "lee"), [
@@ -72,17 +72,54 @@ final class MentionPickerViewTests: XCTestCase {
             "..............................", "",
             "..............................", "",
             "..............................", "",
-            "─ @lee · 1 user · ↑↓ Tab/Enter", "tttTTTtttttttttttttttttttttttt",
+            "─ @lee · 1 user ──────────────", "tttTTTtttttttttttttttttttttttt",
             " ▸ @ann  Ann Lee              ", "hhhHHHHhhhhhhuuuhhhhhhhhhhhhhh",
         ], legend: legend)
     }
 
+    func testWhereTheyFitTheTitleOffersTheKeys() {
+        assertScreen(draw(query: "", columns: 44, rows: 4), [
+            "............................................", "",
+            "─ @ · 2 users · ↑↓ Tab/Enter insert · Esc ──", "tttttttttttttttttttttttttttttttttttttttttttt",
+            " ▸ @ann  Ann Lee                            ", "hhhHHHHhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
+            "   @bo   Bo                                 ", "wwwWWWwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww",
+        ], legend: legend)
+    }
+
+    /// With no one to insert, only the key that does something is offered.
     func testNoOneMatches() {
+        assertScreen(draw(query: "zz", columns: 36, rows: 4), [
+            "....................................", "",
+            "....................................", "",
+            "....................................", "",
+            "─ @zz · no one matches · Esc closes ", "tttTTttttttttttttttttttttttttttttttt",
+        ], legend: legend)
         assertScreen(draw(query: "zz", columns: 24, rows: 4), [
             "........................", "",
             "........................", "",
             "........................", "",
-            "─ @zz · no one matches ·", "tttTTttttttttttttttttttt",
+            "─ @zz · no one matches ─", "tttTTttttttttttttttttttt",
+        ], legend: legend)
+    }
+
+    /// At 20 columns long handles and names end in `…`, and every name starts in one column.
+    func testLongHandlesAndNamesAreCutAndTheNamesStayInOneColumn() {
+        let ranker = MentionRanker(users: [
+            User(id: "u1", handle: "bartholomew", name: "Bartholomew Oyelaran-Lindqvist"),
+            User(id: "u2", handle: "al", name: "Al"),
+            User(id: "u3", handle: "cho", name: "조민서 Cho Min-seo"),
+        ])
+        let picker = MentionPicker(query: "", results: ranker.rank("", limit: MentionPicker.limit),
+                                   feed: CellRect(column: 0, row: 0, width: 20, height: 6), now: .zero)
+        var buffer = CellBuffer(columns: 20, rows: 6)
+        MentionPickerView(picker: picker).draw(into: &buffer)
+        assertScreen(buffer, [
+            "", "",
+            "", "",
+            "─ @ · 3 users ──────", "tttttttttttttttttttt",
+            " ▸ @al      Al      ", "hhhHHHhhhhhhhhhhhhhh",
+            "   @barth…  Barthol…", "wwwWWWWWWWwwwwwwwwww",
+            "   @cho     조민서… ", "wwwWWWWwwwwwwwwwwwww",
         ], legend: legend)
     }
 }

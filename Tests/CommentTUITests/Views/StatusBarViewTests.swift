@@ -48,11 +48,42 @@ final class StatusBarViewTests: XCTestCase {
         ], legend: legend)
     }
 
-    func testANarrowBarIsCutAtTheEdge() {
+    func testAVeryNarrowBarKeepsTheCountAndTheMessage() {
         assertScreen(draw(bar(message: "posted"), columns: 16), [
             "", "",
-            " @ann · t · idle",
+            " 1/3 · posted   ",
             "rrrrrrrrrrrrrrrr",
+        ], legend: legend)
+    }
+
+    /// The demo's bar, as wide as the row is.
+    private func demoBar(message: String? = nil, isError: Bool = false) -> StatusBarView {
+        StatusBarView(handle: "tatiana", threadLabel: "release-planning.jsonl", phase: "decelerating", position: (2031, 2031),
+                      newCount: 3, message: message, isError: isError, typing: "marco is typing…")
+    }
+
+    /// Narrower and narrower, the bar gives up whole parts, least important first; the count is never cut.
+    func testANarrowingBarGivesUpWholePartsAndNeverCutsTheCount() {
+        let rows = [90, 80, 70, 60, 50, 40, 30, 20].map { draw(demoBar(), columns: $0).trimmedLines[1] }
+        XCTAssertEqual(rows, [
+            " @tatiana · release-plannin… · decelerating · comment 2031/2031 · 3 new · marco is typing…",
+            " release… · decelerating · comment 2031/2031 · 3 new · marco is typing…",
+            " release… · comment 2031/2031 · 3 new · marco is typing…",
+            " release… · comment 2031/2031 · 3 new · marco is typing…",
+            " comment 2031/2031 · 3 new · marco is typing…",
+            " comment 2031/2031 · 3 new",
+            " comment 2031/2031 · 3 new",
+            " 2031/2031 · 3 new",
+        ])
+    }
+
+    /// A message keeps its place after the count; only once nothing else can go is it cut, with `…`.
+    func testAMessageIsCutWithAnEllipsisOnlyAfterThePartsGo() {
+        let message = "not sent: the file is read-only (chmod u+w release-planning.jsonl)"
+        assertScreen(draw(demoBar(message: message, isError: true), columns: 50), [
+            "", "",
+            " 2031/2031 · not sent: the file is read-only (chm…",
+            "rrrrrrrrrrrrrEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE",
         ], legend: legend)
     }
 }
