@@ -12,6 +12,13 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertEqual(fromInput.text, "<p><span class=\"spoiler\">x</span></p>\n")
     }
 
+    func testStandardInputIsReadOnlyToTheLimit() {
+        let over = VerbRun(.inspect, [], input: String(repeating: "x", count: (8 << 20) + 1))
+        XCTAssertEqual(over.status, 1)
+        XCTAssertTrue(over.error.contains("the text on standard input is over the 8 MiB limit; nothing was inspected"), over.error)
+        XCTAssertEqual(over.text, "")
+    }
+
     func testJSONRunsWithMentionsFromAThreadFile() throws {
         let file = try temporaryDirectory(self).appendingPathComponent("inspect.jsonl")
         try """

@@ -198,6 +198,10 @@ final class PostReaderTests: XCTestCase {
         pilot.press(.enter)
         XCTAssertEqual(pilot.lines, feed, "Enter closed it and sent nothing")
         XCTAssertEqual(pilot.app.commentCount, 30)
+        pilot.press(.alt("e"))
+        _ = pilot.send(.paste("copied from the post"))
+        XCTAssertEqual(pilot.lines, feed, "a paste closed it and went into no hidden draft")
+        XCTAssertEqual(pilot.app.composer.draft.string, "")
     }
 
     func testTheOpenReaderAsksForNoFrames() {

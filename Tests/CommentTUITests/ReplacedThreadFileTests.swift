@@ -89,6 +89,36 @@ final class ReplacedThreadFileTests: XCTestCase {
         XCTAssertEqual(lines.filter { $0.contains(#""handle":"ann""#) }.count, 1, "her record is written once, before her first post")
     }
 
+    func testACommentWaitingForTheLockWhenTheFileIsReplacedGoesUnderTheNewID() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        let lock = try AppendLock(path: file.path)
+        lock.release(after: 10)  // a safety net: the test lets go itself
+        LiveThreadFile.type("waited\r", into: app)
+        XCTAssertEqual(app.deliveries.values.first, .sending)
+        // In the new file u1 is Cy: the waiting comment must not land as hers.
+        try replace(file, users: [User(id: "u1", handle: "cy", name: "Cy"), User(id: "u9", handle: "ann", name: "Ann B")], in: app)
+        XCTAssertTrue(app.render().buffer.lines.contains { $0.contains("Ann B @ann") }, "shown as the new file's ann while it waits")
+        lock.release()
+        pump(app, "the waiting post", until: { app.deliveries.isEmpty })
+        let written = try ThreadFile.read(path: file.path)
+        XCTAssertEqual(written.problems, [])
+        XCTAssertEqual(written.thread.comments.last.map { [$0.body, $0.author] }, ["waited", "u9"])
+    }
+
+    func testQuittingWhileACommentWaitsAcrossAReplacementKeepsItAsTheDraft() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        let lock = try AppendLock(path: file.path)
+        lock.release(after: 10)
+        LiveThreadFile.type("not lost\r", into: app)
+        try replace(file, users: [User(id: "u1", handle: "cy", name: "Cy")], in: app)
+        app.keepUnsentInDraft()
+        XCTAssertEqual(app.composer.draft.markdown, "not lost", "the reader's comment, under whichever id, comes back")
+        lock.release()
+        XCTAssertFalse(try file.fileBodies().contains("not lost"), "withdrawn, so never written")
+    }
+
     func testAFileEmptiedByAnotherProgramIsReadAgainFromTheStart() throws {
         let file = try LiveThreadFile(self)
         let app = try file.openApp()

@@ -87,6 +87,8 @@ final class MatrixHTMLReaderTests: XCTestCase {
         assertShows("<ruby> <rt>lone</rt></ruby>x", ["(lone)x"])
         assertShows("<ruby>base<rt> </rt></ruby>", ["base"])
         assertShows("<ruby>a<rt>\u{1B}[2J</rt></ruby>", ["a{ruby1=␛[2J}"])
+        // Nested annotations: the inner reading stays as text inside the outer one.
+        assertShows("<ruby>a<ruby>b<rt>in</rt></ruby><rt>out</rt></ruby>", ["ab(in){ruby1=out}"])
         // A base our Markdown cannot annotate (code) keeps its reading as text after it.
         assertShows("<ruby><code>x</code><rt>r</rt></ruby>", ["x{code}", "(r)"])
     }

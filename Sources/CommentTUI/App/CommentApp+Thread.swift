@@ -143,19 +143,18 @@ extension CommentApp {
     /// someone else has theirs, and the source writes their user record before their next
     /// comment), so a comment is never written under an id the file gives no one, or another.
     private func rejoin(_ thread: CommentThread) {
-        if let known = thread.user(handle: me.handle) {
-            if known.id != me.id { becomeUser(known) }
-            return
+        let old = me
+        let known = thread.user(handle: me.handle)
+        let reader = known ?? (thread.user(id: me.id) == nil ? me : User(id: ThreadFileWriter.newUserID(), handle: me.handle, name: me.name))
+        if reader.id != old.id {
+            me = reader
+            feed.me = reader.id
+            mentions.me = reader.id
+            // Ours still on their way show, and go, under the id the file knows (the reopen
+            // that follows lays every comment out again).
+            comments.reassignWaiting(from: old.id, to: reader.id)
         }
-        let joining = thread.user(id: me.id) == nil ? me : User(id: ThreadFileWriter.newUserID(), handle: me.handle, name: me.name)
-        becomeUser(joining)
-        source.introduce(joining)
-    }
-
-    private func becomeUser(_ user: User) {
-        me = user
-        feed.me = user.id
-        mentions.me = user.id
+        source.readerChanged(from: old.id, to: reader, introducing: known == nil)
     }
 
     /// At quit: the comments the source will not deliver once the client is gone (a file's

@@ -124,7 +124,9 @@ public final class CommentApp {
         switch event {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)
-        case .paste(let text): composer.paste(text)
+        case .paste(let text):
+            // Nothing is typed under a page: a paste closes it, as any other key does.
+            if overlays.page != nil { overlays.closePage() } else { composer.paste(text) }
         case .focus, .modeReport: break
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,

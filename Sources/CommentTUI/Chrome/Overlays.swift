@@ -21,6 +21,7 @@ struct Overlays {
     /// Covers the screen with a page (one at a time: F1 over the post's replaces it).
     mutating func open(_ page: Pager) { self.page = page }
 
+    /// Uncovers the screen.
     mutating func closePage() { page = nil }
     mutating func toggleHitTest() { showsHitTest.toggle() }
     mutating func toggleScrollEvents() { showsScrollEvents.toggle() }

@@ -24,6 +24,10 @@ struct TextLayout: Equatable, Sendable {
         var width: Int { runs.last.map { $0.column + $0.width } ?? 0 }
         /// Whether the row holds ruby readings (for the base row below it).
         var isRubyReading: Bool { runs.contains { $0.style.role == .rubyReading } }
+        /// The style of the cell at `column` (for clicks), nil past the text.
+        func style(at column: Int) -> TextRunStyle? {
+            runs.first { column >= $0.column && column < $0.column + $0.width }?.style
+        }
         /// The text of the line as a terminal shows it, for tests and plain output.
         var text: String {
             var out = ""
@@ -130,11 +134,7 @@ struct TextLayout: Equatable, Sendable {
 
     /// The style of the cell at a line and column, if there is one (for clicks).
     func style(line: Int, column: Int) -> TextRunStyle? {
-        guard lines.indices.contains(line) else { return nil }
-        for run in lines[line].runs where column >= run.column && column < run.column + run.width {
-            return run.style
-        }
-        return nil
+        lines.indices.contains(line) ? lines[line].style(at: column) : nil
     }
 
     /// Every link in the layout with the lines it spans (a link cut by wrapping spans several)

@@ -71,8 +71,7 @@ struct PageText {
 
     /// The style of the cell at a line and column (for clicks).
     func style(line: Int, column: Int) -> TextRunStyle? {
-        guard lines.indices.contains(line) else { return nil }
-        return lines[line].runs.first { column >= $0.column && column < $0.column + $0.width }?.style
+        lines.indices.contains(line) ? lines[line].style(at: column) : nil
     }
 
     /// The first link on lines `range` that no hidden spoiler covers.

@@ -6,14 +6,15 @@ struct PagerView {
     var ownUserID: String?
     /// The status bar's message, if any (a link opened, F2's layer under the pointer).
     var message: String?
+    /// Whether the message reports an error.
     var isError = false
 
     func draw(into buffer: inout CellBuffer) {
         let columns = buffer.columns
         for row in 0..<buffer.rows { buffer.fill(row: row, from: 0, to: columns) }
-        var x = buffer.write(pager.title, column: 1, row: 0, style: Theme.title, limit: columns - 1)
+        var x = buffer.write(pager.title, column: 1, row: 0, style: Theme.title, cuttingAt: columns - 1)
         if let details = pager.details {
-            buffer.write(" · " + details, column: x, row: 0, style: Theme.dim, limit: columns - 1)
+            buffer.write(" · " + details, column: x, row: 0, style: Theme.dim, cuttingAt: columns - 1)
         }
         let rect = pager.textRect
         let renderer = CommentRenderer(revealedSpoilers: pager.revealedSpoilers, ownUserID: ownUserID)
@@ -27,7 +28,7 @@ struct PagerView {
         x = buffer.write(" \(pager.positionText) · \(closes)", column: 0, row: status, style: Theme.statusBar)
         if let message {
             x = buffer.write(" · ", column: x, row: status, style: Theme.statusBar)
-            buffer.write(message, column: x, row: status, style: isError ? Theme.statusError : Theme.statusBar)
+            buffer.write(message, column: x, row: status, style: isError ? Theme.statusError : Theme.statusBar, cuttingAt: columns)
         }
     }
 }

@@ -46,7 +46,10 @@ struct CommentOutbox {
         for line in data.split(separator: UInt8(ascii: "\n")) {
             // A line that does not read is the torn end of a write the crash cut short.
             guard let record = try? decoder.decode(Record.self, from: Data(line)) else { continue }
-            if record.type == "queued", let entry = record.entry, !queued.contains(where: { $0.txn == entry.txn }) { queued.append(entry) }
+            // Queued again (its author changed): the later entry holds, at the first one's place.
+            if record.type == "queued", let entry = record.entry {
+                if let slot = queued.firstIndex(where: { $0.txn == entry.txn }) { queued[slot] = entry } else { queued.append(entry) }
+            }
             if record.type == "sent", let txn = record.txn { sent.insert(txn) }
         }
         return queued.filter { !sent.contains($0.txn) }

@@ -114,6 +114,15 @@ final class ThreadComments {
         waiting.insert(comment.id)
     }
 
+    /// The reader's comments still waiting go under `newID` (the thread knows them by another id now).
+    func reassignWaiting(from oldID: String, to newID: String) {
+        for slot in added.indices {
+            guard case .comment(var comment) = added[slot], waiting.contains(comment.id), comment.author == oldID else { continue }
+            comment.author = newID
+            added[slot] = .comment(comment)
+        }
+    }
+
     /// Comments from the source, in its order: after those it placed before, above ours still
     /// waiting. Returns the position of the first.
     @discardableResult

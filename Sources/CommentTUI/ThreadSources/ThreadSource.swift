@@ -68,9 +68,10 @@ public protocol ThreadSource: AnyObject {
     func withdrawUnsent() -> [Comment]
     /// Stops following and keeps what should outlive the client (a room's offline copy), at exit.
     func close()
-    /// The thread does not know the reader (its file was replaced by one without them): their
-    /// next comment is preceded by their user record. A room knows its members: nothing to do.
-    func introduce(_ reader: User)
+    /// The reader is `reader` now (the file was replaced by one that knows them by another id,
+    /// or, `introducing`, not at all): their comments not sent yet go under the new id, and with
+    /// `introducing` the next one written carries their user record. A room knows its members.
+    func readerChanged(from oldID: String, to reader: User, introducing: Bool)
 }
 
 extension ThreadSource {
@@ -82,7 +83,7 @@ extension ThreadSource {
     public func fillGap(_ id: String) {}
     public func withdrawUnsent() -> [Comment] { [] }
     public func close() {}
-    public func introduce(_ reader: User) {}
+    public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {}
 }
 
 /// A change a thread source reports after opening.

@@ -143,7 +143,8 @@ struct MatrixMarkdownBuilder {
     }
 
     /// `<ruby>`: the base content before each `<rt>` carries that reading (HTML pairs them so);
-    /// a base left without a reading, or one that shows nothing, keeps it as `(reading)` text.
+    /// a base left without a reading, one that shows nothing, or one inside another annotation
+    /// (ours do not nest) keeps it as `(reading)` text.
     private mutating func ruby(_ index: Int, _ context: Context) {
         var base: [Int] = []
         for child in tree.nodes[index].children {
@@ -153,12 +154,13 @@ struct MatrixMarkdownBuilder {
                 let reading = Self.collapsed(textContent(child, lineBreak: " ")).trimmingSpaces()
                 let shown = base.contains { !Self.collapsed(textContent($0, lineBreak: " ")).trimmingSpaces().isEmpty }
                 var inner = context
-                if shown, !reading.isEmpty {
+                let annotates = shown && !reading.isEmpty && context.style.ruby == nil
+                if annotates {
                     rubyCount += 1
                     inner.style.ruby = MatrixRuby(reading: reading, number: rubyCount)
                 }
                 for node in base { walk(node, inner) }
-                if !shown, !reading.isEmpty { pieces.append(.text("(" + reading + ")", context.style)) }
+                if !annotates, !reading.isEmpty { pieces.append(.text("(" + reading + ")", context.style)) }
                 base = []
             default:
                 base.append(child)

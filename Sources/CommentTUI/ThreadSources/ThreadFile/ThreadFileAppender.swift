@@ -19,8 +19,9 @@ final class ThreadFileAppender: @unchecked Sendable {
     private let condition = NSCondition()
     /// Comments handed over and not finished, in order; `true` once being written.
     private var inFlight: [(comment: Comment, writing: Bool)] = []
-    /// Records written before a comment, in the same append (its author's user record).
-    private var preceding: [String: [ThreadRecord]] = [:]
+    /// The reader's user record, written just before their next comment (the file was replaced
+    /// by one that does not know them) until one is written.
+    private var introduction: User?
     /// Comments whose append failed, kept for `withdraw()` until sent again.
     private var failed: [Comment] = []
     private var withdrawn: Set<String> = []
@@ -32,15 +33,13 @@ final class ThreadFileAppender: @unchecked Sendable {
         self.wake = wake
     }
 
-    /// Queues the comment's append, with `records` written just before it in the same append;
-    /// its outcome comes from `takeFinished()` after a wake.
-    func append(_ comment: Comment, after records: [ThreadRecord] = []) {
+    /// Queues the comment's append; its outcome comes from `takeFinished()` after a wake.
+    func append(_ comment: Comment) {
         condition.withLock {
             failed.removeAll { $0.id == comment.id }
             inFlight.append((comment, false))
-            preceding[comment.id] = records.isEmpty ? nil : records
         }
-        queue.async { [self] in run(comment) }
+        queue.async { [self] in run(comment.id) }
     }
 
     /// The appends that ended since the last call, in order.
@@ -67,6 +66,25 @@ final class ThreadFileAppender: @unchecked Sendable {
         }
     }
 
+    /// The reader is `reader` now: their comments not being written yet (queued, waiting for the
+    /// lock, or failed) go under the new id, and with `introducing` the next one written carries
+    /// their user record. Returns the comments changed.
+    func readerChanged(from oldID: String, to reader: User, introducing: Bool) -> [Comment] {
+        condition.withLock {
+            introduction = introducing ? reader : nil
+            var changed: [Comment] = []
+            for slot in inFlight.indices where !inFlight[slot].writing && inFlight[slot].comment.author == oldID {
+                inFlight[slot].comment.author = reader.id
+                changed.append(inFlight[slot].comment)
+            }
+            for slot in failed.indices where failed[slot].author == oldID {
+                failed[slot].author = reader.id
+                changed.append(failed[slot])
+            }
+            return changed
+        }
+    }
+
     /// Waits until no append is queued or running (tests); false after `timeout` seconds.
     func waitUntilIdle(timeout: Double) -> Bool {
         condition.withLock {
@@ -76,32 +94,39 @@ final class ThreadFileAppender: @unchecked Sendable {
         }
     }
 
-    private func run(_ comment: Comment) {
+    private func run(_ id: String) {
         var failure: String?
+        var wrote = false
         do {
-            let records = condition.withLock { preceding[comment.id] ?? [] }
-            try ThreadFileWriter(path: path).append(records + [.comment(comment)], proceedingIf: { startWriting(comment.id) })
+            wrote = try ThreadFileWriter(path: path).append(madeUnderLock: { startWriting(id) })
         } catch {
             failure = "\(error)"
         }
         condition.withLock {
-            inFlight.removeAll { $0.comment.id == comment.id }
-            preceding[comment.id] = nil
-            if !withdrawn.contains(comment.id) {
-                if failure != nil { failed.append(comment) }
-                finished.append((comment.id, failure))
+            // As it is now: its author may have changed while it waited.
+            let current = inFlight.first { $0.comment.id == id }?.comment
+            if wrote, let current, introduction?.id == current.author {
+                introduction = nil  // written with this comment: the file knows the reader now
+            }
+            inFlight.removeAll { $0.comment.id == id }
+            if !withdrawn.contains(id) {
+                if failure != nil, let current { failed.append(current) }
+                finished.append((id, failure))
             }
             condition.broadcast()
         }
         wake.wake()
     }
 
-    /// The lock is held: the append goes on unless the comment was withdrawn meanwhile.
-    private func startWriting(_ id: String) -> Bool {
+    /// The lock is held: the comment as it is now (its author may have changed while it waited),
+    /// after the reader's user record if the file needs it; nil when it was withdrawn meanwhile.
+    private func startWriting(_ id: String) -> [ThreadRecord]? {
         condition.withLock {
-            guard !withdrawn.contains(id), let slot = inFlight.firstIndex(where: { $0.comment.id == id }) else { return false }
+            guard !withdrawn.contains(id), let slot = inFlight.firstIndex(where: { $0.comment.id == id }) else { return nil }
             inFlight[slot].writing = true
-            return true
+            let comment = inFlight[slot].comment
+            let user = introduction.flatMap { $0.id == comment.author ? [ThreadRecord.user($0)] : nil } ?? []
+            return user + [.comment(comment)]
         }
     }
 }

@@ -70,8 +70,6 @@ extension ThreadFileSource {
                 updates.append(.sendFailed(commentID: outcome.id, reason: failure))
             } else {
                 try? outbox?.markSent(outcome.id, event: Self.appended)
-                // Written with the reader's record: the file knows them now.
-                if introducedWith.remove(outcome.id) != nil { introduction = nil }
                 updates.append(.sendConfirmed(commentID: outcome.id))
             }
         }

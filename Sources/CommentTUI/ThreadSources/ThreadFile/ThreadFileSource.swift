@@ -36,11 +36,9 @@ public final class ThreadFileSource: ThreadSource {
     let outbox: CommentOutbox?
     /// Comments an earlier run queued that were not in the file: sent again, shown as on their way.
     public private(set) var unsentComments: [Comment] = []
-    /// The reader, whom the file (replaced since opening) does not know: each of their comments
-    /// goes with their user record until one is written (a repeated record is harmless).
+    /// Unfollowed: the reader, whom the file (replaced since opening) does not know; their next
+    /// comment goes with their user record. (Followed, the appender keeps it.)
     var introduction: User?
-    /// Comments sent with the reader's user record: once one is written, the file knows them.
-    var introducedWith: Set<String> = []
 
     /// Opens the thread file at `path`; with `follows`, watches it for appends.
     ///
@@ -137,10 +135,10 @@ public final class ThreadFileSource: ThreadSource {
         do {
             try ThreadFileLimits.checkBody(comment.body)
             let writer = ThreadFileWriter(path: path)
-            let author = introduction.flatMap { $0.id == comment.author ? [ThreadRecord.user($0)] : nil } ?? []
             guard let following else {
+                let author = introduction.flatMap { $0.id == comment.author ? [ThreadRecord.user($0)] : nil } ?? []
                 try writer.append(author + [.comment(comment)])
-                introduction = nil
+                if !author.isEmpty { introduction = nil }
                 return .confirmed
             }
             try writer.checkAppendable()
@@ -148,16 +146,23 @@ public final class ThreadFileSource: ThreadSource {
             // start appends it. Best effort: without room for the outbox the append still goes.
             try? outbox?.queue(CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created,
                                                    body: comment.body, replyTo: nil))
-            if !author.isEmpty { introducedWith.insert(comment.id) }
-            following.appender.append(comment, after: author)
+            following.appender.append(comment)
             return .pending
         } catch {
             return .failed("\(error)")
         }
     }
 
-    /// The reader's comments from now on are preceded by their user record, until one is written.
-    public func introduce(_ reader: User) { introduction = reader }
+    /// Comments of the reader's waiting to be written go under their new id (kept so in the
+    /// outbox too, for a next start); with `introducing`, their user record goes before the next.
+    public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {
+        introduction = introducing ? reader : nil
+        guard let following else { return }
+        for comment in following.appender.readerChanged(from: oldID, to: reader, introducing: introducing) {
+            try? outbox?.queue(CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created,
+                                                   body: comment.body, replyTo: nil))
+        }
+    }
 
     /// At quit: the comments whose append waits for the lock or failed; they are never written
     /// after this (an append already writing is let finish, or left in the outbox for the next
