@@ -232,6 +232,26 @@ final class FeedScrollingTests: XCTestCase {
         XCTAssertEqual(status, #" @ann · test · idle · comment 56/66 · search "number 56": comment 56 of 66 is the only match"#)
     }
 
+    /// The query is edited as a readline line: a paste goes into it (the composer is hidden under
+    /// the search bar), Ctrl-W takes its last word, Ctrl-U all of it.
+    func testAPasteGoesIntoTheQueryAndCtrlWAndCtrlUEditIt() {
+        let pilot = ThreadFixture.numbered(66).pilot(columns: 120, rows: 16)
+        func key(_ press: KeyPress) { pilot.press(press); pilot.advance(by: 0.5) }
+        key(.ctrl("s"))
+        _ = pilot.send(.paste("number\n5"))
+        pilot.advance(by: 0.5)
+        XCTAssertEqual(pilot.app.feed.search?.query, "number 5")
+        XCTAssertEqual(pilot.app.feed.selected, 58, "the newest match: comment number 59")
+        key(.ctrl("w"))
+        XCTAssertEqual(pilot.app.feed.search?.query, "number ")
+        key(.ctrl("u"))
+        XCTAssertEqual(pilot.app.feed.search?.query, "")
+        key(KeyPress(.backspace))
+        XCTAssertEqual(pilot.app.feed.search?.query, "", "Backspace on an empty query does nothing")
+        key(.escape)
+        XCTAssertEqual(pilot.app.composer.draft.string, "", "nothing reached the hidden composer")
+    }
+
     func testF3StreamsScrollEvents() {
         let (app, screen) = ThreadFixture.numbered(40, body: postBody).open(columns: 40, rows: 16)
         screen.show(app)

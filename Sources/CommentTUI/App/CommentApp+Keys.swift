@@ -90,10 +90,12 @@ extension CommentApp {
         case .leaveSearch:
             feed.leaveSearch()
             overlays.clearMessage()
-        case .deleteSearchCharacter: apply(feed.deleteSearchCharacter())
+        case .deleteSearchCharacter: apply(feed.editSearch { _ = $0.popLast() })
+        case .deleteSearchWord: apply(feed.editSearch(FeedSearch.deleteLastWord))
+        case .clearSearch: apply(feed.editSearch { $0.removeAll() })
         case .typeIntoSearch:
             guard let character = press.character else { return nil }
-            apply(feed.typeIntoSearch(character))
+            apply(feed.editSearch { $0.append(character) })
         }
         return []
     }

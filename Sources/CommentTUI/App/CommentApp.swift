@@ -125,8 +125,15 @@ public final class CommentApp {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)
         case .paste(let text):
-            // Nothing is typed under a page: a paste closes it, as any other key does.
-            if overlays.page != nil { overlays.closePage() } else { composer.paste(text) }
+            // Nothing is typed under a page: a paste closes it, as any other key does. With
+            // search open the query takes it: the composer is hidden under the search bar.
+            if overlays.page != nil {
+                overlays.closePage()
+            } else if feed.search != nil {
+                apply(feed.pasteIntoSearch(text))
+            } else {
+                composer.paste(text)
+            }
         case .focus, .modeReport: break
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,

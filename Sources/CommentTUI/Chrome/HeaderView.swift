@@ -63,7 +63,7 @@ struct HeaderView {
     func draw(into buffer: inout CellBuffer, width: Int) -> Set<FeedView.VisibleLink> {
         let end = width
         buffer.fill(row: 0, from: 0, to: end)
-        var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, limit: end - 1)
+        var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, cuttingAt: end - 1)
         if shownRows == 0 {
             // Collapsed: the author and the count still show after the title, as far as they fit.
             if let handle = thread.user(id: thread.author)?.handle {

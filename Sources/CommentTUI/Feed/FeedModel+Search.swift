@@ -12,20 +12,21 @@ extension FeedModel {
     /// Leaves the search (and the scan under way).
     func leaveSearch() { search = nil }
 
-    /// Adds a typed character to the query and searches again from the current match.
-    func typeIntoSearch(_ character: Character) -> FeedEffect? {
+    /// Edits the query (a typed or pasted character, Backspace, Ctrl-W, Ctrl-U) and searches
+    /// again from the current match; nothing when the edit changed nothing.
+    func editSearch(_ edit: (inout String) -> Void) -> FeedEffect? {
         guard var current = search else { return nil }
-        current.query.append(character)
+        let before = current.query
+        edit(&current.query)
+        guard current.query != before else { return nil }
         search = current
         return beginScan(from: current.match ?? lastVisibleComment)
     }
 
-    /// Removes the query's last character and searches again.
-    func deleteSearchCharacter() -> FeedEffect? {
-        guard var current = search, !current.query.isEmpty else { return nil }
-        current.query.removeLast()
-        search = current
-        return beginScan(from: current.match ?? lastVisibleComment)
+    /// Pasted text goes into the query, its line breaks as spaces.
+    func pasteIntoSearch(_ text: String) -> FeedEffect? {
+        let line = String(text.map { $0.isNewline ? " " : $0 })
+        return editSearch { $0 += line }
     }
 
     /// The newest comment on screen: where a search starts.

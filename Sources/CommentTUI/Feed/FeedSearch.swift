@@ -21,6 +21,12 @@ struct FeedSearch {
 
     /// What the reader typed.
     var query = ""
+
+    /// Ctrl-W on a query: the spaces at its end, then the word before them (readline's rubout).
+    static func deleteLastWord(_ query: inout String) {
+        while query.last?.isWhitespace == true { query.removeLast() }
+        while let last = query.last, !last.isWhitespace { query.removeLast() }
+    }
     /// The comment that matches now, if any.
     var match: Int?
     /// The scan under way, if any.

@@ -25,7 +25,7 @@ struct PagerView {
         guard status > 0 else { return }
         buffer.fill(row: status, from: 0, to: columns, style: Theme.statusBar)
         let closes = pager.isKeyPage ? "Esc or F1 closes" : "Esc closes"
-        x = buffer.write(" \(pager.positionText) · \(closes)", column: 0, row: status, style: Theme.statusBar)
+        x = buffer.write(" \(pager.positionText) · \(closes)", column: 0, row: status, style: Theme.statusBar, cuttingAt: columns)
         if let message {
             x = buffer.write(" · ", column: x, row: status, style: Theme.statusBar)
             buffer.write(message, column: x, row: status, style: isError ? Theme.statusError : Theme.statusBar, cuttingAt: columns)

@@ -36,6 +36,14 @@ final class HeaderViewTests: XCTestCase {
         ], legend: legend)
     }
 
+    func testATitleTooLongForTheRowEndsInAnEllipsis() {
+        assertScreen(draw(thread(), shownRows: 1, columns: 10, rows: 3), [
+            " Hello ␛…", " bbbbbbbb",
+            " Ann @ann", " aaahhhhh",
+            "──────────", "dddddddddd",
+        ], legend: legend)
+    }
+
     /// The count after the date does not fit: it goes, whole.
     func testExpandedTheAuthorLineThenThePostsFirstRows() {
         let post = thread(body: "the *plan* is\nto ship")

@@ -55,6 +55,10 @@ enum KeyAction: Equatable {
     case searchNext
     case leaveSearch
     case deleteSearchCharacter
+    /// Ctrl-W in the query: its last word goes (readline).
+    case deleteSearchWord
+    /// Ctrl-U in the query: all of it goes.
+    case clearSearch
     /// A character typed into the search query.
     case typeIntoSearch
 }

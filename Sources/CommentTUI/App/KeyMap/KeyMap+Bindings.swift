@@ -105,6 +105,8 @@ extension KeyMap {
             KeyBinding(.search, [.key(.escape)], .leaveSearch, find),
             KeyBinding(.search, [.key(.enter), .ctrl("s")], .searchNext, find),
             KeyBinding(.search, [.key(.backspace)], .deleteSearchCharacter, find),
+            KeyBinding(.search, [.ctrl("w"), .key(.backspace, .alt)], .deleteSearchWord, find),
+            KeyBinding(.search, [.ctrl("u")], .clearSearch, find),
             KeyBinding(.search, [anyCharacter, .anyCharacter(.shift)], .typeIntoSearch, find),
 
             // A page over the screen (F1's, the post's): its keys, then the client's own
