@@ -17,6 +17,7 @@ final class UnreadTests: XCTestCase {
         screen.show(app)
         XCTAssertTrue(screen.plainLines[2].hasPrefix(" ─") && screen.plainLines[2].contains(" new "), screen.plainLines.joined(separator: "\n"))
         XCTAssertEqual(screen.plainLines[4], "   comment number 11")
+        XCTAssertNil(app.message, "at the first unread comment the notice has done its work")
     }
 
     func testOpeningAThreadWithUnreadCommentsSaysHowMany() throws {
@@ -26,6 +27,17 @@ final class UnreadTests: XCTestCase {
         let app = try file.openApp()
         XCTAssertEqual(app.feed.firstUnread, 2)
         XCTAssertEqual(app.message, "3 unread · Alt-U", "said as the thread opens, not only when a marker is restored later")
+    }
+
+    func testARestoredDraftIsSaidWithTheUnreadNotice() throws {
+        let file = try LiveThreadFile(self, comments: 5)
+        let files = try XCTUnwrap(ThreadStateFiles(threadPath: file.path, environment: ["XDG_DATA_HOME": file.data]))
+        try ReadMarker(commentID: "c2", position: 1).save(files)
+        let first = try file.openApp()
+        LiveThreadFile.type("half a thought", into: first)
+        XCTAssertNil(first.prepareToExit())
+        let again = try file.openApp()
+        XCTAssertEqual(again.message, "draft restored · 3 unread · Alt-U")
     }
 
     func testAMarkerNamingAnotherCommentIsIgnored() {

@@ -87,7 +87,8 @@ public final class CommentApp {
     func keepDraft(in file: DraftFile) {
         // Comments added so far are those an outbox still holds; the rest are in the source.
         let report = composer.keep(in: file) { [comments, source] id in comments.containsAdded(id: id) || source.containsComment(id: id) }
-        if let report { overlays.show(report.text, error: report.isError) }
+        // A restored draft is said with the unread notice, not over it.
+        if let report { overlays.show([report.text, unreadNotice].compactMap { $0 }.joined(separator: " · "), error: report.isError) }
     }
 
     // MARK: A turn of the loop
@@ -163,6 +164,12 @@ public final class CommentApp {
     public func didPresent(_ frame: Frame) {
         let marker = feed.readMarker
         feed.didPresent(frame.feedShown, at: wallTime)
+        // The notice of unread comments goes once the reader is up at the first of them (Alt-U
+        // or scrolling): from there on the divider and the feed say it.
+        if let message = overlays.message, message.hasSuffix(Self.unreadSuffix),
+           let first = feed.firstUnread, frame.feedShown != nil, feed.anchor.comment <= first {
+            overlays.clearMessage()
+        }
         overlays.bellRang()
         if let moved = feed.readMarker, moved != marker { source.readMarkerMoved(moved) }
     }
@@ -226,9 +233,15 @@ public final class CommentApp {
     private func restoreReadMarker(_ marker: ReadMarker?) {
         feed.restore(marker)
         // Said at once, so the reader need not know Alt-U to find where they left off.
-        if let first = feed.firstUnread, first < comments.count {
-            overlays.show("\(comments.count - first) unread · Alt-U")
-        }
+        if let unreadNotice { overlays.show(unreadNotice) }
+    }
+
+    private static let unreadSuffix = " unread · Alt-U"
+
+    /// `N unread · Alt-U` while comments after the read marker wait, nil otherwise.
+    var unreadNotice: String? {
+        guard let first = feed.firstUnread, first < comments.count else { return nil }
+        return "\(comments.count - first)" + Self.unreadSuffix
     }
 
     // MARK: Layout
