@@ -264,9 +264,12 @@ final class ComposerModel {
             let problem = VisibleText.escape("\(error)")
             guard let aside = try? file.setAside() else {
                 // It could not be moved: do not save over it either.
-                return ("\(shownPath): \(problem); drafts are not saved this session", true)
+                return ("saved draft unreadable and not movable: drafts are not saved this session (\(shownPath): \(problem))", true)
             }
-            report = ("\(shownPath): \(problem); the draft was moved to \(VisibleText.escape(aside))", true)
+            // What happened first, where and why after: a status bar shows the start of it.
+            let name = VisibleText.escape((aside as NSString).lastPathComponent)
+            let directory = VisibleText.escape((aside as NSString).deletingLastPathComponent)
+            report = ("saved draft unreadable, set aside as \(name) in \(directory): \(problem)", true)
         }
         save = { data in
             if let data { try file.save(data) } else { try file.remove() }
