@@ -168,6 +168,8 @@ final class ComposerFlowTests: XCTestCase {
         let author = app.comments.thread.user(id: selected?.author ?? "")!
         XCTAssertEqual(app.composer.draft.string, "> \(selected?.body ?? "")\n\n@\(author.handle) ")
         XCTAssertEqual(app.composer.draft.mentionedUserIDs, [author.id])
+        send(Self.ctrlUnderscore, to: app)
+        XCTAssertEqual(app.composer.draft.string, "", "one undo takes the whole reply start back")
     }
 
     func testControlXControlEHandsTheDraftToTheEditorAndTakesItBack() {

@@ -132,10 +132,13 @@ final class ComposerModel {
         let lines = comment.body.split(separator: "\n", omittingEmptySubsequences: false)
         let quoted = lines.prefix(Self.replyQuoteLines).map { "> " + $0 }.joined(separator: "\n")
         let more = lines.count > Self.replyQuoteLines
-        draft.moveToStart(extending: false)
-        // Inserted as attributed text: a pending Ctrl-X format is for what the user types next.
-        draft.insert(AttributedString(quoted + (more ? "\n> …" : "") + "\n\n"))
-        if let author { draft.insertMention(handle: author.handle, userID: author.id) }
+        // One undo step takes the whole reply start back.
+        draft.asOneEdit { draft in
+            draft.moveToStart(extending: false)
+            // Inserted as attributed text: a pending Ctrl-X format is for what the user types next.
+            draft.insert(AttributedString(quoted + (more ? "\n> …" : "") + "\n\n"))
+            if let author { draft.insertMention(handle: author.handle, userID: author.id) }
+        }
     }
 
     static let replyQuoteLines = 3

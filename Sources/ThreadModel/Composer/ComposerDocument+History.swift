@@ -24,10 +24,13 @@ struct ComposerHistory: Sendable {
     private(set) var redoStack: [Snapshot] = []
     /// Whether the next typed character joins the last undo step.
     private var coalescing = false
+    /// Inside `ComposerDocument.asOneEdit`: the step was recorded when it began.
+    var isGrouping = false
 
     /// Records the state before an edit, unless the edit continues a run of typing.
     mutating func record(_ before: Snapshot, kind: EditKind) {
         redoStack.removeAll()
+        guard !isGrouping else { return }
         switch kind {
         case .typing(let c):
             if !coalescing { push(before) }
@@ -82,6 +85,15 @@ extension ComposerDocument {
     /// Restores the text and selection from before the last edit (or run of typing).
     public mutating func undo() {
         if let previous = history.undo(current: snapshot) { restore(previous) }
+    }
+
+    /// Makes the edits `body` does one undo step (a reply's quote and its author's mention).
+    public mutating func asOneEdit(_ body: (inout ComposerDocument) -> Void) {
+        history.record(snapshot, kind: .other)
+        let outer = history.isGrouping
+        history.isGrouping = true
+        body(&self)
+        history.isGrouping = outer
     }
 
     /// Re-applies the last undone edit.
