@@ -106,6 +106,32 @@ final class ReplacedThreadFileTests: XCTestCase {
         XCTAssertEqual(written.thread.comments.last.map { [$0.body, $0.author] }, ["waited", "u9"])
     }
 
+    /// The lock is let go before the client has noticed the new file: the append meets a file
+    /// the source has not read, waits for it, and goes under the id that file knows.
+    func testAnAppendThatMeetsTheNewFileBeforeTheClientReadsItWaitsForTheClient() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        let source = try XCTUnwrap(app.source as? ThreadFileSource)
+        let lock = try AppendLock(path: file.path)
+        lock.release(after: 10)
+        LiveThreadFile.type("raced\r", into: app)
+        let other = file.directory.appendingPathComponent("other.jsonl").path
+        let users = [User(id: "u1", handle: "cy", name: "Cy"), User(id: "u9", handle: "ann", name: "Ann B")]
+        try ThreadFileWriter(path: other).create([.thread(ThreadHeader(id: "o", title: "Other", author: "u1", created: LiveThreadFile.start, body: ""))]
+                                                 + users.map(ThreadRecord.user))
+        XCTAssertEqual(rename(other, file.path), 0)
+        lock.release()
+        // The app has not looked at its source since: the append holds the new file's lock.
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while source.following?.appender.deferredCount != 1, Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(source.following?.appender.deferredCount, 1, "the append waits for the client")
+        XCTAssertFalse(try file.fileBodies().contains("raced"), "nothing written to a file the client has not read")
+        pump(app, "the post once the client read the new file", until: { app.deliveries.isEmpty })
+        let written = try ThreadFile.read(path: file.path)
+        XCTAssertEqual(written.problems, [])
+        XCTAssertEqual(written.thread.comments.last.map { [$0.body, $0.author] }, ["raced", "u9"])
+    }
+
     func testQuittingWhileACommentWaitsAcrossAReplacementKeepsItAsTheDraft() throws {
         let file = try LiveThreadFile(self)
         let app = try file.openApp()

@@ -24,17 +24,18 @@ public struct ThreadFileWriter: Sendable {
     /// appended. Once `proceed` said yes, the records are written or the append throws.
     @discardableResult
     public func append(_ records: [ThreadRecord], proceedingIf proceed: () -> Bool) throws -> Bool {
-        try append(madeUnderLock: { proceed() ? records : nil })
+        try append(madeUnderLock: { _ in proceed() ? records : nil })
     }
 
-    /// Appends the records `make` gives once the lock is held, or nothing when it gives nil (a
-    /// client withdrew them while it waited); returns whether it gave records. Made under the
-    /// lock, they can be what holds then (a comment's author changed while it waited).
+    /// Appends the records `make` gives once the lock on the file is held (it is told which file
+    /// that is), or nothing when it gives nil (a client withdrew them, or the file is not the
+    /// one it expected); returns whether it gave records. Made under the lock, they can be what
+    /// holds then (a comment's author changed while it waited).
     @discardableResult
-    public func append(madeUnderLock make: () -> [ThreadRecord]?) throws -> Bool {
+    public func append(madeUnderLock make: (FileIdentity) -> [ThreadRecord]?) throws -> Bool {
         var proceeded = false
         try withLockedFile { file in
-            guard let records = make() else { return ([], false) }
+            guard let records = make(try file.identity()) else { return ([], false) }
             proceeded = true
             let size = try file.size()
             return (records, try size > 0 && file.byte(at: size - 1) != 0x0A)

@@ -22,6 +22,11 @@ final class ThreadFileAppender: @unchecked Sendable {
     /// The reader's user record, written just before their next comment (the file was replaced
     /// by one that does not know them) until one is written.
     private var introduction: User?
+    /// The file the source shows; a comment that gets the lock on another (the path was
+    /// replaced and the source has not read the new file yet) waits for `readerChanged`.
+    private var expected: FileIdentity?
+    /// Comments that met another file than `expected`: still in flight, not written.
+    private var deferred: Set<String> = []
     /// Comments whose append failed, kept for `withdraw()` until sent again.
     private var failed: [Comment] = []
     private var withdrawn: Set<String> = []
@@ -66,12 +71,23 @@ final class ThreadFileAppender: @unchecked Sendable {
         }
     }
 
+    /// Comments waiting for the source to read the file they met (tests).
+    var deferredCount: Int { condition.withLock { deferred.count } }
+
+    /// Appends go to the file with this identity (the one the source read).
+    func expect(_ identity: FileIdentity?) {
+        condition.withLock { expected = identity }
+    }
+
     /// The reader is `reader` now: their comments not being written yet (queued, waiting for the
     /// lock, or failed) go under the new id, and with `introducing` the next one written carries
-    /// their user record. Returns the comments changed.
+    /// their user record; those that met a file the source had not read yet go again. Returns
+    /// the comments changed.
     func readerChanged(from oldID: String, to reader: User, introducing: Bool) -> [Comment] {
         condition.withLock {
             introduction = introducing ? reader : nil
+            for id in deferred { queue.async { [self] in run(id) } }
+            deferred = []
             var changed: [Comment] = []
             for slot in inFlight.indices where !inFlight[slot].writing && inFlight[slot].comment.author == oldID {
                 inFlight[slot].comment.author = reader.id
@@ -98,10 +114,13 @@ final class ThreadFileAppender: @unchecked Sendable {
         var failure: String?
         var wrote = false
         do {
-            wrote = try ThreadFileWriter(path: path).append(madeUnderLock: { startWriting(id) })
+            wrote = try ThreadFileWriter(path: path).append(madeUnderLock: { startWriting(id, in: $0) })
         } catch {
             failure = "\(error)"
         }
+        let waits = condition.withLock { deferred.contains(id) }
+        // It stays in flight, unwritten, until the source has read the file it met.
+        guard !waits else { return }
         condition.withLock {
             // As it is now: its author may have changed while it waited.
             let current = inFlight.first { $0.comment.id == id }?.comment
@@ -120,9 +139,13 @@ final class ThreadFileAppender: @unchecked Sendable {
 
     /// The lock is held: the comment as it is now (its author may have changed while it waited),
     /// after the reader's user record if the file needs it; nil when it was withdrawn meanwhile.
-    private func startWriting(_ id: String) -> [ThreadRecord]? {
+    private func startWriting(_ id: String, in file: FileIdentity) -> [ThreadRecord]? {
         condition.withLock {
             guard !withdrawn.contains(id), let slot = inFlight.firstIndex(where: { $0.comment.id == id }) else { return nil }
+            if let expected, file != expected {
+                deferred.insert(id)
+                return nil
+            }
             inFlight[slot].writing = true
             let comment = inFlight[slot].comment
             let user = introduction.flatMap { $0.id == comment.author ? [ThreadRecord.user($0)] : nil } ?? []

@@ -121,6 +121,7 @@ extension ThreadFileSource {
             self.index = index
             thread = Self.thread(of: index)
             followed = identity
+            following?.appender.expect(identity)
             if tail.identity == identity { self.tail = tail } else { following?.wake.wake() }
             return [.reopened(reason)]
         } catch {

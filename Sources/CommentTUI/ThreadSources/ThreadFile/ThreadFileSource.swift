@@ -71,6 +71,7 @@ public final class ThreadFileSource: ThreadSource {
         let following = try Following(path: path, watch: watch)
         self.following = following
         outbox = stateFiles.map { CommentOutbox(path: $0.path(for: "outbox.jsonl")) }
+        following.appender.expect(before)
         resumeUnsent()
         unreportedFailure = following.startFailure
         followed = before
