@@ -49,7 +49,20 @@ enum LogicalLines {
     static func split(_ text: AttributedString) -> [LogicalLine] { split(MarkupRuns(text)) }
 
     static func split(_ text: MarkupRuns) -> [LogicalLine] {
+        var lines: [LogicalLine] = []
+        forEach(in: text) { lines.append($0) }
+        return lines
+    }
+
+    /// Hands each logical line to `body` as soon as it is complete, so a long text's clusters
+    /// are let go line by line once laid out (an 8 MB comment's clusters never all at once).
+    static func forEach(in text: MarkupRuns, _ body: (LogicalLine) -> Void) {
         var builder = Builder()
+        func handOver() {
+            guard !builder.lines.isEmpty else { return }
+            builder.lines.forEach(body)
+            builder.lines.removeAll(keepingCapacity: true)
+        }
         // The text is walked as one native String: AttributedString's character view costs
         // several times more per character on Linux. Slicing an AttributedString rounds a run's
         // bounds down to character boundaries, so a character belongs to the run holding its
@@ -70,6 +83,7 @@ enum LogicalLines {
                     guard offset + 1 <= run.end else { break }
                     builder.add(ascii: byte, style: style, block: block)
                     offset += 1
+                    if byte == UInt8(ascii: "\n") { handOver() }
                     continue
                 }
                 let index = utf8.index(utf8.startIndex, offsetBy: offset)
@@ -79,10 +93,11 @@ enum LogicalLines {
                 builder.add(whole[index], style: style, block: block)
                 offset = end
             }
+            handOver()
         }
         builder.closeLink(unless: nil)
         builder.flush()
-        return builder.lines
+        handOver()
     }
 
     /// Printable ASCII as display clusters, made once (most comment text is ASCII).
@@ -91,7 +106,10 @@ enum LogicalLines {
     }
 
     private struct Builder {
+        /// Complete lines not handed over yet.
         var lines: [LogicalLine] = []
+        /// Whether any line was completed (handed over or not).
+        var hasLines = false
         var current = LogicalLine()
         var started = false
         var block: MarkupBlock?
@@ -143,7 +161,7 @@ enum LogicalLines {
             started = true
             let isNewBlock = block != self.block
             self.block = block
-            current.startsBlock = isNewBlock || lines.isEmpty
+            current.startsBlock = isNewBlock || !hasLines
             current.isCode = block.map { if case .codeBlock = $0.role { true } else { false } } ?? false
             if let block, case .listItem(_, _, let list) = block.role, isNewBlock,
                let previous = previousBlock, case .listItem(_, _, let previousList) = previous.role {
@@ -224,6 +242,7 @@ enum LogicalLines {
         mutating func flush() {
             guard started else { return }
             lines.append(current)
+            hasLines = true
             if let block { previousBlock = block }
             current = LogicalLine()
             started = false

@@ -62,9 +62,11 @@ struct TextLayout: Equatable, Sendable {
     init(_ text: MarkupRuns, width: Int) {
         let width = max(4, width)
         var lines: [Line] = []
-        for (n, paragraph) in LogicalLines.split(text).enumerated() {
+        var n = 0
+        LogicalLines.forEach(in: text) { paragraph in
             if n > 0, paragraph.startsBlock, !paragraph.continuesList { lines.append(LineWrapper.runs(paragraph.separator)) }
             lines += LineWrapper(width: width, paragraph: paragraph).wrap()
+            n += 1
         }
         self.init(width: width, lines: lines.isEmpty ? [Line()] : lines)
     }
