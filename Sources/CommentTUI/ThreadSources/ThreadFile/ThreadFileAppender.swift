@@ -112,14 +112,14 @@ final class ThreadFileAppender: @unchecked Sendable {
 
     private func run(_ id: String) {
         var failure: String?
-        var wrote = false
+        var wrote = false, waits = false
         do {
-            wrote = try ThreadFileWriter(path: path).append(madeUnderLock: { startWriting(id, in: $0) })
+            wrote = try ThreadFileWriter(path: path).append(madeUnderLock: { startWriting(id, in: $0, waits: &waits) })
         } catch {
             failure = "\(error)"
         }
-        let waits = condition.withLock { deferred.contains(id) }
-        // It stays in flight, unwritten, until the source has read the file it met.
+        // It stays in flight, unwritten, until the source has read the file it met (and
+        // `readerChanged` may already have sent it again: this run leaves it alone).
         guard !waits else { return }
         condition.withLock {
             // As it is now: its author may have changed while it waited.
@@ -138,12 +138,14 @@ final class ThreadFileAppender: @unchecked Sendable {
     }
 
     /// The lock is held: the comment as it is now (its author may have changed while it waited),
-    /// after the reader's user record if the file needs it; nil when it was withdrawn meanwhile.
-    private func startWriting(_ id: String, in file: FileIdentity) -> [ThreadRecord]? {
+    /// after the reader's user record if the file needs it; nil when it was withdrawn meanwhile,
+    /// or when `file` is not the one the source read (then `waits`: deferred).
+    private func startWriting(_ id: String, in file: FileIdentity, waits: inout Bool) -> [ThreadRecord]? {
         condition.withLock {
             guard !withdrawn.contains(id), let slot = inFlight.firstIndex(where: { $0.comment.id == id }) else { return nil }
             if let expected, file != expected {
                 deferred.insert(id)
+                waits = true
                 return nil
             }
             inFlight[slot].writing = true
