@@ -115,6 +115,7 @@ final class ReplacedThreadFileTests: XCTestCase {
         let lock = try AppendLock(path: file.path)
         lock.release(after: 10)
         LiveThreadFile.type("raced\r", into: app)
+        LiveThreadFile.type("raced too\r", into: app)
         let other = file.directory.appendingPathComponent("other.jsonl").path
         let users = [User(id: "u1", handle: "cy", name: "Cy"), User(id: "u9", handle: "ann", name: "Ann B")]
         try ThreadFileWriter(path: other).create([.thread(ThreadHeader(id: "o", title: "Other", author: "u1", created: LiveThreadFile.start, body: ""))]
@@ -123,13 +124,13 @@ final class ReplacedThreadFileTests: XCTestCase {
         lock.release()
         // The app has not looked at its source since: the append holds the new file's lock.
         let deadline = Date(timeIntervalSinceNow: 5)
-        while source.following?.appender.deferredCount != 1, Date() < deadline { usleep(10_000) }
-        XCTAssertEqual(source.following?.appender.deferredCount, 1, "the append waits for the client")
-        XCTAssertFalse(try file.fileBodies().contains("raced"), "nothing written to a file the client has not read")
-        pump(app, "the post once the client read the new file", until: { app.deliveries.isEmpty })
+        while source.following?.appender.deferredCount != 2, Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(source.following?.appender.deferredCount, 2, "both appends wait for the client")
+        XCTAssertEqual(try file.fileBodies(), [], "nothing written to a file the client has not read")
+        pump(app, "the posts once the client read the new file", until: { app.deliveries.isEmpty })
         let written = try ThreadFile.read(path: file.path)
         XCTAssertEqual(written.problems, [])
-        XCTAssertEqual(written.thread.comments.last.map { [$0.body, $0.author] }, ["raced", "u9"])
+        XCTAssertEqual(written.thread.comments.map { [$0.body, $0.author] }, [["raced", "u9"], ["raced too", "u9"]], "in the order sent")
     }
 
     func testQuittingWhileACommentWaitsAcrossAReplacementKeepsItAsTheDraft() throws {

@@ -162,8 +162,9 @@ extension CommentApp {
     /// typed since, so the draft saved at exit holds them: quitting never waits for the lock,
     /// and an unsent comment is never lost.
     public func keepUnsentInDraft() {
-        // Only the reader's own: the demo's companion posts through the source too.
-        let unsent = source.withdrawUnsent().filter { $0.author == me.id }
+        // Only the reader's own (under any id they had): the demo's companion posts through the
+        // source too.
+        let unsent = source.withdrawUnsent().filter { $0.author != demoCompanion?.author.id }
         guard !unsent.isEmpty else { return }
         let typed = composer.bodyToSend == nil ? [] : [composer.draft.markdown]
         composer.replaceAll(withEdited: (unsent.map(\.body) + typed).joined(separator: "\n\n"), handles: comments.handleID)

@@ -27,6 +27,9 @@ final class ThreadFileAppender: @unchecked Sendable {
     private var expected: FileIdentity?
     /// Comments that met another file than `expected`: still in flight, not written.
     private var deferred: Set<String> = []
+    /// Counts `readerChanged` calls: an introduction is let go only by a write that carried it
+    /// since the last one (a write to the file before may end after the new file asked for it).
+    private var readerGeneration = 0
     /// Comments whose append failed, kept for `withdraw()` until sent again.
     private var failed: [Comment] = []
     private var withdrawn: Set<String> = []
@@ -79,17 +82,25 @@ final class ThreadFileAppender: @unchecked Sendable {
         condition.withLock { expected = identity }
     }
 
-    /// The reader is `reader` now: their comments not being written yet (queued, waiting for the
-    /// lock, or failed) go under the new id, and with `introducing` the next one written carries
-    /// their user record; those that met a file the source had not read yet go again. Returns
-    /// the comments changed.
-    func readerChanged(from oldID: String, to reader: User, introducing: Bool) -> [Comment] {
+    /// The source read the file `file` and the reader is `reader` there: their comments not
+    /// written yet (queued, waiting for the lock, being written, or failed) go under the new id,
+    /// with `introducing` the next one written carries their user record, and appends go to
+    /// `file` from now on; those that met it before the source had read it go again, in the
+    /// order sent. All of it at once, so no append sees the new file with the old reader.
+    /// Returns the comments changed.
+    func readerChanged(from oldID: String, to reader: User, introducing: Bool, expecting file: FileIdentity?) -> [Comment] {
         condition.withLock {
+            expected = file
             introduction = introducing ? reader : nil
-            for id in deferred { queue.async { [self] in run(id) } }
+            readerGeneration += 1
+            for entry in inFlight where deferred.contains(entry.comment.id) {
+                let id = entry.comment.id
+                queue.async { [self] in run(id) }
+            }
             deferred = []
             var changed: [Comment] = []
-            for slot in inFlight.indices where !inFlight[slot].writing && inFlight[slot].comment.author == oldID {
+            // One being written keeps its bytes; the new id is for a retry if the write fails.
+            for slot in inFlight.indices where inFlight[slot].comment.author == oldID {
                 inFlight[slot].comment.author = reader.id
                 changed.append(inFlight[slot].comment)
             }
@@ -99,6 +110,21 @@ final class ThreadFileAppender: @unchecked Sendable {
             }
             return changed
         }
+    }
+
+    /// The source could not read the file at the path: comments that met it fail (Enter tries
+    /// them again), rather than wait for a `readerChanged` that will not come.
+    func failDeferred(_ reason: String) {
+        condition.withLock {
+            for entry in inFlight where deferred.contains(entry.comment.id) {
+                failed.append(entry.comment)
+                finished.append((entry.comment.id, reason))
+            }
+            inFlight.removeAll { deferred.contains($0.comment.id) }
+            deferred = []
+            condition.broadcast()
+        }
+        wake.wake()
     }
 
     /// Waits until no append is queued or running (tests); false after `timeout` seconds.
@@ -112,21 +138,20 @@ final class ThreadFileAppender: @unchecked Sendable {
 
     private func run(_ id: String) {
         var failure: String?
-        var wrote = false, waits = false
+        var start = WriteStart()
         do {
-            wrote = try ThreadFileWriter(path: path).append(madeUnderLock: { startWriting(id, in: $0, waits: &waits) })
+            try ThreadFileWriter(path: path).append(madeUnderLock: { startWriting(id, in: $0, start: &start) })
         } catch {
             failure = "\(error)"
         }
         // It stays in flight, unwritten, until the source has read the file it met (and
         // `readerChanged` may already have sent it again: this run leaves it alone).
-        guard !waits else { return }
+        guard !start.waits else { return }
         condition.withLock {
+            // Written with the reader's record, for the file the source has now: it knows them.
+            if failure == nil, start.introducedIn == readerGeneration { introduction = nil }
             // As it is now: its author may have changed while it waited.
             let current = inFlight.first { $0.comment.id == id }?.comment
-            if wrote, let current, introduction?.id == current.author {
-                introduction = nil  // written with this comment: the file knows the reader now
-            }
             inFlight.removeAll { $0.comment.id == id }
             if !withdrawn.contains(id) {
                 if failure != nil, let current { failed.append(current) }
@@ -140,18 +165,27 @@ final class ThreadFileAppender: @unchecked Sendable {
     /// The lock is held: the comment as it is now (its author may have changed while it waited),
     /// after the reader's user record if the file needs it; nil when it was withdrawn meanwhile,
     /// or when `file` is not the one the source read (then `waits`: deferred).
-    private func startWriting(_ id: String, in file: FileIdentity, waits: inout Bool) -> [ThreadRecord]? {
+    private func startWriting(_ id: String, in file: FileIdentity, start: inout WriteStart) -> [ThreadRecord]? {
         condition.withLock {
             guard !withdrawn.contains(id), let slot = inFlight.firstIndex(where: { $0.comment.id == id }) else { return nil }
             if let expected, file != expected {
                 deferred.insert(id)
-                waits = true
+                start.waits = true
                 return nil
             }
             inFlight[slot].writing = true
             let comment = inFlight[slot].comment
-            let user = introduction.flatMap { $0.id == comment.author ? [ThreadRecord.user($0)] : nil } ?? []
-            return user + [.comment(comment)]
+            guard let introduction, introduction.id == comment.author else { return [.comment(comment)] }
+            start.introducedIn = readerGeneration
+            return [.user(introduction), .comment(comment)]
         }
+    }
+
+    /// What `startWriting` decided, for the run that asked.
+    private struct WriteStart {
+        /// Deferred: the file is not the one the source read.
+        var waits = false
+        /// The reader generation whose introduction the write carried, if it carried one.
+        var introducedIn: Int?
     }
 }

@@ -121,11 +121,11 @@ extension ThreadFileSource {
             self.index = index
             thread = Self.thread(of: index)
             followed = identity
-            following?.appender.expect(identity)
             if tail.identity == identity { self.tail = tail } else { following?.wake.wake() }
             return [.reopened(reason)]
         } catch {
             followed = (try? FileSystem.identity(of: path)) ?? nil
+            following?.appender.failDeferred("the thread file was replaced and could not be read: \(error)")
             return [.problem("stopped following: \(error)")]
         }
     }

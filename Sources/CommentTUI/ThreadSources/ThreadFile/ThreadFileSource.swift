@@ -71,7 +71,8 @@ public final class ThreadFileSource: ThreadSource {
         let following = try Following(path: path, watch: watch)
         self.following = following
         outbox = stateFiles.map { CommentOutbox(path: $0.path(for: "outbox.jsonl")) }
-        following.appender.expect(before)
+        // Without a watch no replacement is ever read: appends go to whatever the path names.
+        if following.startFailure == nil { following.appender.expect(before) }
         resumeUnsent()
         unreportedFailure = following.startFailure
         followed = before
@@ -159,7 +160,7 @@ public final class ThreadFileSource: ThreadSource {
     public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {
         introduction = introducing ? reader : nil
         guard let following else { return }
-        for comment in following.appender.readerChanged(from: oldID, to: reader, introducing: introducing) {
+        for comment in following.appender.readerChanged(from: oldID, to: reader, introducing: introducing, expecting: followed) {
             try? outbox?.queue(CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created,
                                                    body: comment.body, replyTo: nil))
         }
