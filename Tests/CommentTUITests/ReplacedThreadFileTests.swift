@@ -46,13 +46,19 @@ final class ReplacedThreadFileTests: XCTestCase {
         try assertFollowsTheFileAtThePath(app, file)
     }
 
-    /// Moves a thread file with these users (and one comment by the first) over the client's.
-    private func replace(_ file: LiveThreadFile, users: [User], in app: CommentApp) throws {
+    /// Moves a thread file with these users (and `comments` by the first) over the client's.
+    private func moveOver(_ file: LiveThreadFile, users: [User], comments: [String] = ["first"]) throws {
         let other = file.directory.appendingPathComponent("other.jsonl").path
         let header = ThreadHeader(id: "t-other", title: "Other", author: users[0].id, created: LiveThreadFile.start, body: "")
-        try ThreadFileWriter(path: other).create([.thread(header)] + users.map(ThreadRecord.user)
-            + [.comment(Comment(id: "o1", author: users[0].id, created: LiveThreadFile.start, body: "first"))])
+        try ThreadFileWriter(path: other).create([.thread(header)] + users.map(ThreadRecord.user) + comments.enumerated().map {
+            .comment(Comment(id: "o\($0.offset + 1)", author: users[0].id, created: LiveThreadFile.start, body: $0.element))
+        })
         XCTAssertEqual(rename(other, file.path), 0)
+    }
+
+    /// `moveOver`, then the client notices.
+    private func replace(_ file: LiveThreadFile, users: [User], in app: CommentApp) throws {
+        try moveOver(file, users: users)
         pump(app, "the client noticed the new file", until: { app.message?.contains("replaced") == true })
     }
 
@@ -116,11 +122,7 @@ final class ReplacedThreadFileTests: XCTestCase {
         lock.release(after: 10)
         LiveThreadFile.type("raced\r", into: app)
         LiveThreadFile.type("raced too\r", into: app)
-        let other = file.directory.appendingPathComponent("other.jsonl").path
-        let users = [User(id: "u1", handle: "cy", name: "Cy"), User(id: "u9", handle: "ann", name: "Ann B")]
-        try ThreadFileWriter(path: other).create([.thread(ThreadHeader(id: "o", title: "Other", author: "u1", created: LiveThreadFile.start, body: ""))]
-                                                 + users.map(ThreadRecord.user))
-        XCTAssertEqual(rename(other, file.path), 0)
+        try moveOver(file, users: [User(id: "u1", handle: "cy", name: "Cy"), User(id: "u9", handle: "ann", name: "Ann B")], comments: [])
         lock.release()
         // The app has not looked at its source since: the append holds the new file's lock.
         let deadline = Date(timeIntervalSinceNow: 5)

@@ -205,6 +205,15 @@ final class TmuxClientTests: XCTestCase {
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
     }
 
+    /// Waits until the next whole minute (the idle client's one wake-up, for relative times) is
+    /// at least `seconds` away, and the last one half a second past.
+    private func waitClearOfTheNextMinute(by seconds: Double) throws {
+        try Waiting.until("\(seconds) s clear of the next whole minute", timeout: 8) {
+            let second = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+            return second >= 0.5 && second <= 60 - seconds
+        }
+    }
+
     func testIdleClientUsesNoCPU() throws {
         let tmux = try TmuxSession()
         try tmux.startClient()
@@ -212,10 +221,7 @@ final class TmuxClientTests: XCTestCase {
         try tmux.waitFor("the first frames to settle") { self.isIdle($0) }
         _ = try tmux.settledStyledCells()
         // The one wake-up at idle is at each whole minute (relative times): measure between two.
-        try Waiting.until("5 s clear of the next whole minute", timeout: 8) {
-            let second = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
-            return second >= 0.5 && second <= 55
-        }
+        try waitClearOfTheNextMinute(by: 5)
         let before = try cpuTicks(of: worker)
         try tmux.assertUnchanged(for: 2)
         let after = try cpuTicks(of: worker)
@@ -238,10 +244,7 @@ final class TmuxClientTests: XCTestCase {
         // The glow's steps are 0.33 s apart: at rest means the same for longer than a step.
         Thread.sleep(forTimeInterval: 2.2)
         _ = try tmux.settledStyledCells()
-        try Waiting.until("4 s clear of the next whole minute", timeout: 8) {
-            let second = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
-            return second >= 0.5 && second <= 56
-        }
+        try waitClearOfTheNextMinute(by: 4)
         let before = try cpuTicks(of: worker)
         try tmux.assertUnchanged(for: 1.5)
         XCTAssertEqual(try cpuTicks(of: worker) - before, 0, "CPU ticks used in 1.5 s after the effects ended")

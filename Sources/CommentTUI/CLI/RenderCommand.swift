@@ -48,9 +48,11 @@ enum RenderCommand {
         } catch let error as SystemError {
             throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
         }
-        try render(source, width: width, now: now, plain: parsed.flags.contains("--plain"), as: parsed.value("--as"), context: context)
+        // Every line is read once for the problems; the header counts the comments that read.
+        let (problems, readable) = problems(of: source)
+        try render(source, width: width, now: now, plain: parsed.flags.contains("--plain"), as: parsed.value("--as"),
+                   commentCount: readable, context: context)
         // What reads is printed; what does not is named on stderr, and the status says so.
-        let problems = problems(of: source)
         for problem in problems {
             context.writeError("\(VisibleText.escape(path)):\(problem.line): \(VisibleText.escape(problem.message))\n")
         }
@@ -58,9 +60,11 @@ enum RenderCommand {
     }
 
     /// The file's problems as `check` finds them (lines that did not read, comments by unknown
-    /// users, ids used twice), from the index and a pass over its comments, in line order.
-    static func problems(of source: ThreadFileSource) -> [ThreadFileProblem] {
+    /// users, ids used twice), from the index and a pass over its comments, in line order; and
+    /// how many comments read.
+    static func problems(of source: ThreadFileSource) -> (problems: [ThreadFileProblem], readable: Int) {
         var problems = source.openingProblems
+        var readable = 0
         let index = source.index
         var ids: Set<String> = []
         for position in 0..<index.commentCount {
@@ -68,6 +72,7 @@ enum RenderCommand {
             case .failure(let problem):
                 problems.append(problem)
             case .success(let comment):
+                readable += 1
                 let line = index.lineNumber(ofComment: position)
                 if !ids.insert(comment.id).inserted {
                     problems.append(ThreadFileProblem(line: line, message: "comment id \"\(comment.id)\" used before"))
@@ -78,11 +83,13 @@ enum RenderCommand {
                 }
             }
         }
-        return problems.sorted { $0.line < $1.line }
+        return (problems.sorted { $0.line < $1.line }, readable)
     }
 
     /// Prints the thread of any source as opened: its header, then its opened comments.
-    static func render(_ source: ThreadSource, width: Int, now: Date, plain: Bool, as handle: String?, context: CommandContext) throws {
+    /// `commentCount`: the comments that read, for the header (default: every one opened).
+    static func render(_ source: ThreadSource, width: Int, now: Date, plain: Bool, as handle: String?,
+                       commentCount: Int? = nil, context: CommandContext) throws {
         let thread = source.thread
         let comments = source.openedComments
         let me = handle.flatMap { thread.user(handle: $0) }
@@ -93,11 +100,7 @@ enum RenderCommand {
         }
         let handles = thread.userIDsByLowercasedHandle
         let headerLayout = ThreadHeaderLayout(thread: thread, width: width, handles: { handles[$0.lowercased()] }, bodyRows: nil)
-        // The header counts comments, not the lines shown as problems: every line is read first.
-        let readable = (0..<comments.commentCount).reduce(0) { count, position in
-            if case .success = comments.comment(at: position) { count + 1 } else { count }
-        }
-        let headerView = HeaderView(thread: thread, commentCount: readable, layout: headerLayout,
+        let headerView = HeaderView(thread: thread, commentCount: commentCount ?? comments.commentCount, layout: headerLayout,
                                     shownRows: headerLayout.postRows, ownUserID: me?.id ?? "")
         var header = CellBuffer(columns: width, rows: headerView.height)
         headerView.draw(into: &header, width: width)
