@@ -78,6 +78,25 @@ public final class Pilot {
         draw()
     }
 
+    /// Lets time pass with no frame drawn and nothing advanced, as when the loop sleeps in
+    /// `poll()` with nothing moving: the next event is the first the app hears of the new time.
+    public func idle(for seconds: Double) {
+        time = time + seconds
+    }
+
+    /// Draws a frame every 1/60 s while the app asks for one (at most `limit`), as the loop does;
+    /// calls `each` after every frame and returns how many were drawn.
+    @discardableResult
+    public func runFrames(limit: Int = 600, each: (Pilot) -> Void = { _ in }) -> Int {
+        var frames = 0
+        while let deadline = app.nextDeadline, frames < limit {
+            advance(by: max(1.0 / 60, deadline - time))
+            each(self)
+            frames += 1
+        }
+        return frames
+    }
+
     /// Lets every animation and timer run out (five seconds on).
     public func settle() { advance(by: 5) }
 

@@ -214,7 +214,8 @@ final class FeedScrollingTests: XCTestCase {
     /// says so; so it does when Enter comes back to the only match.
     func testSearchSaysWhenItWrapsToTheNewestAndWhenAMatchIsTheOnlyOne() {
         let pilot = ThreadFixture.numbered(66).pilot(columns: 120, rows: 16)
-        func key(_ press: KeyPress) { pilot.press(press); pilot.advance(by: 0.5) }
+        // Frames as the loop draws them, until the jump to a match has come to rest.
+        func key(_ press: KeyPress) { pilot.press(press); pilot.runFrames() }
         var status: String { pilot.lines.last! }
         key(.ctrl("s"))
         for c in "number 6" { key(KeyPress(.character(c))) }
@@ -236,7 +237,8 @@ final class FeedScrollingTests: XCTestCase {
     /// the search bar), Ctrl-W takes its last word, Ctrl-U all of it.
     func testAPasteGoesIntoTheQueryAndCtrlWAndCtrlUEditIt() {
         let pilot = ThreadFixture.numbered(66).pilot(columns: 120, rows: 16)
-        func key(_ press: KeyPress) { pilot.press(press); pilot.advance(by: 0.5) }
+        // Frames as the loop draws them, until the jump to a match has come to rest.
+        func key(_ press: KeyPress) { pilot.press(press); pilot.runFrames() }
         key(.ctrl("s"))
         _ = pilot.send(.paste("number\n5"))
         pilot.advance(by: 0.5)

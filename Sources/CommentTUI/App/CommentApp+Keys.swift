@@ -81,7 +81,7 @@ extension CommentApp {
         case .edit: return nil    // carried out by handleKey, which passes the edit on to the mention list
         case .startChord: return apply(composer.startChord())
         case .format, .openEditor, .cancelChord: return nil    // only after Ctrl-X (see handleKey)
-        case .moveInMentionList(let step): mentions.move(step, at: now)
+        case .moveInMentionList(let step): mentions.move(step)
         case .insertMention:
             guard let pick = mentions.takeHighlighted() else { return nil }
             composer.insertMention(pick.user, replacingCharactersBeforeCaret: pick.replacing)
@@ -134,7 +134,7 @@ extension CommentApp {
         }
         if feed.gesture == nil, let picker = mentions.picker,
            mentions.isPressed || ((mouse.isWheel || mouse.action == .press) && picker.hitShape.contains(column: mouse.column, row: mouse.row)) {
-            if let pick = mentions.handle(mouse, at: now) {
+            if let pick = mentions.handle(mouse) {
                 composer.insertMention(pick.user, replacingCharactersBeforeCaret: pick.replacing)
             }
             return

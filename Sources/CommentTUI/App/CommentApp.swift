@@ -33,8 +33,10 @@ public final class CommentApp {
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
     static let olderPageMargin = FeedScroll.edgeMargin
     private(set) var size: (columns: Int, rows: Int)
+    /// The monotonic clock every feature reads: events and frames move it before anything acts.
+    let clock = AppClock()
     /// The monotonic time: scroll inputs carry it, frames advance the engines to it.
-    public private(set) var now = ScrollInstant.zero
+    public var now: ScrollInstant { clock.now }
     /// The wall-clock time: relative times count to it, link visibility is timed by it, sent
     /// comments are stamped with it. The loop sets it each turn; tests set it themselves.
     public var wallTime = Date(timeIntervalSince1970: 0)
@@ -70,10 +72,10 @@ public final class CommentApp {
             deliveries[comment.id] = .sending
         }
         size = (columns, rows)
-        composer = ComposerModel(columns: columns, rows: rows)
-        mentions = MentionList(me: me.id)
+        composer = ComposerModel(columns: columns, rows: rows, clock: clock)
+        mentions = MentionList(me: me.id, clock: clock)
         let regions = ScreenRegions(columns: columns, rows: rows, composerRows: 1, composerMaximum: composer.maximumRows)
-        feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, now: now)
+        feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, clock: clock)
         scrollEvents.observe(feed.scroll.model)
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
         restoreReadMarker(source.loadReadMarker())
@@ -106,10 +108,13 @@ public final class CommentApp {
         prepare()
     }
 
+    /// Moves the one clock, so every feature acts at `time` from here on, and brings what is
+    /// timed to it: the feed's and the list's motions and timers, the draft's pending save.
     private func moveClock(to time: ScrollInstant) {
-        now = max(now, time)
-        mentions.picker?.model.advance(to: now)
-        if let error = composer.advance(to: now) { overlays.show("draft not saved (kept in memory): \(error)", error: true) }
+        clock.move(to: time)
+        feed.advance()
+        mentions.advance()
+        if let error = composer.saveIfDue() { overlays.show("draft not saved (kept in memory): \(error)", error: true) }
     }
 
     /// Applies one input event, at `time` when given (the clock moves there first); returns what
@@ -138,7 +143,7 @@ public final class CommentApp {
         case .focus, .modeReport: break
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
-                        feed: regions.feed, now: now)
+                        feed: regions.feed)
         if composer.revision != revision { source.readerIsTyping(composer.bodyToSend != nil) }
         prepare()
         return commands
@@ -261,7 +266,7 @@ public final class CommentApp {
     func prepare() {
         guard !isTooSmall else { return }
         let feedRect = regions.feed
-        feed.prepare(rect: feedRect, columns: size.columns, now: now)
+        feed.prepare(rect: feedRect, columns: size.columns)
         mentions.picker?.relayout(feed: feedRect, now: now)
         feed.coveredFromRow = mentions.picker.map { $0.frame.row + $0.visibleInsetRows }
         if comments.hasOlder, !isLoadingOlder, feed.anchor.comment < Self.olderPageMargin {

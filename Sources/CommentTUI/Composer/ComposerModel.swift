@@ -35,11 +35,13 @@ final class ComposerModel {
     /// When the pending save is due, if one is, and since when the draft has unsaved changes.
     private(set) var saveDue: ScrollInstant?
     private var dirtySince: ScrollInstant?
-    /// The composer's clock, moved by the app; saves are timed by it.
-    private(set) var now = ScrollInstant.zero
+    /// The app's clock; saves are timed by it.
+    let clock: AppClock
+    private var now: ScrollInstant { clock.now }
 
-    init(columns: Int, rows: Int) {
+    init(columns: Int, rows: Int, clock: AppClock) {
         size = (columns, rows)
+        self.clock = clock
     }
 
     /// Follows the terminal's size.
@@ -209,12 +211,6 @@ final class ComposerModel {
     static let saveMaximumDelay = 2.0
     /// How long a failed save waits before the next try.
     static let saveRetry = 5.0
-
-    /// Moves the composer's clock and saves the draft if a save fell due; returns a failure.
-    func advance(to time: ScrollInstant) -> Error? {
-        now = max(now, time)
-        return saveIfDue()
-    }
 
     /// Notes a change of the draft: the cached window is stale and a save is due.
     private func draftDidChange() {

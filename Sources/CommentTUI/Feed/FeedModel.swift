@@ -25,8 +25,10 @@ final class FeedModel {
     /// The feed's rectangle on screen and the terminal's width, as of the last `prepare`.
     private(set) var rect: CellRect
     private(set) var columns: Int
-    /// The feed's clock: scroll inputs carry it.
-    private(set) var now: ScrollInstant
+    /// The app's clock: scroll inputs and effects start at its time.
+    let clock: AppClock
+    /// The time now, by the app's clock.
+    var now: ScrollInstant { clock.now }
     private var layoutCache: FeedLayout
     private var headerCache: ThreadHeaderLayout?
     /// The comment selected with Alt-Up/Alt-Down, a search or a click, by feed position.
@@ -58,26 +60,31 @@ final class FeedModel {
     /// The feed's top comment in the last frame shown and the viewport row its first row was on.
     private var lastFrame: (comment: Int, start: Int, feed: CellRect)?
 
-    init(comments: ThreadComments, me: String, rect: CellRect, columns: Int, snapMode: SnapMode, now: ScrollInstant) {
+    init(comments: ThreadComments, me: String, rect: CellRect, columns: Int, snapMode: SnapMode, clock: AppClock) {
         self.comments = comments
         self.me = me
         self.rect = rect
         self.columns = columns
-        self.now = now
+        self.clock = clock
         layoutCache = FeedLayout(width: columns)
         let header = ThreadHeaderLayout(thread: comments.thread, width: columns, handles: comments.handleID)
         headerCache = header
         scroll = FeedScroll(commentCount: comments.count, viewportRows: rect.height, columns: columns,
-                            postRows: Self.postRows(header, feedHeight: rect.height), configuration: ScrollConfiguration(), now: now)
+                            postRows: Self.postRows(header, feedHeight: rect.height), configuration: ScrollConfiguration(), now: clock.now)
         scroll.snapMode = snapMode
     }
 
     // MARK: Frames
 
+    /// Brings the feed's motions and timers to the clock's time (before an event acts, and
+    /// before a frame).
+    func advance() {
+        scroll.model.advance(to: now)
+    }
+
     /// Brings the feed to the frame about to be drawn: size, time, heights on and near the screen.
-    func prepare(rect newRect: CellRect, columns newColumns: Int, now time: ScrollInstant) {
+    func prepare(rect newRect: CellRect, columns newColumns: Int) {
         rect = newRect
-        now = max(now, time)
         if newColumns != columns {
             columns = newColumns
             layoutCache = FeedLayout(width: newColumns)

@@ -19,9 +19,19 @@ final class MentionList {
     /// Who wrote last counts from the latest comments only: a big file's older ones stay undecoded.
     static let recencyWindow = 1000
 
+    /// The app's clock: the list scrolls at its time.
+    let clock: AppClock
+    private var now: ScrollInstant { clock.now }
+
     /// A list for the user `me` (never offered to mention themselves).
-    init(me: String) {
+    init(me: String, clock: AppClock) {
         self.me = me
+        self.clock = clock
+    }
+
+    /// Brings the open list's motion and timers to the clock's time.
+    func advance() {
+        picker?.model.advance(to: now)
     }
 
     /// Whether the list is open.
@@ -34,7 +44,7 @@ final class MentionList {
     func commentsAdded() { recencyIsStale = true }
 
     /// Opens, updates or closes the list after an event that changed the draft (or not).
-    func follow(_ edit: DraftEdit?, draftChanged: Bool, draft: ComposerDocument, comments: ThreadComments, feed: CellRect, now: ScrollInstant) {
+    func follow(_ edit: DraftEdit?, draftChanged: Bool, draft: ComposerDocument, comments: ThreadComments, feed: CellRect) {
         guard let picker else {
             if case .typed("@")? = edit, let found = draft.mentionQuery, found.query.isEmpty {
                 self.picker = MentionPicker(query: "", results: rank("", comments), feed: feed, now: now)
@@ -72,7 +82,7 @@ final class MentionList {
     }
 
     /// Moves the highlight.
-    func move(_ step: MentionListStep, at now: ScrollInstant) {
+    func move(_ step: MentionListStep) {
         guard let picker else { return }
         switch step {
         case .up: picker.moveHighlight(by: -1, at: now)
@@ -91,7 +101,7 @@ final class MentionList {
     /// A mouse event on the list's own rows (or the drag and release of a press there): the wheel
     /// and drags scroll it; a press released where it started, without moving, picks a user
     /// (returned with the characters it replaces, and the list closes).
-    func handle(_ mouse: MouseEvent, at now: ScrollInstant) -> (user: User, replacing: Int)? {
+    func handle(_ mouse: MouseEvent) -> (user: User, replacing: Int)? {
         guard let picker else { return nil }
         let row = mouse.row - picker.frame.row
         switch (mouse.button, mouse.action) {
