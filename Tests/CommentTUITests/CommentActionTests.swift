@@ -33,7 +33,7 @@ final class CommentActionTests: XCTestCase {
         let (app, screen) = Self.actions.open(columns: 50, rows: 40)
         app.feed.scrollToTop(); app.settle()
         let lines = show(app, screen)
-        XCTAssertTrue(lines.contains("   long line 12… 8 more lines"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("   long line 12 … 8 more lines"), lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains("   long line 13"))
     }
 
