@@ -3,9 +3,10 @@
 /// Greedy, by display width: a row breaks after the last space that fits, or between wide
 /// (CJK) clusters, except before closing punctuation or after an opening bracket (`Kinsoku`:
 /// the character before moves on with it); a word longer than the row is broken where the row
-/// ends. Spaces at a soft break are dropped. Code keeps every space and breaks only where the row ends. The pieces of
-/// one substituted character (`👨‍👩‍👧` as `👨👩👧`) stay on one row, unless wider than a row, and so
-/// do a ruby annotation's base and reading; a row with bases gets its reading row above it.
+/// ends. Spaces at a soft break are dropped. Code keeps every space and breaks only where the
+/// row ends. The pieces of one substituted character (`👨‍👩‍👧` as `👨👩👧`) stay on one row,
+/// unless wider than a row, and so do a ruby annotation's base and reading; a row with bases
+/// gets its reading row above it.
 struct LineWrapper {
     let width: Int
     let paragraph: LogicalLine
