@@ -42,6 +42,6 @@ final class ChromeFitTests: XCTestCase {
         var fixture = ThreadFixture.numbered(2031)
         fixture.label = "release-planning.jsonl"
         let pilot = fixture.pilot(columns: 50, rows: 12)
-        XCTAssertEqual(pilot.lines.last, " @ann · release-planni… · idle · comment 2030/2031")
+        XCTAssertEqual(pilot.lines.last, " @ann · release-planni… · idle · comment 2031/2031")
     }
 }

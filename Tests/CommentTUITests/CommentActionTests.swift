@@ -33,14 +33,18 @@ final class CommentActionTests: XCTestCase {
         let (app, screen) = Self.actions.open(columns: 50, rows: 40)
         app.feed.scrollToTop(); app.settle()
         let lines = show(app, screen)
-        XCTAssertTrue(lines.contains("   long line 12… 8 more lines"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("   long line 12 … 8 more lines"), lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains("   long line 13"))
     }
 
     func testSelectionMarksTheGutterAndEscClearsIt() {
         let (app, screen) = Self.actions.open(columns: 50, rows: 40)
         app.feed.scrollToTop(); app.settle()
+        // With nothing selected, the first key selects the newest comment shown (all three show).
         key(app, KeyPress(.down, .alt))
+        XCTAssertEqual(app.feed.selected, 2)
+        key(app, KeyPress(.up, .alt))
+        key(app, KeyPress(.up, .alt))
         var lines = show(app, screen)
         XCTAssertEqual(app.feed.selected, 0)
         XCTAssertTrue(lines[3].hasPrefix("▌Bo"), lines[3])
@@ -73,8 +77,8 @@ final class CommentActionTests: XCTestCase {
     func testAltEAndAClickOnTheMarkerExpandAndCollapse() {
         let (app, screen) = Self.actions.open(columns: 50, rows: 40)
         app.feed.scrollToTop(); app.settle()
-        key(app, KeyPress(.down, .alt))
-        key(app, KeyPress(.down, .alt))
+        key(app, KeyPress(.up, .alt))      // the newest shown, c3
+        key(app, KeyPress(.up, .alt))
         key(app, .alt("e"))
         var lines = show(app, screen)
         XCTAssertTrue(lines.contains("▌  long line 20"), lines.joined(separator: "\n"))

@@ -47,7 +47,8 @@ final class FeedScaleTests: XCTestCase {
         screen.show(app)
         XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix("   comment 0") })
         XCTAssertLessThan(store.requested.count - before, 30, "the top is one jump away")
-        XCTAssertTrue(screen.plainLines[19].contains("comment 1/1000000"), screen.plainLines[19])
+        // The newest comment shown at the top of the thread is comment 5 (position 4).
+        XCTAssertTrue(screen.plainLines[19].contains("comment 5/1000000"), screen.plainLines[19])
     }
 
     func testABrokenLineShowsItsProblemInPlace() {
@@ -123,7 +124,7 @@ final class FeedScaleTests: XCTestCase {
         _ = app.handle(.key(KeyPress(.home, .ctrl)))
         app.settle()
         XCTAssertEqual(scroll.model.contentOffset, 0)
-        XCTAssertEqual(app.feed.position.index, 1)
+        XCTAssertEqual(app.feed.position.index, 5, "the newest comment shown at the top")
         _ = app.handle(.key(KeyPress(.end, .ctrl)))
         app.settle()
         XCTAssertTrue(app.feed.isFollowingBottom)

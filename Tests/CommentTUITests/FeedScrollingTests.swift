@@ -219,11 +219,11 @@ final class FeedScrollingTests: XCTestCase {
         var status: String { pilot.lines.last! }
         key(.ctrl("s"))
         for c in "number 6" { key(KeyPress(.character(c))) }
-        XCTAssertEqual(status, #" @ann · test · idle · comment 63/66 · search "number 6": comment 66 of 66 (Enter: older)"#)
+        XCTAssertEqual(status, #" @ann · test · idle · comment 66/66 · search "number 6": comment 66 of 66 (Enter: older)"#)
         for _ in 0..<7 { key(.enter) }
         XCTAssertEqual(status, #" @ann · test · idle · comment 6/66 · search "number 6": comment 6 of 66 (Enter: older)"#)
         key(.enter)
-        XCTAssertEqual(status, #" @ann · test · idle · comment 63/66 · search "number 6": no older match · wrapped to the newest, comment 66 of 66"#)
+        XCTAssertEqual(status, #" @ann · test · idle · comment 66/66 · search "number 6": no older match · wrapped to the newest, comment 66 of 66"#)
         key(.escape)
         key(.ctrl("s"))
         for c in "number 56" { key(KeyPress(.character(c))) }

@@ -138,20 +138,37 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertGreaterThan(list.model.contentOffset, before, "the list scrolled with the pointer")
     }
 
-    func testAfterTheWheelTheHighlightIsOnARowThatShows() throws {
+    /// The wheel scrolls the list, not the highlight: Tab inserts the user highlighted before,
+    /// wherever the list was scrolled to, and Up/Down go on from that user.
+    func testTheWheelKeepsTheHighlightedUser() throws {
         let (app, screen) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)
         let list = try picker(app)
-        XCTAssertEqual(list.highlighted, 0)
-        for _ in 0..<4 { send(mouse(65, column: 10, row: list.frame.maxRow - 1), to: app) }
+        send("\u{1B}[B\u{1B}[B", to: app)      // Down, Down
+        let chosen = try XCTUnwrap(list.highlightedUser)
+        XCTAssertEqual(list.highlighted, 2)
+        for wheel in [65, 65, 65, 65, 65, 65, 65, 65, 64] {
+            send(mouse(wheel, column: 10, row: list.frame.maxRow - 1), to: app)
+            app.advance(to: app.now + 0.3)
+            screen.show(app)
+            XCTAssertEqual(list.highlighted, 2, "the wheel moved the list, not the highlight")
+        }
         app.settle()
         screen.show(app)
         let shown = (0..<list.frame.height).compactMap { list.model.item(atViewportRow: $0) }
-        XCTAssertTrue(shown.contains(list.highlighted), "highlight \(list.highlighted) on screen \(shown)")
-        let user = list.results.matches[list.highlighted].user
-        XCTAssertTrue(screen.plainLines.contains { $0.contains("▸ @\(user.handle)") }, "\(screen.plainLines)")
+        XCTAssertFalse(shown.contains(2), "scrolled past the highlight: \(shown)")
+        XCTAssertEqual(list.highlightedUser, chosen)
         send("\t", to: app)
-        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [user.id], "Tab inserts the user the reader sees highlighted")
+        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [chosen.id], "Tab inserts the user highlighted, not the first row shown")
+        // Down after the wheel goes on from the highlighted user and brings it into view.
+        send("@ma", to: app)
+        let again = try picker(app)
+        for _ in 0..<6 { send(mouse(65, column: 10, row: again.frame.maxRow - 1), to: app) }
+        app.settle()
+        send("\u{1B}[B", to: app)
+        XCTAssertEqual(again.highlighted, 1)
+        let nowShown = (0..<again.frame.height).compactMap { again.model.item(atViewportRow: $0) }
+        XCTAssertTrue(nowShown.contains(1), "highlight 1 on screen \(nowShown)")
     }
 
     func testInASmallTerminalTheListShowsUsersAndTheHighlight() throws {

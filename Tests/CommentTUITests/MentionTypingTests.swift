@@ -63,6 +63,32 @@ final class MentionTypingTests: XCTestCase {
         }
     }
 
+    /// The space between a token and text typed against it shows as it is typed, undo takes it
+    /// with the text, and the comment sent is what the composer showed.
+    func testTheComposerShowsTheSpaceItSends() {
+        let pilot = Self.fixture.pilot(columns: 40, rows: 12)
+        let row = pilot.app.regions.composer.row
+        pilot.type("@kof")
+        pilot.press(.tab)
+        pilot.press(.backspace)                 // the space the list put after the token
+        pilot.type("ok")
+        XCTAssertEqual(pilot.lines[row], "› @kofi ok")
+        pilot.feed("\u{1F}")                    // Ctrl-_: undo
+        XCTAssertEqual(pilot.lines[row], "› @kofi")
+        pilot.feed("\u{1B}_")                   // Alt-_: redo
+        XCTAssertEqual(pilot.lines[row], "› @kofi ok")
+        pilot.press(.enter)
+        XCTAssertEqual(pilot.app.allComments.last?.body, "@kofi ok")
+        // A letter typed right before a token.
+        pilot.type("@kof")
+        pilot.press(.tab)
+        pilot.press(KeyPress(.home))
+        pilot.type("Z")
+        XCTAssertEqual(pilot.lines[row], "› Z @kofi")
+        pilot.press(.enter)
+        XCTAssertEqual(pilot.app.allComments.last?.body, "Z @kofi")
+    }
+
     func testTheComposerWrapsAtSpacesAndNeverSplitsAMention() {
         let (app, screen) = Self.fixture.open(columns: 24, rows: 20)
         type("we are running late @kof\t", app)

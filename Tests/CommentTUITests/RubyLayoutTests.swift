@@ -78,7 +78,7 @@ final class RubyLayoutTests: XCTestCase {
         let full = layout("a\\\nb\\\n{字|じ}\\\nc", width: 20)
         XCTAssertEqual(full.lines.map(\.text), ["a", "b", "じ", "字", "c"])
         XCTAssertEqual(full.truncated(toRows: 3).lines.map(\.text), ["a", "b", "… 2 more lines"])
-        XCTAssertEqual(full.truncated(toRows: 4).lines.map(\.text), ["a", "b", "じ", "字… 1 more line"])
+        XCTAssertEqual(full.truncated(toRows: 4).lines.map(\.text), ["a", "b", "じ", "字 … 1 more line"])
     }
 
     func testPlainRunsLayOutLikeTheAttributedString() {

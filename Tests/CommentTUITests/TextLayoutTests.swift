@@ -30,6 +30,22 @@ final class TextLayoutTests: XCTestCase {
         ])
     }
 
+    /// Where the last row kept ends with whole words, a space parts them from `… N more lines`
+    /// (`someone. … 4 more lines`, not `someone.… 4 more lines`); a word cut short takes the `…`.
+    func testTheMoreLinesMarkerStandsApartFromWholeWords() {
+        let body = "Type in the composer to mention someone.\n\nWhat to look at:\n- one\n- two"
+        func shown(_ width: Int) -> String { layout(body, width: width).truncated(toRows: 1).lines[0].text }
+        XCTAssertEqual(shown(60), "Type in the composer to mention someone. … 5 more lines")
+        XCTAssertEqual(shown(39), "Type in the composer to … 6 more lines", "cut where a space was: the words kept are whole")
+        XCTAssertEqual(shown(41), "Type in the composer to men… 5 more lines")
+    }
+
+    /// The demo's post in the expanded header at 100 columns.
+    func testTheDemoPostsMarkerHasItsSpace() {
+        let header = ThreadHeaderLayout(thread: DemoThread.make(), width: 100, handles: { _ in nil })
+        XCTAssertEqual(header.bodyLines.last?.text, "Ctrl-Home. Type @ in the composer to mention someone. … 10 more lines")
+    }
+
     func testCJKBreaksBetweenCharacters() {
         XCTAssertEqual(lines("日本語のテキストを折り返す", width: 10), [
             "日本語のテ",

@@ -3,7 +3,8 @@ import XCTest
 @testable import ThreadModel
 
 /// What the composer shows as a mention is a mention in what is sent: random edits around
-/// mention tokens, then the sent Markdown parsed back has the same mentions in the same order.
+/// mention tokens, then the sent Markdown is the draft's text and, parsed back, has the same
+/// mentions in the same order.
 final class ComposerMentionRoundTripTests: XCTestCase {
     private static let handles = ["kofi": "u1", "ann": "u2", "bo_r": "u3"]
 
@@ -42,7 +43,7 @@ final class ComposerMentionRoundTripTests: XCTestCase {
             var steps: [String] = []
             for _ in 0..<random.below(25) + 5 {
                 let length = doc.string.count
-                switch random.below(6) {
+                switch random.below(9) {
                 case 0, 1:
                     let piece = random.pick(pieces)
                     doc.insert(piece)
@@ -58,12 +59,25 @@ final class ComposerMentionRoundTripTests: XCTestCase {
                     let offset = random.below(length + 1)
                     doc.select(offset..<offset)
                     steps.append("caret \(offset)")
-                default:
+                case 5:
                     doc.deleteForward()
                     steps.append("delete")
+                case 6:
+                    let a = random.below(length + 1), b = random.below(length + 1)
+                    doc.select(min(a, b)..<max(a, b))
+                    doc.deleteBackward()
+                    steps.append("delete \(min(a, b))..<\(max(a, b))")
+                case 7:
+                    doc.killWordBackward()
+                    steps.append("Ctrl-W")
+                default:
+                    doc.yank()
+                    steps.append("Ctrl-Y")
                 }
             }
             let sent = doc.markdown
+            // Unformatted, the body sent is the draft as shown: no space is added on the way.
+            XCTAssertEqual(sent, doc.string, "trial \(trial): \(steps.joined(separator: ", "))")
             let read = mentionIDs(CommentMarkup.parse(sent) { Self.handles[$0] })
             // Every token is read back, in order (plain `@handle` text may become one too: the
             // composer shows that highlighted as well).

@@ -20,6 +20,18 @@ final class DemoThreadTests: XCTestCase {
         XCTAssertEqual(thread.displayName(of: "ghost"), "ghost")
     }
 
+    /// What the demo's people say about the client is what it does.
+    func testTheDemosAnswersAreCurrent() throws {
+        let thread = DemoThread.make()
+        let question = try XCTUnwrap(thread.comments.firstIndex { $0.body.contains("jump to the first unread comment") })
+        let answer = thread.comments[question + 1]
+        XCTAssertTrue(answer.body.hasPrefix("@chloe") && answer.body.contains("Alt-U"), answer.body)
+        let claim = try XCTUnwrap(thread.comments.first { $0.body.hasPrefix("Edited this comment") })
+        XCTAssertNotNil(claim.edited, "it says the edited marker shows: it is edited")
+        // Ctrl-U kills to the start of the line, not a 300-line paste.
+        XCTAssertFalse(thread.comments.contains { $0.body.contains("deleted it all with Ctrl-U") })
+    }
+
     func testDemoIsTheSameEveryTime() {
         XCTAssertEqual(DemoThread.make().comments, DemoThread.make().comments)
     }

@@ -63,14 +63,19 @@ struct HeaderView {
     func draw(into buffer: inout CellBuffer, width: Int) -> Set<FeedView.VisibleLink> {
         let end = width
         buffer.fill(row: 0, from: 0, to: end)
-        var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, cuttingAt: end - 1)
+        // Collapsed, the author and the count follow the title where they fit whole: the count
+        // goes first, then the author, then the title is cut with `…`, as the status bar does.
+        var tail: [(text: String, style: CellStyle)] = []
         if shownRows == 0 {
-            // Collapsed: the author and the count still show after the title, as far as they fit.
-            if let handle = thread.user(id: thread.author)?.handle {
-                x = buffer.write(" · @" + handle, column: x, row: 0, style: Theme.handle, limit: end - 1)
-            }
-            x = buffer.write(" · " + countText, column: x, row: 0, style: Theme.dim, limit: end - 1)
+            if let handle = thread.user(id: thread.author)?.handle { tail.append((" · @" + handle, Theme.handle)) }
+            tail.append((" · " + countText, Theme.dim))
         }
+        // A column of margin either side.
+        let room = end - 2
+        let titleWidth = DisplayWidth.width(of: thread.title)
+        while !tail.isEmpty, titleWidth + tail.reduce(0, { $0 + DisplayWidth.width(of: $1.text) }) > room { tail.removeLast() }
+        var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, cuttingAt: end - 1)
+        for part in tail { x = buffer.write(part.text, column: x, row: 0, style: part.style, limit: end - 1) }
         for i in 0..<shownRows {
             let row = 1 + i
             buffer.fill(row: row, from: 0, to: end)

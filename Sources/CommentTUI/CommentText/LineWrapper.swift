@@ -1,10 +1,12 @@
 /// Wraps one logical line into rows of runs at a width.
 ///
 /// Greedy, by display width: a row breaks after the last space that fits, or between wide
-/// (CJK) clusters; a word longer than the row is broken where the row ends. Spaces at a soft
-/// break are dropped. Code keeps every space and breaks only where the row ends. The pieces of
-/// one substituted character (`👨‍👩‍👧` as `👨👩👧`) stay on one row, unless wider than a row, and so
-/// do a ruby annotation's base and reading; a row with bases gets its reading row above it.
+/// (CJK) clusters, except before closing punctuation or after an opening bracket (`Kinsoku`:
+/// the character before moves on with it); a word longer than the row is broken where the row
+/// ends. Spaces at a soft break are dropped. Code keeps every space and breaks only where the
+/// row ends. The pieces of one substituted character (`👨‍👩‍👧` as `👨👩👧`) stay on one row,
+/// unless wider than a row, and so do a ruby annotation's base and reading; a row with bases
+/// gets its reading row above it.
 struct LineWrapper {
     let width: Int
     let paragraph: LogicalLine
@@ -30,6 +32,14 @@ struct LineWrapper {
         var contentStart = row.count
         /// Index in `row` where it may break (what follows moves to the next row).
         var breakAt: Int?
+        /// The break before `breakAt`, where a row goes instead when closing punctuation follows
+        /// `breakAt` right away.
+        var previousBreak: Int?
+        func allowBreak(at index: Int) {
+            guard breakAt != index else { return }
+            previousBreak = breakAt
+            breakAt = index
+        }
         /// Index in `row` of the first piece of the character being placed.
         var characterStart = row.count
         /// `breakAt` as it was before that character's pieces: no break falls between them.
@@ -45,6 +55,7 @@ struct LineWrapper {
             row += carried
             rowWidth = Self.width(of: row)
             breakAt = nil
+            previousBreak = nil
         }
 
         for piece in clusters {
@@ -72,7 +83,7 @@ struct LineWrapper {
                 }
                 row.append(piece)
                 rowWidth += w
-                if !paragraph.isCode, w == 2 { breakAt = row.count }
+                if !paragraph.isCode, w == 2 { allowBreak(at: row.count) }
                 continue
             }
             if !paragraph.isCode, piece.isSpace {
@@ -81,10 +92,18 @@ struct LineWrapper {
                 breakBeforeCharacter = breakAt
                 row.append(piece)
                 rowWidth += 1
-                breakAt = row.count
+                allowBreak(at: row.count)
                 continue
             }
-            if !paragraph.isCode, w == 2, row.count > contentStart { breakAt = row.count }
+            if !paragraph.isCode, breakAt == row.count, Kinsoku.cannotStartRow(piece.cluster) {
+                // Closing punctuation never starts a row: the break before it goes back one.
+                breakAt = previousBreak
+                previousBreak = nil
+            }
+            if !paragraph.isCode, w == 2, row.count > contentStart, !Kinsoku.cannotStartRow(piece.cluster),
+               let last = row.last, !Kinsoku.cannotEndRow(last.cluster) {
+                allowBreak(at: row.count)
+            }
             if rowWidth + w > width, row.count > contentStart {
                 if let b = breakAt, b > contentStart, !paragraph.isCode {
                     let carried = Array(row[b...])
@@ -92,7 +111,7 @@ struct LineWrapper {
                     trimTrailingSpaces(&row, from: contentStart)
                     newRow(carrying: carried)
                 } else {
-                    newRow(carrying: [])
+                    newRow(carrying: hardBreakCarry(before: piece, in: &row, contentStart: contentStart))
                 }
                 // A carried word can still be too long with this cluster: break it where the row ends.
                 if rowWidth + w > width, row.count > contentStart { newRow(carrying: []) }
@@ -101,11 +120,31 @@ struct LineWrapper {
             breakBeforeCharacter = breakAt
             row.append(piece)
             rowWidth += w
-            if !paragraph.isCode, w == 2 { breakAt = row.count }
+            // An opening bracket never ends a row.
+            if !paragraph.isCode, w == 2, !Kinsoku.cannotEndRow(piece.cluster) { allowBreak(at: row.count) }
         }
         if !paragraph.isCode { trimTrailingSpaces(&row, from: contentStart) }
         rows.append(row)
         return rows
+    }
+
+    /// Where no break fits, the row ends where it is full; but closing punctuation takes the
+    /// character before it along, and an opening bracket goes on with what follows, when that
+    /// fits the next row (`differentl` / `y, nice`, not `differently` / `, nice`). Removes and
+    /// returns what moves on.
+    private func hardBreakCarry(before piece: StyledCluster, in row: inout [StyledCluster], contentStart: Int) -> [StyledCluster] {
+        guard !paragraph.isCode else { return [] }
+        var b = row.count
+        if Kinsoku.cannotStartRow(piece.cluster) {
+            b -= 1
+            while b > contentStart, row[b].joinsPrevious || Kinsoku.cannotStartRow(row[b].cluster) { b -= 1 }
+        }
+        while b - 1 > contentStart, Kinsoku.cannotEndRow(row[b - 1].cluster) { b -= 1 }
+        // A row of nothing but such punctuation breaks where it is full after all.
+        guard b > contentStart, b < row.count, !Kinsoku.cannotEndRow(row[b - 1].cluster),
+              Self.width(of: paragraph.restPrefix) + Self.width(of: Array(row[b...])) + piece.cluster.width <= width else { return [] }
+        defer { row.removeSubrange(b...) }
+        return Array(row[b...])
     }
 
     private func trimTrailingSpaces(_ row: inout [StyledCluster], from start: Int) {

@@ -82,18 +82,27 @@ struct TextLayout: Equatable, Sendable {
         var last = kept[kept.count - 1]
         // Room for "…" then the marker: cut the last line's content to what is left.
         let room = max(0, width - marker.width - 1)
+        // A space before the `…` where the row's words end whole (`someone. … 10 more lines`):
+        // the marker is no part of the text then; a word cut short takes it right after.
+        var gap = 0
         if last.isRubyReading {
             // Its base is cut off: the readings would stand over nothing.
             last.runs = last.runs.filter { $0.style.role == .quoteBar }
         } else {
-            last.runs = Self.cut(last.runs, to: room)
+            let spaced = Self.cut(last.runs, to: room - 1)
+            if Self.endsAtWordEnd(spaced, of: last.runs) {
+                gap = spaced.contains { $0.style.role != .quoteBar && !$0.clusters.isEmpty } ? 1 : 0
+                last.runs = spaced
+            } else {
+                last.runs = Self.cut(last.runs, to: room)
+            }
             // The readings over the cut row go no further than its text.
             // (`kept` may be shorter than `rows` when `andMore` cuts a layout that fits.)
             let above = kept.count - 2
             if above >= 0, kept[above].isRubyReading { kept[above].runs = Self.cut(kept[above].runs, to: room) }
         }
         var ellipsis = Self.markerRun("…")
-        ellipsis.column = last.width
+        ellipsis.column = last.width + gap
         last.runs.append(ellipsis)
         var trailer = marker
         trailer.column = ellipsis.column + 1
@@ -165,6 +174,17 @@ struct TextLayout: Equatable, Sendable {
 
     static func markerRun(_ text: String) -> Run {
         Run(column: 0, clusters: DisplayWidth.clusters(of: text), style: TextRunStyle(role: .expandMarker))
+    }
+
+    /// Whether `cut` (runs cut from `runs`) keeps all of their text, or stops where a space was.
+    private static func endsAtWordEnd(_ cut: [Run], of runs: [Run]) -> Bool {
+        let kept = cut.reduce(0) { $0 + $1.clusters.count }
+        var seen = 0
+        for run in runs {
+            if kept < seen + run.clusters.count { return run.clusters[kept - seen].text == " " }
+            seen += run.clusters.count
+        }
+        return true
     }
 
     /// Runs cut to end by `limit` columns (a wide cluster that would straddle it is dropped).

@@ -5,11 +5,13 @@ import ThreadModel
 extension FeedModel {
     static let selectFirst = FeedEffect.message("select a comment first (Alt-Up / Alt-Down)")
 
-    /// Selects the previous (-1) or next (+1) comment, starting from the one in view, and scrolls it into view.
+    /// Selects the previous (-1) or next (+1) comment, or with none selected the newest one
+    /// shown, and scrolls it into view.
     func moveSelection(by step: Int) {
         guard comments.count > 0 else { return }
-        let start = selected ?? (position.index - 1 - (step > 0 ? 1 : 0) + (step < 0 ? 1 : 0))
-        let index = min(max(0, start + step), comments.count - 1)
+        // With nothing selected either key selects the newest comment shown (the one just read,
+        // and `i` of the status bar's `comment i/N`): a reply to it is Alt-Up, Alt-R.
+        let index = selected.map { min(max(0, $0 + step), comments.count - 1) } ?? min(newestShown ?? 0, comments.count - 1)
         selected = index
         scrollIntoView(index)
     }

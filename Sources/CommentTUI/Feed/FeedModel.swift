@@ -196,17 +196,23 @@ final class FeedModel {
     /// Whether the feed shows its newest row (and so follows new comments).
     var isFollowingBottom: Bool { scroll.model.isAtBottom }
 
-    /// The comment being read at the top of the feed, 1-based, and the count.
+    /// The comment the keys act on, counted among the comments as the header counts them (gap
+    /// markers and lines that did not read are none), and how many there are: the selected
+    /// comment, else the newest one shown (on the feed's last row), which Alt-Up would select;
+    /// at the newest comment it reads `61/61`. 1 while only the post shows.
     var position: (index: Int, count: Int) {
-        let count = comments.count
-        guard count > 0 else { return (0, 0) }
-        // A key's or a jump's animation says where it goes at once, so the status bar changes
-        // once, not every frame (a glide counts as it goes).
-        let top = scroll.model.phase == .animating ? scroll.restingAnchor : anchor
-        guard top.comment >= 0 else { return (1, count) }
-        // A comment's trailing gap row at the top means the next comment is the one in view.
-        let atGap = top.row == rowCount(top.comment) - 1
-        return (min(top.comment + 1 + (atGap ? 1 : 0), count), count)
+        let count = comments.commentCount
+        guard count > 0 else { return (0, count) }
+        guard let current = selected ?? newestShown else { return (1, count) }
+        return (min(max(1, comments.commentOrdinal(through: current)), count), count)
+    }
+
+    /// The position of the newest comment shown, nil while only the post shows. A key's or a
+    /// jump's animation says where it goes at once, so the status bar changes once, not every
+    /// frame (a glide counts as it goes).
+    var newestShown: Int? {
+        guard let bottom = scroll.bottomAnchor(resting: scroll.model.phase == .animating), bottom.comment >= 0 else { return nil }
+        return bottom.comment
     }
 
     // MARK: Scrolling

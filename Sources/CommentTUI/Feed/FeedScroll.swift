@@ -64,6 +64,17 @@ final class FeedScroll {
         return FeedAnchor(comment: model.items.id(at: index), row: row - model.items.offset(ofIndex: index))
     }
 
+    /// The comment and row on the viewport's last row with content (the newest shown), now or,
+    /// `resting`, once the current motion ends; nil without items.
+    func bottomAnchor(resting: Bool) -> FeedAnchor? {
+        let total = model.items.totalHeight
+        guard total > 0 else { return nil }
+        let top = resting ? Int((model.restingOffset + 1e-9).rounded(.down)) : model.geometry.drawnOffset
+        let row = max(0, min(total - 1, top + model.containerSize.rows - 1))
+        guard let index = model.items.index(containingRow: row) else { return nil }
+        return FeedAnchor(comment: model.items.id(at: index), row: row - model.items.offset(ofIndex: index))
+    }
+
     /// The comment and row drawn on a viewport row, or nil past the end.
     func position(atViewportRow row: Int) -> FeedAnchor? {
         guard let id = model.item(atViewportRow: row), let start = model.items.offset(of: id) else { return nil }

@@ -75,7 +75,6 @@ final class MentionList {
     /// The user to insert for Tab or Enter, closing the list; nil (and closed) when none matches.
     func takeHighlighted() -> (user: User, replacing: Int)? {
         guard let picker else { return nil }
-        picker.keepHighlightInView()
         self.picker = nil
         guard let user = picker.highlightedUser else { return nil }
         return (user, picker.query.count + 1)
@@ -124,7 +123,6 @@ final class MentionList {
             return (picker.results.matches[held.item].user, picker.query.count + 1)
         default: break
         }
-        picker.keepHighlightInView()
         return nil
     }
 

@@ -59,9 +59,7 @@ final class MentionPicker {
 
     /// Follows a new feed rect (resize, composer growth).
     func relayout(feed: CellRect, now: ScrollInstant) {
-        // The list glides after the wheel: the highlight stays on a row that shows.
         model.advance(to: now)
-        keepHighlightInView()
         let new = Self.frame(over: feed)
         guard new != frame else { return }
         frame = new
@@ -101,7 +99,9 @@ final class MentionPicker {
         results.matches.indices.contains(highlighted) ? results.matches[highlighted].user : nil
     }
 
-    /// Moves the highlight by rows (Up/Down, PageUp/PageDown) and scrolls it into view.
+    /// Moves the highlight by rows (Up/Down, PageUp/PageDown) and scrolls it into view. Only
+    /// keys move it: the wheel and drags scroll the list under it, so Tab inserts the user the
+    /// reader chose, wherever the list was scrolled to.
     func moveHighlight(by step: Int, at now: ScrollInstant) {
         guard !results.matches.isEmpty else { return }
         highlighted = min(max(0, highlighted + step), results.matches.count - 1)
@@ -120,15 +120,6 @@ final class MentionPicker {
         } else if row >= top + frame.height {
             model.scrollTo(id: highlighted, alignment: .bottom, animated: false, at: now)
         }
-    }
-
-    /// Moves the highlight onto the nearest user row on screen, after the list scrolled under it
-    /// (the wheel, a drag): Tab and Enter insert only someone the reader can see.
-    func keepHighlightInView() {
-        guard !results.matches.isEmpty else { return }
-        let visible = (0..<frame.height).compactMap { model.item(atViewportRow: $0) }.filter { $0 >= 0 }
-        guard let first = visible.first, let last = visible.last, !visible.contains(highlighted) else { return }
-        highlighted = highlighted < first ? first : last
     }
 
     /// Feeds a wheel notch or key to the list's own scroll model.

@@ -9,9 +9,14 @@ public protocol CommentStore: AnyObject {
     /// Positions known to hold why a line did not read rather than a comment; a store that
     /// decodes on demand knows only those it has decoded.
     var unreadableCount: Int { get }
+    /// Of those, the ones at `position` or before it.
+    func unreadableCount(through position: Int) -> Int
 }
 
 extension CommentStore {
     /// None: every position holds a comment.
     public var unreadableCount: Int { 0 }
+
+    /// None: every position holds a comment.
+    public func unreadableCount(through position: Int) -> Int { 0 }
 }

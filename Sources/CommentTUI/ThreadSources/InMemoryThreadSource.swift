@@ -55,6 +55,8 @@ private final class ConcatenatedStore: CommentStore {
 
     var unreadableCount: Int { first?.unreadableCount ?? 0 }
 
+    func unreadableCount(through position: Int) -> Int { first?.unreadableCount(through: position) ?? 0 }
+
     func comment(at index: Int) -> Result<Comment, ThreadFileProblem> {
         let stored = first?.commentCount ?? 0
         if index < stored, let first { return first.comment(at: index) }

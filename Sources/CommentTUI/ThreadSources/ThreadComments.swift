@@ -49,6 +49,19 @@ final class ThreadComments {
     /// their problem) are none.
     var commentCount: Int { count - gapCount - opened.unreadableCount }
 
+    /// How many comments there are from the oldest known to `index` (a position), that one
+    /// included: the positions less the gap markers and the lines that did not read among them.
+    func commentOrdinal(through index: Int) -> Int {
+        guard index >= 0 else { return 0 }
+        let stored = index - older.count
+        var ordinal = index + 1
+        if stored >= 0 { ordinal -= opened.unreadableCount(through: min(stored, opened.commentCount - 1)) }
+        if gapCount > 0, let last = addedSlot(index) ?? (index >= count ? added.count - 1 : nil) {
+            for slot in 0...last { if case .gap = added[slot] { ordinal -= 1 } }
+        }
+        return ordinal
+    }
+
     /// Comments held in memory: all but the older pages kept in the temporary file.
     var countInMemory: Int { older.countInMemory + opened.commentCount + added.count }
 

@@ -4,4 +4,9 @@ import ThreadModel
 extension ThreadIndex: CommentStore {
     /// The lines decoded so far that did not read.
     public var unreadableCount: Int { unreadablePositions.count }
+
+    /// A look at each: lines that do not read are few (and a frame asks once).
+    public func unreadableCount(through position: Int) -> Int {
+        unreadablePositions.isEmpty ? 0 : unreadablePositions.reduce(0) { $0 + ($1 <= position ? 1 : 0) }
+    }
 }

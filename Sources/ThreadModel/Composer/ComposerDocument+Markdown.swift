@@ -2,6 +2,8 @@ import Foundation
 
 extension ComposerDocument {
     /// The comment body to send: typed text as typed, formatting as markers, mentions as `@handle`.
+    /// It adds no space around a mention: the draft holds the ones that keep tokens apart
+    /// (`ComposerDocument+MentionSpacing`), so what is sent is what the composer showed.
     public var markdown: String { ComposerMarkdownWriter.write(text) }
 }
 
@@ -45,33 +47,13 @@ enum ComposerMarkdownWriter {
             if formats.contains(.code), mention == nil { mask |= code }
             for c in text[run.range].characters { cells.append(Cell(character: c, mask: mask, mention: mention)) }
         }
-        cells = keepingRubyWhole(separatingMentions(cells))
+        cells = keepingRubyWhole(cells)
         var out = ""
         var lineStart = 0
         for i in 0...cells.count where i == cells.count || cells[i].character == "\n" {
             writeLine(&cells[lineStart..<i], into: &out)
             if i < cells.count { out.append("\n") }
             lineStart = i + 1
-        }
-        return out
-    }
-
-    /// Puts a space between a mention and text that would join it when read back (`@kofi` then
-    /// `x` reads as `@kofix`; after `Z`, `@kofi` is no mention): what the composer shows as a
-    /// mention is one in what is sent.
-    private static func separatingMentions(_ cells: [Cell]) -> [Cell] {
-        var out: [Cell] = []
-        out.reserveCapacity(cells.count + 2)
-        for (i, cell) in cells.enumerated() {
-            let startsToken = cell.mention != nil && (i == 0 || cells[i - 1].mention != cell.mention)
-            if startsToken, let previous = out.last, previous.character.unicodeScalars.last?.isWordCharacter == true {
-                out.append(Cell(character: " ", mask: previous.mask & ~code, mention: nil))
-            }
-            out.append(cell)
-            let endsToken = cell.mention != nil && i + 1 < cells.count && cells[i + 1].mention != cell.mention
-            if endsToken, wouldExtendHandle(cells[(i + 1)...]) {
-                out.append(Cell(character: " ", mask: cells[i + 1].mask & ~code, mention: nil))
-            }
         }
         return out
     }
@@ -128,16 +110,6 @@ enum ComposerMarkdownWriter {
         guard let bar = boundary(from: start + 1, at: "|"), !isBlank((start + 1)..<bar),
               let close = boundary(from: bar + 1, at: "}"), !isBlank((bar + 1)..<close) else { return nil }
         return (bar, close)
-    }
-
-    /// Whether text right after a handle continues it: a word character, possibly after `.`/`-`.
-    private static func wouldExtendHandle(_ rest: ArraySlice<Cell>) -> Bool {
-        for cell in rest {
-            guard cell.mention == nil, let scalar = cell.character.unicodeScalars.first else { return false }
-            if scalar.isWordCharacter { return true }
-            if scalar != "." && scalar != "-" { return false }
-        }
-        return false
     }
 
     private static func writeLine(_ line: inout ArraySlice<Cell>, into out: inout String) {

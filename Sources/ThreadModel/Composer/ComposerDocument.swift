@@ -31,6 +31,8 @@ public struct ComposerDocument: Sendable {
         selection = self.text.endIndex..<self.text.endIndex
         // Runs put side by side (a restored draft, a rich paste) can join into one Character.
         alignRunsToCharacters()
+        // A draft saved before tokens were kept apart as typed may hold one against a word.
+        separateAllMentions()
         selection = self.text.endIndex..<self.text.endIndex
     }
 
@@ -132,17 +134,21 @@ public struct ComposerDocument: Sendable {
         replace(range, with: piece, kind: .other)
     }
 
-    /// Deletes the selection, or the character (or whole mention) before the caret.
+    /// Deletes the selection, or the character (or whole mention) before the caret; steps over
+    /// a space that keeps a mention apart from a word (deleting it would only put it back).
     public mutating func deleteBackward() {
         if !selection.isEmpty { return replace(selection, with: AttributedString(), kind: .other) }
         guard let unit = unit(before: caret) else { return }
+        if isMentionSeparator(unit.range) { return setSelection(unit.range.lowerBound..<unit.range.lowerBound) }
         replace(unit.range, with: AttributedString(), kind: .other)
     }
 
-    /// Deletes the selection, or the character (or whole mention) after the caret.
+    /// Deletes the selection, or the character (or whole mention) after the caret; steps over
+    /// a space that keeps a mention apart from a word.
     public mutating func deleteForward() {
         if !selection.isEmpty { return replace(selection, with: AttributedString(), kind: .other) }
         guard let unit = unit(after: caret) else { return }
+        if isMentionSeparator(unit.range) { return setSelection(unit.range.upperBound..<unit.range.upperBound) }
         replace(unit.range, with: AttributedString(), kind: .other)
     }
 
@@ -167,19 +173,42 @@ public struct ComposerDocument: Sendable {
     }
 
     /// The one mutation of the text: replaces `range`, puts the caret after the replacement (and
-    /// after the Character its end joined, if any) and records an undo step.
+    /// after the Character its end joined, if any), keeps every mention token apart from text
+    /// that would join it when read back (`ComposerDocument+MentionSpacing`) and records an undo step.
+    mutating func replace(_ range: Range<AttributedString.Index>, with replacement: AttributedString, kind: ComposerHistory.EditKind) {
+        history.record(snapshot, kind: kind)
+        func utf8Offset(_ i: Index) -> Int { text.utf8.distance(from: text.startIndex, to: i) }
+        let lowerOffset = utf8Offset(range.lowerBound)
+        let endOffset = splice(range, with: replacement, cuttingMentions: true)
+        // The end may now fall inside a Character (`x` typed before a combining mark): a caret
+        // there would trap the next `index(before:)`.
+        let end = text.utf8.index(text.startIndex, offsetBy: endOffset)
+        var caretOffset = utf8Offset(characterBoundary(atOrAfter: end))
+        alignRunsToCharacters()
+        caretOffset = separateMentions(atSeams: [lowerOffset, endOffset], caret: caretOffset)
+        // Deleting what stood between two mentions of one user joins them into one run, which
+        // the caret may not be inside.
+        let caret = mentionBoundary(text.utf8.index(text.startIndex, offsetBy: caretOffset), forward: true)
+        selection = caret..<caret
+        caretAtStart = false
+        typingFormats = nil
+    }
+
+    /// Replaces `range` in the text, without touching the selection or history; returns the
+    /// UTF-8 offset where the replacement ends. `cuttingMentions`: a mention the range's ends
+    /// fall inside loses the attribute (an edit inside a token), else it is kept (a space put
+    /// between two tokens of one user, which share a run).
     ///
     /// `AttributedString`'s own edits can leave its Character breaks stale, or trap, where an
     /// edit changes them (see `ComposerDocument+Characters`). So plain edits replace a stretch
     /// widened to certain breaks, all of whose scalars no grapheme rule joins, and any other edit
     /// rebuilds the whole text from its scalars: that costs a copy of the draft, only when the
     /// edit is next to marks, joiners, jamo, flags or emoji.
-    mutating func replace(_ range: Range<AttributedString.Index>, with replacement: AttributedString, kind: ComposerHistory.EditKind) {
-        history.record(snapshot, kind: kind)
+    mutating func splice(_ range: Range<AttributedString.Index>, with replacement: AttributedString, cuttingMentions: Bool) -> Int {
         func utf8Offset(_ i: Index) -> Int { text.utf8.distance(from: text.startIndex, to: i) }
         // A mention edited inside is plain text from then on, as its invalidation on text
         // change says; the wider stretch rebuilt around it is not a change to it.
-        let cutMentions = [range.lowerBound, range.upperBound].compactMap { i in
+        let cutMentions = !cuttingMentions ? [] : [range.lowerBound, range.upperBound].compactMap { i in
             mentionRun(at: i).flatMap { $0.lowerBound < i ? utf8Offset($0.lowerBound)..<utf8Offset($0.upperBound) : nil }
         }
         let whole = replacement[replacement.startIndex..<replacement.endIndex]
@@ -197,17 +226,7 @@ public struct ComposerDocument: Sendable {
             pieces += Self.pieces(of: text[range.upperBound..<text.endIndex], dropping: cutMentions, at: utf8Offset(range.upperBound))
             text = Self.attributedString(pieces)
         }
-        // The end may now fall inside a Character (`x` typed before a combining mark): a caret
-        // there would trap the next `index(before:)`.
-        let end = text.utf8.index(text.startIndex, offsetBy: endOffset)
-        let caretOffset = utf8Offset(characterBoundary(atOrAfter: end))
-        alignRunsToCharacters()
-        // Deleting what stood between two mentions of one user joins them into one run, which
-        // the caret may not be inside.
-        let caret = mentionBoundary(text.utf8.index(text.startIndex, offsetBy: caretOffset), forward: true)
-        selection = caret..<caret
-        caretAtStart = false
-        typingFormats = nil
+        return endOffset
     }
 
     /// The formats the next typed character gets: the pending toggles, else those before the caret.

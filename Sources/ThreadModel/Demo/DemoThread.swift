@@ -20,7 +20,8 @@ public enum DemoThread {
                 author: entry.0,
                 created: created,
                 body: entry.1,
-                edited: index % 7 == 3 ? created.addingTimeInterval(120) : nil
+                // A few are edited, among them the one that says so.
+                edited: index % 7 == 3 || entry.1.hasPrefix("Edited") ? created.addingTimeInterval(120) : nil
             ))
         }
         return thread

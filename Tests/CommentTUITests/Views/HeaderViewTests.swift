@@ -31,9 +31,35 @@ final class HeaderViewTests: XCTestCase {
 
     func testCollapsedAndNarrowTheRowIsCutBeforeTheLastColumn() {
         assertScreen(draw(thread(), shownRows: 0, columns: 16, rows: 2), [
-            " Hello ␛world ·", " bbbbbbbbbbbbhh",
+            " Hello ␛world", " bbbbbbbbbbbb",
             "────────────────", "dddddddddddddddd",
         ], legend: legend)
+    }
+
+    /// Collapsed and narrower, the row gives up the count, then the handle, whole, and then
+    /// cuts the title with `…`, as the status bar gives up its parts: never `61 comm` or `@ann ·`.
+    func testCollapsedTheRowDropsWholePartsThenCutsTheTitle() {
+        let demo = CommentThread(id: "t", title: "Scrolling like a phone, in a terminal", author: "u1",
+                                 created: ThreadFixture.start, body: "", users: [User(id: "u1", handle: "tatiana", name: "Tatiana B.")])
+        func row(_ count: Int, _ columns: Int) -> String {
+            let layout = ThreadHeaderLayout(thread: demo, width: columns, handles: { _ in nil })
+            var buffer = CellBuffer(columns: columns, rows: 2)
+            HeaderView(thread: demo, commentCount: count, layout: layout, shownRows: 0, ownUserID: "u2").draw(into: &buffer, width: columns)
+            return buffer.trimmedLines[0]
+        }
+        let whole = " Scrolling like a phone, in a terminal · @tatiana"
+        XCTAssertEqual(row(61, 64), whole + " · 61 comments")
+        XCTAssertEqual(row(5000, 66), whole + " · 5000 comments")
+        for columns in [30, 38, 40, 48, 49, 50, 55, 60, 62, 63] {
+            for count in [61, 5000] {
+                let shown = row(count, columns)
+                let expected = columns >= 50 ? whole : columns >= 39 ? " Scrolling like a phone, in a terminal"
+                    : columns == 38 ? " Scrolling like a phone, in a termin…" : " Scrolling like a phone, in…"
+                XCTAssertEqual(shown, expected, "\(count) comments at \(columns) columns")
+            }
+        }
+        XCTAssertEqual(row(5000, 65), whole, "5000 comments needs 66 columns")
+        XCTAssertEqual(row(61, 63), whole)
     }
 
     func testATitleTooLongForTheRowEndsInAnEllipsis() {
