@@ -9,9 +9,16 @@ public protocol CommentStore: AnyObject {
     /// Positions known to hold why a line did not read rather than a comment; a store that
     /// decodes on demand knows only those it has decoded.
     var unreadableCount: Int { get }
+    /// Ctrl-S's verdicts from the stored bytes for the comments below `end`, newest first (at
+    /// most `count`, lines of at most `maxBytes` together), where the store has its comments
+    /// as bytes; nil where it does not, and each comment is read whole instead.
+    func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts?
 }
 
 extension CommentStore {
     /// None: every position holds a comment.
     public var unreadableCount: Int { 0 }
+
+    /// None: the comments are read whole.
+    public func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? { nil }
 }

@@ -4,4 +4,9 @@ import ThreadModel
 extension ThreadIndex: CommentStore {
     /// The lines decoded so far that did not read.
     public var unreadableCount: Int { unreadablePositions.count }
+
+    /// Judged from the file's lines, read in runs.
+    public func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? {
+        searchVerdicts(pattern, below: end, atMost: count, maxBytes: maxBytes)
+    }
 }
