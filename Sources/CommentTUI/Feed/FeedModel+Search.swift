@@ -67,7 +67,9 @@ extension FeedModel {
             return current.query.isEmpty ? .message("search: ") : nil
         }
         let count = comments.count
-        current.pattern = SearchPattern(query: current.query, users: comments.thread.users)
+        let users = current.users ?? SearchableUsers(comments.thread.users)
+        current.users = users
+        current.pattern = SearchPattern(query: current.query, users: users)
         current.scan = FeedSearch.Scan(start: min(max(0, start), count - 1), total: count)
         current.seeking = seeking
         search = current
@@ -161,7 +163,7 @@ extension FeedModel {
         let count = current.matches.count
         guard let match = current.match else {
             guard scan.isFinished else { return .message(head + "searching… " + read) }
-            if count > 0 { return .message(head + CountText.of(count, "match", plural: "matches") + " (Enter: the newest)") }
+            if count > 0 { return .message(head + CountText.of(count, "match", plural: "matches") + " · Enter shows them") }
             let loaded = comments.hasOlder ? " loaded" : ""
             return .message(head + "no match in \(Self.grouped(scan.total)) comments" + loaded, isError: true)
         }

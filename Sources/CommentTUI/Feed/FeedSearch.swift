@@ -144,6 +144,9 @@ struct FeedSearch {
     var jump = Jump.older
     /// What the scan compares (made when the query changes).
     var pattern: SearchPattern?
+    /// The thread's users as a pattern reads them, folded when the first query is (users who
+    /// come later are found by their comments' text only, until Ctrl-S is pressed again).
+    var users: SearchableUsers?
     /// The scan of the current query (kept when finished: it knows every match).
     var scan: Scan?
     var matches = Matches()

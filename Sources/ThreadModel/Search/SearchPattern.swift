@@ -18,18 +18,15 @@ public final class SearchPattern {
     var scratch: [UInt8] = []
 
     /// The pattern for `query` among `users`.
-    public init(query: String, users: [User]) {
+    public convenience init(query: String, users: [User]) {
+        self.init(query: query, users: SearchableUsers(users))
+    }
+
+    /// The pattern for `query` among users folded before (a search folds them once, not per key).
+    public init(query: String, users: SearchableUsers) {
         self.query = query
         needle = folding.fold(query)
-        var authors = Set<String>()
-        if !needle.isEmpty {
-            for user in users {
-                if Self.contains(folding.fold(user.name), needle) || Self.contains(folding.fold(user.handle), needle) {
-                    authors.insert(user.id)
-                }
-            }
-        }
-        self.authors = authors
+        authors = needle.isEmpty ? [] : users.ids(matching: needle)
         authorBytes = Set(authors.map { Array($0.utf8) })
     }
 
