@@ -79,4 +79,50 @@ final class SearchRevealTests: XCTestCase {
         guard let (row, columns) = place(of: "number", in: pilot) else { return XCTFail("gone") }
         XCTAssertNotEqual(pilot.screen.screen[columns.lowerBound, row].style, Theme.searchMatch)
     }
+
+    // MARK: The thread changes under a search
+
+    private func queued(_ fixture: ThreadFixture, hasOlder: Bool = false) throws -> (Pilot, QueuedThreadSource) {
+        let source = try QueuedThreadSource(thread: fixture.thread, hasOlder: hasOlder)
+        let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 100, rows: 16)
+        app.wallTime = ThreadFixture.now
+        return (Pilot(app: app, screen: HeadlessScreen(columns: 100, rows: 16)), source)
+    }
+
+    private func comment(_ id: String, _ body: String) -> Comment {
+        Comment(id: id, author: ThreadFixture.bo.id, created: ThreadFixture.start, body: body)
+    }
+
+    /// A comment that arrives after the scan read the thread is counted as it comes.
+    func testACommentArrivingDuringASearchIsCountedAndFound() throws {
+        let (pilot, source) = try queued(.numbered(10))
+        pilot.press(.ctrl("s"))
+        pilot.type("number 5")
+        pilot.settle()
+        XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 5": match 1 of 1 (Enter: older)"#), pilot.lines.last!)
+        source.deliver(.commentsAppended([comment("new", "number 5 again")]))
+        pilot.app.sourceIsReady()
+        pilot.press(.enter)
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 10)
+        XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 5": match 2 of 2 · wrapped to the newest"#), pilot.lines.last!)
+    }
+
+    /// Older comments loaded above: the match keeps its comment, and the count takes them in.
+    func testOlderCommentsLoadedAboveMoveTheMatchAndAreCounted() throws {
+        let (pilot, source) = try queued(.numbered(30), hasOlder: true)
+        pilot.press(.ctrl("s"))
+        pilot.type("number 20")
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 19)
+        source.deliver(.olderComments([comment("o1", "an older number 20"), comment("o2", "older")], hasMore: false))
+        pilot.app.sourceIsReady()
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 21, "the same comment, two positions on")
+        XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 20": match 2 of 2 (Enter: older)"#), pilot.lines.last!)
+        pilot.press(.enter)
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 0)
+        XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 20": match 1 of 2 (Enter: older)"#), pilot.lines.last!)
+    }
 }

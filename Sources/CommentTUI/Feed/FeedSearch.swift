@@ -35,9 +35,9 @@ struct FeedSearch {
             return total - 1 - position < done - (start + 1)
         }
 
-        /// Whether the scan has read every position in `range`.
-        func isScanned(_ range: Range<Int>) -> Bool {
-            let lower = max(0, range.lowerBound), upper = min(range.upperBound, total)
+        /// Whether the scan has read every position from `first` up to `end` (none when `end <= first`).
+        func isScanned(from first: Int, to end: Int) -> Bool {
+            let lower = max(0, first), upper = min(end, total)
             guard lower < upper else { return true }
             // Read positions run down from the start, then down from the newest: each part of
             // the range is read when its lowest position is.
@@ -161,11 +161,11 @@ struct FeedSearch {
     func next(olderThan position: Int) -> Next {
         guard let scan else { return .none }
         if let below = matches.newest(below: position) {
-            return scan.isScanned((below + 1)..<position) ? .match(below, wrapped: false) : .unknown
+            return scan.isScanned(from: below + 1, to: position) ? .match(below, wrapped: false) : .unknown
         }
-        guard scan.isScanned(0..<position) else { return .unknown }
+        guard scan.isScanned(from: 0, to: position) else { return .unknown }
         guard let newest = matches.newest(below: Int.max) else { return scan.isFinished ? .none : .unknown }
-        return scan.isScanned((newest + 1)..<scan.total) ? .match(newest, wrapped: true) : .unknown
+        return scan.isScanned(from: newest + 1, to: scan.total) ? .match(newest, wrapped: true) : .unknown
     }
 
     /// Raw bytes of a thread file judged per turn at most (about 10 ms).
