@@ -10,28 +10,29 @@ import Foundation
 /// ASCII folds by a table; other characters once each, then from a cache.
 public final class SearchFolding {
     private var cache: [UInt32: [UInt8]] = [:]
-    /// ASCII's lower case by byte: looked up instead of branched on, in the scan's inner loop.
-    private let lowerASCII: [UInt8] = (0..<128).map { byte in
-        (0x41...0x5A).contains(byte) ? UInt8(byte + 0x20) : UInt8(byte)
-    }
 
     public init() {}
 
     /// Appends one character's folded bytes (none for a nonspacing mark).
     @inline(__always)
     public func append(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
-        let value = scalar.value
-        if value < 0x80 { return out.append(lowerASCII[Int(value)]) }
-        if let folded = cache[value] { return out.append(contentsOf: folded) }
-        let folded = Self.fold(scalar)
-        cache[value] = folded
-        out.append(contentsOf: folded)
+        if scalar.value < 0x80 { return out.append(Self.lowerASCII(UInt8(scalar.value))) }
+        out.append(contentsOf: folded(scalar))
     }
 
-    /// Appends an ASCII byte's folded byte (its lower case).
+    /// The folded bytes of a character above ASCII (cached).
     @inline(__always)
-    func appendASCII(_ byte: UInt8, to out: inout [UInt8]) {
-        out.append(lowerASCII[Int(byte)])
+    func folded(_ scalar: Unicode.Scalar) -> [UInt8] {
+        if let folded = cache[scalar.value] { return folded }
+        let folded = Self.fold(scalar)
+        cache[scalar.value] = folded
+        return folded
+    }
+
+    /// An ASCII byte's lower case, computed rather than looked up: the raw scan's inner loop.
+    @inline(__always)
+    static func lowerASCII(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
     /// The folded bytes of a text.

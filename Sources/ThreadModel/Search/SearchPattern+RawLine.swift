@@ -31,14 +31,14 @@ extension SearchPattern {
         guard reader.skipString() else { return .undecided }
         let author = authorStart..<(reader.at - 1)
         guard reader.take(Self.beforeCreated), reader.skipString(), reader.take(Self.beforeBody) else { return .undecided }
-        scratch.removeAll(keepingCapacity: true)
-        guard reader.foldString(into: &scratch, folding) else { return .undecided }
+        foldedBody.removeAll()
+        guard reader.foldString(into: foldedBody, folding) else { return .undecided }
         // After the body: the end, or the time of an edit and then the end.
         if !reader.take([UInt8(ascii: "}")]) {
             guard reader.take(Self.beforeEdited), reader.skipString(), reader.take([UInt8(ascii: "}")]) else { return .undecided }
         }
         guard reader.isAtEnd else { return .undecided }
-        if Self.contains(scratch, needle) { return .yes }
+        if foldedBody.contains(needle) { return .yes }
         guard !authors.isEmpty else { return .no }
         let authorBytes = line[author]
         // An id written with escapes or bytes above ASCII may decode to another string.
@@ -79,20 +79,28 @@ private struct RawLineReader {
 
     /// Reads a string's content and its closing quote, appending it folded; false where the
     /// decoder might read it otherwise (see `SearchVerdict.undecided`).
-    mutating func foldString(into out: inout [UInt8], _ folding: SearchFolding) -> Bool {
-        while at < bytes.count {
-            let byte = bytes[at]
+    mutating func foldString(into out: FoldedText, _ folding: SearchFolding) -> Bool {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+        let end = bytes.count
+        // Folding takes no more bytes than it reads, but for characters above ASCII (room made as they come).
+        out.reserve(end - at)
+        while at < end {
+            let byte = base[at]
             at += 1
+            // Most bytes: printable ASCII, neither a quote nor a backslash.
+            if byte &- 0x20 < 0x60, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                out.appendReserved(SearchFolding.lowerASCII(byte))
+                continue
+            }
             switch byte {
             case UInt8(ascii: "\""): return true
             case 0x00..<0x20: return false
             case UInt8(ascii: "\\"):
                 guard let scalar = escape() else { return false }
-                folding.append(scalar, to: &out)
-            case 0x20..<0x80: folding.appendASCII(byte, to: &out)
+                out.append(scalar.value < 0x80 ? [SearchFolding.lowerASCII(UInt8(scalar.value))] : folding.folded(scalar), reserving: end - at)
             default:
                 guard let scalar = utf8(first: byte) else { return false }
-                folding.append(scalar, to: &out)
+                out.append(folding.folded(scalar), reserving: end - at)
             }
         }
         return false

@@ -16,6 +16,8 @@ public final class SearchPattern {
     let folding = SearchFolding()
     /// Folded text reused from line to line.
     var scratch: [UInt8] = []
+    /// A raw line's body folded, reused from line to line.
+    let foldedBody = FoldedText()
 
     /// The pattern for `query` among `users`.
     public convenience init(query: String, users: [User]) {
