@@ -1,16 +1,3 @@
-/// Verdicts for a run of comment lines, newest first, and the bytes read to give them.
-public struct SearchVerdicts: Sendable {
-    /// One per comment, from the newest of the run down.
-    public var verdicts: [SearchVerdict]
-    /// Bytes of the file read.
-    public var bytes: Int
-
-    public init(verdicts: [SearchVerdict], bytes: Int) {
-        self.verdicts = verdicts
-        self.bytes = bytes
-    }
-}
-
 /// Ctrl-S over the file's bytes: comment lines are read in one `pread` per run and judged
 /// raw (`SearchPattern.verdict(line:)`), so only lines that may match are decoded.
 extension ThreadIndex {

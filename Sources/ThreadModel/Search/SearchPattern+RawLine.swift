@@ -1,15 +1,3 @@
-/// What a thread file's raw line says of a search without decoding it.
-public enum SearchVerdict: UInt8, Sendable {
-    /// The comment does not match.
-    case no
-    /// The comment matches (the line is canonical and its body or author holds the query).
-    case yes
-    /// The line must be decoded to know: it is not in the canonical shape, or holds something
-    /// read differently from its bytes (an escape the decoder may treat otherwise, bytes that
-    /// are not UTF-8, an author written with escapes).
-    case undecided
-}
-
 /// The raw line's verdict: the canonical comment line (`ThreadRecordEncoder`'s shape and no
 /// other) is walked field by field, its body unescaped and folded as it goes, so the body
 /// compared is the very string the decoder would give. Anything else is `.undecided`: a line
