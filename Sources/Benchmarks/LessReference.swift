@@ -50,14 +50,73 @@ enum LessReference {
     }
 }
 
-/// Counts bytes arriving on another thread and waits for them to stop.
+extension LessReference {
+    /// Seconds `less` takes to find `pattern` searching back from the end of `file` (`G`, then
+    /// `?pattern` and Return, timed from Return to the screen showing the match); nil when
+    /// `less` or `script` cannot run here or the match never shows.
+    static func searchSeconds(file: String, pattern: String, columns: Int, rows: Int) -> Double? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", "stty rows \(rows) cols \(columns); exec less -+F -+X -+S -S \(file)", "/dev/null"]
+        process.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LESS": "", "LESSHISTFILE": "-", "PATH": "/usr/bin:/bin"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let counter = ByteCounter()
+        output.fileHandleForReading.readabilityHandler = { counter.add($0.availableData) }
+        do { try process.run() } catch { return nil }
+        defer {
+            if process.isRunning { process.terminate() }
+            output.fileHandleForReading.readabilityHandler = nil
+        }
+        func send(_ keys: String) { input.fileHandleForWriting.write(Data(keys.utf8)) }
+        counter.waitForQuiet(atLeast: 0.5)
+        send("G")
+        counter.waitForQuiet(atLeast: 0.5)
+        send("?" + pattern)
+        counter.waitForQuiet()
+        counter.startKeeping()
+        let start = Date()
+        send("\r")
+        // The match line shows the pattern (in standout): the search is over.
+        guard counter.waitForKept(Data(pattern.utf8), timeout: 300) else { return nil }
+        let seconds = Date().timeIntervalSince(start)
+        send("q")
+        process.waitUntilExit()
+        return seconds
+    }
+}
+
+/// Counts bytes arriving on another thread and waits for them to stop; keeps them when asked.
 private final class ByteCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     private var lastArrival = Date()
+    private var kept: Data?
 
     func add(_ n: Int) {
         lock.lock(); count += n; lastArrival = Date(); lock.unlock()
+    }
+
+    func add(_ data: Data) {
+        lock.lock(); count += data.count; lastArrival = Date(); kept?.append(data); lock.unlock()
+    }
+
+    /// Keeps what arrives from now on (for `waitForKept`).
+    func startKeeping() {
+        lock.lock(); kept = Data(); lock.unlock()
+    }
+
+    /// Returns true once what was kept holds `bytes`, false after `timeout` seconds.
+    func waitForKept(_ bytes: Data, timeout: Double) -> Bool {
+        let begin = Date()
+        while Date().timeIntervalSince(begin) < timeout {
+            lock.lock(); let found = kept?.range(of: bytes) != nil; lock.unlock()
+            if found { return true }
+            usleep(5_000)
+        }
+        return false
     }
 
     var total: Int { lock.lock(); defer { lock.unlock() }; return count }

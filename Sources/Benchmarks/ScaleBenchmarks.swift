@@ -3,15 +3,14 @@ import CommentTUI
 import ScrollEngine
 import ThreadModel
 
-/// Issue 22's figures for the client at scale: the latency of a Ctrl-S key at 1,000,000
-/// comments (the key, then the slice the next turn reads: what a following key waits for),
-/// and the time and peak memory of showing an 8 MB comment (the most a reader takes) and a
-/// 10 MB one (over the line limit: skipped and reported), each in a fresh child process.
+/// Issue 22's figures for the client at scale: the time and peak memory of showing an 8 MB
+/// comment (the most a reader takes) and a 10 MB one (over the line limit: skipped and
+/// reported), each in a fresh child process. (Ctrl-S at scale: `searchBenchmarks`.)
 func scaleBenchmarks() -> [BenchmarkRow] {
     let directory = NSTemporaryDirectory() + "comment-tui-bench-scale-\(getpid())"
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    var rows = searchRows(directory: directory)
+    var rows: [BenchmarkRow] = []
     for bytes in [8_000_000, 10_000_000] {
         let path = directory + "/huge-\(bytes).jsonl"
         writeHugeThread(bodyBytes: bytes, to: path)
@@ -30,45 +29,6 @@ func scaleBenchmarks() -> [BenchmarkRow] {
                                  value: "\(figures[7]) ms"))
     }
     return rows
-}
-
-/// Ctrl-S at 1,000,000 comments: per key, the key and the next turn's slice.
-private func searchRows(directory: String) -> [BenchmarkRow] {
-    let path = directory + "/search.jsonl"
-    _ = generateThread(comments: 1_000_000, users: 10_000, to: path)
-    guard let index = try? ThreadIndex.open(path: path), let header = index.header else { return [] }
-    let thread = CommentThread(id: header.id, title: header.title, author: header.author, created: header.created,
-                               body: header.body, users: index.users)
-    let app = CommentApp(source: InMemoryThreadSource(thread: thread, store: index, label: "bench"), me: index.users[0],
-                         columns: 100, rows: 30)
-    var clock = 0.0
-    func turn() { clock += 1.0 / 60; app.advance(to: ScrollInstant(seconds: clock)); _ = app.render() }
-    _ = app.update(.key(.ctrl("s")), at: ScrollInstant(seconds: clock))
-    var keys: [Double] = []
-    var slices: [Double] = []
-    var turns = 0
-    // A query no comment has: every key starts a scan the next key replaces.
-    for character in "zqxjkvbpw zqxjkvbpw" {
-        var start = benchNow()
-        _ = app.update(.key(KeyPress(.character(character))), at: ScrollInstant(seconds: clock))
-        keys.append(Double(benchNow() - start) / 1e6)
-        start = benchNow()
-        turn()
-        slices.append(Double(benchNow() - start) / 1e6)
-    }
-    // The last scan to its end: 100,000 comments, a slice a turn.
-    let start = benchNow()
-    while app.searchState?.isScanning == true, turns < 1_000 { turn(); turns += 1 }
-    let whole = Double(benchNow() - start) / 1e9
-    let key = percentiles(keys), slice = percentiles(slices)
-    return [
-        BenchmarkRow(area: "search, 1,000,000 comments", name: "a Ctrl-S key (median / max)",
-                     value: String(format: "%.2f / %.2f ms", key.median, keys.max() ?? 0)),
-        BenchmarkRow(area: "search, 1,000,000 comments", name: "the turn after it, one slice and a frame (median / max)",
-                     value: String(format: "%.1f / %.1f ms", slice.median, slices.max() ?? 0)),
-        BenchmarkRow(area: "search, 1,000,000 comments", name: "a miss over the 100,000-comment step, slice by slice",
-                     value: String(format: "%.2f s in %d turns", whole, turns)),
-    ]
 }
 
 /// 20 generated comments, then one of `bodyBytes` bytes of words in lines.

@@ -34,6 +34,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("index", threadIndexBenchmarks),
     ("post", postBenchmarks),
     ("scale", scaleBenchmarks),
+    ("search", searchBenchmarks),
     ("markup", markupBenchmarks),
     ("composer", composerBenchmarks),
     ("mentions", mentionBenchmarks),

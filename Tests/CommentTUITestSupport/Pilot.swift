@@ -97,8 +97,12 @@ public final class Pilot {
         return frames
     }
 
-    /// Lets every animation and timer run out (five seconds on).
-    public func settle() { advance(by: 5) }
+    /// Lets every animation and timer run out: five seconds on, then frames until nothing
+    /// moves (what the five seconds set off, such as a search's jump to its match, runs too).
+    public func settle() {
+        advance(by: 5)
+        runFrames()
+    }
 
     /// Renders a frame, shows it, and reports it shown, as the loop does.
     public func draw() {

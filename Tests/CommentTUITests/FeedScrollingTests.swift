@@ -211,7 +211,9 @@ final class FeedScrollingTests: XCTestCase {
     }
 
     /// Enter past the oldest match wraps to the newest, as in less and vim, and the status bar
-    /// says so; so it does when Enter comes back to the only match.
+    /// says so; so it does when Enter comes back to the only match. The match is numbered among
+    /// the matches (`match 1 of 8`), beside the place among the comments (`comment 6/66`): one
+    /// number per meaning.
     func testSearchSaysWhenItWrapsToTheNewestAndWhenAMatchIsTheOnlyOne() {
         let pilot = ThreadFixture.numbered(66).pilot(columns: 120, rows: 16)
         // Frames as the loop draws them, until the jump to a match has come to rest.
@@ -219,18 +221,18 @@ final class FeedScrollingTests: XCTestCase {
         var status: String { pilot.lines.last! }
         key(.ctrl("s"))
         for c in "number 6" { key(KeyPress(.character(c))) }
-        XCTAssertEqual(status, #" @ann · test · idle · comment 66/66 · search "number 6": comment 66 of 66 (Enter: older)"#)
+        XCTAssertEqual(status, #" @ann · test · idle · comment 66/66 · search "number 6": match 8 of 8 (Enter: older)"#)
         for _ in 0..<7 { key(.enter) }
-        XCTAssertEqual(status, #" @ann · test · idle · comment 6/66 · search "number 6": comment 6 of 66 (Enter: older)"#)
+        XCTAssertEqual(status, #" @ann · test · idle · comment 6/66 · search "number 6": match 1 of 8 (Enter: older)"#)
         key(.enter)
-        XCTAssertEqual(status, #" @ann · test · idle · comment 66/66 · search "number 6": no older match · wrapped to the newest, comment 66 of 66"#)
+        XCTAssertEqual(status, #" @ann · test · idle · comment 66/66 · search "number 6": match 8 of 8 · wrapped to the newest"#)
         key(.escape)
         key(.ctrl("s"))
         for c in "number 56" { key(KeyPress(.character(c))) }
-        XCTAssertEqual(status, #" @ann · test · idle · comment 56/66 · search "number 56": comment 56 of 66 (Enter: older)"#)
+        XCTAssertEqual(status, #" @ann · test · idle · comment 56/66 · search "number 56": match 1 of 1 (Enter: older)"#)
         key(.enter)
         XCTAssertEqual(pilot.app.feed.selected, 55, "the only match stays put")
-        XCTAssertEqual(status, #" @ann · test · idle · comment 56/66 · search "number 56": comment 56 of 66 is the only match"#)
+        XCTAssertEqual(status, #" @ann · test · idle · comment 56/66 · search "number 56": match 1 of 1 · the only match"#)
     }
 
     /// The query is edited as a readline line: a paste goes into it (the composer is hidden under

@@ -223,7 +223,7 @@ public final class CommentApp {
     /// The status bar's message, if any.
     public var message: String? { overlays.message }
     /// The Ctrl-S search, if one is open: its match and whether a scan is still under way.
-    public var searchState: (match: Int?, isScanning: Bool)? { feed.search.map { ($0.match, $0.scan != nil) } }
+    public var searchState: (match: Int?, isScanning: Bool)? { feed.search.map { ($0.match, $0.isScanning) } }
     /// Which links were seen whole, and for how long.
     public var linkVisibility: LinkVisibility { feed.linkVisibility }
     /// The read marker to save: the newest comment seen, if any was.

@@ -28,6 +28,9 @@ public enum Theme {
     static let expandMarker = CellStyle([.dim, .underline])
     /// Ruby readings: a terminal has no small type, so dim stands in for it.
     public static let rubyReading = CellStyle(.dim)
+    /// A search's query where it shows in a comment: reverse video, as `less` marks a match,
+    /// seen in eight colours and with none (`NO_COLOR`, a monochrome terminal) alike.
+    public static let searchMatch = CellStyle([.reverse, .bold])
     public static let selectionGutter = CellStyle(.bold, foreground: .yellow)
     public static let unreadDivider = CellStyle(foreground: .red)
     // The scrollbar scrolls with the feed region and is repaired after every step; in the plain

@@ -18,13 +18,23 @@ struct CommentRenderer {
     var time = ScrollInstant.zero
     /// Scatters the dissolve's order (see `seed(of:)`), so each comment dissolves its own way.
     var seed: UInt64 = 0
+    /// Cells where a search's query shows, as column ranges by line number (`MatchCells`).
+    var matches: [Int: [Range<Int>]] = [:]
 
     /// The cell masking one column of a hidden spoiler.
     static let spoilerMask = DisplayCluster(text: "░", width: 1)
     static let strikeMark: Unicode.Scalar = "\u{0336}"
 
-    /// Draws one line (line `number` of its layout) with its column 0 at `column`, cut at `limit`.
+    /// Draws one line (line `number` of its layout) with its column 0 at `column`, cut at `limit`;
+    /// the search's matches on it stand out.
     func draw(_ line: TextLayout.Line, number: Int = 0, into buffer: inout CellBuffer, column: Int, row: Int, limit: Int) {
+        drawRuns(line, number: number, into: &buffer, column: column, row: row, limit: limit)
+        for columns in matches[number] ?? [] {
+            buffer.restyle(row: row, from: column + columns.lowerBound, to: min(limit, column + columns.upperBound)) { $0 = Theme.searchMatch }
+        }
+    }
+
+    private func drawRuns(_ line: TextLayout.Line, number: Int, into buffer: inout CellBuffer, column: Int, row: Int, limit: Int) {
         for run in line.runs {
             var x = column + run.column
             let style = cellStyle(run.style)

@@ -124,7 +124,8 @@ final class FeedModel {
     func view(at wallTime: Date) -> FeedView {
         FeedView(anchor: anchor, commentCount: comments.count, postRows: scroll.postRows, ownUserID: me, selected: selected,
                  now: wallTime, layout: layout, revealed: { self.revealedSpoilers[$0] ?? [] }, delivery: delivery,
-                 effects: { [effects, now] in effects.effects(on: $0, at: now) }, time: now, palette: palette)
+                 effects: { [effects, now] in effects.effects(on: $0, at: now) }, time: now, palette: palette,
+                 search: search.flatMap { $0.query.isEmpty ? nil : $0.pattern })
     }
 
     /// The scrollbar and the "N new" marker.
@@ -271,6 +272,7 @@ final class FeedModel {
         guard count > 0 else { return }
         if countAsNew, !isFollowingBottom || scroll.model.phase != .idle { newCount += count }
         scroll.commentsAppended(count)
+        searchCommentsArrived(count)
     }
 
     /// `count` comments were put in at `index`, above the reader's own still on their way:
@@ -302,7 +304,7 @@ final class FeedModel {
         newCount = 0
         lastFrame = nil
         gesture = nil
-        search?.match = nil
+        searchPositionsMoved { _ in nil }
         layoutCache.invalidateAll()
         headerCache = nil
         scroll.replaceAll(commentCount: comments.count, at: now)
@@ -315,8 +317,7 @@ final class FeedModel {
         firstUnread = firstUnread.map { $0 + count }
         lastSeen = lastSeen.map { $0 + count }
         lastFrame = nil
-        if let match = search?.match { search?.match = match + count }
-        if let first = search?.scan?.first { search?.scan?.first = first + count }
+        searchPositionsMoved { $0 + count }
         layoutCache.invalidateAll()
         scroll.commentsPrepended(count, at: now)
     }
@@ -330,8 +331,7 @@ final class FeedModel {
         firstUnread = firstUnread.map(moved)
         lastSeen = lastSeen.map(moved)
         lastFrame = nil
-        if let match = search?.match { search?.match = moved(match) }
-        if let first = search?.scan?.first { search?.scan?.first = moved(first) }
+        searchPositionsMoved(moved)
         layoutCache.invalidateAll()
         scroll.commentsReplaced(at: index, removed: removed, inserted: inserted, at: now)
     }

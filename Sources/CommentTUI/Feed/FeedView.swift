@@ -24,6 +24,8 @@ struct FeedView {
     var time = ScrollInstant.zero
     /// How fades look on this terminal.
     var palette = EffectPalette(colorCount: 256)
+    /// The search open, if any: its matches stand out in the text and the headers.
+    var search: SearchPattern?
 
     /// A link whose every line was on screen.
     struct VisibleLink: Hashable, Sendable {
@@ -47,6 +49,7 @@ struct FeedView {
         let end = rect.column + rect.width - 1
         var position = anchor
         var shownLines: [Int: (first: Int, last: Int)] = [:]
+        var matches: [Int: [Int: [Range<Int>]]] = [:]
         for screenRow in rect.row..<rect.maxRow {
             buffer.fill(row: screenRow, from: rect.column, to: end)
             guard position.comment < commentCount else { continue }
@@ -82,8 +85,13 @@ struct FeedView {
                     }
                 } else {
                     let id = comment.commentID ?? ""
+                    if let search, matches[position.comment] == nil {
+                        // The lines this screen can show from here, and one each side for a match across lines.
+                        let lines = max(0, line - 1)..<min(comment.body.lines.count, line + rect.height + 1)
+                        matches[position.comment] = MatchCells.find(search, in: comment.body.lines, range: lines, revealed: revealed(id))
+                    }
                     CommentRenderer(revealedSpoilers: revealed(id), ownUserID: ownUserID, effects: running, time: time,
-                                    seed: running.isEmpty ? 0 : CommentRenderer.seed(of: id))
+                                    seed: running.isEmpty ? 0 : CommentRenderer.seed(of: id), matches: matches[position.comment] ?? [:])
                         .draw(comment.body.lines[line], number: line, into: &buffer, column: rect.column + FeedLayout.bodyIndent,
                               row: screenRow, limit: end)
                     // Not in the thread yet: dimmed until the server has it.
@@ -156,7 +164,17 @@ struct FeedView {
             case .handle: style = Theme.handle
             case .time, .edited, .separator: style = Theme.dim
             }
-            x = buffer.write(CommentHeaderLayout.text(of: piece, time: time).text, column: x, row: row, style: style, limit: end)
+            let text = CommentHeaderLayout.text(of: piece, time: time).text
+            let start = x
+            x = buffer.write(text, column: x, row: row, style: style, limit: end)
+            switch piece {
+            case .name, .handle: break
+            case .time, .edited, .separator: continue
+            }
+            guard let search else { continue }
+            for columns in MatchCells.find(search, in: text) {
+                buffer.restyle(row: row, from: start + columns.lowerBound, to: min(x, start + columns.upperBound)) { $0 = Theme.searchMatch }
+            }
         }
         return x
     }

@@ -62,4 +62,10 @@ private final class ConcatenatedStore: CommentStore {
         if index < stored, let first { return first.comment(at: index) }
         return .success(then[index - stored])
     }
+
+    /// The store's own verdicts, within it.
+    func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? {
+        guard let first, end <= first.commentCount else { return nil }
+        return first.searchVerdicts(for: pattern, below: end, atMost: count, maxBytes: maxBytes)
+    }
 }

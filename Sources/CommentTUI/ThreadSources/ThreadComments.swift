@@ -87,6 +87,15 @@ final class ThreadComments {
         isLoading ? "⋯ loading the messages missed here…" : "⋯ messages missed here while away: they load when scrolled to"
     }
 
+    /// Ctrl-S's verdicts from the stored bytes for the positions below `end`, newest first,
+    /// while they are the opened ones and no edit is shown over them (`CommentStore`); nil
+    /// where each comment must be read whole.
+    func searchVerdicts(_ pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? {
+        let top = end - 1 - older.count
+        guard edits.isEmpty, top >= 0, top < opened.commentCount else { return nil }
+        return opened.searchVerdicts(for: pattern, below: top + 1, atMost: min(count, top + 1), maxBytes: maxBytes)
+    }
+
     /// Whether a position holds a gap's marker rather than a comment.
     func isGap(at index: Int) -> Bool {
         guard gapCount > 0, let slot = addedSlot(index), case .gap = added[slot] else { return false }

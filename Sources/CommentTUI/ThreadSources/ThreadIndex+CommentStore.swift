@@ -9,4 +9,9 @@ extension ThreadIndex: CommentStore {
     public func unreadableCount(through position: Int) -> Int {
         unreadablePositions.isEmpty ? 0 : unreadablePositions.reduce(0) { $0 + ($1 <= position ? 1 : 0) }
     }
+
+    /// Judged from the file's lines, read in runs.
+    public func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? {
+        searchVerdicts(pattern, below: end, atMost: count, maxBytes: maxBytes)
+    }
 }

@@ -20,7 +20,7 @@ public final class ThreadIndex {
     public let follower: ThreadFileFollower
 
     let path: String
-    private let descriptor: FileDescriptor
+    let descriptor: FileDescriptor
     let commentOffsets: [Int]
     let commentLengths: [UInt32]
     let commentLines: [UInt32]

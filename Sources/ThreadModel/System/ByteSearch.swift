@@ -9,4 +9,20 @@ enum ByteSearch {
         guard let found = memchr(base + start, 0x0A, end - start) else { return nil }
         return base.distance(to: UnsafeRawPointer(found))
     }
+
+    /// The offset of the first occurrence of `needle` in `haystack[start...]`, or nil: `memchr`
+    /// finds each place its first byte is, `memcmp` compares the rest (Swift does not see glibc's
+    /// `memmem`). An empty needle is found nowhere.
+    static func firstIndex(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+        guard let first = needle.first, let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return nil }
+        let count = needle.count
+        var at = start
+        while haystack.count - at >= count {
+            guard let found = memchr(base + at, Int32(first), haystack.count - at - count + 1) else { return nil }
+            let offset = base.distance(to: UnsafeRawPointer(found))
+            if memcmp(found, needleBase, count) == 0 { return offset }
+            at = offset + 1
+        }
+        return nil
+    }
 }

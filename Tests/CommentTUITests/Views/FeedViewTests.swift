@@ -7,20 +7,23 @@ final class FeedViewTests: XCTestCase {
     private let legend: [Character: CellStyle] = [
         "a": Theme.authorName, "o": Theme.ownName, "h": Theme.handle, "d": Theme.dim,
         "s": Theme.selectionGutter, "u": Theme.unreadDivider, "U": Theme.unreadDivider.adding(.bold), "p": Theme.problem,
+        "m": Theme.searchMatch,
     ]
 
     /// A feed over `makeSmallThread`'s comments (c1 and c3 by Bo, c2 by Ann, who reads), with
     /// comment lines that did not read in `broken`.
     private func feed(anchor: FeedAnchor = .top, selected: Int? = nil, firstUnread: Int? = nil,
-                      broken: Set<Int> = [], width: Int = 30) -> FeedView {
+                      broken: Set<Int> = [], width: Int = 30, search: String? = nil) -> FeedView {
         let thread = ThreadFixture.numbered(3).thread
         let layout = FeedLayout(width: width)
         let source = FeedLayout.Source(
             comment: { broken.contains($0) ? .failure(ThreadFileProblem(line: $0 + 2, message: "bad JSON")) : .success(thread.comments[$0]) },
             user: { thread.user(id: $0) }, handleID: { _ in nil }, isExpanded: { _ in false },
             startsUnread: { $0 == firstUnread })
-        return FeedView(anchor: anchor, commentCount: 3, postRows: 0, ownUserID: "u1", selected: selected, now: ThreadFixture.now,
-                        layout: { layout.layout(of: $0, source) }, revealed: { _ in [] })
+        var view = FeedView(anchor: anchor, commentCount: 3, postRows: 0, ownUserID: "u1", selected: selected, now: ThreadFixture.now,
+                            layout: { layout.layout(of: $0, source) }, revealed: { _ in [] })
+        view.search = search.map { SearchPattern(query: $0, users: thread.users) }
+        return view
     }
 
     private func draw(_ view: FeedView, columns: Int, rows: Int) -> CellBuffer {
@@ -75,5 +78,31 @@ final class FeedViewTests: XCTestCase {
             " @bo       x", " hhh",
             " 2025-04-17x", " dddddddddd",
         ], legend: legend)
+    }
+
+    /// Ctrl-S's query stands out where it shows (issue 28, item 3): in reverse video, which
+    /// needs no colour, in every comment on screen; in a name or handle it matched by, too.
+    func testASearchsQueryStandsOutInTheTextAndTheHeaders() {
+        assertScreen(draw(feed(search: "NUMBER 2"), columns: 30, rows: 6), [
+            " Bo 日本 @bo · 2025-04-17", " aaaaaaa hhhddddddddddddd",
+            "   comment number 1", "",
+            "", "",
+            " Ann @ann · 2025-04-17", " ooo hhhhddddddddddddd",
+            "   comment number 2", "           mmmmmmmm",
+            "", "",
+        ], legend: legend)
+        assertScreen(draw(feed(search: "bo"), columns: 30, rows: 3), [
+            " Bo 日本 @bo · 2025-04-17", " mmaaaaa hmmddddddddddddd",
+            "   comment number 1", "",
+            "", "",
+        ], legend: legend)
+    }
+
+    /// The style is reverse video and bold, no colour: it shows in eight colours, in 256 and
+    /// with none at all (NO_COLOR, a monochrome terminal), and on every style the text had.
+    func testTheMatchStyleNeedsNoColour() {
+        XCTAssertEqual(Theme.searchMatch.foreground, .default)
+        XCTAssertEqual(Theme.searchMatch.background, .default)
+        XCTAssertTrue(Theme.searchMatch.attributes.contains(.reverse))
     }
 }

@@ -1,0 +1,29 @@
+/// Ctrl-S over the file's bytes: comment lines are read in one `pread` per run and judged
+/// raw (`SearchPattern.verdict(line:)`), so only lines that may match are decoded.
+extension ThreadIndex {
+    /// Verdicts for the comments below `end`, from `end - 1` down: at most `count` of them, and
+    /// lines of at most `maxBytes` together (the first line whatever its size). A run that does
+    /// not read back (the file shrank) is undecided, so decoding it reports why.
+    public func searchVerdicts(_ pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts {
+        precondition(end > 0 && end <= commentCount && count > 0, "a run of comments in the index")
+        let top = end - 1
+        let spanEnd = commentOffsets[top] + Int(commentLengths[top])
+        var low = top
+        while low > 0, top - low + 1 < count, spanEnd - commentOffsets[low - 1] <= maxBytes { low -= 1 }
+        let base = commentOffsets[low]
+        let span = spanEnd - base
+        guard let bytes = try? descriptor.read(at: base, count: span), bytes.count == span else {
+            return SearchVerdicts(verdicts: Array(repeating: .undecided, count: top - low + 1), bytes: span)
+        }
+        var verdicts: [SearchVerdict] = []
+        verdicts.reserveCapacity(top - low + 1)
+        bytes.withUnsafeBytes { raw in
+            for position in stride(from: top, through: low, by: -1) {
+                let start = commentOffsets[position] - base
+                let line = UnsafeRawBufferPointer(rebasing: raw[start..<(start + Int(commentLengths[position]))])
+                verdicts.append(pattern.verdict(line: line))
+            }
+        }
+        return SearchVerdicts(verdicts: verdicts, bytes: span)
+    }
+}

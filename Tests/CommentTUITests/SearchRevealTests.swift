@@ -1,0 +1,128 @@
+import XCTest
+import ThreadModel
+import CommentTUITestSupport
+@testable import CommentTUI
+
+/// A search shows what it found (issue 28, item 3): the query stands out where it is, and a
+/// match in the collapsed part of a long comment expands it and scrolls the line into view.
+final class SearchRevealTests: XCTestCase {
+    /// A thread whose comment 1 (position 1) has `lines` lines, the query on line `at` (from 1).
+    private func thread(lines: Int, needleAt at: Int) -> ThreadFixture {
+        let body = (1...lines).map { $0 == at ? "here is the Needle, line \($0)" : "line \($0) of the long one" }.joined(separator: "\n")
+        return ThreadFixture.numbered(1).adding([body, "after it", "the newest"], by: ThreadFixture.bo.id)
+    }
+
+    /// The row showing `text`, and the columns of the text on it.
+    private func place(of text: String, in pilot: Pilot, row marker: String? = nil) -> (row: Int, columns: Range<Int>)? {
+        for (row, line) in pilot.lines.enumerated() where marker.map(line.contains) ?? true {
+            guard let range = line.range(of: text) else { continue }
+            let start = line.distance(from: line.startIndex, to: range.lowerBound)
+            return (row, start..<(start + text.count))
+        }
+        return nil
+    }
+
+    private func assertMarked(_ text: String, in pilot: Pilot, row marker: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        guard let (row, columns) = place(of: text, in: pilot, row: marker) else {
+            return XCTFail("\(text) is not on screen:\n" + pilot.lines.joined(separator: "\n"), file: file, line: line)
+        }
+        for column in columns {
+            XCTAssertEqual(pilot.screen.screen[column, row].style, Theme.searchMatch, "column \(column)", file: file, line: line)
+        }
+        XCTAssertNotEqual(pilot.screen.screen[columns.upperBound, row].style, Theme.searchMatch, file: file, line: line)
+    }
+
+    func testAMatchInTheCollapsedPartExpandsTheCommentAndComesIntoView() {
+        let pilot = thread(lines: 40, needleAt: 31).pilot(columns: 60, rows: 20)
+        pilot.press(.ctrl("s"))
+        pilot.type("needle")
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.selected, 1)
+        XCTAssertTrue(pilot.app.feed.expandedComments.contains("c1"), "expanded")
+        assertMarked("Needle", in: pilot)
+        XCTAssertTrue(pilot.lines.contains("▌  here is the Needle, line 31"), pilot.lines.joined(separator: "\n"))
+    }
+
+    func testAMatchInTheShownPartLeavesTheCommentCollapsed() {
+        let pilot = thread(lines: 40, needleAt: 3).pilot(columns: 60, rows: 20)
+        pilot.press(.ctrl("s"))
+        pilot.type("needle")
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.selected, 1)
+        XCTAssertFalse(pilot.app.feed.expandedComments.contains("c1"))
+        assertMarked("Needle", in: pilot)
+    }
+
+    /// Past the part of a huge comment laid out (`FeedLayout.shownBodyBytes`): laid out as far
+    /// as the match, which comes into view.
+    func testAMatchPastTheLaidOutPartOfAHugeCommentIsLaidOutAndShown() {
+        let lines = FeedLayout.shownBodyBytes / 24 + 200
+        let pilot = thread(lines: lines, needleAt: lines - 100).pilot(columns: 60, rows: 20)
+        pilot.press(.ctrl("s"))
+        pilot.type("needle")
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.selected, 1)
+        assertMarked("Needle", in: pilot)
+        XCTAssertGreaterThan(pilot.app.feed.shownBodyBytes["c1"] ?? 0, FeedLayout.shownBodyBytes)
+    }
+
+    /// The query stands out in every comment on screen while the search is open, and no
+    /// longer once it is left.
+    func testTheQueryStandsOutUntilTheSearchIsLeft() {
+        let pilot = ThreadFixture.numbered(5).pilot(columns: 40, rows: 16)
+        pilot.press(.ctrl("s"))
+        pilot.type("Number")
+        pilot.settle()
+        for n in 2...5 { assertMarked("number", in: pilot, row: "comment number \(n)") }
+        pilot.press(.escape)
+        pilot.settle()
+        guard let (row, columns) = place(of: "number", in: pilot) else { return XCTFail("gone") }
+        XCTAssertNotEqual(pilot.screen.screen[columns.lowerBound, row].style, Theme.searchMatch)
+    }
+
+    // MARK: The thread changes under a search
+
+    private func queued(_ fixture: ThreadFixture, hasOlder: Bool = false) throws -> (Pilot, QueuedThreadSource) {
+        let source = try QueuedThreadSource(thread: fixture.thread, hasOlder: hasOlder)
+        let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 100, rows: 16)
+        app.wallTime = ThreadFixture.now
+        return (Pilot(app: app, screen: HeadlessScreen(columns: 100, rows: 16)), source)
+    }
+
+    private func comment(_ id: String, _ body: String) -> Comment {
+        Comment(id: id, author: ThreadFixture.bo.id, created: ThreadFixture.start, body: body)
+    }
+
+    /// A comment that arrives after the scan read the thread is counted as it comes.
+    func testACommentArrivingDuringASearchIsCountedAndFound() throws {
+        let (pilot, source) = try queued(.numbered(10))
+        pilot.press(.ctrl("s"))
+        pilot.type("number 5")
+        pilot.settle()
+        XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 5": match 1 of 1 (Enter: older)"#), pilot.lines.last!)
+        source.deliver(.commentsAppended([comment("new", "number 5 again")]))
+        pilot.app.sourceIsReady()
+        pilot.press(.enter)
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 10)
+        XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 5": match 2 of 2 · wrapped to the newest"#), pilot.lines.last!)
+    }
+
+    /// Older comments loaded above: the match keeps its comment, and the count takes them in.
+    func testOlderCommentsLoadedAboveMoveTheMatchAndAreCounted() throws {
+        let (pilot, source) = try queued(.numbered(30), hasOlder: true)
+        pilot.press(.ctrl("s"))
+        pilot.type("number 20")
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 19)
+        source.deliver(.olderComments([comment("o1", "an older number 20"), comment("o2", "older")], hasMore: false))
+        pilot.app.sourceIsReady()
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 21, "the same comment, two positions on")
+        XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 20": match 2 of 2 (Enter: older)"#), pilot.lines.last!)
+        pilot.press(.enter)
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 0)
+        XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 20": match 1 of 2 (Enter: older)"#), pilot.lines.last!)
+    }
+}
