@@ -135,7 +135,7 @@ public final class CommentApp {
             } else {
                 composer.paste(text)
             }
-        case .focus, .modeReport: break
+        case .focus, .modeReport, .cursorReport: break
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
                         feed: regions.feed, now: now)
