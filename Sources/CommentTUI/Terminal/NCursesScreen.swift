@@ -101,7 +101,7 @@ public final class NCursesScreen: ScreenBackend {
         }
         let changes = frame.buffer.changes(from: previous)
         var wide = [wchar_t](repeating: 0, count: 8)
-        let drawsSomeWhole = !DisplayWidth.policy.intact.isEmpty
+        let drawsSomeWhole = DisplayWidth.policy.drawsSomeWhole
         // Runs mostly share one style: its attributes and colour pair are looked up once.
         var lastStyle = CellStyle.plain
         var lastLook = (attributes: attributes(.plain), pair: pair(.plain))
@@ -181,7 +181,7 @@ public final class NCursesScreen: ScreenBackend {
     /// attributes after an update, and so do these bytes.
     private func wholeClusters(of buffer: CellBuffer, rows: Set<Int>) -> String {
         // With every kind substituted, ncurses and the terminal agree on every cell.
-        guard !DisplayWidth.policy.intact.isEmpty else { return "" }
+        guard DisplayWidth.policy.drawsSomeWhole else { return "" }
         var out = ""
         for row in rows.sorted() where row < buffer.rows {
             for column in 0..<buffer.columns {
