@@ -51,9 +51,29 @@ final class TmuxEmojiShapeTests: XCTestCase {
         return app.render().buffer.trimmedLines
     }
 
+    /// A row without what follows each joiner. tmux 3.3a draws the character after a joiner in
+    /// a cell of its own when one read of the pane's output ends between them: the client then
+    /// writes the cluster's neighbours again (so the row keeps its place), but the cluster
+    /// shows without its joined parts. That tmux bug is the only difference this forgives.
+    static func withoutJoinedParts(_ row: String) -> String {
+        var out = String.UnicodeScalarView()
+        var joinedNext = false, inJoined = false
+        for scalar in row.unicodeScalars {
+            if scalar.value == 0x200D { joinedNext = true; continue }
+            if joinedNext { (joinedNext, inJoined) = (false, true); continue }
+            // The joined character's selector or skin tone.
+            if inJoined, scalar.value == 0xFE0F || (0x1F3FB...0x1F3FF).contains(scalar.value) { continue }
+            inJoined = false
+            out.append(scalar)
+        }
+        return String(out)
+    }
+
     /// Opens `bodies` in tmux at `columns`x`rows` and waits until the pane equals the client's
-    /// own picture (under the policy the probe found); returns both.
+    /// own picture (under the policy the probe found); returns both. Rows compare as `comparing`
+    /// makes them.
     private func openAndCompare(_ bodies: [String], columns: Int, rows: Int, filler: Int = 30,
+                                comparing: (String) -> String = { $0 },
                                 file: StaticString = #filePath, line: UInt = #line) throws -> (shown: [String], expected: [String]) {
         let tmux = try TmuxSession(columns: columns, rows: rows)
         let path = try writeThread(bodies, in: tmux, filler: filler)
@@ -67,12 +87,49 @@ final class TmuxEmojiShapeTests: XCTestCase {
             return shown == expected
         }
         XCTAssertEqual(shown.count, expected.count, "no row spilled into another", file: file, line: line)
-        for (row, (pane, buffer)) in zip(shown, expected).enumerated() {
+        for (row, (pane, buffer)) in zip(shown, expected).enumerated() where comparing(pane) != comparing(buffer) {
             XCTAssertEqual(pane, buffer, "row \(row) (\(columns) columns)", file: file, line: line)
         }
         try tmux.keys("C-c")
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
         return (shown, expected)
+    }
+
+    /// Every fully-qualified emoji of Unicode's emoji-test.txt (beside the unit tests' data).
+    static func fullyQualifiedEmoji() throws -> [String] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../CommentTUITests/Data/emoji-test.txt").standardized
+        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+            guard !line.hasPrefix("#"), let semicolon = line.firstIndex(of: ";"),
+                  line[semicolon...].contains("fully-qualified") else { return nil }
+            let scalars = line[..<semicolon].split(separator: " ").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }
+            return String(String.UnicodeScalarView(scalars))
+        }
+    }
+
+    func testEveryEmojiOfEmojiTestShowsWithoutShiftingARow() throws {
+        let emoji = try Self.fullyQualifiedEmoji()
+        XCTAssertGreaterThan(emoji.count, 3000)
+        // Comments of at most 9 rows (a comment collapses beyond 12), each emoji between a
+        // space and a bar, so a cluster drawn wider or narrower than laid out moves the bar.
+        let columns = 200, budget = 9 * (columns - 10)
+        var bodies: [String] = [], body = "", used = 0
+        for cluster in emoji {
+            let width = max(2, DisplayWidth.width(of: cluster)) + 2
+            if used + width > budget { bodies.append(body); body = ""; used = 0 }
+            body += "\(cluster)| "
+            used += width
+        }
+        bodies.append(body)
+        let bodyRows = bodies.count * 12
+        let (shown, expected) = try openAndCompare(bodies.enumerated().map { "set \($0.offset + 1): \($0.element)" },
+                                                   columns: columns, rows: bodyRows + 20, filler: 2, comparing: Self.withoutJoinedParts)
+        let shifted = zip(shown, expected).filter { Self.withoutJoinedParts($0) != Self.withoutJoinedParts($1) }.count
+            + abs(shown.count - expected.count)
+        XCTAssertEqual(shifted, 0, "rows that differ from the client's picture")
+        for set in 1...bodies.count {
+            XCTAssertTrue(expected.contains { $0.contains("set \(set): ") }, "every emoji is on the screen (set \(set))")
+        }
     }
 
     func testMixedClustersKeepTheirNeighboursTheScrollbarAndTheirRows() throws {

@@ -188,6 +188,7 @@ public final class NCursesScreen: ScreenBackend {
                 let cell = buffer[column, row]
                 guard Self.ncursesMismeasures(cell) else { continue }
                 out += "\u{1B}[\(row + 1);\(column + 1)H" + CellBuffer.sgr(cell.style) + cell.text + "\u{1B}[0m"
+                out += Self.cellsAfterJoiner(of: buffer, column: column, row: row)
             }
         }
         guard !out.isEmpty else { return "" }
