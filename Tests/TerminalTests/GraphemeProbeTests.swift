@@ -89,26 +89,30 @@ final class GraphemeProbeTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.clusters(of: "\u{2764}\u{FE0F}\u{200D}\u{1F525}").map(\.text), ["\u{2764}", "\u{1F525}"])
     }
 
-    func testATerminalThatDoesNotAnswerGetsTodaysSubstitutionsInTime() throws {
-        let terminal = try FakeTerminal(answers: false) { _ in 2 }
-        let start = Date()
-        XCTAssertNil(probe(terminal))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "the timeout is short")
+    func testWithoutACachedAnswerTheClientStartsSubstitutedAndProbes() throws {
         var environment = ["HOME": NSTemporaryDirectory() + "probe-\(UUID().uuidString)", "TERM": "silent"]
         defer { try? FileManager.default.removeItem(atPath: environment["HOME"]!) }
-        XCTAssertEqual(TerminalGraphemeProbe.policy(environment: environment, input: terminal.slave, output: terminal.slave), .substitute)
+        let start = TerminalGraphemeProbe.start(environment: environment)
+        XCTAssertEqual(start.policy, .substitute)
+        XCTAssertEqual(start.probe?.reportCount, GraphemeProbe(samples: TerminalGraphemeProbe.samples, cache: nil).reportCount)
+        let silent = try FakeTerminal(answers: false) { _ in 2 }
+        XCTAssertNil(probe(silent), "a silent terminal gives no answer")
         environment[TerminalGraphemeProbe.variable] = "intact"
-        XCTAssertEqual(TerminalGraphemeProbe.policy(environment: environment, input: terminal.slave, output: terminal.slave), .allIntact,
-                       "the variable overrides")
+        let intact = TerminalGraphemeProbe.start(environment: environment)
+        XCTAssertEqual(intact.policy, .allIntact, "the variable overrides")
+        XCTAssertNil(intact.probe, "and nothing is asked")
     }
 
     func testModeTwentyTwentySevenSetMeansEverythingWholeAndAnswersAreCached() throws {
         let terminal = try FakeTerminal(answers: true, reportsGraphemeMode: 1) { _ in 1 }
+        XCTAssertEqual(probe(terminal), .allIntact)
         let home = NSTemporaryDirectory() + "probe-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: home) }
         let environment = ["HOME": home, "TERM": "fake", "TERM_PROGRAM": "Fake", "TERM_PROGRAM_VERSION": "1"]
-        XCTAssertEqual(TerminalGraphemeProbe.policy(environment: environment, input: terminal.slave, output: terminal.slave), .allIntact)
-        XCTAssertEqual(GraphemePolicyCache(environment: environment)?.policy(), .allIntact, "kept for the next start")
+        GraphemePolicyCache(environment: environment)?.save(.allIntact)
+        let next = TerminalGraphemeProbe.start(environment: environment)
+        XCTAssertEqual(next.policy, .allIntact, "kept for the next start")
+        XCTAssertNil(next.probe, "which asks nothing")
         // Another terminal program with the same TERM is asked again.
         XCTAssertNil(GraphemePolicyCache(environment: ["HOME": home, "TERM": "fake", "TERM_PROGRAM": "Other"])?.policy())
     }
@@ -123,6 +127,7 @@ final class GraphemeProbeTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: home + "/.cache/comment-tui", withIntermediateDirectories: true)
         try Data(#"{"tmux-256color||":["flag","newerEmoji","zwjSequence"]}"#.utf8).write(to: URL(fileURLWithPath: cache.path))
         XCTAssertNil(cache.policy(), "a cache without this version is not read")
+        XCTAssertNotNil(TerminalGraphemeProbe.start(environment: environment).probe, "so the terminal is measured again")
         let measured = GraphemePolicy(intact: [.joiner, [.joiner, .presentationSelector], [.flag, .narrowLead]])
         cache.save(measured)
         XCTAssertEqual(cache.policy(), measured)

@@ -160,6 +160,15 @@ public final class CommentApp {
         prepare()
     }
 
+    /// Lays every text out again: the width of some clusters changed (the terminal's answers to
+    /// the grapheme probe came, and it draws them whole).
+    public func clusterWidthsChanged() {
+        feed.invalidateLayouts()
+        composer.forgetLayout()
+        overlays.page?.layOutAgain()
+        prepare()
+    }
+
     /// Takes a shown frame's report: which links and headers the reader saw; the bell rang.
     public func didPresent(_ frame: Frame) {
         let marker = feed.readMarker

@@ -16,6 +16,11 @@ public enum TerminalDevice {
         return tcgetattr(fd.rawValue, &t) == 0 ? t : nil
     }
 
+    /// Drops what the terminal sent that nobody read yet (keys, answers to queries).
+    public static func discardInput(of fd: FileDescriptor = .standardInput) {
+        _ = tcflush(fd.rawValue, TCIFLUSH)
+    }
+
     /// Puts saved line settings back.
     public static func restoreSettings(_ settings: termios, of fd: FileDescriptor = .standardInput) {
         var t = settings

@@ -1,50 +1,31 @@
-import ThreadModel
-
-/// Asks the terminal, before the screen is taken, which emoji clusters it draws whole: each
-/// sample is written after a carriage return and the cursor position asked for (CSI 6n); an
-/// advance of two columns means one glyph, and a shape all of whose samples moved two is drawn
-/// whole (`GraphemeProbe`). A terminal that reports grapheme clustering (DECRQM 2027 set, or
-/// reset and settable: the client then sets it) draws every shape whole. No answer within the
-/// timeout: every shape is substituted, as before. Answers are cached per terminal for the
-/// next start.
+/// Asks the terminal which emoji clusters it draws whole, without making the first frame wait.
+///
+/// Before the screen is taken, each sample is written on the shell's line after a carriage
+/// return and the cursor position asked for (CSI 6n); the line is then erased. The client draws
+/// its first frame at once with every shape substituted; the answers come through the input
+/// stream (`GraphemeProbe`), and once they are in, the shapes whose samples all moved the cursor
+/// two columns are drawn whole and the text is laid out again. A terminal that reports grapheme
+/// clustering (DECRQM 2027 set, or reset and settable: the client then sets it) draws every
+/// shape whole. A terminal that does not answer keeps the substitutions. Answers are cached per
+/// terminal for the next start.
 public enum TerminalGraphemeProbe {
     /// `COMMENT_TUI_GRAPHEMES`: `substitute`, `intact` or `probe` (the default).
     public static let variable = "COMMENT_TUI_GRAPHEMES"
-    /// How long the terminal has to answer every query.
-    static let timeout = 0.25
+    /// How long the answers are awaited (the first frame waits for none). Until then a cursor
+    /// position report is read as one, not as the modified F3 key xterm sends the same way.
+    static let answerWindow = 2.0
 
-    /// The policy for the terminal on `input`/`output`: the variable's, else the cached one for
-    /// this terminal, else a probe's (then cached).
-    public static func policy(environment: [String: String], input: FileDescriptor = .standardInput,
-                              output: FileDescriptor = .standardOutput) -> GraphemePolicy {
+    /// What the client starts with: the variable's policy, else the one cached for this
+    /// terminal, else every shape substituted with a probe to send (its answer is then cached).
+    public static func start(environment: [String: String]) -> (policy: GraphemePolicy, probe: GraphemeProbe?) {
         switch environment[variable] {
-        case "substitute"?: return .substitute
-        case "intact"?: return .allIntact
+        case "substitute"?: return (.substitute, nil)
+        case "intact"?: return (.allIntact, nil)
         default: break
         }
         let cache = GraphemePolicyCache(environment: environment)
-        if let known = cache?.policy() { return known }
-        guard let answered = TerminalDevice.withQuietInput(input, { probe(input: input, output: output) }) ?? nil else {
-            return .substitute
-        }
-        cache?.save(answered)
-        return answered
-    }
-
-    /// Writes the samples and queries, reads the answers; nil when the terminal did not answer.
-    static func probe(input: FileDescriptor, output: FileDescriptor) -> GraphemePolicy? {
-        var probe = GraphemeProbe(samples: samples, cache: nil)
-        guard (try? output.writeAll(Array(probe.query.utf8))) != nil else { return nil }
-        var decoder = InputDecoder()
-        decoder.awaitCursorReports(probe.reportCount)
-        let deadline = MonotonicClock.now() + timeout
-        while !probe.isComplete {
-            let left = deadline - MonotonicClock.now()
-            guard left > 0, let ready = try? Poll.readable([input], timeout: left), !ready.isEmpty,
-                  let chunk = try? input.read(upTo: 256), !chunk.isEmpty else { return nil }
-            for event in decoder.feed(chunk) { _ = probe.take(event) }
-        }
-        return probe.policy
+        if let known = cache?.policy() { return (known, nil) }
+        return (.substitute, GraphemeProbe(samples: samples, cache: cache))
     }
 
     /// One sample or more of every shape `emoji-test.txt` has (a test checks it); where clusters
