@@ -32,6 +32,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("effects", effectBenchmarks),
     ("layout", { [commentLayoutBenchmark()] }),
     ("index", threadIndexBenchmarks),
+    ("first-frame", firstFrameBenchmarks),
     ("post", postBenchmarks),
     ("scale", scaleBenchmarks),
     ("search", searchBenchmarks),

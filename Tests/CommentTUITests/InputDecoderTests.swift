@@ -71,6 +71,22 @@ final class InputDecoderTests: XCTestCase {
         XCTAssertEqual(decode("\u{1B}[2026;1$y"), [], "not private: no report (and no key)")
     }
 
+    func testCursorReportsAreReadAsSuchOnlyWhileAwaited() {
+        // xterm sends Ctrl-F3 as CSI 1 ; 5 R, a cursor position report at row 1, column 5.
+        XCTAssertEqual(decode("\u{1B}[1;5R"), [key(.function(3), .ctrl)])
+        var decoder = InputDecoder()
+        decoder.awaitCursorReports(2)
+        // Split across reads, a key typed between them, and one more than awaited.
+        XCTAssertEqual(decoder.feed(Array("x\u{1B}[12;3".utf8)), [key(.character("x"))])
+        XCTAssertEqual(decoder.feed(Array("R\u{1B}[1;5R\u{1B}[1;5R".utf8)),
+                       [.cursorReport(row: 12, column: 3), .cursorReport(row: 1, column: 5), key(.function(3), .ctrl)])
+        decoder.awaitCursorReports(1)
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[?1;5R\u{1B}[5R".utf8)), [key(.function(3), .ctrl), key(.function(3))],
+                       "a private or one-number sequence is no report")
+        decoder.awaitCursorReports(0)
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[3;7R".utf8)), [key(.function(3), [.alt, .ctrl])], "given up: a key again")
+    }
+
     func testSGRMouse() {
         XCTAssertEqual(decode("\u{1B}[<0;10;5M"), [.mouse(MouseEvent(.left, .press, column: 9, row: 4))])
         XCTAssertEqual(decode("\u{1B}[<0;10;5m"), [.mouse(MouseEvent(.left, .release, column: 9, row: 4))])

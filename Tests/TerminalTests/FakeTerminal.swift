@@ -30,7 +30,32 @@ final class FakeTerminal: @unchecked Sendable {
     /// Everything the program wrote to the terminal so far.
     var output: String { lock.withLock { String(decoding: written, as: UTF8.self) } }
 
-    init(answers: Bool, reportsGraphemeMode: Int? = nil, advance: @escaping @Sendable (Character) -> Int) throws {
+    /// Answers held back until `releaseAnswers()` (a slow terminal, or one far away).
+    private var heldAnswers: [UInt8]?
+
+    /// Sends the answers held back, and from now on answers at once.
+    func releaseAnswers() {
+        let held = lock.withLock { () -> [UInt8] in
+            defer { heldAnswers = nil }
+            return heldAnswers ?? []
+        }
+        _ = held.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Answers as `answers` says, or holds them back until `releaseAnswers()` with `holdsAnswers`.
+    private func answer(_ text: String) {
+        let bytes = Array(text.utf8)
+        let sendNow = lock.withLock { () -> Bool in
+            guard heldAnswers != nil else { return true }
+            heldAnswers! += bytes
+            return false
+        }
+        if sendNow { _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
+    }
+
+    init(answers: Bool, reportsGraphemeMode: Int? = nil, holdsAnswers: Bool = false,
+         advance: @escaping @Sendable (Character) -> Int) throws {
+        if holdsAnswers { heldAnswers = [] }
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         guard master >= 0 else { throw SystemError("open /dev/ptmx") }
         var unlock: Int32 = 0, number: UInt32 = 0
@@ -65,12 +90,10 @@ final class FakeTerminal: @unchecked Sendable {
                     if next == "\u{1B}" {
                         if text.hasPrefix("\u{1B}[6n") {
                             text.removeFirst(4)
-                            if answers { _ = Array("\u{1B}[1;\(column)R".utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
+                            if answers { self.answer("\u{1B}[1;\(column)R") }
                         } else if text.hasPrefix("\u{1B}[?2027$p") {
                             text.removeFirst(9)
-                            if let mode = reportsGraphemeMode {
-                                _ = Array("\u{1B}[?2027;\(mode)$y".utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-                            }
+                            if let mode = reportsGraphemeMode { self.answer("\u{1B}[?2027;\(mode)$y") }
                         } else if text.hasPrefix("\u{1B}[2K") {
                             text.removeFirst(4)
                         } else if text.hasPrefix("\u{1B}[?1049h") {

@@ -95,6 +95,36 @@ final class FrameWriteTests: XCTestCase {
         XCTAssertEqual(writes(), [], "nothing else was written")
     }
 
+    func testANeighbourSurvivesWhenTmuxReadsAJoinerApartFromWhatItJoins() throws {
+        DisplayWidth.policy = GraphemePolicy(intact: [[.joiner]])
+        defer { DisplayWidth.policy = .substitute }
+        var buffer = CellBuffer(columns: columns, rows: rows)
+        buffer.write("A\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}Bcdef |end", column: 0, row: 0)
+        screen.present(Frame(buffer: buffer, cursor: nil), full: true)
+        var message = [UInt8](repeating: 0, count: 4 << 20)
+        let n = recv(terminal.theirs, &message, message.count, Int32(MSG_DONTWAIT))
+        let frame = Array(message.prefix(max(0, n)))
+        // tmux 3.3a reads a pane's output in pieces: one that ends just after the cluster's
+        // first joiner (in the cluster's own bytes, after ncurses' placeholder) is played here.
+        let joiner = Array("\u{1F468}\u{200D}".utf8)
+        let cut = try XCTUnwrap((0...(frame.count - joiner.count)).last { Array(frame[$0..<($0 + joiner.count)]) == joiner }) + joiner.count
+        let tmux = try TmuxSession(columns: columns, rows: rows)
+        try Data(frame[..<cut]).write(to: tmux.home.appendingPathComponent("first"))
+        try Data(frame[cut...]).write(to: tmux.home.appendingPathComponent("second"))
+        let home = tmux.home.path
+        try tmux.run("stty raw -echo; cat \(home)/first; sleep 0.3; cat \(home)/second; touch \(home)/done; sleep 60")
+        try Waiting.until("both pieces written") { FileManager.default.fileExists(atPath: home + "/done") }
+        func firstRow() throws -> String {
+            String(String.UnicodeScalarView(try tmux.screen()[0].unicodeScalars.filter { $0.value != 0x200D }))
+        }
+        var shown = ""
+        _ = try Waiting.poll(timeout: 2) {
+            shown = try firstRow()
+            return shown == "A\u{1F468}Bcdef |end"
+        }
+        XCTAssertEqual(shown, "A\u{1F468}Bcdef |end", "the cluster loses what tmux split off, but nothing around it is lost")
+    }
+
     func testSuspendAndResumeWriteOnceEach() {
         screen.present(Frame(buffer: busyBuffer(seed: 1), cursor: nil), full: true)
         _ = writes()

@@ -55,7 +55,10 @@ final class NCursesScreenTests: XCTestCase {
         let text = written(since: start)
         XCTAssertEqual(screen.cellText(column: 2, row: 3)?.text, "\u{3000}", "ncurses measures a blank of the same width")
         XCTAssertEqual(screen.cellText(column: 4, row: 3)?.text, " ")
-        XCTAssertTrue(text.hasSuffix("\u{1B}[4;3H" + CellBuffer.sgr(Theme.mention) + family + "\u{1B}[0m\u{1B}[9;6H"),
+        // After a cluster with a joiner, the two columns after it again (tmux may have drawn a
+        // joined character there, FrameWriteTests shows when).
+        XCTAssertTrue(text.hasSuffix("\u{1B}[4;3H" + CellBuffer.sgr(Theme.mention) + family + "\u{1B}[0m"
+                                     + "\u{1B}[4;5H" + CellBuffer.sgr(Theme.mention) + " b\u{1B}[0m\u{1B}[9;6H"),
                       "the real bytes at its place, then the cursor back where ncurses left it: \(text.debugDescription)")
     }
 

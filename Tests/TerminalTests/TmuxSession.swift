@@ -169,11 +169,13 @@ struct TmuxTestError: Error, CustomStringConvertible {
 
 extension TmuxSession {
     /// The pane as rows of (character, SGR state) pairs, read from `capture-pane -e`, so two
-    /// screens compare by what each cell shows. A blank's bold or italic cannot be seen, so
+    /// screens compare by what each cell shows: the state is what the sequences so far add up
+    /// to (`36;2;39` and `39;2` are both dim in the default colour), since tmux words it after
+    /// the cells before, across a row's end too. A blank's bold or italic cannot be seen, so
     /// blanks keep only what shows on them (background, reverse); tmux may carry such
     /// invisible attributes across a row's end differently after partial updates.
     func styledCells() throws -> [[String]] {
-        var state: [String] = []
+        var look = CellLook()
         return try screen(styles: true).map { row in
             var cells: [String] = []
             var scalars = Array(row.unicodeScalars)[...]
@@ -181,17 +183,59 @@ extension TmuxSession {
                 if first == "\u{1B}", scalars.dropFirst().first == "[",
                    let end = scalars.firstIndex(where: { $0 == "m" }) {
                     let parameters = String(String.UnicodeScalarView(scalars[(scalars.startIndex + 2)..<end]))
-                    for parameter in parameters.split(separator: ";", omittingEmptySubsequences: false).map(String.init) {
-                        if parameter.isEmpty || parameter == "0" { state = [] } else { state.append(parameter) }
-                    }
+                    look.apply(parameters.split(separator: ";", omittingEmptySubsequences: false).map(String.init))
                     scalars = scalars[(end + 1)...]
                     continue
                 }
-                let visible = first == " " ? state.filter { $0 == "7" || $0.hasPrefix("4") && $0.count == 2 } : state
-                cells.append("\(first)|\(visible.joined(separator: ";"))")
+                cells.append("\(first)|\(look.description(onBlank: first == " "))")
                 scalars = scalars.dropFirst()
             }
             return cells
         }
+    }
+}
+
+/// The SGR state a cell is drawn in, whatever sequences led to it.
+private struct CellLook {
+    /// Attribute numbers set: 1 bold, 2 dim, 3 italic, 4 underline, 5 blink, 7 reverse, 8, 9.
+    var attributes: Set<String> = []
+    /// The colours' parameters (`31`, `38;5;196`); nil for the default.
+    var foreground: String?
+    var background: String?
+
+    mutating func apply(_ parameters: [String]) {
+        var i = 0
+        while i < parameters.count {
+            let parameter = parameters[i]
+            switch parameter {
+            case "", "0": self = CellLook()
+            case "22": attributes.subtract(["1", "2"])
+            case "23", "24", "25", "27", "28", "29": attributes.remove(String(parameter.dropFirst()))
+            case "39": foreground = nil
+            case "49": background = nil
+            case "38", "48":
+                // `38;5;n` or `38;2;r;g;b`
+                let length = i + 1 < parameters.count && parameters[i + 1] == "2" ? 4 : 2
+                let colour = parameters[i...min(parameters.count - 1, i + length)].joined(separator: ";")
+                if parameter == "38" { foreground = colour } else { background = colour }
+                i += length
+            default:
+                if parameter.count == 1 {
+                    attributes.insert(parameter)
+                } else if parameter.count == 2, parameter.hasPrefix("3") || parameter.hasPrefix("9") {
+                    foreground = parameter
+                } else if parameter.count == 2 && parameter.hasPrefix("4") || parameter.count == 3 && parameter.hasPrefix("10") {
+                    background = parameter
+                }
+            }
+            i += 1
+        }
+    }
+
+    /// Attributes in order, then the colours; on a blank only what shows there.
+    func description(onBlank blank: Bool) -> String {
+        let shown = blank ? attributes.filter { $0 == "7" }.sorted() + [background].compactMap { $0 }
+            : attributes.sorted() + [foreground, background].compactMap { $0 }
+        return shown.joined(separator: ";")
     }
 }

@@ -34,13 +34,16 @@ public final class AppLoop {
     ///     the whole process group stops, as the shell's Ctrl-Z would.
     ///   - editText: runs an editor on the draft's text (Ctrl-X Ctrl-E); by default `$VISUAL`
     ///     or `$EDITOR` on the terminal.
+    ///   - graphemeProbe: a probe sent before the screen was taken, whose answers are awaited.
     public init(
         app: CommentApp, session: TerminalSession, input: FileDescriptor, signals: SignalPipe?,
         now: @escaping () -> Double = MonotonicClock.now,
         wallClock: @escaping () -> Date = Date.init,
         stopProcess: (() -> Void)? = nil,
-        editText: ((String) throws -> String)? = nil
+        editText: ((String) throws -> String)? = nil,
+        graphemeProbe: GraphemeProbe? = nil
     ) {
+        self.graphemeProbe = graphemeProbe
         self.app = app
         self.session = session
         self.input = input
@@ -52,8 +55,13 @@ public final class AppLoop {
         sourceUpdates = app.source.updatesReady
     }
 
-    /// Runs until the user quits, a terminating signal arrives or input ends.
+    /// Runs until the user quits, a terminating signal arrives or input ends. The first frame
+    /// waits for no answer from the terminal.
     public func run() throws -> Exit {
+        if let graphemeProbe {
+            decoder.awaitCursorReports(graphemeProbe.reportCount)
+            probeDeadline = now() + TerminalGraphemeProbe.answerWindow
+        }
         session.queryFeatures()
         present()
         while true {
@@ -85,12 +93,21 @@ public final class AppLoop {
                 return .endOfInput
             }
             lastInputAt = now()
+            if graphemeProbe != nil, lastInputAt > probeDeadline {
+                // No answer in time: the substitutions stay, and CSI … R is a key again.
+                graphemeProbe = nil
+                decoder.awaitCursorReports(0)
+            }
             events = decoder.feed(bytes)
         } else if let quiet = decoder.quietTimeout, now() - lastInputAt >= quiet {
             // A lone Escape, or a paste whose end never came.
             events = decoder.inputWasQuiet(for: now() - lastInputAt)
         }
         for event in events {
+            if graphemeProbe?.take(event) == true {
+                if graphemeProbe?.isComplete == true { adoptProbedGraphemes() }
+                continue
+            }
             if case .modeReport(let mode, let value) = event { session.modeReported(mode: mode, value: value) }
             app.wallTime = wallClock()
             for command in app.update(event, at: ScrollInstant(seconds: now())) {
@@ -104,6 +121,26 @@ public final class AppLoop {
         }
         presentInItsSlot()
         return nil
+    }
+
+    /// The grapheme probe sent before the screen was taken, until its answers are in or late.
+    private var graphemeProbe: GraphemeProbe?
+    private var probeDeadline = Double.infinity
+
+    /// Whether answers to the probe may still come (the loop ended before they all did).
+    public var awaitsTerminalAnswers: Bool { graphemeProbe != nil }
+
+    /// Takes the probe's answer: kept for the next start, and where it lets more clusters be
+    /// drawn whole, the text is laid out again and the next frame shows them.
+    private func adoptProbedGraphemes() {
+        guard let probe = graphemeProbe else { return }
+        graphemeProbe = nil
+        let policy = probe.policy
+        probe.cache?.save(policy)
+        guard policy != DisplayWidth.policy else { return }
+        if policy.setsClusteringMode { session.setClusteringMode() }
+        DisplayWidth.policy = policy
+        app.clusterWidthsChanged()
     }
 
     /// Presents now if the last frame is a frame interval old (or the screen must be redrawn

@@ -140,7 +140,7 @@ public final class CommentApp {
             } else {
                 composer.paste(text)
             }
-        case .focus, .modeReport: break
+        case .focus, .modeReport, .cursorReport: break
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
                         feed: regions.feed)
@@ -162,6 +162,15 @@ public final class CommentApp {
         size = (columns, rows)
         composer.resize(columns: columns, rows: rows)
         overlays.page?.resize(columns: columns, rows: rows)
+        prepare()
+    }
+
+    /// Lays every text out again: the width of some clusters changed (the terminal's answers to
+    /// the grapheme probe came, and it draws them whole).
+    public func clusterWidthsChanged() {
+        feed.invalidateLayouts()
+        composer.forgetLayout()
+        overlays.page?.layOutAgain()
         prepare()
     }
 

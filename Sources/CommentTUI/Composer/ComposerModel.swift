@@ -47,6 +47,9 @@ final class ComposerModel {
     /// Follows the terminal's size.
     func resize(columns: Int, rows: Int) { size = (columns, rows) }
 
+    /// Wraps the draft again at the next frame (clusters changed width).
+    func forgetLayout() { windowCache = nil }
+
     /// The rows the composer may take: a third of the screen.
     var maximumRows: Int { max(1, size.rows / 3) }
 

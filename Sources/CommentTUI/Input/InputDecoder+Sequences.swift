@@ -10,7 +10,8 @@ extension InputDecoder {
     static let maxSequenceLength = 256
 
     /// `ESC [ params final`: cursor and function keys with xterm modifiers, SGR and X10 mouse,
-    /// bracketed paste, focus reports, and `CSI u` keys.
+    /// bracketed paste, focus reports, `CSI u` keys, and the terminal's mode and awaited cursor
+    /// position reports.
     func decodeCSI(at i: Int) -> Step {
         var j = i + 2
         if byte(at: j) == 0x4D {
@@ -47,6 +48,10 @@ extension InputDecoder {
                 if isPrivate, intermediate == 0x24, b == 0x79, params.count == 2 {
                     // DECRPM `CSI ? mode ; value $ y`: the terminal's answer to a DECRQM query.
                     return .event(.modeReport(mode: params[0], value: params[1]), length: length)
+                }
+                if b == 0x52, awaitedCursorReports > 0, !isPrivate, intermediate == nil, params.count == 2 {
+                    // CPR `CSI row ; column R`, awaited: the probe's, not a modified F3.
+                    return .event(.cursorReport(row: params[0], column: params[1]), length: length)
                 }
                 return Self.csiKey(final: b, params: params, length: length)
             } else {

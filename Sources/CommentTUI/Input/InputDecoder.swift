@@ -26,7 +26,16 @@ public struct InputDecoder: Sendable {
     /// A paste ended by its quiet second, not its end marker: more of it may follow.
     private var pasteMayResume = false
 
+    /// Cursor position reports still to come (the grapheme probe's). While some are,
+    /// `CSI row ; column R` is one; otherwise it is F3 with modifiers, which xterm sends alike.
+    private(set) var awaitedCursorReports = 0
+
     public init() {}
+
+    /// Reads the next `count` cursor position reports as such (0: none any more).
+    public mutating func awaitCursorReports(_ count: Int) {
+        awaitedCursorReports = max(0, count)
+    }
 
     /// Whether bytes wait for the rest of a sequence (and a flush deadline applies).
     var hasPendingEscape: Bool { pasteBuffer == nil && !pending.isEmpty }
@@ -168,6 +177,7 @@ public struct InputDecoder: Sendable {
                 return events
             case .event(let event, let length):
                 if let event { events.append(event) }
+                if case .cursorReport? = event { awaitedCursorReports -= 1 }
                 i += length
             case .pasteStart(let length):
                 pasteMayResume = false

@@ -85,4 +85,7 @@ public enum InputEvent: Hashable, Sendable {
     case focus(Bool)
     /// The terminal's answer to a mode query (DECRPM): 1 set, 2 reset, 3 and 4 permanent, 0 unknown.
     case modeReport(mode: Int, value: Int)
+    /// The terminal's answer to a cursor position query (CPR), counted from 1; decoded only while
+    /// the decoder awaits one (`InputDecoder.awaitCursorReports`).
+    case cursorReport(row: Int, column: Int)
 }

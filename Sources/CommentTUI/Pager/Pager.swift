@@ -117,6 +117,13 @@ struct Pager {
         top = min(text.line(at: place), lastTop)
     }
 
+    /// Wraps the text again at the same size (clusters changed width); the line on top stays.
+    mutating func layOutAgain() {
+        let place = text.place(ofLine: top)
+        text = layOut()
+        top = min(text.line(at: place), lastTop)
+    }
+
     // MARK: The text
 
     private func layOut() -> PageText {

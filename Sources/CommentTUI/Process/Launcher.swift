@@ -79,14 +79,17 @@ public enum Launcher {
     static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?, request: OpenCommand.Request) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
+        let graphemeProbe: GraphemeProbe?
         do {
             // Handlers first: ncurses leaves alone signals that already have one.
             signals = try SignalPipe(signals: [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT])
-            // Before the screen is taken: the probe writes on the shell's line and erases it.
-            DisplayWidth.policy = TerminalGraphemeProbe.policy(environment: ProcessInfo.processInfo.environment)
+            // The known policy, or substitutions and a probe: the screen writes it on the shell's
+            // line before taking the screen, and the loop takes its answers as they come.
+            (DisplayWidth.policy, graphemeProbe) = TerminalGraphemeProbe.start(environment: ProcessInfo.processInfo.environment)
             screen = try NCursesScreen(
                 terminalType: nil, output: try FileDescriptor.standardOutput.stream(mode: "w"),
-                input: try FileDescriptor.standardInput.stream(mode: "r"), enableModes: true)
+                input: try FileDescriptor.standardInput.stream(mode: "r"), enableModes: true,
+                beforeScreen: graphemeProbe?.query ?? "")
         } catch {
             return Supervisor.fail("\(error)")
         }
@@ -99,7 +102,7 @@ public enum Launcher {
         let environment = ProcessInfo.processInfo.environment
         app.openLink = { LinkOpener.open($0, environment: environment) }
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
-        let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals)
+        let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals, graphemeProbe: graphemeProbe)
         let result = Result { try loop.run() }
         // Before the draft's last save: comments still waiting for the file's lock go back into it.
         app.keepUnsentInDraft()
@@ -110,6 +113,8 @@ public enum Launcher {
         if orphaned { ParentWatch.allowTerminalControlFromBackground() }
         FileDescriptor.standardInput.setNonBlocking(false)
         screen.end()
+        // The probe's answers that came and were not read are not the shell's to run.
+        if loop.awaitsTerminalAnswers { TerminalDevice.discardInput() }
         signals.uninstall()
         let seen = orphaned ? FileDescriptor.standardOutput : FileDescriptor.standardError
         if let unsaved {

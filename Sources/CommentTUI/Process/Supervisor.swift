@@ -52,6 +52,9 @@ enum Supervisor {
         signals.uninstall()
         if case .signaled = termination, let saved {
             TerminalDevice.restoreSettings(saved)
+            // What the client had not read (keys meant for it, the terminal's answers to its
+            // queries) is not the shell's to run.
+            TerminalDevice.discardInput()
             FileDescriptor.standardInput.setNonBlocking(false)
             try? FileDescriptor.standardOutput.writeAll(Array(TerminalDevice.emergencyReset.utf8))
         }

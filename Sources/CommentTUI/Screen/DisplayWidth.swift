@@ -16,14 +16,16 @@ public struct DisplayCluster: Hashable, Sendable {
 /// that disagree with that, which shifts every later cell of the row. So such clusters are
 /// substituted: ZWJ sequences by their components, presentation selectors and modifiers dropped,
 /// flags by their two letters, and characters the C library does not know by U+FFFD padded to
-/// the width Unicode gives them, unless the terminal said it draws that kind whole (`policy`).
+/// the width Unicode gives them, unless the terminal said it draws clusters of that shape whole
+/// (`policy`).
 /// A joiner anywhere else is dropped from the cell.
 public enum DisplayWidth {
     /// Most zero-width marks kept on one base character (ncurses' `CCHARW_MAX` is 5 in all).
     static let maxCombiningMarks = 4
 
-    /// The emoji clusters this terminal draws whole (set once at start-up, before any layout;
-    /// every class substituted until then, and in tests unless one sets it).
+    /// The emoji clusters this terminal draws whole: set at start-up from the cache or the
+    /// user's choice, else once the terminal's answers to the probe arrive (the app then lays
+    /// its text out again); every shape substituted until then, and in tests unless one sets it.
     nonisolated(unsafe) public static var policy = GraphemePolicy.substitute
 
     /// The placeholder for invisible, bidirectional and C1 control characters.
@@ -65,8 +67,8 @@ public enum DisplayWidth {
             return
         }
         let scalars = Array(character.unicodeScalars)
-        if !policy.intact.isEmpty, let kind = GraphemePolicy.classify(scalars), policy.intact.contains(kind),
-           character.utf8.count <= GraphemePolicy.maximumBytes {
+        if policy.drawsSomeWhole, character.utf8.count <= GraphemePolicy.maximumBytes,
+           let shape = ClusterShape(scalars), policy.drawsWhole(shape) {
             // The terminal draws it whole, two columns wide (the backend writes it past ncurses).
             out.append(DisplayCluster(text: String(character), width: 2))
             return

@@ -16,6 +16,11 @@ public enum TerminalDevice {
         return tcgetattr(fd.rawValue, &t) == 0 ? t : nil
     }
 
+    /// Drops what the terminal sent that nobody read yet (keys, answers to queries).
+    public static func discardInput(of fd: FileDescriptor = .standardInput) {
+        _ = tcflush(fd.rawValue, TCIFLUSH)
+    }
+
     /// Puts saved line settings back.
     public static func restoreSettings(_ settings: termios, of fd: FileDescriptor = .standardInput) {
         var t = settings
@@ -78,6 +83,8 @@ public enum TerminalDevice {
     public static let disableModes = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l"
 
     /// Grapheme clustering (mode 2027), for a terminal that has it but starts without it.
+    public static let graphemeClusteringMode = 2027
+    public static let queryGraphemeClustering = "\u{1B}[?2027$p"
     public static let enableClustering = "\u{1B}[?2027h"
     public static let disableClustering = "\u{1B}[?2027l"
 

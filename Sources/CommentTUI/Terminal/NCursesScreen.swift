@@ -17,8 +17,8 @@ public final class NCursesScreen: ScreenBackend {
     /// The terminal's settings before the client took it, while it holds it.
     private var shellSettings: termios?
     /// The modes the client turns on while it holds the screen, and what turns them off.
-    private let modesOn: String
-    private let modesOff: String
+    private var modesOn: String
+    private var modesOff: String
     private var colorPairs: [ColorKey: Int16] = [:]
     private var hasColors = false
     private var isActive = true
@@ -32,7 +32,10 @@ public final class NCursesScreen: ScreenBackend {
     ///   - output: where frames go, one `write()` each, to its descriptor (a `tmpfile()` works).
     ///   - input: the terminal whose modes the client sets (when it is one).
     ///   - enableModes: whether to turn on mouse tracking and bracketed paste.
-    public init(terminalType: String?, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, enableModes: Bool) throws {
+    ///   - beforeScreen: written once the terminal is the client's (no echo) but before the
+    ///     screen is taken, on the shell's line: the grapheme probe.
+    public init(terminalType: String?, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, enableModes: Bool,
+                beforeScreen: String = "") throws {
         let stage = try FrameStage()
         let created: OpaquePointer? = terminalType.map { newterm($0, stage.stream, input) } ?? newterm(nil, stage.stream, input)
         guard let created else {
@@ -50,6 +53,7 @@ public final class NCursesScreen: ScreenBackend {
         set_term(screen)
         // ncurses sees a file, so it neither sets the terminal's modes nor reads its size.
         shellSettings = TerminalDevice.enterProgramMode(of: keyboard)
+        write(Array(beforeScreen.utf8))
         if let size = TerminalDevice.size(of: terminal) { resize(columns: size.columns, rows: size.rows) }
         raw()
         nonl()  // so Enter (\r) and Ctrl-J (\n) stay apart
@@ -101,7 +105,7 @@ public final class NCursesScreen: ScreenBackend {
         }
         let changes = frame.buffer.changes(from: previous)
         var wide = [wchar_t](repeating: 0, count: 8)
-        let drawsSomeWhole = !DisplayWidth.policy.intact.isEmpty
+        let drawsSomeWhole = DisplayWidth.policy.drawsSomeWhole
         // Runs mostly share one style: its attributes and colour pair are looked up once.
         var lastStyle = CellStyle.plain
         var lastLook = (attributes: attributes(.plain), pair: pair(.plain))
@@ -181,13 +185,14 @@ public final class NCursesScreen: ScreenBackend {
     /// attributes after an update, and so do these bytes.
     private func wholeClusters(of buffer: CellBuffer, rows: Set<Int>) -> String {
         // With every kind substituted, ncurses and the terminal agree on every cell.
-        guard !DisplayWidth.policy.intact.isEmpty else { return "" }
+        guard DisplayWidth.policy.drawsSomeWhole else { return "" }
         var out = ""
         for row in rows.sorted() where row < buffer.rows {
             for column in 0..<buffer.columns {
                 let cell = buffer[column, row]
                 guard Self.ncursesMismeasures(cell) else { continue }
                 out += "\u{1B}[\(row + 1);\(column + 1)H" + CellBuffer.sgr(cell.style) + cell.text + "\u{1B}[0m"
+                out += Self.cellsAfterJoiner(of: buffer, column: column, row: row)
             }
         }
         guard !out.isEmpty else { return "" }
@@ -211,6 +216,14 @@ public final class NCursesScreen: ScreenBackend {
         synchronizesOutput = value == 1 || value == 2
     }
     private var cursorVisible: Bool?
+
+    /// Sets grapheme clustering mode now and on every return to the screen; unset on leaving.
+    public func setClusteringMode() {
+        guard !modesOff.contains(TerminalDevice.disableClustering) else { return }
+        modesOn += TerminalDevice.enableClustering
+        modesOff += TerminalDevice.disableClustering
+        if isActive { send(TerminalDevice.enableClustering) }
+    }
 
     /// Leaves the screen for the shell (Ctrl-Z): modes off, terminal modes restored.
     public func suspend() {

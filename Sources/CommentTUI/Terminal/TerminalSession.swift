@@ -10,6 +10,8 @@ public protocol TerminalSession: ScreenBackend {
     func queryFeatures()
     /// Takes the terminal's answer to a mode query.
     func modeReported(mode: Int, value: Int)
+    /// Sets grapheme clustering mode (2027) while the client holds the screen.
+    func setClusteringMode()
 }
 
 extension NCursesScreen: TerminalSession {}
@@ -19,4 +21,5 @@ extension HeadlessScreen: TerminalSession {
     public func resume() {}
     public func queryFeatures() {}
     public func modeReported(mode: Int, value: Int) {}
+    public func setClusteringMode() {}
 }
