@@ -114,7 +114,7 @@ final class TmuxClientTests: XCTestCase {
         try tmux.run("export \(TmuxSession.crashTestVariable)=1")
         try tmux.startClient()
         try tmux.keys("F12")
-        let screen = try tmux.waitFor("the crash report", timeout: 60) { $0.contains { $0.hasPrefix("EXIT=") } }
+        let screen = try tmux.waitFor("the crash report", timeout: 60) { $0.contains { $0.range(of: "^EXIT=[0-9]", options: .regularExpression) != nil } }
         let text = try tmux.screen(withHistory: true).joined(separator: "\n")
         XCTAssertTrue(text.contains("Fatal error: crash test requested with F12"), text)
         XCTAssertTrue(text.contains("the client stopped on signal"), text)
@@ -128,7 +128,7 @@ final class TmuxClientTests: XCTestCase {
         let tmux = try TmuxSession()
         try tmux.startClient()
         kill(try tmux.workerPID(), SIGKILL)
-        let screen = try tmux.waitFor("the report", timeout: 30) { $0.contains { $0.hasPrefix("EXIT=") } }
+        let screen = try tmux.waitFor("the report", timeout: 30) { $0.contains { $0.range(of: "^EXIT=[0-9]", options: .regularExpression) != nil } }
         XCTAssertTrue(screen.contains { $0.contains("the client stopped on signal 9") }, screen.joined(separator: "\n"))
         XCTAssertTrue(screen.contains("EXIT=137"))
         XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
@@ -165,7 +165,7 @@ final class TmuxClientTests: XCTestCase {
     func testNonUTF8LocaleGetsAClearMessage() throws {
         let tmux = try TmuxSession()
         try tmux.run("LANG=C LC_ALL=C \(TmuxSession.clientPath); echo EXIT=$?")
-        let screen = try tmux.waitFor("the locale message") { $0.contains { $0.hasPrefix("EXIT=") } }
+        let screen = try tmux.waitFor("the locale message") { $0.contains { $0.range(of: "^EXIT=[0-9]", options: .regularExpression) != nil } }
         XCTAssertTrue(screen.contains { $0.contains("not UTF-8") }, screen.joined(separator: "\n"))
         XCTAssertTrue(screen.contains("EXIT=1"))
     }

@@ -37,7 +37,7 @@ final class TmuxParentDeathTests: XCTestCase {
         // the parent-death signal, so no signal comes. The worker compares its parent's pid.
         let tmux = try TmuxSession()
         try tmux.run("COMMENT_TUI_WORKER=1 COMMENT_TUI_SUPERVISOR_PID=1 \(TmuxSession.clientPath); echo EXIT=$?")
-        let screen = try tmux.waitFor("the worker to refuse") { $0.contains { $0.hasPrefix("EXIT=") } }
+        let screen = try tmux.waitFor("the worker to refuse") { $0.contains { $0.range(of: "^EXIT=[0-9]", options: .regularExpression) != nil } }
         XCTAssertTrue(screen.contains("EXIT=1"), screen.joined(separator: "\n"))
         XCTAssertTrue(screen.contains { $0.contains("the supervisor ended before the client started") }, screen.joined(separator: "\n"))
         XCTAssertEqual(try tmux.format("#{alternate_on} #{mouse_any_flag}"), "0 0")
@@ -48,7 +48,7 @@ final class TmuxParentDeathTests: XCTestCase {
             let tmux = try TmuxSession()
             try tmux.startClient()
             kill(target == "supervisor" ? try tmux.supervisorPID() : try tmux.workerPID(), SIGQUIT)
-            try tmux.waitFor("exit after SIGQUIT to the \(target)", timeout: 30) { $0.contains { $0.hasPrefix("EXIT=") } }
+            try tmux.waitFor("exit after SIGQUIT to the \(target)", timeout: 30) { $0.contains { $0.range(of: "^EXIT=[0-9]", options: .regularExpression) != nil } }
             let text = try tmux.screen(withHistory: true).joined(separator: "\n")
             XCTAssertTrue(text.contains("EXIT=0"), text)
             XCTAssertFalse(text.contains("crashed") || text.contains("Backtrace") || text.contains("Thread 0"), "a backtrace on the screen:\n\(text)")
