@@ -3,7 +3,7 @@ import XCTest
 import SynapseFixture
 
 /// Two people in one room, each in a real terminal: the client as a newcomer runs it from the
-/// README (log in, open the room), against a real Synapse on 127.0.0.1.
+/// manual (log in, open the room), against a real Synapse on 127.0.0.1.
 final class TmuxMatrixTests: XCTestCase {
     private var server: SynapseServer!
 

@@ -48,7 +48,7 @@ enum OpenCommand {
     Emoji: the client asks the terminal which emoji it draws whole (kept per terminal in
     $XDG_CACHE_HOME/comment-tui/graphemes.json); COMMENT_TUI_GRAPHEMES=substitute|intact|probe
     overrides.
-    Keys: F1 in the client, or README.md.
+    Keys: F1 in the client, or docs/Manual.md.
     """
 
     /// The thread to show, opened and followed, and the user who writes.

@@ -1,15 +1,15 @@
 import XCTest
 @testable import CommentTUI
 
-/// The key map: one table drives dispatch, the F1 page and README's key table.
+/// The key map: one table drives dispatch, the F1 page and the manual's key table.
 final class KeyMapTests: XCTestCase {
-    /// README's key table, as (keys, action) rows.
-    private func readmeKeyTable() throws -> [KeyHelp] {
+    /// The manual's key table (docs/Manual.md), as (keys, action) rows.
+    private func manualKeyTable() throws -> [KeyHelp] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
-        let heading = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("### Keys") }, "README has a Keys section")
+        let manual = try String(contentsOf: root.appendingPathComponent("docs/Manual.md"), encoding: .utf8)
+        let lines = manual.components(separatedBy: "\n")
+        let heading = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("### Keys") }, "the manual has a Keys section")
         let rows = lines[(heading + 1)...].drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
         return rows.map { row in
             let cells = row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
@@ -18,16 +18,16 @@ final class KeyMapTests: XCTestCase {
         }
     }
 
-    func testEveryBindingIsInTheReadmeKeyTableAndViceVersa() throws {
-        let readme = try readmeKeyTable()
+    func testEveryBindingIsInTheManualsKeyTableAndViceVersa() throws {
+        let manual = try manualKeyTable()
         let expected = KeyMap.helpLines.map { "| \($0.keys) | \($0.action) |" }.joined(separator: "\n")
         for line in KeyMap.helpLines {
-            XCTAssertTrue(readme.contains(line), "README's key table lacks \(line); the table should read:\n\(expected)")
+            XCTAssertTrue(manual.contains(line), "the manual's key table lacks \(line); the table should read:\n\(expected)")
         }
-        for row in readme {
-            XCTAssertTrue(KeyMap.helpLines.contains(row), "README lists \(row), which no binding has; the table should read:\n\(expected)")
+        for row in manual {
+            XCTAssertTrue(KeyMap.helpLines.contains(row), "the manual lists \(row), which no binding has; the table should read:\n\(expected)")
         }
-        XCTAssertEqual(readme, KeyMap.helpLines, "same order as the F1 page")
+        XCTAssertEqual(manual, KeyMap.helpLines, "same order as the F1 page")
     }
 
     func testNoKeyIsBoundTwiceInOneContext() {

@@ -21,7 +21,7 @@ enum KeyPattern: Hashable {
     }
 }
 
-/// A line of the F1 page and of README's key table: keys as people write them, and what they do.
+/// A line of the F1 page and of the manual's key table: keys as people write them, and what they do.
 struct KeyHelp: Hashable {
     var keys: String
     var action: String

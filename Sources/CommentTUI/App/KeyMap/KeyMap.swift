@@ -1,5 +1,5 @@
 /// Every key of the client in one table (DESIGN section 7): dispatch in every context reads it,
-/// the F1 page and README's key table are made from it.
+/// the F1 page and the manual's key table (docs/Manual.md) are made from it.
 enum KeyMap {
     /// The actions a key has in the active contexts, most specific first: those bound to the
     /// key exactly, then, for a key held with Shift, those bound to it without Shift (terminals
