@@ -146,3 +146,17 @@ extension FakeTerminal {
         return (client, home)
     }
 }
+
+extension FakeTerminal {
+    /// Waits until nothing has been written for `quiet` seconds (within 10 s); fails the test
+    /// if the output never rests.
+    func waitUntilQuiet(for quiet: Double = 0.2, file: StaticString = #filePath, line: UInt = #line) throws {
+        var count = -1, since = MonotonicClock.now()
+        let rested = try Waiting.poll(timeout: 10) {
+            let now = self.chunks.count
+            if now != count { (count, since) = (now, MonotonicClock.now()) }
+            return MonotonicClock.now() - since >= quiet
+        }
+        XCTAssertTrue(rested, "the output went quiet", file: file, line: line)
+    }
+}

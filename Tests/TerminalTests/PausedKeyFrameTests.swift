@@ -16,12 +16,12 @@ final class PausedKeyFrameTests: XCTestCase {
             try? FileManager.default.removeItem(atPath: home)
         }
         _ = try Waiting.poll(timeout: 10) { terminal.output.contains("comment 400:") }
-        try waitForQuiet(terminal)
+        try terminal.waitUntilQuiet()
         for attempt in 1...2 {
             Thread.sleep(forTimeInterval: 1)
             let before = terminal.chunks.count
             terminal.type("\u{1B}[5~")
-            try waitForQuiet(terminal)
+            try terminal.waitUntilQuiet()
             let frames = Self.frames(in: Array(terminal.chunks.dropFirst(before)))
             // 60 frames a second over the page key's 180 ms: about 11; at least 6 on a busy machine.
             XCTAssertGreaterThanOrEqual(frames, 6, "PageUp \(attempt) after a second's pause drew \(frames) frames")
@@ -37,16 +37,5 @@ final class PausedKeyFrameTests: XCTestCase {
             last = chunk.time
         }
         return frames
-    }
-
-    /// Waits until nothing has been written for 300 ms (within 10 s).
-    private func waitForQuiet(_ terminal: FakeTerminal) throws {
-        var count = -1, since = MonotonicClock.now()
-        let quiet = try Waiting.poll(timeout: 10) {
-            let now = terminal.chunks.count
-            if now != count { (count, since) = (now, MonotonicClock.now()) }
-            return MonotonicClock.now() - since >= 0.3
-        }
-        XCTAssertTrue(quiet, "the output went quiet")
     }
 }

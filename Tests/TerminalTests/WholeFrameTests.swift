@@ -15,14 +15,14 @@ final class WholeFrameTests: XCTestCase {
             try? FileManager.default.removeItem(atPath: home)
         }
         _ = try Waiting.poll(timeout: 10) { terminal.output.contains("comment 400:") }
-        try waitForQuiet(terminal)
+        try terminal.waitUntilQuiet()
         let before = terminal.chunks.count
         // PageUp held: a key every 33 ms, as a keyboard repeats.
         for _ in 0..<40 {
             terminal.type("\u{1B}[5~")
             usleep(33_000)
         }
-        try waitForQuiet(terminal)
+        try terminal.waitUntilQuiet()
         let (bytes, recorded) = terminal.recording
         let chunks = Array(recorded.dropFirst(before))
         XCTAssertGreaterThan(chunks.count, 10, "frames were drawn")
@@ -45,16 +45,5 @@ final class WholeFrameTests: XCTestCase {
         }
         XCTAssertGreaterThan(pauses, 0)
         XCTAssertEqual(torn, 0, "of \(pauses) pauses in the output, \(torn) fell inside a frame")
-    }
-
-    /// Waits until nothing has been written for 200 ms (within 10 s).
-    private func waitForQuiet(_ terminal: FakeTerminal) throws {
-        var count = -1, since = MonotonicClock.now()
-        let quiet = try Waiting.poll(timeout: 10) {
-            let now = terminal.chunks.count
-            if now != count { (count, since) = (now, MonotonicClock.now()) }
-            return MonotonicClock.now() - since >= 0.2
-        }
-        XCTAssertTrue(quiet, "the output went quiet")
     }
 }
