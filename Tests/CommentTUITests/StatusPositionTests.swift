@@ -58,6 +58,16 @@ final class StatusPositionTests: XCTestCase {
         XCTAssertTrue(pilot.lines[0].hasSuffix("5 comments"), pilot.lines[0])
     }
 
+    /// With a gap marker as the newest thing shown, Alt-Up selects the comment above it.
+    func testAltUpWithNothingSelectedPassesOverAGapMarker() {
+        let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 12)
+        pilot.app.receive([.gap(id: "g")])
+        pilot.settle()
+        XCTAssertTrue(pilot.app.comments.isGap(at: 3), "the marker is the newest position")
+        pilot.press(.altUp)
+        XCTAssertEqual(pilot.app.feed.selected, 2, "comment number 3, not the marker")
+    }
+
     /// A store that, as an indexed thread file does, learns which lines do not read as it decodes them.
     private final class DecodingStore: CommentStore {
         let commentCount: Int

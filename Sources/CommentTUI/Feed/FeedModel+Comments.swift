@@ -11,7 +11,9 @@ extension FeedModel {
         guard comments.count > 0 else { return }
         // With nothing selected either key selects the newest comment shown (the one just read,
         // and `i` of the status bar's `comment i/N`): a reply to it is Alt-Up, Alt-R.
-        let index = selected.map { min(max(0, $0 + step), comments.count - 1) } ?? min(newestShown ?? 0, comments.count - 1)
+        // A gap marker is no comment: the newest one above it is selected instead.
+        var index = selected.map { min(max(0, $0 + step), comments.count - 1) } ?? min(newestShown ?? 0, comments.count - 1)
+        if selected == nil { while index > 0, comments.isGap(at: index) { index -= 1 } }
         selected = index
         scrollIntoView(index)
     }

@@ -149,7 +149,7 @@ final class AnimationAfterPauseTests: XCTestCase {
     }
 
     /// F3 logs the end of a key's motion when it ended, not at the next input seconds later.
-    func testTheScrollLogStampsTheEndOfAKeysMotionWhenItEnded() {
+    func testTheScrollLogStampsTheEndOfAKeysMotionWhenItEnded() throws {
         let pilot = atRest()
         pilot.idle(for: 60)
         let pressedAt = pilot.time
@@ -158,8 +158,8 @@ final class AnimationAfterPauseTests: XCTestCase {
         pilot.idle(for: 30)
         pilot.press(.ctrlDown)
         let log = pilot.app.scrollEvents.lines
-        let end = try! XCTUnwrap(log.first { $0.contains("animating → idle") }, log.joined(separator: "\n"))
-        let stamp = try! XCTUnwrap(Double(end.split(separator: " ", omittingEmptySubsequences: true)[0]))
+        let end = try XCTUnwrap(log.first { $0.contains("animating → idle") }, log.joined(separator: "\n"))
+        let stamp = try XCTUnwrap(Double(end.split(separator: " ", omittingEmptySubsequences: true)[0]))
         XCTAssertLessThan(stamp - pressedAt.seconds, 1, "ended within a second of the key: \(end)")
         XCTAssertGreaterThan(stamp - pressedAt.seconds, 0.05, "not at the key itself: \(end)")
     }
