@@ -94,7 +94,7 @@ private func firstFrame(client: String, path: String, handle: String, answers: B
 
 /// Plays the terminal's side of the probe: answers each cursor position query with the column
 /// the samples moved the cursor to (two for each cluster that is not ASCII), and mode 2027's
-/// query as xterm does (not known). Notes when the first frame (its status bar) has come.
+/// query and DA1 as xterm does (2027 not known). Notes when the first frame (its status bar) has come.
 private struct ProbeAnswerer {
     let answers: Bool
     private var pending: [UInt8] = []
@@ -126,6 +126,9 @@ private struct ProbeAnswerer {
                 } else if text.hasPrefix("\u{1B}[?2027$p") {
                     text.removeFirst(9)
                     if answers { reply += "\u{1B}[?2027;0$y" }
+                } else if text.hasPrefix("\u{1B}[c") {
+                    text.removeFirst(3)
+                    if answers { reply += "\u{1B}[?62;22c" }
                 } else if text.hasPrefix("\u{1B}[2K") {
                     text.removeFirst(4)
                 } else if text.hasPrefix("\u{1B}[?1049h") {

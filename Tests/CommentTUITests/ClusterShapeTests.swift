@@ -34,6 +34,34 @@ final class ClusterShapeTests: XCTestCase {
         }
     }
 
+    func testAClusterWithoutAProperBaseHasNoShape() {
+        // Joining marks on nothing, a modifier on a modifier, a selector before a skin tone, a
+        // joiner that joins nothing: terminals draw these any way but as one two-column cell.
+        for text in ["\u{FE0F}\u{FE0F}", "\u{200D}\u{200D}", "\u{1F3FB}\u{1F3FB}", "\u{1F44D}\u{1F3FB}\u{1F3FB}\u{1F3FB}",
+                     "\u{1F3FB}", "\u{20E3}", "\u{1F44D}\u{FE0F}\u{1F3FB}", "\u{1F468}\u{200D}",
+                     "\u{1F468}\u{200D}\u{200D}\u{1F469}", "\u{1F468}\u{200D}\u{1F3FB}", "\u{1F1EB}\u{FE0F}",
+                     "\u{1F1EB}\u{1F1F7}\u{200D}\u{1F525}", "1\u{20E3}\u{20E3}", "\u{E0067}\u{E007F}"] {
+            XCTAssertNil(shape(text), text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+        }
+        // So with those shapes measured whole, such a cluster is still substituted: no cell
+        // two columns wide that the terminal draws otherwise.
+        DisplayWidth.policy = GraphemePolicy(intact: [[.presentationSelector], [.joiner], [.skinTone]])
+        defer { DisplayWidth.policy = .substitute }
+        for text in ["\u{FE0F}\u{FE0F}Abc", "\u{200D}\u{200D}Abc", "\u{1F3FB}\u{1F3FB}Abc", "\u{1F44D}\u{1F3FB}\u{1F3FB}\u{1F3FB}Abc"] {
+            XCTAssertFalse(DisplayWidth.clusters(of: text).contains { $0.text.unicodeScalars.count > 1 && $0.width == 2 },
+                           "\(text.debugDescription): \(DisplayWidth.clusters(of: text))")
+        }
+        XCTAssertEqual(DisplayWidth.clusters(of: "\u{FE0F}\u{FE0F}Abc").map(\.text), ["A", "b", "c"], "the selectors go")
+        XCTAssertEqual(DisplayWidth.clusters(of: "\u{1F44D}\u{1F3FB}").count, 1, "a proper cluster of a shape measured stays whole")
+    }
+
+    func testEveryEmojiSequenceOfEmojiTestHasAShape() throws {
+        // The rule for a proper base leaves out no real sequence.
+        for emoji in try EmojiWidthTests.fullyQualifiedEmoji() where emoji.unicodeScalars.count > 1 {
+            XCTAssertNotNil(shape(emoji), emoji.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+        }
+    }
+
     func testShapesGoByNameAndBack() {
         for shape: ClusterShape in [[.joiner], [.joiner, .skinTone, .presentationSelector], [.flag, .narrowLead], [.tags, .newer]] {
             XCTAssertEqual(ClusterShape(name: shape.description), shape, shape.description)

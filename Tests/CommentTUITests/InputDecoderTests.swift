@@ -71,20 +71,34 @@ final class InputDecoderTests: XCTestCase {
         XCTAssertEqual(decode("\u{1B}[2026;1$y"), [], "not private: no report (and no key)")
     }
 
-    func testCursorReportsAreReadAsSuchOnlyWhileAwaited() {
+    func testCursorReportsAreTheProbesUntilTheAnswerToItsLastQuery() {
         // xterm sends Ctrl-F3 as CSI 1 ; 5 R, a cursor position report at row 1, column 5.
         XCTAssertEqual(decode("\u{1B}[1;5R"), [key(.function(3), .ctrl)])
         var decoder = InputDecoder()
-        decoder.awaitCursorReports(2)
-        // Split across reads, a key typed between them, and one more than awaited.
+        decoder.awaitProbeAnswers()
+        // Split across reads, a key typed between them: every report until the answer to the
+        // probe's last query (DA1), however many there are.
         XCTAssertEqual(decoder.feed(Array("x\u{1B}[12;3".utf8)), [key(.character("x"))])
-        XCTAssertEqual(decoder.feed(Array("R\u{1B}[1;5R\u{1B}[1;5R".utf8)),
-                       [.cursorReport(row: 12, column: 3), .cursorReport(row: 1, column: 5), key(.function(3), .ctrl)])
-        decoder.awaitCursorReports(1)
+        XCTAssertEqual(decoder.feed(Array("R\u{1B}[1;5R\u{1B}[1;5R\u{1B}[1;3R\u{1B}[?62;22".utf8)),
+                       [.cursorReport(row: 12, column: 3), .cursorReport(row: 1, column: 5), .cursorReport(row: 1, column: 5),
+                        .cursorReport(row: 1, column: 3)])
+        XCTAssertTrue(decoder.awaitsProbeAnswers, "the last answer is not complete yet")
+        XCTAssertEqual(decoder.feed(Array("c\u{1B}[1;5R".utf8)), [.deviceAttributes, key(.function(3), .ctrl)],
+                       "after it, in the same read, a key again")
+        XCTAssertFalse(decoder.awaitsProbeAnswers)
+        decoder.awaitProbeAnswers()
         XCTAssertEqual(decoder.feed(Array("\u{1B}[?1;5R\u{1B}[5R".utf8)), [key(.function(3), .ctrl), key(.function(3))],
                        "a private or one-number sequence is no report")
-        decoder.awaitCursorReports(0)
+        decoder.awaitProbeAnswers(false)
         XCTAssertEqual(decoder.feed(Array("\u{1B}[3;7R".utf8)), [key(.function(3), [.alt, .ctrl])], "given up: a key again")
+    }
+
+    func testTheAnswerToPrimaryDeviceAttributesIsAReportNeverKeys() {
+        // xterm, tmux 3.3a and the Linux console, with and without the probe awaiting it.
+        for answer in ["\u{1B}[?62;22c", "\u{1B}[?1;2c", "\u{1B}[?6c", "\u{1B}[?64;1;2;6;9;15;18;21;22c"] {
+            XCTAssertEqual(decode(answer + "x"), [.deviceAttributes, key(.character("x"))], answer.debugDescription)
+        }
+        XCTAssertEqual(decode("\u{1B}[?1;2"), [], "incomplete: waits for the final byte")
     }
 
     func testSGRMouse() {

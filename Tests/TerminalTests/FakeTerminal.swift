@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// A pty whose master side plays a terminal: it reads what the probe writes and answers each
-/// `ESC [ 6n` with the column the cursor reached, counting each cluster's width by `advance`.
+/// `ESC [ 6n` with the column the cursor reached, counting each cluster's width by `advance`,
+/// and the primary device attributes query (`ESC [ c`) as xterm does.
 final class FakeTerminal: @unchecked Sendable {
     let master: Int32
     let slave: FileDescriptor
@@ -33,12 +34,18 @@ final class FakeTerminal: @unchecked Sendable {
     /// Answers held back until `releaseAnswers()` (a slow terminal, or one far away).
     private var heldAnswers: [UInt8]?
 
-    /// Sends the answers held back, and from now on answers at once.
-    func releaseAnswers() {
-        let held = lock.withLock { () -> [UInt8] in
+    /// Sends the answers held back, and from now on answers at once. With `typed`, those keys
+    /// come among them, after the answers to the first `reports` cursor position queries (a key
+    /// pressed while the terminal answers).
+    func releaseAnswers(typing typed: String = "", afterReports reports: Int = 0) {
+        var held = lock.withLock { () -> [UInt8] in
             defer { heldAnswers = nil }
             return heldAnswers ?? []
         }
+        // The cursor position reports are the only answers that end in R.
+        let ends = held.indices.filter { held[$0] == UInt8(ascii: "R") }
+        let cut = reports == 0 ? 0 : reports <= ends.count ? ends[reports - 1] + 1 : held.count
+        held.insert(contentsOf: Array(typed.utf8), at: cut)
         _ = held.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
@@ -84,7 +91,7 @@ final class FakeTerminal: @unchecked Sendable {
                 guard probing else { continue }
                 pending += chunk[0..<n]
                 var text = String(decoding: pending, as: UTF8.self)
-                // Act on complete pieces: text, CR, CSI 6n, DECRQM.
+                // Act on complete pieces: text, CR, CSI 6n, DECRQM, DA1.
                 while let next = text.first {
                     if next == "\r" { column = 1; text.removeFirst(); continue }
                     if next == "\u{1B}" {
@@ -94,6 +101,9 @@ final class FakeTerminal: @unchecked Sendable {
                         } else if text.hasPrefix("\u{1B}[?2027$p") {
                             text.removeFirst(9)
                             if let mode = reportsGraphemeMode { self.answer("\u{1B}[?2027;\(mode)$y") }
+                        } else if text.hasPrefix("\u{1B}[c") {
+                            text.removeFirst(3)
+                            if answers { self.answer("\u{1B}[?62;22c") }
                         } else if text.hasPrefix("\u{1B}[2K") {
                             text.removeFirst(4)
                         } else if text.hasPrefix("\u{1B}[?1049h") {

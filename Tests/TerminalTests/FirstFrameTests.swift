@@ -90,4 +90,46 @@ final class FirstFrameTests: XCTestCase {
         let kept = GraphemePolicyCache(environment: ["HOME": home, "TERM": "xterm-256color"])?.policy()
         XCTAssertEqual(kept?.intact.contains(.joiner), true, "the answer is kept for the next start")
     }
+
+    func testAnswersThatComeSecondsLateAreStillTheProbesNotKeys() throws {
+        let terminal = try FakeTerminal(answers: true, holdsAnswers: true) { _ in 2 }
+        let (client, home) = try terminal.startClient(comments: ["family \(Self.family) flag \u{1F1EB}\u{1F1F7} end"])
+        defer {
+            if client.isRunning { client.terminate() }
+            client.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        var screen: String { terminal.output.components(separatedBy: "\u{1B}[?1049h").dropFirst().joined() }
+        try Waiting.until("the first frame", state: { screen.debugDescription }) { screen.contains(" FR end") }
+        // Past the two seconds the answers were once awaited: each was then read as F3 with
+        // the column as its modifiers.
+        Thread.sleep(forTimeInterval: 2.5)
+        terminal.releaseAnswers()
+        try Waiting.until("the family drawn whole", state: { screen.debugDescription }) {
+            screen.contains(Self.family) && screen.contains("\u{1F1EB}\u{1F1F7}")
+        }
+        try terminal.waitUntilQuiet()
+        XCTAssertFalse(screen.contains("scroll events"), "no answer opened the F3 panel")
+    }
+
+    func testAnAltF3TypedWhileTheTerminalAnswersLeavesNoWrongPolicy() throws {
+        let terminal = try FakeTerminal(answers: true, holdsAnswers: true) { _ in 2 }
+        let (client, home) = try terminal.startClient(comments: ["family \(Self.family) flag \u{1F1EB}\u{1F1F7} end"])
+        defer {
+            if client.isRunning { client.terminate() }
+            client.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        var screen: String { terminal.output.components(separatedBy: "\u{1B}[?1049h").dropFirst().joined() }
+        try Waiting.until("the first frame", state: { screen.debugDescription }) { screen.contains(" FR end") }
+        // Alt-F3 is `CSI 1 ; 3 R`, the very report of a sample two columns wide.
+        terminal.releaseAnswers(typing: "\u{1B}[1;3R", afterReports: 3)
+        try terminal.waitUntilQuiet(for: 0.5)
+        // Once the answers are over, the same bytes are a key (Shift-F3 opens the F3 panel).
+        terminal.type("\u{1B}[1;2R")
+        try Waiting.until("the F3 panel", state: { screen.debugDescription }) { screen.contains("scroll events") }
+        XCTAssertNil(GraphemePolicyCache(environment: ["HOME": home, "TERM": "xterm-256color"])?.policy(),
+                     "answers with a key among them are not kept (the next start asks again)")
+        XCTAssertFalse(screen.contains(Self.family), "and the substitutions stay")
+    }
 }

@@ -17,7 +17,7 @@ final class GraphemeProbeTests: XCTestCase {
         let answered = TerminalDevice.withQuietInput(terminal.slave) { () -> Bool in
             guard (try? terminal.slave.writeAll(Array(probe.query.utf8))) != nil else { return false }
             var decoder = InputDecoder()
-            decoder.awaitCursorReports(probe.reportCount)
+            decoder.awaitProbeAnswers()
             let deadline = MonotonicClock.now() + 1
             while !probe.isComplete {
                 let left = deadline - MonotonicClock.now()

@@ -62,6 +62,30 @@ final class NCursesScreenTests: XCTestCase {
                       "the real bytes at its place, then the cursor back where ncurses left it: \(text.debugDescription)")
     }
 
+    func testBytesWrittenPastNcursesLookAsNcursesDrawsTheirCellsOnEightColours() throws {
+        // TERM=screen has 8 colours and no italic: ncurses draws a colour past 7 as the default
+        // one (its pair says so) and leaves italic out. The cluster and the cells rewritten after
+        // its joiner must look the same, not carry `38;5;8` or `3` of their own.
+        screen.end()
+        screen = try NCursesScreen(terminalType: "screen", output: output, input: input, enableModes: false)
+        screen.resize(columns: 40, rows: 10)
+        XCTAssertEqual(screen.colorCount, 8)
+        DisplayWidth.policy = GraphemePolicy(intact: [[.joiner]])
+        defer { DisplayWidth.policy = .substitute }
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        let gray = CellStyle(.italic, foreground: .gray)
+        var buffer = CellBuffer(columns: 40, rows: 10)
+        buffer.write("a ", column: 0, row: 3)
+        buffer.write(family + "b", column: 2, row: 3, style: gray)
+        buffer.write("c", column: 5, row: 3, style: CellStyle(.bold, foreground: .red, background: .palette(200)))
+        let start = bytesWritten()
+        screen.present(Frame(buffer: buffer, cursor: nil), full: false)
+        let text = written(since: start)
+        XCTAssertTrue(text.contains("\u{1B}[4;3H\u{1B}[0m" + family + "\u{1B}[0m" + "\u{1B}[4;5H\u{1B}[0mb\u{1B}[0;1;31mc\u{1B}[0m"),
+                      text.debugDescription)
+        XCTAssertFalse(text.contains("38;5") || text.contains("48;5"), text.debugDescription)
+    }
+
     func testSynchronizedOutputOnlyWhenTheTerminalHasItAndNotForTyping() {
         var buffer = CellBuffer(columns: 40, rows: 10)
         buffer.write("feed", column: 0, row: 2)

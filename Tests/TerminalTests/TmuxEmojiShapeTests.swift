@@ -149,4 +149,22 @@ final class TmuxEmojiShapeTests: XCTestCase {
             }
         }
     }
+
+    func testJoiningMarksWithNothingToJoinLeaveNoGapAndKeepTheirNeighbours() throws {
+        // tmux 3.3a measures VS16 and joiner shapes two wide (its probe keeps them): a cluster
+        // of bare selectors or joiners is none of those, and is substituted (the selectors
+        // dropped, each joiner shown as U+FFFD, a column each).
+        let bodies = ["\u{FE0F}\u{FE0F}Abcdef |end1", "\u{200D}\u{200D}Ghijkl |end2", "Plain |end3"]
+        let (shown, _) = try openAndCompare(bodies, columns: 60, rows: 30)
+        func row(_ marker: String) throws -> String { try XCTUnwrap(shown.first { $0.contains(marker) }, "\(marker) shows\n\(shown.joined(separator: "\n"))") }
+        let plain = try row("Plain |end3")
+        let indent = plain.prefix { $0 == " " }.count
+        for (text, marker) in [("Abcdef |end1", "|end1"), ("Ghijkl |end2", "|end2")] {
+            let shownRow = try row(marker)
+            let shownText = String(String.UnicodeScalarView(shownRow.unicodeScalars.dropFirst(indent).drop { $0.value == 0xFFFD }))
+            XCTAssertEqual(String(shownText.prefix(text.count)), text,
+                           "no gap before the text, as in a plain comment: \(shownRow.debugDescription)")
+            XCTAssertFalse(shownRow.unicodeScalars.contains { $0.value == 0x3000 || $0.value == 0xFE0F || $0.value == 0x200D }, shownRow.debugDescription)
+        }
+    }
 }

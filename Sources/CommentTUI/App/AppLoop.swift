@@ -58,15 +58,21 @@ public final class AppLoop {
     /// Runs until the user quits, a terminating signal arrives or input ends. The first frame
     /// waits for no answer from the terminal.
     public func run() throws -> Exit {
-        if let graphemeProbe {
-            decoder.awaitCursorReports(graphemeProbe.reportCount)
-            probeDeadline = now() + TerminalGraphemeProbe.answerWindow
-        }
-        session.queryFeatures()
-        present()
+        start()
         while true {
             if let exit = try runOnce() { return exit }
         }
+    }
+
+    /// Before the first turn: the probe's answers awaited, the terminal's features asked (their
+    /// answers come after the probe's), the first frame drawn.
+    func start() {
+        if let graphemeProbe {
+            decoder.awaitProbeAnswers()
+            probeDeadline = (graphemeProbe.sentAt ?? now()) + TerminalGraphemeProbe.answerWindow
+        }
+        session.queryFeatures()
+        present()
     }
 
     /// Readable when the thread's source has updates (a file appended to, a sync on another thread).
@@ -93,18 +99,23 @@ public final class AppLoop {
                 return .endOfInput
             }
             lastInputAt = now()
-            if graphemeProbe != nil, lastInputAt > probeDeadline {
-                // No answer in time: the substitutions stay, and CSI … R is a key again.
-                graphemeProbe = nil
-                decoder.awaitCursorReports(0)
-            }
             events = decoder.feed(bytes)
-        } else if let quiet = decoder.quietTimeout, now() - lastInputAt >= quiet {
-            // A lone Escape, or a paste whose end never came.
-            events = decoder.inputWasQuiet(for: now() - lastInputAt)
+        } else {
+            if graphemeProbe != nil, now() >= probeDeadline {
+                // Nothing in time, and nothing unread (answers read late were still taken): the
+                // substitutions stay, and CSI … R is a key again.
+                graphemeProbe = nil
+                decoder.awaitProbeAnswers(false)
+            }
+            if let quiet = decoder.quietTimeout, now() - lastInputAt >= quiet {
+                // A lone Escape, or a paste whose end never came.
+                events = decoder.inputWasQuiet(for: now() - lastInputAt)
+            }
         }
         for event in events {
             if graphemeProbe?.take(event) == true {
+                // A terminal that answers at all answers the rest: it is given the time again.
+                probeDeadline = max(probeDeadline, now() + TerminalGraphemeProbe.answerWindow)
                 if graphemeProbe?.isComplete == true { adoptProbedGraphemes() }
                 continue
             }
@@ -123,7 +134,8 @@ public final class AppLoop {
         return nil
     }
 
-    /// The grapheme probe sent before the screen was taken, until its answers are in or late.
+    /// The grapheme probe sent before the screen was taken, until its last answer came or the
+    /// terminal was silent past `probeDeadline`.
     private var graphemeProbe: GraphemeProbe?
     private var probeDeadline = Double.infinity
 
@@ -131,11 +143,12 @@ public final class AppLoop {
     public var awaitsTerminalAnswers: Bool { graphemeProbe != nil }
 
     /// Takes the probe's answer: kept for the next start, and where it lets more clusters be
-    /// drawn whole, the text is laid out again and the next frame shows them.
+    /// drawn whole, the text is laid out again and the next frame shows them. Answers with a key
+    /// among them are neither kept nor taken (the next start asks again).
     private func adoptProbedGraphemes() {
         guard let probe = graphemeProbe else { return }
         graphemeProbe = nil
-        let policy = probe.policy
+        guard let policy = probe.policy else { return }
         probe.cache?.save(policy)
         guard policy != DisplayWidth.policy else { return }
         if policy.setsClusteringMode { session.setClusteringMode() }
@@ -154,13 +167,16 @@ public final class AppLoop {
     }
 
     /// Seconds until the loop must wake without input: a lone Escape's or an unfinished paste's
-    /// timeout, else the next whole minute (relative times change then; the only wake-up at idle).
+    /// timeout, the grapheme probe's deadline, else the next whole minute (relative times change
+    /// then; the only wake-up at idle).
     /// While the feed moves, the next frame's slot (at most 60 frames a second); when it rests
     /// with a timer pending (a wheel burst's end, the debounced end), that timer.
     func timeout() -> Double? {
         let time = now()
         var wait = RelativeTime.secondsToNextMinute(wallClock())
         if let quiet = decoder.quietTimeout { wait = min(wait, max(0, lastInputAt + quiet - time)) }
+        // Woken at the probe's deadline to give it up, if nothing came by then.
+        if graphemeProbe != nil { wait = min(wait, max(0, probeDeadline - time)) }
         let frameSlot = lastFrameAt + Self.frameInterval
         if framePending { wait = min(wait, max(0, frameSlot - time)) }
         if let deadline = app.nextDeadline {

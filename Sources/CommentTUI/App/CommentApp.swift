@@ -140,7 +140,7 @@ public final class CommentApp {
             } else {
                 composer.paste(text)
             }
-        case .focus, .modeReport, .cursorReport: break
+        case .focus, .modeReport, .cursorReport, .deviceAttributes: break
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
                         feed: regions.feed)

@@ -10,8 +10,8 @@ extension InputDecoder {
     static let maxSequenceLength = 256
 
     /// `ESC [ params final`: cursor and function keys with xterm modifiers, SGR and X10 mouse,
-    /// bracketed paste, focus reports, `CSI u` keys, and the terminal's mode and awaited cursor
-    /// position reports.
+    /// bracketed paste, focus reports, `CSI u` keys, and the terminal's reports: modes, device
+    /// attributes and the grapheme probe's cursor positions.
     func decodeCSI(at i: Int) -> Step {
         var j = i + 2
         if byte(at: j) == 0x4D {
@@ -49,8 +49,12 @@ extension InputDecoder {
                     // DECRPM `CSI ? mode ; value $ y`: the terminal's answer to a DECRQM query.
                     return .event(.modeReport(mode: params[0], value: params[1]), length: length)
                 }
-                if b == 0x52, awaitedCursorReports > 0, !isPrivate, intermediate == nil, params.count == 2 {
-                    // CPR `CSI row ; column R`, awaited: the probe's, not a modified F3.
+                if isPrivate, intermediate == nil, b == 0x63 {
+                    // DA1's answer `CSI ? attributes c`: no key is sent so.
+                    return .event(.deviceAttributes, length: length)
+                }
+                if b == 0x52, awaitsProbeAnswers, !isPrivate, intermediate == nil, params.count == 2 {
+                    // CPR `CSI row ; column R` before the probe's last answer: the probe's, not a modified F3.
                     return .event(.cursorReport(row: params[0], column: params[1]), length: length)
                 }
                 return Self.csiKey(final: b, params: params, length: length)

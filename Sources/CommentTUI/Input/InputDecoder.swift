@@ -26,15 +26,17 @@ public struct InputDecoder: Sendable {
     /// A paste ended by its quiet second, not its end marker: more of it may follow.
     private var pasteMayResume = false
 
-    /// Cursor position reports still to come (the grapheme probe's). While some are,
-    /// `CSI row ; column R` is one; otherwise it is F3 with modifiers, which xterm sends alike.
-    private(set) var awaitedCursorReports = 0
+    /// Whether the grapheme probe's answers are still to come. Until the answer to its last
+    /// query (DA1) ends them, `CSI row ; column R` is a cursor position report; otherwise it is
+    /// F3 with modifiers, which xterm sends alike.
+    private(set) var awaitsProbeAnswers = false
 
     public init() {}
 
-    /// Reads the next `count` cursor position reports as such (0: none any more).
-    public mutating func awaitCursorReports(_ count: Int) {
-        awaitedCursorReports = max(0, count)
+    /// Reads every cursor position report as one until the device attributes answer comes
+    /// (false: none any more, the probe is given up).
+    public mutating func awaitProbeAnswers(_ awaiting: Bool = true) {
+        awaitsProbeAnswers = awaiting
     }
 
     /// Whether bytes wait for the rest of a sequence (and a flush deadline applies).
@@ -177,7 +179,8 @@ public struct InputDecoder: Sendable {
                 return events
             case .event(let event, let length):
                 if let event { events.append(event) }
-                if case .cursorReport? = event { awaitedCursorReports -= 1 }
+                // The probe's last answer: what follows in the same read is keys again.
+                if case .deviceAttributes? = event { awaitsProbeAnswers = false }
                 i += length
             case .pasteStart(let length):
                 pasteMayResume = false

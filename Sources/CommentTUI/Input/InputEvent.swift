@@ -86,6 +86,9 @@ public enum InputEvent: Hashable, Sendable {
     /// The terminal's answer to a mode query (DECRPM): 1 set, 2 reset, 3 and 4 permanent, 0 unknown.
     case modeReport(mode: Int, value: Int)
     /// The terminal's answer to a cursor position query (CPR), counted from 1; decoded only while
-    /// the decoder awaits one (`InputDecoder.awaitCursorReports`).
+    /// the decoder awaits the grapheme probe's answers (`InputDecoder.awaitProbeAnswers`).
     case cursorReport(row: Int, column: Int)
+    /// The terminal's answer to the primary device attributes query (DA1, `CSI ? … c`): the
+    /// grapheme probe asks it last, so every answer to the probe came before it.
+    case deviceAttributes
 }

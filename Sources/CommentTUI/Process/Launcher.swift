@@ -79,7 +79,7 @@ public enum Launcher {
     static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?, request: OpenCommand.Request) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
-        let graphemeProbe: GraphemeProbe?
+        var graphemeProbe: GraphemeProbe?
         do {
             // Handlers first: ncurses leaves alone signals that already have one.
             signals = try SignalPipe(signals: [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT])
@@ -90,6 +90,9 @@ public enum Launcher {
                 terminalType: nil, output: try FileDescriptor.standardOutput.stream(mode: "w"),
                 input: try FileDescriptor.standardInput.stream(mode: "r"), enableModes: true,
                 beforeScreen: graphemeProbe?.query ?? "")
+            // A terminal that answers nothing is given up on a while after this, however long
+            // the first frame takes.
+            graphemeProbe?.sentAt = MonotonicClock.now()
         } catch {
             return Supervisor.fail("\(error)")
         }

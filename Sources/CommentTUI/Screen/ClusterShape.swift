@@ -33,9 +33,9 @@ public struct ClusterShape: OptionSet, Hashable, Sendable, CustomStringConvertib
     ]
 
     /// The shape of a cluster the layout would otherwise substitute; nil for anything else (text,
-    /// an emoji the C library measures as terminals do), and for a cluster holding anything but
+    /// an emoji the C library measures as terminals do), for a cluster holding anything but
     /// emoji, joiners, selectors, modifiers, tags and keycap keys (so nothing hostile rides along
-    /// in a cell drawn whole).
+    /// in a cell drawn whole), and for one that is no emoji sequence (`isSequence`).
     init?(_ scalars: [Unicode.Scalar]) {
         guard let first = scalars.first, scalars.allSatisfy(Self.isEmojiPart) else { return nil }
         if scalars.count == 1 {
@@ -46,6 +46,7 @@ public struct ClusterShape: OptionSet, Hashable, Sendable, CustomStringConvertib
             self = width < 0 ? .newer : .narrowLead
             return
         }
+        guard Self.isSequence(scalars) else { return nil }
         var shape: ClusterShape = []
         for scalar in scalars {
             switch scalar.value {
@@ -79,6 +80,45 @@ public struct ClusterShape: OptionSet, Hashable, Sendable, CustomStringConvertib
         }
         guard !shape.isEmpty else { return nil }
         self = shape
+    }
+
+    /// Whether `scalars` are an emoji sequence, as terminals that draw one whole know it: a flag
+    /// (two regional indicators), a keycap (a key, VS16, U+20E3), or pictographic emoji joined by
+    /// joiners, each with at most a skin tone (on a modifier base) or VS16 right after it, and
+    /// tags ending in a cancel tag. Marks with no base before them (`FE0F FE0F`, `🏻🏻`, `👍🏻🏻`,
+    /// a joiner at either end) make none: terminals draw those any way but as one cell.
+    static func isSequence(_ scalars: [Unicode.Scalar]) -> Bool {
+        if scalars.count == 2, scalars.allSatisfy(DisplayWidth.isRegionalIndicator) { return true }
+        if let key = scalars.first, key.isASCII {
+            return scalars.count == 3 && scalars[1].value == 0xFE0F && scalars[2].value == 0x20E3
+                || scalars.count == 2 && scalars[1].value == 0x20E3
+        }
+        var i = scalars.startIndex
+        while true {
+            // One pictographic emoji and what may follow it.
+            guard i < scalars.endIndex, isPictographic(scalars[i]) else { return false }
+            let base = scalars[i]
+            i += 1
+            if i < scalars.endIndex, (0x1F3FB...0x1F3FF).contains(scalars[i].value) {
+                guard base.properties.isEmojiModifierBase else { return false }
+                i += 1
+            } else if i < scalars.endIndex, scalars[i].value == 0xFE0F {
+                i += 1
+            }
+            if i < scalars.endIndex, (0xE0020...0xE007E).contains(scalars[i].value) {
+                while i < scalars.endIndex, (0xE0020...0xE007E).contains(scalars[i].value) { i += 1 }
+                guard i < scalars.endIndex, scalars[i].value == 0xE007F else { return false }
+                i += 1
+            }
+            guard i < scalars.endIndex else { return true }
+            guard scalars[i].value == 0x200D else { return false }
+            i += 1
+        }
+    }
+
+    /// An emoji that is no part of another's sequence: not a key, regional indicator or modifier.
+    private static func isPictographic(_ s: Unicode.Scalar) -> Bool {
+        s.value >= 0xA9 && s.properties.isEmoji && !DisplayWidth.isRegionalIndicator(s) && !(0x1F3FB...0x1F3FF).contains(s.value)
     }
 
     private static func isEmojiPart(_ s: Unicode.Scalar) -> Bool {

@@ -82,11 +82,22 @@ public enum TerminalDevice {
     /// Turns those modes off again.
     public static let disableModes = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l"
 
-    /// Grapheme clustering (mode 2027), for a terminal that has it but starts without it.
+    /// Grapheme clustering (DEC mode 2027): a terminal with it set draws each grapheme cluster
+    /// whole, as one or two cells.
     public static let graphemeClusteringMode = 2027
+    /// Asks whether the terminal has grapheme clustering (DECRQM), the grapheme probe's first
+    /// query; the answer is a mode report (set, reset, permanent or unknown).
     public static let queryGraphemeClustering = "\u{1B}[?2027$p"
+    /// Sets grapheme clustering, for a terminal that has it but starts without it (answered
+    /// "reset"); sent while the client holds the screen.
     public static let enableClustering = "\u{1B}[?2027h"
+    /// Resets it again when the client leaves the screen.
     public static let disableClustering = "\u{1B}[?2027l"
+
+    /// Primary device attributes (DA1), which every terminal answers (`CSI ? … c`) after
+    /// answering what was asked before it: the grapheme probe's last query, so its answer
+    /// says all the probe's answers came.
+    public static let queryPrimaryDeviceAttributes = "\u{1B}[c"
 
     /// Any-motion tracking (1003): pointer moves without a button are reported too (F2 only).
     public static let enablePointerMotion = "\u{1B}[?1003h"

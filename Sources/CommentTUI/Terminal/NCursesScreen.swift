@@ -191,8 +191,8 @@ public final class NCursesScreen: ScreenBackend {
             for column in 0..<buffer.columns {
                 let cell = buffer[column, row]
                 guard Self.ncursesMismeasures(cell) else { continue }
-                out += "\u{1B}[\(row + 1);\(column + 1)H" + CellBuffer.sgr(cell.style) + cell.text + "\u{1B}[0m"
-                out += Self.cellsAfterJoiner(of: buffer, column: column, row: row)
+                out += "\u{1B}[\(row + 1);\(column + 1)H" + sgrAsNcursesDraws(column: column, row: row, cell.style) + cell.text + "\u{1B}[0m"
+                out += cellsAfterJoiner(of: buffer, column: column, row: row)
             }
         }
         guard !out.isEmpty else { return "" }

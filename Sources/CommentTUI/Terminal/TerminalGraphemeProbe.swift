@@ -6,14 +6,19 @@
 /// stream (`GraphemeProbe`), and once they are in, the shapes whose samples all moved the cursor
 /// two columns are drawn whole and the text is laid out again. A terminal that reports grapheme
 /// clustering (DECRQM 2027 set, or reset and settable: the client then sets it) draws every
-/// shape whole. A terminal that does not answer keeps the substitutions. Answers are cached per
-/// terminal for the next start.
+/// shape whole. The probe's last query is DA1, whose answer ends the answers: until it comes,
+/// every cursor position report is the probe's. A terminal that does not answer, or answers
+/// with a key typed among the answers, keeps the substitutions. Answers are cached per terminal
+/// for the next start.
 public enum TerminalGraphemeProbe {
     /// `COMMENT_TUI_GRAPHEMES`: `substitute`, `intact` or `probe` (the default).
     public static let variable = "COMMENT_TUI_GRAPHEMES"
-    /// How long the answers are awaited (the first frame waits for none). Until then a cursor
-    /// position report is read as one, not as the modified F3 key xterm sends the same way.
-    static let answerWindow = 2.0
+    /// How long a terminal that answers nothing is awaited, from when the probe was written
+    /// (the first frame waits for none), and after each answer for the next. Until the last
+    /// answer or this, a cursor position report is read as one, not as the modified F3 key xterm
+    /// sends the same way. Generous: a terminal far away answers late, and terminals that answer
+    /// at all answer DA1, which ends the wait.
+    static let answerWindow = 10.0
 
     /// What the client starts with: the variable's policy, else the one cached for this
     /// terminal, else every shape substituted with a probe to send (its answer is then cached).
