@@ -23,6 +23,7 @@ final class PausedKeyFrameTests: XCTestCase {
             terminal.type("\u{1B}[5~")
             try terminal.waitUntilQuiet()
             let frames = Self.frames(in: Array(terminal.chunks.dropFirst(before)))
+            print("PausedKeyFrameTests: PageUp \(attempt) after a second's pause drew \(frames) frames")
             // 60 frames a second over the page key's 180 ms: about 11; at least 6 on a busy machine.
             XCTAssertGreaterThanOrEqual(frames, 6, "PageUp \(attempt) after a second's pause drew \(frames) frames")
         }
