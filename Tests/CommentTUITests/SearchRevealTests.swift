@@ -53,6 +53,32 @@ final class SearchRevealTests: XCTestCase {
         assertMarked("Needle", in: pilot)
     }
 
+    /// A match on the author's name is nowhere in the body: the long comment stays collapsed.
+    func testAMatchOnTheAuthorLeavesTheCommentCollapsed() {
+        let body = (1...40).map { "line \($0) of the long one" }.joined(separator: "\n")
+        let pilot = ThreadFixture.numbered(1).adding([body], by: ThreadFixture.bo.id)
+            .adding(["after it", "the newest"], by: ThreadFixture.ann.id).pilot(columns: 60, rows: 20)
+        pilot.press(.ctrl("s"))
+        pilot.type("日本")
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.selected, 1)
+        XCTAssertFalse(pilot.app.feed.expandedComments.contains("c1"), "expanded for a match on the name")
+    }
+
+    /// A match in a link's address (not drawn) in the collapsed part expands nothing either:
+    /// expanding would show no more of it.
+    func testAMatchInAnAddressLeavesTheCommentCollapsed() {
+        let body = (1...40).map { $0 == 31 ? "see [the docs](https://example.com/needle)" : "line \($0) of the long one" }
+            .joined(separator: "\n")
+        let pilot = ThreadFixture.numbered(1).adding([body, "after it", "the newest"], by: ThreadFixture.bo.id)
+            .pilot(columns: 60, rows: 20)
+        pilot.press(.ctrl("s"))
+        pilot.type("needle")
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.selected, 1)
+        XCTAssertFalse(pilot.app.feed.expandedComments.contains("c1"), "expanded for a match it does not show")
+    }
+
     /// Past the part of a huge comment laid out (`FeedLayout.shownBodyBytes`): laid out as far
     /// as the match, which comes into view.
     func testAMatchPastTheLaidOutPartOfAHugeCommentIsLaidOutAndShown() {
