@@ -127,6 +127,8 @@ extension FeedModel {
         while true {
             switch current.next(olderThan: from) {
             case .unknown:
+                // Keeps the false matches passed over on the way.
+                search = current
                 return nil
             case .none:
                 current.seeking = nil
