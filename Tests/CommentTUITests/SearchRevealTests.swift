@@ -151,4 +151,26 @@ final class SearchRevealTests: XCTestCase {
         XCTAssertEqual(pilot.app.feed.search?.match, 0)
         XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 20": match 1 of 2 (Enter: older)"#), pilot.lines.last!)
     }
+
+    /// An edit reaches the search: a comment edited to match is counted and gone to, one
+    /// edited not to match any more is no longer counted.
+    func testAnEditedCommentIsSearchedByItsNewText() {
+        let pilot = ThreadFixture.numbered(10).pilot(columns: 100, rows: 16)
+        var status: String { pilot.lines.last! }
+        pilot.press(.ctrl("s"))
+        pilot.type("number 5")
+        pilot.settle()
+        XCTAssertTrue(status.hasSuffix(#"search "number 5": match 1 of 1 (Enter: older)"#), status)
+        pilot.app.receive([.commentEdited(comment("c8", "number 5 after all"))])
+        pilot.settle()
+        XCTAssertTrue(status.hasSuffix(#"search "number 5": match 1 of 2 (Enter: older)"#), status)
+        pilot.press(.enter)
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 7)
+        XCTAssertTrue(status.hasSuffix(#"search "number 5": match 2 of 2 · wrapped to the newest"#), status)
+        pilot.app.receive([.commentEdited(comment("c5", "not any more"))])
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.matches.count, 1)
+        XCTAssertTrue(status.contains(#"search "number 5": match 1 of 1"#), status)
+    }
 }

@@ -207,6 +207,19 @@ extension FeedModel {
         search = current
     }
 
+    /// A comment was edited: what the scan read of it may be wrong now, so the scan starts
+    /// again from the match (the edit names no position; edits are rare). A shown match that
+    /// the edit took away is no longer shown as one.
+    func searchCommentEdited() {
+        guard var current = search, current.scan != nil, let pattern = current.pattern else { return }
+        var ignored = 0
+        if let match = current.match, !searchConfirms(match, pattern, bodyBytes: &ignored) {
+            current.match = nil
+        }
+        search = current
+        searchPositionsMoved { $0 }
+    }
+
     /// Positions moved (older comments loaded, a gap filled, the file read again): the match
     /// and a waiting jump move with them and the scan starts again from the match, as what it
     /// read names other positions now. `move` gives nil for a position that names nothing now.
