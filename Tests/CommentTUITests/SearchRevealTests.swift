@@ -106,6 +106,21 @@ final class SearchRevealTests: XCTestCase {
         XCTAssertNotEqual(pilot.screen.screen[columns.lowerBound, row].style, Theme.searchMatch)
     }
 
+    /// Without colour (`NO_COLOR`, a monochrome terminal: no colours at all) the match still
+    /// stands out in reverse video, and nothing on screen is drawn in a colour.
+    func testWithoutColourTheMatchIsInReverseVideoAndNothingIsColoured() {
+        let pilot = ThreadFixture.numbered(5).pilot(columns: 40, rows: 16)
+        pilot.app.colorCount = 0
+        pilot.press(.ctrl("s"))
+        pilot.type("Number")
+        pilot.settle()
+        for n in 2...5 { assertMarked("number", in: pilot, row: "comment number \(n)") }
+        let screen = pilot.screen.screen
+        let coloured = (0..<screen.rows).flatMap { row in (0..<screen.columns).map { (column: $0, row: row) } }
+            .filter { screen[$0.column, $0.row].style.foreground != .default || screen[$0.column, $0.row].style.background != .default }
+        XCTAssertEqual(coloured.count, 0, "coloured cells, the first at \(coloured.first.map { "\($0)" } ?? "")")
+    }
+
     // MARK: The thread changes under a search
 
     private func queued(_ fixture: ThreadFixture, hasOlder: Bool = false) throws -> (Pilot, QueuedThreadSource) {
