@@ -1,5 +1,6 @@
 import XCTest
 import ThreadModel
+import CommentTUITestSupport
 @testable import CommentTUI
 
 /// The search's bookkeeping, against a plain answer: whatever the scan has read so far, where
@@ -64,5 +65,29 @@ final class FeedSearchTests: XCTestCase {
         XCTAssertEqual(search.next(olderThan: 1), .match(7, wrapped: true))
         XCTAssertEqual(search.next(olderThan: 7), .match(6, wrapped: false))
         XCTAssertEqual(search.matches.count(below: 7), 2)
+    }
+
+    /// A match the scan recorded that does not match when read whole is dropped for good,
+    /// even when the jump then waits for the scan: it is neither counted nor gone to.
+    func testAFalseMatchDroppedWhileTheScanReadsStaysDropped() {
+        let pilot = ThreadFixture.numbered(10).pilot(columns: 60, rows: 16)
+        pilot.press(.ctrl("s"))
+        pilot.type("number 5")
+        pilot.settle()
+        let feed = pilot.app.feed
+        XCTAssertEqual(feed.search?.matches.count, 1)
+        // Enter from 9, with a scan that has read positions 9 and 8 and took 8 (which says
+        // "comment number 9") for a match.
+        var search = feed.search!
+        search.scan = FeedSearch.Scan(start: 9, total: 10, done: 2)
+        search.matches = FeedSearch.Matches(older: [8])
+        search.match = 9
+        feed.search = search
+        _ = feed.searchNext()
+        XCTAssertEqual(feed.search?.matches.count, 0, "the false match is still counted")
+        pilot.settle()
+        XCTAssertEqual(feed.search?.match, 4)
+        XCTAssertEqual(feed.search?.matches.count, 1)
+        XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 5": match 1 of 1 (Enter: older)"#), pilot.lines.last!)
     }
 }

@@ -146,6 +146,18 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertFalse(run.text.contains("\u{1B}[2J"))
     }
 
+    /// With NO_COLOR the styles keep their attributes and lose their colours.
+    func testANSIOutputHasNoColourWithNoColor() throws {
+        let path = try writeThread()
+        let coloured = VerbRun(.render, [path, "--width", "60", "--now", "2025-04-17T12:00:00Z"])
+        XCTAssertTrue(coloured.text.contains("\u{1B}[0;1;36mBo"), coloured.text)
+        let run = VerbRun(.render, [path, "--width", "60", "--now", "2025-04-17T12:00:00Z"], environment: ["NO_COLOR": "1"])
+        XCTAssertEqual(run.status, 0, run.error)
+        XCTAssertTrue(run.text.contains("\u{1B}[0;1mBo"), run.text)
+        let parameters = run.text.split(separator: "\u{1B}").dropFirst().map { $0.dropFirst().prefix { $0 != "m" } }
+        XCTAssertFalse(parameters.contains { $0.split(separator: ";").contains { $0.count > 1 } }, "a colour in \(run.text)")
+    }
+
     func testBadArguments() throws {
         let path = try writeThread()
         XCTAssertEqual(VerbRun(.render, [path, "--width", "5"]).status, 2)

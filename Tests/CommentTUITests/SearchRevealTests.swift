@@ -53,6 +53,32 @@ final class SearchRevealTests: XCTestCase {
         assertMarked("Needle", in: pilot)
     }
 
+    /// A match on the author's name is nowhere in the body: the long comment stays collapsed.
+    func testAMatchOnTheAuthorLeavesTheCommentCollapsed() {
+        let body = (1...40).map { "line \($0) of the long one" }.joined(separator: "\n")
+        let pilot = ThreadFixture.numbered(1).adding([body], by: ThreadFixture.bo.id)
+            .adding(["after it", "the newest"], by: ThreadFixture.ann.id).pilot(columns: 60, rows: 20)
+        pilot.press(.ctrl("s"))
+        pilot.type("日本")
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.selected, 1)
+        XCTAssertFalse(pilot.app.feed.expandedComments.contains("c1"), "expanded for a match on the name")
+    }
+
+    /// A match in a link's address (not drawn) in the collapsed part expands nothing either:
+    /// expanding would show no more of it.
+    func testAMatchInAnAddressLeavesTheCommentCollapsed() {
+        let body = (1...40).map { $0 == 31 ? "see [the docs](https://example.com/needle)" : "line \($0) of the long one" }
+            .joined(separator: "\n")
+        let pilot = ThreadFixture.numbered(1).adding([body, "after it", "the newest"], by: ThreadFixture.bo.id)
+            .pilot(columns: 60, rows: 20)
+        pilot.press(.ctrl("s"))
+        pilot.type("needle")
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.selected, 1)
+        XCTAssertFalse(pilot.app.feed.expandedComments.contains("c1"), "expanded for a match it does not show")
+    }
+
     /// Past the part of a huge comment laid out (`FeedLayout.shownBodyBytes`): laid out as far
     /// as the match, which comes into view.
     func testAMatchPastTheLaidOutPartOfAHugeCommentIsLaidOutAndShown() {
@@ -78,6 +104,21 @@ final class SearchRevealTests: XCTestCase {
         pilot.settle()
         guard let (row, columns) = place(of: "number", in: pilot) else { return XCTFail("gone") }
         XCTAssertNotEqual(pilot.screen.screen[columns.lowerBound, row].style, Theme.searchMatch)
+    }
+
+    /// Without colour (`NO_COLOR`, a monochrome terminal: no colours at all) the match still
+    /// stands out in reverse video, and nothing on screen is drawn in a colour.
+    func testWithoutColourTheMatchIsInReverseVideoAndNothingIsColoured() {
+        let pilot = ThreadFixture.numbered(5).pilot(columns: 40, rows: 16)
+        pilot.app.colorCount = 0
+        pilot.press(.ctrl("s"))
+        pilot.type("Number")
+        pilot.settle()
+        for n in 2...5 { assertMarked("number", in: pilot, row: "comment number \(n)") }
+        let screen = pilot.screen.screen
+        let coloured = (0..<screen.rows).flatMap { row in (0..<screen.columns).map { (column: $0, row: row) } }
+            .filter { screen[$0.column, $0.row].style.foreground != .default || screen[$0.column, $0.row].style.background != .default }
+        XCTAssertEqual(coloured.count, 0, "coloured cells, the first at \(coloured.first.map { "\($0)" } ?? "")")
     }
 
     // MARK: The thread changes under a search
@@ -124,5 +165,27 @@ final class SearchRevealTests: XCTestCase {
         pilot.settle()
         XCTAssertEqual(pilot.app.feed.search?.match, 0)
         XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 20": match 1 of 2 (Enter: older)"#), pilot.lines.last!)
+    }
+
+    /// An edit reaches the search: a comment edited to match is counted and gone to, one
+    /// edited not to match any more is no longer counted.
+    func testAnEditedCommentIsSearchedByItsNewText() {
+        let pilot = ThreadFixture.numbered(10).pilot(columns: 100, rows: 16)
+        var status: String { pilot.lines.last! }
+        pilot.press(.ctrl("s"))
+        pilot.type("number 5")
+        pilot.settle()
+        XCTAssertTrue(status.hasSuffix(#"search "number 5": match 1 of 1 (Enter: older)"#), status)
+        pilot.app.receive([.commentEdited(comment("c8", "number 5 after all"))])
+        pilot.settle()
+        XCTAssertTrue(status.hasSuffix(#"search "number 5": match 1 of 2 (Enter: older)"#), status)
+        pilot.press(.enter)
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.match, 7)
+        XCTAssertTrue(status.hasSuffix(#"search "number 5": match 2 of 2 · wrapped to the newest"#), status)
+        pilot.app.receive([.commentEdited(comment("c5", "not any more"))])
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.search?.matches.count, 1)
+        XCTAssertTrue(status.contains(#"search "number 5": match 1 of 1"#), status)
     }
 }

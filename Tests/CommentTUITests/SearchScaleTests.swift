@@ -26,9 +26,10 @@ private final class CountingIndex: CommentStore {
         return index.comment(at: position)
     }
 
-    func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? {
+    func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int,
+                        leavingUndecided ids: Set<String>) -> SearchVerdicts? {
         guard readsBytes else { return nil }
-        let verdicts = index.searchVerdicts(pattern, below: end, atMost: count, maxBytes: maxBytes)
+        let verdicts = index.verdictsFromLines(pattern, below: end, atMost: count, maxBytes: maxBytes, leavingUndecided: ids)
         bytesJudged += verdicts.bytes
         return verdicts
     }
@@ -202,5 +203,31 @@ final class SearchScaleTests: XCTestCase {
         XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "absent": searching… 1,000 of 5,000"#), pilot.lines.last!)
         for _ in 0..<4 { pilot.advance(by: 1.0 / 60) }
         XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "absent": no match in 5,000 comments"#), pilot.lines.last!)
+    }
+
+    /// An edit keeps the file's bytes judging the rest: away from what the screen shows, no
+    /// comment is decoded, and the edited ones are judged by their new text, not their lines.
+    func testAnEditDecodesOnlyTheEditedComment() throws {
+        let index = try bigThread([(0, canonical("oldest", "found it: the XYZZY Plugh door")), (100_000, canonical("edited", "nothing yet"))])
+        let store = CountingIndex(index, readsBytes: true)
+        var fixture = ThreadFixture(title: "Big", users: index.users)
+        fixture.store = store
+        let pilot = fixture.pilot(columns: 100, rows: 20)
+        let app = pilot.app
+        func edit(_ id: String, _ body: String) -> ThreadUpdate {
+            .commentEdited(Comment(id: id, author: "u7", created: ThreadFixture.start, body: body))
+        }
+        app.receive([edit("oldest", "gone"), edit("edited", "now the xyzzy plugh door is here")])
+        let readBefore = store.positionsRead
+        pilot.press(.ctrl("s"))
+        pilot.type(Self.needle)
+        var turns = 0
+        while app.feed.isSearching, turns < 400 { pilot.advance(by: 1.0 / 60); turns += 1 }
+        XCTAssertEqual(app.feed.search?.match, 100_000)
+        XCTAssertEqual(app.feed.search?.matches.count, 1, "the oldest matches no more")
+        // The edited comment's line says no: it was read with its edit over it.
+        let decoded = store.positionsRead.subtracting(readBefore)
+            .filter { $0 > 100 && $0 < index.commentCount - 100 && abs($0 - 100_000) > 100 }
+        XCTAssertEqual(decoded.count, 0, "away from the screens, comments were decoded: \(decoded.count < 50 ? decoded.sorted() : [])")
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 /// Ctrl-S in a real terminal (issue 28, item 3): the match stands out in reverse video on a
-/// terminal of eight colours and with NO_COLOR alike, out of the collapsed part of a long
-/// comment, with a realistic pause between the keys.
+/// terminal of eight colours and with NO_COLOR alike (which leaves every colour out), out of
+/// the collapsed part of a long comment, with a realistic pause between the keys.
 final class TmuxSearchTests: XCTestCase {
     private func writeThread(in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("search.jsonl").path
@@ -43,6 +43,15 @@ final class TmuxSearchTests: XCTestCase {
                 XCTAssertTrue(cell.split(separator: "|").last?.split(separator: ";").contains("7") == true, "\(environment): \(cell)")
             }
             XCTAssertFalse(row[column + 6].split(separator: "|").last?.split(separator: ";").contains("7") == true, environment)
+            // A cell's look after its scalar and `|`: attributes are one digit, a colour more.
+            let coloured = cells.joined().filter { cell in
+                String(String.UnicodeScalarView(cell.unicodeScalars.dropFirst(2))).split(separator: ";").contains { $0.count > 1 }
+            }
+            if environment.contains("NO_COLOR") {
+                XCTAssertEqual(coloured, [], "no colour with NO_COLOR")
+            } else {
+                XCTAssertFalse(coloured.isEmpty, "eight colours are used")
+            }
             try tmux.keys("C-c")
             try tmux.waitFor("exit") { $0.contains("EXIT=0") }
         }

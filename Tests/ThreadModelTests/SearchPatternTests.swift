@@ -101,13 +101,15 @@ final class SearchPatternTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(file)))
         let index = try ThreadIndex.open(path: path)
         let pattern = SearchPattern(query: "zoe", users: [])
-        let all = index.searchVerdicts(pattern, below: 10, atMost: 100, maxBytes: 1 << 20)
+        let all = index.verdictsFromLines(pattern, below: 10, atMost: 100, maxBytes: 1 << 20)
         XCTAssertEqual(all.verdicts, [.yes, .no, .no, .yes, .no, .no, .yes, .no, .no, .yes])
-        let three = index.searchVerdicts(pattern, below: 7, atMost: 3, maxBytes: 1 << 20)
+        let three = index.verdictsFromLines(pattern, below: 7, atMost: 3, maxBytes: 1 << 20)
         XCTAssertEqual(three.verdicts, [.yes, .no, .no])
-        let one = index.searchVerdicts(pattern, below: 4, atMost: 100, maxBytes: 1)
+        let one = index.verdictsFromLines(pattern, below: 4, atMost: 100, maxBytes: 1)
         XCTAssertEqual(one.verdicts, [.yes], "the first line whatever its size")
         XCTAssertEqual(one.bytes, Int(index.commentLengths[3]))
+        let edited = index.verdictsFromLines(pattern, below: 10, atMost: 100, maxBytes: 1 << 20, leavingUndecided: ["c9", "c7", "c"])
+        XCTAssertEqual(edited.verdicts, [.undecided, .no, .undecided, .yes, .no, .no, .yes, .no, .no, .yes], "the edited ones, by their ids")
     }
 
     // MARK: Lines

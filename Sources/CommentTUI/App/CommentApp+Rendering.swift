@@ -4,8 +4,15 @@ import ThreadModel
 /// Drawing a frame: every view into one cell buffer. Changes nothing; `didPresent` takes
 /// what the frame showed once it is on screen.
 extension CommentApp {
-    /// Draws the whole screen.
+    /// Draws the whole screen; without colours (`colorCount` 0: `NO_COLOR`, a monochrome
+    /// terminal) in the theme's attributes alone.
     public func render() -> Frame {
+        var frame = drawFrame()
+        if colorCount == 0 { frame.buffer.restyleAll(Theme.monochrome) }
+        return frame
+    }
+
+    private func drawFrame() -> Frame {
         var buffer = CellBuffer(columns: size.columns, rows: size.rows)
         guard !isTooSmall else {
             NoticeView.drawTooSmall(into: &buffer)

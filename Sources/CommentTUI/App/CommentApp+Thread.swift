@@ -84,6 +84,7 @@ extension CommentApp {
             case .commentEdited(let comment):
                 comments.replace(comment)
                 feed.invalidateLayouts()
+                feed.searchCommentEdited()
             case .sendConfirmed(let id):
                 place(id)
                 if deliveries.removeValue(forKey: id) != nil { overlays.show("posted") }

@@ -9,10 +9,10 @@ enum RenderCommand {
     static let usage = """
     Usage: comment-tui render FILE [--width N] [--plain] [--now TIME] [--as HANDLE]
 
-    Prints the thread as the client lays it out, with ANSI styles (or --plain text): the post and
-    every comment whole (a body's first 1 MiB; a longer one ends counting the rest). Lines that
-    do not read are named on stderr as FILE:LINE: message, with exit status 1. FILE may
-    be a room (matrix:…, read whole as the logged-in account; --as @user:server picks one):
+    Prints the thread as the client lays it out, with ANSI styles (without colours when NO_COLOR
+    is set; or --plain text): the post and every comment whole (a body's first 1 MiB; a longer
+    one ends counting the rest). Lines that do not read are named on stderr as FILE:LINE:
+    message, with exit status 1. FILE may be a room (matrix:…, read whole as the logged-in account; --as @user:server picks one):
       --width N     columns to lay out in (default: $COLUMNS, else 80; at least 20)
       --now TIME    the time relative times count to, e.g. 2025-04-17T12:00:00Z (default: now)
       --as HANDLE   whose mentions stand out, as in the client
@@ -93,7 +93,10 @@ enum RenderCommand {
         let thread = source.thread
         let comments = source.openedComments
         let me = handle.flatMap { thread.user(handle: $0) }
+        let usesColor = Theme.usesColor(environment: context.environment)
         let print = { (buffer: CellBuffer) throws in
+            var buffer = buffer
+            if !usesColor { buffer.restyleAll(Theme.monochrome) }
             let lines = plain ? buffer.trimmedLines : (0..<buffer.rows).map(buffer.ansiLine)
             let text = lines.joined(separator: "\n")
             try context.writeOutput(Array((text + "\n").utf8))

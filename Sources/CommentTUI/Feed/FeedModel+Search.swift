@@ -127,6 +127,8 @@ extension FeedModel {
         while true {
             switch current.next(olderThan: from) {
             case .unknown:
+                // Keeps the false matches passed over on the way.
+                search = current
                 return nil
             case .none:
                 current.seeking = nil
@@ -203,6 +205,19 @@ extension FeedModel {
             current.matches.record(index, in: scan)
         }
         search = current
+    }
+
+    /// A comment was edited: what the scan read of it may be wrong now, so the scan starts
+    /// again from the match (the edit names no position; edits are rare). A shown match that
+    /// the edit took away is no longer shown as one.
+    func searchCommentEdited() {
+        guard var current = search, current.scan != nil, let pattern = current.pattern else { return }
+        var ignored = 0
+        if let match = current.match, !searchConfirms(match, pattern, bodyBytes: &ignored) {
+            current.match = nil
+        }
+        search = current
+        searchPositionsMoved { $0 }
     }
 
     /// Positions moved (older comments loaded, a gap filled, the file read again): the match

@@ -9,14 +9,16 @@ extension FeedModel {
     /// Selects the match and scrolls the first line where the query shows into view. A match
     /// in the collapsed part of a long comment expands it; one past the part of a huge comment
     /// laid out lays out as far as the match, one "show more" step at most (then says how far
-    /// in it is). Returns that note, if any.
+    /// in it is). Returns that note, if any. A match that expanding would not show (on the
+    /// author's name, in a link's address) leaves the comment as it was.
     func showMatch(_ index: Int, pattern: SearchPattern) -> FeedEffect? {
         selected = index
         var note: FeedEffect?
         var line = firstMatchLine(index, pattern)
         let shown = layout(index)
         if line == nil, shown.isCollapsible, let id = shown.commentID {
-            if !expandedComments.contains(id) {
+            let wasExpanded = expandedComments.contains(id), wasShownBytes = shownBodyBytes[id]
+            if !wasExpanded {
                 expandedComments.insert(id)
                 invalidate(index)
                 line = firstMatchLine(index, pattern)
@@ -34,6 +36,12 @@ extension FeedModel {
                 if needed > step {
                     note = .message("search \"\(pattern.query)\": the match is \(ShownBody.describe(bytes: offset)) into this comment; Alt-E shows more")
                 }
+            }
+            if line == nil, note == nil {
+                // Nothing of the match came into view: put the comment back as it was.
+                if !wasExpanded { expandedComments.remove(id) }
+                shownBodyBytes[id] = wasShownBytes
+                invalidate(index)
             }
         }
         scrollToMatch(index, line: line)

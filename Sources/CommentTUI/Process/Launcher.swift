@@ -89,7 +89,7 @@ public enum Launcher {
             screen = try NCursesScreen(
                 terminalType: nil, output: try FileDescriptor.standardOutput.stream(mode: "w"),
                 input: try FileDescriptor.standardInput.stream(mode: "r"), enableModes: true,
-                beforeScreen: graphemeProbe?.query ?? "")
+                beforeScreen: graphemeProbe?.query ?? "", usesColor: Theme.usesColor(environment: ProcessInfo.processInfo.environment))
             // A terminal that answers nothing is given up on a while after this, however long
             // the first frame takes.
             graphemeProbe?.sentAt = MonotonicClock.now()

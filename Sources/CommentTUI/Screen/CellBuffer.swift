@@ -113,6 +113,21 @@ public struct CellBuffer: Equatable, Sendable {
         }
     }
 
+    /// Every cell's style passed through `change` (once per run of one style).
+    public mutating func restyleAll(_ change: (CellStyle) -> CellStyle) {
+        var last: (from: CellStyle, to: CellStyle)?
+        for index in cells.indices {
+            let style = cells[index].style
+            if let last, last.from == style {
+                cells[index].style = last.to
+            } else {
+                let changed = change(style)
+                last = (style, changed)
+                cells[index].style = changed
+            }
+        }
+    }
+
     /// The text of a row as a terminal would show it (continuations skipped).
     public func line(_ row: Int) -> String {
         String(decoding: lineBytes(row), as: UTF8.self)

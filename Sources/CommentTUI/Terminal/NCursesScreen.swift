@@ -34,8 +34,9 @@ public final class NCursesScreen: ScreenBackend {
     ///   - enableModes: whether to turn on mouse tracking and bracketed paste.
     ///   - beforeScreen: written once the terminal is the client's (no echo) but before the
     ///     screen is taken, on the shell's line: the grapheme probe.
+    ///   - usesColor: false leaves ncurses' colours off (`NO_COLOR`): `colorCount` is then 0.
     public init(terminalType: String?, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, enableModes: Bool,
-                beforeScreen: String = "") throws {
+                beforeScreen: String = "", usesColor: Bool = true) throws {
         let stage = try FrameStage()
         let created: OpaquePointer? = terminalType.map { newterm($0, stage.stream, input) } ?? newterm(nil, stage.stream, input)
         guard let created else {
@@ -63,7 +64,7 @@ public final class NCursesScreen: ScreenBackend {
         scrollok(ctui_stdscr(), false)
         idlok(ctui_stdscr(), true)
         _ = ctui_no_typeahead()
-        if has_colors() {
+        if usesColor, has_colors() {
             start_color()
             use_default_colors()
             hasColors = true

@@ -13,8 +13,10 @@ public protocol CommentStore: AnyObject {
     func unreadableCount(through position: Int) -> Int
     /// Ctrl-S's verdicts from the stored bytes for the comments below `end`, newest first (at
     /// most `count`, lines of at most `maxBytes` together), where the store has its comments
-    /// as bytes; nil where it does not, and each comment is read whole instead.
-    func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts?
+    /// as bytes; nil where it does not, and each comment is read whole instead. Comments with
+    /// one of `ids` are undecided (their text is shown from elsewhere: an edit).
+    func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int,
+                        leavingUndecided ids: Set<String>) -> SearchVerdicts?
 }
 
 extension CommentStore {
@@ -24,5 +26,6 @@ extension CommentStore {
     /// None: every position holds a comment.
     public func unreadableCount(through position: Int) -> Int { 0 }
     /// None: the comments are read whole.
-    public func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? { nil }
+    public func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int,
+                               leavingUndecided ids: Set<String>) -> SearchVerdicts? { nil }
 }

@@ -64,8 +64,9 @@ private final class ConcatenatedStore: CommentStore {
     }
 
     /// The store's own verdicts, within it.
-    func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? {
+    func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int,
+                        leavingUndecided ids: Set<String>) -> SearchVerdicts? {
         guard let first, end <= first.commentCount else { return nil }
-        return first.searchVerdicts(for: pattern, below: end, atMost: count, maxBytes: maxBytes)
+        return first.searchVerdicts(for: pattern, below: end, atMost: count, maxBytes: maxBytes, leavingUndecided: ids)
     }
 }

@@ -33,7 +33,11 @@ final class ThreadComments {
     /// User ids by lowercased handle, for the mentions in comment bodies.
     private var userIDsByHandle: [String: String] = [:]
     /// Edited comments by id: read over whatever the position holds.
-    private var edits: [String: Comment] = [:]
+    private var edits: [String: Comment] = [:] {
+        didSet { editedIDs = Set(edits.keys) }
+    }
+    /// The ids of `edits`, kept for each slice of a search.
+    private var editedIDs: Set<String> = []
 
     init(thread: CommentThread, opened: CommentStore, hasOlder: Bool) {
         self.thread = thread
@@ -88,12 +92,13 @@ final class ThreadComments {
     }
 
     /// Ctrl-S's verdicts from the stored bytes for the positions below `end`, newest first,
-    /// while they are the opened ones and no edit is shown over them (`CommentStore`); nil
-    /// where each comment must be read whole.
+    /// while they are the opened ones (`CommentStore`); nil where each comment must be read
+    /// whole. An edited comment is undecided, so it is read with its edit over it.
     func searchVerdicts(_ pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? {
         let top = end - 1 - older.count
-        guard edits.isEmpty, top >= 0, top < opened.commentCount else { return nil }
-        return opened.searchVerdicts(for: pattern, below: top + 1, atMost: min(count, top + 1), maxBytes: maxBytes)
+        guard top >= 0, top < opened.commentCount else { return nil }
+        return opened.searchVerdicts(for: pattern, below: top + 1, atMost: min(count, top + 1), maxBytes: maxBytes,
+                                     leavingUndecided: editedIDs)
     }
 
     /// Whether a position holds a gap's marker rather than a comment.

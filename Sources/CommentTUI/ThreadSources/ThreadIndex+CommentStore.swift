@@ -11,7 +11,8 @@ extension ThreadIndex: CommentStore {
     }
 
     /// Judged from the file's lines, read in runs.
-    public func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts? {
-        searchVerdicts(pattern, below: end, atMost: count, maxBytes: maxBytes)
+    public func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int,
+                               leavingUndecided ids: Set<String>) -> SearchVerdicts? {
+        verdictsFromLines(pattern, below: end, atMost: count, maxBytes: maxBytes, leavingUndecided: ids)
     }
 }

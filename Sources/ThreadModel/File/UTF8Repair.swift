@@ -61,9 +61,11 @@ public enum UTF8Repair {
         return out
     }
 
-    /// The four hex digits at an index as a UTF-16 code unit.
-    private static func hexUnit(_ text: [UInt8], at index: Int) -> UInt16? {
-        guard index + 4 <= text.count else { return nil }
+    /// The four hex digits at an index as a UTF-16 code unit (a `\u` escape's; the raw search
+    /// reads them too).
+    static func hexUnit<Bytes: RandomAccessCollection>(_ text: Bytes, at index: Int) -> UInt16?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        guard index >= text.startIndex, index + 4 <= text.endIndex else { return nil }
         var value: UInt16 = 0
         for byte in text[index..<(index + 4)] {
             let digit: UInt8

@@ -3,8 +3,10 @@
 extension ThreadIndex {
     /// Verdicts for the comments below `end`, from `end - 1` down: at most `count` of them, and
     /// lines of at most `maxBytes` together (the first line whatever its size). A run that does
-    /// not read back (the file shrank) is undecided, so decoding it reports why.
-    public func searchVerdicts(_ pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int) -> SearchVerdicts {
+    /// not read back (the file shrank) is undecided, so decoding it reports why; so is a line
+    /// whose comment has one of `ids` (shown with other text: an edit).
+    public func verdictsFromLines(_ pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int,
+                                  leavingUndecided ids: Set<String> = []) -> SearchVerdicts {
         precondition(end > 0 && end <= commentCount && count > 0, "a run of comments in the index")
         let top = end - 1
         let spanEnd = commentOffsets[top] + Int(commentLengths[top])
@@ -17,13 +19,29 @@ extension ThreadIndex {
         }
         var verdicts: [SearchVerdict] = []
         verdicts.reserveCapacity(top - low + 1)
+        let idBytes = Set(ids.map { Array($0.utf8) })
         bytes.withUnsafeBytes { raw in
             for position in stride(from: top, through: low, by: -1) {
                 let start = commentOffsets[position] - base
                 let line = UnsafeRawBufferPointer(rebasing: raw[start..<(start + Int(commentLengths[position]))])
-                verdicts.append(pattern.verdict(line: line))
+                let verdict = pattern.verdict(line: line)
+                verdicts.append(verdict == .undecided || idBytes.isEmpty || !Self.hasID(line, in: idBytes) ? verdict : .undecided)
             }
         }
         return SearchVerdicts(verdicts: verdicts, bytes: span)
+    }
+
+    private static let beforeID = Array(#"{"type":"comment","id":""#.utf8)
+
+    /// Whether a line the verdict could read (so it starts as a canonical comment) holds one of
+    /// `ids`; an id written with escapes counts as one (it may decode to any of them).
+    private static func hasID(_ line: UnsafeRawBufferPointer, in ids: Set<[UInt8]>) -> Bool {
+        guard line.starts(with: beforeID) else { return true }
+        var end = beforeID.count
+        while end < line.count, line[end] != UInt8(ascii: "\"") {
+            if line[end] == UInt8(ascii: "\\") { return true }
+            end += 1
+        }
+        return ids.contains(Array(line[beforeID.count..<end]))
     }
 }

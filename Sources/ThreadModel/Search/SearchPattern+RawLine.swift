@@ -117,22 +117,11 @@ private struct RawLineReader {
         }
     }
 
+    /// The four hex digits of a `\u` escape, taken.
     private mutating func hex4() -> UInt32? {
-        guard bytes.count - at >= 4 else { return nil }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[at]
-            at += 1
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
+        guard let unit = UTF8Repair.hexUnit(bytes, at: at) else { return nil }
+        at += 4
+        return UInt32(unit)
     }
 
     /// A UTF-8 sequence from its first byte (already taken); nil unless it is well formed

@@ -97,12 +97,4 @@ final class FeedViewTests: XCTestCase {
             "", "",
         ], legend: legend)
     }
-
-    /// The style is reverse video and bold, no colour: it shows in eight colours, in 256 and
-    /// with none at all (NO_COLOR, a monochrome terminal), and on every style the text had.
-    func testTheMatchStyleNeedsNoColour() {
-        XCTAssertEqual(Theme.searchMatch.foreground, .default)
-        XCTAssertEqual(Theme.searchMatch.background, .default)
-        XCTAssertTrue(Theme.searchMatch.attributes.contains(.reverse))
-    }
 }
