@@ -38,32 +38,49 @@ extension NCursesScreen {
     /// margins to be the whole screen. Its other scrolls set their own margins.
     ///
     /// ncurses pairs lines by a hash of each cell's first character; a block reaches the last
-    /// row only if the last row's line, old or new, pairs with another row's.
-    static func lastRowMayScroll(old: CellBuffer, new: CellBuffer) -> Bool {
-        guard old.rows == new.rows, old.columns == new.columns, new.rows > 1 else { return true }
-        let old = ncursesHashes(of: old), new = ncursesHashes(of: new)
-        let oldLast = old[old.count - 1], newLast = new[new.count - 1]
+    /// row only if the last row's line, old or new, pairs with another row's. `old` and `new`
+    /// are the rows' hashes (`ncursesHashes`) on screen and in the frame to show.
+    static func lastRowMayScroll(old: [UInt], new: [UInt]) -> Bool {
+        guard old.count == new.count, let oldLast = old.last, let newLast = new.last else { return true }
         for row in 0..<(new.count - 1) where new[row] == oldLast || old[row] == newLast { return true }
         return false
     }
 
-    /// ncurses' line hash (lib `hashmap.c`), `h += (h << 5) + c` over each cell's first
-    /// character as ncurses holds it: a placeholder for a cluster it cannot measure, the
-    /// lead's character in a wide cluster's right half.
-    static func ncursesHashes(of buffer: CellBuffer) -> [UInt] {
+    /// ncurses' line hash (lib `hashmap.c`) of each row of `buffer`: `h += (h << 5) + c` over
+    /// each cell's first character as ncurses holds it (a placeholder for a cluster it cannot
+    /// measure, the lead's character in a wide cluster's right half). `known` are the hashes of
+    /// the rows before `changes` (all rows are hashed when it does not fit).
+    static func ncursesHashes(of buffer: CellBuffer, from known: [UInt], changes: [CellChange]) -> [UInt] {
+        guard known.count == buffer.rows else { return (0..<buffer.rows).map { ncursesHash(of: buffer, row: $0) } }
+        var hashes = known
+        for row in Set(changes.map(\.row)) { hashes[row] = ncursesHash(of: buffer, row: row) }
+        return hashes
+    }
+
+    /// The hashes as a frame's scroll moves the rows; rows scrolled in are blank.
+    static func shiftingHashes(_ hashes: [UInt], _ scroll: FrameScroll, columns: Int) -> [UInt] {
+        guard scroll.rows.upperBound <= hashes.count else { return [] }
+        var result = hashes
+        let blank = (0..<columns).reduce(UInt(0)) { hash, _ in hash &+ (hash << 5) &+ 0x20 }
+        for row in scroll.rows {
+            let source = row + scroll.shift
+            result[row] = scroll.rows.contains(source) ? hashes[source] : blank
+        }
+        return result
+    }
+
+    private static func ncursesHash(of buffer: CellBuffer, row: Int) -> UInt {
         let placeholders = !DisplayWidth.policy.intact.isEmpty
         return buffer.cells.withUnsafeBufferPointer { cells in
-            (0..<buffer.rows).map { row in
-                var hash: UInt = 0
-                var lead: UInt = 0x20
-                for cell in cells[(row * buffer.columns)..<((row + 1) * buffer.columns)] {
-                    if !cell.isContinuation {
-                        lead = placeholders && ncursesMismeasures(cell) ? UInt(placeholder) : UInt(cell.firstScalarValue)
-                    }
-                    hash = hash &+ (hash << 5) &+ lead
+            var hash: UInt = 0
+            var lead: UInt = 0x20
+            for cell in cells[(row * buffer.columns)..<((row + 1) * buffer.columns)] {
+                if !cell.isContinuation {
+                    lead = placeholders && ncursesMismeasures(cell) ? UInt(placeholder) : UInt(cell.firstScalarValue)
                 }
-                return hash
+                hash = hash &+ (hash << 5) &+ lead
             }
+            return hash
         }
     }
 }

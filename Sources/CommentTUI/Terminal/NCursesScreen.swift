@@ -98,8 +98,10 @@ public final class NCursesScreen: ScreenBackend {
         }
         if full { clearok(window, true) }
         var previous = full ? nil : lastFrame
-        // What ncurses takes the terminal to show before this frame's update.
-        var onScreen = previous
+        // ncurses' line hashes of the last frame, of what it takes the terminal to show before
+        // this frame's update, and of what this frame's rows were before its changes.
+        let lastHashes = full ? [] : self.lastHashes
+        var shownHashes = lastHashes, previousHashes = lastHashes
         var prefix = stage.take()
         if let old = previous, let scroll = frame.scroll, scroll.shift != 0, abs(scroll.shift) < scroll.rows.count,
            scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= old.rows {
@@ -111,9 +113,10 @@ public final class NCursesScreen: ScreenBackend {
             scrollok(window, false)
             wsetscrreg(window, 0, ctui_lines() - 1)
             previous = old.shiftingRows(scroll.rows, up: scroll.shift)
+            previousHashes = Self.shiftingHashes(lastHashes, scroll, columns: old.columns)
             if rewriter.scrollsWithoutCursor {
                 prefix += scrollTerminal(scroll)
-                onScreen = previous
+                shownHashes = previousHashes
             }
         }
         let changes = frame.buffer.changes(from: previous)
@@ -149,7 +152,8 @@ public final class NCursesScreen: ScreenBackend {
         }
         // The margins the last scroll left stay set unless ncurses might scroll a block that
         // takes them to be the whole screen (or the screen is redrawn whole).
-        if rewriter.keptRegion != nil, full || onScreen.map({ Self.lastRowMayScroll(old: $0, new: frame.buffer) }) ?? true {
+        let hashes = rewriter.keepsRegion ? Self.ncursesHashes(of: frame.buffer, from: previousHashes, changes: changes) : []
+        if rewriter.keptRegion != nil, full || Self.lastRowMayScroll(old: shownHashes, new: hashes) {
             prefix += rewriter.releaseRegion(rows: frame.buffer.rows)
             savedCaret = nil
         }
@@ -209,9 +213,12 @@ public final class NCursesScreen: ScreenBackend {
         if synchronized { bytes += TerminalDevice.endSynchronizedUpdate.utf8 }
         write(bytes)
         lastFrame = frame.buffer
+        self.lastHashes = hashes
         caretLeft = caret
     }
 
+    /// ncurses' hash of each row of the last frame (`ncursesHashes`), while margins may be kept.
+    private var lastHashes: [UInt] = []
     /// Shortens ncurses' output; holds the scroll margins the terminal has.
     var rewriter = FrameOutputRewriter(keepsRegion: false, scrollsWithoutCursor: false)
     /// Whether the terminal has DECSC/DECRC, with which a parked caret goes back.
@@ -370,3 +377,4 @@ public final class NCursesScreen: ScreenBackend {
 private extension Array where Element == UInt8 {
     func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix) }
 }
+
