@@ -266,3 +266,35 @@ final class NCursesScreenTests: XCTestCase {
     }
 }
 
+/// A terminal with scroll margins but no SD/SU (the Linux console): ncurses scrolls the feed
+/// itself, and only its margins are left out once set.
+final class NCursesScreenWithoutPanTests: XCTestCase {
+    func testRowStepsKeepTheMarginsAndUseNcursesOwnScroll() throws {
+        let output = try XCTUnwrap(tmpfile()), input = try XCTUnwrap(fopen("/dev/null", "r"))
+        defer { fclose(output); fclose(input) }
+        let screen = try NCursesScreen(terminalType: "linux", output: output, input: input, enableModes: false)
+        defer { screen.end() }
+        screen.resize(columns: 40, rows: 10)
+        screen.present(NCursesScreenTests.feedFrame(top: 20, thumb: 3), full: true)
+        for (n, top) in [19, 18, 17].enumerated() {
+            var frame = NCursesScreenTests.feedFrame(top: top, thumb: 3)
+            frame.scroll = FrameScroll(rows: 1..<7, shift: -1)
+            fflush(output)
+            let start = ftell(output)
+            screen.present(frame, full: false)
+            fflush(output)
+            var bytes = [UInt8](repeating: 0, count: ftell(output) - start)
+            fseek(output, start, SEEK_SET)
+            _ = fread(&bytes, 1, bytes.count, output)
+            let text = String(decoding: bytes, as: UTF8.self)
+            XCTAssertTrue(text.contains("\u{1B}M"), "ncurses' reverse index: \(text.debugDescription)")
+            XCTAssertEqual(text.contains("\u{1B}[2;7r"), n == 0, "the margins once: \(text.debugDescription)")
+            XCTAssertFalse(text.contains("\u{1B}[1;10r"), "never reset: \(text.debugDescription)")
+            for row in 0..<10 {
+                let expected = (0..<40).map { frame.buffer[$0, row].text }.joined()
+                let shown = (0..<40).map { screen.cellText(column: $0, row: row)?.text ?? "?" }.joined()
+                XCTAssertEqual(shown, expected, "row \(row)")
+            }
+        }
+    }
+}

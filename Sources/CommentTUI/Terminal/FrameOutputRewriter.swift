@@ -1,12 +1,15 @@
-/// Rewrites what ncurses wrote for a frame into fewer bytes with the same effect on the screen.
+/// Rewrites what ncurses wrote for a frame into fewer bytes with the same effect on the screen,
+/// and holds the scroll margins the client keeps set on the terminal.
 ///
 /// ncurses scrolls part of the screen by setting the terminal's margins around it, moving the
 /// cursor to its edge, scrolling, and setting the margins back to the whole screen: 22 bytes
 /// for the feed's one-row step. The client keeps the margins set from one scroll to the next
-/// instead, and scrolls with SD/SU, which need no cursor move: 3 bytes. ncurses itself takes
-/// the margins to be the whole screen between its scrolls, and nothing it writes then depends
-/// on them except a scroll of a block that reaches the screen's last row, which the screen
-/// rules out before the frame (`NCursesScreen.lastRowMayScroll`).
+/// instead, and scrolls with SD/SU, which need no cursor move: 3 bytes. The feed's scrolls are
+/// made so by the screen itself (`NCursesScreen.scrollTerminal`); scrolls ncurses finds on its
+/// own (a list, the pager) are rewritten here. ncurses takes the margins to be the whole screen
+/// between its scrolls, and nothing it writes then depends on them except a scroll of a block
+/// that reaches the screen's last row, which the screen rules out before each update
+/// (`NCursesScreen.lastRowMayScroll`).
 ///
 /// Only sequences ncurses wrote reach this: content never carries an escape (`DisplayWidth`
 /// turns controls into placeholders), so every ESC here starts one of ncurses' sequences.
@@ -58,8 +61,9 @@ struct FrameOutputRewriter {
     /// Rewrites one frame's output from ncurses for a screen of `rows` rows; `savesCursor`
     /// says whether what remains still uses DECSC (so the slot no longer holds what it held).
     mutating func rewrite(_ bytes: [UInt8], rows: Int) -> (bytes: [UInt8], savesCursor: Bool) {
-        guard keepsRegion, bytes.contains(0x1B) else { return (bytes, OutputPiece.split(bytes).contains { $0.kind == .escape(UInt8(ascii: "7")) }) }
+        guard bytes.contains(0x1B) else { return (bytes, false) }
         let pieces = OutputPiece.split(bytes)
+        guard keepsRegion else { return (bytes, pieces.contains { $0.kind == .escape(UInt8(ascii: "7")) }) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var savesCursor = false
@@ -117,8 +121,8 @@ struct FrameOutputRewriter {
         if scrollsWithoutCursor, let scroll = Self.scroll(in: pieces[block.middle], bytes: bytes) {
             // The margins (if they change) and the scroll; ncurses takes the cursor to be
             // lost after its scroll, so leaving it where DECSTBM or the last frame put it is fine.
-            var out = settingMargins ? Self.margins(block.region) : []
-            return out + scroll.styles + Self.scroll(up: scroll.rows)
+            let margins = settingMargins ? Self.margins(block.region) : []
+            return margins + scroll.styles + Self.scroll(up: scroll.rows)
         }
         // Moves this terminal has no shorter form for: ncurses' own, made for these margins.
         var out: [UInt8] = []

@@ -309,6 +309,7 @@ public final class NCursesScreen: ScreenBackend {
         lastFrame = nil
         // ncurses set whole-screen margins and entered the alternate screen (which saves the cursor).
         rewriter.forgetRegion()
+        lastHashes = []
         savedCaret = nil
         caretLeft = nil
         isActive = true
