@@ -184,6 +184,17 @@ final class NCursesScreenTests: XCTestCase {
         XCTAssertEqual(written(since: start), "x", "a keystroke's echo stays one byte")
     }
 
+    func testBytesSentBetweenFramesThatMayMoveTheCursorEndTheCaretsRestoring() {
+        screen.present(Self.feedFrame(top: 20, thumb: 3), full: true)
+        _ = step(Self.feedFrame(top: 19, thumb: 3), shift: -1)
+        screen.send("\u{1B}[?2026$p")   // a query leaves the cursor alone
+        XCTAssertTrue(step(Self.feedFrame(top: 18, thumb: 3), shift: -1).hasSuffix("\u{1B}8"))
+        screen.send("\r\u{1B}[6n")     // a carriage return moves it
+        let text = step(Self.feedFrame(top: 17, thumb: 3), shift: -1)
+        XCTAssertFalse(text.contains("\u{1B}8"), text.debugDescription)
+        XCTAssertTrue(text.hasSuffix("\u{1B}[9;8H\u{1B}[m") || text.hasSuffix("\u{1B}[9;8H"), "moved to the caret: \(text.debugDescription)")
+    }
+
     func testStyleChangesAreOneSequenceWithoutReselectingTheCharacterSet() {
         screen.present(Self.feedFrame(top: 20, thumb: 3), full: true)
         var frame = Self.feedFrame(top: 20, thumb: 3)

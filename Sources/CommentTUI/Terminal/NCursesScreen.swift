@@ -336,8 +336,19 @@ public final class NCursesScreen: ScreenBackend {
     }
 
     /// Sends what ncurses has written since the last frame, then `sequence`, in one write.
+    /// Anything but modes and queries (CSI sequences ending in `h`, `l`, `n`, `p`, `c`) may
+    /// have moved the cursor or used its saved slot: the next frame does not rely on either.
     public func send(_ sequence: String) {
-        write(stage.take() + Array(sequence.utf8))
+        let bytes = Array(sequence.utf8)
+        let modesAndQueries = OutputPiece.split(bytes).allSatisfy { piece in
+            if case .csi(let final) = piece.kind { return Array("hlnpc".utf8).contains(final) }
+            return false
+        }
+        if !modesAndQueries {
+            caretLeft = nil
+            savedCaret = nil
+        }
+        write(stage.take() + bytes)
     }
 
     /// One `write()` to the terminal (more only if the terminal takes part of it).
