@@ -55,6 +55,15 @@ static inline int ctui_ccharw_max(void) { return CCHARW_MAX; }
 /// Where the terminal's cursor is, as ncurses believes after its last update.
 static inline void ctui_physical_cursor(int *y, int *x) { getyx(curscr, *y, *x); }
 
+/// A string capability of the current terminal, or NULL when it has none.
+static inline const char *ctui_string_capability(const char *name) {
+    char *value = tigetstr(name);
+    return (value == NULL || value == (char *)-1) ? NULL : value;
+}
+
+/// Whether the current terminal has a boolean capability.
+static inline int ctui_flag_capability(const char *name) { return tigetflag(name) > 0; }
+
 /// Never cut a frame short to read keys first: a frame on screen is always whole.
 static inline int ctui_no_typeahead(void) { return typeahead(-1); }
 

@@ -145,6 +145,107 @@ final class NCursesScreenTests: XCTestCase {
         }
     }
 
+    /// A screen laid out as the client's: a header row, the feed in rows 1..<7 with a scrollbar
+    /// in the last column (its thumb two rows from `thumb`), the composer's rule, the composer
+    /// with the caret parked after its text, and a reverse-video status bar.
+    static func feedFrame(top: Int, thumb: Int, blankEvery: Int = 0, status: String = "idle") -> Frame {
+        var buffer = CellBuffer(columns: 40, rows: 10)
+        buffer.write("Thread title", column: 0, row: 0, style: CellStyle(.bold))
+        for row in 1..<7 {
+            let n = top + row
+            if blankEvery == 0 || n % blankEvery != 0 {
+                buffer.write("line \(n)", column: 2, row: row)
+                buffer.write("@bo", column: 12, row: row, style: CellStyle(.bold, foreground: .cyan))
+            }
+            let inThumb = row >= thumb && row < thumb + 2
+            buffer.write(inThumb ? "┃" : "│", column: 39, row: row)
+        }
+        buffer.write(repeating: "─", count: 40, column: 0, row: 7)
+        buffer.write("› draft", column: 0, row: 8)
+        buffer.write(" @ann · test · \(status) · comment \(top)", column: 0, row: 9, style: CellStyle(.reverse))
+        var frame = Frame(buffer: buffer, cursor: CursorPosition(column: 7, row: 8))
+        frame.composerRows = 8..<9
+        return frame
+    }
+
+    /// Presents `frame` scrolled by `shift` rows of the feed from the last one and returns what was written.
+    func step(_ frame: Frame, shift: Int) -> String {
+        var frame = frame
+        frame.scroll = FrameScroll(rows: 1..<7, shift: shift)
+        let start = bytesWritten()
+        screen.present(frame, full: false)
+        for row in 0..<10 {
+            let expected = (0..<40).map { frame.buffer[$0, row].text }.joined()
+            let shown = (0..<40).map { screen.cellText(column: $0, row: row)?.text ?? "?" }.joined()
+            XCTAssertEqual(shown, expected, "row \(row)")
+        }
+        return written(since: start)
+    }
+
+    func testRowStepsKeepTheScrollRegionSetAndScrollItWithoutMovingTheCursor() {
+        screen.present(Self.feedFrame(top: 20, thumb: 3), full: true)
+        let first = step(Self.feedFrame(top: 19, thumb: 3), shift: -1)
+        XCTAssertTrue(first.contains("\u{1B}[2;7r"), "the feed's rows become the scroll region: \(first.debugDescription)")
+        XCTAssertFalse(first.contains("\u{1B}[1;10r"), "and stay so: \(first.debugDescription)")
+        for (top, shift) in [(18, -1), (17, -1), (18, 1), (19, 1)] {
+            let text = step(Self.feedFrame(top: top, thumb: 3), shift: shift)
+            XCTAssertFalse(text.contains(#/\x1B\[[0-9;]*r/#), "no region set or reset: \(text.debugDescription)")
+            XCTAssertTrue(text.hasPrefix(shift < 0 ? "\u{1B}[T" : "\u{1B}[S"), "scrolled where the cursor is: \(text.debugDescription)")
+        }
+    }
+
+    func testARowStepPutsTheParkedCaretBackByRestoringIt() {
+        screen.present(Self.feedFrame(top: 20, thumb: 3), full: true)
+        _ = step(Self.feedFrame(top: 19, thumb: 3), shift: -1)
+        for top in [18, 17] {
+            let text = step(Self.feedFrame(top: top, thumb: 3), shift: -1)
+            XCTAssertTrue(text.hasSuffix("\u{1B}8"), "the caret restored (2 bytes): \(text.debugDescription)")
+            XCTAssertFalse(text.contains("\u{1B}[9;8H"), "not moved to: \(text.debugDescription)")
+        }
+        // Typing moves the caret as before: ncurses' move after the echoed character.
+        var typed = Self.feedFrame(top: 17, thumb: 3)
+        typed.buffer.write("x", column: 7, row: 8)
+        typed.cursor = CursorPosition(column: 8, row: 8)
+        let start = bytesWritten()
+        screen.present(typed, full: false)
+        XCTAssertEqual(written(since: start), "x", "a keystroke's echo stays one byte")
+    }
+
+    func testBytesSentBetweenFramesThatMayMoveTheCursorEndTheCaretsRestoring() {
+        screen.present(Self.feedFrame(top: 20, thumb: 3), full: true)
+        _ = step(Self.feedFrame(top: 19, thumb: 3), shift: -1)
+        screen.send("\u{1B}[?2026$p")   // a query leaves the cursor alone
+        XCTAssertTrue(step(Self.feedFrame(top: 18, thumb: 3), shift: -1).hasSuffix("\u{1B}8"))
+        screen.send("\r\u{1B}[6n")     // a carriage return moves it
+        let text = step(Self.feedFrame(top: 17, thumb: 3), shift: -1)
+        XCTAssertFalse(text.contains("\u{1B}8"), text.debugDescription)
+        XCTAssertTrue(text.hasSuffix("\u{1B}[9;8H\u{1B}[m") || text.hasSuffix("\u{1B}[9;8H"), "moved to the caret: \(text.debugDescription)")
+    }
+
+    func testStyleChangesAreOneSequenceWithoutReselectingTheCharacterSet() {
+        screen.present(Self.feedFrame(top: 20, thumb: 3), full: true)
+        var frame = Self.feedFrame(top: 20, thumb: 3)
+        frame.buffer.write("Ann", column: 2, row: 3, style: CellStyle(.bold, foreground: .cyan))
+        frame.buffer.write(" · 2025", column: 5, row: 3, style: CellStyle(.dim))
+        let start = bytesWritten()
+        screen.present(frame, full: false)
+        let text = written(since: start)
+        XCTAssertFalse(text.contains("\u{1B}(B"), "the client never leaves the ASCII set: \(text.debugDescription)")
+        XCTAssertTrue(text.contains("\u{1B}[1;36mAnn\u{1B}[0;2m · 2025"), text.debugDescription)
+    }
+
+    func testTheShellGetsTheWholeScreenBackAfterRowSteps() {
+        screen.present(Self.feedFrame(top: 20, thumb: 3), full: true)
+        _ = step(Self.feedFrame(top: 19, thumb: 3), shift: -1)
+        let start = bytesWritten()
+        screen.suspend()
+        XCTAssertTrue(written(since: start).contains("\u{1B}7\u{1B}[1;10r\u{1B}8"), written(since: start).debugDescription)
+        screen.resume()
+        screen.present(Self.feedFrame(top: 19, thumb: 3), full: true)
+        let again = step(Self.feedFrame(top: 18, thumb: 3), shift: -1)
+        XCTAssertTrue(again.contains("\u{1B}[2;7r"), "set again after the shell had the screen: \(again.debugDescription)")
+    }
+
     func testCellsReadBackAsWritten() {
         var buffer = CellBuffer(columns: 40, rows: 10)
         buffer.write("plain 日本 é", column: 0, row: 0)
@@ -203,3 +304,35 @@ final class NCursesScreenTests: XCTestCase {
     }
 }
 
+/// A terminal with scroll margins but no SD/SU (the Linux console): ncurses scrolls the feed
+/// itself, and only its margins are left out once set.
+final class NCursesScreenWithoutPanTests: XCTestCase {
+    func testRowStepsKeepTheMarginsAndUseNcursesOwnScroll() throws {
+        let output = try XCTUnwrap(tmpfile()), input = try XCTUnwrap(fopen("/dev/null", "r"))
+        defer { fclose(output); fclose(input) }
+        let screen = try NCursesScreen(terminalType: "linux", output: output, input: input, enableModes: false)
+        defer { screen.end() }
+        screen.resize(columns: 40, rows: 10)
+        screen.present(NCursesScreenTests.feedFrame(top: 20, thumb: 3), full: true)
+        for (n, top) in [19, 18, 17].enumerated() {
+            var frame = NCursesScreenTests.feedFrame(top: top, thumb: 3)
+            frame.scroll = FrameScroll(rows: 1..<7, shift: -1)
+            fflush(output)
+            let start = ftell(output)
+            screen.present(frame, full: false)
+            fflush(output)
+            var bytes = [UInt8](repeating: 0, count: ftell(output) - start)
+            fseek(output, start, SEEK_SET)
+            _ = fread(&bytes, 1, bytes.count, output)
+            let text = String(decoding: bytes, as: UTF8.self)
+            XCTAssertTrue(text.contains("\u{1B}M"), "ncurses' reverse index: \(text.debugDescription)")
+            XCTAssertEqual(text.contains("\u{1B}[2;7r"), n == 0, "the margins once: \(text.debugDescription)")
+            XCTAssertFalse(text.contains("\u{1B}[1;10r"), "never reset: \(text.debugDescription)")
+            for row in 0..<10 {
+                let expected = (0..<40).map { frame.buffer[$0, row].text }.joined()
+                let shown = (0..<40).map { screen.cellText(column: $0, row: row)?.text ?? "?" }.joined()
+                XCTAssertEqual(shown, expected, "row \(row)")
+            }
+        }
+    }
+}

@@ -52,6 +52,9 @@ public struct Cell: Hashable, Sendable {
     public func forEachScalar(_ body: (Unicode.Scalar) -> Void) {
         utf8.forEachScalar(body)
     }
+
+    /// The cluster's first scalar value (0 for a continuation), without a decoder.
+    var firstScalarValue: UInt32 { utf8.firstScalarValue }
 }
 
 /// Up to 24 bytes of UTF-8 in three words, the length in the top byte of the last word
@@ -116,6 +119,17 @@ struct CellText: Hashable, Sendable {
 
     func appendBytes(to bytes: inout [UInt8]) {
         for i in 0..<count { bytes.append(byte(at: i)) }
+    }
+
+    var firstScalarValue: UInt32 {
+        let n = count
+        guard n > 0 else { return 0 }
+        let lead = byte(at: 0)
+        guard lead >= 0x80 else { return UInt32(lead) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        var value = UInt32(lead) & (0x7F >> length)
+        for i in 1..<min(length, n) { value = value << 6 | UInt32(byte(at: i) & 0x3F) }
+        return value
     }
 
     func forEachScalar(_ body: (Unicode.Scalar) -> Void) {

@@ -109,6 +109,7 @@ public enum TerminalDevice {
     public static let beginSynchronizedUpdate = "\u{1B}[?2026h"
     public static let endSynchronizedUpdate = "\u{1B}[?2026l"
 
-    /// Everything a crashed client may have left on: modes, alternate screen, hidden cursor, colours.
-    public static let emergencyReset = disableModes + "\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n"
+    /// Everything a crashed client may have left on: modes, scroll margins, alternate screen,
+    /// hidden cursor, colours.
+    public static let emergencyReset = disableModes + "\u{1B}[r\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n"
 }

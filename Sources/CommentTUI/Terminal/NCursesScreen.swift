@@ -13,7 +13,7 @@ public final class NCursesScreen: ScreenBackend {
     private let screen: OpaquePointer
     private let terminal: FileDescriptor
     private let keyboard: FileDescriptor
-    private let stage: FrameStage
+    let stage: FrameStage
     /// The terminal's settings before the client took it, while it holds it.
     private var shellSettings: termios?
     /// The modes the client turns on while it holds the screen, and what turns them off.
@@ -71,7 +71,17 @@ public final class NCursesScreen: ScreenBackend {
         }
         wnoutrefresh(ctui_stdscr())
         doupdate()
+        let keepsRegion = Self.hasCapabilities(["csr": "\u{1B}[%i%p1%d;%p2%dr", "sc": "\u{1B}7", "rc": "\u{1B}8"])
+            && ctui_flag_capability("xenl") != 0
+        rewriter = FrameOutputRewriter(keepsRegion: keepsRegion,
+                                       scrollsWithoutCursor: keepsRegion && Self.hasCapabilities(["rin": "\u{1B}[%p1%dT", "indn": "\u{1B}[%p1%dS"]))
+        restoresCaret = Self.hasCapabilities(["sc": "\u{1B}7", "rc": "\u{1B}8"])
         send(modesOn)
+    }
+
+    /// Whether the terminal's description has each capability spelt as given.
+    private static func hasCapabilities(_ expected: [String: String]) -> Bool {
+        expected.allSatisfy { name, value in ctui_string_capability(name).map { String(cString: $0) } == value }
     }
 
     public var size: (columns: Int, rows: Int) { (Int(ctui_cols()), Int(ctui_lines())) }
@@ -93,16 +103,26 @@ public final class NCursesScreen: ScreenBackend {
         }
         if full { clearok(window, true) }
         var previous = full ? nil : lastFrame
+        // ncurses' line hashes of the last frame, of what it takes the terminal to show before
+        // this frame's update, and of what this frame's rows were before its changes.
+        let lastHashes = full ? [] : self.lastHashes
+        var shownHashes = lastHashes, previousHashes = lastHashes
+        var prefix = stage.take()
         if let old = previous, let scroll = frame.scroll, scroll.shift != 0, abs(scroll.shift) < scroll.rows.count,
            scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= old.rows {
             // Move ncurses' picture of the region as the terminal will, so only what is new is
-            // written; doupdate then emits a scroll for the region.
+            // written; ncurses then scrolls the region, or the client does (`scrollTerminal`).
             wsetscrreg(window, Int32(scroll.rows.lowerBound), Int32(scroll.rows.upperBound - 1))
             scrollok(window, true)
             wscrl(window, Int32(scroll.shift))
             scrollok(window, false)
             wsetscrreg(window, 0, ctui_lines() - 1)
             previous = old.shiftingRows(scroll.rows, up: scroll.shift)
+            previousHashes = Self.shiftingHashes(lastHashes, scroll, columns: old.columns)
+            if rewriter.scrollsWithoutCursor {
+                prefix += scrollTerminal(scroll)
+                shownHashes = previousHashes
+            }
         }
         let changes = frame.buffer.changes(from: previous)
         var wide = [wchar_t](repeating: 0, count: 8)
@@ -135,10 +155,27 @@ public final class NCursesScreen: ScreenBackend {
                 _ = ctui_put_cell(window, Int32(change.row), Int32(x), wide, lastLook.attributes, lastLook.pair)
             }
         }
+        // The margins the last scroll left stay set unless ncurses might scroll a block that
+        // takes them to be the whole screen (or the screen is redrawn whole).
+        let hashes = rewriter.keepsRegion ? Self.ncursesHashes(of: frame.buffer, from: previousHashes, changes: changes) : []
+        if rewriter.keptRegion != nil, full || Self.lastRowMayScroll(old: shownHashes, new: hashes) {
+            prefix += rewriter.releaseRegion(rows: frame.buffer.rows)
+            savedCaret = nil
+        }
+        if full { savedCaret = nil }
+        // A caret parked where it was goes back with DECRC (2 bytes, after DECSC once) rather
+        // than a move (7): the feed's steps write elsewhere and leave it where it is.
+        let caret = frame.cursor
+        let restoring = restoresCaret && !full && caret != nil && caret == caretLeft
+            && changes.contains { !frame.composerRows.contains($0.row) }
+        if restoring, savedCaret != caret {
+            prefix += [0x1B, 0x37]
+            savedCaret = caret
+        }
         // A hidden cursor may rest anywhere (leaveok), so ncurses spends no bytes moving it.
-        leaveok(window, frame.cursor == nil)
-        if let cursor = frame.cursor {
-            wmove(window, Int32(cursor.row), Int32(cursor.column))
+        leaveok(window, caret == nil || restoring)
+        if let caret {
+            wmove(window, Int32(caret.row), Int32(caret.column))
         }
         let visible = frame.cursor != nil
         if visible != cursorVisible {
@@ -148,15 +185,53 @@ public final class NCursesScreen: ScreenBackend {
         wnoutrefresh(window)
         let synchronized = synchronizesOutput && changes.contains { !frame.composerRows.contains($0.row) }
         if synchronized { before += TerminalDevice.beginSynchronizedUpdate }
-        var bytes = Array(before.utf8)
+        var bytes = Array(before.utf8) + prefix
         doupdate()
         if frame.ringsBell { beep() }
-        bytes += stage.take()
-        bytes += wholeClusters(of: frame.buffer, rows: full || previous == nil ? Set(0..<frame.buffer.rows) : Set(changes.map(\.row))).utf8
+        var drawn = stage.take()
+        if !full {
+            let rewritten = rewriter.rewrite(drawn, rows: frame.buffer.rows)
+            drawn = FrameOutputRewriter.tidyStyles(rewritten.bytes)
+            if rewritten.savesCursor { savedCaret = nil }
+        }
+        bytes += drawn
+        let wholeRows = full || previous == nil ? Set(0..<frame.buffer.rows) : Set(changes.map(\.row))
+        bytes += wholeClusters(of: frame.buffer, rows: wholeRows, returningCursor: !restoring).utf8
+        if restoring, let caret {
+            // DECRC, unless ncurses used the saved cursor itself this frame; then a move.
+            if savedCaret == caret {
+                // DECRC also brings back the normal attributes saved with the cursor.
+                if let reset = ["\u{1B}[m", "\u{1B}[0m"].map({ Array($0.utf8) }).first(where: { bytes.ends(with: $0) }) {
+                    bytes.removeLast(reset.count)
+                }
+                bytes += [0x1B, 0x38]
+            } else {
+                bytes += Array("\u{1B}[\(caret.row + 1);\(caret.column + 1)H".utf8)
+            }
+            // ncurses still takes the cursor to be where it last wrote: an update with nothing
+            // to draw but its move to the caret puts that right, and the move is never sent.
+            leaveok(window, false)
+            wnoutrefresh(window)
+            doupdate()
+            _ = stage.take()
+        }
         if synchronized { bytes += TerminalDevice.endSynchronizedUpdate.utf8 }
         write(bytes)
         lastFrame = frame.buffer
+        self.lastHashes = hashes
+        caretLeft = caret
     }
+
+    /// ncurses' hash of each row of the last frame (`ncursesHashes`), while margins may be kept.
+    private var lastHashes: [UInt] = []
+    /// Shortens ncurses' output; holds the scroll margins the terminal has.
+    var rewriter = FrameOutputRewriter(keepsRegion: false, scrollsWithoutCursor: false)
+    /// Whether the terminal has DECSC/DECRC, with which a parked caret goes back.
+    private var restoresCaret = false
+    /// Where the terminal's cursor was left by the last frame (nil: hidden, anywhere).
+    var caretLeft: CursorPosition?
+    /// Where the terminal's DECSC slot holds the cursor, when the client knows.
+    var savedCaret: CursorPosition?
 
     private var lastFrame: CellBuffer?
 
@@ -184,7 +259,7 @@ public final class NCursesScreen: ScreenBackend {
     /// The clusters ncurses holds placeholders for, in the rows it may have touched, then the
     /// cursor back where ncurses believes it is. ncurses leaves the terminal in normal
     /// attributes after an update, and so do these bytes.
-    private func wholeClusters(of buffer: CellBuffer, rows: Set<Int>) -> String {
+    private func wholeClusters(of buffer: CellBuffer, rows: Set<Int>, returningCursor: Bool) -> String {
         // With every kind substituted, ncurses and the terminal agree on every cell.
         guard DisplayWidth.policy.drawsSomeWhole else { return "" }
         var out = ""
@@ -196,7 +271,7 @@ public final class NCursesScreen: ScreenBackend {
                 out += cellsAfterJoiner(of: buffer, column: column, row: row)
             }
         }
-        guard !out.isEmpty else { return "" }
+        guard !out.isEmpty, returningCursor else { return out }
         var y: Int32 = 0, x: Int32 = 0
         ctui_physical_cursor(&y, &x)
         return out + "\u{1B}[\(y + 1);\(x + 1)H"
@@ -230,8 +305,10 @@ public final class NCursesScreen: ScreenBackend {
     public func suspend() {
         guard isActive else { return }
         reportsPointerMotion = false
+        // The shell gets whole-screen margins back, before ncurses moves to the last row.
+        let margins = rewriter.releaseRegion(rows: Int(ctui_lines()))
         endwin()
-        write(Array(modesOff.utf8) + stage.take())
+        write(margins + Array(modesOff.utf8) + stage.take())
         if let shellSettings { TerminalDevice.restoreSettings(shellSettings, of: keyboard) }
         isActive = false
     }
@@ -244,6 +321,11 @@ public final class NCursesScreen: ScreenBackend {
         wrefresh(ctui_stdscr())
         send(modesOn)
         lastFrame = nil
+        // ncurses set whole-screen margins and entered the alternate screen (which saves the cursor).
+        rewriter.forgetRegion()
+        lastHashes = []
+        savedCaret = nil
+        caretLeft = nil
         isActive = true
     }
 
@@ -268,8 +350,19 @@ public final class NCursesScreen: ScreenBackend {
     }
 
     /// Sends what ncurses has written since the last frame, then `sequence`, in one write.
+    /// Anything but modes and queries (CSI sequences ending in `h`, `l`, `n`, `p`, `c`) may
+    /// have moved the cursor or used its saved slot: the next frame does not rely on either.
     public func send(_ sequence: String) {
-        write(stage.take() + Array(sequence.utf8))
+        let bytes = Array(sequence.utf8)
+        let modesAndQueries = OutputPiece.split(bytes).allSatisfy { piece in
+            if case .csi(let final) = piece.kind { return Array("hlnpc".utf8).contains(final) }
+            return false
+        }
+        if !modesAndQueries {
+            caretLeft = nil
+            savedCaret = nil
+        }
+        write(stage.take() + bytes)
     }
 
     /// One `write()` to the terminal (more only if the terminal takes part of it).
@@ -306,3 +399,8 @@ public final class NCursesScreen: ScreenBackend {
         }
     }
 }
+
+private extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix) }
+}
+
