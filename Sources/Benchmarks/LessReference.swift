@@ -14,21 +14,8 @@ enum LessReference {
         let path = NSTemporaryDirectory() + "comment-tui-bench-less-\(getpid()).txt"
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { return nil }
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", "stty rows \(rows) cols \(columns); exec less -+F -+X -+S -S \(path)", "/dev/null"]
-        process.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LESS": "", "LESSHISTFILE": "-", "PATH": "/usr/bin:/bin"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let counter = ByteCounter()
-        output.fileHandleForReading.readabilityHandler = { counter.add($0.availableData.count) }
-        do { try process.run() } catch { return nil }
-        defer {
-            if process.isRunning { process.terminate() }
-            output.fileHandleForReading.readabilityHandler = nil
-        }
+        guard case let (process, input, counter)? = start(file: path, columns: columns, rows: rows, keeping: false) else { return nil }
+        defer { stop(process) }
         func send(_ keys: String) {
             input.fileHandleForWriting.write(Data(keys.utf8))
             counter.waitForQuiet()
@@ -55,21 +42,8 @@ extension LessReference {
     /// `?pattern` and Return, timed from Return to the screen showing the match); nil when
     /// `less` or `script` cannot run here or the match never shows.
     static func searchSeconds(file: String, pattern: String, columns: Int, rows: Int) -> Double? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", "stty rows \(rows) cols \(columns); exec less -+F -+X -+S -S \(file)", "/dev/null"]
-        process.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LESS": "", "LESSHISTFILE": "-", "PATH": "/usr/bin:/bin"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let counter = ByteCounter()
-        output.fileHandleForReading.readabilityHandler = { counter.add($0.availableData) }
-        do { try process.run() } catch { return nil }
-        defer {
-            if process.isRunning { process.terminate() }
-            output.fileHandleForReading.readabilityHandler = nil
-        }
+        guard case let (process, input, counter)? = start(file: file, columns: columns, rows: rows, keeping: true) else { return nil }
+        defer { stop(process) }
         func send(_ keys: String) { input.fileHandleForWriting.write(Data(keys.utf8)) }
         counter.waitForQuiet(atLeast: 0.5)
         send("G")
@@ -85,6 +59,35 @@ extension LessReference {
         send("q")
         process.waitUntilExit()
         return seconds
+    }
+}
+
+extension LessReference {
+    /// Starts `less` on `file` in a pty of this size, its output counted (and, with `keeping`,
+    /// kept for `waitForKept`); nil when it cannot run here.
+    private static func start(file: String, columns: Int, rows: Int, keeping: Bool) -> (Process, Pipe, ByteCounter)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", "stty rows \(rows) cols \(columns); exec less -+F -+X -+S -S \(file)", "/dev/null"]
+        process.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LESS": "", "LESSHISTFILE": "-", "PATH": "/usr/bin:/bin"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let counter = ByteCounter()
+        if keeping {
+            output.fileHandleForReading.readabilityHandler = { counter.add($0.availableData) }
+        } else {
+            output.fileHandleForReading.readabilityHandler = { counter.add($0.availableData.count) }
+        }
+        do { try process.run() } catch { return nil }
+        return (process, input, counter)
+    }
+
+    /// Ends `less` if it still runs and stops reading its output.
+    private static func stop(_ process: Process) {
+        if process.isRunning { process.terminate() }
+        (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
     }
 }
 
