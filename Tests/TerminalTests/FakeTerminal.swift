@@ -170,3 +170,12 @@ extension FakeTerminal {
         XCTAssertTrue(rested, "the output went quiet", file: file, line: line)
     }
 }
+
+extension FakeTerminal {
+    /// Ends a client `startClient` started (if it still runs) and removes its home.
+    func stop(_ client: Process, home: String) {
+        if client.isRunning { client.terminate() }
+        client.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: home)
+    }
+}

@@ -20,11 +20,7 @@ final class FirstFrameTests: XCTestCase {
     func testTheFirstFrameIsWrittenAtOnceOnATerminalThatDoesNotAnswer() throws {
         let terminal = try FakeTerminal(answers: false) { _ in 2 }
         let (client, home) = try terminal.startClient(comments: ["family \(Self.family) end of the first frame"])
-        defer {
-            if client.isRunning { client.terminate() }
-            client.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: home)
-        }
+        defer { terminal.stop(client, home: home) }
         try Waiting.until("the first frame", state: { terminal.output.debugDescription }) {
             terminal.output.contains("end of the first frame")
         }
@@ -46,11 +42,7 @@ final class FirstFrameTests: XCTestCase {
     func testAnswersAKilledClientLeftUnreadNeverReachTheShell() throws {
         let terminal = try FakeTerminal(answers: true, holdsAnswers: true) { _ in 2 }
         let (client, home) = try terminal.startClient(comments: ["end of the first frame"])
-        defer {
-            if client.isRunning { client.terminate() }
-            client.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: home)
-        }
+        defer { terminal.stop(client, home: home) }
         try Waiting.until("the first frame") { terminal.output.contains("end of the first frame") }
         let supervisor = client.processIdentifier
         let children = try String(contentsOfFile: "/proc/\(supervisor)/task/\(supervisor)/children", encoding: .utf8)
@@ -75,11 +67,7 @@ final class FirstFrameTests: XCTestCase {
     func testAnswersThatComeAfterTheFirstFrameLetALaterFrameDrawClustersWhole() throws {
         let terminal = try FakeTerminal(answers: true, holdsAnswers: true) { _ in 2 }
         let (client, home) = try terminal.startClient(comments: ["family \(Self.family) flag \u{1F1EB}\u{1F1F7} end"])
-        defer {
-            if client.isRunning { client.terminate() }
-            client.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: home)
-        }
+        defer { terminal.stop(client, home: home) }
         var screen: String { terminal.output.components(separatedBy: "\u{1B}[?1049h").dropFirst().joined() }
         try Waiting.until("the first frame", state: { screen.debugDescription }) { screen.contains(" FR end") }
         XCTAssertFalse(screen.contains("\u{200D}"), "drawn substituted while no answer has come")
@@ -94,11 +82,7 @@ final class FirstFrameTests: XCTestCase {
     func testAnswersThatComeSecondsLateAreStillTheProbesNotKeys() throws {
         let terminal = try FakeTerminal(answers: true, holdsAnswers: true) { _ in 2 }
         let (client, home) = try terminal.startClient(comments: ["family \(Self.family) flag \u{1F1EB}\u{1F1F7} end"])
-        defer {
-            if client.isRunning { client.terminate() }
-            client.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: home)
-        }
+        defer { terminal.stop(client, home: home) }
         var screen: String { terminal.output.components(separatedBy: "\u{1B}[?1049h").dropFirst().joined() }
         try Waiting.until("the first frame", state: { screen.debugDescription }) { screen.contains(" FR end") }
         // Past the two seconds the answers were once awaited: each was then read as F3 with
@@ -115,11 +99,7 @@ final class FirstFrameTests: XCTestCase {
     func testAnAltF3TypedWhileTheTerminalAnswersLeavesNoWrongPolicy() throws {
         let terminal = try FakeTerminal(answers: true, holdsAnswers: true) { _ in 2 }
         let (client, home) = try terminal.startClient(comments: ["family \(Self.family) flag \u{1F1EB}\u{1F1F7} end"])
-        defer {
-            if client.isRunning { client.terminate() }
-            client.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: home)
-        }
+        defer { terminal.stop(client, home: home) }
         var screen: String { terminal.output.components(separatedBy: "\u{1B}[?1049h").dropFirst().joined() }
         try Waiting.until("the first frame", state: { screen.debugDescription }) { screen.contains(" FR end") }
         // Alt-F3 is `CSI 1 ; 3 R`, the very report of a sample two columns wide.

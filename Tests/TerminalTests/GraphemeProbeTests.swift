@@ -140,11 +140,7 @@ final class GraphemeProbeTests: XCTestCase {
     /// switching to its screen once `shown` holds (the probe's samples come before).
     private func screen(on terminal: FakeTerminal, until shown: (String) -> Bool) throws -> String {
         let (client, home) = try terminal.startClient(comments: ["family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} flag \u{1F1EB}\u{1F1F7} end"])
-        defer {
-            if client.isRunning { client.terminate() }
-            client.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: home)
-        }
+        defer { terminal.stop(client, home: home) }
         var screen = ""
         _ = try Waiting.poll(timeout: 10) {
             screen = terminal.output.components(separatedBy: "\u{1B}[?1049h").dropFirst().joined()
@@ -168,11 +164,7 @@ final class GraphemeProbeTests: XCTestCase {
         XCTAssertEqual(probe(terminal), GraphemePolicy(intact: [], wholeEverywhere: true, setsClusteringMode: true))
         let fresh = try FakeTerminal(answers: true, reportsGraphemeMode: 2) { _ in 1 }
         let (client, home) = try fresh.startClient(comments: ["family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} end"])
-        defer {
-            if client.isRunning { client.terminate() }
-            client.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: home)
-        }
+        defer { fresh.stop(client, home: home) }
         var screen: String { fresh.output.components(separatedBy: "\u{1B}[?1049h").dropFirst().joined() }
         _ = try Waiting.poll(timeout: 10) { screen.contains("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}") }
         let set = try XCTUnwrap(screen.range(of: TerminalDevice.enableClustering), screen.debugDescription)

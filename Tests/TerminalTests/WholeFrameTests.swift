@@ -9,11 +9,7 @@ final class WholeFrameTests: XCTestCase {
         let terminal = try FakeTerminal(answers: true) { _ in 2 }
         let bodies = (1...400).map { "comment \($0): a line of text long enough to fill most of a row, then some more words" }
         let (client, home) = try terminal.startClient(rows: 100, comments: bodies)
-        defer {
-            if client.isRunning { client.terminate() }
-            client.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: home)
-        }
+        defer { terminal.stop(client, home: home) }
         _ = try Waiting.poll(timeout: 10) { terminal.output.contains("comment 400:") }
         try terminal.waitUntilQuiet()
         let before = terminal.chunks.count
