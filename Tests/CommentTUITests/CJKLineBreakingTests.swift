@@ -16,6 +16,23 @@ final class CJKLineBreakingTests: XCTestCase {
     /// Characters no row may end with: opening brackets.
     private static let noEnd = Set("「『（［｛〔〈《【〘〖〝‘“([{｢")
 
+    /// The composer's rows for a draft of plain text at `width` columns.
+    private func composerRows(_ text: String, width: Int) -> [String] {
+        let draft = AttributedString(text)
+        let styles = ComposerStyling.styles(of: draft, handles: { _ in nil })
+        let layout = ComposerLayout(characters: draft.characters, styles: styles, selection: 0..<0, width: width)
+        return layout.rows.map { $0.map(\.cluster.text).joined() }
+    }
+
+    /// The composer wraps as the feed will show the comment: a full stop never starts a row, an
+    /// opening bracket never ends one.
+    func testTheComposerKeepsAFullStopWithTheCharacterBeforeIt() {
+        XCTAssertEqual(composerRows("日本語です。", width: 10), ["日本語で", "す。"])
+        XCTAssertEqual(composerRows("あいうえ「お」", width: 10), ["あいうえ", "「お」"])
+        // A full last row: the caret starts a new one, as a terminal would put it.
+        XCTAssertEqual(composerRows("。。。。。。", width: 4), ["。。", "。。", "。。", ""])
+    }
+
     func testAFullStopMovesOnWithTheCharacterBeforeIt() {
         XCTAssertEqual(lines("日本語です。", width: 10), ["日本語で", "す。"])
         XCTAssertEqual(lines("中文长句，测试", width: 8), ["中文长", "句，测试"])
