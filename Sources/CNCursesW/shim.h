@@ -38,11 +38,16 @@ static inline int ctui_put_cell(WINDOW *win, int y, int x, const wchar_t *wch, a
     return mvwadd_wch(win, y, x, &cc);
 }
 
-/// Read one cell back: its wide characters (NUL-terminated, up to `cap`) and attributes.
+/// Read one cell back: its wide characters (NUL-terminated, up to `cap`) and attributes. The
+/// window's cursor stays where it was: an update takes it as where the terminal's cursor goes.
 static inline int ctui_get_cell(WINDOW *win, int y, int x, wchar_t *out, int cap, attr_t *attrs, short *pair) {
     cchar_t cc;
     wchar_t buf[CCHARW_MAX + 1];
-    if (mvwin_wch(win, y, x, &cc) == ERR) return ERR;
+    int cy, cx;
+    getyx(win, cy, cx);
+    int read = mvwin_wch(win, y, x, &cc);
+    wmove(win, cy, cx);
+    if (read == ERR) return ERR;
     if (getcchar(&cc, buf, attrs, pair, NULL) == ERR) return ERR;
     int i = 0;
     for (; i < cap - 1 && buf[i] != 0; i++) out[i] = buf[i];

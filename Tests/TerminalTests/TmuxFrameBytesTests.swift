@@ -116,4 +116,47 @@ final class TmuxFrameBytesTests: XCTestCase {
         XCTAssertEqual(shown.first, "shell line 12", shown.joined(separator: "\n"))
         screen.resume()
     }
+
+    /// A whole cluster read back from ncurses while a step parks the caret (DECRC) must not
+    /// move where ncurses believes the cursor is: the next step's relative moves start from it.
+    func testStepsWithWholeClustersKeepTheCursorWhereNcursesBelievesItIs() throws {
+        DisplayWidth.policy = .allIntact
+        defer { DisplayWidth.policy = .substitute }
+        func frame(top: Int, thumb: Int) -> Frame {
+            var frame = NCursesScreenTests.feedFrame(top: top, thumb: thumb, status: "top \(top)")
+            for row in 1..<7 where (top + row) % 3 == 0 { frame.buffer.write("\u{1F1EB}\u{1F1F7}", column: 20, row: row) }
+            return frame
+        }
+        var current = frame(top: 20, thumb: 3)
+        try show(current, full: true)
+        for (top, thumb, shift) in [(19, 3, -1), (18, 3, -1), (18, 2, 0), (17, 2, -1), (17, 4, 0), (16, 4, -1), (16, 1, 0)] {
+            current = frame(top: top, thumb: thumb)
+            current.scroll = shift == 0 ? nil : FrameScroll(rows: 1..<7, shift: shift)
+            try show(current)
+        }
+        try assertEqualsAFullRedraw(current)
+    }
+
+    /// With the feed's margins kept, ncurses' own moves out of the feed (from its last row down
+    /// to the rule and the composer, with nothing written in the last column to make it move
+    /// absolutely) must not scroll the feed or stop at its margin.
+    func testMovesOutOfTheKeptMarginsLandWhereTheyAim() throws {
+        var frame = NCursesScreenTests.feedFrame(top: 20, thumb: 3)
+        try show(frame, full: true)
+        frame = NCursesScreenTests.feedFrame(top: 19, thumb: 3)
+        frame.scroll = FrameScroll(rows: 1..<7, shift: -1)
+        try show(frame)
+        for (n, row) in [6, 5, 6, 1, 6].enumerated() {
+            // One word in a feed row, one in the draft: two rows apart, no last-column write.
+            frame.scroll = nil
+            frame.buffer.write("edit\(n)", column: 20, row: row)
+            // The rule right below the feed's last row, at the same column: one row down.
+            frame.buffer.write(n % 2 == 0 ? "═" : "─", column: 21, row: 7)
+            frame.buffer.write("› draft \(n)", column: 0, row: 8)
+            frame.cursor = CursorPosition(column: 9, row: 8)
+            try show(frame)
+        }
+        try assertEqualsAFullRedraw(frame)
+    }
 }
+

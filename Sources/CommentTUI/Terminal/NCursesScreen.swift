@@ -211,6 +211,7 @@ public final class NCursesScreen: ScreenBackend {
             // ncurses still takes the cursor to be where it last wrote: an update with nothing
             // to draw but its move to the caret puts that right, and the move is never sent.
             leaveok(window, false)
+            wmove(window, Int32(caret.row), Int32(caret.column))
             wnoutrefresh(window)
             doupdate()
             _ = stage.take()
