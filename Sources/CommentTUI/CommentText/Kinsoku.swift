@@ -31,4 +31,21 @@ enum Kinsoku {
         default: return false
         }
     }
+
+    /// Where a full row of `count` cells (its content from `start`) breaks when `next` would
+    /// begin the next row and no other break fits: closing punctuation takes the character
+    /// before it along, and an opening bracket at the row's end moves on with what it opens.
+    /// Nil: break where the row is full (a row of nothing but such punctuation, or nothing left).
+    /// A cell that `joinsPrevious` (a piece of the same character) is never where a row starts.
+    static func rowBreak(before next: DisplayCluster, count: Int, from start: Int,
+                         cluster: (Int) -> DisplayCluster, joinsPrevious: (Int) -> Bool) -> Int? {
+        var b = count
+        if cannotStartRow(next) {
+            b -= 1
+            while b > start, joinsPrevious(b) || cannotStartRow(cluster(b)) { b -= 1 }
+        }
+        while b - 1 > start, cannotEndRow(cluster(b - 1)) { b -= 1 }
+        guard b > start, b < count, !cannotEndRow(cluster(b - 1)) else { return nil }
+        return b
+    }
 }

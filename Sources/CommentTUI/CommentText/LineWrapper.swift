@@ -133,15 +133,9 @@ struct LineWrapper {
     /// fits the next row (`differentl` / `y, nice`, not `differently` / `, nice`). Removes and
     /// returns what moves on.
     private func hardBreakCarry(before piece: StyledCluster, in row: inout [StyledCluster], contentStart: Int) -> [StyledCluster] {
-        guard !paragraph.isCode else { return [] }
-        var b = row.count
-        if Kinsoku.cannotStartRow(piece.cluster) {
-            b -= 1
-            while b > contentStart, row[b].joinsPrevious || Kinsoku.cannotStartRow(row[b].cluster) { b -= 1 }
-        }
-        while b - 1 > contentStart, Kinsoku.cannotEndRow(row[b - 1].cluster) { b -= 1 }
-        // A row of nothing but such punctuation breaks where it is full after all.
-        guard b > contentStart, b < row.count, !Kinsoku.cannotEndRow(row[b - 1].cluster),
+        guard !paragraph.isCode,
+              let b = Kinsoku.rowBreak(before: piece.cluster, count: row.count, from: contentStart,
+                                       cluster: { row[$0].cluster }, joinsPrevious: { row[$0].joinsPrevious }),
               Self.width(of: paragraph.restPrefix) + Self.width(of: Array(row[b...])) + piece.cluster.width <= width else { return [] }
         defer { row.removeSubrange(b...) }
         return Array(row[b...])

@@ -44,7 +44,8 @@ struct ComposerLayout {
                 if used + cluster.width > self.width, used > 0 {
                     let row = rows.count - 1
                     let start = wordStart.flatMap { $0 > 0 && $0 < rows[row].count && !character.isWhitespace ? $0 : nil }
-                        ?? Self.kinsokuBreak(in: rows[row], before: cluster)
+                        ?? Kinsoku.rowBreak(before: cluster, count: rows[row].count, from: 0, cluster: { rows[row][$0].cluster },
+                                            joinsPrevious: { rows[row][$0].offset == rows[row][$0 - 1].offset })
                     if let start {
                         let word = Array(rows[row][start...])
                         rows[row].removeSubrange(start...)
@@ -63,22 +64,6 @@ struct ComposerLayout {
         }
         // A cursor after a full last row starts a new one, as a terminal would put it.
         if used >= self.width { rows.append([]); rowStarts.append(count) }
-    }
-
-    /// Where a full row breaks when `next` would start the next one, as the feed's wrapper
-    /// breaks (kinsoku): closing punctuation takes the character before it along, and an opening
-    /// bracket at the row's end moves on with what it opens. Nil: break before `next` (also when
-    /// the row is all such punctuation). Only at a character's first cell, never emptying the row.
-    private static func kinsokuBreak(in row: [Cell], before next: DisplayCluster) -> Int? {
-        var start = row.count
-        // The character taken along must be able to start the row itself.
-        if Kinsoku.cannotStartRow(next) {
-            start -= 1
-            while start > 0, Kinsoku.cannotStartRow(row[start].cluster) { start -= 1 }
-        }
-        while start > 0, Kinsoku.cannotEndRow(row[start - 1].cluster) { start -= 1 }
-        while start > 0, start < row.count, row[start].offset == row[start - 1].offset { start -= 1 }
-        return start > 0 && start < row.count ? start : nil
     }
 
     /// The look of a character: markers dimmed, spoilers shown (it is the writer's own text) but marked.
