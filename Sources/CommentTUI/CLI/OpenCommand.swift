@@ -48,6 +48,7 @@ enum OpenCommand {
     Emoji: the client asks the terminal which emoji it draws whole (kept per terminal in
     $XDG_CACHE_HOME/comment-tui/graphemes.json); COMMENT_TUI_GRAPHEMES=substitute|intact|probe
     overrides.
+    Colours: NO_COLOR set and not empty draws with attributes only (reverse, bold, dim).
     Keys: F1 in the client, or docs/Manual.md.
     """
 
