@@ -120,10 +120,10 @@ struct MatrixRoomOpening {
         if try client.joinedRooms().contains(id) { return id }
         if !joinsEncrypted, try isInvitedToEncryptedRoom(client: client, room: id) {
             throw MatrixError(.server(status: 0, errcode: nil), """
-                \(VisibleText.escape(address.identifier)) is end-to-end encrypted and you are only invited: \
-                comment-tui cannot read or send encrypted messages, so it did not join. Join it from a client \
-                with encryption (such as Element), or open it with --join-encrypted to join and read it here \
-                (encrypted messages show as such; nothing is sent)
+                this room is end-to-end encrypted and you are only invited to it: comment-tui cannot read or \
+                send encrypted messages, so it did not join. Join it from a client with encryption (such as \
+                Element), or open it with --join-encrypted to join and read it here (encrypted messages show \
+                as such; nothing is sent)
                 """)
         }
         do {
