@@ -87,7 +87,9 @@ enum OpenCommand {
 
     /// Parses the arguments; nil when `--help` or `--version` was answered.
     static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> Request? {
-        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"], flags: ["--version", "--private-receipts", "--no-cache", "--reduce-motion", "--join-encrypted"], usage: usage)
+        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"],
+                                              flags: ["--version", "--private-receipts", "--no-cache", "--reduce-motion", "--join-encrypted"],
+                                              usage: usage)
         if parsed.wantsHelp { try context.print(usage); return nil }
         if parsed.flags.contains("--version") { try context.print("comment-tui \(version)"); return nil }
         guard parsed.positionals.count <= 1 else {
