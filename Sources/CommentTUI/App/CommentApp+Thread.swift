@@ -98,6 +98,9 @@ extension CommentApp {
                 connection = state
             case .typing(let users):
                 typingUsers = users
+            case .sendingHeld(let notice):
+                sendingHeld = notice
+                overlays.show(notice, error: true)
             case .reopened(let reason):
                 reopenThread()
                 usersChanged = true

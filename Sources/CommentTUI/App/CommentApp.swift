@@ -28,6 +28,9 @@ public final class CommentApp {
     var connection: ConnectionState?
     /// Others typing now, by user id (from the source).
     var typingUsers: [String] = []
+    /// Why the thread takes no comments (an encrypted room), from the source: the empty
+    /// composer says it, the header marks the room.
+    var sendingHeld: String?
     /// Older comments were asked of the source and have not come yet.
     var isLoadingOlder = false
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
@@ -71,6 +74,7 @@ public final class CommentApp {
             comments.appendWaiting(comment)
             deliveries[comment.id] = .sending
         }
+        sendingHeld = source.sendingHeld
         size = (columns, rows)
         composer = ComposerModel(columns: columns, rows: rows, clock: clock)
         mentions = MentionList(me: me.id, clock: clock)

@@ -49,6 +49,8 @@ struct HeaderView {
     /// Collapsing rows on screen now (0 = collapsed to the title).
     var shownRows: Int
     var ownUserID: String
+    /// A word after the title that outlasts the rest of its row (`🔒 encrypted`).
+    var notice: String? = nil
     /// Rows the header takes when collapsed: the title and the rule.
     static let collapsedHeight = 2
     /// The column the post's rows start at.
@@ -65,7 +67,7 @@ struct HeaderView {
         buffer.fill(row: 0, from: 0, to: end)
         // Collapsed, the author and the count follow the title where they fit whole: the count
         // goes first, then the author, then the title is cut with `…`, as the status bar does.
-        var tail: [(text: String, style: CellStyle)] = []
+        var tail: [(text: String, style: CellStyle)] = notice.map { [(" · " + $0, Theme.notice)] } ?? []
         if shownRows == 0 {
             if let handle = thread.user(id: thread.author)?.handle { tail.append((" · @" + handle, Theme.handle)) }
             tail.append((" · " + countText, Theme.dim))

@@ -41,6 +41,11 @@ public protocol ThreadSource: AnyObject {
     /// ending in `.sendConfirmed` or `.sendFailed`.
     var unsentComments: [Comment] { get }
 
+    /// Why the thread takes no comments for now (a room switched to end-to-end encryption), as
+    /// the room's notice; nil when it takes them. Comments already on their way stay kept, held.
+    /// A change later comes as `.sendingHeld`.
+    var sendingHeld: String? { get }
+
     /// Sends a comment of the reader's. `.pending` promises a `.sendConfirmed` or `.sendFailed`
     /// update for the comment's id later.
     func send(_ comment: Comment) -> SendOutcome
@@ -79,6 +84,7 @@ extension ThreadSource {
     public func readerIsTyping(_ typing: Bool) {}
     public func readMarkerMoved(_ marker: ReadMarker) {}
     public var unsentComments: [Comment] { [] }
+    public var sendingHeld: String? { nil }
     public func containsComment(id: String) -> Bool { unsentComments.contains { $0.id == id } }
     public func fillGap(_ id: String) {}
     public func withdrawUnsent() -> [Comment] { [] }
@@ -118,6 +124,9 @@ public enum ThreadUpdate: Sendable {
     case connection(ConnectionState)
     /// Who else is typing now (user ids), replacing the last list.
     case typing([String])
+    /// The thread stopped taking comments (`ThreadSource.sendingHeld`): the notice to show.
+    /// New comments are refused, and those on their way end in `.sendFailed`, kept by the source.
+    case sendingHeld(String)
 }
 
 /// How a thread on a server is connected, as the status bar says it.

@@ -167,16 +167,6 @@ final class MatrixRoomTests: SharedSynapseTestCase {
         XCTAssertTrue(lines[divider...].contains { $0.contains("m5") } && !lines[divider...].contains { $0.contains("m4") }, "\(lines)")
     }
 
-    func testAnEncryptedRoomIsRefusedPlainly() throws {
-        let server = try server
-        let bo = try registerUser("bo", on: server)
-        let room = try bo.other.createRoom(name: "Secret", initialState: [
-            ["type": "m.room.encryption", "state_key": "", "content": ["algorithm": "m.megolm.v1.aes-sha2"]]])
-        XCTAssertThrowsError(try open(room, as: bo, follows: false)) { error in
-            XCTAssertTrue("\(error)".contains("encrypted"), "\(error)")
-        }
-    }
-
     func testReadingMovesTheMarkerOnTheServerAndTypingIsSent() throws {
         let server = try server
         let (bo, ann, room) = try twoUsersInARoom("Reading", on: server)

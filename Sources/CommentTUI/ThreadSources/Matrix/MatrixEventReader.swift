@@ -30,6 +30,16 @@ struct MatrixEventReader {
             guard let userID = event["state_key"]?.string, MatrixMembers.isUserID(userID) else { return .ignored }
             let membership = content?["membership"]?.string
             return .member(userID: userID, name: content?["displayname"]?.string, joined: membership == "join" || membership == "invite")
+        case "m.room.encrypted":
+            // Redacted, it has no ciphertext left: deleted, as a message would be.
+            if event["unsigned"]?["redacted_because"] != nil || content?.object?.isEmpty == true {
+                return message(event, sender: sender, content: content)
+            }
+            return MatrixEncryptedEvent(event: event, sender: sender).map { .encrypted($0) } ?? .ignored
+        case "m.room.encryption" where event["state_key"]?.string == "":
+            let created = Date(timeIntervalSince1970: Double(event["origin_server_ts"]?.int ?? 0) / 1000)
+            let row = event["event_id"]?.string.map { MatrixEncryption.switchedOn(eventID: $0, sender: sender, created: created) }
+            return .encryptionSwitchedOn(row)
         case "m.room.name":
             return content?["name"]?.string.map { .roomName($0) } ?? .ignored
         default:

@@ -22,6 +22,8 @@ struct MatrixRoomCache {
         var olderToken: String?
         var nextBatch: String
         var fullyRead: String?
+        /// Whether the room has end-to-end encryption switched on (nothing is sent to it).
+        var isEncrypted = false
     }
 
     private struct RoomRecord: Codable {
@@ -36,8 +38,10 @@ struct MatrixRoomCache {
         var older: String?
         var nextBatch: String
         var fullyRead: String?
+        /// Written only when true; a copy from before it was kept reads as false.
+        var encrypted: Bool?
         enum CodingKeys: String, CodingKey {
-            case type, room, label, title, author, created, body, post, older, nextBatch = "next_batch", fullyRead = "fully_read"
+            case type, room, label, title, author, created, body, post, older, nextBatch = "next_batch", fullyRead = "fully_read", encrypted
         }
     }
 
@@ -102,7 +106,7 @@ struct MatrixRoomCache {
                 snapshot = Snapshot(roomID: room.room, label: room.label,
                                     header: ThreadHeader(id: room.room, title: room.title, author: room.author, created: room.created, body: room.body),
                                     postEventID: room.post, users: [], comments: [], olderToken: room.older,
-                                    nextBatch: room.nextBatch, fullyRead: room.fullyRead)
+                                    nextBatch: room.nextBatch, fullyRead: room.fullyRead, isEncrypted: room.encrypted == true)
             case "user" where snapshot != nil:
                 guard let user = try? decoder.decode(UserRecord.self, from: bytes) else { return nil }
                 snapshot?.users.append(User(id: user.id, handle: user.handle, name: user.name))
@@ -125,7 +129,7 @@ struct MatrixRoomCache {
         var out = try encoder.encode(RoomRecord(
             room: snapshot.roomID, label: snapshot.label, title: header.title, author: header.author, created: header.created,
             body: header.body, post: snapshot.postEventID, older: snapshot.olderToken, nextBatch: snapshot.nextBatch,
-            fullyRead: snapshot.fullyRead)) + Data("\n".utf8)
+            fullyRead: snapshot.fullyRead, encrypted: snapshot.isEncrypted ? true : nil)) + Data("\n".utf8)
         for user in snapshot.users {
             out += try encoder.encode(UserRecord(id: user.id, handle: user.handle, name: user.name)) + Data("\n".utf8)
         }

@@ -29,6 +29,7 @@ struct MatrixRoomOpening {
         members.update(Dictionary(snapshot.users.map { ($0.id, Optional($0.name)) }, uniquingKeysWith: { a, _ in a }))
         timeline = MatrixTimeline(members: members)
         timeline.postEventID = snapshot.postEventID
+        if snapshot.isEncrypted { _ = timeline.switchEncryptionOn() }
         timeline.adopt(snapshot.comments)
         comments = snapshot.comments
         let header = snapshot.header
@@ -41,15 +42,13 @@ struct MatrixRoomOpening {
         isFromCache = true
     }
 
-    init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int) throws {
+    /// - Parameter joinsEncrypted: join an encrypted room the account is not in (only invited
+    ///   to, or public); without it such a room is refused before joining.
+    init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int, joinsEncrypted: Bool = false) throws {
         self.me = me
-        roomID = try Self.joinedRoom(client: client, address: address)
-        if try client.stateContent(room: roomID, type: "m.room.encryption") != nil {
-            throw MatrixError(.server(status: 0, errcode: nil), """
-                \(VisibleText.escape(address.identifier)) is end-to-end encrypted: comment-tui cannot read \
-                encrypted rooms (it has no Olm/Megolm cryptography)
-                """)
-        }
+        roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
+        // Encrypted rooms open to be read (their encrypted events as rows that say so); nothing is sent to them.
+        let isEncrypted = try client.stateContent(room: roomID, type: "m.room.encryption") != nil
         filter = Self.filter(room: roomID, pageSize: pageSize)
         let sync = try client.sync(since: nil, filter: filter, wait: 0)
         let room = sync["rooms"]?["join"]?[roomID]
@@ -94,6 +93,7 @@ struct MatrixRoomOpening {
         var members = MatrixMembers(me: me)
         members.update((try? client.joinedMembers(room: roomID)) ?? [:])
         timeline = MatrixTimeline(members: members)
+        if isEncrypted { _ = timeline.switchEncryptionOn() }
         _ = timeline.applyState(stateEvents)
 
         let post = try Self.post(client: client, room: roomID, creator: creator, pinned: content("m.room.pinned_events"))
@@ -113,10 +113,19 @@ struct MatrixRoomOpening {
                                users: timeline.members.users)
     }
 
-    /// The room's id, joining it first when the account is not in it (a public room by alias).
-    static func joinedRoom(client: MatrixClient, address: MatrixRoomAddress) throws -> String {
+    /// The room's id, joining it first when the account is not in it (a public room by alias, an
+    /// invite); an invite to an encrypted room is not taken unless `joinsEncrypted`.
+    static func joinedRoom(client: MatrixClient, address: MatrixRoomAddress, joinsEncrypted: Bool) throws -> String {
         let id = address.isAlias ? try client.resolve(alias: address.identifier) : address.identifier
         if try client.joinedRooms().contains(id) { return id }
+        if !joinsEncrypted, try isInvitedToEncryptedRoom(client: client, room: id) {
+            throw MatrixError(.server(status: 0, errcode: nil), """
+                this room is end-to-end encrypted and you are only invited to it: comment-tui cannot read or \
+                send encrypted messages, so it did not join. Join it from a client with encryption (such as \
+                Element), or open it with --join-encrypted to join and read it here (encrypted messages show \
+                as such; nothing is sent)
+                """)
+        }
         do {
             return try client.join(address.identifier)
         } catch let error as MatrixError where error.status == 403 || error.status == 404 {
@@ -149,6 +158,24 @@ struct MatrixRoomOpening {
             token = end
         }
         return nil
+    }
+
+    /// Whether the account is invited to `room` and the invite's state says it is encrypted
+    /// (`m.room.encryption` is among the state servers share with invitees).
+    static func isInvitedToEncryptedRoom(client: MatrixClient, room: String) throws -> Bool {
+        let filter: JSONValue = [
+            "presence": ["not_types": ["*"]],
+            "account_data": ["not_types": ["*"]],
+            "room": [
+                "rooms": [.string(room)],
+                "timeline": ["limit": 1],
+                "state": ["types": ["m.room.encryption"]],
+                "ephemeral": ["not_types": ["*"]],
+                "account_data": ["not_types": ["*"]],
+            ],
+        ]
+        let invite = try client.sync(since: nil, filter: filter, wait: 0)["rooms"]?["invite"]?[room]
+        return (invite?["invite_state"]?["events"]?.array ?? []).contains { $0["type"]?.string == "m.room.encryption" }
     }
 
     /// How many pages back the post of a room joined over federation is looked for.

@@ -18,6 +18,7 @@ extension MatrixThreadSource {
     ///   with the comment's original time.
     public func importComments(of thread: CommentThread, appServiceToken: String? = nil,
                                progress: (Int) -> Void = { _ in }) throws -> ImportOutcome {
+        try refuseIfEncrypted()
         var authors: [String: MatrixClient] = [:]
         let present = try importedCommentIDs(thread: thread.id)
         var outcome = ImportOutcome(posted: 0, alreadyThere: 0)

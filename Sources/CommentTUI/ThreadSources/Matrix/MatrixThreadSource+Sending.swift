@@ -7,6 +7,7 @@ extension MatrixThreadSource {
     public func send(_ comment: Comment) -> SendOutcome { send(comment, inReplyTo: nil) }
 
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome {
+        if sendingHeld != nil { return .failed(MatrixEncryption.refusal) }
         let replyTo = parentID.flatMap { id in locked { timeline.eventID(forComment: id) } }
         let entry = CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created, body: comment.body, replyTo: replyTo)
         do {
@@ -43,6 +44,7 @@ extension MatrixThreadSource {
         var delay = 1.0
         while !stopped {
             do {
+                if try holdsSending() { return hold(transactionID) }
                 let eventID = try client.send(room: roomID, transactionID: transactionID, content: content)
                 try? outbox?.markSent(transactionID, event: eventID)
                 // Confirmed by whichever comes first, this answer or the sync's echo (matched by

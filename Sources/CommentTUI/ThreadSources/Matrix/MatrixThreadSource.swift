@@ -58,6 +58,10 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var cacheSavedAt: Date?
     /// Opened from the cache: not in touch with the server until the first sync answers.
     let isFromCache: Bool
+    /// Whether the syncs can be trusted to have said if the room is encrypted (opened from the
+    /// server and never out of touch since, or encrypted already); else the room's state is read
+    /// before the next send (`holdsSending`).
+    var encryptionChecked: Bool
     /// Comments of ours on their way, by transaction id (for the cache once confirmed).
     var sending: [String: Comment] = [:]
     var typingSince: Date?
@@ -70,11 +74,13 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// Opens the room (blocking: the verbs and the worker call it before the terminal is set up):
     /// from the cache when one reads, with no request (so offline too), else from the server.
     /// - Parameter usesCache: false ignores the cache, neither reading nor writing it (`--no-cache`).
+    /// - Parameter joinsEncrypted: join an encrypted room the account is only invited to (refused otherwise).
     public convenience init(client: MatrixClient, address: MatrixRoomAddress, me: String,
-                            environment: [String: String], follows: Bool = true, usesCache: Bool = true) throws {
+                            environment: [String: String], follows: Bool = true, usesCache: Bool = true,
+                            joinsEncrypted: Bool = false) throws {
         let cache = usesCache ? MatrixRoomCache(me: me, address: address, environment: environment) : nil
         let opening = try cache?.load().map { MatrixRoomOpening(snapshot: $0, me: me, pageSize: Self.pageSize) }
-            ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize)
+            ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize, joinsEncrypted: joinsEncrypted)
         try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache)
     }
 
@@ -83,6 +89,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         self.cache = cache
         cached = (opening.comments, opening.olderToken)
         isFromCache = opening.isFromCache
+        encryptionChecked = !opening.isFromCache || opening.timeline.isEncrypted
         connection = opening.isFromCache ? .connecting : .live
         // A session of its own: `stop()` cancels every request of it, and the caller's client
         // may serve other rooms.

@@ -24,6 +24,11 @@ struct MatrixTimeline {
     private(set) var echoedTransactions: [String: String] = [:]
     /// The newest valid edit of each event not loaded yet, by target.
     private var waitingEdits: [String: (body: String, at: Date, sender: String)] = [:]
+    /// Whether the room has end-to-end encryption switched on (seen in its state or timeline,
+    /// or known when opening): it never goes off again, and nothing is sent in plaintext after.
+    private(set) var isEncrypted = false
+    /// The encrypted events met, by event id: what decrypting them in place will need.
+    private(set) var encryptedEvents: [String: MatrixEncryptedEvent] = [:]
 
     init(members: MatrixMembers) { self.members = members }
 
@@ -116,6 +121,12 @@ struct MatrixTimeline {
             case .member(let id, let name, _):
                 let changed = members.update([id: name])
                 if !changed.isEmpty { flush(); updates.append(.usersChanged(changed)) }
+            case .encrypted(let encrypted):
+                if let row = encryptedRow(encrypted) { appended.append(row) }
+            case .encryptionSwitchedOn(let row):
+                let held = switchEncryptionOn()
+                if !held.isEmpty { flush(); updates += held }
+                if let row, let shown = newRow(row) { appended.append(shown) }
             case .roomName, .ignored:
                 continue
             }
@@ -145,6 +156,11 @@ struct MatrixTimeline {
                 waitingEdits[target] = (body, at, sender)
             case .redaction(let target):
                 waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
+            case .encrypted(let encrypted):
+                if let row = encryptedRow(encrypted) { page.append(row) }
+            case .encryptionSwitchedOn(let row):
+                updates += switchEncryptionOn()
+                if let row, let shown = newRow(row) { page.append(shown) }
             case .member, .roomName, .ignored:
                 continue
             }
@@ -153,15 +169,44 @@ struct MatrixTimeline {
         return (page.reversed(), updates)
     }
 
-    /// Member events (a page's lazy-loaded state, a sync's state block).
+    /// Member events and the switch to encryption (a page's lazy-loaded state, a sync's state block).
     mutating func applyState(_ state: [JSONValue]) -> [ThreadUpdate] {
         var changes: [String: String?] = [:]
+        var updates: [ThreadUpdate] = []
         for event in state {
-            if case .member(let id, let name, _) = reader.read(event) { changes[id] = name }
+            switch reader.read(event) {
+            case .member(let id, let name, _): changes[id] = name
+            case .encryptionSwitchedOn: updates += switchEncryptionOn()
+            default: break
+            }
         }
-        guard !changes.isEmpty else { return [] }
+        guard !changes.isEmpty else { return updates }
         let changed = members.update(changes)
-        return changed.isEmpty ? [] : [.usersChanged(changed)]
+        return updates + (changed.isEmpty ? [] : [.usersChanged(changed)])
+    }
+
+    /// The room is encrypted from now on; the first time, says so (`.sendingHeld`).
+    mutating func switchEncryptionOn() -> [ThreadUpdate] {
+        guard !isEncrypted else { return [] }
+        isEncrypted = true
+        return [.sendingHeld(MatrixEncryption.notice)]
+    }
+
+    /// The row for an encrypted event, kept by reference; nil for one already shown, the post,
+    /// and an encrypted edit (it changes its target once read, as a readable edit does).
+    private mutating func encryptedRow(_ encrypted: MatrixEncryptedEvent) -> Comment? {
+        encryptedEvents[encrypted.eventID] = encrypted
+        guard encrypted.replaces == nil else { return nil }
+        return newRow(encrypted.comment)
+    }
+
+    /// A row of the timeline's own (an encrypted event, where encryption was switched on) the
+    /// first time it is met, with a deletion that came before it applied.
+    private mutating func newRow(_ row: Comment) -> Comment? {
+        guard row.id != postEventID, known[row.id] == nil, appIDs[row.id] == nil else { return nil }
+        let shown = withWaitingEdit(row)
+        remember(shown)
+        return shown
     }
 
     /// Makes an imported comment's original author a user of the thread; the user if new.

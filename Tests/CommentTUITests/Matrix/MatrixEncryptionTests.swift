@@ -1,0 +1,211 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import ThreadModel
+@testable import CommentTUI
+
+/// Rooms with end-to-end encryption switched on, which comment-tui cannot encrypt for yet: no
+/// plaintext ever goes in (checked by reading the room as another user), what it cannot read
+/// shows in place, and an invite is not taken unasked. Another client (Bo, `MatrixTestClient`)
+/// switches encryption on and sends encrypted events with made-up ciphertext: Synapse stores
+/// whatever a client sends. One Synapse for the class, stopped by its pid.
+final class MatrixEncryptionTests: SharedSynapseTestCase {
+    private static var megolm: [String: Any] { ["algorithm": "m.megolm.v1.aes-sha2"] }
+
+    /// An `m.room.encrypted` content as Element sends one, with ciphertext no one can read.
+    private func ciphertext(_ n: Int) -> [String: Any] {
+        ["algorithm": "m.megolm.v1.aes-sha2", "ciphertext": "AwgAEpAB\(n)made+up/ciphertext", "session_id": "session-\(n)",
+         "sender_key": "bo-curve25519-key", "device_id": "BODEVICE"]
+    }
+
+    /// The `m.room.message` events `user` sent after encryption was switched on, as `reader`
+    /// (another client) reads the room's timeline from the server.
+    private func plaintext(from user: MatrixTestUser, in room: String, readBy reader: MatrixTestUser,
+                           file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let events = try reader.other.messages(roomID: room, dir: "b", limit: 200).reversed()
+        guard let switched = events.firstIndex(where: { $0["type"] as? String == "m.room.encryption" }) else {
+            XCTFail("the room has no m.room.encryption event", file: file, line: line)
+            return []
+        }
+        return events[switched...].filter { $0["type"] as? String == "m.room.message" && $0["sender"] as? String == user.account.userID }
+            .compactMap { ($0["content"] as? [String: Any])?["body"] as? String }
+    }
+
+    /// The screen of an app on the source, at rest, after `updates`.
+    private func screen(_ source: MatrixThreadSource, after updates: [ThreadUpdate] = [], rows: Int = 24) -> [String] {
+        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: rows)
+        app.wallTime = Date()
+        app.receive(updates)
+        return app.render().buffer.trimmedLines
+    }
+
+    func testEncryptionSwitchedOnWhileOpenStopsPlaintextAndShowsEncryptedEventsInPlace() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Switched", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        try bo.other.sendText(roomID: room, body: "before the switch")
+        let source = try open(room, as: ann, environment: temporaryDataEnvironment())
+        defer { source.stop() }
+        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 24)
+        app.wallTime = Date()
+        app.reduceMotion = true
+        XCTAssertFalse(app.render().buffer.trimmedLines.contains { $0.contains("🔒") })
+
+        let switched = try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        let secret = try bo.other.send(roomID: room, content: ciphertext(1), type: "m.room.encrypted")
+        // A plaintext marker from Bo: the sync has passed the switch when it arrives.
+        let marker = try bo.other.sendText(roomID: room, body: "plain marker")
+        let updates = try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.id == marker } }
+        let rows = updates.flatMap(\.appended)
+        XCTAssertEqual(rows.map(\.id), [switched, secret, marker], "\(updates.map(describe))")
+        XCTAssertTrue(rows.first?.body.contains("switched on end-to-end encryption") == true, "\(rows)")
+        XCTAssertEqual(rows.dropFirst().first?.body, MatrixEncryptedEvent.body, "the encrypted event is a row in its place")
+        XCTAssertTrue(updates.contains { describe($0) == "held: \(MatrixEncryption.notice)" }, "\(updates.map(describe))")
+
+        // Enter after the switch: refused, the draft kept, nothing sent.
+        let mine = comment(by: ann, "must never leak")
+        XCTAssertEqual(source.send(mine), .failed(MatrixEncryption.refusal))
+        app.receive(updates)
+        app.update(.paste("must never leak"))
+        _ = app.update(.key(KeyPress(.enter)))
+        let lines = app.render().buffer.trimmedLines
+        XCTAssertTrue(lines[0].contains("🔒 encrypted"), "the header marks the room: \(lines)")
+        XCTAssertTrue(lines.contains { $0.contains("🔒 encrypted — cannot be read yet") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("› must never leak") }, "the draft is kept: \(lines)")
+        XCTAssertTrue(lines.contains { $0.contains("not sent, draft kept: the room is end-to-end encrypted") }, "\(lines)")
+        _ = app.update(.key(KeyPress(.character("u"), .ctrl)))
+        XCTAssertTrue(app.render().buffer.trimmedLines.contains { $0.hasPrefix("› \(MatrixEncryption.notice)") },
+                      "the empty composer says why")
+
+        // Whatever was in flight has landed by the time Bo's next message is seen.
+        let after = try bo.other.sendText(roomID: room, body: "later")
+        try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.id == after } }
+        XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+    }
+
+    func testACommentInTheOutboxIsHeldWhenTheOfflineCopyPredatesTheSwitchAndTheCopyKeepsIt() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Copy", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        // Ann's offline copy is written while the room is not encrypted…
+        try open(room, as: ann, environment: environment).stop()
+        // …then Bo switches encryption on, while a comment of Ann's waits in her outbox (she quit offline).
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        try bo.other.send(roomID: room, content: ciphertext(2), type: "m.room.encrypted")
+        let outbox = try outbox(of: ann, in: room, environment: environment)
+        try outbox.queue(CommentOutbox.Entry(txn: "c-waiting", author: ann.account.userID, created: Date(), body: "typed before the switch"))
+
+        // Reopened from the copy: the room's state is read before anything is sent.
+        let source = try open(room, as: ann, environment: environment)
+        XCTAssertEqual(source.unsentComments.map(\.id), ["c-waiting"])
+        let updates = try collectUpdates(from: source) { updates in
+            updates.contains { if case .sendFailed("c-waiting", _) = $0 { true } else if case .sendConfirmed("c-waiting") = $0 { true } else { false } }
+        }
+        XCTAssertTrue(updates.contains { describe($0) == "failed c-waiting: \(MatrixEncryption.held)" }, "\(updates.map(describe))")
+        source.stop()
+        XCTAssertEqual(outbox.unsent().map(\.txn), ["c-waiting"], "held, not lost")
+        XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+
+        // The copy now knows: opened with the server out of reach, the room refuses at once.
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)"))
+        XCTAssertEqual(MatrixRoomCache(me: ann.account.userID, address: address, environment: environment)?.load()?.isEncrypted, true)
+        let unreachable = MatrixClient(homeserver: try XCTUnwrap(URL(string: "http://127.0.0.1:9")), accessToken: "none")
+        let offline = try MatrixThreadSource(client: unreachable, address: address, me: ann.account.userID, environment: environment,
+                                             follows: false)
+        XCTAssertEqual(offline.sendingHeld, MatrixEncryption.notice)
+        XCTAssertEqual(offline.send(comment(by: ann, "offline")), .failed(MatrixEncryption.refusal))
+        let lines = screen(offline)
+        XCTAssertTrue(lines[0].contains("🔒 encrypted"), "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("› \(MatrixEncryption.notice)") }, "\(lines)")
+    }
+
+    func testACommentPendingThroughAnOutageIsHeldWhenTheRoomWasEncryptedMeanwhile() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Outage", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        // Ann's client reaches the server through a relay that can be cut; Bo's directly.
+        let relay = try TCPRelay(to: XCTUnwrap(server.port))
+        defer { relay.stop() }
+        let annClient = MatrixClient(homeserver: relay.baseURL, accessToken: ann.account.accessToken)
+        let source = try MatrixThreadSource(client: annClient, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                            me: ann.account.userID, environment: temporaryDataEnvironment())
+        defer { source.stop() }
+        relay.cut()
+        try collectUpdates(from: source) { $0.contains { if case .connection(.offline) = $0 { true } else { false } } }
+        let mine = comment(by: ann, "written while the server was out of reach")
+        XCTAssertEqual(source.send(mine), .pending)
+        // Encrypted while Ann's client cannot hear of it; then the way back opens.
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        relay.restore()
+        let updates = try collectUpdates(from: source, timeout: 60) { updates in
+            updates.contains { if case .sendFailed(mine.id, _) = $0 { true } else if case .sendConfirmed(mine.id) = $0 { true } else { false } }
+        }
+        XCTAssertTrue(updates.contains { describe($0) == "failed \(mine.id): \(MatrixEncryption.held)" }, "\(updates.map(describe))")
+        XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+    }
+
+    func testAnEncryptedRoomOpensReadOnlyWithItsEncryptedEventsInPlace() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Secret", preset: .publicChat, initialState: [
+            ["type": "m.room.encryption", "state_key": "", "content": Self.megolm]])
+        try ann.other.join(room)
+        let first = try bo.other.send(roomID: room, content: ciphertext(3), type: "m.room.encrypted")
+        let second = try bo.other.send(roomID: room, content: ciphertext(4), type: "m.room.encrypted")
+
+        let source = try open(room, as: ann, follows: false)
+        XCTAssertEqual(source.sendingHeld, MatrixEncryption.notice)
+        let rows = (source.openedComments as! ArrayCommentStore).comments.filter { $0.body == MatrixEncryptedEvent.body }
+        XCTAssertEqual(rows.map(\.id), [first, second])
+        XCTAssertEqual(source.send(comment(by: ann, "no")), .failed(MatrixEncryption.refusal))
+        // The `post` verb too.
+        XCTAssertThrowsError(try source.post("nor this", transactionID: "c-post")) { error in
+            XCTAssertTrue("\(error)".contains("end-to-end encrypted") && "\(error)".contains("nothing was posted"), "\(error)")
+        }
+        let lines = screen(source)
+        XCTAssertTrue(lines[0].contains("Secret") && lines[0].contains("🔒 encrypted"), "\(lines)")
+        XCTAssertEqual(lines.filter { $0.contains("🔒 encrypted — cannot be read yet") }.count, 2, "\(lines)")
+        XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+    }
+
+    func testAnInvitedEncryptedRoomIsNotJoinedWithoutAsking() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Invited", preset: .privateChat, invite: [ann.account.userID], initialState: [
+            ["type": "m.room.encryption", "state_key": "", "content": Self.megolm]])
+        func annIsIn() throws -> Bool {
+            ((try ann.other.call("GET", "/_matrix/client/v3/joined_rooms")["joined_rooms"] as? [String]) ?? []).contains(room)
+        }
+
+        // From the command line, as `comment-tui matrix:!room [--join-encrypted]` opens it.
+        var environment = temporaryDataEnvironment()
+        environment["XDG_CONFIG_HOME"] = try XCTUnwrap(environment["XDG_CACHE_HOME"]) + "/../config"
+        var accounts = try MatrixAccounts(path: XCTUnwrap(MatrixAccounts.path(environment: environment)))
+        accounts.add(.init(userID: ann.account.userID, homeserver: server.baseURL.absoluteString, accessToken: ann.account.accessToken,
+                           deviceID: "ANNDEVICE"))
+        try accounts.save()
+        let context = CommandContext(environment: environment, now: Date.init, writeOutput: { _ in }, writeError: { _ in },
+                                     readInput: { _ in [] }, inputIsTerminal: true)
+        func openFromCommandLine(_ arguments: [String]) throws -> OpenCommand.Target {
+            let request = try XCTUnwrap(OpenCommand.parse(arguments, context: context, version: "0"))
+            return try OpenCommand.resolve(file: request.file, handle: request.handle, context: context, usesCache: request.usesCache,
+                                           joinsEncrypted: request.joinsEncrypted)
+        }
+
+        XCTAssertThrowsError(try openFromCommandLine(["matrix:\(room)"])) { error in
+            XCTAssertTrue("\(error)".contains("end-to-end encrypted") && "\(error)".contains("--join-encrypted"), "\(error)")
+        }
+        XCTAssertFalse(try annIsIn(), "refused before joining")
+        // Asked to: joined, and read-only.
+        let target = try openFromCommandLine(["matrix:\(room)", "--join-encrypted"])
+        defer { target.source.close() }
+        XCTAssertTrue(try annIsIn())
+        XCTAssertEqual(target.source.sendingHeld, MatrixEncryption.notice)
+        // An invite to a room without encryption is taken as before.
+        let plain = try bo.other.createRoom(name: "Plain", preset: .privateChat, invite: [ann.account.userID])
+        XCTAssertNil(try open(plain, as: ann, follows: false).sendingHeld)
+    }
+}
