@@ -137,7 +137,9 @@ public final class MatrixClient: @unchecked Sendable {
              .serverCertificateNotYetValid?, .serverCertificateHasUnknownRoot?, .clientCertificateRejected?:
             return MatrixError(.tls, "TLS failure talking to \(server): the certificate was not accepted")
         case .timedOut?:
-            return MatrixError(.unreachable, "homeserver \(server) did not answer in time")
+            var error = MatrixError(.unreachable, "homeserver \(server) did not answer in time")
+            error.timedOut = true
+            return error
         case .cancelled?:
             return MatrixError(.cancelled, "stopped")
         default:
