@@ -64,7 +64,7 @@ extension CommentApp {
             parts.append("\(Self.count(pending)) not sent yet; \(pending == 1 ? "it waits" : "they wait") \(place) and \(pending == 1 ? "is" : "are") sent on the next start")
         }
         if refused > 0 {
-            parts.append("\(Self.count(refused)) refused; \(refused == 1 ? "it waits" : "they wait") \(place) to be retried, edited or discarded")
+            parts.append("\(Self.count(refused)) not sent; \(refused == 1 ? "it waits" : "they wait") \(place) to be retried, edited or discarded")
         }
         return parts.joined(separator: "\n")
     }
