@@ -40,7 +40,7 @@ extension CommentApp {
     func discardNotSent() {
         guard let target = notSentTarget else { return overlays.show("no comment waits unsent") }
         remove(target)
-        overlays.show("discarded the comment not sent")
+        overlays.show("comment discarded")
     }
 
     private func remove(_ target: (index: Int, comment: Comment)) {
