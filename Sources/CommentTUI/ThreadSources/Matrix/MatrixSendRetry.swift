@@ -19,7 +19,7 @@ struct MatrixSendRetry: Sendable {
     /// Attempts without a usable answer before the comment is given up on.
     static let unansweredLimit = 3
     /// The longest wait between attempts.
-    static let longestWait = 30.0
+    static let longestWait = MatrixThreadSource.longestRetry
 
     private var wait = 1.0
     private var unanswered = 0

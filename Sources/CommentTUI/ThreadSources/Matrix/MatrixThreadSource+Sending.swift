@@ -72,7 +72,7 @@ extension MatrixThreadSource {
                 if stopped || (error as? MatrixError)?.kind == .cancelled { return }
                 switch retry.next(after: error) {
                 case .retry(let seconds):
-                    if !(sendRetryWait ?? pause)(seconds) { return }
+                    if !pause(seconds) { return }
                 case .notSent(let reason):
                     return refuse(entry, reason: reason)
                 }

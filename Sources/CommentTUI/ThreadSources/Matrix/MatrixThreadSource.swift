@@ -66,12 +66,10 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// Seconds one send attempt waits for the server's answer.
     var sendTimeout: TimeInterval = 20
     /// One send attempt, returning the event id (tests put a misbehaving homeserver here).
-    var sendAttempt: ((_ client: MatrixClient, _ room: String, _ transactionID: String, _ content: JSONValue,
-                                 _ timeout: TimeInterval) throws -> String) = { client, room, transactionID, content, timeout in
+    var sendAttempt: (_ client: MatrixClient, _ room: String, _ transactionID: String, _ content: JSONValue,
+                      _ timeout: TimeInterval) throws -> String = { client, room, transactionID, content, timeout in
         try client.send(room: room, transactionID: transactionID, content: content, timeout: timeout)
     }
-    /// Waits between send attempts; false when stopped (tests pass time faster).
-    var sendRetryWait: ((_ seconds: Double) -> Bool)?
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
