@@ -23,7 +23,7 @@ extension KeyMap {
         let mentions = KeyHelp("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close")
         let pages = KeyHelp("Up/Down, PgUp/PgDn, Space, Home/End", "scroll F1 or the post · Esc, q close")
         // One line for the client's own keys, so the page still fits 80×24.
-        let panels = KeyHelp("F1 · F2 · F3 · Ctrl-L · Ctrl-Z", "help · hit-test · events · redraw · stop")
+        let panels = KeyHelp("F1, F2, F3 · Ctrl-L · Ctrl-Z", "help, hit-test, events · redraw · suspend")
         let screen = panels
         let anyCharacter = KeyPattern.anyCharacter([])
 
