@@ -84,4 +84,21 @@ final class LockedAppendTests: XCTestCase {
         app.keepUnsentInDraft()
         XCTAssertEqual(app.composer.draft.markdown, "doomed", "a comment that failed is kept too")
     }
+
+    func testAFailedAppendDiscardedWithAltXIsNotKeptAtQuit() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        let lock = try AppendLock(path: file.path)
+        lock.release(after: 10)  // A safety net: the test lets go itself.
+        type("doomed\r", into: app)
+        try FileManager.default.removeItem(atPath: file.path)
+        try FileManager.default.createDirectory(atPath: file.path, withIntermediateDirectories: false)
+        lock.release()
+        let mine = try XCTUnwrap(app.allComments.last?.id)
+        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } })
+        _ = app.update(.key(KeyPress(.character("x"), .alt)))
+        XCTAssertFalse(app.allComments.contains { $0.id == mine })
+        app.keepUnsentInDraft()
+        XCTAssertEqual(app.composer.draft.markdown, "", "discarded, so not brought back into the draft")
+    }
 }

@@ -48,10 +48,10 @@ final class ThreadSourceSeamTests: XCTestCase {
         pilot.type("again\n")
         source.deliver(.sendFailed(commentID: source.sent[1].id, reason: "room is read-only"))
         pilot.app.sourceIsReady()
-        XCTAssertEqual(pilot.app.message, "not sent: room is read-only — Enter to retry")
+        XCTAssertEqual(pilot.app.message, "not sent: room is read-only — Enter retries · Alt-T edits · Alt-X discards")
         XCTAssertTrue(pilot.app.overlays.messageIsError)
         pilot.draw()
-        XCTAssertTrue(pilot.lines.contains { $0.contains("· not sent — Enter to r") }, "kept in the feed, marked: \(pilot.lines)")
+        XCTAssertTrue(pilot.lines.contains { $0.contains("· not sent: room is read-only") }, "kept in the feed, marked: \(pilot.lines)")
         XCTAssertTrue(pilot.lines.contains("   again"))
 
         // Enter with an empty draft sends it again, under the same id (a server de-duplicates).
@@ -64,6 +64,41 @@ final class ThreadSourceSeamTests: XCTestCase {
         pilot.app.sourceIsReady()
         pilot.draw()
         XCTAssertFalse(pilot.lines.contains { $0.contains("sending…") || $0.contains("not sent") }, "\(pilot.lines)")
+    }
+
+    func testACommentNotSentIsTakenBackIntoTheComposerOrDiscardedByItsKeys() throws {
+        let (pilot, source) = try queued(.numbered(3))
+        pilot.type("first try\n")
+        pilot.advance(by: 1)
+        pilot.type("second try\n")
+        for comment in source.sent { source.deliver(.sendFailed(commentID: comment.id, reason: "room is read-only")) }
+        pilot.app.sourceIsReady()
+        pilot.advance(by: 1)
+        XCTAssertEqual(pilot.lines.filter { $0.hasPrefix(" Ann @ann") && $0.contains("· not sent: room") }.count, 2, "\(pilot.lines)")
+
+        // Alt-T with none selected takes the oldest back into the composer, before what is typed.
+        pilot.type("and more")
+        pilot.advance(by: 1)
+        pilot.press(KeyPress(.character("t"), .alt))
+        XCTAssertEqual(pilot.app.composer.draft.markdown, "first try\n\nand more")
+        XCTAssertEqual(pilot.app.message, "taken back into the composer")
+        pilot.advance(by: 1)
+        XCTAssertFalse(pilot.lines.contains("   first try"), "gone from the feed: \(pilot.lines)")
+        XCTAssertEqual(pilot.lines.filter { $0.hasPrefix(" Ann @ann") && $0.contains("· not sent") }.count, 1)
+
+        // Alt-X discards the selected one; with nothing left, the keys say so.
+        pilot.press(.altUp)
+        pilot.advance(by: 1)
+        pilot.press(KeyPress(.character("x"), .alt))
+        pilot.advance(by: 1)
+        XCTAssertFalse(pilot.lines.contains { $0.contains("second try") || $0.contains("not sent") }, "\(pilot.lines)")
+        XCTAssertEqual(pilot.app.commentCount, 3)
+        pilot.press(KeyPress(.character("x"), .alt))
+        XCTAssertEqual(pilot.app.message, "no comment waits unsent")
+        pilot.advance(by: 1)
+        pilot.press(.enter)
+        XCTAssertEqual(source.sent.count, 3, "Enter sends the draft taken back, as a new comment")
+        XCTAssertEqual(source.sent.last?.body, "first try\n\nand more")
     }
 
     func testOlderCommentsArriveAboveWithoutMovingTheReadingPosition() throws {

@@ -62,6 +62,31 @@ final class TmuxMatrixTests: XCTestCase {
         try boTerminal.waitFor("bo's client to exit") { $0.contains { $0.contains("EXIT=0") } }
     }
 
+    func testQuittingWithACommentUnsentSaysHowManyAndWhereTheyWait() throws {
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")
+        let roomID = try server.client(for: ann).createRoom(name: "Train", preset: .publicChat, alias: "train-\(suffix)")
+        try server.client(for: ann).sendText(roomID: roomID, body: "The post")
+        let terminal = try TmuxSession(columns: 90, rows: 20)
+        try open("matrix:#train-\(suffix):\(server.serverName)", as: "ann-\(suffix)", password: "pw-ann", in: terminal)
+
+        server.stop()
+        try terminal.waitFor("the status bar to say offline") { $0.last?.contains("offline") == true }
+        try terminal.literal("written in a tunnel")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.keys("Enter")
+        try terminal.waitFor("the comment pending") { $0.contains { $0.contains("sending…") } }
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.keys("C-c")
+        let exit = try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }
+        // The path may wrap (a space at the wrap is lost): the line starts the notice, the rows
+        // joined hold the rest whole.
+        let said = exit.joined().replacingOccurrences(of: " ", with: "")
+        XCTAssertTrue(exit.contains { $0.hasPrefix("comment-tui: 1 comment not sent yet; it waits in ") }, "\(exit)")
+        XCTAssertTrue(said.contains("outbox.jsonlandissentonthenextstart"), said)
+        XCTAssertFalse(said.contains(ann.accessToken) || said.contains("writteninatunnel"), "no token, no text: \(said)")
+    }
+
     func testACommentSentOfflineSurvivesKillDashNineAndIsPostedOnce() throws {
         let suffix = UUID().uuidString.prefix(6).lowercased()
         let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")

@@ -78,6 +78,8 @@ extension CommentApp {
             mentions.close()  // the list would cover the matches
             apply(feed.startSearch())
         case .send: send()
+        case .takeBackNotSent: takeBackNotSent()
+        case .discardNotSent: discardNotSent()
         case .edit: return nil    // carried out by handleKey, which passes the edit on to the mention list
         case .startChord: return apply(composer.startChord())
         case .format, .openEditor, .cancelChord: return nil    // only after Ctrl-X (see handleKey)

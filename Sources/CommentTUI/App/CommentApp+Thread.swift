@@ -91,7 +91,8 @@ extension CommentApp {
             case .sendFailed(let id, let reason):
                 guard deliveries[id] != nil else { continue }
                 deliveries[id] = .failed(reason: reason)
-                overlays.show("not sent: \(reason) — Enter to retry", error: true)
+                feed.invalidateLayouts()
+                overlays.show(Self.notSentNotice(reason), error: true)
             case .problem(let text):
                 overlays.show(text, error: true)
             case .connection(let state):
@@ -174,19 +175,17 @@ extension CommentApp {
         composer.replaceAll(withEdited: (unsent.map(\.body) + typed).joined(separator: "\n\n"), handles: comments.handleID)
     }
 
-    /// Enter with nothing to send: the oldest comment that failed to send goes again (same id,
-    /// so a source that de-duplicates posts it once).
+    /// Enter with nothing to send: the comment not sent goes again (the selected one, else the
+    /// oldest; same id, so a source that de-duplicates posts it once).
     private func retryFailedSend() {
-        let failed = deliveries.keys.filter { if case .failed = deliveries[$0] { true } else { false } }
-        guard let index = failed.compactMap(comments.indexOfAdded(id:)).min(),
-              case .success(let comment) = comments.comment(at: index) else { return }
+        guard let comment = notSentTarget?.comment else { return }
         let id = comment.id
         deliveries[id] = .sending
         feed.invalidateLayouts()
         switch source.send(comment) {
         case .failed(let reason):
             deliveries[id] = .failed(reason: reason)
-            overlays.show("not sent: \(reason) — Enter to retry", error: true)
+            overlays.show(Self.notSentNotice(reason), error: true)
         case .confirmed:
             deliveries[id] = nil
             place(id)

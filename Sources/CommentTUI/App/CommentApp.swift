@@ -70,9 +70,11 @@ public final class CommentApp {
         if thread.user(id: me.id) != me { thread.add(me) }
         comments = ThreadComments(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments)
         // Written in an earlier run and never confirmed: shown as on their way, in order.
+        // Those refused for good before show so, with the reason; they wait for the reader.
+        let notSent = source.notSentReasons
         for comment in source.unsentComments where !comments.containsAdded(id: comment.id) {
             comments.appendWaiting(comment)
-            deliveries[comment.id] = .sending
+            deliveries[comment.id] = notSent[comment.id].map { .failed(reason: VisibleText.escape($0)) } ?? .sending
         }
         sendingHeld = source.sendingHeld
         size = (columns, rows)
@@ -83,6 +85,9 @@ public final class CommentApp {
         scrollEvents.observe(feed.scroll.model)
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
         restoreReadMarker(source.loadReadMarker())
+        if let reason = notSent.values.first {
+            overlays.show(Self.notSentNotice(VisibleText.escape(reason), count: notSent.count), error: true)
+        }
         feed.delivery = { [unowned self] in self.deliveries[$0] }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }

@@ -2,6 +2,8 @@
 enum CommentDelivery: Equatable, Sendable {
     /// Sent and not yet confirmed: shown dimmed, `sending…`.
     case sending
-    /// Refused or abandoned: shown dimmed, `not sent — Enter to retry`, with the reason in the status bar.
+    /// Refused for good, or given up on: shown dimmed, `not sent: <reason>`, until the reader
+    /// retries it (Enter on an empty composer), takes it back into the draft (Alt-T) or
+    /// discards it (Alt-X). Held comments (a check before sending) are the same.
     case failed(reason: String)
 }

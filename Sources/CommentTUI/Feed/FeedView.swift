@@ -37,7 +37,7 @@ struct FeedView {
     struct Drawn: Equatable, Sendable {
         /// Links drawn whole.
         var links: Set<VisibleLink> = []
-        /// The newest comment whose header was on screen.
+        /// The newest comment in the thread whose header was on screen (not one of ours on its way).
         var lastHeaderShown: Int?
     }
 
@@ -67,11 +67,14 @@ struct FeedView {
             case .divider:
                 drawDivider(into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
             case .header(let row):
-                drawn.lastHeaderShown = position.comment
+                // Ours not in the thread yet are nothing the read marker could stand on: a refused
+                // one left last would hold it (and the receipt) back for good.
+                if case .success(let c) = comment.comment, delivery(c.id) != nil {} else { drawn.lastHeaderShown = position.comment }
                 if case .success(let c) = comment.comment, let header = comment.header {
                     var x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
                     if row == 0, let state = delivery(c.id) {
-                        let note = state == .sending ? " · sending…" : " · not sent — Enter to retry"
+                        var note = " · sending…"
+                        if case .failed(let reason) = state { note = " · not sent: \(reason)" }
                         x = buffer.write(note, column: x, row: screenRow, style: state == .sending ? Theme.dim : Theme.problem, limit: end)
                     }
                     highlightHeader(running, in: &buffer, row: screenRow, from: rect.column + FeedLayout.gutter, to: x)

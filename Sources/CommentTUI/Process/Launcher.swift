@@ -128,6 +128,10 @@ public enum Launcher {
         } else if orphaned {
             _ = try? seen.writeAll(Array("comment-tui: quit because its supervisor process ended; the draft is saved\n".utf8))
         }
+        // Comments not in the thread yet: how many, and where they wait (never their text).
+        if let unsent = app.unsentAtQuit {
+            _ = try? seen.writeAll(Array(unsent.split(separator: "\n").map { "comment-tui: \($0)\n" }.joined().utf8))
+        }
         do { try app.saveReadMarker() } catch {
             _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker: \(error)\n".utf8))
         }

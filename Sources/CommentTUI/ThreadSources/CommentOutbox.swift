@@ -8,8 +8,10 @@ import ThreadModel
 /// After a crash, `kill -9` or quitting offline, the next start finds what was never marked sent
 /// and sends it again under the same id (a room's transaction id; a file's source first looks
 /// whether the comment is in the file), so it is posted once. The file is JSON Lines, one record
-/// a line: `queued` (the comment) and `sent` (its id and event, or what became of it); a torn
-/// last line from a crash mid-write is ignored. Once nothing is waiting the file is removed.
+/// a line: `queued` (the comment), `sent` (its id and event, or what became of it), `refused`
+/// (the server refused it for good: it waits, with the reason, for the reader to retry, take it
+/// back or discard it, and is not sent blindly at the next start) and `discarded`; a torn last
+/// line from a crash mid-write is ignored. Once nothing is waiting the file is removed.
 struct CommentOutbox {
     /// A comment waiting to be sent, as queued.
     struct Entry: Codable, Equatable, Sendable {
@@ -19,6 +21,9 @@ struct CommentOutbox {
         var created: Date
         var body: String
         var replyTo: String?
+        /// Why it is not being sent (refused for good), as the last `refused` record says; a
+        /// later `queued` record (a retry) clears it. Not part of the queued record itself.
+        var notSent: String? = nil
 
         enum CodingKeys: String, CodingKey { case txn, author, created, body, replyTo = "reply_to" }
 
@@ -31,16 +36,19 @@ struct CommentOutbox {
         var entry: Entry?
         var txn: String?
         var event: String?
+        var reason: String?
     }
 
     /// The outbox file.
     let path: String
 
-    /// Comments queued and never marked sent, oldest first.
+    /// Comments queued and never marked sent or discarded, oldest first; those refused carry the
+    /// reason in `notSent`.
     func unsent() -> [Entry] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         var queued: [Entry] = []
         var sent: Set<String> = []
+        var refusals: [String: String] = [:]
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         for line in data.split(separator: UInt8(ascii: "\n")) {
@@ -49,10 +57,16 @@ struct CommentOutbox {
             // Queued again (its author changed): the later entry holds, at the first one's place.
             if record.type == "queued", let entry = record.entry {
                 if let slot = queued.firstIndex(where: { $0.txn == entry.txn }) { queued[slot] = entry } else { queued.append(entry) }
+                refusals[entry.txn] = nil
             }
-            if record.type == "sent", let txn = record.txn { sent.insert(txn) }
+            if record.type == "sent" || record.type == "discarded", let txn = record.txn { sent.insert(txn) }
+            if record.type == "refused", let txn = record.txn { refusals[txn] = record.reason ?? "refused" }
         }
-        return queued.filter { !sent.contains($0.txn) }
+        return queued.filter { !sent.contains($0.txn) }.map { entry in
+            var entry = entry
+            entry.notSent = refusals[entry.txn]
+            return entry
+        }
     }
 
     /// Keeps a comment before it is sent; throws when it could not be made durable.
@@ -61,6 +75,19 @@ struct CommentOutbox {
     /// Marks a comment sent; when nothing is left waiting, removes the file.
     func markSent(_ txn: String, event: String) throws {
         try append(Record(type: "sent", txn: txn, event: event))
+        if unsent().isEmpty { FileSystem.unlink(path) }
+    }
+
+    /// Marks a comment refused for good, with the server's reason: it stays, not sent, until the
+    /// reader retries (queued again) or discards it.
+    func markRefused(_ txn: String, reason: String) throws {
+        try append(Record(type: "refused", txn: txn, reason: reason))
+    }
+
+    /// Forgets a comment the reader discarded (or took back into the draft); when nothing is left
+    /// waiting, removes the file.
+    func discard(_ txn: String) throws {
+        try append(Record(type: "discarded", txn: txn))
         if unsent().isEmpty { FileSystem.unlink(path) }
     }
 

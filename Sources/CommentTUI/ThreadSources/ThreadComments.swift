@@ -175,6 +175,17 @@ final class ThreadComments {
         return (base + from, base + to)
     }
 
+    /// Takes out one of the reader's comments still waiting (discarded, or taken back into the
+    /// draft); returns the position it had.
+    func removeWaiting(id: String) -> Int? {
+        guard waiting.contains(id),
+              let slot = added.lastIndex(where: { if case .comment(let c) = $0 { c.id == id } else { false } }) else { return nil }
+        waiting.remove(id)
+        addedIDs.remove(id)
+        added.remove(at: slot)
+        return older.count + opened.commentCount + slot
+    }
+
     /// Forgets every comment known and holds the thread as read again from its start (its file
     /// was replaced or cut); ours still waiting stay, last, unless `isInThread` finds them.
     func reopen(thread: CommentThread, opened: CommentStore, hasOlder: Bool, isInThread: (String) -> Bool) {

@@ -40,6 +40,12 @@ public protocol ThreadSource: AnyObject {
     /// across a crash or quitting offline), oldest first; they are on their way again, each
     /// ending in `.sendConfirmed` or `.sendFailed`.
     var unsentComments: [Comment] { get }
+    /// Of `unsentComments`, those not on their way, and why, by id: refused for good before this
+    /// run (or held back). They are not sent again until the reader retries them (`send` with
+    /// the same comment), and go with `discardUnsent`.
+    var notSentReasons: [String: String] { get }
+    /// Where comments not in the thread yet wait between runs (an outbox), for the words at quit.
+    var outboxPath: String? { get }
 
     /// Why the thread takes no comments for now (a room switched to end-to-end encryption), as
     /// the room's notice; nil when it takes them. Comments already on their way stay kept, held.
@@ -66,6 +72,9 @@ public protocol ThreadSource: AnyObject {
     /// Whether a comment with this id is in the thread as opened or on its way (`unsentComments`):
     /// a draft saved while being sent as it was sent.
     func containsComment(id: String) -> Bool
+    /// The reader discarded a comment of theirs that was not sent (or took it back into the
+    /// draft): it is forgotten here and never sent.
+    func discardUnsent(id: String)
     /// At quit: takes back the reader's comments the source will not deliver once the client is
     /// gone (a file's appends still waiting for its lock, or failed), oldest first, so the app
     /// keeps them as the draft. None of them is sent after this returns. A source that keeps
@@ -85,6 +94,9 @@ extension ThreadSource {
     public func readMarkerMoved(_ marker: ReadMarker) {}
     public var unsentComments: [Comment] { [] }
     public var sendingHeld: String? { nil }
+    public var notSentReasons: [String: String] { [:] }
+    public var outboxPath: String? { nil }
+    public func discardUnsent(id: String) {}
     public func containsComment(id: String) -> Bool { unsentComments.contains { $0.id == id } }
     public func fillGap(_ id: String) {}
     public func withdrawUnsent() -> [Comment] { [] }
@@ -114,7 +126,8 @@ public enum ThreadUpdate: Sendable {
     case reopened(String)
     /// A `.pending` comment reached the thread.
     case sendConfirmed(commentID: String)
-    /// A `.pending` comment could not be sent, and why.
+    /// A `.pending` comment could not be sent, and why: it stays, not sent, until the reader
+    /// retries, takes back or discards it.
     case sendFailed(commentID: String, reason: String)
     /// Something went wrong that the reader should know of (a line that did not read, a
     /// connection lost), worded for the status bar; the source carries on where it can. A source

@@ -39,6 +39,10 @@ enum KeyAction: Equatable {
 
     // The composer
     case send
+    /// Alt-T: the comment not sent (selected, else the oldest) back into the composer.
+    case takeBackNotSent
+    /// Alt-X: the comment not sent (selected, else the oldest) discarded.
+    case discardNotSent
     case edit(ComposerEdit)
     /// Ctrl-X: the next key picks a format or the editor.
     case startChord

@@ -5,6 +5,7 @@ extension KeyMap {
     /// `CommentApp.keyContexts` gives); the F1 page lists help lines in this order, each once.
     static let bindings: [KeyBinding] = {
         let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send (empty: retry unsent) · new line")
+        let notSent = KeyHelp("Alt-T · Alt-X", "not sent: edit in the composer · discard")
         let quit = KeyHelp("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)")
         let page = KeyHelp("PageUp / PageDown", "feed by a page (the list's, when open)")
         let row = KeyHelp("Ctrl-Up/Down, Shift-Up/Down", "feed by a row")
@@ -21,13 +22,16 @@ extension KeyMap {
         let editor = KeyHelp("Ctrl-X Ctrl-E", "edit the draft in $EDITOR")
         let mentions = KeyHelp("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close")
         let pages = KeyHelp("Up/Down, PgUp/PgDn, Space, Home/End", "scroll F1 or the post · Esc, q close")
-        let panels = KeyHelp("F1 · F2 · F3", "help · hit-test · events")
-        let screen = KeyHelp("Ctrl-L · Ctrl-Z", "redraw · suspend")
+        // One line for the client's own keys, so the page still fits 80×24.
+        let panels = KeyHelp("F1, F2, F3 · Ctrl-L · Ctrl-Z", "help, hit-test, events · redraw · suspend")
+        let screen = panels
         let anyCharacter = KeyPattern.anyCharacter([])
 
         return [
             // The client and the feed: tried before the composer.
             KeyBinding(.feed, [.key(.enter)], .send, send),
+            KeyBinding(.feed, [.alt("t")], .takeBackNotSent, notSent),
+            KeyBinding(.feed, [.alt("x")], .discardNotSent, notSent),
             KeyBinding(.feed, [.ctrl("c"), .key(.function(10))], .quit, quit),
             KeyBinding(.feed, [.ctrl("d")], .quitOrDeleteForward, quit),
             KeyBinding(.feed, [.key(.pageUp)], .scrollFeed(.pageUp), page),

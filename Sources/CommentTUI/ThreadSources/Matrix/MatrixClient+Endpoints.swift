@@ -139,7 +139,7 @@ extension MatrixClient {
                      timestamp: Date? = nil, timeout: TimeInterval = 20) throws -> String {
         let query = timestamp.map { ["ts": String(Int64(($0.timeIntervalSince1970 * 1000).rounded()))] } ?? [:]
         guard let id = try request("PUT", ["rooms", room, "send", type, transactionID], query: query, body: content,
-                                   timeout: timeout)["event_id"]?.string else {
+                                   timeout: timeout, hardDeadline: true)["event_id"]?.string else {
             throw MatrixError(.malformed, "sending returned no event id")
         }
         return id

@@ -54,9 +54,11 @@ public final class MatrixClient: @unchecked Sendable {
     /// - Parameters:
     ///   - path: path components after the version, each percent-encoded here (room ids, aliases).
     ///   - timeout: seconds before giving up (a long poll asks for its own timeout plus a margin).
+    ///   - hardDeadline: also give up once `timeout` seconds passed in all, answer or not (a
+    ///     send: URLSession on Linux leaves a request the server never answers waiting for good).
     @discardableResult
     public func request(_ method: String, _ path: [String], query: [String: String] = [:], body: JSONValue? = nil,
-                        timeout: TimeInterval = 20) throws -> JSONValue {
+                        timeout: TimeInterval = 20, hardDeadline: Bool = false) throws -> JSONValue {
         var query = query
         if let assertedUser { query["user_id"] = assertedUser }
         let url = try url(path, query: query)
@@ -70,7 +72,7 @@ public final class MatrixClient: @unchecked Sendable {
             request.httpBody = Data("{}".utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, status) = try exchange(request)
+        let (data, status) = try exchange(request, deadline: hardDeadline ? timeout : nil)
         let json = try? JSONValue(parsing: data)
         guard (200..<300).contains(status) else { throw Self.serverError(status: status, json: json) }
         guard let json else { throw MatrixError(.malformed, "\(homeserver.absoluteString) answered with something other than JSON") }
@@ -98,7 +100,7 @@ public final class MatrixClient: @unchecked Sendable {
     /// Unreserved characters only: everything else in a path segment or query value is escaped.
     private static let segmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    private func exchange(_ request: URLRequest) throws -> (Data, Int) {
+    private func exchange(_ request: URLRequest, deadline: TimeInterval? = nil) throws -> (Data, Int) {
         let done = DispatchSemaphore(value: 0)
         let outcome = ExchangeOutcome()
         let task = session.dataTask(with: request) { data, response, error in
@@ -115,7 +117,16 @@ public final class MatrixClient: @unchecked Sendable {
         running[number] = task
         lock.unlock()
         task.resume()
-        done.wait()
+        var answeredInTime = true
+        if let deadline {
+            if done.wait(timeout: .now() + deadline) == .timedOut {
+                answeredInTime = false
+                task.cancel()
+                done.wait()
+            }
+        } else {
+            done.wait()
+        }
         lock.lock()
         running[number] = nil
         let cancelled = isCancelled
@@ -123,6 +134,7 @@ public final class MatrixClient: @unchecked Sendable {
         received += data?.count ?? 0
         lock.unlock()
         if cancelled { throw MatrixError(.cancelled, "stopped") }
+        if !answeredInTime { throw describe(URLError(.timedOut)) }
         if let error { throw describe(error) }
         guard let status else { throw MatrixError(.malformed, "\(homeserver.absoluteString) gave no HTTP answer") }
         return (data ?? Data(), status)
@@ -137,7 +149,9 @@ public final class MatrixClient: @unchecked Sendable {
              .serverCertificateNotYetValid?, .serverCertificateHasUnknownRoot?, .clientCertificateRejected?:
             return MatrixError(.tls, "TLS failure talking to \(server): the certificate was not accepted")
         case .timedOut?:
-            return MatrixError(.unreachable, "homeserver \(server) did not answer in time")
+            var error = MatrixError(.unreachable, "homeserver \(server) did not answer in time")
+            error.timedOut = true
+            return error
         case .cancelled?:
             return MatrixError(.cancelled, "stopped")
         default:

@@ -24,6 +24,8 @@ public struct MatrixError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// How long the server asked us to wait before trying again (HTTP 429), in seconds.
     public var retryAfter: Double?
+    /// The server took the request and gave no answer in time (not: could not be reached).
+    public var timedOut = false
 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
@@ -36,6 +38,10 @@ public struct MatrixError: Error, Sendable, CustomStringConvertible {
     public var errcode: String? { if case .server(_, let code) = kind { code } else { nil } }
     /// The HTTP status, if the server answered.
     public var status: Int? { if case .server(let status, _) = kind { status } else { nil } }
+
+    /// Whether the server took the request and gave nothing usable back (no answer in time, or
+    /// not the answer the API promises): trying again may help, but not forever.
+    public var isUnanswered: Bool { timedOut || kind == .malformed }
 
     /// Whether trying again later may succeed: the network, rate limits and server trouble.
     public var isTransient: Bool {

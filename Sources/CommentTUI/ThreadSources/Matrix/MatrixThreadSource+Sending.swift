@@ -8,17 +8,31 @@ extension MatrixThreadSource {
 
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome {
         if sendingHeld != nil { return .failed(MatrixEncryption.refusal) }
-        let replyTo = parentID.flatMap { id in locked { timeline.eventID(forComment: id) } }
+        // A retry of a refused comment keeps what it answered.
+        let earlier = locked { refused[comment.id] }
+        let replyTo = parentID.flatMap { id in locked { timeline.eventID(forComment: id) } } ?? earlier?.replyTo
         let entry = CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created, body: comment.body, replyTo: replyTo)
+        // What the server would refuse for good is refused here, before it leaves: the draft stays.
+        if let problem = MatrixEventSize.problem(content: locked({ messageContent(entry.body, replyTo: entry.replyTo) })) {
+            return .failed(problem)
+        }
         do {
             // On disk before the first attempt: whatever happens next, the next start sends it.
             try outbox?.queue(entry)
         } catch {
             return .failed("could not keep it in the outbox: \(error)")
         }
+        locked { refused[comment.id] = nil }
         stopTyping()
         resend(entry)
         return .pending
+    }
+
+    /// The reader discarded a refused comment (or took it back into the draft): it leaves the
+    /// outbox and is never sent.
+    public func discardUnsent(id: String) {
+        guard locked({ refused.removeValue(forKey: id) }) != nil else { return }
+        try? outbox?.discard(id)
     }
 
     /// Queues a kept comment for sending (again).
@@ -28,7 +42,7 @@ extension MatrixThreadSource {
             sending[entry.txn] = entry.comment
             return messageContent(entry.body, replyTo: entry.replyTo)
         }
-        sendQueue.async { [weak self] in self?.deliver(content, transactionID: entry.txn) }
+        sendQueue.async { [weak self] in self?.deliver(content, entry: entry) }
     }
 
     /// The event content for a comment body: mentions resolved against the members (call locked).
@@ -39,13 +53,15 @@ extension MatrixThreadSource {
         return JSONValue(foundation: message.json)
     }
 
-    /// Sends until the server accepts or refuses; the network's absence only delays it.
-    private func deliver(_ content: JSONValue, transactionID: String) {
-        var delay = 1.0
+    /// Sends until the server accepts or refuses; the network's absence only delays it, and a
+    /// server that never answers usably is given a few tries (`MatrixSendRetry`).
+    private func deliver(_ content: JSONValue, entry: CommentOutbox.Entry) {
+        let transactionID = entry.txn
+        var retry = MatrixSendRetry()
         while !stopped {
             do {
                 if try holdsSending() { return hold(transactionID) }
-                let eventID = try client.send(room: roomID, transactionID: transactionID, content: content)
+                let eventID = try sendAttempt(client, roomID, transactionID, content, sendTimeout)
                 try? outbox?.markSent(transactionID, event: eventID)
                 // Confirmed by whichever comes first, this answer or the sync's echo (matched by
                 // `unsigned.transaction_id`): a resend after a restart may get no echo at all.
@@ -54,14 +70,29 @@ extension MatrixThreadSource {
                 }
                 if let comment = locked({ sending.removeValue(forKey: transactionID) }) { remember(sent: comment) }
                 return
-            } catch let error as MatrixError where error.isTransient {
-                if !pause(error.retryAfter ?? delay) { return }
-                delay = min(delay * 2, Self.longestRetry)
             } catch {
-                report([.sendFailed(commentID: transactionID, reason: "\(error)")])
-                return
+                if stopped || (error as? MatrixError)?.kind == .cancelled { return }
+                switch retry.next(after: error) {
+                case .retry(let seconds):
+                    if !pause(seconds) { return }
+                case .notSent(let reason):
+                    return refuse(entry, reason: reason)
+                }
             }
         }
+    }
+
+    /// Leaves a comment not sent, for good until the reader acts: kept so, with the reason, in
+    /// the outbox (the next start shows it so, and does not send it blindly).
+    private func refuse(_ entry: CommentOutbox.Entry, reason: String) {
+        var kept = entry
+        kept.notSent = reason
+        try? outbox?.markRefused(entry.txn, reason: reason)
+        locked {
+            sending[entry.txn] = nil
+            refused[entry.txn] = kept
+        }
+        report([.sendFailed(commentID: entry.txn, reason: reason)])
     }
 
     /// Typing notices: on at the first keystroke (renewed every 20 s), off on send, clear or

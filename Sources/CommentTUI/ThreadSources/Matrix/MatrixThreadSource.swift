@@ -64,6 +64,16 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var encryptionChecked: Bool
     /// Comments of ours on their way, by transaction id (for the cache once confirmed).
     var sending: [String: Comment] = [:]
+    /// Comments of ours refused for good (here or in an earlier run), by transaction id, with the
+    /// reason in `notSent`: kept for a retry, never sent on their own.
+    var refused: [String: CommentOutbox.Entry] = [:]
+    /// Seconds one send attempt waits for the server's answer.
+    var sendTimeout: TimeInterval = 20
+    /// One send attempt, returning the event id (tests put a misbehaving homeserver here).
+    var sendAttempt: (_ client: MatrixClient, _ room: String, _ transactionID: String, _ content: JSONValue,
+                      _ timeout: TimeInterval) throws -> String = { client, room, transactionID, content, timeout in
+        try client.send(room: room, transactionID: transactionID, content: content, timeout: timeout)
+    }
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
@@ -120,10 +130,12 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
             }
         }
         unsentComments = follows ? waiting.map(\.comment) : []
+        // Refused in an earlier run: shown not sent, with the reason, until the reader acts.
+        if follows { for entry in waiting where entry.notSent != nil { refused[entry.txn] = entry } }
         if !isFromCache { saveCache() }
         if follows {
             startSyncing()
-            for entry in waiting { resend(entry) }
+            for entry in waiting where entry.notSent == nil { resend(entry) }
         }
     }
 
@@ -134,6 +146,10 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     static func stateFiles(me: String, roomID: String, environment: [String: String]) -> ThreadStateFiles? {
         ThreadStateFiles(key: "matrix:\(me):\(roomID)", name: roomID, environment: environment)
     }
+
+    public var notSentReasons: [String: String] { locked { refused.compactMapValues(\.notSent) } }
+
+    public var outboxPath: String? { outbox?.path }
 
     /// The reader as a thread user.
     public var reader: User { locked { timeline.members.user(id: me) } }

@@ -74,6 +74,11 @@ final class ThreadFileAppender: @unchecked Sendable {
         }
     }
 
+    /// Forgets a comment whose append failed (the reader discarded it or took it back).
+    func discard(_ id: String) {
+        condition.withLock { failed.removeAll { $0.id == id } }
+    }
+
     /// Comments waiting for the source to read the file they met (tests).
     var deferredCount: Int { condition.withLock { deferred.count } }
 

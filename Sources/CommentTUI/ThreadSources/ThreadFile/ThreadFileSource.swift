@@ -175,6 +175,12 @@ public final class ThreadFileSource: ThreadSource {
         return taken
     }
 
+    /// The reader discarded a comment whose append failed, or took it back into the draft.
+    public func discardUnsent(id: String) {
+        following?.appender.discard(id)
+        try? outbox?.discard(id)
+    }
+
     /// Waits until no append is queued or running (tests); false after `timeout` seconds.
     func waitForAppends(timeout: Double) -> Bool { following?.appender.waitUntilIdle(timeout: timeout) ?? true }
 

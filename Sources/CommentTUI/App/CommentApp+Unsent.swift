@@ -1,0 +1,73 @@
+import Foundation
+import ThreadModel
+
+/// Comments of the reader's that are not sent (refused for good, given up on, held): the keys
+/// that retry one, take it back into the composer or discard it, and what quitting says of those
+/// still waiting.
+extension CommentApp {
+    /// What the status bar says of a comment not sent: the reason and the keys.
+    static func notSentNotice(_ reason: String, count: Int = 1) -> String {
+        let what = count == 1 ? "not sent" : "\(count) comments not sent"
+        return "\(what): \(reason) — Enter retries · Alt-T edits · Alt-X discards"
+    }
+
+    /// The reader's comments not sent, oldest first, by position.
+    private var notSentPositions: [Int] {
+        deliveries.compactMap { id, state in
+            if case .failed = state { comments.indexOfAdded(id: id) } else { nil }
+        }.sorted()
+    }
+
+    /// The comment not sent the keys act on: the selected one if it is not sent, else the oldest.
+    var notSentTarget: (index: Int, comment: Comment)? {
+        let positions = notSentPositions
+        guard let index = feed.selected.flatMap({ positions.contains($0) ? $0 : nil }) ?? positions.first,
+              case .success(let comment) = comments.comment(at: index) else { return nil }
+        return (index, comment)
+    }
+
+    /// Alt-T: the comment not sent comes back into the composer (before what is typed there) and
+    /// leaves the feed and the outbox; sending it again is sending a new comment.
+    func takeBackNotSent() {
+        guard let target = notSentTarget else { return overlays.show("no comment waits unsent") }
+        let typed = composer.bodyToSend == nil ? [] : [composer.draft.markdown]
+        composer.replaceAll(withEdited: ([target.comment.body] + typed).joined(separator: "\n\n"), handles: comments.handleID)
+        remove(target)
+        overlays.show("taken back into the composer")
+    }
+
+    /// Alt-X: the comment not sent is discarded, from the feed and the outbox.
+    func discardNotSent() {
+        guard let target = notSentTarget else { return overlays.show("no comment waits unsent") }
+        remove(target)
+        overlays.show("comment discarded")
+    }
+
+    private func remove(_ target: (index: Int, comment: Comment)) {
+        source.discardUnsent(id: target.comment.id)
+        deliveries[target.comment.id] = nil
+        guard let index = comments.removeWaiting(id: target.comment.id) else { return }
+        let wasSelected = feed.selected == index
+        feed.commentsReplaced(at: index, removed: 1, inserted: 0)
+        if wasSelected || feed.selected.map({ $0 >= comments.count }) == true { feed.selected = nil }
+    }
+
+    /// At quit, for the terminal: how many of the reader's comments are not in the thread and
+    /// where they wait (nil when none wait, or the source keeps no outbox).
+    public var unsentAtQuit: String? {
+        guard !deliveries.isEmpty, let path = source.outboxPath else { return nil }
+        let refused = deliveries.values.filter { if case .failed = $0 { true } else { false } }.count
+        let pending = deliveries.count - refused
+        let place = "in \(VisibleText.escape(path))"
+        var parts: [String] = []
+        if pending > 0 {
+            parts.append("\(Self.count(pending)) not sent yet; \(pending == 1 ? "it waits" : "they wait") \(place) and \(pending == 1 ? "is" : "are") sent on the next start")
+        }
+        if refused > 0 {
+            parts.append("\(Self.count(refused)) not sent; \(refused == 1 ? "it waits" : "they wait") \(place) to be retried, edited or discarded")
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    private static func count(_ n: Int) -> String { n == 1 ? "1 comment" : "\(n) comments" }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// What to do after a failed attempt to send one comment: try again (with the same transaction
+/// id, so it is posted once) after a wait, or give up and leave it `not sent` with the reason.
+///
+/// A homeserver that cannot be reached, is busy (5xx) or rate-limits (429) is waited for with
+/// backoff for as long as it takes: the comment waits in the outbox, and the status bar says
+/// offline. One that takes the request and gives nothing usable back (no answer in time, a
+/// `200` without an `event_id`) gets a few more tries; a refusal for good (any other 4xx) none.
+struct MatrixSendRetry: Sendable {
+    /// The next step after a failure.
+    enum Next: Equatable, Sendable {
+        /// Send again after this many seconds.
+        case retry(after: Double)
+        /// Stop: the comment is not sent, for this reason.
+        case notSent(String)
+    }
+
+    /// Attempts without a usable answer before the comment is given up on.
+    static let unansweredLimit = 3
+    /// The longest wait between attempts.
+    static let longestWait = MatrixThreadSource.longestRetry
+
+    private var wait = 1.0
+    private var unanswered = 0
+
+    /// Decides after an attempt failed with `error`.
+    mutating func next(after error: Error) -> Next {
+        guard let error = error as? MatrixError else { return .notSent("\(error)") }
+        if error.isUnanswered {
+            unanswered += 1
+            if unanswered >= Self.unansweredLimit {
+                return .notSent("\(error.message) (\(unanswered) tries)")
+            }
+        } else if !error.isTransient {
+            return .notSent(error.message)
+        }
+        defer { wait = min(wait * 2, Self.longestWait) }
+        return .retry(after: error.retryAfter ?? wait)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import ThreadModel
+@testable import CommentTUI
+import CommentTUITestSupport
+
+/// Comments a real Synapse refuses for good (too large, forbidden after a kick or by power
+/// levels): refused before sending where we can know, else `not sent: <reason>` with keys to
+/// retry, take back or discard; never blocking later sends or the read marker; kept as refused
+/// across a restart. Keys are pressed a second apart, as a person would.
+final class MatrixRefusalTests: SharedSynapseTestCase {
+    /// A pilot over `source` at 100×30, its clock at the wall clock's pace (a second per input).
+    private func pilot(_ source: MatrixThreadSource) -> Pilot {
+        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 30)
+        app.wallTime = Date()
+        return Pilot(app: app, screen: HeadlessScreen(columns: 100, rows: 30))
+    }
+
+    /// A second passes (the app hears of it), then what the source reported is taken.
+    private func pause(_ pilot: Pilot, _ source: ThreadSource) {
+        Thread.sleep(forTimeInterval: 1)
+        pilot.app.wallTime = Date()
+        pilot.advance(by: 1)
+        pilot.app.receive(source.takeUpdates())
+        pilot.draw()
+    }
+
+    /// Feeds the source's updates to the app, frame by frame, until `done` holds (bounded).
+    private func pump(_ pilot: Pilot, _ source: ThreadSource, timeout: Double = 20, _ what: String,
+                      file: StaticString = #filePath, line: UInt = #line, until done: () throws -> Bool) rethrows {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !done() {
+            guard Date() < deadline else { return XCTFail("\(what) did not happen in \(timeout) s: \(pilot.lines)", file: file, line: line) }
+            if let ready = source.updatesReady { _ = try? Poll.readable([ready], timeout: 0.2) }
+            pilot.app.wallTime = Date()
+            pilot.advance(by: 0.2)
+            pilot.app.receive(source.takeUpdates())
+            pilot.draw()
+        }
+    }
+
+    private func screenHas(_ pilot: Pilot, _ text: String) -> Bool { pilot.lines.contains { $0.contains(text) } }
+
+    /// Power levels under which only Bo may post messages (`allowed` false), or anyone.
+    private func setMessagesAllowed(_ allowed: Bool, by bo: MatrixTestUser, in room: String) throws {
+        try bo.other.sendState(roomID: room, type: "m.room.power_levels", content: [
+            // Room version 12: the creator's power is beyond the list, which must not name them.
+            "users_default": 0, "events_default": 0, "state_default": 50,
+            "ban": 50, "kick": 50, "redact": 50, "invite": 0, "events": ["m.room.message": allowed ? 0 : 50],
+        ])
+    }
+
+    /// The event Ann's public read receipt is on, as Bo's sync sees it.
+    private func receipt(of ann: MatrixTestUser, in room: String, seenBy bo: MatrixTestUser) throws -> String? {
+        let sync = try bo.other.sync()
+        let rooms = (sync["rooms"] as? [String: Any])?["join"] as? [String: Any]
+        let events = ((rooms?[room] as? [String: Any])?["ephemeral"] as? [String: Any])?["events"] as? [[String: Any]] ?? []
+        var newest: (String, Int)?
+        for event in events where event["type"] as? String == "m.receipt" {
+            for (eventID, kinds) in event["content"] as? [String: Any] ?? [:] {
+                guard let read = (kinds as? [String: Any])?["m.read"] as? [String: Any],
+                      let mine = read[ann.account.userID] as? [String: Any] else { continue }
+                let ts = mine["ts"] as? Int ?? 0
+                if newest.map({ ts >= $0.1 }) ?? true { newest = (eventID, ts) }
+            }
+        }
+        return newest?.0
+    }
+
+    func testACommentOverTheEventLimitIsRefusedBeforeSendingWithTheDraftKept() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Large", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        let source = try open(room, as: ann, environment: environment)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        let large = String(repeating: "seventy kilobytes ", count: 4_000)
+        pilot.send(.paste(large))
+        pause(pilot, source)
+        pilot.press(.enter)
+        XCTAssertEqual(pilot.app.composer.draft.markdown, large, "the draft is kept")
+        XCTAssertTrue(pilot.app.message?.contains("too long") == true, "\(pilot.app.message ?? "no message")")
+        XCTAssertFalse(screenHas(pilot, "sending…"), "\(pilot.lines)")
+        pause(pilot, source)
+        XCTAssertFalse(try ann.other.messageBodies(roomID: room).contains(large), "never sent")
+        XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty, "nothing waits to be sent")
+    }
+
+    func testACommentJustUnderTheLimitIsAcceptedBySynapse() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Largest", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let source = try open(room, as: ann, environment: temporaryDataEnvironment())
+        defer { source.stop() }
+        // As large as our check lets through: the envelope's allowance must cover what Synapse adds.
+        let overhead = source.locked { source.messageContent("") }.serialized().count
+        let body = String(repeating: "x", count: MatrixEventSize.contentLimit - overhead)
+        XCTAssertEqual(source.locked { source.messageContent(body) }.serialized().count, MatrixEventSize.contentLimit)
+        let sent = comment(by: ann, body)
+        XCTAssertEqual(source.send(sent), .pending)
+        let updates = try collectUpdates(from: source) { $0.contains {
+            if case .sendConfirmed(sent.id) = $0 { return true }
+            if case .sendFailed(sent.id, _) = $0 { return true }
+            return false
+        } }
+        XCTAssertFalse(updates.contains { if case .sendFailed = $0 { true } else { false } }, "\(updates.map(describe))")
+    }
+
+    func testARefusedCommentBlocksNeitherLaterSendsNorTheReadMarkerAndStaysRefusedAfterARestart() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Refused", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        var source = try open(room, as: ann, environment: environment)
+        var pilot = pilot(source)
+        try setMessagesAllowed(false, by: bo, in: room)
+        pilot.type("refused by power levels")
+        pause(pilot, source)
+        pilot.press(.enter)
+        try pump(pilot, source, "the refusal") { screenHas(pilot, "not sent: forbidden") }
+        XCTAssertTrue(pilot.app.message?.contains("Alt-X") == true, "the keys are said: \(pilot.app.message ?? "")")
+
+        // Others' comments arrive above it; read at the bottom, the marker and receipt follow.
+        try bo.other.sendText(roomID: room, body: "from bo, one")
+        let newest = try bo.other.sendText(roomID: room, body: "from bo, two")
+        try pump(pilot, source, "bo's comments") { screenHas(pilot, "from bo, two") }
+        var marker: String?
+        for _ in 0..<100 where marker != newest {
+            pause(pilot, source)
+            marker = try ann.client.fullyRead(room: room, userID: ann.account.userID)
+        }
+        XCTAssertEqual(marker, newest, "the read marker moves past the refused comment")
+        XCTAssertEqual(try receipt(of: ann, in: room, seenBy: bo), newest, "so does the read receipt")
+
+        // A later comment still goes while the refused one sits there.
+        try setMessagesAllowed(true, by: bo, in: room)
+        pilot.type("a later comment")
+        pause(pilot, source)
+        pilot.press(.enter)
+        try pump(pilot, source, "the later comment posted") { try ann.other.messageBodies(roomID: room).contains("a later comment") }
+        try pump(pilot, source, "the later comment confirmed") { pilot.lines.filter { $0.contains("sending…") }.isEmpty }
+        XCTAssertTrue(screenHas(pilot, "not sent: forbidden"), "\(pilot.lines)")
+
+        // After a restart it is still not sent, with its keys, and not sent blindly (it would
+        // go through now that messages are allowed).
+        source.stop()
+        source = try open(room, as: ann, environment: environment)
+        defer { source.stop() }
+        pilot = self.pilot(source)
+        XCTAssertTrue(screenHas(pilot, "not sent: forbidden"), "\(pilot.lines)")
+        XCTAssertFalse(screenHas(pilot, "sending…"), "\(pilot.lines)")
+        for _ in 0..<3 { pause(pilot, source) }
+        XCTAssertFalse(try ann.other.messageBodies(roomID: room).contains("refused by power levels"), "not retried blindly")
+
+        // Alt-X discards it: gone from the feed and from the outbox, also after the next restart.
+        pilot.press(KeyPress(.character("x"), .alt))
+        pause(pilot, source)
+        XCTAssertFalse(screenHas(pilot, "refused by power levels"), "\(pilot.lines)")
+        XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
+        source.stop()
+        source = try open(room, as: ann, environment: environment)
+        pilot = self.pilot(source)
+        XCTAssertFalse(screenHas(pilot, "refused by power levels"), "\(pilot.lines)")
+        XCTAssertFalse(try ann.other.messageBodies(roomID: room).contains("refused by power levels"))
+    }
+
+    func testAfterAKickACommentIsNotSentAndGoesOnRetryOnceRejoinedOrComesBackToTheComposer() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Kicked", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        let source = try open(room, as: ann, environment: environment)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        try bo.other.call("POST", "/_matrix/client/v3/rooms/\(room.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/kick",
+                          body: ["user_id": ann.account.userID, "reason": "testing"])
+        pilot.type("written after the kick")
+        pause(pilot, source)
+        pilot.press(.enter)
+        try pump(pilot, source, "the refusal") { screenHas(pilot, "not sent: forbidden") }
+        pilot.type("also refused")
+        pause(pilot, source)
+        pilot.press(.enter)
+        try pump(pilot, source, "the second refusal") { pilot.lines.filter { $0.hasPrefix(" ann-") && $0.contains("not sent: forbidden") }.count == 2 }
+
+        // Alt-T on the selected one takes it back into the composer (the other stays).
+        pilot.press(.altUp)
+        pause(pilot, source)
+        XCTAssertTrue(pilot.app.feed.selected.map { pilot.app.deliveries[try! pilot.app.comments.comment(at: $0).get().id] != nil } == true)
+        pilot.press(KeyPress(.character("t"), .alt))
+        pause(pilot, source)
+        XCTAssertEqual(pilot.app.composer.draft.markdown, "also refused")
+        XCTAssertFalse(pilot.lines.dropLast(3).contains { $0.contains("also refused") }, "\(pilot.lines)")
+        XCTAssertEqual(try outbox(of: ann, in: room, environment: environment).unsent().map(\.body), ["written after the kick"])
+        pilot.press(KeyPress(.character("u"), .ctrl))
+        pause(pilot, source)
+
+        // Back in the room, Enter on the empty composer sends it again: posted once.
+        try bo.other.invite(roomID: room, userID: ann.account.userID)
+        _ = try ann.other.join(room)
+        pilot.press(.enter)
+        try pump(pilot, source, "the retry posted") { try ann.other.messageBodies(roomID: room).contains("written after the kick") }
+        try pump(pilot, source, "the retry confirmed") { !screenHas(pilot, "not sent") && !screenHas(pilot, "sending…") }
+        XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "written after the kick" }.count, 1)
+        XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
+    }
+}
