@@ -118,9 +118,11 @@ struct MatrixRoomOpening {
         let id = address.isAlias ? try client.resolve(alias: address.identifier) : address.identifier
         if try client.joinedRooms().contains(id) { return id }
         do {
-            return try client.join(address.identifier)
+            return try client.join(address.identifier, via: address.via)
         } catch let error as MatrixError where error.status == 403 || error.status == 404 {
-            throw MatrixError(error.kind, "not joined to \(VisibleText.escape(address.identifier)), and cannot join: \(error.message)")
+            // A room id alone reaches only rooms this server is in; a link's `via` names others.
+            let hint = address.isAlias || !address.via.isEmpty ? "" : " (a link to it with ?via=SERVER names a server to join through)"
+            throw MatrixError(error.kind, "not joined to \(VisibleText.escape(address.identifier)), and cannot join: \(error.message)\(hint)")
         }
     }
 
