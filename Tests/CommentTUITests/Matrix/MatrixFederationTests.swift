@@ -138,8 +138,8 @@ final class MatrixFederationTests: XCTestCase {
         XCTAssertEqual(atRoom.author, visitor.account.userID)
         XCTAssertEqual(atRoom.body, "@marco I pay the ferry", "the room's side names its own marco bare")
         let event = try XCTUnwrap(roomMarco.other.messages(roomID: room).first {
-            ($0["content"] as? [String: Any])?["body"] as? String == fromVisitor.body
-        }, "another client on the room's server sees it in /messages")
+            ($0["content"] as? [String: Any])?["body"] as? String == "Marco Polo I pay the ferry"
+        }, "another client on the room's server sees it in /messages, the mention by display name (the handle is ours alone)")
         XCTAssertEqual(event["sender"] as? String, visitor.account.userID)
         XCTAssertEqual(((event["content"] as? [String: Any])?["m.mentions"] as? [String: Any])?["user_ids"] as? [String],
                        [roomMarco.account.userID], "the mention is of the room server's marco, not the visitor's own")
@@ -164,7 +164,7 @@ final class MatrixFederationTests: XCTestCase {
         XCTAssertEqual(visitorSide.thread.user(id: ann.account.userID)?.handle, "ann", "no other ann: bare, though remote")
         XCTAssertEqual(visitorSide.thread.user(id: ann.account.userID)?.name, "Ann")
         XCTAssertEqual(try visitor.other.messageBodies(roomID: room).suffix(3),
-                       ["@\(roomMarcoHandle) I pay the ferry", fromRoom.body, "and I bring the figs"])
+                       ["Marco Polo I pay the ferry", "Marco Pantani deal", "and I bring the figs"])
     }
 
     func testARoomIDWithViaJoinsThroughTheNamedServer() throws {

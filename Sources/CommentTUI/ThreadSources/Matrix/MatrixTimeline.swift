@@ -44,6 +44,9 @@ struct MatrixTimeline {
     /// Whether a comment with this event id was handed out.
     func knows(_ eventID: String) -> Bool { known[eventID] != nil }
 
+    /// Who sent a comment handed out (for a reply's mention), if it is known.
+    func sender(ofEvent eventID: String) -> String? { known[eventID]?.author }
+
     /// Comments handed out so far.
     var knownCount: Int { known.count }
 
