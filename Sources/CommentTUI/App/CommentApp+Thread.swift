@@ -65,7 +65,7 @@ extension CommentApp {
                     }
                     fresh.append(comment)
                     guard comment.author != me.id else { continue }
-                    let mentioned = mentionsMe(comment)
+                    let mentioned = mentionsMe(comment) || source.callsForReader(comment)
                     if mentioned { overlays.ringBell() }
                     arrivals.append((comment, mentioned))
                 }

@@ -72,6 +72,10 @@ public protocol ThreadSource: AnyObject {
     /// or, `introducing`, not at all): their comments not sent yet go under the new id, and with
     /// `introducing` the next one written carries their user record. A room knows its members.
     func readerChanged(from oldID: String, to reader: User, introducing: Bool)
+    /// Whether a comment that just arrived calls for the reader by what the source alone knows
+    /// (a room message's `m.mentions`, `@room`, the reader's name); the app checks the body's
+    /// mentions itself. Asked once per comment, as it arrives.
+    func callsForReader(_ comment: Comment) -> Bool
 }
 
 extension ThreadSource {
@@ -84,6 +88,7 @@ extension ThreadSource {
     public func withdrawUnsent() -> [Comment] { [] }
     public func close() {}
     public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {}
+    public func callsForReader(_ comment: Comment) -> Bool { false }
 }
 
 /// A change a thread source reports after opening.

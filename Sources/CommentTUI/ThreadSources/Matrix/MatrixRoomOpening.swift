@@ -17,6 +17,8 @@ struct MatrixRoomOpening {
     var nextBatch: String?
     var fullyRead: String?
     var filter: JSONValue
+    /// Who may notify the room, as of the opening page (nil from the cache: asked for when needed).
+    var power: MatrixReaderMention.Power?
     /// Whether it came from the cache (nothing asked of the server yet).
     var isFromCache = false
 
@@ -90,6 +92,7 @@ struct MatrixRoomOpening {
         let title = content("m.room.name")?["name"]?.string ?? alias ?? address.identifier
         label = alias ?? content("m.room.name")?["name"]?.string.map { VisibleText.escape($0) } ?? address.identifier
         if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
+        power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), creators: MatrixReaderMention.Power.creators(ofCreate: create))
 
         var members = MatrixMembers(me: me)
         members.update((try? client.joinedMembers(room: roomID)) ?? [:])

@@ -87,6 +87,7 @@ extension MatrixThreadSource {
                     batchStart = rest
                 }
             }
+            noteCalls(events: events, state: state)
             let applied = locked { timeline.applyNewer(events, state: state) }
             remembered = (applied, batchStart)
             updates += applied

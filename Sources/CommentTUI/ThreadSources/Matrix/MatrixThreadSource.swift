@@ -60,6 +60,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     let isFromCache: Bool
     /// Comments of ours on their way, by transaction id (for the cache once confirmed).
     var sending: [String: Comment] = [:]
+    /// What makes a message call for the reader (the bell), and the events that did, until the app asks.
+    var readerMention: MatrixReaderMention
+    var callingEvents: Set<String> = []
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
@@ -98,6 +101,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         fullyRead = opening.fullyRead
         markerSent = opening.fullyRead
         filter = opening.filter
+        readerMention = MatrixReaderMention(me: opening.me, power: opening.power)
         wake = try WakePipe()
         let state = Self.stateFiles(me: me, roomID: roomID, environment: environment)
         draftFile = state.map(DraftFile.init)
