@@ -36,7 +36,7 @@ extension CommentApp {
         if let picker = mentions.picker { MentionPickerView(picker: picker).draw(into: &buffer) }
         if overlays.showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
         let postLinks = HeaderView(thread: comments.thread, commentCount: comments.commentCount, layout: feed.threadHeader,
-                                   shownRows: feed.scroll.postRowsShown, ownUserID: me.id)
+                                   shownRows: feed.scroll.postRowsShown, ownUserID: me.id, countsLoadedOnly: comments.hasOlder)
             .draw(into: &buffer, width: size.columns)
         shown.links.formUnion(postLinks)
         buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)

@@ -71,9 +71,13 @@ extension CommentApp {
                 }
                 insertFresh()
             case .olderComments(let list, let hasMore):
+                // Ctrl-Home goes on to the post while the reader is still up there waiting.
+                let goesOnToTop = seeksTop && feed.anchor.comment < Self.olderPageMargin
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)
                 isLoadingOlder = false
+                seeksTop = goesOnToTop && hasMore
+                if goesOnToTop { feed.scrollToTop() }
             case .gap(let id):
                 comments.appendGap(id: id)
                 feed.commentsAppended(1, countAsNew: false)

@@ -30,6 +30,9 @@ public final class CommentApp {
     var typingUsers: [String] = []
     /// Older comments were asked of the source and have not come yet.
     var isLoadingOlder = false
+    /// Ctrl-Home was pressed with history still on the server: each older page that arrives
+    /// while the feed is still at its top scrolls on, until the post.
+    var seeksTop = false
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
     static let olderPageMargin = FeedScroll.edgeMargin
     private(set) var size: (columns: Int, rows: Int)
