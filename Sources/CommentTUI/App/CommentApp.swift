@@ -130,6 +130,9 @@ public final class CommentApp {
         // Any key or paste stops a glide, as a touch does on a phone (clicks: `handleMouse`).
         if case .key = event { feed.stopMomentum() }
         if case .paste = event { feed.stopMomentum() }
+        // Ctrl-Home's walk to the post ends with any other input: the reader took over.
+        if case .key = event { seeksTop = false }
+        if case .mouse = event { seeksTop = false }
         switch event {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)
