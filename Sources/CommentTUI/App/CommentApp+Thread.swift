@@ -47,6 +47,12 @@ extension CommentApp {
             case .usersChanged(let users):
                 comments.add(users)
                 usersChanged = true
+            case .membersChanged(let joined, let left):
+                comments.membersChanged(joined: joined, left: left)
+                mentions.usersChanged()
+            case .headerChanged(let title, let body):
+                comments.retitle(title, body: body)
+                feed.invalidateLayouts()
             case .commentsAppended(let list):
                 // Runs of new comments go in together, above ours still on their way; an echo
                 // of ours between them puts it where it landed.

@@ -235,6 +235,21 @@ final class ThreadComments {
         edits[edited.id] = edited
     }
 
+    /// Members who left a room: not offered as mentions until they join again.
+    private(set) var departed: Set<String> = []
+
+    /// Members joined or left (see `departed`).
+    func membersChanged(joined: [String], left: [String]) {
+        departed.subtract(joined)
+        departed.formUnion(left)
+    }
+
+    /// The thread's title and post changed.
+    func retitle(_ title: String, body: String) {
+        thread.title = title
+        thread.body = body
+    }
+
     /// Adds or replaces users; handles are indexed again.
     func add(_ users: [User]) {
         for user in users { thread.add(user) }

@@ -107,6 +107,11 @@ public enum ThreadUpdate: Sendable {
     case commentEdited(Comment)
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
+    /// Members who joined (again) or left a room, by user id: those who left keep their
+    /// comments and names but are not offered as mentions.
+    case membersChanged(joined: [String], left: [String])
+    /// The thread's title or post changed (a room renamed, a new post pinned).
+    case headerChanged(title: String, body: String)
     /// The thread was read again from its start (its file was replaced, cut or created anew by
     /// another program): `thread` and `openedComments` hold it now, and every comment known
     /// before is gone. The text says what happened, for the status bar.

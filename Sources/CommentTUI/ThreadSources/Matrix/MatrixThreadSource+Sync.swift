@@ -91,6 +91,7 @@ extension MatrixThreadSource {
             let applied = locked { timeline.applyNewer(events, state: state) }
             remembered = (applied, batchStart)
             updates += applied
+            updates += roomStateUpdates(events: events, state: state)
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
                 let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }
                 updates.append(.typing(typing))

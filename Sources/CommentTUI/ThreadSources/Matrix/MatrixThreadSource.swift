@@ -63,6 +63,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// What makes a message call for the reader (the bell), and the events that did, until the app asks.
     var readerMention: MatrixReaderMention
     var callingEvents: Set<String> = []
+    /// The title and post as the room's state changed them since opening (nil: as opened).
+    var liveHeader: ThreadHeader?
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 

@@ -116,7 +116,9 @@ struct MatrixTimeline {
                 } else {
                     waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
                 }
-            case .member(let id, let name, _):
+            case .member(let id, let name, let joined):
+                // A leave carries no display name: the comments of who left keep theirs.
+                if !joined, members.names[id] != nil { continue }
                 let changed = members.update([id: name])
                 if !changed.isEmpty { flush(); updates.append(.usersChanged(changed)) }
             case .roomName, .ignored:
@@ -160,7 +162,7 @@ struct MatrixTimeline {
     mutating func applyState(_ state: [JSONValue]) -> [ThreadUpdate] {
         var changes: [String: String?] = [:]
         for event in state {
-            if case .member(let id, let name, _) = reader.read(event) { changes[id] = name }
+            if case .member(let id, let name, let joined) = reader.read(event), joined || members.names[id] == nil { changes[id] = name }
         }
         guard !changes.isEmpty else { return [] }
         let changed = members.update(changes)
