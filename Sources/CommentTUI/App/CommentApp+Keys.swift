@@ -74,6 +74,7 @@ extension CommentApp {
         case .toggleExpanded: apply(feed.toggleExpandedSelection())
         case .openLink: apply(feed.openSelectedLink())
         case .reply: startReply()
+        case .jumpToReplied: jumpToSelectedReply()
         case .search:
             mentions.close()  // the list would cover the matches
             apply(feed.startSearch())

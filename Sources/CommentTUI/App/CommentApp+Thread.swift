@@ -84,6 +84,10 @@ extension CommentApp {
                 isLoadingOlder = false
                 seeksTop = goesOnToTop && hasMore
                 if goesOnToTop { feed.scrollToTop() }
+                if let id = seeksReplied { olderPageArrived(seeking: id, in: list, hasMore: hasMore) }
+            case .replyTargetLoaded(let id, let comment):
+                replyTargets[id] = comment ?? Comment(id: id, author: "", created: .distantPast, body: "")
+                feed.invalidateLayouts()
             case .gap(let id):
                 comments.appendGap(id: id)
                 feed.commentsAppended(1, countAsNew: false)

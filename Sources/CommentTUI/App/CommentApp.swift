@@ -33,6 +33,12 @@ public final class CommentApp {
     /// Ctrl-Home was pressed with history still on the server: each older page that arrives
     /// while the feed is still at its top scrolls on, until the post.
     var seeksTop = false
+    /// Comments replies answer, by id, once found among the loaded ones or fetched by the source.
+    var replyTargets: [String: Comment] = [:]
+    /// Targets asked of the source (each once), and the one Alt-J waits for in older pages.
+    var askedReplyTargets: Set<String> = []
+    var seeksReplied: String?
+    var replyPagesLoaded = 0
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
     static let olderPageMargin = FeedScroll.edgeMargin
     private(set) var size: (columns: Int, rows: Int)
@@ -83,6 +89,7 @@ public final class CommentApp {
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
         restoreReadMarker(source.loadReadMarker())
         feed.delivery = { [unowned self] in self.deliveries[$0] }
+        feed.replyQuote = { [unowned self] in self.replyQuote(for: $0) }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
         prepare()
@@ -131,8 +138,8 @@ public final class CommentApp {
         if case .key = event { feed.stopMomentum() }
         if case .paste = event { feed.stopMomentum() }
         // Ctrl-Home's walk to the post ends with any other input: the reader took over.
-        if case .key = event { seeksTop = false }
-        if case .mouse = event { seeksTop = false }
+        if case .key = event { seeksTop = false; seeksReplied = nil }
+        if case .mouse = event { seeksTop = false; seeksReplied = nil }
         switch event {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)
@@ -301,6 +308,7 @@ public final class CommentApp {
         case .message(let text, let isError)?: overlays.show(text, error: isError)
         case .open(let url)?: open(url)
         case .readPost?: openPostReader()
+        case .jumpToReplied(let id)?: jumpToReplied(id)
         case nil: break
         }
     }

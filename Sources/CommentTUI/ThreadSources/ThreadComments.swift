@@ -235,6 +235,19 @@ final class ThreadComments {
         edits[edited.id] = edited
     }
 
+    /// The position of the comment with `id`, looking back from the newest over at most
+    /// `limit` positions (comments are found by position; this is for a reply's target).
+    func index(ofComment id: String, limit: Int) -> Int? {
+        if let slot = added.firstIndex(where: { if case .comment(let c) = $0 { c.id == id } else { false } }) {
+            return older.count + opened.commentCount + slot
+        }
+        let end = older.count + opened.commentCount
+        for index in stride(from: end - 1, through: max(0, end - limit), by: -1) {
+            if case .success(let comment) = unedited(at: index), comment.id == id { return index }
+        }
+        return nil
+    }
+
     /// Members who left a room: not offered as mentions until they join again.
     private(set) var departed: Set<String> = []
 

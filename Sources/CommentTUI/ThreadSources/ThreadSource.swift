@@ -76,6 +76,8 @@ public protocol ThreadSource: AnyObject {
     /// (a room message's `m.mentions`, `@room`, the reader's name); the app checks the body's
     /// mentions itself. Asked once per comment, as it arrives.
     func callsForReader(_ comment: Comment) -> Bool
+    /// Fetches a comment a reply answers that is not loaded (`replyTargetLoaded`).
+    func loadReplyTarget(_ id: String)
 }
 
 extension ThreadSource {
@@ -89,6 +91,7 @@ extension ThreadSource {
     public func close() {}
     public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {}
     public func callsForReader(_ comment: Comment) -> Bool { false }
+    public func loadReplyTarget(_ id: String) {}
 }
 
 /// A change a thread source reports after opening.
@@ -112,6 +115,8 @@ public enum ThreadUpdate: Sendable {
     case membersChanged(joined: [String], left: [String])
     /// The thread's title or post changed (a room renamed, a new post pinned).
     case headerChanged(title: String, body: String)
+    /// A comment a reply answers, asked for with `loadReplyTarget(id)`; nil when it cannot be had.
+    case replyTargetLoaded(id: String, comment: Comment?)
     /// The thread was read again from its start (its file was replaced, cut or created anew by
     /// another program): `thread` and `openedComments` hold it now, and every comment known
     /// before is gone. The text says what happened, for the status bar.

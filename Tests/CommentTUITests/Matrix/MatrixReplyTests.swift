@@ -46,4 +46,66 @@ final class MatrixReplyTests: SharedSynapseTestCase {
         XCTAssertEqual(body, "> ask Carol about 2*3\n\nBo sure", "no Markdown escapes, no handles of ours")
         XCTAssertFalse(body.contains(carol.localpart) || body.contains(bo.localpart), body)
     }
+
+    func testAnIncomingReplyQuotesWhatItAnswersFetchedIfNotLoadedAndAltJGoesThere() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Replies shown", on: server)
+        let carol = try registerUser("carol", displayName: "Carol", on: server)
+        _ = try carol.other.join(room)
+        try bo.other.sendText(roomID: room, body: "post")
+        let question = try bo.other.sendText(roomID: room, body: "Which ferry do we take?")
+        var filler: [String] = []
+        for n in 1...(MatrixThreadSource.pageSize + 10) { filler.append(try bo.other.sendText(roomID: room, body: "filler \(n)")) }
+        // Element's shape: a fallback quote in body and formatted_body, the relation beside.
+        try carol.other.send(roomID: room, content: [
+            "msgtype": "m.text",
+            "body": "> <\(bo.account.userID)> Which ferry do we take?\n\nThe early one",
+            "format": "org.matrix.custom.html",
+            "formatted_body": "<mx-reply><blockquote><a href=\"https://matrix.to/#/\(room)/\(question)\">In reply to</a> "
+                + "<a href=\"https://matrix.to/#/\(bo.account.userID)\">Bo</a><br>Which ferry do we take?</blockquote></mx-reply>The early one",
+            "m.relates_to": ["m.in_reply_to": ["event_id": question]],
+        ])
+        // Without a fallback (Matrix 1.13), to a comment on the opening page.
+        try carol.other.sendText(roomID: room, body: "agreed", inReplyTo: filler[filler.count - 3])
+        let source = try open(room, as: ann)
+        defer { source.stop() }
+        let app = CommentApp(source: source, me: source.reader, columns: 80, rows: 24)
+        let pilot = Pilot(app: app, screen: HeadlessScreen(columns: 80, rows: 24))
+        pilot.settle()
+        var screen: String { pilot.lines.joined(separator: "\n") }
+        XCTAssertTrue(screen.contains("↪ Bo: filler \(filler.count - 2)"), "a loaded target is quoted at once:\n\(screen)")
+        XCTAssertFalse(screen.contains("In reply to") || screen.contains("<@"), "no fallback shows:\n\(screen)")
+        // A click on that quote goes to (and selects) the comment it quotes.
+        let quoteRow = try XCTUnwrap(pilot.lines.firstIndex { $0.contains("↪ Bo: filler \(filler.count - 2)") })
+        pilot.click(column: try XCTUnwrap(pilot.lines[quoteRow].firstIndex(of: "↪")).utf16Offset(in: pilot.lines[quoteRow]) + 2, row: quoteRow)
+        XCTAssertEqual(app.feed.selected.flatMap { try? app.comments.comment(at: $0).get().id }, filler[filler.count - 3])
+        pilot.press(.escape)
+
+        // The question is further back than the opening page: fetched, then quoted.
+        let deadline = Date().addingTimeInterval(20)
+        while !screen.contains("↪ Bo: Which ferry do we take?"), Date() < deadline {
+            if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 1) }
+            app.receive(source.takeUpdates())
+            pilot.advance(by: 1)
+        }
+        XCTAssertTrue(screen.contains("↪ Bo: Which ferry do we take?\n") || screen.contains("↪ Bo: Which ferry do we take?"),
+                      "the fetched target is quoted:\n\(screen)")
+        XCTAssertTrue(screen.contains("The early one"))
+
+        // Alt-J on the reply goes to the question, loading older pages until it is there.
+        pilot.press(.altUp)
+        pilot.press(.altUp)
+        XCTAssertEqual(try app.comments.comment(at: try XCTUnwrap(app.feed.selected)).get().body, "The early one")
+        pilot.feed("\u{1B}j")
+        let found = Date().addingTimeInterval(30)
+        while app.comments.index(ofComment: question, limit: app.comments.count) == nil || app.feed.selected.map({ try? app.comments.comment(at: $0).get().id }) != question,
+              Date() < found {
+            if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 1) }
+            app.receive(source.takeUpdates())
+            pilot.advance(by: 1)
+        }
+        pilot.settle()
+        XCTAssertEqual(app.feed.selected.flatMap { try? app.comments.comment(at: $0).get().id }, question)
+        XCTAssertTrue(screen.contains("Which ferry do we take?"), screen)
+    }
 }

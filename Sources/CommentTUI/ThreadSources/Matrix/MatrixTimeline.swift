@@ -33,10 +33,12 @@ struct MatrixTimeline {
         var created: Date
         var edited: Date?
         var isDeleted: Bool
+        var replyTo: String?
         init(_ comment: Comment) {
             author = comment.author
             created = comment.created
             edited = comment.edited
+            replyTo = comment.replyTo
             isDeleted = comment.body == MatrixEventReader.deleted
         }
     }
@@ -101,7 +103,7 @@ struct MatrixTimeline {
                 }
                 let shown = withWaitingEdit(comment)
                 remember(shown)
-                appended.append(shown)
+                appended.append(relabelled(shown))
             case .edit(let target, let sender, let body, let at):
                 if let edited = edit(target: target, sender: sender, body: body, at: at) {
                     flush()
@@ -192,7 +194,7 @@ struct MatrixTimeline {
         }
         // Only the author may edit; a deleted comment stays deleted.
         guard comment.author == sender, !comment.isDeleted, (comment.edited ?? .distantPast) <= at else { return nil }
-        let edited = Comment(id: target, author: comment.author, created: comment.created, body: body, edited: at)
+        let edited = Comment(id: target, author: comment.author, created: comment.created, body: body, edited: at, replyTo: comment.replyTo)
         remember(edited)
         return relabelled(edited)
     }
@@ -214,6 +216,7 @@ struct MatrixTimeline {
     private func relabelled(_ comment: Comment) -> Comment {
         var copy = comment
         copy.id = commentID(forEvent: comment.id)
+        copy.replyTo = comment.replyTo.map(commentID(forEvent:))
         return copy
     }
 }
