@@ -25,7 +25,8 @@ struct ReplyQuote: Equatable {
 
     /// The quote as Markdown within `width` columns: the line is cut with `…` where it is longer.
     func fitted(width: Int) -> String {
-        let name = author.map { "**" + MatrixHTMLReader.markdown(fromPlainText: $0, isReply: false) + "**: " } ?? ""
+        // One row: a name's line breaks are spaces here (its other controls show as placeholders).
+        let name = author.map { "**" + MatrixHTMLReader.markdown(fromPlainText: $0.replacingOccurrences(of: "\n", with: " "), isReply: false) + "**: " } ?? ""
         var room = max(4, width - 2 - DisplayWidth.width(of: name))
         var cut = ""
         for character in line {

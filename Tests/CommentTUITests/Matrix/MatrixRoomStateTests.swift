@@ -64,4 +64,23 @@ final class MatrixRoomStateTests: SharedSynapseTestCase {
         try arrives("join") { if case .membersChanged(let joined, _) = $0 { joined == [carol.account.userID] } else { false } }
         XCTAssertEqual(Set(mentionable()), [bo.account.userID, carol.account.userID])
     }
+
+    func testWhoLeftBeforeTheRoomOpensIsNotOfferedAsAMention() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Left before", on: server)
+        let carol = try registerUser("carol", displayName: "Carol", on: server)
+        _ = try carol.other.join(room)
+        try bo.other.sendText(roomID: room, body: "post")
+        try carol.other.sendText(roomID: room, body: "goodbye all")
+        try carol.other.leave(roomID: room)
+        let source = try open(room, as: ann, usesCache: false)
+        defer { source.stop() }
+        let app = CommentApp(source: source, me: source.reader, columns: 80, rows: 24)
+        let pilot = Pilot(app: app, screen: HeadlessScreen(columns: 80, rows: 24))
+        try collectUpdates(from: source) { $0.contains { if case .membersChanged = $0 { true } else { false } } }.forEach { app.receive([$0]) }
+        pilot.settle()
+        pilot.type("@")
+        XCTAssertEqual(app.mentions.picker?.results.matches.map(\.user.id), [bo.account.userID])
+        XCTAssertTrue(pilot.lines.contains { $0.contains("Carol") }, "her comment keeps her name:\n" + pilot.lines.joined(separator: "\n"))
+    }
 }

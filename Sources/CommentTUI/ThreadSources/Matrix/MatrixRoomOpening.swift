@@ -19,6 +19,8 @@ struct MatrixRoomOpening {
     var filter: JSONValue
     /// Who may notify the room, as of the opening page (nil from the cache: asked for when needed).
     var power: MatrixReaderMention.Power?
+    /// Users the room's state or page names who are not members now (left, kicked, banned).
+    var departed: Set<String> = []
     /// Whether it came from the cache (nothing asked of the server yet).
     var isFromCache = false
 
@@ -95,7 +97,8 @@ struct MatrixRoomOpening {
         power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), creators: MatrixReaderMention.Power.creators(ofCreate: create))
 
         var members = MatrixMembers(me: me)
-        members.update((try? client.joinedMembers(room: roomID)) ?? [:])
+        let joined = try? client.joinedMembers(room: roomID)
+        members.update(joined ?? [:])
         timeline = MatrixTimeline(members: members)
         _ = timeline.applyState(stateEvents)
 
@@ -114,6 +117,8 @@ struct MatrixRoomOpening {
         comments = opened
         thread = CommentThread(id: roomID, title: title, author: creator, created: created, body: postBody,
                                users: timeline.members.users)
+        // Senders met in the state and the page who are no longer members.
+        if let joined { departed = Set(timeline.members.names.keys).subtracting(joined.keys).subtracting([me]) }
     }
 
     /// The room's id, joining it first when the account is not in it (a public room by alias).

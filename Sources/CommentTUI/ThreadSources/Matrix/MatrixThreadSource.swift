@@ -120,6 +120,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         }
         unsentComments = follows ? waiting.map(\.comment) : []
         if !isFromCache { saveCache() }
+        if !opening.departed.isEmpty { report([.membersChanged(joined: [], left: opening.departed.sorted())]) }
         if follows {
             startSyncing()
             for entry in waiting { resend(entry) }
