@@ -16,5 +16,8 @@ func describe(_ update: ThreadUpdate) -> String {
     case .connection(let state): "connection \(state)"
     case .typing(let users): "typing " + users.joined(separator: " ")
     case .sendingHeld(let notice): "held: \(notice)"
+    case .membersChanged(let joined, let left): "members joined " + joined.joined(separator: " ") + " left " + left.joined(separator: " ")
+    case .headerChanged(let title, _): "header " + title
+    case .replyTargetLoaded(let id, let comment): "reply target \(id) " + (comment == nil ? "missing" : "loaded")
     }
 }

@@ -47,6 +47,12 @@ extension CommentApp {
             case .usersChanged(let users):
                 comments.add(users)
                 usersChanged = true
+            case .membersChanged(let joined, let left):
+                comments.membersChanged(joined: joined, left: left)
+                mentions.usersChanged()
+            case .headerChanged(let title, let body):
+                comments.retitle(title, body: body)
+                feed.invalidateLayouts()
             case .commentsAppended(let list):
                 // Runs of new comments go in together, above ours still on their way; an echo
                 // of ours between them puts it where it landed.
@@ -65,15 +71,23 @@ extension CommentApp {
                     }
                     fresh.append(comment)
                     guard comment.author != me.id else { continue }
-                    let mentioned = mentionsMe(comment)
+                    let mentioned = mentionsMe(comment) || source.callsForReader(comment)
                     if mentioned { overlays.ringBell() }
                     arrivals.append((comment, mentioned))
                 }
                 insertFresh()
             case .olderComments(let list, let hasMore):
+                // Ctrl-Home goes on to the post while the reader is still up there waiting.
+                let goesOnToTop = seeksTop && feed.anchor.comment < Self.olderPageMargin
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)
                 isLoadingOlder = false
+                seeksTop = goesOnToTop && hasMore
+                if goesOnToTop { feed.scrollToTop() }
+                if let id = seeksReplied { olderPageArrived(seeking: id, in: list, hasMore: hasMore) }
+            case .replyTargetLoaded(let id, let comment):
+                replyTargets[id] = comment ?? Comment(id: id, author: "", created: .distantPast, body: "")
+                feed.invalidateLayouts()
             case .gap(let id):
                 comments.appendGap(id: id)
                 feed.commentsAppended(1, countAsNew: false)

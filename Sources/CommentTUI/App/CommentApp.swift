@@ -33,6 +33,15 @@ public final class CommentApp {
     var sendingHeld: String?
     /// Older comments were asked of the source and have not come yet.
     var isLoadingOlder = false
+    /// Ctrl-Home was pressed with history still on the server: each older page that arrives
+    /// while the feed is still at its top scrolls on, until the post.
+    var seeksTop = false
+    /// Comments replies answer, by id, once found among the loaded ones or fetched by the source.
+    var replyTargets: [String: Comment] = [:]
+    /// Targets asked of the source (each once), and the one Alt-J waits for in older pages.
+    var askedReplyTargets: Set<String> = []
+    var seeksReplied: String?
+    var replyPagesLoaded = 0
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
     static let olderPageMargin = FeedScroll.edgeMargin
     private(set) var size: (columns: Int, rows: Int)
@@ -89,6 +98,7 @@ public final class CommentApp {
             overlays.show(Self.notSentNotice(VisibleText.escape(reason), count: notSent.count), error: true)
         }
         feed.delivery = { [unowned self] in self.deliveries[$0] }
+        feed.replyQuote = { [unowned self] in self.replyQuote(for: $0) }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
         prepare()
@@ -136,6 +146,9 @@ public final class CommentApp {
         // Any key or paste stops a glide, as a touch does on a phone (clicks: `handleMouse`).
         if case .key = event { feed.stopMomentum() }
         if case .paste = event { feed.stopMomentum() }
+        // Ctrl-Home's walk to the post ends with any other input: the reader took over.
+        if case .key = event { seeksTop = false; seeksReplied = nil }
+        if case .mouse = event { seeksTop = false; seeksReplied = nil }
         switch event {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)
@@ -304,6 +317,7 @@ public final class CommentApp {
         case .message(let text, let isError)?: overlays.show(text, error: isError)
         case .open(let url)?: open(url)
         case .readPost?: openPostReader()
+        case .jumpToReplied(let id)?: jumpToReplied(id)
         case nil: break
         }
     }

@@ -13,6 +13,15 @@ enum RoomVerbs {
             guard let address = try RoomOpener.address(locator), address.isAlias else {
                 throw CommandFailure("new takes matrix:#alias:server (or matrix: for a room without an alias), not '\(VisibleText.escape(locator))'")
             }
+            // An alias is made on our own server only: another server's would come out as
+            // `#x:OURS`, a room nobody linking to `#x:OTHER` reaches.
+            let ours = String(account.userID.drop { $0 != ":" }.dropFirst())
+            guard address.server.lowercased() == ours.lowercased() else {
+                throw CommandFailure("""
+                    \(VisibleText.escape(address.identifier)) is an alias on \(VisibleText.escape(address.server)), and new makes rooms \
+                    on your own server: use matrix:#\(VisibleText.escape(String(address.identifier.dropFirst().prefix { $0 != ":" }))):\(VisibleText.escape(ours))
+                    """)
+            }
             alias = String(address.identifier.dropFirst().prefix { $0 != ":" })
         }
         let client = MatrixClient(homeserver: url, accessToken: account.accessToken)

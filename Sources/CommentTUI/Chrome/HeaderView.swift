@@ -51,6 +51,9 @@ struct HeaderView {
     var ownUserID: String
     /// A word after the title that outlasts the rest of its row (`🔒 encrypted`).
     var notice: String? = nil
+    /// Whether the server has older comments than those counted (a room's unloaded history):
+    /// the count is then of what is loaded, and says so (`50+ comments`).
+    var countsLoadedOnly = false
     /// Rows the header takes when collapsed: the title and the rule.
     static let collapsedHeight = 2
     /// The column the post's rows start at.
@@ -95,8 +98,10 @@ struct HeaderView {
             .map { FeedView.VisibleLink(commentID: thread.id, url: $0.url) })
     }
 
-    /// `3 comments`.
-    private var countText: String { CountText.of(commentCount, "comment") }
+    /// `3 comments`, or `50+ comments` while older ones are on the server.
+    private var countText: String {
+        countsLoadedOnly ? "\(commentCount)+ comments" : CountText.of(commentCount, "comment")
+    }
 
     /// The author line; where the row is too narrow the count goes, then the date, whole, and
     /// then the name is cut with `…` so the handle still shows.

@@ -10,6 +10,8 @@ enum FeedEffect: Equatable {
     case open(String)
     /// Show the thread's post whole (the header shows only its first rows).
     case readPost
+    /// Go to the comment a reply answers (by id).
+    case jumpToReplied(String)
 }
 
 /// The feed: its scroll engine, layout caches, selection, spoilers, expanded comments, unread
@@ -37,6 +39,8 @@ final class FeedModel {
     var revealedSpoilers: [String: Set<Int>] = [:]
     /// Our comments not in the thread yet, by id (set by the app from the source's reports).
     var delivery: (String) -> CommentDelivery? = { _ in nil }
+    /// The quote a reply opens with (what it answers); set by the app.
+    var replyQuote: (Comment) -> ReplyQuote? = { _ in nil }
     /// Long comments the reader expanded, by comment id.
     var expandedComments: Set<String> = []
     /// Body bytes shown of huge comments the reader asked to see more of ("show more"), by comment id.
@@ -154,7 +158,8 @@ final class FeedModel {
             isExpanded: { self.expandedComments.contains($0) },
             shownBytes: { self.shownBodyBytes[$0] },
             startsUnread: { $0 == self.firstUnread },
-            isGap: { self.comments.isGap(at: $0) }))
+            isGap: { self.comments.isGap(at: $0) },
+            replyQuote: { self.replyQuote($0) }))
     }
 
     /// Rows the comment at a feed position takes.

@@ -86,6 +86,12 @@ public protocol ThreadSource: AnyObject {
     /// or, `introducing`, not at all): their comments not sent yet go under the new id, and with
     /// `introducing` the next one written carries their user record. A room knows its members.
     func readerChanged(from oldID: String, to reader: User, introducing: Bool)
+    /// Whether a comment that just arrived calls for the reader by what the source alone knows
+    /// (a room message's `m.mentions`, `@room`, the reader's name); the app checks the body's
+    /// mentions itself. Asked once per comment, as it arrives.
+    func callsForReader(_ comment: Comment) -> Bool
+    /// Fetches a comment a reply answers that is not loaded (`replyTargetLoaded`).
+    func loadReplyTarget(_ id: String)
 }
 
 extension ThreadSource {
@@ -102,6 +108,8 @@ extension ThreadSource {
     public func withdrawUnsent() -> [Comment] { [] }
     public func close() {}
     public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {}
+    public func callsForReader(_ comment: Comment) -> Bool { false }
+    public func loadReplyTarget(_ id: String) {}
 }
 
 /// A change a thread source reports after opening.
@@ -120,6 +128,13 @@ public enum ThreadUpdate: Sendable {
     case commentEdited(Comment)
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
+    /// Members who joined (again) or left a room, by user id: those who left keep their
+    /// comments and names but are not offered as mentions.
+    case membersChanged(joined: [String], left: [String])
+    /// The thread's title or post changed (a room renamed, a new post pinned).
+    case headerChanged(title: String, body: String)
+    /// A comment a reply answers, asked for with `loadReplyTarget(id)`; nil when it cannot be had.
+    case replyTargetLoaded(id: String, comment: Comment?)
     /// The thread was read again from its start (its file was replaced, cut or created anew by
     /// another program): `thread` and `openedComments` hold it now, and every comment known
     /// before is gone. The text says what happened, for the status bar.

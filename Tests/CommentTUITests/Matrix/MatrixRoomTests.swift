@@ -92,7 +92,7 @@ final class MatrixRoomTests: SharedSynapseTestCase {
         XCTAssertFalse(updates.flatMap(\.appended).contains { $0.body.contains("answer") }, "our echo is not appended twice")
         let event = try XCTUnwrap(bo.other.messages(roomID: room).first { $0["type"] as? String == "m.room.message" })
         let content = try XCTUnwrap(event["content"] as? [String: Any])
-        XCTAssertEqual(content["body"] as? String, mine.body)
+        XCTAssertEqual(content["body"] as? String, "hi Bo, the answer is ||42||", "the plain body names Bo, not our handle for him")
         XCTAssertEqual((content["m.mentions"] as? [String: Any])?["user_ids"] as? [String], [bo.account.userID])
         let html = try XCTUnwrap(content["formatted_body"] as? String)
         XCTAssertTrue(html.contains("data-mx-spoiler") && html.contains("https://matrix.to/#/\(bo.account.userID)"), html)

@@ -60,8 +60,23 @@ extension MatrixClient {
     }
 
     /// Joins a room by id or alias and returns its id.
-    public func join(_ roomIDOrAlias: String) throws -> String {
-        guard let id = try request("POST", ["join", roomIDOrAlias])["room_id"]?.string else {
+    /// - Parameter via: servers in the room to join through (a link's `via`), tried in order: the
+    ///   first that gets us in wins; without any, the homeserver has to know the room itself.
+    public func join(_ roomIDOrAlias: String, via: [String] = []) throws -> String {
+        var failure: MatrixError?
+        for server in via {
+            do {
+                return try join(roomIDOrAlias, query: ["server_name": server])
+            } catch let error as MatrixError where error.status != nil {
+                failure = error // our server answered: that one could not get us in, the next may
+            }
+        }
+        if let failure { throw failure }
+        return try join(roomIDOrAlias, query: [:])
+    }
+
+    private func join(_ roomIDOrAlias: String, query: [String: String]) throws -> String {
+        guard let id = try request("POST", ["join", roomIDOrAlias], query: query)["room_id"]?.string else {
             throw MatrixError(.malformed, "joining \(VisibleText.escape(roomIDOrAlias)) returned no room id")
         }
         return id

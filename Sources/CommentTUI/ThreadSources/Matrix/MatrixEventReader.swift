@@ -62,14 +62,14 @@ struct MatrixEventReader {
             }
             return .edit(target: target, sender: sender, body: body, at: created)
         }
-        let isReply = relation?["m.in_reply_to"]?["event_id"]?.string != nil
-        let body = content.flatMap { markdown(of: $0, sender: sender, isReply: isReply) } ?? Self.unreadable
+        let replyTo = relation?["m.in_reply_to"]?["event_id"]?.string
+        let body = content.flatMap { markdown(of: $0, sender: sender, isReply: replyTo != nil) } ?? Self.unreadable
         if let origin = content.flatMap(MatrixImportOrigin.init(content:)), !origin.postedAsAuthor {
             // Imported from a thread file: shown as its original author and time.
-            return .comment(Comment(id: id, author: origin.author.id, created: origin.created, body: body),
+            return .comment(Comment(id: id, author: origin.author.id, created: origin.created, body: body, replyTo: replyTo),
                             transactionID: transactionID, importedAuthor: origin.author)
         }
-        return .comment(Comment(id: id, author: sender, created: created, body: body), transactionID: transactionID)
+        return .comment(Comment(id: id, author: sender, created: created, body: body, replyTo: replyTo), transactionID: transactionID)
     }
 
     /// The Markdown for a message content, or nil when it is not a message we can show.

@@ -59,6 +59,8 @@ struct MatrixRoomCache {
         var created: Date
         var body: String
         var edited: Date?
+        /// The event it replies to (absent in copies written before replies were kept).
+        var replyTo: String?
     }
 
     private struct Kind: Decodable { var type: String }
@@ -112,7 +114,8 @@ struct MatrixRoomCache {
                 snapshot?.users.append(User(id: user.id, handle: user.handle, name: user.name))
             case "comment" where snapshot != nil:
                 guard let c = try? decoder.decode(CommentRecord.self, from: bytes) else { return nil }
-                snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited))
+                snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
+                                                         replyTo: c.replyTo))
             default:
                 return nil
             }
@@ -134,7 +137,8 @@ struct MatrixRoomCache {
             out += try encoder.encode(UserRecord(id: user.id, handle: user.handle, name: user.name)) + Data("\n".utf8)
         }
         for c in snapshot.comments.suffix(Self.keptComments) {
-            out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited)) + Data("\n".utf8)
+            out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
+                                                            replyTo: c.replyTo)) + Data("\n".utf8)
         }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

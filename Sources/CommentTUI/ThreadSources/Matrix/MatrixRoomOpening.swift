@@ -17,6 +17,10 @@ struct MatrixRoomOpening {
     var nextBatch: String?
     var fullyRead: String?
     var filter: JSONValue
+    /// Who may notify the room, as of the opening page (nil from the cache: asked for when needed).
+    var power: MatrixReaderMention.Power?
+    /// Users the room's state or page names who are not members now (left, kicked, banned).
+    var departed: Set<String> = []
     /// Whether it came from the cache (nothing asked of the server yet).
     var isFromCache = false
 
@@ -89,9 +93,11 @@ struct MatrixRoomOpening {
         let title = content("m.room.name")?["name"]?.string ?? alias ?? address.identifier
         label = alias ?? content("m.room.name")?["name"]?.string.map { VisibleText.escape($0) } ?? address.identifier
         if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
+        power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), creators: MatrixReaderMention.Power.creators(ofCreate: create))
 
         var members = MatrixMembers(me: me)
-        members.update((try? client.joinedMembers(room: roomID)) ?? [:])
+        let joined = try? client.joinedMembers(room: roomID)
+        members.update(joined ?? [:])
         timeline = MatrixTimeline(members: members)
         if isEncrypted { _ = timeline.switchEncryptionOn() }
         _ = timeline.applyState(stateEvents)
@@ -111,6 +117,8 @@ struct MatrixRoomOpening {
         comments = opened
         thread = CommentThread(id: roomID, title: title, author: creator, created: created, body: postBody,
                                users: timeline.members.users)
+        // Senders met in the state and the page who are no longer members.
+        if let joined { departed = Set(timeline.members.names.keys).subtracting(joined.keys).subtracting([me]) }
     }
 
     /// The room's id, joining it first when the account is not in it (a public room by alias, an
@@ -127,9 +135,11 @@ struct MatrixRoomOpening {
                 """)
         }
         do {
-            return try client.join(address.identifier)
+            return try client.join(address.identifier, via: address.via)
         } catch let error as MatrixError where error.status == 403 || error.status == 404 {
-            throw MatrixError(error.kind, "not joined to \(VisibleText.escape(address.identifier)), and cannot join: \(error.message)")
+            // A room id alone reaches only rooms this server is in; a link's `via` names others.
+            let hint = address.isAlias || !address.via.isEmpty ? "" : " (a link to it with ?via=SERVER names a server to join through)"
+            throw MatrixError(error.kind, "not joined to \(VisibleText.escape(address.identifier)), and cannot join: \(error.message)\(hint)")
         }
     }
 

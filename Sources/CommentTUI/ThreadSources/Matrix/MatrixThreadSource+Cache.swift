@@ -50,7 +50,7 @@ extension MatrixThreadSource {
             guard let nextBatch else { return nil }
             cacheSavedAt = now
             return MatrixRoomCache.Snapshot(
-                roomID: roomID, label: label, header: ThreadHeader(thread), postEventID: timeline.postEventID,
+                roomID: roomID, label: label, header: liveHeader ?? ThreadHeader(thread), postEventID: timeline.postEventID,
                 users: timeline.members.users, comments: cached.comments, olderToken: cached.olderToken,
                 nextBatch: nextBatch, fullyRead: markerSent, isEncrypted: timeline.isEncrypted)
         }

@@ -46,10 +46,12 @@ extension MatrixThreadSource {
     }
 
     /// The event content for a comment body: mentions resolved against the members (call locked).
+    /// A mention is named by display name, else by Matrix id: our handles mean nothing elsewhere.
     func messageContent(_ body: String, replyTo eventID: String? = nil) -> JSONValue {
         let members = timeline.members
         let message = MatrixMessageContent(markdown: body, handles: { members.userID(handle: $0) },
-                                           displayName: { members.name(of: $0) }, replyTo: eventID)
+                                           displayName: { (members.names[$0] ?? nil) ?? $0 }, replyTo: eventID,
+                                           replyToSender: eventID.flatMap { timeline.sender(ofEvent: $0) })
         return JSONValue(foundation: message.json)
     }
 

@@ -89,9 +89,11 @@ extension MatrixThreadSource {
                     batchStart = rest
                 }
             }
+            noteCalls(events: events, state: state)
             let applied = locked { timeline.applyNewer(events, state: state) }
             remembered = (applied, batchStart)
             updates += applied
+            updates += roomStateUpdates(events: events, state: state)
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
                 let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }
                 updates.append(.typing(typing))

@@ -74,6 +74,11 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
                       _ timeout: TimeInterval) throws -> String = { client, room, transactionID, content, timeout in
         try client.send(room: room, transactionID: transactionID, content: content, timeout: timeout)
     }
+    /// What makes a message call for the reader (the bell), and the events that did, until the app asks.
+    var readerMention: MatrixReaderMention
+    var callingEvents: Set<String> = []
+    /// The title and post as the room's state changed them since opening (nil: as opened).
+    var liveHeader: ThreadHeader?
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
@@ -115,6 +120,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         fullyRead = opening.fullyRead
         markerSent = opening.fullyRead
         filter = opening.filter
+        readerMention = MatrixReaderMention(me: opening.me, power: opening.power)
         wake = try WakePipe()
         let state = Self.stateFiles(me: me, roomID: roomID, environment: environment)
         draftFile = state.map(DraftFile.init)
@@ -133,6 +139,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         // Refused in an earlier run: shown not sent, with the reason, until the reader acts.
         if follows { for entry in waiting where entry.notSent != nil { refused[entry.txn] = entry } }
         if !isFromCache { saveCache() }
+        if !opening.departed.isEmpty { report([.membersChanged(joined: [], left: opening.departed.sorted())]) }
         if follows {
             startSyncing()
             for entry in waiting where entry.notSent == nil { resend(entry) }

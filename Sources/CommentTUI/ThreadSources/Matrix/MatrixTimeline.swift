@@ -38,16 +38,21 @@ struct MatrixTimeline {
         var created: Date
         var edited: Date?
         var isDeleted: Bool
+        var replyTo: String?
         init(_ comment: Comment) {
             author = comment.author
             created = comment.created
             edited = comment.edited
+            replyTo = comment.replyTo
             isDeleted = comment.body == MatrixEventReader.deleted
         }
     }
 
     /// Whether a comment with this event id was handed out.
     func knows(_ eventID: String) -> Bool { known[eventID] != nil }
+
+    /// Who sent a comment handed out (for a reply's mention), if it is known.
+    func sender(ofEvent eventID: String) -> String? { known[eventID]?.author }
 
     /// Comments handed out so far.
     var knownCount: Int { known.count }
@@ -103,7 +108,7 @@ struct MatrixTimeline {
                 }
                 let shown = withWaitingEdit(comment)
                 remember(shown)
-                appended.append(shown)
+                appended.append(relabelled(shown))
             case .edit(let target, let sender, let body, let at):
                 if let edited = edit(target: target, sender: sender, body: body, at: at) {
                     flush()
@@ -118,7 +123,9 @@ struct MatrixTimeline {
                 } else {
                     waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
                 }
-            case .member(let id, let name, _):
+            case .member(let id, let name, let joined):
+                // A leave carries no display name: the comments of who left keep theirs.
+                if !joined, members.names[id] != nil { continue }
                 let changed = members.update([id: name])
                 if !changed.isEmpty { flush(); updates.append(.usersChanged(changed)) }
             case .encrypted(let encrypted):
@@ -175,7 +182,7 @@ struct MatrixTimeline {
         var updates: [ThreadUpdate] = []
         for event in state {
             switch reader.read(event) {
-            case .member(let id, let name, _): changes[id] = name
+            case .member(let id, let name, let joined) where joined || members.names[id] == nil: changes[id] = name
             case .encryptionSwitchedOn: updates += switchEncryptionOn()
             default: break
             }
@@ -232,7 +239,7 @@ struct MatrixTimeline {
         }
         // Only the author may edit; a deleted comment stays deleted.
         guard comment.author == sender, !comment.isDeleted, (comment.edited ?? .distantPast) <= at else { return nil }
-        let edited = Comment(id: target, author: comment.author, created: comment.created, body: body, edited: at)
+        let edited = Comment(id: target, author: comment.author, created: comment.created, body: body, edited: at, replyTo: comment.replyTo)
         remember(edited)
         return relabelled(edited)
     }
@@ -254,6 +261,7 @@ struct MatrixTimeline {
     private func relabelled(_ comment: Comment) -> Comment {
         var copy = comment
         copy.id = commentID(forEvent: comment.id)
+        copy.replyTo = comment.replyTo.map(commentID(forEvent:))
         return copy
     }
 }
