@@ -120,29 +120,69 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("› \(MatrixEncryption.notice)") }, "\(lines)")
     }
 
+    /// Ann's source for `room`, talking to the server through a relay the test can cut or stall.
+    private func openThroughRelay(_ room: String, as ann: MatrixTestUser, server: SynapseServer,
+                                  environment: [String: String]) throws -> (MatrixThreadSource, TCPRelay) {
+        let relay = try TCPRelay(to: XCTUnwrap(server.port))
+        let annClient = MatrixClient(homeserver: relay.baseURL, accessToken: ann.account.accessToken)
+        let source = try MatrixThreadSource(client: annClient, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                            me: ann.account.userID, environment: environment)
+        return (source, relay)
+    }
+
+    /// Waits for the comment's send to end (held, failed or confirmed).
+    @discardableResult
+    private func sendOutcome(of id: String, from source: MatrixThreadSource, timeout: TimeInterval = 60) throws -> [ThreadUpdate] {
+        try collectUpdates(from: source, timeout: timeout) { updates in
+            updates.contains { if case .sendFailed(id, _) = $0 { true } else if case .sendConfirmed(id) = $0 { true } else { false } }
+        }
+    }
+
     func testACommentPendingThroughAnOutageIsHeldWhenTheRoomWasEncryptedMeanwhile() throws {
         let server = try server
         let (bo, ann, room) = try twoUsersInARoom("Outage", on: server)
         try bo.other.sendText(roomID: room, body: "post")
         // Ann's client reaches the server through a relay that can be cut; Bo's directly.
-        let relay = try TCPRelay(to: XCTUnwrap(server.port))
+        let (source, relay) = try openThroughRelay(room, as: ann, server: server, environment: temporaryDataEnvironment())
         defer { relay.stop() }
-        let annClient = MatrixClient(homeserver: relay.baseURL, accessToken: ann.account.accessToken)
-        let source = try MatrixThreadSource(client: annClient, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
-                                            me: ann.account.userID, environment: temporaryDataEnvironment())
         defer { source.stop() }
         relay.cut()
         try collectUpdates(from: source) { $0.contains { if case .connection(.offline) = $0 { true } else { false } } }
         let mine = comment(by: ann, "written while the server was out of reach")
         XCTAssertEqual(source.send(mine), .pending)
-        // Encrypted while Ann's client cannot hear of it; then the way back opens.
+        // Encrypted while Ann's client cannot hear of it; then the way back opens, but not for
+        // the sync (held in the relay), so the send cannot learn of the switch from it.
         try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        relay.stall(path: "/sync")
         relay.restore()
-        let updates = try collectUpdates(from: source, timeout: 60) { updates in
-            updates.contains { if case .sendFailed(mine.id, _) = $0 { true } else if case .sendConfirmed(mine.id) = $0 { true } else { false } }
-        }
+        let updates = try sendOutcome(of: mine.id, from: source)
         XCTAssertTrue(updates.contains { describe($0) == "failed \(mine.id): \(MatrixEncryption.held)" }, "\(updates.map(describe))")
         XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+        relay.release(path: "/sync")
+    }
+
+    func testACommentSentWhileLiveIsHeldWhenTheSyncHasNotBroughtTheSwitchYet() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Live", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        let (source, relay) = try openThroughRelay(room, as: ann, server: server, environment: environment)
+        defer { relay.stop() }
+        defer { source.stop() }
+        try collectUpdates(from: source) { $0.contains { if case .connection(.live) = $0 { true } else { false } } }
+        // The sync's answers wait in the relay: the switch reaches Ann's client only by asking.
+        relay.stall(path: "/sync")
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        let mine = comment(by: ann, "typed as the switch happened")
+        XCTAssertEqual(source.send(mine), .pending)
+        let updates = try sendOutcome(of: mine.id, from: source)
+        XCTAssertTrue(updates.contains { describe($0) == "failed \(mine.id): \(MatrixEncryption.held)" }, "\(updates.map(describe))")
+        XCTAssertEqual(source.sendingHeld, MatrixEncryption.notice)
+        XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+        // The offline copy knows at once, before any sync said so.
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)"))
+        XCTAssertEqual(MatrixRoomCache(me: ann.account.userID, address: address, environment: environment)?.load()?.isEncrypted, true)
+        relay.release(path: "/sync")
     }
 
     func testAnEncryptedRoomOpensReadOnlyWithItsEncryptedEventsInPlace() throws {

@@ -52,8 +52,6 @@ extension MatrixThreadSource {
 
     func setConnection(_ state: ConnectionState) {
         let changed = locked { () -> Bool in
-            // Out of touch, a switch to encryption may go unheard: the next send reads the state first.
-            if state != .live { encryptionChecked = false }
             guard connection != state else { return false }
             connection = state
             return true
