@@ -185,6 +185,41 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
         relay.release(path: "/sync")
     }
 
+    /// A thread file of `count` comments by one author, to import.
+    private func threadFile(_ count: Int) -> CommentThread {
+        let marco = User(id: "u-marco", handle: "marco", name: "Marco")
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        return CommentThread(id: "t-import", title: "Import", author: marco.id, created: start, body: "post", users: [marco],
+                             comments: (1...count).map { Comment(id: "c\($0)", author: marco.id, created: start, body: "imported \($0)") })
+    }
+
+    func testAnImportIntoAnEncryptedRoomIsRefusedAndOneSwitchedOnMidwayStopsThere() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Import", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let source = try open(room, as: ann, follows: false)
+        // Switched on after two comments went: the third is not posted.
+        var switchFailure: Error?
+        let switchAfterTwo = { (posted: Int) in
+            guard posted == 2 else { return }
+            do { try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm) } catch { switchFailure = error }
+        }
+        XCTAssertThrowsError(try source.importComments(of: threadFile(5), progress: switchAfterTwo)) { error in
+            XCTAssertTrue("\(error)".contains("end-to-end encrypted") && "\(error)".contains("stopped after 2 of 5"), "\(error)")
+        }
+        XCTAssertNil(switchFailure)
+        XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+        XCTAssertEqual(try bo.other.messageBodies(roomID: room).filter { $0.hasPrefix("imported") }, ["imported 1", "imported 2"])
+        // Into a room encrypted already: refused, nothing posted.
+        let other = try bo.other.createRoom(name: "Secret import", preset: .publicChat, initialState: [
+            ["type": "m.room.encryption", "state_key": "", "content": Self.megolm]])
+        try ann.other.join(other)
+        XCTAssertThrowsError(try open(other, as: ann, follows: false).importComments(of: threadFile(2))) { error in
+            XCTAssertTrue("\(error)".contains("end-to-end encrypted") && "\(error)".contains("nothing was posted"), "\(error)")
+        }
+        XCTAssertEqual(try bo.other.messageBodies(roomID: other).filter { $0.hasPrefix("imported") }, [])
+    }
+
     func testAnEncryptedRoomOpensReadOnlyWithItsEncryptedEventsInPlace() throws {
         let server = try server
         let bo = try registerUser("bo", on: server)

@@ -27,8 +27,12 @@ extension MatrixThreadSource {
         report([.sendFailed(commentID: transactionID, reason: MatrixEncryption.held)])
     }
 
-    /// Throws for a verb that would post to an encrypted room.
-    func refuseIfEncrypted() throws {
-        if try holdsSending() { throw MatrixError(.server(status: 0, errcode: nil), MatrixEncryption.refusal + "; nothing was posted") }
+    /// Throws for a verb that would post to an encrypted room; `known`: the switch was seen (an
+    /// event read), so it is only recorded.
+    func refuseIfEncrypted(known: Bool = false) throws {
+        if known { report(locked { timeline.switchEncryptionOn() }) }
+        if try known || holdsSending() {
+            throw MatrixError(.server(status: 0, errcode: nil), MatrixEncryption.refusal + "; nothing was posted")
+        }
     }
 }
