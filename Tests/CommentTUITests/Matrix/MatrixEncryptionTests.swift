@@ -185,6 +185,35 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
         relay.release(path: "/sync")
     }
 
+    func testASwitchInALimitedSyncHoldsSendingBeforeTheGapIsReadAndTheGapsEncryptedEventsShowInPlace() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Gap", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let (source, relay) = try openThroughRelay(room, as: ann, server: server, environment: temporaryDataEnvironment())
+        defer { relay.stop() }
+        defer { source.stop() }
+        relay.cut()
+        try collectUpdates(from: source) { $0.contains { if case .connection(.offline) = $0 { true } else { false } } }
+        // Away: the switch, then more encrypted messages than a sync brings (a limited sync and a gap).
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        var secrets: [String] = []
+        for n in 0..<(MatrixThreadSource.pageSize + 10) {
+            secrets.append(try bo.other.send(roomID: room, content: ciphertext(100 + n), type: "m.room.encrypted"))
+        }
+        // The gap's page waits in the relay: the switch must be known before it comes.
+        relay.stall(path: "/messages")
+        relay.restore()
+        let held = try collectUpdates(from: source, timeout: 30) { $0.contains { describe($0) == "held: \(MatrixEncryption.notice)" } }
+        XCTAssertEqual(source.sendingHeld, MatrixEncryption.notice)
+        XCTAssertFalse(held.contains { if case .commentsAppended = $0 { true } else { false } }, "before the sync's events: \(held.map(describe))")
+        relay.release(path: "/messages")
+        // The gap filled from /messages: every encrypted event is a row, in order.
+        var rows = held.flatMap(\.appended)
+        let rest = try collectUpdates(from: source, timeout: 30) { ($0.flatMap(\.appended) + rows).contains { $0.id == secrets.last } }
+        rows += rest.flatMap(\.appended)
+        XCTAssertEqual(rows.filter { $0.body == MatrixEncryptedEvent.body }.map(\.id), secrets)
+    }
+
     /// A thread file of `count` comments by one author, to import.
     private func threadFile(_ count: Int) -> CommentThread {
         let marco = User(id: "u-marco", handle: "marco", name: "Marco")

@@ -71,6 +71,9 @@ extension MatrixThreadSource {
             var events = room["timeline"]?["events"]?.array ?? []
             let state = room["state"]?["events"]?.array ?? []
             var batchStart = room["timeline"]?["prev_batch"]?.string
+            // A switch to encryption in this sync holds sending at once, not after a gap's pages.
+            let switched = locked { timeline.switchEncryptionOn(ifAmong: state + events) }
+            report(switched)
             if room["timeline"]?["limited"]?.bool == true, let gapStart = batchStart {
                 // One page closes most gaps (a short sleep); a longer absence is marked and filled
                 // as the reader scrolls to it, so the newest comments show at once.
@@ -88,7 +91,7 @@ extension MatrixThreadSource {
                 }
             }
             let applied = locked { timeline.applyNewer(events, state: state) }
-            remembered = (applied, batchStart)
+            remembered = (switched + applied, batchStart)
             updates += applied
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
                 let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }

@@ -192,6 +192,12 @@ struct MatrixTimeline {
         return [.sendingHeld(MatrixEncryption.notice)]
     }
 
+    /// Switches encryption on if `events` hold an `m.room.encryption` state event.
+    mutating func switchEncryptionOn(ifAmong events: [JSONValue]) -> [ThreadUpdate] {
+        let met = events.contains { $0["type"]?.string == "m.room.encryption" && $0["state_key"]?.string == "" }
+        return met ? switchEncryptionOn() : []
+    }
+
     /// The row for an encrypted event, kept by reference; nil for one already shown, the post,
     /// and an encrypted edit (it changes its target once read, as a readable edit does).
     private mutating func encryptedRow(_ encrypted: MatrixEncryptedEvent) -> Comment? {
