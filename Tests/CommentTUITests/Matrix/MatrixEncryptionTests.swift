@@ -312,4 +312,30 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
         let plain = try bo.other.createRoom(name: "Plain", preset: .privateChat, invite: [ann.account.userID])
         XCTAssertNil(try open(plain, as: ann, follows: false).sendingHeld)
     }
+
+    func testAPublicEncryptedRoomIsNotJoinedWithoutAsking() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Public secret", preset: .publicChat, initialState: [
+            ["type": "m.room.encryption", "state_key": "", "content": Self.megolm]])
+        // The server's room summary follows its room statistics, kept a moment after the room's state.
+        let deadline = Date() + 15
+        while (try bo.other.call("GET", "/_matrix/client/v1/room_summary/\(room)"))["encryption"] as? String == nil, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        func annIsIn() throws -> Bool {
+            ((try ann.other.call("GET", "/_matrix/client/v3/joined_rooms")["joined_rooms"] as? [String]) ?? []).contains(room)
+        }
+        XCTAssertThrowsError(try open(room, as: ann, follows: false)) { error in
+            XCTAssertTrue("\(error)".contains("end-to-end encrypted") && "\(error)".contains("--join-encrypted"), "\(error)")
+        }
+        XCTAssertFalse(try annIsIn(), "refused before joining")
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)"))
+        let source = try MatrixThreadSource(client: MatrixClient(homeserver: server.baseURL, accessToken: ann.account.accessToken),
+                                            address: address, me: ann.account.userID, environment: temporaryDataEnvironment(),
+                                            follows: false, joinsEncrypted: true)
+        XCTAssertTrue(try annIsIn())
+        XCTAssertEqual(source.sendingHeld, MatrixEncryption.notice)
+    }
 }

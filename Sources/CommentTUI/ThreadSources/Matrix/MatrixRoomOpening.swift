@@ -43,7 +43,10 @@ struct MatrixRoomOpening {
     }
 
     /// - Parameter joinsEncrypted: join an encrypted room the account is not in (only invited
-    ///   to, or public); without it such a room is refused before joining.
+    ///   to, or public); without it such a room is refused before joining when the server says
+    ///   so beforehand (an invite's state, the room's summary). Where it cannot say (an invite
+    ///   without `m.room.encryption` in its state, a server without room summaries), the room is
+    ///   joined and, if encrypted, opens read-only.
     init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int, joinsEncrypted: Bool = false) throws {
         self.me = me
         roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
@@ -114,17 +117,20 @@ struct MatrixRoomOpening {
     }
 
     /// The room's id, joining it first when the account is not in it (a public room by alias, an
-    /// invite); an invite to an encrypted room is not taken unless `joinsEncrypted`.
+    /// invite); a room known to be encrypted is not joined unless `joinsEncrypted`.
     static func joinedRoom(client: MatrixClient, address: MatrixRoomAddress, joinsEncrypted: Bool) throws -> String {
         let id = address.isAlias ? try client.resolve(alias: address.identifier) : address.identifier
         if try client.joinedRooms().contains(id) { return id }
-        if !joinsEncrypted, try isInvitedToEncryptedRoom(client: client, room: id) {
-            throw MatrixError(.server(status: 0, errcode: nil), """
-                this room is end-to-end encrypted and you are only invited to it: comment-tui cannot read or \
-                send encrypted messages, so it did not join. Join it from a client with encryption (such as \
-                Element), or open it with --join-encrypted to join and read it here (encrypted messages show \
-                as such; nothing is sent)
-                """)
+        if !joinsEncrypted {
+            let invited = try isInvitedToEncryptedRoom(client: client, room: id)
+            if invited || summarySaysEncrypted(client: client, room: id) {
+                throw MatrixError(.server(status: 0, errcode: nil), """
+                    this room is end-to-end encrypted and you are \(invited ? "only invited to it" : "not in it"): \
+                    comment-tui cannot read or send encrypted messages, so it did not join. Join it from a client \
+                    with encryption (such as Element), or open it with --join-encrypted to join and read it here \
+                    (encrypted messages show as such; nothing is sent)
+                    """)
+            }
         }
         do {
             return try client.join(address.identifier)
@@ -176,6 +182,13 @@ struct MatrixRoomOpening {
         ]
         let invite = try client.sync(since: nil, filter: filter, wait: 0)["rooms"]?["invite"]?[room]
         return (invite?["invite_state"]?["events"]?.array ?? []).contains { $0["type"]?.string == "m.room.encryption" }
+    }
+
+    /// Whether the room's summary (`GET /_matrix/client/v1/room_summary`, which a server gives
+    /// for a room one may join) names an encryption algorithm; false when it cannot be read.
+    static func summarySaysEncrypted(client: MatrixClient, room: String) -> Bool {
+        guard let summary = try? client.request("GET", ["v1", "room_summary", room]) else { return false }
+        return [summary["encryption"], summary["im.nheko.summary.encryption"]].contains { $0?.string != nil }
     }
 
     /// How many pages back the post of a room joined over federation is looked for.
