@@ -338,4 +338,20 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
         XCTAssertTrue(try annIsIn())
         XCTAssertEqual(source.sendingHeld, MatrixEncryption.notice)
     }
+
+    func testAnEncryptedPinnedPostSaysItIsEncrypted() throws {
+        let server = try server
+        let bo = try registerUser("bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let room = try bo.other.createRoom(name: "Pinned secret", preset: .publicChat, initialState: [
+            ["type": "m.room.encryption", "state_key": "", "content": Self.megolm]])
+        let post = try bo.other.send(roomID: room, content: ciphertext(5), type: "m.room.encrypted")
+        try bo.other.sendState(roomID: room, type: "m.room.pinned_events", content: ["pinned": [post]])
+        let after = try bo.other.send(roomID: room, content: ciphertext(6), type: "m.room.encrypted")
+        try ann.other.join(room)
+        let source = try open(room, as: ann, follows: false)
+        XCTAssertEqual(source.thread.body, MatrixEncryptedEvent.body)
+        let rows = (source.openedComments as! ArrayCommentStore).comments.filter { $0.body == MatrixEncryptedEvent.body }
+        XCTAssertEqual(rows.map(\.id), [after], "the post is the header, not a row")
+    }
 }

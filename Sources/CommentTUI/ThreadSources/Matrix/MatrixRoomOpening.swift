@@ -103,7 +103,10 @@ struct MatrixRoomOpening {
         timeline.postEventID = post?["event_id"]?.string
         let reader = MatrixEventReader(handle: { [members = timeline.members] in members.handles[$0] },
                                        name: { [members = timeline.members] in members.name(of: $0) })
-        let postBody = post.flatMap { $0["content"] }.flatMap { reader.markdown(of: $0, sender: creator, isReply: false) }
+        // An encrypted post says so, as its row would (the post has no row of its own).
+        let isEncryptedPost = post?["type"]?.string == "m.room.encrypted" && post?["content"]?.object?.isEmpty == false
+        let postBody = isEncryptedPost ? MatrixEncryptedEvent.body
+            : post.flatMap { $0["content"] }.flatMap { reader.markdown(of: $0, sender: creator, isReply: false) }
             ?? content("m.room.topic")?["topic"]?.string.map { MatrixHTMLReader.markdown(fromPlainText: $0, isReply: false) } ?? ""
 
         var opened: [Comment] = []
