@@ -199,10 +199,11 @@ struct MatrixTimeline {
     }
 
     /// The row for an encrypted event, kept by reference; nil for one already shown, the post,
-    /// and an encrypted edit (it changes its target once read, as a readable edit does).
+    /// and an encrypted edit, reaction or reference (they change or annotate their target once
+    /// read, as readable ones do).
     private mutating func encryptedRow(_ encrypted: MatrixEncryptedEvent) -> Comment? {
         encryptedEvents[encrypted.eventID] = encrypted
-        guard encrypted.replaces == nil else { return nil }
+        guard encrypted.hasRow else { return nil }
         return newRow(encrypted.comment)
     }
 
