@@ -91,7 +91,7 @@ extension CommentApp {
             case .sendFailed(let id, let reason):
                 guard deliveries[id] != nil else { continue }
                 deliveries[id] = .failed(reason: reason)
-                overlays.show("not sent: \(reason) — Enter to retry", error: true)
+                overlays.show("not sent: \(reason)" + retryHint, error: true)
             case .problem(let text):
                 overlays.show(text, error: true)
             case .connection(let state):
@@ -176,6 +176,9 @@ extension CommentApp {
 
     /// Enter with nothing to send: the oldest comment that failed to send goes again (same id,
     /// so a source that de-duplicates posts it once).
+    /// How to send a refused comment again; nothing where the source takes none (an encrypted room).
+    private var retryHint: String { sendingHeld == nil ? " — Enter to retry" : "" }
+
     private func retryFailedSend() {
         let failed = deliveries.keys.filter { if case .failed = deliveries[$0] { true } else { false } }
         guard let index = failed.compactMap(comments.indexOfAdded(id:)).min(),
@@ -186,7 +189,7 @@ extension CommentApp {
         switch source.send(comment) {
         case .failed(let reason):
             deliveries[id] = .failed(reason: reason)
-            overlays.show("not sent: \(reason) — Enter to retry", error: true)
+            overlays.show("not sent: \(reason)" + retryHint, error: true)
         case .confirmed:
             deliveries[id] = nil
             place(id)
