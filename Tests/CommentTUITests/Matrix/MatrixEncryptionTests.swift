@@ -354,4 +354,35 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
         let rows = (source.openedComments as! ArrayCommentStore).comments.filter { $0.body == MatrixEncryptedEvent.body }
         XCTAssertEqual(rows.map(\.id), [after], "the post is the header, not a row")
     }
+
+    func testEncryptedEventsComeInPlaceFromOlderPagesAndFromTheOfflineCopy() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("History", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        let old = try (0..<3).map { try bo.other.send(roomID: room, content: ciphertext(200 + $0), type: "m.room.encrypted") }
+        for n in 0..<MatrixThreadSource.pageSize { try bo.other.sendText(roomID: room, body: "filler \(n)") }
+        let environment = temporaryDataEnvironment()
+        let source = try open(room, as: ann, environment: environment)
+        // Back-paginated from Synapse: the older encrypted events, each a row in place.
+        var older: [Comment] = []
+        for _ in 0..<5 where !older.contains(where: { $0.id == old[0] }) {
+            source.loadOlderComments()
+            let updates = try collectUpdates(from: source) { $0.contains { if case .olderComments = $0 { true } else { false } } }
+            for case .olderComments(let page, _) in updates { older = page + older }
+        }
+        XCTAssertEqual(older.filter { $0.body == MatrixEncryptedEvent.body }.map(\.id), old)
+        // One more while open, kept in the offline copy: reopened offline, its row is there.
+        let recent = try bo.other.send(roomID: room, content: ciphertext(300), type: "m.room.encrypted")
+        try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.id == recent } }
+        source.stop()
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)"))
+        let unreachable = MatrixClient(homeserver: try XCTUnwrap(URL(string: "http://127.0.0.1:9")), accessToken: "none")
+        let offline = try MatrixThreadSource(client: unreachable, address: address, me: ann.account.userID, environment: environment,
+                                             follows: false)
+        let rows = (offline.openedComments as! ArrayCommentStore).comments
+        XCTAssertEqual(rows.last, Comment(id: recent, author: bo.account.userID, created: try XCTUnwrap(rows.last?.created),
+                                          body: MatrixEncryptedEvent.body))
+        XCTAssertTrue(screen(offline).contains { $0.contains("🔒 encrypted — cannot be read yet") })
+    }
 }
