@@ -84,6 +84,7 @@ public final class CommentApp {
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
         restoreReadMarker(source.loadReadMarker())
         feed.delivery = { [unowned self] in self.deliveries[$0] }
+        feed.isPlaceholder = { [unowned self] in self.source.isPlaceholder($0) }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
         prepare()

@@ -372,17 +372,36 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
             for case .olderComments(let page, _) in updates { older = page + older }
         }
         XCTAssertEqual(older.filter { $0.body == MatrixEncryptedEvent.body }.map(\.id), old)
-        // One more while open, kept in the offline copy: reopened offline, its row is there.
+        // One more while open, kept in the offline copy: reopened offline, its row is there. A
+        // message saying the same in plaintext follows it: only the real row is drawn dim and italic.
         let recent = try bo.other.send(roomID: room, content: ciphertext(300), type: "m.room.encrypted")
-        try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.id == recent } }
+        let spoof = try bo.other.send(roomID: room, content: [
+            "msgtype": "m.text", "body": "🔒 encrypted — cannot be read yet", "format": "org.matrix.custom.html",
+            "formatted_body": "🔒 <em>encrypted — cannot be read yet</em>"], type: "m.room.message")
+        let arrived = try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.id == spoof } }
+        XCTAssertEqual(placeholderStyles(source, after: arrived), [true, false], "live")
         source.stop()
         let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)"))
         let unreachable = MatrixClient(homeserver: try XCTUnwrap(URL(string: "http://127.0.0.1:9")), accessToken: "none")
         let offline = try MatrixThreadSource(client: unreachable, address: address, me: ann.account.userID, environment: environment,
                                              follows: false)
-        let rows = (offline.openedComments as! ArrayCommentStore).comments
-        XCTAssertEqual(rows.last, Comment(id: recent, author: bo.account.userID, created: try XCTUnwrap(rows.last?.created),
-                                          body: MatrixEncryptedEvent.body))
-        XCTAssertTrue(screen(offline).contains { $0.contains("🔒 encrypted — cannot be read yet") })
+        let rows = (offline.openedComments as! ArrayCommentStore).comments.suffix(2)
+        XCTAssertEqual(rows.first, Comment(id: recent, author: bo.account.userID, created: try XCTUnwrap(rows.first?.created),
+                                           body: MatrixEncryptedEvent.body))
+        XCTAssertEqual(placeholderStyles(offline), [true, false], "from the offline copy")
+    }
+
+    /// For each row on screen saying `🔒 encrypted — cannot be read yet`, top to bottom, whether
+    /// it is drawn dim and italic throughout (a placeholder's style).
+    private func placeholderStyles(_ source: MatrixThreadSource, after updates: [ThreadUpdate] = []) -> [Bool] {
+        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 24)
+        app.wallTime = Date()
+        app.reduceMotion = true
+        app.receive(updates)
+        let buffer = app.render().buffer
+        return buffer.trimmedLines.indices.filter { buffer.trimmedLines[$0].contains("encrypted — cannot be read yet") }.map { row in
+            let cells = (FeedLayout.bodyIndent..<60).map { buffer[$0, row] }.filter { $0.text != " " && !$0.text.isEmpty }
+            return !cells.isEmpty && cells.allSatisfy { $0.style.attributes.isSuperset(of: [.dim, .italic]) }
+        }
     }
 }

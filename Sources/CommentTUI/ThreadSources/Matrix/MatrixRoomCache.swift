@@ -24,6 +24,8 @@ struct MatrixRoomCache {
         var fullyRead: String?
         /// Whether the room has end-to-end encryption switched on (nothing is sent to it).
         var isEncrypted = false
+        /// The comments that are rows in place of what cannot be shown (`MatrixTimeline.placeholders`).
+        var placeholders: Set<String> = []
     }
 
     private struct RoomRecord: Codable {
@@ -59,6 +61,8 @@ struct MatrixRoomCache {
         var created: Date
         var body: String
         var edited: Date?
+        /// Written only when true: a row in place of an encrypted event.
+        var placeholder: Bool?
     }
 
     private struct Kind: Decodable { var type: String }
@@ -113,6 +117,7 @@ struct MatrixRoomCache {
             case "comment" where snapshot != nil:
                 guard let c = try? decoder.decode(CommentRecord.self, from: bytes) else { return nil }
                 snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited))
+                if c.placeholder == true { snapshot?.placeholders.insert(c.id) }
             default:
                 return nil
             }
@@ -134,7 +139,8 @@ struct MatrixRoomCache {
             out += try encoder.encode(UserRecord(id: user.id, handle: user.handle, name: user.name)) + Data("\n".utf8)
         }
         for c in snapshot.comments.suffix(Self.keptComments) {
-            out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited)) + Data("\n".utf8)
+            out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
+                                                     placeholder: snapshot.placeholders.contains(c.id) ? true : nil)) + Data("\n".utf8)
         }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

@@ -30,7 +30,7 @@ struct MatrixRoomOpening {
         timeline = MatrixTimeline(members: members)
         timeline.postEventID = snapshot.postEventID
         if snapshot.isEncrypted { _ = timeline.switchEncryptionOn() }
-        timeline.adopt(snapshot.comments)
+        timeline.adopt(snapshot.comments, placeholders: snapshot.placeholders)
         comments = snapshot.comments
         let header = snapshot.header
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,

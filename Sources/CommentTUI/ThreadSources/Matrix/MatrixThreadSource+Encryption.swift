@@ -7,6 +7,8 @@ import ThreadModel
 extension MatrixThreadSource {
     public var sendingHeld: String? { locked { timeline.isEncrypted } ? MatrixEncryption.notice : nil }
 
+    public func isPlaceholder(_ commentID: String) -> Bool { locked { timeline.placeholders.contains(commentID) } }
+
     /// Whether nothing may be sent to the room now: the room's state is read before every send
     /// (one small request), since a sync may not have brought a switch yet (its long poll, an
     /// outage, a copy opened offline). Throws when it cannot be read: the caller retries, as for

@@ -29,6 +29,8 @@ struct MatrixTimeline {
     private(set) var isEncrypted = false
     /// The encrypted events met, by event id: what decrypting them in place will need.
     private(set) var encryptedEvents: [String: MatrixEncryptedEvent] = [:]
+    /// The rows made in place of what cannot be shown (encrypted events, the switch), by id.
+    private(set) var placeholders: Set<String> = []
 
     init(members: MatrixMembers) { self.members = members }
 
@@ -213,6 +215,7 @@ struct MatrixTimeline {
         guard row.id != postEventID, known[row.id] == nil, appIDs[row.id] == nil else { return nil }
         let shown = withWaitingEdit(row)
         remember(shown)
+        placeholders.insert(shown.id)
         return shown
     }
 
@@ -224,8 +227,9 @@ struct MatrixTimeline {
     }
 
     /// Comments known from elsewhere (the cache), as they were shown.
-    mutating func adopt(_ comments: [Comment]) {
+    mutating func adopt(_ comments: [Comment], placeholders: Set<String> = []) {
         for comment in comments { remember(comment) }
+        self.placeholders.formUnion(placeholders)
     }
 
     /// Members named directly (the joined-members list when opening).
