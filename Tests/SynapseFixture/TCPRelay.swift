@@ -8,7 +8,9 @@ import Glibc
 /// be stopped for one client only).
 ///
 /// Cut, it ends every connection through it and closes each new one at once; restored, it
-/// relays again. A thread accepts, and two threads per connection copy bytes each way.
+/// relays again. Requests to a path can be stalled (`stall(path:)`): their bytes and their
+/// answers wait in the relay until released, so a test decides what the client hears first.
+/// A thread accepts, and two threads per connection copy bytes each way.
 public final class TCPRelay: @unchecked Sendable {
     /// The relay's port.
     public let port: Int
@@ -19,6 +21,9 @@ public final class TCPRelay: @unchecked Sendable {
     private var isStopped = false
     /// Both ends of each open connection, for `cut()` to end them.
     private var open: [ObjectIdentifier: Connection] = [:]
+    /// Parts of request paths (`/sync`) whose requests and answers are held; waited on in `gate`.
+    private var stalled: Set<String> = []
+    private let gate = NSCondition()
 
     /// A URL for clients to use in place of the server's.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -60,6 +65,28 @@ public final class TCPRelay: @unchecked Sendable {
     /// Relays again.
     public func restore() { lock.withLock { isCut = false } }
 
+    /// Holds every request whose path contains `path`, and the answer of one already sent,
+    /// until `release(path:)` (or a cut or stop, which end the connection).
+    public func stall(path: String) {
+        gate.withLock { _ = stalled.insert(path) }
+    }
+
+    /// Lets the requests and answers held for `path` go on.
+    public func release(path: String) {
+        gate.withLock {
+            stalled.remove(path)
+            gate.broadcast()
+        }
+    }
+
+    /// Blocks while the request `path` (the connection's latest) is stalled.
+    private func waitWhileStalled(_ path: String?) {
+        guard let path else { return }
+        gate.withLock {
+            while stalled.contains(where: { path.contains($0) }), !lock.withLock({ isCut || isStopped }) { gate.wait(until: Date() + 0.1) }
+        }
+    }
+
     /// Stops accepting and ends every connection.
     public func stop() {
         let wasStopped = lock.withLock { () -> Bool in
@@ -92,7 +119,7 @@ public final class TCPRelay: @unchecked Sendable {
                 close(client)
                 continue
             }
-            let connection = Connection(client: client, upstream: upstream) { [weak self] finished in
+            let connection = Connection(client: client, upstream: upstream, gate: { [weak self] in self?.waitWhileStalled($0) }) { [weak self] finished in
                 _ = self?.lock.withLock { self?.open.removeValue(forKey: ObjectIdentifier(finished)) }
             }
             lock.withLock { open[ObjectIdentifier(connection)] = connection }
@@ -121,17 +148,30 @@ public final class TCPRelay: @unchecked Sendable {
         let upstream: Int32
         private let lock = NSLock()
         private var running = 2
+        /// The path of the latest request on the connection (HTTP/1.1: one at a time).
+        private var path: String?
+        private let gate: (String?) -> Void
         private let finished: (Connection) -> Void
 
-        init(client: Int32, upstream: Int32, finished: @escaping (Connection) -> Void) {
+        init(client: Int32, upstream: Int32, gate: @escaping (String?) -> Void, finished: @escaping (Connection) -> Void) {
             self.client = client
             self.upstream = upstream
+            self.gate = gate
             self.finished = finished
         }
 
         func start() {
-            Thread { [self] in copy(from: client, to: upstream) }.start()
-            Thread { [self] in copy(from: upstream, to: client) }.start()
+            Thread { [self] in copy(from: client, to: upstream, isRequest: true) }.start()
+            Thread { [self] in copy(from: upstream, to: client, isRequest: false) }.start()
+        }
+
+        /// The target of a request line at the start of `bytes` (`GET /path?query HTTP/1.1`).
+        private static func requestPath(_ bytes: ArraySlice<UInt8>) -> String? {
+            let line = String(decoding: bytes.prefix(2048).prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, parts[2].hasPrefix("HTTP/"), ["GET", "PUT", "POST", "DELETE", "HEAD", "OPTIONS"].contains(String(parts[0]))
+            else { return nil }
+            return String(parts[1])
         }
 
         /// Ends both directions: blocked reads return, and the copies finish.
@@ -140,11 +180,13 @@ public final class TCPRelay: @unchecked Sendable {
             shutdown(upstream, Int32(SHUT_RDWR))
         }
 
-        private func copy(from source: Int32, to destination: Int32) {
+        private func copy(from source: Int32, to destination: Int32, isRequest: Bool) {
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             pumping: while true {
                 let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
                 guard count > 0 else { break }
+                if isRequest, let started = Self.requestPath(buffer[..<count]) { lock.withLock { path = started } }
+                gate(lock.withLock { path })
                 var written = 0
                 while written < count {
                     // MSG_NOSIGNAL: a peer gone must not raise SIGPIPE in the test process.

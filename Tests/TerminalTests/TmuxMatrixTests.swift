@@ -139,6 +139,9 @@ final class TmuxMatrixTests: XCTestCase {
         try terminal.keys("Enter")
         let refused = try terminal.waitFor("the refusal") { $0.last?.contains("not sent, draft kept") == true }
         XCTAssertTrue(refused.contains { $0.hasPrefix("› this must stay on this machine") }, "the draft stays: \(refused)")
+        // Whatever the client might have sent has landed once a later message of Bo's is on screen.
+        try boClient.sendText(roomID: roomID, body: "Bo after the refusal")
+        try terminal.waitFor("Bo's later message") { $0.contains { $0.contains("Bo after the refusal") } }
         XCTAssertFalse(try boClient.messageBodies(roomID: roomID).contains("this must stay on this machine"))
         try terminal.keys("C-c")
         try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }

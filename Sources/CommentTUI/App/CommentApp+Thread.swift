@@ -106,7 +106,7 @@ extension CommentApp {
                 guard deliveries[id] != nil else { continue }
                 deliveries[id] = .failed(reason: reason)
                 feed.invalidateLayouts()
-                overlays.show(Self.notSentNotice(reason), error: true)
+                overlays.show(Self.notSentNotice(reason, retries: sendingHeld == nil), error: true)
             case .problem(let text):
                 overlays.show(text, error: true)
             case .connection(let state):
@@ -199,7 +199,7 @@ extension CommentApp {
         switch source.send(comment) {
         case .failed(let reason):
             deliveries[id] = .failed(reason: reason)
-            overlays.show(Self.notSentNotice(reason), error: true)
+            overlays.show(Self.notSentNotice(reason, retries: sendingHeld == nil), error: true)
         case .confirmed:
             deliveries[id] = nil
             place(id)

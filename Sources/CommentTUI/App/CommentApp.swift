@@ -99,6 +99,7 @@ public final class CommentApp {
         }
         feed.delivery = { [unowned self] in self.deliveries[$0] }
         feed.replyQuote = { [unowned self] in self.replyQuote(for: $0) }
+        feed.isPlaceholder = { [unowned self] in self.source.isPlaceholder($0) }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
         prepare()

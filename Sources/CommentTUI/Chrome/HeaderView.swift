@@ -70,7 +70,10 @@ struct HeaderView {
         buffer.fill(row: 0, from: 0, to: end)
         // Collapsed, the author and the count follow the title where they fit whole: the count
         // goes first, then the author, then the title is cut with `…`, as the status bar does.
-        var tail: [(text: String, style: CellStyle)] = notice.map { [(" · " + $0, Theme.notice)] } ?? []
+        // The notice is never given up: its width is kept first, whatever the title's length.
+        let noticeText = notice.map { " · " + $0 }
+        let noticeWidth = noticeText.map { DisplayWidth.width(of: $0) } ?? 0
+        var tail: [(text: String, style: CellStyle)] = []
         if shownRows == 0 {
             if let handle = thread.user(id: thread.author)?.handle { tail.append((" · @" + handle, Theme.handle)) }
             tail.append((" · " + countText, Theme.dim))
@@ -78,8 +81,9 @@ struct HeaderView {
         // A column of margin either side.
         let room = end - 2
         let titleWidth = DisplayWidth.width(of: thread.title)
-        while !tail.isEmpty, titleWidth + tail.reduce(0, { $0 + DisplayWidth.width(of: $1.text) }) > room { tail.removeLast() }
-        var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, cuttingAt: end - 1)
+        while !tail.isEmpty, titleWidth + noticeWidth + tail.reduce(0, { $0 + DisplayWidth.width(of: $1.text) }) > room { tail.removeLast() }
+        var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, cuttingAt: max(2, end - 1 - noticeWidth))
+        if let noticeText { x = buffer.write(noticeText, column: x, row: 0, style: Theme.notice, limit: end - 1) }
         for part in tail { x = buffer.write(part.text, column: x, row: 0, style: part.style, limit: end - 1) }
         for i in 0..<shownRows {
             let row = 1 + i

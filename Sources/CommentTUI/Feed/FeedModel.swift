@@ -41,6 +41,8 @@ final class FeedModel {
     var delivery: (String) -> CommentDelivery? = { _ in nil }
     /// The quote a reply opens with (what it answers); set by the app.
     var replyQuote: (Comment) -> ReplyQuote? = { _ in nil }
+    /// Whether a comment is a row in place of what cannot be shown (`ThreadSource.isPlaceholder`).
+    var isPlaceholder: (String) -> Bool = { _ in false }
     /// Long comments the reader expanded, by comment id.
     var expandedComments: Set<String> = []
     /// Body bytes shown of huge comments the reader asked to see more of ("show more"), by comment id.
@@ -128,7 +130,7 @@ final class FeedModel {
     func view(at wallTime: Date) -> FeedView {
         FeedView(anchor: anchor, commentCount: comments.count, postRows: scroll.postRows, ownUserID: me, selected: selected,
                  now: wallTime, layout: layout, revealed: { self.revealedSpoilers[$0] ?? [] }, delivery: delivery,
-                 effects: { [effects, now] in effects.effects(on: $0, at: now) }, time: now, palette: palette,
+                 isPlaceholder: isPlaceholder, effects: { [effects, now] in effects.effects(on: $0, at: now) }, time: now, palette: palette,
                  search: search.flatMap { $0.query.isEmpty ? nil : $0.pattern })
     }
 

@@ -19,6 +19,9 @@ struct FeedView {
     var revealed: (String) -> Set<Int>
     /// Where a comment of ours is on its way to the thread, by id (nil: it is there).
     var delivery: (String) -> CommentDelivery? = { _ in nil }
+    /// Rows in place of what cannot be shown (an encrypted event): dim and italic over the whole
+    /// row, unlike a message's text, so that a message saying the same does not pass for one.
+    var isPlaceholder: (String) -> Bool = { _ in false }
     /// Effects running on a comment, by id, and the frame's time they are drawn at.
     var effects: (String) -> [TextEffect] = { _ in [] }
     var time = ScrollInstant.zero
@@ -99,6 +102,9 @@ struct FeedView {
                               row: screenRow, limit: end)
                     // Not in the thread yet: dimmed until the server has it.
                     if delivery(id) != nil { buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: end) { $0 = $0.adding(.dim) } }
+                    if isPlaceholder(id) {
+                        buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: end) { $0 = $0.adding([.dim, .italic]) }
+                    }
                     let seen = shownLines[position.comment]
                     shownLines[position.comment] = (seen?.first ?? line, line)
                 }

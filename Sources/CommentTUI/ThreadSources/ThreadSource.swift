@@ -52,6 +52,10 @@ public protocol ThreadSource: AnyObject {
     /// A change later comes as `.sendingHeld`.
     var sendingHeld: String? { get }
 
+    /// Whether a comment is a row the source made in place of what it cannot show (an encrypted
+    /// event): the feed draws it in a style of its own, so that no message can pass for one.
+    func isPlaceholder(_ commentID: String) -> Bool
+
     /// Sends a comment of the reader's. `.pending` promises a `.sendConfirmed` or `.sendFailed`
     /// update for the comment's id later.
     func send(_ comment: Comment) -> SendOutcome
@@ -103,6 +107,7 @@ extension ThreadSource {
     public var notSentReasons: [String: String] { [:] }
     public var outboxPath: String? { nil }
     public func discardUnsent(id: String) {}
+    public func isPlaceholder(_ commentID: String) -> Bool { false }
     public func containsComment(id: String) -> Bool { unsentComments.contains { $0.id == id } }
     public func fillGap(_ id: String) {}
     public func withdrawUnsent() -> [Comment] { [] }

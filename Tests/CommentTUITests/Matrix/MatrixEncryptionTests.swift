@@ -5,10 +5,10 @@ import ThreadModel
 @testable import CommentTUI
 
 /// Rooms with end-to-end encryption switched on, which comment-tui cannot encrypt for yet: no
-/// plaintext ever goes in (checked by reading the room as another user), what it cannot read
-/// shows in place, and an invite is not taken unasked. Another client (Bo, `MatrixTestClient`)
-/// switches encryption on and sends encrypted events with made-up ciphertext: Synapse stores
-/// whatever a client sends. One Synapse for the class, stopped by its pid.
+/// plaintext ever goes in (checked by reading the room as another user), and what it cannot
+/// read shows in place (joining one: `MatrixEncryptedRoomJoiningTests`). Another client (Bo,
+/// `MatrixTestClient`) switches encryption on and sends encrypted events with made-up
+/// ciphertext: Synapse stores whatever a client sends. One Synapse for the class, stopped by its pid.
 final class MatrixEncryptionTests: SharedSynapseTestCase {
     private static var megolm: [String: Any] { ["algorithm": "m.megolm.v1.aes-sha2"] }
 
@@ -120,29 +120,133 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("› \(MatrixEncryption.notice)") }, "\(lines)")
     }
 
+    /// Ann's source for `room`, talking to the server through a relay the test can cut or stall.
+    private func openThroughRelay(_ room: String, as ann: MatrixTestUser, server: SynapseServer,
+                                  environment: [String: String]) throws -> (MatrixThreadSource, TCPRelay) {
+        let relay = try TCPRelay(to: XCTUnwrap(server.port))
+        let annClient = MatrixClient(homeserver: relay.baseURL, accessToken: ann.account.accessToken)
+        let source = try MatrixThreadSource(client: annClient, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                            me: ann.account.userID, environment: environment)
+        return (source, relay)
+    }
+
+    /// Waits for the comment's send to end (held, failed or confirmed).
+    @discardableResult
+    private func sendOutcome(of id: String, from source: MatrixThreadSource, timeout: TimeInterval = 60) throws -> [ThreadUpdate] {
+        try collectUpdates(from: source, timeout: timeout) { updates in
+            updates.contains { if case .sendFailed(id, _) = $0 { true } else if case .sendConfirmed(id) = $0 { true } else { false } }
+        }
+    }
+
     func testACommentPendingThroughAnOutageIsHeldWhenTheRoomWasEncryptedMeanwhile() throws {
         let server = try server
         let (bo, ann, room) = try twoUsersInARoom("Outage", on: server)
         try bo.other.sendText(roomID: room, body: "post")
         // Ann's client reaches the server through a relay that can be cut; Bo's directly.
-        let relay = try TCPRelay(to: XCTUnwrap(server.port))
+        let (source, relay) = try openThroughRelay(room, as: ann, server: server, environment: temporaryDataEnvironment())
         defer { relay.stop() }
-        let annClient = MatrixClient(homeserver: relay.baseURL, accessToken: ann.account.accessToken)
-        let source = try MatrixThreadSource(client: annClient, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
-                                            me: ann.account.userID, environment: temporaryDataEnvironment())
         defer { source.stop() }
         relay.cut()
         try collectUpdates(from: source) { $0.contains { if case .connection(.offline) = $0 { true } else { false } } }
         let mine = comment(by: ann, "written while the server was out of reach")
         XCTAssertEqual(source.send(mine), .pending)
-        // Encrypted while Ann's client cannot hear of it; then the way back opens.
+        // Encrypted while Ann's client cannot hear of it; then the way back opens, but not for
+        // the sync (held in the relay), so the send cannot learn of the switch from it.
         try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        relay.stall(path: "/sync")
         relay.restore()
-        let updates = try collectUpdates(from: source, timeout: 60) { updates in
-            updates.contains { if case .sendFailed(mine.id, _) = $0 { true } else if case .sendConfirmed(mine.id) = $0 { true } else { false } }
-        }
+        let updates = try sendOutcome(of: mine.id, from: source)
         XCTAssertTrue(updates.contains { describe($0) == "failed \(mine.id): \(MatrixEncryption.held)" }, "\(updates.map(describe))")
         XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+        relay.release(path: "/sync")
+    }
+
+    func testACommentSentWhileLiveIsHeldWhenTheSyncHasNotBroughtTheSwitchYet() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Live", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        let (source, relay) = try openThroughRelay(room, as: ann, server: server, environment: environment)
+        defer { relay.stop() }
+        defer { source.stop() }
+        try collectUpdates(from: source) { $0.contains { if case .connection(.live) = $0 { true } else { false } } }
+        // The sync's answers wait in the relay: the switch reaches Ann's client only by asking.
+        relay.stall(path: "/sync")
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        let mine = comment(by: ann, "typed as the switch happened")
+        XCTAssertEqual(source.send(mine), .pending)
+        let updates = try sendOutcome(of: mine.id, from: source)
+        XCTAssertTrue(updates.contains { describe($0) == "failed \(mine.id): \(MatrixEncryption.held)" }, "\(updates.map(describe))")
+        XCTAssertEqual(source.sendingHeld, MatrixEncryption.notice)
+        XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+        // The offline copy knows at once, before any sync said so.
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)"))
+        XCTAssertEqual(MatrixRoomCache(me: ann.account.userID, address: address, environment: environment)?.load()?.isEncrypted, true)
+        relay.release(path: "/sync")
+    }
+
+    func testASwitchInALimitedSyncHoldsSendingBeforeTheGapIsReadAndTheGapsEncryptedEventsShowInPlace() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Gap", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let (source, relay) = try openThroughRelay(room, as: ann, server: server, environment: temporaryDataEnvironment())
+        defer { relay.stop() }
+        defer { source.stop() }
+        relay.cut()
+        try collectUpdates(from: source) { $0.contains { if case .connection(.offline) = $0 { true } else { false } } }
+        // Away: the switch, then more encrypted messages than a sync brings (a limited sync and a gap).
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        var secrets: [String] = []
+        for n in 0..<(MatrixThreadSource.pageSize + 10) {
+            secrets.append(try bo.other.send(roomID: room, content: ciphertext(100 + n), type: "m.room.encrypted"))
+        }
+        // The gap's page waits in the relay: the switch must be known before it comes.
+        relay.stall(path: "/messages")
+        relay.restore()
+        let held = try collectUpdates(from: source, timeout: 30) { $0.contains { describe($0) == "held: \(MatrixEncryption.notice)" } }
+        XCTAssertEqual(source.sendingHeld, MatrixEncryption.notice)
+        XCTAssertFalse(held.contains { if case .commentsAppended = $0 { true } else { false } }, "before the sync's events: \(held.map(describe))")
+        relay.release(path: "/messages")
+        // The gap filled from /messages: every encrypted event is a row, in order.
+        var rows = held.flatMap(\.appended)
+        let rest = try collectUpdates(from: source, timeout: 30) { ($0.flatMap(\.appended) + rows).contains { $0.id == secrets.last } }
+        rows += rest.flatMap(\.appended)
+        XCTAssertEqual(rows.filter { $0.body == MatrixEncryptedEvent.body }.map(\.id), secrets)
+    }
+
+    /// A thread file of `count` comments by one author, to import.
+    private func threadFile(_ count: Int) -> CommentThread {
+        let marco = User(id: "u-marco", handle: "marco", name: "Marco")
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        return CommentThread(id: "t-import", title: "Import", author: marco.id, created: start, body: "post", users: [marco],
+                             comments: (1...count).map { Comment(id: "c\($0)", author: marco.id, created: start, body: "imported \($0)") })
+    }
+
+    func testAnImportIntoAnEncryptedRoomIsRefusedAndOneSwitchedOnMidwayStopsThere() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Import", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let source = try open(room, as: ann, follows: false)
+        // Switched on after two comments went: the third is not posted.
+        var switchFailure: Error?
+        let switchAfterTwo = { (posted: Int) in
+            guard posted == 2 else { return }
+            do { try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm) } catch { switchFailure = error }
+        }
+        XCTAssertThrowsError(try source.importComments(of: threadFile(5), progress: switchAfterTwo)) { error in
+            XCTAssertTrue("\(error)".contains("end-to-end encrypted") && "\(error)".contains("stopped after 2 of 5"), "\(error)")
+        }
+        XCTAssertNil(switchFailure)
+        XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
+        XCTAssertEqual(try bo.other.messageBodies(roomID: room).filter { $0.hasPrefix("imported") }, ["imported 1", "imported 2"])
+        // Into a room encrypted already: refused, nothing posted.
+        let other = try bo.other.createRoom(name: "Secret import", preset: .publicChat, initialState: [
+            ["type": "m.room.encryption", "state_key": "", "content": Self.megolm]])
+        try ann.other.join(other)
+        XCTAssertThrowsError(try open(other, as: ann, follows: false).importComments(of: threadFile(2))) { error in
+            XCTAssertTrue("\(error)".contains("end-to-end encrypted") && "\(error)".contains("nothing was posted"), "\(error)")
+        }
+        XCTAssertEqual(try bo.other.messageBodies(roomID: other).filter { $0.hasPrefix("imported") }, [])
     }
 
     func testAnEncryptedRoomOpensReadOnlyWithItsEncryptedEventsInPlace() throws {
@@ -170,42 +274,69 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
         XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
     }
 
-    func testAnInvitedEncryptedRoomIsNotJoinedWithoutAsking() throws {
+    func testAnEncryptedPinnedPostSaysItIsEncrypted() throws {
         let server = try server
         let bo = try registerUser("bo", on: server)
         let ann = try registerUser("ann", on: server)
-        let room = try bo.other.createRoom(name: "Invited", preset: .privateChat, invite: [ann.account.userID], initialState: [
+        let room = try bo.other.createRoom(name: "Pinned secret", preset: .publicChat, initialState: [
             ["type": "m.room.encryption", "state_key": "", "content": Self.megolm]])
-        func annIsIn() throws -> Bool {
-            ((try ann.other.call("GET", "/_matrix/client/v3/joined_rooms")["joined_rooms"] as? [String]) ?? []).contains(room)
-        }
+        let post = try bo.other.send(roomID: room, content: ciphertext(5), type: "m.room.encrypted")
+        try bo.other.sendState(roomID: room, type: "m.room.pinned_events", content: ["pinned": [post]])
+        let after = try bo.other.send(roomID: room, content: ciphertext(6), type: "m.room.encrypted")
+        try ann.other.join(room)
+        let source = try open(room, as: ann, follows: false)
+        XCTAssertEqual(source.thread.body, MatrixEncryptedEvent.body)
+        let rows = (source.openedComments as! ArrayCommentStore).comments.filter { $0.body == MatrixEncryptedEvent.body }
+        XCTAssertEqual(rows.map(\.id), [after], "the post is the header, not a row")
+    }
 
-        // From the command line, as `comment-tui matrix:!room [--join-encrypted]` opens it.
-        var environment = temporaryDataEnvironment()
-        environment["XDG_CONFIG_HOME"] = try XCTUnwrap(environment["XDG_CACHE_HOME"]) + "/../config"
-        var accounts = try MatrixAccounts(path: XCTUnwrap(MatrixAccounts.path(environment: environment)))
-        accounts.add(.init(userID: ann.account.userID, homeserver: server.baseURL.absoluteString, accessToken: ann.account.accessToken,
-                           deviceID: "ANNDEVICE"))
-        try accounts.save()
-        let context = CommandContext(environment: environment, now: Date.init, writeOutput: { _ in }, writeError: { _ in },
-                                     readInput: { _ in [] }, inputIsTerminal: true)
-        func openFromCommandLine(_ arguments: [String]) throws -> OpenCommand.Target {
-            let request = try XCTUnwrap(OpenCommand.parse(arguments, context: context, version: "0"))
-            return try OpenCommand.resolve(file: request.file, handle: request.handle, context: context, usesCache: request.usesCache,
-                                           joinsEncrypted: request.joinsEncrypted)
+    func testEncryptedEventsComeInPlaceFromOlderPagesAndFromTheOfflineCopy() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("History", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: Self.megolm)
+        let old = try (0..<3).map { try bo.other.send(roomID: room, content: ciphertext(200 + $0), type: "m.room.encrypted") }
+        for n in 0..<MatrixThreadSource.pageSize { try bo.other.sendText(roomID: room, body: "filler \(n)") }
+        let environment = temporaryDataEnvironment()
+        let source = try open(room, as: ann, environment: environment)
+        // Back-paginated from Synapse: the older encrypted events, each a row in place.
+        var older: [Comment] = []
+        for _ in 0..<5 where !older.contains(where: { $0.id == old[0] }) {
+            source.loadOlderComments()
+            let updates = try collectUpdates(from: source) { $0.contains { if case .olderComments = $0 { true } else { false } } }
+            for case .olderComments(let page, _) in updates { older = page + older }
         }
+        XCTAssertEqual(older.filter { $0.body == MatrixEncryptedEvent.body }.map(\.id), old)
+        // One more while open, kept in the offline copy: reopened offline, its row is there. A
+        // message saying the same in plaintext follows it: only the real row is drawn dim and italic.
+        let recent = try bo.other.send(roomID: room, content: ciphertext(300), type: "m.room.encrypted")
+        let spoof = try bo.other.send(roomID: room, content: [
+            "msgtype": "m.text", "body": "🔒 encrypted — cannot be read yet", "format": "org.matrix.custom.html",
+            "formatted_body": "🔒 <em>encrypted — cannot be read yet</em>"], type: "m.room.message")
+        let arrived = try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.id == spoof } }
+        XCTAssertEqual(placeholderStyles(source, after: arrived), [true, false], "live")
+        source.stop()
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)"))
+        let unreachable = MatrixClient(homeserver: try XCTUnwrap(URL(string: "http://127.0.0.1:9")), accessToken: "none")
+        let offline = try MatrixThreadSource(client: unreachable, address: address, me: ann.account.userID, environment: environment,
+                                             follows: false)
+        let rows = (offline.openedComments as! ArrayCommentStore).comments.suffix(2)
+        XCTAssertEqual(rows.first, Comment(id: recent, author: bo.account.userID, created: try XCTUnwrap(rows.first?.created),
+                                           body: MatrixEncryptedEvent.body))
+        XCTAssertEqual(placeholderStyles(offline), [true, false], "from the offline copy")
+    }
 
-        XCTAssertThrowsError(try openFromCommandLine(["matrix:\(room)"])) { error in
-            XCTAssertTrue("\(error)".contains("end-to-end encrypted") && "\(error)".contains("--join-encrypted"), "\(error)")
+    /// For each row on screen saying `🔒 encrypted — cannot be read yet`, top to bottom, whether
+    /// it is drawn dim and italic throughout (a placeholder's style).
+    private func placeholderStyles(_ source: MatrixThreadSource, after updates: [ThreadUpdate] = []) -> [Bool] {
+        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 24)
+        app.wallTime = Date()
+        app.reduceMotion = true
+        app.receive(updates)
+        let buffer = app.render().buffer
+        return buffer.trimmedLines.indices.filter { buffer.trimmedLines[$0].contains("encrypted — cannot be read yet") }.map { row in
+            let cells = (FeedLayout.bodyIndent..<60).map { buffer[$0, row] }.filter { $0.text != " " && !$0.text.isEmpty }
+            return !cells.isEmpty && cells.allSatisfy { $0.style.attributes.isSuperset(of: [.dim, .italic]) }
         }
-        XCTAssertFalse(try annIsIn(), "refused before joining")
-        // Asked to: joined, and read-only.
-        let target = try openFromCommandLine(["matrix:\(room)", "--join-encrypted"])
-        defer { target.source.close() }
-        XCTAssertTrue(try annIsIn())
-        XCTAssertEqual(target.source.sendingHeld, MatrixEncryption.notice)
-        // An invite to a room without encryption is taken as before.
-        let plain = try bo.other.createRoom(name: "Plain", preset: .privateChat, invite: [ann.account.userID])
-        XCTAssertNil(try open(plain, as: ann, follows: false).sendingHeld)
     }
 }

@@ -13,9 +13,13 @@ struct MatrixEncryptedEvent: Equatable, Sendable {
     var algorithm: String?
     /// The Megolm session whose key decrypts it.
     var sessionID: String?
-    /// The event an encrypted edit replaces (`m.relates_to` stays in the clear): such an edit has
-    /// no row of its own, as a readable edit has none.
-    var replaces: String?
+    /// Its relation to another event (`m.relates_to` stays in the clear): the type and the target.
+    var relation: (type: String, target: String)?
+    /// The event an encrypted edit replaces.
+    var replaces: String? { relation?.type == "m.replace" ? relation?.target : nil }
+    /// Whether it takes a row of its own: an edit, a reaction or a reference does not (as a
+    /// readable one has none: it changes or annotates its target); a reply or a thread's message does.
+    var hasRow: Bool { relation.map { !["m.replace", "m.annotation", "m.reference"].contains($0.type) } ?? true }
 
     /// The row's text in the feed (a sentinel, like `MatrixEventReader.deleted`).
     static let body = "🔒 *encrypted — cannot be read yet*"
@@ -29,8 +33,13 @@ struct MatrixEncryptedEvent: Equatable, Sendable {
         let content = event["content"]
         algorithm = content?["algorithm"]?.string
         sessionID = content?["session_id"]?.string
-        let relation = content?["m.relates_to"]
-        replaces = relation?["rel_type"]?.string == "m.replace" ? relation?["event_id"]?.string : nil
+        let relatesTo = content?["m.relates_to"]
+        if let type = relatesTo?["rel_type"]?.string, let target = relatesTo?["event_id"]?.string { relation = (type, target) }
+    }
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.eventID == b.eventID && a.sender == b.sender && a.created == b.created && a.algorithm == b.algorithm
+            && a.sessionID == b.sessionID && a.relation?.type == b.relation?.type && a.relation?.target == b.relation?.target
     }
 
     /// The row shown in its place.

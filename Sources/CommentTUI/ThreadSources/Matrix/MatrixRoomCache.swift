@@ -24,6 +24,8 @@ struct MatrixRoomCache {
         var fullyRead: String?
         /// Whether the room has end-to-end encryption switched on (nothing is sent to it).
         var isEncrypted = false
+        /// The comments that are rows in place of what cannot be shown (`MatrixTimeline.placeholders`).
+        var placeholders: Set<String> = []
     }
 
     private struct RoomRecord: Codable {
@@ -61,6 +63,8 @@ struct MatrixRoomCache {
         var edited: Date?
         /// The event it replies to (absent in copies written before replies were kept).
         var replyTo: String?
+        /// Written only when true: a row in place of an encrypted event.
+        var placeholder: Bool?
     }
 
     private struct Kind: Decodable { var type: String }
@@ -116,6 +120,7 @@ struct MatrixRoomCache {
                 guard let c = try? decoder.decode(CommentRecord.self, from: bytes) else { return nil }
                 snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
                                                          replyTo: c.replyTo))
+                if c.placeholder == true { snapshot?.placeholders.insert(c.id) }
             default:
                 return nil
             }
@@ -138,7 +143,8 @@ struct MatrixRoomCache {
         }
         for c in snapshot.comments.suffix(Self.keptComments) {
             out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
-                                                            replyTo: c.replyTo)) + Data("\n".utf8)
+                                                            replyTo: c.replyTo,
+                                                            placeholder: snapshot.placeholders.contains(c.id) ? true : nil)) + Data("\n".utf8)
         }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

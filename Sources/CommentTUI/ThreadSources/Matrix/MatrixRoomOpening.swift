@@ -34,7 +34,7 @@ struct MatrixRoomOpening {
         timeline = MatrixTimeline(members: members)
         timeline.postEventID = snapshot.postEventID
         if snapshot.isEncrypted { _ = timeline.switchEncryptionOn() }
-        timeline.adopt(snapshot.comments)
+        timeline.adopt(snapshot.comments, placeholders: snapshot.placeholders)
         comments = snapshot.comments
         let header = snapshot.header
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,
@@ -47,7 +47,10 @@ struct MatrixRoomOpening {
     }
 
     /// - Parameter joinsEncrypted: join an encrypted room the account is not in (only invited
-    ///   to, or public); without it such a room is refused before joining.
+    ///   to, or public); without it such a room is refused before joining when the server says
+    ///   so beforehand (an invite's state, the room's summary). Where it cannot say (an invite
+    ///   without `m.room.encryption` in its state, a server without room summaries), the room is
+    ///   joined and, if encrypted, opens read-only.
     init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int, joinsEncrypted: Bool = false) throws {
         self.me = me
         roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
@@ -106,7 +109,10 @@ struct MatrixRoomOpening {
         timeline.postEventID = post?["event_id"]?.string
         let reader = MatrixEventReader(handle: { [members = timeline.members] in members.handles[$0] },
                                        name: { [members = timeline.members] in members.name(of: $0) })
-        let postBody = post.flatMap { $0["content"] }.flatMap { reader.markdown(of: $0, sender: creator, isReply: false) }
+        // An encrypted post says so, as its row would (the post has no row of its own).
+        let isEncryptedPost = post?["type"]?.string == "m.room.encrypted" && post?["content"]?.object?.isEmpty == false
+        let postBody = isEncryptedPost ? MatrixEncryptedEvent.body
+            : post.flatMap { $0["content"] }.flatMap { reader.markdown(of: $0, sender: creator, isReply: false) }
             ?? content("m.room.topic")?["topic"]?.string.map { MatrixHTMLReader.markdown(fromPlainText: $0, isReply: false) } ?? ""
 
         var opened: [Comment] = []
@@ -122,17 +128,20 @@ struct MatrixRoomOpening {
     }
 
     /// The room's id, joining it first when the account is not in it (a public room by alias, an
-    /// invite); an invite to an encrypted room is not taken unless `joinsEncrypted`.
+    /// invite); a room known to be encrypted is not joined unless `joinsEncrypted`.
     static func joinedRoom(client: MatrixClient, address: MatrixRoomAddress, joinsEncrypted: Bool) throws -> String {
         let id = address.isAlias ? try client.resolve(alias: address.identifier) : address.identifier
         if try client.joinedRooms().contains(id) { return id }
-        if !joinsEncrypted, try isInvitedToEncryptedRoom(client: client, room: id) {
-            throw MatrixError(.server(status: 0, errcode: nil), """
-                this room is end-to-end encrypted and you are only invited to it: comment-tui cannot read or \
-                send encrypted messages, so it did not join. Join it from a client with encryption (such as \
-                Element), or open it with --join-encrypted to join and read it here (encrypted messages show \
-                as such; nothing is sent)
-                """)
+        if !joinsEncrypted {
+            let invited = try isInvitedToEncryptedRoom(client: client, room: id)
+            if invited || summarySaysEncrypted(client: client, room: id) {
+                throw MatrixError(.server(status: 0, errcode: nil), """
+                    this room is end-to-end encrypted and you are \(invited ? "only invited to it" : "not in it"): \
+                    comment-tui cannot read or send encrypted messages, so it did not join. Join it from a client \
+                    with encryption (such as Element), or open it with --join-encrypted to join and read it here \
+                    (encrypted messages show as such; nothing is sent)
+                    """)
+            }
         }
         do {
             return try client.join(address.identifier, via: address.via)
@@ -186,6 +195,13 @@ struct MatrixRoomOpening {
         ]
         let invite = try client.sync(since: nil, filter: filter, wait: 0)["rooms"]?["invite"]?[room]
         return (invite?["invite_state"]?["events"]?.array ?? []).contains { $0["type"]?.string == "m.room.encryption" }
+    }
+
+    /// Whether the room's summary (`GET /_matrix/client/v1/room_summary`, which a server gives
+    /// for a room one may join) names an encryption algorithm; false when it cannot be read.
+    static func summarySaysEncrypted(client: MatrixClient, room: String) -> Bool {
+        guard let summary = try? client.request("GET", ["v1", "room_summary", room]) else { return false }
+        return [summary["encryption"], summary["im.nheko.summary.encryption"]].contains { $0?.string != nil }
     }
 
     /// How many pages back the post of a room joined over federation is looked for.

@@ -52,7 +52,8 @@ extension MatrixThreadSource {
             return MatrixRoomCache.Snapshot(
                 roomID: roomID, label: label, header: liveHeader ?? ThreadHeader(thread), postEventID: timeline.postEventID,
                 users: timeline.members.users, comments: cached.comments, olderToken: cached.olderToken,
-                nextBatch: nextBatch, fullyRead: markerSent, isEncrypted: timeline.isEncrypted)
+                nextBatch: nextBatch, fullyRead: markerSent, isEncrypted: timeline.isEncrypted,
+                placeholders: timeline.placeholders.intersection(cached.comments.map(\.id)))
         }
         guard let snapshot else { return }
         do {

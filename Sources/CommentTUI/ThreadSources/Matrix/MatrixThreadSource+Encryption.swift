@@ -7,22 +7,20 @@ import ThreadModel
 extension MatrixThreadSource {
     public var sendingHeld: String? { locked { timeline.isEncrypted } ? MatrixEncryption.notice : nil }
 
-    /// Whether nothing may be sent to the room now. The syncs say when encryption is switched
-    /// on; where they may not have said yet, the room's state is read first: opened from the
-    /// offline copy (which may predate the switch), or after the sync lost the server (a switch
-    /// during an outage, which a send could beat the sync's catching up to). Throws when it
-    /// cannot be read: the caller retries, as for the send itself.
+    public func isPlaceholder(_ commentID: String) -> Bool { locked { timeline.placeholders.contains(commentID) } }
+
+    /// Whether nothing may be sent to the room now: the room's state is read before every send
+    /// (one small request), since a sync may not have brought a switch yet (its long poll, an
+    /// outage, a copy opened offline). Throws when it cannot be read: the caller retries, as for
+    /// the send itself, and never sends without knowing. A switch learned here is kept in the
+    /// offline copy at once.
     func holdsSending() throws -> Bool {
-        let known = locked { (encrypted: timeline.isEncrypted, current: encryptionChecked) }
-        if known.encrypted { return true }
-        if known.current { return false }
-        let encrypted = try client.stateContent(room: roomID, type: "m.room.encryption") != nil
-        let updates = locked { () -> [ThreadUpdate] in
-            encryptionChecked = true
-            return encrypted ? timeline.switchEncryptionOn() : []
-        }
+        if locked({ timeline.isEncrypted }) { return true }
+        guard try client.stateContent(room: roomID, type: "m.room.encryption") != nil else { return false }
+        let updates = locked { timeline.switchEncryptionOn() }
+        if !updates.isEmpty { saveCache() }
         report(updates)
-        return encrypted
+        return true
     }
 
     /// Keeps a comment on its way from going: it stays in the outbox, and the app shows why.
@@ -31,8 +29,12 @@ extension MatrixThreadSource {
         report([.sendFailed(commentID: transactionID, reason: MatrixEncryption.held)])
     }
 
-    /// Throws for a verb that would post to an encrypted room.
-    func refuseIfEncrypted() throws {
-        if try holdsSending() { throw MatrixError(.server(status: 0, errcode: nil), MatrixEncryption.refusal + "; nothing was posted") }
+    /// Throws for a verb that would post to an encrypted room; `known`: the switch was seen (an
+    /// event read), so it is only recorded.
+    func refuseIfEncrypted(known: Bool = false) throws {
+        if known { report(locked { timeline.switchEncryptionOn() }) }
+        if try known || holdsSending() {
+            throw MatrixError(.server(status: 0, errcode: nil), MatrixEncryption.refusal + "; nothing was posted")
+        }
     }
 }

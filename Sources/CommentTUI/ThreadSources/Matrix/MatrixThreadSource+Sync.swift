@@ -52,8 +52,6 @@ extension MatrixThreadSource {
 
     func setConnection(_ state: ConnectionState) {
         let changed = locked { () -> Bool in
-            // Out of touch, a switch to encryption may go unheard: the next send reads the state first.
-            if state != .live { encryptionChecked = false }
             guard connection != state else { return false }
             connection = state
             return true
@@ -73,6 +71,9 @@ extension MatrixThreadSource {
             var events = room["timeline"]?["events"]?.array ?? []
             let state = room["state"]?["events"]?.array ?? []
             var batchStart = room["timeline"]?["prev_batch"]?.string
+            // A switch to encryption in this sync holds sending at once, not after a gap's pages.
+            let switched = locked { timeline.switchEncryptionOn(ifAmong: state + events) }
+            report(switched)
             if room["timeline"]?["limited"]?.bool == true, let gapStart = batchStart {
                 // One page closes most gaps (a short sleep); a longer absence is marked and filled
                 // as the reader scrolls to it, so the newest comments show at once.
@@ -91,7 +92,7 @@ extension MatrixThreadSource {
             }
             noteCalls(events: events, state: state)
             let applied = locked { timeline.applyNewer(events, state: state) }
-            remembered = (applied, batchStart)
+            remembered = (switched + applied, batchStart)
             updates += applied
             updates += roomStateUpdates(events: events, state: state)
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {

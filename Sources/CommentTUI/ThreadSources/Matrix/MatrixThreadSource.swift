@@ -58,10 +58,6 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var cacheSavedAt: Date?
     /// Opened from the cache: not in touch with the server until the first sync answers.
     let isFromCache: Bool
-    /// Whether the syncs can be trusted to have said if the room is encrypted (opened from the
-    /// server and never out of touch since, or encrypted already); else the room's state is read
-    /// before the next send (`holdsSending`).
-    var encryptionChecked: Bool
     /// Comments of ours on their way, by transaction id (for the cache once confirmed).
     var sending: [String: Comment] = [:]
     /// Comments of ours refused for good (here or in an earlier run), by transaction id, with the
@@ -104,7 +100,6 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         self.cache = cache
         cached = (opening.comments, opening.olderToken)
         isFromCache = opening.isFromCache
-        encryptionChecked = !opening.isFromCache || opening.timeline.isEncrypted
         connection = opening.isFromCache ? .connecting : .live
         // A session of its own: `stop()` cancels every request of it, and the caller's client
         // may serve other rooms.

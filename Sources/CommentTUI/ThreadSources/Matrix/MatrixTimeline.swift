@@ -29,6 +29,8 @@ struct MatrixTimeline {
     private(set) var isEncrypted = false
     /// The encrypted events met, by event id: what decrypting them in place will need.
     private(set) var encryptedEvents: [String: MatrixEncryptedEvent] = [:]
+    /// The rows made in place of what cannot be shown (encrypted events, the switch), by id.
+    private(set) var placeholders: Set<String> = []
 
     init(members: MatrixMembers) { self.members = members }
 
@@ -199,11 +201,18 @@ struct MatrixTimeline {
         return [.sendingHeld(MatrixEncryption.notice)]
     }
 
+    /// Switches encryption on if `events` hold an `m.room.encryption` state event.
+    mutating func switchEncryptionOn(ifAmong events: [JSONValue]) -> [ThreadUpdate] {
+        let met = events.contains { $0["type"]?.string == "m.room.encryption" && $0["state_key"]?.string == "" }
+        return met ? switchEncryptionOn() : []
+    }
+
     /// The row for an encrypted event, kept by reference; nil for one already shown, the post,
-    /// and an encrypted edit (it changes its target once read, as a readable edit does).
+    /// and an encrypted edit, reaction or reference (they change or annotate their target once
+    /// read, as readable ones do).
     private mutating func encryptedRow(_ encrypted: MatrixEncryptedEvent) -> Comment? {
         encryptedEvents[encrypted.eventID] = encrypted
-        guard encrypted.replaces == nil else { return nil }
+        guard encrypted.hasRow else { return nil }
         return newRow(encrypted.comment)
     }
 
@@ -213,6 +222,7 @@ struct MatrixTimeline {
         guard row.id != postEventID, known[row.id] == nil, appIDs[row.id] == nil else { return nil }
         let shown = withWaitingEdit(row)
         remember(shown)
+        placeholders.insert(shown.id)
         return shown
     }
 
@@ -224,8 +234,9 @@ struct MatrixTimeline {
     }
 
     /// Comments known from elsewhere (the cache), as they were shown.
-    mutating func adopt(_ comments: [Comment]) {
+    mutating func adopt(_ comments: [Comment], placeholders: Set<String> = []) {
         for comment in comments { remember(comment) }
+        self.placeholders.formUnion(placeholders)
     }
 
     /// Members named directly (the joined-members list when opening).
