@@ -44,7 +44,7 @@ final class ThreadSourceSeamTests: XCTestCase {
         source.deliver(.sendingHeld("no sending here"))
         source.deliver(.sendFailed(commentID: source.sent[0].id, reason: "held in the outbox"))
         pilot.app.sourceIsReady()
-        XCTAssertEqual(pilot.app.message, "not sent: held in the outbox")
+        XCTAssertEqual(pilot.app.message, "not sent: held in the outbox — Alt-T edits · Alt-X discards")
     }
 
     func testASentCommentIsPendingUntilTheSourceConfirmsIt() throws {
