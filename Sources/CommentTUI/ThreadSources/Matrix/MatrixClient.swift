@@ -19,10 +19,10 @@ public final class MatrixClient: @unchecked Sendable {
     private var running: [Int: URLSessionDataTask] = [:]
     private var nextTaskNumber = 0
     private var isCancelled = false
-    private var received = 0
+    private let transfers = MatrixTransfers()
 
-    /// Bytes of answers (bodies) received so far, for the benchmark's figures.
-    public var bytesReceived: Int { lock.withLock { received } }
+    /// Bytes of answers (bodies) received and kept so far, for the benchmark's figures.
+    public var bytesReceived: Int { transfers.bytesBuffered }
 
     /// A client for `homeserver`, signed in when `accessToken` is given.
     public init(homeserver: URL, accessToken: String? = nil, assertedUser: String? = nil) {
@@ -33,7 +33,7 @@ public final class MatrixClient: @unchecked Sendable {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
     }
 
     deinit { session.invalidateAndCancel() }
@@ -53,16 +53,24 @@ public final class MatrixClient: @unchecked Sendable {
     /// Sends a request under `/_matrix/client/v3` and returns the JSON answer.
     /// - Parameters:
     ///   - path: path components after the version, each percent-encoded here (room ids, aliases).
-    ///   - timeout: seconds before giving up (a long poll asks for its own timeout plus a margin).
+    ///   - timeout: seconds from sending to the answer's last byte before giving up (a long poll
+    ///     asks for its own timeout plus a margin).
+    ///   - limit: the most bytes of answer to read; past it the request fails (see MatrixAnswerLimit).
     @discardableResult
     public func request(_ method: String, _ path: [String], query: [String: String] = [:], body: JSONValue? = nil,
-                        timeout: TimeInterval = 20) throws -> JSONValue {
+                        timeout: TimeInterval = 20, limit: Int = MatrixAnswerLimit.standard) throws -> JSONValue {
         var query = query
         if let assertedUser { query["user_id"] = assertedUser }
         let url = try url(path, query: query)
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
-        if let accessToken { request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization") }
+        if let accessToken {
+            // A token from an edited accounts file must not add header lines.
+            guard MatrixGrammar.isAccessToken(accessToken) else {
+                throw MatrixError(.malformed, "the saved access token is not a token (printable ASCII, at most \(MatrixGrammar.tokenLimit) characters); log in again")
+            }
+            request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
+        }
         if let body {
             request.httpBody = body.serialized()
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -70,7 +78,11 @@ public final class MatrixClient: @unchecked Sendable {
             request.httpBody = Data("{}".utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, status) = try exchange(request)
+        let (data, status, response) = try exchange(request, limit: limit, deadline: timeout)
+        if (300..<400).contains(status) {
+            let target = response?.value(forHTTPHeaderField: "Location").map { " to \(VisibleText.escape(String($0.prefix(200))))" } ?? ""
+            throw MatrixError(.server(status: status, errcode: nil), "homeserver \(homeserver.absoluteString) redirected\(target) (\(status)); not followed: give that address as the homeserver")
+        }
         let json = try? JSONValue(parsing: data)
         guard (200..<300).contains(status) else { throw Self.serverError(status: status, json: json) }
         guard let json else { throw MatrixError(.malformed, "\(homeserver.absoluteString) answered with something other than JSON") }
@@ -98,13 +110,11 @@ public final class MatrixClient: @unchecked Sendable {
     /// Unreserved characters only: everything else in a path segment or query value is escaped.
     private static let segmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    private func exchange(_ request: URLRequest) throws -> (Data, Int) {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = ExchangeOutcome()
-        let task = session.dataTask(with: request) { data, response, error in
-            outcome.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
-            done.signal()
-        }
+    /// Runs one request: the answer's body (at most `limit` bytes) and status, within `deadline`
+    /// seconds from start to the body's last byte.
+    func exchange(_ request: URLRequest, limit: Int, deadline: TimeInterval, followsRedirects: Bool = false) throws -> (Data, Int, HTTPURLResponse?) {
+        let transfer = MatrixTransfers.Transfer(limit: limit, followsRedirects: followsRedirects)
+        let task = session.dataTask(with: request)
         lock.lock()
         if isCancelled {
             lock.unlock()
@@ -114,18 +124,26 @@ public final class MatrixClient: @unchecked Sendable {
         nextTaskNumber += 1
         running[number] = task
         lock.unlock()
+        transfers.follow(task, into: transfer)
         task.resume()
-        done.wait()
+        let inTime = transfer.finished.wait(timeout: .now() + deadline) == .success
+        if !inTime { task.cancel() }
         lock.lock()
         running[number] = nil
         let cancelled = isCancelled
-        let (data, status, error) = outcome.get()
-        received += data?.count ?? 0
         lock.unlock()
+        let (data, response, error, overLimit) = transfers.outcome(of: transfer)
+        let what = MatrixAnswerLimit.requestName(request)
         if cancelled { throw MatrixError(.cancelled, "stopped") }
+        if overLimit {
+            throw MatrixError(.malformed, "homeserver \(homeserver.absoluteString) sent more than \(MatrixAnswerLimit.describe(limit)) in answer to \(what); stopped reading it")
+        }
+        if !inTime {
+            throw MatrixError(.unreachable, "homeserver \(homeserver.absoluteString) did not answer \(what) within \(MatrixAnswerLimit.describe(seconds: deadline))")
+        }
         if let error { throw describe(error) }
-        guard let status else { throw MatrixError(.malformed, "\(homeserver.absoluteString) gave no HTTP answer") }
-        return (data ?? Data(), status)
+        guard let status = response?.statusCode else { throw MatrixError(.malformed, "\(homeserver.absoluteString) gave no HTTP answer") }
+        return (data, status, response)
     }
 
     /// Words a transport error: the homeserver's URL, and whether it was TLS or the network.
@@ -163,25 +181,5 @@ public final class MatrixClient: @unchecked Sendable {
         var error = MatrixError(.server(status: status, errcode: code), message)
         if let wait = json?["retry_after_ms"]?.int { error.retryAfter = Double(wait) / 1000 }
         return error
-    }
-}
-
-/// What a data task delivered, handed from URLSession's queue to the waiting caller.
-private final class ExchangeOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    private var status: Int?
-    private var error: Error?
-
-    func set(data: Data?, status: Int?, error: Error?) {
-        lock.lock()
-        (self.data, self.status, self.error) = (data, status, error)
-        lock.unlock()
-    }
-
-    func get() -> (Data?, Int?, Error?) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (data, status, error)
     }
 }
