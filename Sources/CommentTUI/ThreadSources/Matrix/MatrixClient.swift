@@ -139,28 +139,13 @@ public final class MatrixClient: @unchecked Sendable {
             throw MatrixError(.malformed, "homeserver \(homeserver.absoluteString) sent more than \(MatrixAnswerLimit.describe(limit)) in answer to \(what); stopped reading it")
         }
         if !inTime {
-            throw MatrixError(.unreachable, "homeserver \(homeserver.absoluteString) did not answer \(what) within \(MatrixAnswerLimit.describe(seconds: deadline))")
+            var failure = MatrixError(.unreachable, "homeserver \(homeserver.absoluteString) did not answer \(what) within \(MatrixAnswerLimit.describe(seconds: deadline))")
+            failure.transport = .noAnswer
+            throw failure
         }
-        if let error { throw describe(error) }
+        if let error { throw MatrixTransportFailure.describe(error, server: homeserver.absoluteString) }
         guard let status = response?.statusCode else { throw MatrixError(.malformed, "\(homeserver.absoluteString) gave no HTTP answer") }
         return (data, status, response)
-    }
-
-    /// Words a transport error: the homeserver's URL, and whether it was TLS or the network.
-    private func describe(_ error: Error) -> MatrixError {
-        let code = (error as? URLError)?.code
-        let server = homeserver.absoluteString
-        switch code {
-        case .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?,
-             .serverCertificateNotYetValid?, .serverCertificateHasUnknownRoot?, .clientCertificateRejected?:
-            return MatrixError(.tls, "TLS failure talking to \(server): the certificate was not accepted")
-        case .timedOut?:
-            return MatrixError(.unreachable, "homeserver \(server) did not answer in time")
-        case .cancelled?:
-            return MatrixError(.cancelled, "stopped")
-        default:
-            return MatrixError(.unreachable, "homeserver \(server) is unreachable")
-        }
     }
 
     /// The Matrix error in an error answer, worded for the status bar and the verbs.

@@ -24,6 +24,8 @@ public struct MatrixError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// How long the server asked us to wait before trying again (HTTP 429), in seconds.
     public var retryAfter: Double?
+    /// What went wrong below HTTP, when that is what failed (login words its advice by it).
+    var transport: MatrixTransportFailure?
 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
