@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// How many bytes of a homeserver's answer a request reads before it gives up.
 ///
@@ -26,8 +23,7 @@ public enum MatrixAnswerLimit {
     }
 
     /// The API call a request makes, for messages: `login`, `account/whoami`, `rooms/…/messages`.
-    static func requestName(_ request: URLRequest) -> String {
-        let path = request.url?.path ?? ""
+    static func requestName(_ path: String) -> String {
         for prefix in ["/_matrix/client/v3/", "/_matrix/client/", "/_matrix/"] where path.hasPrefix(prefix) {
             let parts = path.dropFirst(prefix.count).split(separator: "/")
             // Room ids and event ids are the person's data, not the call's name.

@@ -1,12 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One account's line to a homeserver: Client-Server API requests that block their caller.
 ///
 /// Only the sync and send threads and the verbs call it, never the UI loop. A request can be
 /// cancelled from another thread (`cancelAll()`), which is how a stopping source ends a long poll.
+/// Every answer is read under a size limit and a deadline (`HTTPExchange`), and redirects are
+/// not followed, so a request body (a password) or the token never goes where it was not sent.
 public final class MatrixClient: @unchecked Sendable {
     /// The homeserver's base URL (`https://matrix.example.org`).
     public let homeserver: URL
@@ -14,41 +13,25 @@ public final class MatrixClient: @unchecked Sendable {
     public let accessToken: String?
     /// With an application service's token: the user of its namespace the requests act as.
     public let assertedUser: String?
-    private let session: URLSession
+    private let cancellation = HTTPExchange.Cancellation()
     private let lock = NSLock()
-    private var running: [Int: URLSessionDataTask] = [:]
-    private var nextTaskNumber = 0
-    private var isCancelled = false
-    private let transfers = MatrixTransfers()
+    private var received = 0
 
     /// Bytes of answers (bodies) received and kept so far, for the benchmark's figures.
-    public var bytesReceived: Int { transfers.bytesBuffered }
+    public var bytesReceived: Int { lock.withLock { received } }
 
     /// A client for `homeserver`, signed in when `accessToken` is given.
     public init(homeserver: URL, accessToken: String? = nil, assertedUser: String? = nil) {
         self.homeserver = homeserver
         self.accessToken = accessToken
         self.assertedUser = assertedUser
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
     }
-
-    deinit { session.invalidateAndCancel() }
 
     /// The same homeserver with another token (after logging in).
     public func signedIn(with token: String) -> MatrixClient { MatrixClient(homeserver: homeserver, accessToken: token) }
 
-    /// Ends every request in flight, and every later one, with `.cancelled`.
-    public func cancelAll() {
-        lock.lock()
-        isCancelled = true
-        let tasks = running.values
-        lock.unlock()
-        tasks.forEach { $0.cancel() }
-    }
+    /// Ends every request in flight (within about a second), and every later one at once, with `.cancelled`.
+    public func cancelAll() { cancellation.cancel() }
 
     /// Sends a request under `/_matrix/client/v3` and returns the JSON answer.
     /// - Parameters:
@@ -62,25 +45,24 @@ public final class MatrixClient: @unchecked Sendable {
         var query = query
         if let assertedUser { query["user_id"] = assertedUser }
         let url = try url(path, query: query)
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
+        var headers: [String] = []
         if let accessToken {
             // A token from an edited accounts file must not add header lines.
             guard MatrixGrammar.isAccessToken(accessToken) else {
                 throw MatrixError(.malformed, "the saved access token is not a token (printable ASCII, at most \(MatrixGrammar.tokenLimit) characters); log in again")
             }
-            request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
+            headers.append("Authorization: Bearer \(accessToken)")
         }
+        var bytes: Data?
         if let body {
-            request.httpBody = body.serialized()
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            bytes = body.serialized()
         } else if method != "GET" {
-            request.httpBody = Data("{}".utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            bytes = Data("{}".utf8)
         }
-        let (data, status, response) = try exchange(request, limit: limit, deadline: timeout)
+        if bytes != nil { headers.append("Content-Type: application/json") }
+        let (data, status, location) = try exchange(url, method: method, headers: headers, body: bytes, limit: limit, deadline: timeout)
         if (300..<400).contains(status) {
-            let target = response?.value(forHTTPHeaderField: "Location").map { " to \(VisibleText.escape(String($0.prefix(200))))" } ?? ""
+            let target = location.map { " to \(VisibleText.escape(String($0.prefix(200))))" } ?? ""
             throw MatrixError(.server(status: status, errcode: nil), "homeserver \(homeserver.absoluteString) redirected\(target) (\(status)); not followed: give that address as the homeserver")
         }
         let json = try? JSONValue(parsing: data)
@@ -110,42 +92,21 @@ public final class MatrixClient: @unchecked Sendable {
     /// Unreserved characters only: everything else in a path segment or query value is escaped.
     private static let segmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    /// Runs one request: the answer's body (at most `limit` bytes) and status, within `deadline`
-    /// seconds from start to the body's last byte.
-    func exchange(_ request: URLRequest, limit: Int, deadline: TimeInterval, followsRedirects: Bool = false) throws -> (Data, Int, HTTPURLResponse?) {
-        let transfer = MatrixTransfers.Transfer(limit: limit, followsRedirects: followsRedirects)
-        let task = session.dataTask(with: request)
-        lock.lock()
-        if isCancelled {
-            lock.unlock()
-            throw MatrixError(.cancelled, "stopped")
+    /// Runs one request: the answer's body (at most `limit` bytes), status and redirect target,
+    /// within `deadline` seconds from start to the body's last byte.
+    func exchange(_ url: URL, method: String = "GET", headers: [String] = [], body: Data? = nil, limit: Int,
+                  deadline: TimeInterval) throws -> (Data, Int, String?) {
+        // No 100-continue round trip for big bodies: the answer is awaited anyway.
+        let request = HTTPExchange.Request(url: url.absoluteString, method: method, headers: headers + ["Expect:"],
+                                           body: body.map { Array($0) }, limit: limit, deadline: deadline)
+        do {
+            let response = try HTTPExchange.perform(request, cancellation: cancellation)
+            lock.withLock { received += response.body.count }
+            return (Data(response.body), response.status, response.location)
+        } catch let failure as HTTPExchange.Failure {
+            throw MatrixTransportFailure.describe(failure, server: homeserver.absoluteString, request: MatrixAnswerLimit.requestName(url.path),
+                                                  limit: limit, deadline: deadline)
         }
-        let number = nextTaskNumber
-        nextTaskNumber += 1
-        running[number] = task
-        lock.unlock()
-        transfers.follow(task, into: transfer)
-        task.resume()
-        let inTime = transfer.finished.wait(timeout: .now() + deadline) == .success
-        if !inTime { task.cancel() }
-        lock.lock()
-        running[number] = nil
-        let cancelled = isCancelled
-        lock.unlock()
-        let (data, response, error, overLimit) = transfers.outcome(of: transfer)
-        let what = MatrixAnswerLimit.requestName(request)
-        if cancelled { throw MatrixError(.cancelled, "stopped") }
-        if overLimit {
-            throw MatrixError(.malformed, "homeserver \(homeserver.absoluteString) sent more than \(MatrixAnswerLimit.describe(limit)) in answer to \(what); stopped reading it")
-        }
-        if !inTime {
-            var failure = MatrixError(.unreachable, "homeserver \(homeserver.absoluteString) did not answer \(what) within \(MatrixAnswerLimit.describe(seconds: deadline))")
-            failure.transport = .noAnswer
-            throw failure
-        }
-        if let error { throw MatrixTransportFailure.describe(error, server: homeserver.absoluteString) }
-        guard let status = response?.statusCode else { throw MatrixError(.malformed, "\(homeserver.absoluteString) gave no HTTP answer") }
-        return (data, status, response)
     }
 
     /// The Matrix error in an error answer, worded for the status bar and the verbs.

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Where a person's homeserver is, from what they typed at login (`example.org`,
 /// `https://matrix.example.org`, `127.0.0.1:8008`): the server name's
@@ -38,7 +35,7 @@ enum MatrixDiscovery {
     /// JSON: many sites answer every path with a page).
     private static func wellKnown(at server: URL, deadline: TimeInterval) throws -> URL? {
         let client = MatrixClient(homeserver: server)
-        let (body, status) = try fetch(client, path: "/.well-known/matrix/client", deadline: deadline, followsRedirects: true)
+        let (body, status) = try fetch(client, path: "/.well-known/matrix/client", deadline: deadline)
         guard status == 200, let json = try? JSONValue(parsing: body), json.object != nil else { return nil }
         let place = "\(server.absoluteString)/.well-known/matrix/client"
         guard let named = json["m.homeserver"]?["base_url"]?.string else {
@@ -54,23 +51,20 @@ enum MatrixDiscovery {
     /// Checks that a homeserver answers at `base`.
     private static func confirm(_ base: URL, deadline: TimeInterval) throws {
         let client = MatrixClient(homeserver: base)
-        let (body, status) = try fetch(client, path: "/_matrix/client/versions", deadline: deadline, followsRedirects: false)
+        let (body, status) = try fetch(client, path: "/_matrix/client/versions", deadline: deadline)
         guard status == 200, (try? JSONValue(parsing: body))?["versions"]?.array != nil else {
             throw MatrixError(.malformed, "\(base.absoluteString) is not a Matrix homeserver (/_matrix/client/versions answered \(status))")
         }
     }
 
     /// One GET under the small limit; a transport failure that suggests the other scheme says so.
-    private static func fetch(_ client: MatrixClient, path: String, deadline: TimeInterval, followsRedirects: Bool) throws -> (Data, Int) {
+    private static func fetch(_ client: MatrixClient, path: String, deadline: TimeInterval) throws -> (Data, Int) {
         let server = client.homeserver
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false)
         components?.percentEncodedPath = (server.path.hasSuffix("/") ? String(server.path.dropLast()) : server.path) + path
         guard let url = components?.url else { throw MatrixError(.malformed, "not a homeserver URL: \(server.absoluteString)") }
-        var request = URLRequest(url: url, timeoutInterval: deadline)
-        request.httpMethod = "GET"
         do {
-            let (body, status, _) = try client.exchange(request, limit: MatrixAnswerLimit.small, deadline: deadline,
-                                                        followsRedirects: followsRedirects)
+            let (body, status, _) = try client.exchange(url, limit: MatrixAnswerLimit.small, deadline: deadline)
             return (body, status)
         } catch var error as MatrixError {
             if let other = otherScheme(for: server, after: error) {
@@ -90,10 +84,9 @@ enum MatrixDiscovery {
         components.scheme = https ? "http" : "https"
         if components.port == nil { components.port = https ? 443 : 80 }
         guard let other = components.url else { return nil }
-        var request = URLRequest(url: other.appendingPathComponent("_matrix/client/versions"), timeoutInterval: 3)
-        request.httpMethod = "GET"
         do {
-            _ = try MatrixClient(homeserver: other).exchange(request, limit: MatrixAnswerLimit.small, deadline: 3)
+            _ = try MatrixClient(homeserver: other).exchange(other.appendingPathComponent("_matrix/client/versions"),
+                                                             limit: MatrixAnswerLimit.small, deadline: 3)
             return other
         } catch let failure as MatrixError where failure.transport == .certificate {
             // A TLS handshake happened: it does speak https (with a certificate of its own to sort out).

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What failed below HTTP when a homeserver could not be talked to, told apart so the message
 /// names it: a certificate that is not trusted is not "unreachable".
@@ -19,44 +16,35 @@ enum MatrixTransportFailure: Sendable, Equatable {
     /// hello sent to a plain http server, which waits for a request line).
     case noAnswer
 
-    /// The error worded for the person at the terminal, naming `server`.
-    static func describe(_ error: Error, server: String) -> MatrixError {
-        let code = (error as? URLError)?.code ?? URLError.Code(rawValue: (error as NSError).code)
-        // Foundation on Linux passes libcurl's own text ("SSL certificate problem: self-signed
-        // certificate") with code -1 (unknown): it is the only place the cause is told.
-        let detail = VisibleText.escape(String(((error as NSError).userInfo[NSLocalizedDescriptionKey] as? String ?? "").prefix(200)))
-        let lowered = detail.lowercased()
-        var failure: MatrixError
-        switch code {
+    /// An exchange's failure worded for the person at the terminal, naming `server` and the call.
+    static func describe(_ failure: HTTPExchange.Failure, server: String, request: String, limit: Int, deadline: TimeInterval) -> MatrixError {
+        var error: MatrixError
+        switch failure {
         case .cancelled:
             return MatrixError(.cancelled, "stopped")
-        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-             .serverCertificateHasUnknownRoot:
-            failure = certificate(server, detail: detail)
-        case _ where lowered.contains("certificate"):
-            failure = certificate(server, detail: detail)
-        case .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
-            failure = MatrixError(.tls, "could not set up TLS with \(server)" + (detail.isEmpty ? "" : " (\(detail))"))
-            failure.transport = .handshake
-        case _ where lowered.contains("ssl") || lowered.contains("tls"):
-            failure = MatrixError(.tls, "could not set up TLS with \(server) (\(detail))")
-            failure.transport = .handshake
-        case .timedOut:
-            failure = MatrixError(.unreachable, "homeserver \(server) did not answer in time")
-        case .networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse:
-            failure = MatrixError(.unreachable, "homeserver \(server) closed the connection without an answer")
-            failure.transport = .connectionLost
-        default:
-            failure = MatrixError(.unreachable, "homeserver \(server) is unreachable")
-            failure.transport = .unreachable
+        case .overLimit:
+            return MatrixError(.malformed, "homeserver \(server) sent more than \(MatrixAnswerLimit.describe(limit)) in answer to \(request); stopped reading it")
+        case .deadline:
+            error = MatrixError(.unreachable, "homeserver \(server) did not answer \(request) within \(MatrixAnswerLimit.describe(seconds: deadline))")
+            error.transport = .noAnswer
+        case .certificate(let detail):
+            error = MatrixError(.tls, "the TLS certificate of \(server) is not trusted" + quoted(detail) + "; not connecting")
+            error.transport = .certificate
+        case .handshake(let detail):
+            error = MatrixError(.tls, "could not set up TLS with \(server)" + quoted(detail))
+            error.transport = .handshake
+        case .connectionLost:
+            error = MatrixError(.unreachable, "homeserver \(server) closed the connection without an answer")
+            error.transport = .connectionLost
+        case .unreachable:
+            error = MatrixError(.unreachable, "homeserver \(server) is unreachable")
+            error.transport = .unreachable
         }
-        return failure
+        return error
     }
 
-    private static func certificate(_ server: String, detail: String) -> MatrixError {
-        var failure = MatrixError(.tls, "the TLS certificate of \(server) is not trusted" + (detail.isEmpty ? "" : " (\(detail))")
-            + "; not connecting")
-        failure.transport = .certificate
-        return failure
+    /// libcurl's own words, when it gave some: ` (SSL certificate problem: self-signed certificate)`.
+    private static func quoted(_ detail: String) -> String {
+        detail.isEmpty ? "" : " (\(VisibleText.escape(String(detail.prefix(200)))))"
     }
 }
