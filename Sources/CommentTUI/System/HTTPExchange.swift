@@ -57,16 +57,48 @@ struct HTTPExchange {
         func cancel() { lock.withLock { cancelled = true } }
     }
 
+    /// libcurl's handles kept between exchanges, so their open connections (and TLS sessions)
+    /// are used again; one per exchange in flight, cleaned up with the pool.
+    final class Connections: @unchecked Sendable {
+        private let lock = NSLock()
+        private var idle: [UnsafeMutableRawPointer] = []
+
+        init() {}
+
+        deinit {
+            guard var api = HTTPExchange.api else { return }
+            for easy in idle { api.easy_cleanup(easy) }
+        }
+
+        fileprivate func take(_ api: inout ctui_curl_api) -> UnsafeMutableRawPointer? {
+            if let easy = lock.withLock({ idle.popLast() }) {
+                api.easy_reset(easy)
+                return easy
+            }
+            return api.easy_init()
+        }
+
+        fileprivate func give(_ easy: UnsafeMutableRawPointer, _ api: inout ctui_curl_api) {
+            // A few are plenty: the sync, the sends and a verb at once.
+            let kept = lock.withLock { () -> Bool in
+                guard idle.count < 4 else { return false }
+                idle.append(easy)
+                return true
+            }
+            if !kept { api.easy_cleanup(easy) }
+        }
+    }
+
     /// libcurl, loaded once; nil when the library cannot be found.
-    nonisolated(unsafe) private static var api: ctui_curl_api? = {
+    nonisolated(unsafe) fileprivate static let api: ctui_curl_api? = {
         var api = ctui_curl_api()
         return ctui_curl_load(&api) == 0 ? api : nil
     }()
 
     /// Runs `request`; throws `Failure`.
-    static func perform(_ request: Request, cancellation: Cancellation) throws -> Response {
-        guard var api = api, let easy = api.easy_init() else { throw Failure.unreachable("libcurl could not be loaded") }
-        defer { api.easy_cleanup(easy) }
+    static func perform(_ request: Request, cancellation: Cancellation, connections: Connections) throws -> Response {
+        guard var api = api, let easy = connections.take(&api) else { throw Failure.unreachable("libcurl could not be loaded") }
+        defer { connections.give(easy, &api) }
         if cancellation.isCancelled { throw Failure.cancelled }
         let collector = Collector(limit: request.limit, cancellation: cancellation)
         let context = Unmanaged.passUnretained(collector).toOpaque()
