@@ -46,6 +46,8 @@ struct HTTPExchange {
         case connectionLost(String)
         /// Refused, no route, no such host, or anything else before an answer.
         case unreachable(String)
+        /// libcurl.so.4 is not installed.
+        case noLibrary
     }
 
     /// Ends exchanges in flight from another thread (within about a second, libcurl's progress
@@ -97,7 +99,7 @@ struct HTTPExchange {
 
     /// Runs `request`; throws `Failure`.
     static func perform(_ request: Request, cancellation: Cancellation, connections: Connections) throws -> Response {
-        guard var api = api, let easy = connections.take(&api) else { throw Failure.unreachable("libcurl could not be loaded") }
+        guard var api = api, let easy = connections.take(&api) else { throw Failure.noLibrary }
         defer { connections.give(easy, &api) }
         if cancellation.isCancelled { throw Failure.cancelled }
         let collector = Collector(limit: request.limit, cancellation: cancellation)
