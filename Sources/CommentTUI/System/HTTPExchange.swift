@@ -25,7 +25,7 @@ struct HTTPExchange {
     /// What came back.
     struct Response {
         var status: Int
-        var body: [UInt8]
+        var body: Data
         /// The `Location` header of a redirect (never followed).
         var location: String?
     }
@@ -191,7 +191,7 @@ struct HTTPExchange {
 private final class Collector {
     let limit: Int
     let cancellation: HTTPExchange.Cancellation
-    private(set) var bytes: [UInt8] = []
+    private(set) var bytes = Data()
     private(set) var isOverLimit = false
     private(set) var location: String?
     private var headerBytes = 0
@@ -207,7 +207,7 @@ private final class Collector {
             isOverLimit = !cancellation.isCancelled
             return 0
         }
-        data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
+        data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes.append($0, count: count) }
         return count
     }
 

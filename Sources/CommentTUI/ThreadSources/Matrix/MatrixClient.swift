@@ -103,7 +103,7 @@ public final class MatrixClient: @unchecked Sendable {
         do {
             let response = try HTTPExchange.perform(request, cancellation: cancellation, connections: connections)
             lock.withLock { received += response.body.count }
-            return (Data(response.body), response.status, response.location)
+            return (response.body, response.status, response.location)
         } catch let failure as HTTPExchange.Failure {
             throw MatrixTransportFailure.describe(failure, server: homeserver.absoluteString, request: MatrixAnswerLimit.requestName(url.path),
                                                   limit: limit, deadline: deadline)
