@@ -40,6 +40,8 @@ extension ScriptedHomeserver {
             guard poll(&watched, 1, 200) > 0 else { continue }
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             let count = recv(fd, &buffer, buffer.count, 0)
+            // A signal (the test process has children) is not the peer leaving.
+            if count < 0, errno == EINTR { continue }
             return count > 0 ? Array(buffer[..<count]) : nil
         }
         return nil
@@ -103,6 +105,7 @@ extension ScriptedHomeserver {
             var piece = offset
             while piece < end {
                 let written = bytes[piece..<end].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if written < 0, errno == EINTR { continue }
                 guard written > 0 else { return false }
                 piece += written
                 countSent(written)

@@ -28,17 +28,13 @@ final class MatrixLoginDiscoveryTests: SharedSynapseTestCase {
         return server
     }
 
-    /// `comment-tui login --homeserver <homeserver> --user <user> --password-stdin`, in-process.
+    /// `comment-tui login --homeserver <homeserver> --user <user> --password-stdin`, in-process,
+    /// with the seconds it took.
     private func login(_ homeserver: String?, user: String, password: String = "pw") -> (status: Int32, output: String, errors: String, seconds: Double) {
+        let start = Date()
         let run = VerbRun(.login, (homeserver.map { ["--homeserver", $0] } ?? []) + ["--user", user, "--password-stdin"],
                           input: password + "\n", environment: ["XDG_CONFIG_HOME": config, "HOME": config])
-        return (run.status, run.text, run.error, 0)
-    }
-
-    private func timedLogin(_ homeserver: String?, user: String, password: String = "pw") -> (status: Int32, output: String, errors: String, seconds: Double) {
-        let start = Date()
-        let result = login(homeserver, user: user, password: password)
-        return (result.status, result.output, result.errors, Date().timeIntervalSince(start))
+        return (run.status, run.text, run.error, Date().timeIntervalSince(start))
     }
 
     private var accounts: [MatrixAccounts.Account] {
@@ -62,7 +58,7 @@ final class MatrixLoginDiscoveryTests: SharedSynapseTestCase {
 
     func testABlackHoleFailsInSeconds() throws {
         let hole = try serve(accepts: false) { _ in .hang }
-        let result = timedLogin(hole.baseURL.absoluteString, user: "ann")
+        let result = login(hole.baseURL.absoluteString, user: "ann")
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.errors, "comment-tui login: homeserver \(hole.baseURL.absoluteString) did not answer /.well-known/matrix/client within 6 s\n")
         XCTAssertLessThan(result.seconds, 15, "seconds, not a minute")
@@ -71,7 +67,7 @@ final class MatrixLoginDiscoveryTests: SharedSynapseTestCase {
     func testTheWrongSchemeSaysWhichToUse() throws {
         let synapse = try server
         let port = try XCTUnwrap(synapse.port)
-        let https = timedLogin("https://127.0.0.1:\(port)", user: "ann")
+        let https = login("https://127.0.0.1:\(port)", user: "ann")
         XCTAssertEqual(https.status, 1)
         // Synapse waits for a request line that a TLS hello never ends: the step's deadline passes.
         XCTAssertEqual(https.errors, """
@@ -82,7 +78,7 @@ final class MatrixLoginDiscoveryTests: SharedSynapseTestCase {
 
         let tls = try SelfSignedTLSServer()
         defer { tls.stop() }
-        let http = timedLogin("http://127.0.0.1:\(tls.port)", user: "ann")
+        let http = login("http://127.0.0.1:\(tls.port)", user: "ann")
         XCTAssertEqual(http.status, 1)
         XCTAssertEqual(http.errors, """
             comment-tui login: homeserver http://127.0.0.1:\(tls.port) closed the connection without an answer; \
@@ -95,7 +91,7 @@ final class MatrixLoginDiscoveryTests: SharedSynapseTestCase {
         let tls = try SelfSignedTLSServer()
         defer { tls.stop() }
         for typed in ["https://127.0.0.1:\(tls.port)", "127.0.0.1:\(tls.port)"] {
-            let result = timedLogin(typed, user: "ann")
+            let result = login(typed, user: "ann")
             XCTAssertEqual(result.status, 1)
             XCTAssertEqual(result.errors, """
                 comment-tui login: the TLS certificate of https://127.0.0.1:\(tls.port) is not trusted \
@@ -105,6 +101,10 @@ final class MatrixLoginDiscoveryTests: SharedSynapseTestCase {
         }
         XCTAssertEqual(try MatrixDiscovery.url("example.org").absoluteString, "https://example.org")
         XCTAssertEqual(try MatrixDiscovery.url("matrix.example.org:8448").absoluteString, "https://matrix.example.org:8448")
+        // Without --homeserver, a full user id's server name is where discovery starts.
+        XCTAssertEqual(LoginCommand.serverName(of: "@ann:example.org"), "example.org")
+        XCTAssertNil(LoginCommand.serverName(of: "ann"))
+        XCTAssertEqual(VerbRun(.login, ["--user", "ann", "--password-stdin"], input: "pw\n").status, 2, "a bare name needs --homeserver")
     }
 
     func testLoggingInAgainLogsTheEarlierSessionOut() throws {
