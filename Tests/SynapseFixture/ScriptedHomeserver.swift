@@ -143,15 +143,18 @@ public final class ScriptedHomeserver: @unchecked Sendable {
     public var bytesSent: Int { lock.withLock { sent } }
 
     /// Closes the listener and every connection; the threads end within a fraction of a second.
+    ///
+    /// Once only, and under the lock a connection is removed under before its descriptor is
+    /// closed: a descriptor number shut down here is still this server's, never one the process
+    /// has since reused for another server's socket.
     public func stop() {
-        let open = lock.withLock { () -> Set<Int32> in
-            guard !stopped else { return [] }
-            stopped = true
-            return connections
-        }
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
         lock.withLock {
-            if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+            guard !stopped else { return }
+            stopped = true
+            for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
+            shutdown(listener, Int32(SHUT_RDWR))
+            // Without an accept loop (a black hole) nothing else closes the listener.
+            if acceptThread == nil { close(listener) }
         }
     }
 
