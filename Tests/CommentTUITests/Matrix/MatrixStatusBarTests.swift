@@ -68,6 +68,40 @@ final class MatrixStatusBarTests: XCTestCase {
         XCTAssertTrue(failed.bar.contains("could not load older comments") && Self.saysState(failed.bar), "the bar: \(failed.bar)")
     }
 
+    func testAQuietRoomOpenedFromItsCacheIsLiveOnceTheFirstSyncAnswers() throws {
+        let (bo, ann, room) = try twoUsersInARoom("Quiet", on: server)
+        try bo.other.sendText(roomID: room, body: "the post")
+        try bo.other.sendText(roomID: room, body: "and nothing since")
+        let environment = temporaryDataEnvironment()
+        try open(room, as: ann, follows: false, environment: environment).stop()
+        // Nobody writes: a long poll would not answer for 30 s, a sync that asks for no wait at once.
+        let cached = try open(room, as: ann, environment: environment)
+        defer { cached.stop() }
+        let pilot = pilot(cached)
+        let (bar, seconds) = try waitForBar(pilot, source: cached, timeout: 40) { $0.split(separator: " ").contains("live") }
+        XCTAssertTrue(bar.split(separator: " ").contains("live"), "the bar: \(bar)")
+        XCTAssertLessThan(seconds, 5, "live once the server answered, not once a long poll returned: \(bar)")
+    }
+
+    func testACommentThatGoesThroughAfterARestartMakesTheBarLive() throws {
+        let ann = try registerUser("ann", on: server)
+        let room = try ann.other.createRoom(name: "Restart", preset: .publicChat)
+        try ann.other.sendText(roomID: room, body: "the post")
+        let source = try open(room, as: ann, usesCache: false)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        server.stop()
+        // Backed off far: the sync's next try is 16 s away.
+        let away = try waitForBar(pilot, source: source, timeout: 40) { $0.contains("offline — retrying in 16 s") }
+        XCTAssertTrue(away.bar.contains("offline — retrying in 16 s"), "the bar: \(away.bar)")
+        try server.start()
+        pilot.type("back again\n")
+        let posted = try waitForBar(pilot, source: source, timeout: 30) { $0.contains("posted") }
+        XCTAssertTrue(posted.bar.contains("posted"), "the bar: \(posted.bar)")
+        XCTAssertTrue(posted.bar.split(separator: " ").contains("live"), "a send that went through proves the connection: \(posted.bar)")
+        XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "back again" }.count, 1)
+    }
+
     /// Whether a status bar says `offline` or `connecting` as a whole word.
     private static func saysState(_ bar: String) -> Bool {
         bar.split(separator: " ").contains { $0 == "offline" || $0 == "connecting" }

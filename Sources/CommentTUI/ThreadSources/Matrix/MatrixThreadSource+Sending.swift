@@ -45,6 +45,7 @@ extension MatrixThreadSource {
             do {
                 let eventID = try client.send(room: roomID, transactionID: transactionID, content: content)
                 try? outbox?.markSent(transactionID, event: eventID)
+                connectionProven()
                 // Confirmed by whichever comes first, this answer or the sync's echo (matched by
                 // `unsigned.transaction_id`): a resend after a restart may get no echo at all.
                 if locked({ timeline.sent(transactionID: transactionID, eventID: eventID) }) {

@@ -48,8 +48,10 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var markerSent: String?
     let sendQueue = DispatchQueue(label: "comment-tui.matrix.send")
     let workQueue = DispatchQueue(label: "comment-tui.matrix.work")
-    /// Wakes a sleeping retry early (stop).
+    /// Wakes a sleeping retry early (stop, a proven connection).
     let retrySignal = NSCondition()
+    /// A send went through while the sync was backing off: it tries again at once.
+    var retryNow = false
     var syncThread: Thread?
     /// The room's snapshot on disk, and what the next one holds: the opened page and what came
     /// since (trimmed at a sync batch's start), with the token before them.
