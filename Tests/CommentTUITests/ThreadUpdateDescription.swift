@@ -15,5 +15,6 @@ func describe(_ update: ThreadUpdate) -> String {
     case .problem(let message): "problem \(message)"
     case .connection(let state): "connection \(state)"
     case .typing(let users): "typing " + users.joined(separator: " ")
+    case .caughtUp: "caught up"
     }
 }

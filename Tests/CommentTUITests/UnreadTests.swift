@@ -7,7 +7,7 @@ import CommentTUITestSupport
 /// The read marker, the "new" divider, Alt-U, and the bell for mentions.
 final class UnreadTests: XCTestCase {
     func testAMarkerPutsTheDividerAboveTheFirstUnreadAndAltUGoesThere() {
-        let (app, screen) = ThreadFixture.numbered(30).open(rows: 14)
+        let (app, screen) = ThreadFixture.numbered(30).read(by: ThreadFixture.cy).open(rows: 14)
         app.restore(ReadMarker(commentID: "c10", position: 9))
         XCTAssertEqual(app.feed.firstUnread, 10)
         screen.show(app)

@@ -78,7 +78,7 @@ public final class CommentApp {
         feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, clock: clock)
         scrollEvents.observe(feed.scroll.model)
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
-        restoreReadMarker(source.loadReadMarker())
+        restoreReadMarker(source.loadReadMarker(), awaitsCatchUp: source.isCatchingUp)
         feed.delivery = { [unowned self] in self.deliveries[$0] }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
@@ -244,8 +244,8 @@ public final class CommentApp {
         prepare()
     }
 
-    private func restoreReadMarker(_ marker: ReadMarker?) {
-        feed.restore(marker)
+    private func restoreReadMarker(_ marker: ReadMarker?, awaitsCatchUp: Bool = false) {
+        feed.restore(marker, awaitsCatchUp: awaitsCatchUp)
         // Said at once, so the reader need not know Alt-U to find where they left off.
         if let unreadNotice { overlays.show(unreadNotice) }
     }

@@ -37,8 +37,8 @@ struct FeedView {
     struct Drawn: Equatable, Sendable {
         /// Links drawn whole.
         var links: Set<VisibleLink> = []
-        /// The newest comment whose header was on screen.
-        var lastHeaderShown: Int?
+        /// The comments with at least one row on screen, oldest to newest (the feed shows a run).
+        var commentsShown: ClosedRange<Int>?
     }
 
     /// Draws the feed; returns what it showed.
@@ -59,6 +59,7 @@ struct FeedView {
                 continue
             }
             let comment = layout(position.comment)
+            drawn.commentsShown = (drawn.commentsShown?.lowerBound ?? position.comment)...position.comment
             let running = comment.commentID.map(effects) ?? []
             if position.comment == selected {
                 buffer.write("▌", column: rect.column, row: screenRow, style: Theme.selectionGutter, limit: end)
@@ -67,7 +68,6 @@ struct FeedView {
             case .divider:
                 drawDivider(into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
             case .header(let row):
-                drawn.lastHeaderShown = position.comment
                 if case .success(let c) = comment.comment, let header = comment.header {
                     var x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
                     if row == 0, let state = delivery(c.id) {

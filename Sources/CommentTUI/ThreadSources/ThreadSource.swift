@@ -54,6 +54,10 @@ public protocol ThreadSource: AnyObject {
 
     /// The read marker saved when the thread was last closed, if any.
     func loadReadMarker() -> ReadMarker?
+    /// Whether comments written before this opening may still come (a room opened from its
+    /// offline copy, until its first sync): they are unread after a marker on the newest
+    /// comment, until `.caughtUp`.
+    var isCatchingUp: Bool { get }
     /// Saves the read marker (at exit); a source with nowhere to keep it does nothing.
     func saveReadMarker(_ marker: ReadMarker) throws
     /// Where the reader's unsent draft of this thread is kept; nil keeps drafts in memory only.
@@ -78,6 +82,7 @@ extension ThreadSource {
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome { send(comment) }
     public func readerIsTyping(_ typing: Bool) {}
     public func readMarkerMoved(_ marker: ReadMarker) {}
+    public var isCatchingUp: Bool { false }
     public var unsentComments: [Comment] { [] }
     public func containsComment(id: String) -> Bool { unsentComments.contains { $0.id == id } }
     public func fillGap(_ id: String) {}
@@ -118,6 +123,9 @@ public enum ThreadUpdate: Sendable {
     case connection(ConnectionState)
     /// Who else is typing now (user ids), replacing the last list.
     case typing([String])
+    /// Every comment written before the thread was opened has been reported (a source that
+    /// was `isCatchingUp`, after its first sync); those after come while the reader is here.
+    case caughtUp
 }
 
 /// How a thread on a server is connected, as the status bar says it.

@@ -131,16 +131,17 @@ extension MatrixThreadSource {
         } else if answer["rooms"]?["leave"]?[roomID] != nil {
             updates.append(.problem("you are no longer in \(label)"))
         }
-        let wentLive = locked { () -> Bool in
+        let (wentLive, caughtUp) = locked { () -> (Bool, Bool) in
             nextBatch = next
-            defer { connection = .live }
-            return connection != .live
+            defer { connection = .live; hasCaughtUp = true }
+            return (connection != .live, !hasCaughtUp)
         }
         // Saved after `next_batch` moved, so a reopened copy resumes after these comments.
         if let remembered { remember(remembered.updates, batchStart: remembered.batchStart) }
         // Live in the same report as what the sync brought: the status bar never says offline
         // over comments that just arrived.
-        report([.connection(.live)].filter { _ in wentLive } + updates)
+        // What was written while the room was closed came first: the app places the divider.
+        report([.connection(.live)].filter { _ in wentLive } + updates + [.caughtUp].filter { _ in caughtUp })
     }
 
     /// Events newer than all known and older than `token`, oldest first, read back at most

@@ -60,6 +60,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var cacheSavedAt: Date?
     /// Opened from the cache: not in touch with the server until the first sync answers.
     let isFromCache: Bool
+    /// Whether a sync has brought what was written while the room was closed (at once when
+    /// opened from the server; after the first sync when opened from the cache).
+    var hasCaughtUp = true
     /// Comments of ours on their way, by transaction id (for the cache once confirmed).
     var sending: [String: Comment] = [:]
     var typingSince: Date?
@@ -86,6 +89,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         cached = (opening.comments, opening.olderToken)
         isFromCache = opening.isFromCache
         connection = opening.isFromCache ? .connecting : .live
+        hasCaughtUp = !opening.isFromCache
         // A session of its own: `stop()` cancels every request of it, and the caller's client
         // may serve other rooms.
         self.client = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
@@ -202,11 +206,15 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         return ReadMarker(commentID: fullyRead, position: position)
     }
 
+    public var isCatchingUp: Bool { locked { !hasCaughtUp } }
+
     /// Moves `m.fully_read` and the read receipt to the comment (at exit; waits at most 2 s).
     public func saveReadMarker(_ marker: ReadMarker) throws {
         guard let eventID = locked({ timeline.eventID(forComment: marker.commentID) }),
               eventID != locked({ markerSent }) else { return }
         try client.setReadMarkers(room: roomID, eventID: eventID, privately: privateReceipts, timeout: 2)
+        // The offline copy saved at close keeps it: a reopen from it starts from here.
+        locked { markerSent = eventID }
     }
 
     /// Moves the markers in the background as the reader reads; only the newest waits to go.

@@ -1,0 +1,96 @@
+import Foundation
+import ThreadModel
+
+/// The read marker and the `new` divider.
+///
+/// The marker moves only over comments that were on screen: from where it stands, through each
+/// next comment that had a row in a frame shown (or is the reader's own), never past one that
+/// did not. Opening at the newest of 30 unread comments therefore moves it nowhere; Alt-U and
+/// paging down move it as the comments pass. The divider is where the marker stood when the
+/// thread was opened, past any comment of the reader's there: their own are never below it.
+extension FeedModel {
+    /// How many comments after the marker are looked through for the reader's own when the
+    /// divider is placed: many screens, and bounded, since each is decoded (a huge file).
+    static let ownCommentScan = 500
+
+    /// The read marker to save: the newest comment read through, if any was.
+    var readMarker: ReadMarker? {
+        guard let seen = lastSeen, seen < comments.count, !comments.isGap(at: seen),
+              case .success(let comment) = comments.comment(at: seen) else { return nil }
+        return ReadMarker(commentID: comment.id, position: seen)
+    }
+
+    /// Sets the first unread comment from a saved marker, if it still names the same comment.
+    /// `awaitsCatchUp`: comments written before this opening are still coming (a source opened
+    /// from an offline copy), so a marker on the newest comment still has unread ones after it.
+    func restore(_ marker: ReadMarker?, awaitsCatchUp: Bool = false) {
+        guard let marker, marker.position < comments.count,
+              case .success(let comment) = comments.comment(at: marker.position), comment.id == marker.commentID else { return }
+        lastSeen = marker.position
+        seenAhead = IndexSet()
+        firstUnread = firstUnread(after: marker.position)
+        awaitsUnread = awaitsCatchUp && firstUnread == nil
+        advanceReadPoint()
+        invalidateLayouts()
+    }
+
+    /// Comments that were written before the opening arrived at `index` (a catch-up): the first
+    /// unread, if the marker was on the newest comment when the thread opened.
+    func unreadArrived(at index: Int) {
+        guard awaitsUnread, firstUnread == nil, index < comments.count else { return }
+        firstUnread = index
+        invalidateLayouts()
+    }
+
+    /// Everything written before the opening is here: the divider settles (past the reader's
+    /// own comments that came with the catch-up).
+    func catchUpEnded() {
+        awaitsUnread = false
+        if let first = firstUnread { firstUnread = firstUnread(after: first - 1) }
+        advanceReadPoint()
+        invalidateLayouts()
+    }
+
+    /// Takes the comments a shown frame had on screen, and moves the read point over them where
+    /// they join it.
+    func markSeen(_ shown: ClosedRange<Int>?) {
+        guard let shown else { return }
+        guard let seen = lastSeen else {
+            // No marker: nothing is known of what was read before, so reading starts here.
+            lastSeen = shown.upperBound
+            return
+        }
+        guard shown.upperBound > seen else { return }
+        for index in max(seen + 1, shown.lowerBound)...shown.upperBound where !comments.isGap(at: index) {
+            seenAhead.insert(index)
+        }
+        advanceReadPoint()
+    }
+
+    /// Moves the read point over each next comment that was seen or is the reader's own; stops
+    /// at a gap (its comments were never shown) and at one not seen.
+    func advanceReadPoint() {
+        guard var seen = lastSeen else { return }
+        while seen + 1 < comments.count, !comments.isGap(at: seen + 1), seenAhead.contains(seen + 1) || isOwnInThread(seen + 1) {
+            seen += 1
+        }
+        if seen != lastSeen { lastSeen = seen }
+        if let first = seenAhead.first, first <= seen { seenAhead.remove(integersIn: first...seen) }
+    }
+
+    /// The first comment after `position` that is not the reader's own, past the last of theirs
+    /// (within `ownCommentScan`); nil when there is none.
+    private func firstUnread(after position: Int) -> Int? {
+        let end = min(comments.count, position + 1 + Self.ownCommentScan)
+        guard position + 1 < end else { return nil }
+        var first = position + 1
+        for index in first..<end where isOwnInThread(index) { first = index + 1 }
+        return first < comments.count ? first : nil
+    }
+
+    /// Whether the comment at `index` is the reader's and in the thread (not still on its way).
+    private func isOwnInThread(_ index: Int) -> Bool {
+        guard case .success(let comment) = comments.comment(at: index) else { return false }
+        return comment.author == me && delivery(comment.id) == nil
+    }
+}

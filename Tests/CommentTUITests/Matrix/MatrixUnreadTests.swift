@@ -1,0 +1,155 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import ThreadModel
+@testable import CommentTUI
+import CommentTUITestSupport
+
+/// Comments that arrived while the reader was away, against a real Synapse: the `new` divider
+/// and `N unread · Alt-U` come from the read marker as it was before this start, and the
+/// marker on the server moves only over comments that were on screen.
+final class MatrixUnreadTests: SharedSynapseTestCase {
+    /// Bo's post and five comments Ann has read on screen (her marker on the server is on the
+    /// fifth), then 30 more from Bo while she is away.
+    private func thirtyWhileAway(environment: [String: String]) throws -> (ann: MatrixTestUser, room: String, lastRead: String) {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Away", on: server)
+        try bo.other.sendText(roomID: room, body: "the post")
+        var lastRead = ""
+        for n in 1...5 { lastRead = try bo.other.sendText(roomID: room, body: "read before \(n)") }
+        let first = try open(room, as: ann, environment: environment)
+        let pilot = pilot(first)
+        try waitForServerMarker(of: ann, in: room, toBe: lastRead)
+        pilot.app.saveReadMarkerAndClose()
+        for n in 1...30 { try bo.other.sendText(roomID: room, body: "while away \(n)") }
+        return (ann, room, lastRead)
+    }
+
+    func testThirtyWhileAwayFromTheOfflineCopy() throws {
+        try checkThirtyWhileAway(usesCache: true)
+    }
+
+    func testThirtyWhileAwayWithoutTheCache() throws {
+        try checkThirtyWhileAway(usesCache: false)
+    }
+
+    private func checkThirtyWhileAway(usesCache: Bool, file: StaticString = #filePath, line: UInt = #line) throws {
+        let environment = temporaryDataEnvironment()
+        let (ann, room, lastRead) = try thirtyWhileAway(environment: environment)
+        let source = try open(room, as: ann, environment: environment, usesCache: usesCache)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        // The 30 are in the feed (opened, or caught up from the offline copy).
+        try takeUpdates(into: pilot, from: source) { $0.lines.contains { $0.contains("while away 30") } }
+        XCTAssertEqual(pilot.lines.last?.hasSuffix("30 unread · Alt-U"), true, "\(pilot.lines.joined(separator: "\n"))", file: file, line: line)
+        XCTAssertFalse(pilot.lines.contains { $0.hasSuffix("while away 1") }, "the newest show, the divider is above")
+        // A reader's pause on the newest: what was never on screen stays unread on the server.
+        pause(pilot, source: source)
+        XCTAssertEqual(try serverMarker(of: ann, in: room), lastRead, "the marker jumped over comments never shown", file: file, line: line)
+
+        pilot.press(KeyPress(.character("u"), .alt))
+        pause(pilot, source: source)
+        let lines = pilot.lines
+        let divider = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(" ─") && $0.contains(" new ") },
+                                    "no divider: \(lines.joined(separator: "\n"))", file: file, line: line)
+        XCTAssertTrue(lines[divider...].prefix(4).contains { $0.hasSuffix("while away 1") }, "\(lines.joined(separator: "\n"))",
+                      file: file, line: line)
+        // Up to what is on screen now, and no further.
+        let newestShown = lines.compactMap { line -> Int? in
+            guard let range = line.range(of: "while away ") else { return nil }
+            return Int(line[range.upperBound...])
+        }.max() ?? 0
+        XCTAssertGreaterThan(newestShown, 0)
+        XCTAssertLessThan(newestShown, 30)
+        let marker = try waitForServerMarker(of: ann, in: room, notToBe: lastRead)
+        let markerBody = try body(of: marker, in: room, as: ann)
+        XCTAssertTrue(markerBody.hasPrefix("while away "), markerBody, file: file, line: line)
+        XCTAssertLessThanOrEqual(Int(markerBody.dropFirst("while away ".count)) ?? 99, newestShown, "beyond the screen", file: file, line: line)
+
+        // Page by page to the newest, as a reader does: the marker follows to it.
+        for _ in 0..<20 where !pilot.app.feed.isFollowingBottom {
+            pilot.press(.pageDown)
+            pause(pilot, source: source)
+        }
+        let newest = try XCTUnwrap(try ann.other.messages(roomID: room, limit: 1).first?["event_id"] as? String)
+        try waitForServerMarker(of: ann, in: room, toBe: newest)
+    }
+
+    // MARK: Helpers
+
+    /// A pilot over `source`, its wall clock now.
+    private func pilot(_ source: MatrixThreadSource, columns: Int = 80, rows: Int = 24) -> Pilot {
+        let app = CommentApp(source: source, me: source.reader, columns: columns, rows: rows)
+        app.wallTime = Date()
+        return Pilot(app: app, screen: HeadlessScreen(columns: columns, rows: rows))
+    }
+
+    /// A realistic pause of a second: time passes for the app (motions end) and for the source
+    /// (its updates are taken, as the loop does).
+    private func pause(_ pilot: Pilot, source: ThreadSource) {
+        let end = Date().addingTimeInterval(1)
+        while Date() < end {
+            if let ready = source.updatesReady { _ = try? Poll.readable([ready], timeout: 0.1) }
+            pilot.advance(by: 0.1)
+            pilot.app.sourceIsReady()
+            pilot.draw()
+        }
+        pilot.runFrames()
+    }
+
+    /// Takes the source's updates, a frame after each, until `done` (bounded).
+    private func takeUpdates(into pilot: Pilot, from source: ThreadSource, timeout: Double = 20,
+                             file: StaticString = #filePath, line: UInt = #line, until done: (Pilot) -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !done(pilot) {
+            guard Date() < deadline else { return XCTFail("not in \(timeout) s: \(pilot.lines.joined(separator: "\n"))", file: file, line: line) }
+            if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 0.1) }
+            pilot.app.sourceIsReady(at: pilot.time)
+            pilot.draw()
+        }
+    }
+
+    /// `m.fully_read` as the server has it, read through another client with the user's token.
+    private func serverMarker(of user: MatrixTestUser, in room: String) throws -> String? {
+        func escaped(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s }
+        let answer = try user.other.request(
+            method: "GET", path: "/_matrix/client/v3/user/\(escaped(user.account.userID))/rooms/\(escaped(room))/account_data/m.fully_read")
+        return answer.json["event_id"] as? String
+    }
+
+    /// Waits (bounded) for the server's marker to be `expected`.
+    private func waitForServerMarker(of user: MatrixTestUser, in room: String, toBe expected: String,
+                                     file: StaticString = #filePath, line: UInt = #line) throws {
+        var marker: String?
+        for _ in 0..<100 where marker != expected {
+            marker = try serverMarker(of: user, in: room)
+            if marker != expected { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        XCTAssertEqual(marker, expected, "the server's m.fully_read", file: file, line: line)
+    }
+
+    /// Waits (bounded) for the server's marker to move from `old`; returns it.
+    private func waitForServerMarker(of user: MatrixTestUser, in room: String, notToBe old: String) throws -> String {
+        var marker: String? = old
+        for _ in 0..<100 where marker == old {
+            Thread.sleep(forTimeInterval: 0.1)
+            marker = try serverMarker(of: user, in: room)
+        }
+        return marker ?? ""
+    }
+
+    /// The body of an event, read through another client.
+    private func body(of eventID: String, in room: String, as user: MatrixTestUser) throws -> String {
+        func escaped(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s }
+        let answer = try user.other.call("GET", "/_matrix/client/v3/rooms/\(escaped(room))/event/\(escaped(eventID))")
+        return (answer["content"] as? [String: Any])?["body"] as? String ?? ""
+    }
+}
+
+private extension CommentApp {
+    /// What the launcher does at exit: the marker saved, the source closed.
+    func saveReadMarkerAndClose() {
+        try? saveReadMarker()
+        source.close()
+    }
+}
