@@ -255,7 +255,9 @@ public final class CommentApp {
     /// `N unread · Alt-U` while comments after the read marker wait, nil otherwise.
     var unreadNotice: String? {
         guard let first = feed.firstUnread, first < comments.count else { return nil }
-        return "\(comments.count - first)" + Self.unreadSuffix
+        // A marker older than the loaded comments: more are unread on the server.
+        let more = feed.markerAboveLoaded != nil && comments.hasOlder ? "+" : ""
+        return "\(comments.count - first)" + more + Self.unreadSuffix
     }
 
     // MARK: Layout

@@ -15,7 +15,7 @@ extension FeedModel {
 
     /// The read marker to save: the newest comment read through, if any was.
     var readMarker: ReadMarker? {
-        guard let seen = lastSeen, seen < comments.count, !comments.isGap(at: seen),
+        guard let seen = lastSeen, seen >= 0, seen < comments.count, !comments.isGap(at: seen),
               case .success(let comment) = comments.comment(at: seen) else { return nil }
         return ReadMarker(commentID: comment.id, position: seen)
     }
@@ -23,7 +23,17 @@ extension FeedModel {
     /// Sets the first unread comment from a saved marker, if it still names the same comment.
     /// `awaitsCatchUp`: comments written before this opening are still coming (a source opened
     /// from an offline copy), so a marker on the newest comment still has unread ones after it.
+    /// A marker at position -1 is older than every comment loaded: all of them are unread, and
+    /// it is looked for in the older pages as they come.
     func restore(_ marker: ReadMarker?, awaitsCatchUp: Bool = false) {
+        if let marker, marker.position < 0 {
+            lastSeen = -1
+            seenAhead = IndexSet()
+            markerAboveLoaded = marker.commentID
+            firstUnread = firstUnread(after: -1)
+            awaitsUnread = awaitsCatchUp && firstUnread == nil
+            return invalidateLayouts()
+        }
         guard let marker, marker.position < comments.count,
               case .success(let comment) = comments.comment(at: marker.position), comment.id == marker.commentID else { return }
         lastSeen = marker.position
@@ -70,12 +80,32 @@ extension FeedModel {
     /// Moves the read point over each next comment that was seen or is the reader's own; stops
     /// at a gap (its comments were never shown) and at one not seen.
     func advanceReadPoint() {
-        guard var seen = lastSeen else { return }
+        // Comments older than the loaded ones may be unread too: not past them unseen.
+        guard var seen = lastSeen, markerAboveLoaded == nil || !comments.hasOlder else { return }
         while seen + 1 < comments.count, !comments.isGap(at: seen + 1), seenAhead.contains(seen + 1) || isOwnInThread(seen + 1) {
             seen += 1
         }
         if seen != lastSeen { lastSeen = seen }
         if let first = seenAhead.first, first <= seen { seenAhead.remove(integersIn: first...seen) }
+    }
+
+    /// Older comments were loaded above the first: positions move; a marker older than the
+    /// loaded comments is looked for among them (until it is found, the divider stays on top).
+    func readMarkerCommentsPrepended(_ count: Int) {
+        seenAhead.shift(startingAt: 0, by: count)
+        guard let id = markerAboveLoaded else {
+            firstUnread = firstUnread.map { $0 + count }
+            lastSeen = lastSeen.map { $0 + count }
+            return
+        }
+        let found = (0..<count).first { index in
+            if case .success(let comment) = comments.comment(at: index) { comment.id == id } else { false }
+        }
+        guard let found else { return }
+        markerAboveLoaded = nil
+        lastSeen = found
+        if firstUnread == 0 { firstUnread = firstUnread(after: found) } else { firstUnread = firstUnread.map { $0 + count } }
+        advanceReadPoint()
     }
 
     /// The first comment after `position` that is not the reader's own, past the last of theirs

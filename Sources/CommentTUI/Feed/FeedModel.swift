@@ -60,6 +60,9 @@ final class FeedModel {
     /// the opening are still coming (a room caught up from its offline copy): the first of
     /// them is the first unread.
     var awaitsUnread = false
+    /// The read marker's comment when it is older than every comment loaded (`lastSeen` is -1
+    /// then): found as older pages come, the read point waits for it.
+    var markerAboveLoaded: String?
     /// Comments that arrived while the feed was not at the bottom.
     private(set) var newCount = 0
     /// Which links were seen whole, and for how long.
@@ -311,6 +314,7 @@ final class FeedModel {
         lastSeen = nil
         seenAhead = IndexSet()
         awaitsUnread = false
+        markerAboveLoaded = nil
         newCount = 0
         lastFrame = nil
         gesture = nil
@@ -324,9 +328,7 @@ final class FeedModel {
     func commentsPrepended(_ count: Int) {
         guard count > 0 else { return }
         selected = selected.map { $0 + count }
-        firstUnread = firstUnread.map { $0 + count }
-        lastSeen = lastSeen.map { $0 + count }
-        seenAhead.shift(startingAt: 0, by: count)
+        readMarkerCommentsPrepended(count)
         lastFrame = nil
         searchPositionsMoved { $0 + count }
         layoutCache.invalidateAll()

@@ -10,8 +10,8 @@ import CommentTUITestSupport
 /// marker on the server moves only over comments that were on screen.
 final class MatrixUnreadTests: SharedSynapseTestCase {
     /// Bo's post and five comments Ann has read on screen (her marker on the server is on the
-    /// fifth), then 30 more from Bo while she is away.
-    private func thirtyWhileAway(environment: [String: String]) throws -> (ann: MatrixTestUser, room: String, lastRead: String) {
+    /// fifth), then `count` more from Bo while she is away.
+    private func whileAway(_ count: Int, environment: [String: String]) throws -> (ann: MatrixTestUser, room: String, lastRead: String) {
         let server = try server
         let (bo, ann, room) = try twoUsersInARoom("Away", on: server)
         try bo.other.sendText(roomID: room, body: "the post")
@@ -21,7 +21,7 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         let pilot = pilot(first)
         try waitForServerMarker(of: ann, in: room, toBe: lastRead)
         pilot.app.saveReadMarkerAndClose()
-        for n in 1...30 { try bo.other.sendText(roomID: room, body: "while away \(n)") }
+        for n in 1...count { try bo.other.sendText(roomID: room, body: "while away \(n)") }
         return (ann, room, lastRead)
     }
 
@@ -35,7 +35,7 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
 
     private func checkThirtyWhileAway(usesCache: Bool, file: StaticString = #filePath, line: UInt = #line) throws {
         let environment = temporaryDataEnvironment()
-        let (ann, room, lastRead) = try thirtyWhileAway(environment: environment)
+        let (ann, room, lastRead) = try whileAway(30, environment: environment)
         let source = try open(room, as: ann, environment: environment, usesCache: usesCache)
         defer { source.stop() }
         let pilot = pilot(source)
@@ -73,6 +73,80 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         }
         let newest = try XCTUnwrap(try ann.other.messages(roomID: room, limit: 1).first?["event_id"] as? String)
         try waitForServerMarker(of: ann, in: room, toBe: newest)
+    }
+
+    /// More than a page while away: the marker is older than the newest page opened.
+    func testSixtyWhileAwayWithoutTheCache() throws {
+        try checkSixtyWhileAway(usesCache: false)
+    }
+
+    func testSixtyWhileAwayFromTheOfflineCopy() throws {
+        try checkSixtyWhileAway(usesCache: true)
+    }
+
+    private func checkSixtyWhileAway(usesCache: Bool, file: StaticString = #filePath, line: UInt = #line) throws {
+        let environment = temporaryDataEnvironment()
+        let (ann, room, lastRead) = try whileAway(60, environment: environment)
+        let source = try open(room, as: ann, environment: environment, usesCache: usesCache)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        try takeUpdates(into: pilot, from: source) { $0.lines.contains { $0.contains("while away 60") } && $0.lines.last?.contains(" unread · Alt-U") == true }
+        XCTAssertTrue(pilot.lines.last?.hasSuffix("60 unread · Alt-U") == true || pilot.lines.last?.hasSuffix("50+ unread · Alt-U") == true,
+                      "\(pilot.lines.joined(separator: "\n"))", file: file, line: line)
+        pause(pilot, source: source)
+        XCTAssertEqual(try serverMarker(of: ann, in: room), lastRead, "the marker jumped over comments never shown", file: file, line: line)
+        // Alt-U until the first of the sixty is on screen (the page before comes as the feed nears it).
+        for _ in 0..<4 where !pilot.lines.contains(where: { $0.hasSuffix("while away 1") }) {
+            pilot.press(KeyPress(.character("u"), .alt))
+            pause(pilot, source: source)
+        }
+        let lines = pilot.lines
+        let divider = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(" ─") && $0.contains(" new ") },
+                                    "no divider: \(lines.joined(separator: "\n"))", file: file, line: line)
+        XCTAssertTrue(lines[divider...].prefix(3).contains { $0.hasSuffix("while away 1") }, "\(lines.joined(separator: "\n"))",
+                      file: file, line: line)
+        XCTAssertEqual(pilot.lines.last?.hasSuffix("60 unread · Alt-U"), false, "at the first unread the notice has done its work")
+        let newestShown = lines.compactMap { line -> Int? in
+            guard let range = line.range(of: "while away ") else { return nil }
+            return Int(line[range.upperBound...])
+        }.max() ?? 0
+        let marker = try waitForServerMarker(of: ann, in: room, notToBe: lastRead)
+        let markerBody = try body(of: marker, in: room, as: ann)
+        XCTAssertEqual(markerBody, "while away \(newestShown)", "read up to the screen, no further", file: file, line: line)
+    }
+
+    /// Another client put the marker on an event that is no comment (an edit; the post):
+    /// the unread ones are those after it, and nothing moves it unseen.
+    func testAMarkerOnAnEditOrOnThePostCountsWhatFollowsIt() throws {
+        for onPost in [true, false] {
+            let server = try server
+            let (bo, ann, room) = try twoUsersInARoom("Elsewhere", on: server)
+            let post = try bo.other.sendText(roomID: room, body: "the post")
+            let first = try bo.other.sendText(roomID: room, body: "first")
+            try bo.other.sendText(roomID: room, body: "second")
+            let edit = try bo.other.send(roomID: room, content: [
+                "msgtype": "m.text", "body": "* first, edited",
+                "m.new_content": ["msgtype": "m.text", "body": "first, edited"],
+                "m.relates_to": ["rel_type": "m.replace", "event_id": first],
+            ])
+            for n in 1...4 { try bo.other.sendText(roomID: room, body: "after \(n)") }
+            let marker = onPost ? post : edit
+            try ann.other.call("POST", "/_matrix/client/v3/rooms/\(room.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/read_markers",
+                               body: ["m.fully_read": marker])
+            let source = try open(room, as: ann, follows: false, usesCache: false)
+            defer { source.stop() }
+            let pilot = pilot(source, rows: 12)
+            let unread = onPost ? 6 : 4
+            XCTAssertEqual(pilot.lines.last?.hasSuffix("\(unread) unread · Alt-U"), true, "\(pilot.lines.joined(separator: "\n"))")
+            pause(pilot, source: source)
+            XCTAssertEqual(try serverMarker(of: ann, in: room), marker, "moved over comments never shown")
+            pilot.press(KeyPress(.character("u"), .alt))
+            pause(pilot, source: source)
+            let lines = pilot.lines
+            let divider = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(" ─") && $0.contains(" new ") }, lines.joined(separator: "\n"))
+            XCTAssertTrue(lines[divider...].prefix(3).contains { $0.hasSuffix(onPost ? "first, edited" : "after 1") },
+                          lines.joined(separator: "\n"))
+        }
     }
 
     // MARK: Helpers

@@ -16,6 +16,10 @@ struct MatrixRoomOpening {
     var olderToken: String?
     var nextBatch: String?
     var fullyRead: String?
+    /// Where `fullyRead` stands among `comments` when the opening page holds its event: the
+    /// last comment at or before it (it may be an edit, a reaction, the post), -1 when no
+    /// comment is; nil when the page does not hold it.
+    var fullyReadPosition: Int?
     var filter: JSONValue
     /// Whether it came from the cache (nothing asked of the server yet).
     var isFromCache = false
@@ -109,6 +113,10 @@ struct MatrixRoomOpening {
             if case .commentEdited(let edited) = update, let at = opened.firstIndex(where: { $0.id == edited.id }) { opened[at] = edited }
         }
         comments = opened
+        if let fullyRead, let at = timelineEvents.firstIndex(where: { $0["event_id"]?.string == fullyRead }) {
+            let upToMarker = Set(timelineEvents[...at].compactMap { $0["event_id"]?.string })
+            fullyReadPosition = opened.lastIndex { upToMarker.contains($0.id) } ?? -1
+        }
         thread = CommentThread(id: roomID, title: title, author: creator, created: created, body: postBody,
                                users: timeline.members.users)
     }

@@ -51,7 +51,12 @@ extension MatrixThreadSource {
                 if locked({ timeline.sent(transactionID: transactionID, eventID: eventID) }) {
                     report([.sendConfirmed(commentID: transactionID)])
                 }
-                if let comment = locked({ sending.removeValue(forKey: transactionID) }) { remember(sent: comment) }
+                // Kept under its event id: a reopened copy knows it as the room does (its read
+                // marker, sent as that event, names it).
+                if var comment = locked({ sending.removeValue(forKey: transactionID) }) {
+                    comment.id = eventID
+                    remember(sent: comment)
+                }
                 return
             } catch let error as MatrixError where error.isTransient {
                 if !pause(error.retryAfter ?? delay) { return }

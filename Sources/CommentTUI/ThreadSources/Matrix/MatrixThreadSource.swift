@@ -42,7 +42,10 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var nextBatch: String?
     var connection: ConnectionState = .live
     var isStopped = false
+    /// `m.fully_read` as it was before this start, and where it stands among the opened
+    /// comments if the opening page held it (`MatrixRoomOpening.fullyReadPosition`).
     let fullyRead: String?
+    let fullyReadPosition: Int?
     /// The read marker waiting to be sent, and the event the server has it on.
     var markerDue: ReadMarker?
     var markerSent: String?
@@ -102,7 +105,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         olderToken = opening.olderToken
         nextBatch = opening.nextBatch
         fullyRead = opening.fullyRead
-        markerSent = opening.fullyRead
+        fullyReadPosition = opening.fullyReadPosition
+        // On the comment it stands after, when it is on another event: the offline copy finds it.
+        markerSent = opening.fullyReadPosition.flatMap { $0 >= 0 ? opening.comments[$0].id : nil } ?? opening.fullyRead
         filter = opening.filter
         wake = try WakePipe()
         let state = Self.stateFiles(me: me, roomID: roomID, environment: environment)
@@ -201,9 +206,14 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
 
     // MARK: Read marker
 
+    /// The marker before this start: on its comment; on the last comment before it when it is
+    /// on another event; at -1 (every comment opened unread) when it is older than all of them.
     public func loadReadMarker() -> ReadMarker? {
-        guard let fullyRead, let position = opened.comments.firstIndex(where: { $0.id == fullyRead }) else { return nil }
-        return ReadMarker(commentID: fullyRead, position: position)
+        guard let fullyRead else { return nil }
+        let comments = opened.comments
+        if let position = comments.firstIndex(where: { $0.id == fullyRead }) { return ReadMarker(commentID: fullyRead, position: position) }
+        if let position = fullyReadPosition, position >= 0 { return ReadMarker(commentID: comments[position].id, position: position) }
+        return ReadMarker(commentID: fullyRead, position: -1)
     }
 
     public var isCatchingUp: Bool { locked { !hasCaughtUp } }
