@@ -4,8 +4,8 @@ import ThreadModel
 /// The read marker and the `new` divider.
 ///
 /// The marker moves only over comments that were on screen: from where it stands, through each
-/// next comment that had a row in a frame shown (or is the reader's own), never past one that
-/// did not. Opening at the newest of 30 unread comments therefore moves it nowhere; Alt-U and
+/// next comment that had a row in a frame shown with the feed at rest (or is the reader's own),
+/// never past one that did not, nor past a gap. Opening at the newest of 30 unread comments therefore moves it nowhere; Alt-U and
 /// paging down move it as the comments pass. The divider is where the marker stood when the
 /// thread was opened, past any comment of the reader's there: their own are never below it.
 extension FeedModel {
