@@ -52,7 +52,8 @@ public protocol ThreadSource: AnyObject {
     /// once (in the background), a file keeps it for `saveReadMarker` at exit.
     func readMarkerMoved(_ marker: ReadMarker)
 
-    /// The read marker saved when the thread was last closed, if any.
+    /// The read marker saved when the thread was last closed, if any; at position -1 when it is
+    /// older than every comment opened (all of them unread; older pages may hold it).
     func loadReadMarker() -> ReadMarker?
     /// Whether comments written before this opening may still come (a room opened from its
     /// offline copy, until its first sync): they are unread after a marker on the newest

@@ -149,6 +149,36 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         }
     }
 
+    /// Ann answers and quits; Bo writes three more: she sees three unread below the divider and
+    /// her answer above it, from the offline copy as without it.
+    func testOurOwnCommentNeverSitsBelowTheDivider() throws {
+        for usesCache in [true, false] {
+            let server = try server
+            let (bo, ann, room) = try twoUsersInARoom("Answered", on: server)
+            try bo.other.sendText(roomID: room, body: "the post")
+            try bo.other.sendText(roomID: room, body: "a question")
+            let environment = temporaryDataEnvironment()
+            let first = try open(room, as: ann, environment: environment, usesCache: usesCache)
+            let answering = pilot(first)
+            answering.type("my answer\n")
+            try takeUpdates(into: answering, from: first) { $0.lines.last?.hasSuffix("posted") == true }
+            answering.app.saveReadMarkerAndClose()
+            for n in 1...3 { try bo.other.sendText(roomID: room, body: "after \(n)") }
+
+            let again = try open(room, as: ann, environment: environment, usesCache: usesCache)
+            defer { again.stop() }
+            let pilot = pilot(again)
+            try takeUpdates(into: pilot, from: again) { $0.lines.contains { $0.hasSuffix("after 3") } && $0.app.unreadNotice != nil }
+            // All on one screen with the divider: the notice has done its work and is gone.
+            XCTAssertEqual(pilot.app.unreadNotice, "3 unread · Alt-U", "cache \(usesCache): \(pilot.lines.joined(separator: "\n"))")
+            pause(pilot, source: again)
+            let lines = pilot.lines
+            let divider = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(" ─") && $0.contains(" new ") }, lines.joined(separator: "\n"))
+            XCTAssertTrue(lines[divider...].prefix(3).contains { $0.hasSuffix("after 1") }, lines.joined(separator: "\n"))
+            XCTAssertTrue(lines[..<divider].contains { $0.hasSuffix("my answer") }, lines.joined(separator: "\n"))
+        }
+    }
+
     // MARK: Helpers
 
     /// A pilot over `source`, its wall clock now.
@@ -178,6 +208,8 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         while !done(pilot) {
             guard Date() < deadline else { return XCTFail("not in \(timeout) s: \(pilot.lines.joined(separator: "\n"))", file: file, line: line) }
             if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 0.1) }
+            // Time passes as it does for the loop: a few arrivals come in with a transition.
+            pilot.advance(by: 0.1)
             pilot.app.sourceIsReady(at: pilot.time)
             pilot.draw()
         }

@@ -138,10 +138,13 @@ extension MatrixThreadSource {
         }
         // Saved after `next_batch` moved, so a reopened copy resumes after these comments.
         if let remembered { remember(remembered.updates, batchStart: remembered.batchStart) }
-        // Live in the same report as what the sync brought: the status bar never says offline
-        // over comments that just arrived.
-        // What was written while the room was closed came first: the app places the divider.
-        report([.connection(.live)].filter { _ in wentLive } + updates + [.caughtUp].filter { _ in caughtUp })
+        // Live in the same report as what the sync brought, so the status bar never says offline
+        // over comments that just arrived; caught up after them, so the app places the divider
+        // above the first of those written while the room was closed.
+        var reported: [ThreadUpdate] = wentLive ? [.connection(.live)] : []
+        reported += updates
+        if caughtUp { reported.append(.caughtUp) }
+        report(reported)
     }
 
     /// Events newer than all known and older than `token`, oldest first, read back at most
