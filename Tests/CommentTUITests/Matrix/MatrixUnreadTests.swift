@@ -163,6 +163,9 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
             answering.type("my answer\n")
             try takeUpdates(into: answering, from: first) { $0.lines.last?.hasSuffix("posted") == true }
             answering.app.saveReadMarkerAndClose()
+            // She read up to her answer: the marker is there when she leaves.
+            let answer = try XCTUnwrap(try ann.other.messages(roomID: room, limit: 5).first { ($0["content"] as? [String: Any])?["body"] as? String == "my answer" }?["event_id"] as? String)
+            try waitForServerMarker(of: ann, in: room, toBe: answer)
             for n in 1...3 { try bo.other.sendText(roomID: room, body: "after \(n)") }
 
             let again = try open(room, as: ann, environment: environment, usesCache: usesCache)
@@ -170,12 +173,29 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
             let pilot = pilot(again)
             try takeUpdates(into: pilot, from: again) { $0.lines.contains { $0.hasSuffix("after 3") } && $0.app.unreadNotice != nil }
             // All on one screen with the divider: the notice has done its work and is gone.
-            XCTAssertEqual(pilot.app.unreadNotice, "3 unread · Alt-U", "cache \(usesCache): \(pilot.lines.joined(separator: "\n"))")
+            XCTAssertEqual(pilot.app.unreadNotice, "3 unread · Alt-U",
+                           "cache \(usesCache), marker \(String(describing: again.loadReadMarker())), unsent \(again.unsentComments.map(\.body)), \((again.openedComments as! ArrayCommentStore).comments.map(\.body)): \(pilot.lines.joined(separator: "\n"))")
             pause(pilot, source: again)
             let lines = pilot.lines
             let divider = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(" ─") && $0.contains(" new ") }, lines.joined(separator: "\n"))
             XCTAssertTrue(lines[divider...].prefix(3).contains { $0.hasSuffix("after 1") }, lines.joined(separator: "\n"))
             XCTAssertTrue(lines[..<divider].contains { $0.hasSuffix("my answer") }, lines.joined(separator: "\n"))
+        }
+    }
+
+    /// Reopened at once without the cache, after comments came: Synapse keeps sync answers for
+    /// a while, keyed by the request, and the second opening must not be given the first's.
+    func testAReopenWithinSecondsOpensWithWhatCameSince() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Again", on: server)
+        try bo.other.sendText(roomID: room, body: "the post")
+        try bo.other.sendText(roomID: room, body: "before")
+        for round in 1...3 {
+            let first = try open(room, as: ann, usesCache: false)
+            first.stop()
+            try bo.other.sendText(roomID: room, body: "between \(round)")
+            let again = try open(room, as: ann, follows: false, usesCache: false)
+            XCTAssertEqual((again.openedComments as! ArrayCommentStore).comments.last?.body, "between \(round)", "round \(round)")
         }
     }
 

@@ -55,16 +55,20 @@ struct MatrixRoomOpening {
                 """)
         }
         filter = Self.filter(room: roomID, pageSize: pageSize)
-        let sync = try client.sync(since: nil, filter: filter, wait: 0)
+        // Synapse keeps each sync's answer for a while (two minutes), keyed by the request: an
+        // opening asks with a filter of its own (leaving out a room that cannot exist), so a
+        // reopen is never given an earlier opening's answers, which lack what came since.
+        let openingFilter = Self.filter(room: roomID, pageSize: pageSize, leavingOut: "!comment-tui-\(UUID().uuidString):opening.invalid")
+        let sync = try client.sync(since: nil, filter: openingFilter, wait: 0)
         let room = sync["rooms"]?["join"]?[roomID]
         var stateEvents = room?["state"]?["events"]?.array ?? []
         var timelineEvents = room?["timeline"]?["events"]?.array ?? []
         fullyRead = (room?["account_data"]?["events"]?.array ?? [])
             .first { $0["type"]?.string == "m.fully_read" }?["content"]?["event_id"]?.string
         if room?["timeline"]?["limited"]?.bool == true { olderToken = room?["timeline"]?["prev_batch"]?.string }
-        // Synapse answers a repeated initial sync from a cache for a while (two minutes by
-        // default), so a room reopened soon would miss what came since: catch up from it at once.
-        let catchUp = try client.sync(since: sync["next_batch"]?.string, filter: filter, wait: 0)
+        // A server may answer a repeated initial sync from a cache (Synapse does, for two
+        // minutes, unless the request differs as above), missing what came since: catch up at once.
+        let catchUp = try client.sync(since: sync["next_batch"]?.string, filter: openingFilter, wait: 0)
         nextBatch = catchUp["next_batch"]?.string ?? sync["next_batch"]?.string
         if let newer = catchUp["rooms"]?["join"]?[roomID] {
             stateEvents += newer["state"]?["events"]?.array ?? []
@@ -164,8 +168,9 @@ struct MatrixRoomOpening {
 
     /// The sync filter: this room only, a page of timeline, lazy-loaded members, typing, the
     /// read marker; no presence or other account data.
-    static func filter(room: String, pageSize: Int) -> JSONValue {
-        [
+    /// `leavingOut`: a room id left out, which changes the request and nothing it returns.
+    static func filter(room: String, pageSize: Int, leavingOut: String? = nil) -> JSONValue {
+        var filter: JSONValue = [
             "presence": ["not_types": ["*"]],
             "account_data": ["not_types": ["*"]],
             "room": [
@@ -176,5 +181,11 @@ struct MatrixRoomOpening {
                 "account_data": ["types": ["m.fully_read"]],
             ],
         ]
+        if let leavingOut, case .object(var object) = filter, case .object(var room)? = object["room"] {
+            room["not_rooms"] = [.string(leavingOut)]
+            object["room"] = .object(room)
+            filter = .object(object)
+        }
+        return filter
     }
 }
