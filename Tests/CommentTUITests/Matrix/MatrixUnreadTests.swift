@@ -91,6 +91,7 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         defer { source.stop() }
         let pilot = pilot(source)
         try takeUpdates(into: pilot, from: source) { $0.lines.contains { $0.contains("while away 60") } && $0.lines.last?.contains(" unread · Alt-U") == true }
+        XCTAssertTrue(pilot.lines[0].contains("Away"), "the room's name: \(pilot.lines[0])", file: file, line: line)
         XCTAssertTrue(pilot.lines.last?.hasSuffix("60 unread · Alt-U") == true || pilot.lines.last?.hasSuffix("50+ unread · Alt-U") == true,
                       "\(pilot.lines.joined(separator: "\n"))", file: file, line: line)
         pause(pilot, source: source)
