@@ -19,5 +19,6 @@ func describe(_ update: ThreadUpdate) -> String {
     case .membersChanged(let joined, let left): "members joined " + joined.joined(separator: " ") + " left " + left.joined(separator: " ")
     case .headerChanged(let title, _): "header " + title
     case .replyTargetLoaded(let id, let comment): "reply target \(id) " + (comment == nil ? "missing" : "loaded")
+    case .caughtUp: "caught up"
     }
 }

@@ -59,7 +59,9 @@ extension CommentApp {
                 var fresh: [Comment] = []
                 func insertFresh() {
                     guard !fresh.isEmpty else { return }
-                    feed.commentsInserted(fresh.count, at: comments.insert(fresh), countAsNew: true)
+                    let at = comments.insert(fresh)
+                    feed.commentsInserted(fresh.count, at: at, countAsNew: true)
+                    if let other = fresh.firstIndex(where: { $0.author != me.id }) { feed.unreadArrived(at: at + other) }
                     added += fresh.count
                     fresh = []
                 }
@@ -91,6 +93,7 @@ extension CommentApp {
             case .gap(let id):
                 comments.appendGap(id: id)
                 feed.commentsAppended(1, countAsNew: false)
+                feed.unreadArrived(at: comments.count - 1)
             case .gapFilled(let id, let list, let closed):
                 if let change = comments.fillGap(id: id, with: list, closed: closed) {
                     feed.commentsReplaced(at: change.index, removed: change.removed, inserted: change.inserted)
@@ -116,6 +119,9 @@ extension CommentApp {
             case .sendingHeld(let notice):
                 sendingHeld = notice
                 overlays.show(notice, error: true)
+            case .caughtUp:
+                feed.catchUpEnded()
+                if let unreadNotice { overlays.show(unreadNotice) }
             case .reopened(let reason):
                 reopenThread()
                 usersChanged = true

@@ -92,12 +92,12 @@ public final class CommentApp {
         let regions = ScreenRegions(columns: columns, rows: rows, composerRows: 1, composerMaximum: composer.maximumRows)
         feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, clock: clock)
         scrollEvents.observe(feed.scroll.model)
+        feed.delivery = { [unowned self] in self.deliveries[$0] }
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
-        restoreReadMarker(source.loadReadMarker())
+        restoreReadMarker(source.loadReadMarker(), awaitsCatchUp: source.isCatchingUp)
         if let reason = notSent.values.first {
             overlays.show(Self.notSentNotice(VisibleText.escape(reason), count: notSent.count), error: true)
         }
-        feed.delivery = { [unowned self] in self.deliveries[$0] }
         feed.replyQuote = { [unowned self] in self.replyQuote(for: $0) }
         feed.isPlaceholder = { [unowned self] in self.source.isPlaceholder($0) }
         reportOpeningProblems(source.openingProblems)
@@ -267,8 +267,8 @@ public final class CommentApp {
         prepare()
     }
 
-    private func restoreReadMarker(_ marker: ReadMarker?) {
-        feed.restore(marker)
+    private func restoreReadMarker(_ marker: ReadMarker?, awaitsCatchUp: Bool = false) {
+        feed.restore(marker, awaitsCatchUp: awaitsCatchUp)
         // Said at once, so the reader need not know Alt-U to find where they left off.
         if let unreadNotice { overlays.show(unreadNotice) }
     }
@@ -278,7 +278,9 @@ public final class CommentApp {
     /// `N unread · Alt-U` while comments after the read marker wait, nil otherwise.
     var unreadNotice: String? {
         guard let first = feed.firstUnread, first < comments.count else { return nil }
-        return "\(comments.count - first)" + Self.unreadSuffix
+        // A marker older than the loaded comments: more are unread on the server.
+        let more = feed.markerAboveLoaded != nil && comments.hasOlder ? "+" : ""
+        return "\(comments.count - first)" + more + Self.unreadSuffix
     }
 
     // MARK: Layout

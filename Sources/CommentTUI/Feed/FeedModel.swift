@@ -56,9 +56,19 @@ final class FeedModel {
     /// The mouse gesture in progress on the feed, if any.
     var gesture: FeedGesture?
     /// The first comment not read when the thread was opened (the "new" divider sits above it).
-    private(set) var firstUnread: Int?
-    /// The newest comment whose header has been on screen: what the read marker saves.
-    private(set) var lastSeen: Int?
+    var firstUnread: Int?
+    /// The newest comment read through: every one up to it was on screen (or is the reader's
+    /// own). What the read marker saves (`FeedModel+ReadMarker`).
+    var lastSeen: Int?
+    /// Comments after `lastSeen` that were on screen, not yet joined to it by those between.
+    var seenAhead = IndexSet()
+    /// The thread was read up to its newest comment when opened, and comments written before
+    /// the opening are still coming (a room caught up from its offline copy): the first of
+    /// them is the first unread.
+    var awaitsUnread = false
+    /// The read marker's comment when it is older than every comment loaded (`lastSeen` is -1
+    /// then): found as older pages come, the read point waits for it.
+    var markerAboveLoaded: String?
     /// Comments that arrived while the feed was not at the bottom.
     private(set) var newCount = 0
     /// Which links were seen whole, and for how long.
@@ -111,7 +121,8 @@ final class FeedModel {
     func didPresent(_ shown: FeedView.Drawn?, at time: Date) {
         linkVisibility.update(visible: shown?.links ?? [], at: time)
         guard let shown else { return }
-        if let header = shown.lastHeaderShown { lastSeen = max(lastSeen ?? header, header) }
+        // Read is what stood still on screen: comments flying past in a jump or a glide are not.
+        if scroll.model.phase == .idle { markSeen(shown.commentsShown) }
         let top = anchor
         lastFrame = top.comment >= 0 && scroll.postRowsShown == 0 ? (top.comment, -top.row, rect) : nil
     }
@@ -308,6 +319,9 @@ final class FeedModel {
         selected = nil
         firstUnread = nil
         lastSeen = nil
+        seenAhead = IndexSet()
+        awaitsUnread = false
+        markerAboveLoaded = nil
         newCount = 0
         lastFrame = nil
         gesture = nil
@@ -321,8 +335,7 @@ final class FeedModel {
     func commentsPrepended(_ count: Int) {
         guard count > 0 else { return }
         selected = selected.map { $0 + count }
-        firstUnread = firstUnread.map { $0 + count }
-        lastSeen = lastSeen.map { $0 + count }
+        readMarkerCommentsPrepended(count)
         lastFrame = nil
         searchPositionsMoved { $0 + count }
         layoutCache.invalidateAll()
@@ -337,26 +350,10 @@ final class FeedModel {
         selected = selected.map(moved)
         firstUnread = firstUnread.map(moved)
         lastSeen = lastSeen.map(moved)
+        seenAhead = IndexSet(seenAhead.map(moved))
         lastFrame = nil
         searchPositionsMoved(moved)
         layoutCache.invalidateAll()
         scroll.commentsReplaced(at: index, removed: removed, inserted: inserted, at: now)
-    }
-
-    // MARK: Read marker
-
-    /// The read marker to save: the newest comment seen, if any was.
-    var readMarker: ReadMarker? {
-        guard let seen = lastSeen, seen < comments.count, case .success(let comment) = comments.comment(at: seen) else { return nil }
-        return ReadMarker(commentID: comment.id, position: seen)
-    }
-
-    /// Sets the first unread comment from a saved marker, if it still names the same comment.
-    func restore(_ marker: ReadMarker?) {
-        guard let marker, marker.position < comments.count,
-              case .success(let comment) = comments.comment(at: marker.position), comment.id == marker.commentID else { return }
-        firstUnread = marker.position + 1 < comments.count ? marker.position + 1 : nil
-        lastSeen = marker.position
-        invalidateLayouts()
     }
 }

@@ -40,8 +40,8 @@ struct FeedView {
     struct Drawn: Equatable, Sendable {
         /// Links drawn whole.
         var links: Set<VisibleLink> = []
-        /// The newest comment in the thread whose header was on screen (not one of ours on its way).
-        var lastHeaderShown: Int?
+        /// The comments with at least one row on screen, oldest to newest (the feed shows a run).
+        var commentsShown: ClosedRange<Int>?
     }
 
     /// Draws the feed; returns what it showed.
@@ -62,6 +62,7 @@ struct FeedView {
                 continue
             }
             let comment = layout(position.comment)
+            drawn.commentsShown = (drawn.commentsShown?.lowerBound ?? position.comment)...position.comment
             let running = comment.commentID.map(effects) ?? []
             if position.comment == selected {
                 buffer.write("▌", column: rect.column, row: screenRow, style: Theme.selectionGutter, limit: end)
@@ -70,9 +71,6 @@ struct FeedView {
             case .divider:
                 drawDivider(into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
             case .header(let row):
-                // Ours not in the thread yet are nothing the read marker could stand on: a refused
-                // one left last would hold it (and the receipt) back for good.
-                if case .success(let c) = comment.comment, delivery(c.id) != nil {} else { drawn.lastHeaderShown = position.comment }
                 if case .success(let c) = comment.comment, let header = comment.header {
                     var x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
                     if row == 0, let state = delivery(c.id) {

@@ -67,8 +67,13 @@ public protocol ThreadSource: AnyObject {
     /// once (in the background), a file keeps it for `saveReadMarker` at exit.
     func readMarkerMoved(_ marker: ReadMarker)
 
-    /// The read marker saved when the thread was last closed, if any.
+    /// The read marker saved when the thread was last closed, if any; at position -1 when it is
+    /// older than every comment opened (all of them unread; older pages may hold it).
     func loadReadMarker() -> ReadMarker?
+    /// Whether comments written before this opening may still come (a room opened from its
+    /// offline copy, until its first sync): they are unread after a marker on the newest
+    /// comment, until `.caughtUp`.
+    var isCatchingUp: Bool { get }
     /// Saves the read marker (at exit); a source with nowhere to keep it does nothing.
     func saveReadMarker(_ marker: ReadMarker) throws
     /// Where the reader's unsent draft of this thread is kept; nil keeps drafts in memory only.
@@ -102,6 +107,7 @@ extension ThreadSource {
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome { send(comment) }
     public func readerIsTyping(_ typing: Bool) {}
     public func readMarkerMoved(_ marker: ReadMarker) {}
+    public var isCatchingUp: Bool { false }
     public var unsentComments: [Comment] { [] }
     public var sendingHeld: String? { nil }
     public var notSentReasons: [String: String] { [:] }
@@ -160,6 +166,9 @@ public enum ThreadUpdate: Sendable {
     /// The thread stopped taking comments (`ThreadSource.sendingHeld`): the notice to show.
     /// New comments are refused, and those on their way end in `.sendFailed`, kept by the source.
     case sendingHeld(String)
+    /// Every comment written before the thread was opened has been reported (a source that
+    /// was `isCatchingUp`, after its first sync); those after come while the reader is here.
+    case caughtUp
 }
 
 /// How a thread on a server is connected, as the status bar says it.

@@ -16,6 +16,10 @@ struct MatrixRoomOpening {
     var olderToken: String?
     var nextBatch: String?
     var fullyRead: String?
+    /// Where `fullyRead` stands among `comments` when the opening page holds its event: the
+    /// last comment at or before it (it may be an edit, a reaction, the post), -1 when no
+    /// comment is; nil when the page does not hold it.
+    var fullyReadPosition: Int?
     var filter: JSONValue
     /// Who may notify the room, as of the opening page (nil from the cache: asked for when needed).
     var power: MatrixReaderMention.Power?
@@ -57,16 +61,20 @@ struct MatrixRoomOpening {
         // Encrypted rooms open to be read (their encrypted events as rows that say so); nothing is sent to them.
         let isEncrypted = try client.stateContent(room: roomID, type: "m.room.encryption") != nil
         filter = Self.filter(room: roomID, pageSize: pageSize)
-        let sync = try client.sync(since: nil, filter: filter, wait: 0)
+        // Synapse keeps each sync's answer for a while (two minutes), keyed by the request: an
+        // opening asks with a filter of its own (leaving out a room that cannot exist), so a
+        // reopen is never given an earlier opening's answers, which lack what came since.
+        let openingFilter = Self.filter(room: roomID, pageSize: pageSize, leavingOut: "!comment-tui-\(UUID().uuidString):opening.invalid")
+        let sync = try client.sync(since: nil, filter: openingFilter, wait: 0)
         let room = sync["rooms"]?["join"]?[roomID]
         var stateEvents = room?["state"]?["events"]?.array ?? []
         var timelineEvents = room?["timeline"]?["events"]?.array ?? []
         fullyRead = (room?["account_data"]?["events"]?.array ?? [])
             .first { $0["type"]?.string == "m.fully_read" }?["content"]?["event_id"]?.string
         if room?["timeline"]?["limited"]?.bool == true { olderToken = room?["timeline"]?["prev_batch"]?.string }
-        // Synapse answers a repeated initial sync from a cache for a while (two minutes by
-        // default), so a room reopened soon would miss what came since: catch up from it at once.
-        let catchUp = try client.sync(since: sync["next_batch"]?.string, filter: filter, wait: 0)
+        // A server may answer a repeated initial sync from a cache (Synapse does, for two
+        // minutes, unless the request differs as above), missing what came since: catch up at once.
+        let catchUp = try client.sync(since: sync["next_batch"]?.string, filter: openingFilter, wait: 0)
         nextBatch = catchUp["next_batch"]?.string ?? sync["next_batch"]?.string
         if let newer = catchUp["rooms"]?["join"]?[roomID] {
             stateEvents += newer["state"]?["events"]?.array ?? []
@@ -121,6 +129,10 @@ struct MatrixRoomOpening {
             if case .commentEdited(let edited) = update, let at = opened.firstIndex(where: { $0.id == edited.id }) { opened[at] = edited }
         }
         comments = opened
+        if let fullyRead, let at = timelineEvents.firstIndex(where: { $0["event_id"]?.string == fullyRead }) {
+            let upToMarker = Set(timelineEvents[...at].compactMap { $0["event_id"]?.string })
+            fullyReadPosition = opened.lastIndex { upToMarker.contains($0.id) } ?? -1
+        }
         thread = CommentThread(id: roomID, title: title, author: creator, created: created, body: postBody,
                                users: timeline.members.users)
         // Senders met in the state and the page who are no longer members.
@@ -209,8 +221,9 @@ struct MatrixRoomOpening {
 
     /// The sync filter: this room only, a page of timeline, lazy-loaded members, typing, the
     /// read marker; no presence or other account data.
-    static func filter(room: String, pageSize: Int) -> JSONValue {
-        [
+    /// `leavingOut`: a room id left out, which changes the request and nothing it returns.
+    static func filter(room: String, pageSize: Int, leavingOut: String? = nil) -> JSONValue {
+        var filter: JSONValue = [
             "presence": ["not_types": ["*"]],
             "account_data": ["not_types": ["*"]],
             "room": [
@@ -221,5 +234,11 @@ struct MatrixRoomOpening {
                 "account_data": ["types": ["m.fully_read"]],
             ],
         ]
+        if let leavingOut, case .object(var object) = filter, case .object(var room)? = object["room"] {
+            room["not_rooms"] = [.string(leavingOut)]
+            object["room"] = .object(room)
+            filter = .object(object)
+        }
+        return filter
     }
 }

@@ -65,12 +65,18 @@ extension MatrixThreadSource {
                 if try holdsSending() { return hold(transactionID) }
                 let eventID = try sendAttempt(client, roomID, transactionID, content, sendTimeout)
                 try? outbox?.markSent(transactionID, event: eventID)
+                connectionProven()
                 // Confirmed by whichever comes first, this answer or the sync's echo (matched by
                 // `unsigned.transaction_id`): a resend after a restart may get no echo at all.
                 if locked({ timeline.sent(transactionID: transactionID, eventID: eventID) }) {
                     report([.sendConfirmed(commentID: transactionID)])
                 }
-                if let comment = locked({ sending.removeValue(forKey: transactionID) }) { remember(sent: comment) }
+                // Kept under its event id: a reopened copy knows it as the room does (its read
+                // marker, sent as that event, names it).
+                if var comment = locked({ sending.removeValue(forKey: transactionID) }) {
+                    comment.id = eventID
+                    remember(sent: comment)
+                }
                 return
             } catch {
                 if stopped || (error as? MatrixError)?.kind == .cancelled { return }

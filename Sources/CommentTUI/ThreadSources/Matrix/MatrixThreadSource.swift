@@ -42,14 +42,19 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var nextBatch: String?
     var connection: ConnectionState = .live
     var isStopped = false
+    /// `m.fully_read` as it was before this start, and where it stands among the opened
+    /// comments if the opening page held it (`MatrixRoomOpening.fullyReadPosition`).
     let fullyRead: String?
+    let fullyReadPosition: Int?
     /// The read marker waiting to be sent, and the event the server has it on.
     var markerDue: ReadMarker?
     var markerSent: String?
     let sendQueue = DispatchQueue(label: "comment-tui.matrix.send")
     let workQueue = DispatchQueue(label: "comment-tui.matrix.work")
-    /// Wakes a sleeping retry early (stop).
+    /// Wakes a sleeping retry early (stop, a proven connection).
     let retrySignal = NSCondition()
+    /// A send went through while the sync was backing off: it tries again at once.
+    var retryNow = false
     var syncThread: Thread?
     /// The room's snapshot on disk, and what the next one holds: the opened page and what came
     /// since (trimmed at a sync batch's start), with the token before them.
@@ -58,6 +63,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var cacheSavedAt: Date?
     /// Opened from the cache: not in touch with the server until the first sync answers.
     let isFromCache: Bool
+    /// Whether a sync has brought what was written while the room was closed (at once when
+    /// opened from the server; after the first sync when opened from the cache).
+    var hasCaughtUp = true
     /// Comments of ours on their way, by transaction id (for the cache once confirmed).
     var sending: [String: Comment] = [:]
     /// Comments of ours refused for good (here or in an earlier run), by transaction id, with the
@@ -101,6 +109,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         cached = (opening.comments, opening.olderToken)
         isFromCache = opening.isFromCache
         connection = opening.isFromCache ? .connecting : .live
+        hasCaughtUp = !opening.isFromCache
         // A session of its own: `stop()` cancels every request of it, and the caller's client
         // may serve other rooms.
         self.client = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
@@ -113,7 +122,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         olderToken = opening.olderToken
         nextBatch = opening.nextBatch
         fullyRead = opening.fullyRead
-        markerSent = opening.fullyRead
+        fullyReadPosition = opening.fullyReadPosition
+        // On the comment it stands after, when it is on another event: the offline copy finds it.
+        markerSent = opening.fullyReadPosition.flatMap { $0 >= 0 ? opening.comments[$0].id : nil } ?? opening.fullyRead
         filter = opening.filter
         readerMention = MatrixReaderMention(me: opening.me, power: opening.power)
         wake = try WakePipe()
@@ -220,16 +231,25 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
 
     // MARK: Read marker
 
+    /// The marker before this start: on its comment; on the last comment before it when it is
+    /// on another event; at -1 (every comment opened unread) when it is older than all of them.
     public func loadReadMarker() -> ReadMarker? {
-        guard let fullyRead, let position = opened.comments.firstIndex(where: { $0.id == fullyRead }) else { return nil }
-        return ReadMarker(commentID: fullyRead, position: position)
+        guard let fullyRead else { return nil }
+        let comments = opened.comments
+        if let position = comments.firstIndex(where: { $0.id == fullyRead }) { return ReadMarker(commentID: fullyRead, position: position) }
+        if let position = fullyReadPosition, position >= 0 { return ReadMarker(commentID: comments[position].id, position: position) }
+        return ReadMarker(commentID: fullyRead, position: -1)
     }
+
+    public var isCatchingUp: Bool { locked { !hasCaughtUp } }
 
     /// Moves `m.fully_read` and the read receipt to the comment (at exit; waits at most 2 s).
     public func saveReadMarker(_ marker: ReadMarker) throws {
         guard let eventID = locked({ timeline.eventID(forComment: marker.commentID) }),
               eventID != locked({ markerSent }) else { return }
         try client.setReadMarkers(room: roomID, eventID: eventID, privately: privateReceipts, timeout: 2)
+        // The offline copy saved at close keeps it: a reopen from it starts from here.
+        locked { markerSent = eventID }
     }
 
     /// Moves the markers in the background as the reader reads; only the newest waits to go.
