@@ -14,9 +14,11 @@ let package = Package(
         .systemLibrary(name: "CNCursesW", path: "Sources/CNCursesW"),
         // Linux calls Swift cannot import directly (prctl is variadic), as inline functions.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        // libcurl for Matrix's HTTP (System/HTTPExchange): a shim header types the variadic setopt.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "ThreadModel"),
         .target(name: "ScrollEngine"),
-        .target(name: "CommentTUI", dependencies: ["CNCursesW", "CLinux", "ThreadModel", "ScrollEngine"]),
+        .target(name: "CommentTUI", dependencies: ["CNCursesW", "CLinux", "CCurl", "ThreadModel", "ScrollEngine"]),
         .executableTarget(name: "comment-tui", dependencies: ["CommentTUI"]),
         .executableTarget(
             name: "comment-tui-bench",

@@ -1,4 +1,4 @@
-import CLinux
+import CCurl
 import Foundation
 
 /// One HTTP request through libcurl, blocking its caller, with the answer read under a byte
@@ -46,8 +46,6 @@ struct HTTPExchange {
         case connectionLost(String)
         /// Refused, no route, no such host, or anything else before an answer.
         case unreachable(String)
-        /// libcurl.so.4 is not installed.
-        case noLibrary
     }
 
     /// Ends exchanges in flight from another thread (within about a second, libcurl's progress
@@ -68,122 +66,113 @@ struct HTTPExchange {
         init() {}
 
         deinit {
-            guard var api = HTTPExchange.api else { return }
-            for easy in idle { api.easy_cleanup(easy) }
+            for easy in idle { curl_easy_cleanup(easy) }
         }
 
-        fileprivate func take(_ api: inout ctui_curl_api) -> UnsafeMutableRawPointer? {
+        fileprivate func take() -> UnsafeMutableRawPointer? {
             if let easy = lock.withLock({ idle.popLast() }) {
-                api.easy_reset(easy)
+                curl_easy_reset(easy)
                 return easy
             }
-            return api.easy_init()
+            return curl_easy_init()
         }
 
-        fileprivate func give(_ easy: UnsafeMutableRawPointer, _ api: inout ctui_curl_api) {
+        fileprivate func give(_ easy: UnsafeMutableRawPointer) {
             // A few are plenty: the sync, the sends and a verb at once.
             let kept = lock.withLock { () -> Bool in
                 guard idle.count < 4 else { return false }
                 idle.append(easy)
                 return true
             }
-            if !kept { api.easy_cleanup(easy) }
+            if !kept { curl_easy_cleanup(easy) }
         }
     }
 
-    /// libcurl, loaded once; nil when the library cannot be found.
-    nonisolated(unsafe) fileprivate static let api: ctui_curl_api? = {
-        var api = ctui_curl_api()
-        return ctui_curl_load(&api) == 0 ? api : nil
-    }()
+    /// libcurl's global set-up, done once before the first handle: curl_easy_init would do it
+    /// implicitly, which older libcurl does not make safe from several threads at once.
+    private static let globalSetUp: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
 
     /// Runs `request`; throws `Failure`.
     static func perform(_ request: Request, cancellation: Cancellation, connections: Connections) throws -> Response {
-        guard var api = api, let easy = connections.take(&api) else { throw Failure.noLibrary }
-        defer { connections.give(easy, &api) }
+        // Only when memory runs out: nothing else can stop libcurl from starting.
+        guard globalSetUp == CURLE_OK, let easy = connections.take() else {
+            throw Failure.unreachable("libcurl could not start a transfer")
+        }
+        defer { connections.give(easy) }
         if cancellation.isCancelled { throw Failure.cancelled }
         let collector = Collector(limit: request.limit, cancellation: cancellation)
         let context = Unmanaged.passUnretained(collector).toOpaque()
-        var headerList: UnsafeMutableRawPointer?
-        for line in request.headers { headerList = api.slist_append(headerList, line) }
-        defer { if let headerList { api.slist_free_all(headerList) } }
-        var errorText = [CChar](repeating: 0, count: 256)
-        let result: Int32 = request.url.withCString { url in
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        for line in request.headers { headerList = curl_slist_append(headerList, line) }
+        defer { curl_slist_free_all(headerList) }
+        var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
+        let result: CURLcode = request.url.withCString { url in
             request.method.withCString { method in
                 errorText.withUnsafeMutableBufferPointer { errorBuffer in
-                    set(&api, easy, Option.url, pointer: url)
-                    set(&api, easy, Option.noSignal, 1)
-                    set(&api, easy, Option.protocols, 3) // http and https only
-                    set(&api, easy, Option.followLocation, 0)
-                    set(&api, easy, Option.timeoutMilliseconds, max(1, Int(request.deadline * 1000)))
+                    set(easy, CURLOPT_URL, pointer: url)
+                    set(easy, CURLOPT_NOSIGNAL, 1)
+                    set(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
+                    set(easy, CURLOPT_FOLLOWLOCATION, 0)
+                    set(easy, CURLOPT_TIMEOUT_MS, max(1, Int(request.deadline * 1000)))
                     // An announced body over the limit is refused before a byte of it.
-                    _ = ctui_curl_set_offset(&api, easy, Option.maxFileSize, Int64(request.limit))
-                    set(&api, easy, Option.errorBuffer, pointer: errorBuffer.baseAddress)
-                    set(&api, easy, Option.httpHeader, pointer: headerList)
-                    _ = ctui_curl_set_data_callback(&api, easy, Option.writeFunction, { data, size, count, context in
+                    _ = ctui_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.limit))
+                    set(easy, CURLOPT_ERRORBUFFER, pointer: errorBuffer.baseAddress)
+                    set(easy, CURLOPT_HTTPHEADER, pointer: headerList)
+                    _ = ctui_curl_set_write_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
                         Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().body(data, size * count)
-                    })
-                    set(&api, easy, Option.writeData, pointer: context)
-                    _ = ctui_curl_set_data_callback(&api, easy, Option.headerFunction, { data, size, count, context in
-                        Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().header(data, size * count)
-                    })
-                    set(&api, easy, Option.headerData, pointer: context)
-                    set(&api, easy, Option.noProgress, 0)
-                    _ = ctui_curl_set_progress_callback(&api, easy, Option.progressFunction, { context, _, _, _, _ in
-                        Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
-                    })
-                    set(&api, easy, Option.progressData, pointer: context)
-                    if let body = request.body {
-                        _ = ctui_curl_set_offset(&api, easy, Option.postFieldSize, Int64(body.count))
-                        body.withUnsafeBytes { set(&api, easy, Option.copyPostFields, pointer: $0.baseAddress) }
                     }
-                    if request.method != "GET" { set(&api, easy, Option.customRequest, pointer: method) }
-                    return api.easy_perform(easy)
+                    set(easy, CURLOPT_WRITEDATA, pointer: context)
+                    _ = ctui_curl_set_write_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                        Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().header(data, size * count)
+                    }
+                    set(easy, CURLOPT_HEADERDATA, pointer: context)
+                    // The progress beat is where a cancellation from another thread is noticed.
+                    set(easy, CURLOPT_NOPROGRESS, 0)
+                    _ = ctui_curl_set_progress_callback(easy, CURLOPT_XFERINFOFUNCTION) { context, _, _, _, _ in
+                        Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
+                    }
+                    set(easy, CURLOPT_XFERINFODATA, pointer: context)
+                    if let body = request.body {
+                        _ = ctui_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                        body.withUnsafeBytes { set(easy, CURLOPT_COPYPOSTFIELDS, pointer: $0.baseAddress) }
+                    }
+                    if request.method != "GET" { set(easy, CURLOPT_CUSTOMREQUEST, pointer: method) }
+                    return curl_easy_perform(easy)
                 }
             }
         }
         let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if let failure = failure(result, detail: detail, collector: collector) { throw failure }
         var status = 0
-        _ = ctui_curl_get_long(&api, easy, Info.responseCode, &status)
+        _ = ctui_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
         return Response(status: status, body: collector.bytes, location: collector.location)
     }
 
-    private static func failure(_ code: Int32, detail: String, collector: Collector) -> Failure? {
+    private static func failure(_ code: CURLcode, detail: String, collector: Collector) -> Failure? {
         if collector.cancellation.isCancelled { return .cancelled }
         if collector.isOverLimit { return .overLimit }
         switch code {
-        case 0: return nil
-        case 63: return .overLimit // CURLE_FILESIZE_EXCEEDED
-        case 28: return .deadline // CURLE_OPERATION_TIMEDOUT
-        case 42: return .cancelled // CURLE_ABORTED_BY_CALLBACK
-        case 51, 58, 60, 77, 80, 83, 90, 91: return .certificate(detail) // peer verification, CA, pinning
-        case 35, 53, 54, 59, 64, 66: return .handshake(detail) // CURLE_SSL_CONNECT_ERROR and engine errors
-        case 52, 55, 56: return .connectionLost(detail) // nothing, send or receive error
+        case CURLE_OK: return nil
+        case CURLE_FILESIZE_EXCEEDED: return .overLimit
+        case CURLE_OPERATION_TIMEDOUT: return .deadline
+        case CURLE_ABORTED_BY_CALLBACK: return .cancelled
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED,
+             CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return .certificate(detail)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CIPHER,
+             CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_INITFAILED:
+            return .handshake(detail)
+        case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR: return .connectionLost(detail)
         default: return .unreachable(detail)
         }
     }
 
-    private static func set(_ api: inout ctui_curl_api, _ easy: UnsafeMutableRawPointer, _ option: Int32, _ value: Int) {
-        _ = ctui_curl_set_long(&api, easy, option, value)
+    private static func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
+        _ = ctui_curl_set_long(easy, option, value)
     }
 
-    private static func set(_ api: inout ctui_curl_api, _ easy: UnsafeMutableRawPointer, _ option: Int32, pointer: UnsafeRawPointer?) {
-        _ = ctui_curl_set_pointer(&api, easy, option, pointer)
-    }
-
-    /// libcurl's option numbers (curl.h: type base + number).
-    private enum Option {
-        static let writeData: Int32 = 10001, url: Int32 = 10002, errorBuffer: Int32 = 10010, writeFunction: Int32 = 20011
-        static let httpHeader: Int32 = 10023, headerData: Int32 = 10029, customRequest: Int32 = 10036
-        static let noProgress: Int32 = 43, followLocation: Int32 = 52, progressData: Int32 = 10057
-        static let headerFunction: Int32 = 20079, noSignal: Int32 = 99, timeoutMilliseconds: Int32 = 155
-        static let maxFileSize: Int32 = 30117, postFieldSize: Int32 = 30120, copyPostFields: Int32 = 10165
-        static let protocols: Int32 = 181, progressFunction: Int32 = 20219
-    }
-
-    private enum Info {
-        static let responseCode: Int32 = 0x200002
+    private static func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, pointer: UnsafeRawPointer?) {
+        _ = ctui_curl_set_pointer(easy, option, pointer)
     }
 }
 

@@ -37,8 +37,6 @@ enum MatrixTransportFailure: Sendable, Equatable {
         case .connectionLost:
             error = MatrixError(.unreachable, "homeserver \(server) closed the connection without an answer")
             error.transport = .connectionLost
-        case .noLibrary:
-            return MatrixError(.tls, "cannot talk to homeservers: libcurl (libcurl.so.4) is not installed")
         case .unreachable:
             error = MatrixError(.unreachable, "homeserver \(server) is unreachable")
             error.transport = .unreachable
