@@ -45,7 +45,7 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         let id = try XCTUnwrap(app.deliveries.keys.first)
 
         let reason = try XCTUnwrap(try failure(of: id, in: source), "\(homeserver.requests)")
-        XCTAssertTrue(reason.contains("did not answer in time"), reason)
+        XCTAssertTrue(reason.contains("did not answer"), reason)
         let attempts = homeserver.requests
         XCTAssertEqual(attempts.count, MatrixSendRetry.unansweredLimit, "\(attempts)")
         XCTAssertEqual(Set(attempts).count, 1, "every attempt under the same transaction id: \(attempts)")
