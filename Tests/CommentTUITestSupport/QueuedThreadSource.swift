@@ -54,6 +54,9 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     /// The gaps asked for, in order.
     public private(set) var gapRequests: [String] = []
     public func fillGap(_ id: String) { lock.withLock { gapRequests.append(id) } }
+    /// The reply targets asked for, in order.
+    public private(set) var replyTargetRequests: [String] = []
+    public func loadReplyTarget(_ id: String) { lock.withLock { replyTargetRequests.append(id) } }
 
     public func send(_ comment: Comment) -> SendOutcome {
         lock.withLock { sent.append(comment) }

@@ -14,9 +14,10 @@ extension CommentApp {
     /// (an Alt-R reply opens with its own quote of the comment it answers).
     func replyQuote(for comment: Comment) -> ReplyQuote? {
         guard let id = comment.replyTo, !comment.body.hasPrefix(">") else { return nil }
-        if let target = replyTargets[id] ?? findReplyTarget(id) {
-            guard !target.author.isEmpty else { return ReplyQuote(note: "a comment that is not available") }
-            return ReplyQuote(target: target, author: comments.user(id: target.author)?.name ?? target.author)
+        switch replyTargets[id] ?? findReplyTarget(id).map(ReplyTarget.comment) {
+        case .comment(let target): return ReplyQuote(target: target, author: comments.user(id: target.author)?.name ?? target.author)
+        case .unavailable: return ReplyQuote(note: "a comment that is not available")
+        case .unreachable, nil: break
         }
         if askedReplyTargets.insert(id).inserted { source.loadReplyTarget(id) }
         return ReplyQuote(note: "loading the comment replied to…")
@@ -26,8 +27,16 @@ extension CommentApp {
     private func findReplyTarget(_ id: String) -> Comment? {
         guard let index = comments.index(ofComment: id, limit: Self.replyTargetSearch),
               case .success(let target) = comments.comment(at: index) else { return nil }
-        replyTargets[id] = target
+        replyTargets[id] = .comment(target)
         return target
+    }
+
+    /// The source's answer for a target: kept, unless it could not be asked now (then it is
+    /// asked again the next time the reply is laid out).
+    func replyTargetLoaded(_ id: String, _ target: ReplyTarget) {
+        guard target != .unreachable else { askedReplyTargets.remove(id); return }
+        replyTargets[id] = target
+        feed.invalidateLayouts()
     }
 
     /// Alt-J: to the comment the selected reply answers.

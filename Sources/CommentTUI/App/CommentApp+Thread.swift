@@ -85,9 +85,8 @@ extension CommentApp {
                 seeksTop = goesOnToTop && hasMore
                 if goesOnToTop { feed.scrollToTop() }
                 if let id = seeksReplied { olderPageArrived(seeking: id, in: list, hasMore: hasMore) }
-            case .replyTargetLoaded(let id, let comment):
-                replyTargets[id] = comment ?? Comment(id: id, author: "", created: .distantPast, body: "")
-                feed.invalidateLayouts()
+            case .replyTargetLoaded(let id, let target):
+                replyTargetLoaded(id, target)
             case .gap(let id):
                 comments.appendGap(id: id)
                 feed.commentsAppended(1, countAsNew: false)
@@ -97,6 +96,8 @@ extension CommentApp {
                 }
             case .commentEdited(let comment):
                 comments.replace(comment)
+                // An edited or deleted target is quoted anew.
+                replyTargets[comment.id] = nil
                 feed.invalidateLayouts()
                 feed.searchCommentEdited()
             case .sendConfirmed(let id):

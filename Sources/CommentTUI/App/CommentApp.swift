@@ -34,7 +34,7 @@ public final class CommentApp {
     /// while the feed is still at its top scrolls on, until the post.
     var seeksTop = false
     /// Comments replies answer, by id, once found among the loaded ones or fetched by the source.
-    var replyTargets: [String: Comment] = [:]
+    var replyTargets: [String: ReplyTarget] = [:]
     /// Targets asked of the source (each once), and the one Alt-J waits for in older pages.
     var askedReplyTargets: Set<String> = []
     var seeksReplied: String?

@@ -115,8 +115,8 @@ public enum ThreadUpdate: Sendable {
     case membersChanged(joined: [String], left: [String])
     /// The thread's title or post changed (a room renamed, a new post pinned).
     case headerChanged(title: String, body: String)
-    /// A comment a reply answers, asked for with `loadReplyTarget(id)`; nil when it cannot be had.
-    case replyTargetLoaded(id: String, comment: Comment?)
+    /// A comment a reply answers, asked for with `loadReplyTarget(id)`, or why it is not there.
+    case replyTargetLoaded(id: String, target: ReplyTarget)
     /// The thread was read again from its start (its file was replaced, cut or created anew by
     /// another program): `thread` and `openedComments` hold it now, and every comment known
     /// before is gone. The text says what happened, for the status bar.

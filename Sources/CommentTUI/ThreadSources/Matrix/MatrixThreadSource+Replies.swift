@@ -7,14 +7,19 @@ extension MatrixThreadSource {
         let eventID = locked { timeline.eventID(forComment: id) } ?? id
         workQueue.async { [weak self] in
             guard let self, !self.stopped else { return }
-            let event = try? self.client.event(room: self.roomID, id: eventID)
-            let comment = event.flatMap { event -> Comment? in
+            let target: ReplyTarget
+            do {
+                let event = try self.client.event(room: self.roomID, id: eventID)
                 let members = self.locked { self.timeline.members }
                 let reader = MatrixEventReader(handle: { members.handles[$0] }, name: { members.name(of: $0) })
-                if case .comment(let comment, _, _) = reader.read(event) { return comment }
-                return nil
+                if case .comment(let comment, _, _) = reader.read(event) { target = .comment(comment) } else { target = .unavailable }
+            } catch let error as MatrixError where error.status == 403 || error.status == 404 {
+                target = .unavailable
+            } catch {
+                // No connection, a server in trouble: asked again later, not given up for the session.
+                target = .unreachable
             }
-            self.report([.replyTargetLoaded(id: id, comment: comment)])
+            self.report([.replyTargetLoaded(id: id, target: target)])
         }
     }
 }
