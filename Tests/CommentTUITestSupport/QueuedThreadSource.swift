@@ -57,6 +57,8 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     /// The reply targets asked for, in order.
     public private(set) var replyTargetRequests: [String] = []
     public func loadReplyTarget(_ id: String) { lock.withLock { replyTargetRequests.append(id) } }
+    /// The post's id as a comment, for replies to it.
+    public var postCommentID: String?
 
     public func send(_ comment: Comment) -> SendOutcome {
         lock.withLock { sent.append(comment) }

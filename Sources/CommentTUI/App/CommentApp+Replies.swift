@@ -37,6 +37,10 @@ extension CommentApp {
         guard target != .unreachable else { askedReplyTargets.remove(id); return }
         replyTargets[id] = target
         feed.invalidateLayouts()
+        if target == .unavailable, seeksReplied == id {
+            seeksReplied = nil
+            overlays.show("the comment replied to is not available")
+        }
     }
 
     /// Alt-J: to the comment the selected reply answers.
@@ -56,6 +60,14 @@ extension CommentApp {
             feed.scroll.scrollTo(comment: index, animated: true, at: now)
             return
         }
+        // Pages that cannot hold it are not loaded: the post is above them all, and a target the
+        // server said it cannot give (deleted for good, another room's) is in none of them.
+        if id == source.postCommentID {
+            seeksReplied = nil
+            overlays.show("it replies to the post")
+            return seekTop()
+        }
+        if replyTargets[id] == .unavailable { return overlays.show("the comment replied to is not available") }
         guard comments.hasOlder else { return overlays.show("the comment replied to is not in this thread") }
         seeksReplied = id
         replyPagesLoaded = 0

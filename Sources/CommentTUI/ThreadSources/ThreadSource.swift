@@ -78,6 +78,8 @@ public protocol ThreadSource: AnyObject {
     func callsForReader(_ comment: Comment) -> Bool
     /// Fetches a comment a reply answers that is not loaded (`replyTargetLoaded`).
     func loadReplyTarget(_ id: String)
+    /// The id the post has as a comment (a room's pinned message), which replies may answer.
+    var postCommentID: String? { get }
 }
 
 extension ThreadSource {
@@ -92,6 +94,7 @@ extension ThreadSource {
     public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {}
     public func callsForReader(_ comment: Comment) -> Bool { false }
     public func loadReplyTarget(_ id: String) {}
+    public var postCommentID: String? { nil }
 }
 
 /// A change a thread source reports after opening.

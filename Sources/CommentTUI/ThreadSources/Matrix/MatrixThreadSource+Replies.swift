@@ -3,6 +3,8 @@ import ThreadModel
 
 /// The comment a reply answers, when it is not loaded: fetched by event id on the work queue.
 extension MatrixThreadSource {
+    public var postCommentID: String? { locked { timeline.postEventID } }
+
     public func loadReplyTarget(_ id: String) {
         let eventID = locked { timeline.eventID(forComment: id) } ?? id
         workQueue.async { [weak self] in
