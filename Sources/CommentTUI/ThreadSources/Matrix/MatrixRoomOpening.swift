@@ -94,7 +94,7 @@ struct MatrixRoomOpening {
         let title = content("m.room.name")?["name"]?.string ?? alias ?? address.identifier
         label = alias ?? content("m.room.name")?["name"]?.string.map { VisibleText.escape($0) } ?? address.identifier
         if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
-        power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), creators: MatrixReaderMention.Power.creators(ofCreate: create))
+        power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), create: create)
 
         var members = MatrixMembers(me: me)
         let joined = try? client.joinedMembers(room: roomID)
