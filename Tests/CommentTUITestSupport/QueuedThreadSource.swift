@@ -59,6 +59,10 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     public func loadReplyTarget(_ id: String) { lock.withLock { replyTargetRequests.append(id) } }
     /// The post's id as a comment, for replies to it.
     public var postCommentID: String?
+    public var openedAt: Date?
+    /// The comments `callsForReader` was asked about, in order.
+    public private(set) var callsAsked: [String] = []
+    public func callsForReader(_ comment: Comment) -> Bool { lock.withLock { callsAsked.append(comment.id) }; return false }
 
     public func send(_ comment: Comment) -> SendOutcome {
         lock.withLock { sent.append(comment) }

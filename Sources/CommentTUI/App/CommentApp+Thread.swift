@@ -71,8 +71,12 @@ extension CommentApp {
                     }
                     fresh.append(comment)
                     guard comment.author != me.id else { continue }
-                    let mentioned = mentionsMe(comment) || source.callsForReader(comment)
-                    if mentioned { overlays.ringBell() }
+                    // The source is asked first, always: it forgets the comment once asked.
+                    let called = source.callsForReader(comment)
+                    let mentioned = called || mentionsMe(comment)
+                    // What a reopening catches up on (written before it) was not live: no bell,
+                    // as none rings for the comments a fresh opening loads.
+                    if mentioned, !(source.openedAt.map { comment.created < $0 } ?? false) { overlays.ringBell() }
                     arrivals.append((comment, mentioned))
                 }
                 insertFresh()

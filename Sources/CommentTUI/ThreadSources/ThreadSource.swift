@@ -80,6 +80,9 @@ public protocol ThreadSource: AnyObject {
     func loadReplyTarget(_ id: String)
     /// The id the post has as a comment (a room's pinned message), which replies may answer.
     var postCommentID: String? { get }
+    /// When the source opened, if comments written before it may still arrive as new (a room's
+    /// catch-up after an opening from its offline copy): those ring no bell.
+    var openedAt: Date? { get }
 }
 
 extension ThreadSource {
@@ -95,6 +98,7 @@ extension ThreadSource {
     public func callsForReader(_ comment: Comment) -> Bool { false }
     public func loadReplyTarget(_ id: String) {}
     public var postCommentID: String? { nil }
+    public var openedAt: Date? { nil }
 }
 
 /// A change a thread source reports after opening.

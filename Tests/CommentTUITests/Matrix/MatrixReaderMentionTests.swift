@@ -38,4 +38,12 @@ final class MatrixReaderMentionTests: XCTestCase {
         XCTAssertFalse(rings("a"))
         XCTAssertFalse(rings(" "))
     }
+
+    func testAnEditIsNoCall() {
+        let edit: JSONValue = ["type": "m.room.message", "sender": "@bo:a.org", "event_id": "$2",
+                               "content": ["msgtype": "m.text", "body": "* hey @ann:a.org",
+                                           "m.mentions": ["user_ids": ["@ann:a.org"]],
+                                           "m.relates_to": ["rel_type": "m.replace", "event_id": "$1"]]]
+        XCTAssertFalse(MatrixReaderMention(me: "@ann:a.org").callsForReader(edit, name: "Ann") { nil })
+    }
 }

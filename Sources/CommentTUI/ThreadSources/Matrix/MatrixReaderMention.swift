@@ -52,6 +52,8 @@ struct MatrixReaderMention {
     func callsForReader(_ event: JSONValue, name: String?, power fetch: () -> Power?) -> Bool {
         guard event["type"]?.string == "m.room.message", let sender = event["sender"]?.string, sender != me,
               let content = event["content"] else { return false }
+        // An edit is no new message (`.m.rule.suppress_edits`).
+        if content["m.relates_to"]?["rel_type"]?.string == "m.replace" { return false }
         func levels() -> Power? { power ?? fetch() }
         if let mentions = content["m.mentions"], mentions.object != nil {
             if (mentions["user_ids"]?.array ?? []).contains(where: { $0.string == me }) { return true }

@@ -23,6 +23,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     public let roomID: String
     /// The reader's user id.
     public let me: String
+    /// When the room was opened here: what its first syncs bring from before rings no bell.
+    public let openedAt = Date()
     /// Whether read receipts are private (`m.read.private`).
     public var privateReceipts = false
 
