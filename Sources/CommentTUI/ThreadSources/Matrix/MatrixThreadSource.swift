@@ -8,7 +8,13 @@ import ThreadModel
 /// thread and two serial queues (sends, and everything else), which report through `updates`
 /// and wake the loop's poll through `wake`.
 public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
-    public let label: String
+    /// The room as the status bar names it: its alias, else its name (following renames), else its id.
+    public var label: String { labelLock.withLock { currentLabel } }
+    /// The label now (under `labelLock`, apart from `lock`: the label is read while that is held).
+    var currentLabel: String
+    let labelLock = NSLock()
+    /// The room's alias as opened: the title when the room's name is removed.
+    let roomAlias: String?
     public let thread: CommentThread
     public var openedComments: CommentStore { opened }
     /// The opened page, oldest first.
@@ -67,6 +73,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var callingEvents: Set<String> = []
     /// The title and post as the room's state changed them since opening (nil: as opened).
     var liveHeader: ThreadHeader?
+    /// The pinned events as the room's state last listed them (nil: not seen since opening).
+    var pinnedEvents: [String]?
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
@@ -96,7 +104,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         self.client = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
         roomID = opening.roomID
         me = opening.me
-        label = opening.label
+        currentLabel = opening.label
+        roomAlias = opening.alias
         thread = opening.thread
         opened = ArrayCommentStore(opening.comments)
         timeline = opening.timeline
