@@ -86,8 +86,10 @@ extension CommentApp {
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)
                 isLoadingOlder = false
+                let walked = seeksTop
                 seeksTop = goesOnToTop && hasMore
                 if goesOnToTop { feed.scrollToTop() }
+                if walked { walkGoesOn(seeksTop) }
                 if let id = seeksReplied { olderPageArrived(seeking: id, in: list, hasMore: hasMore) }
             case .replyTargetLoaded(let id, let target):
                 replyTargetLoaded(id, target)

@@ -137,9 +137,10 @@ public final class CommentApp {
         // Any key or paste stops a glide, as a touch does on a phone (clicks: `handleMouse`).
         if case .key = event { feed.stopMomentum() }
         if case .paste = event { feed.stopMomentum() }
-        // Ctrl-Home's walk to the post ends with any other input: the reader took over.
-        if case .key = event { seeksTop = false; seeksReplied = nil }
-        if case .mouse = event { seeksTop = false; seeksReplied = nil }
+        // Ctrl-Home's walk to the post ends with any other input: the reader took over. The
+        // pointer only passing over (motion reported with F2) is no input.
+        if case .key = event { stopWalks() }
+        if case .mouse(let mouse) = event, mouse.action != .move { stopWalks() }
         switch event {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)
