@@ -88,8 +88,7 @@ final class MatrixReplyTests: SharedSynapseTestCase {
             app.receive(source.takeUpdates())
             pilot.advance(by: 1)
         }
-        XCTAssertTrue(screen.contains("↪ Bo: Which ferry do we take?\n") || screen.contains("↪ Bo: Which ferry do we take?"),
-                      "the fetched target is quoted:\n\(screen)")
+        XCTAssertTrue(screen.contains("   │ ↪ Bo: Which ferry do we take?\n"), "the fetched target is quoted, whole, in one row:\n\(screen)")
         XCTAssertTrue(screen.contains("The early one"))
 
         // Alt-J on the reply goes to the question, loading older pages until it is there.
