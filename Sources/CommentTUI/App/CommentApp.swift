@@ -35,9 +35,11 @@ public final class CommentApp {
     var seeksTop = false
     /// Comments replies answer, by id, once found among the loaded ones or fetched by the source.
     var replyTargets: [String: ReplyTarget] = [:]
-    /// Targets asked of the source (each once), and the one Alt-J waits for in older pages.
+    /// Targets asked of the source (each once, again after it could not be reached).
     var askedReplyTargets: Set<String> = []
+    /// The target Alt-J (or a click on a quote) waits for in older pages, while it does.
     var seeksReplied: String?
+    /// Older pages loaded so far looking for `seeksReplied` (bounded by `replyTargetPages`).
     var replyPagesLoaded = 0
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
     static let olderPageMargin = FeedScroll.edgeMargin
