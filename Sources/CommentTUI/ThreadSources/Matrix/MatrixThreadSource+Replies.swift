@@ -6,7 +6,11 @@ extension MatrixThreadSource {
     public var postCommentID: String? { locked { timeline.postEventID } }
 
     public func loadReplyTarget(_ id: String) {
-        let eventID = locked { timeline.eventID(forComment: id) } ?? id
+        let eventID = locked { () -> String in
+            let eventID = timeline.eventID(forComment: id) ?? id
+            fetchedReplyTargets[eventID] = id
+            return eventID
+        }
         workQueue.async { [weak self] in
             guard let self, !self.stopped else { return }
             let target: ReplyTarget
@@ -23,5 +27,21 @@ extension MatrixThreadSource {
             }
             self.report([.replyTargetLoaded(id: id, target: target)])
         }
+    }
+
+    /// Fetches again the targets a sync's edits or redactions change that are not loaded (a
+    /// loaded one changes through `commentEdited`), so their quotes follow.
+    func refetchChangedTargets(_ events: [JSONValue]) {
+        let changed = locked { () -> [String] in
+            events.compactMap { event -> String? in
+                let content = event["content"]
+                let target = event["type"]?.string == "m.room.redaction"
+                    ? content?["redacts"]?.string ?? event["redacts"]?.string
+                    : content?["m.relates_to"]?["rel_type"]?.string == "m.replace" ? content?["m.relates_to"]?["event_id"]?.string : nil
+                guard let target, !timeline.knows(target) else { return nil }
+                return fetchedReplyTargets[target]
+            }
+        }
+        for id in Set(changed) { loadReplyTarget(id) }
     }
 }

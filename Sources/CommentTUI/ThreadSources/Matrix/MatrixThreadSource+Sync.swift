@@ -88,6 +88,7 @@ extension MatrixThreadSource {
                 }
             }
             noteCalls(events: events, state: state)
+            refetchChangedTargets(events)
             let applied = locked { timeline.applyNewer(events, state: state) }
             remembered = (applied, batchStart)
             updates += applied

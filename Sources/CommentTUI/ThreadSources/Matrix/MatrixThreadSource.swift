@@ -75,6 +75,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var liveHeader: ThreadHeader?
     /// The pinned events as the room's state last listed them (nil: not seen since opening).
     var pinnedEvents: [String]?
+    /// Reply targets fetched for the app (not loaded), by event id: their comment ids.
+    var fetchedReplyTargets: [String: String] = [:]
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
