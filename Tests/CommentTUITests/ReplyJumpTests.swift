@@ -51,8 +51,8 @@ final class ReplyJumpTests: XCTestCase {
         source.postCommentID = "post"
         reply(to: "post", pilot, source)
         _ = pilot.app.handle(.key(.alt("j")))
-        XCTAssertEqual(pilot.app.message, "it replies to the post")
         XCTAssertTrue(pilot.app.seeksTop, "on through older pages to the post, as Ctrl-Home")
+        XCTAssertEqual(pilot.app.message, "loading older… 301 comments · any key stops")
         XCTAssertNil(pilot.app.seeksReplied)
     }
 }

@@ -64,6 +64,7 @@ extension CommentApp {
         // server said it cannot give (deleted for good, another room's) is in none of them.
         if id == source.postCommentID {
             seeksReplied = nil
+            // The walk's own line says how far it came; with all loaded, this says where it went.
             overlays.show("it replies to the post")
             return seekTop()
         }
