@@ -54,6 +54,15 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     /// The gaps asked for, in order.
     public private(set) var gapRequests: [String] = []
     public func fillGap(_ id: String) { lock.withLock { gapRequests.append(id) } }
+    /// The reply targets asked for, in order.
+    public private(set) var replyTargetRequests: [String] = []
+    public func loadReplyTarget(_ id: String) { lock.withLock { replyTargetRequests.append(id) } }
+    /// The post's id as a comment, for replies to it.
+    public var postCommentID: String?
+    public var openedAt: Date?
+    /// The comments `callsForReader` was asked about, in order.
+    public private(set) var callsAsked: [String] = []
+    public func callsForReader(_ comment: Comment) -> Bool { lock.withLock { callsAsked.append(comment.id) }; return false }
 
     public func send(_ comment: Comment) -> SendOutcome {
         lock.withLock { sent.append(comment) }

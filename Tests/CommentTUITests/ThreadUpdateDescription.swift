@@ -18,7 +18,7 @@ func describe(_ update: ThreadUpdate) -> String {
     case .sendingHeld(let notice): "held: \(notice)"
     case .membersChanged(let joined, let left): "members joined " + joined.joined(separator: " ") + " left " + left.joined(separator: " ")
     case .headerChanged(let title, _): "header " + title
-    case .replyTargetLoaded(let id, let comment): "reply target \(id) " + (comment == nil ? "missing" : "loaded")
+    case .replyTargetLoaded(let id, let target): "reply target \(id) " + (target == .unavailable ? "missing" : target == .unreachable ? "unreachable" : "loaded")
     case .caughtUp: "caught up"
     }
 }

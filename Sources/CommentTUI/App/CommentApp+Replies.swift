@@ -14,9 +14,10 @@ extension CommentApp {
     /// (an Alt-R reply opens with its own quote of the comment it answers).
     func replyQuote(for comment: Comment) -> ReplyQuote? {
         guard let id = comment.replyTo, !comment.body.hasPrefix(">") else { return nil }
-        if let target = replyTargets[id] ?? findReplyTarget(id) {
-            guard !target.author.isEmpty else { return ReplyQuote(note: "a comment that is not available") }
-            return ReplyQuote(target: target, author: comments.user(id: target.author)?.name ?? target.author)
+        switch replyTargets[id] ?? findReplyTarget(id).map(ReplyTarget.comment) {
+        case .comment(let target): return ReplyQuote(target: target, author: comments.user(id: target.author)?.name ?? target.author)
+        case .unavailable: return ReplyQuote(note: "a comment that is not available")
+        case .unreachable, nil: break
         }
         if askedReplyTargets.insert(id).inserted { source.loadReplyTarget(id) }
         return ReplyQuote(note: "loading the comment replied to…")
@@ -26,8 +27,20 @@ extension CommentApp {
     private func findReplyTarget(_ id: String) -> Comment? {
         guard let index = comments.index(ofComment: id, limit: Self.replyTargetSearch),
               case .success(let target) = comments.comment(at: index) else { return nil }
-        replyTargets[id] = target
+        replyTargets[id] = .comment(target)
         return target
+    }
+
+    /// The source's answer for a target: kept, unless it could not be asked now (then it is
+    /// asked again the next time the reply is laid out).
+    func replyTargetLoaded(_ id: String, _ target: ReplyTarget) {
+        guard target != .unreachable else { askedReplyTargets.remove(id); return }
+        replyTargets[id] = target
+        feed.invalidateLayouts()
+        if target == .unavailable, seeksReplied == id {
+            seeksReplied = nil
+            overlays.show("the comment replied to is not available")
+        }
     }
 
     /// Alt-J: to the comment the selected reply answers.
@@ -47,6 +60,15 @@ extension CommentApp {
             feed.scroll.scrollTo(comment: index, animated: true, at: now)
             return
         }
+        // Pages that cannot hold it are not loaded: the post is above them all, and a target the
+        // server said it cannot give (deleted for good, another room's) is in none of them.
+        if id == source.postCommentID {
+            seeksReplied = nil
+            // The walk's own line says how far it came; with all loaded, this says where it went.
+            overlays.show("it replies to the post")
+            return seekTop()
+        }
+        if replyTargets[id] == .unavailable { return overlays.show("the comment replied to is not available") }
         guard comments.hasOlder else { return overlays.show("the comment replied to is not in this thread") }
         seeksReplied = id
         replyPagesLoaded = 0

@@ -73,8 +73,12 @@ extension CommentApp {
                     }
                     fresh.append(comment)
                     guard comment.author != me.id else { continue }
-                    let mentioned = mentionsMe(comment) || source.callsForReader(comment)
-                    if mentioned { overlays.ringBell() }
+                    // The source is asked first, always: it forgets the comment once asked.
+                    let called = source.callsForReader(comment)
+                    let mentioned = called || mentionsMe(comment)
+                    // What a reopening catches up on (written before it) was not live: no bell,
+                    // as none rings for the comments a fresh opening loads.
+                    if mentioned, !(source.openedAt.map { comment.created < $0 } ?? false) { overlays.ringBell() }
                     arrivals.append((comment, mentioned))
                 }
                 insertFresh()
@@ -84,12 +88,13 @@ extension CommentApp {
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)
                 isLoadingOlder = false
+                let walked = seeksTop
                 seeksTop = goesOnToTop && hasMore
                 if goesOnToTop { feed.scrollToTop() }
+                if walked { walkGoesOn(seeksTop) }
                 if let id = seeksReplied { olderPageArrived(seeking: id, in: list, hasMore: hasMore) }
-            case .replyTargetLoaded(let id, let comment):
-                replyTargets[id] = comment ?? Comment(id: id, author: "", created: .distantPast, body: "")
-                feed.invalidateLayouts()
+            case .replyTargetLoaded(let id, let target):
+                replyTargetLoaded(id, target)
             case .gap(let id):
                 comments.appendGap(id: id)
                 feed.commentsAppended(1, countAsNew: false)
@@ -100,6 +105,8 @@ extension CommentApp {
                 }
             case .commentEdited(let comment):
                 comments.replace(comment)
+                // An edited or deleted target is quoted anew.
+                replyTargets[comment.id] = nil
                 feed.invalidateLayouts()
                 feed.searchCommentEdited()
             case .sendConfirmed(let id):

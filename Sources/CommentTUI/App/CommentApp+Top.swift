@@ -7,5 +7,30 @@ extension CommentApp {
     func seekTop() {
         seeksTop = comments.hasOlder
         feed.scrollToTop()
+        if seeksTop { showWalkProgress() }
+    }
+
+    /// How the status bar's line on the walk starts.
+    static let walkMessage = "loading older…"
+
+    /// Says how far the walk has come: `loading older… 350 comments · any key stops`.
+    func showWalkProgress() {
+        overlays.show("\(Self.walkMessage) \(CountText.of(comments.count, "comment")) · any key stops")
+    }
+
+    /// An older page came during the walk: on it goes, or it is over (its line goes).
+    func walkGoesOn(_ goesOn: Bool) {
+        if goesOn { showWalkProgress() } else { clearWalkMessage() }
+    }
+
+    /// Ends the walks to the post and to a replied-to comment: the reader took over.
+    func stopWalks() {
+        if seeksTop { clearWalkMessage() }
+        seeksTop = false
+        seeksReplied = nil
+    }
+
+    private func clearWalkMessage() {
+        if overlays.message?.hasPrefix(Self.walkMessage) == true { overlays.clearMessage() }
     }
 }

@@ -37,10 +37,12 @@ public final class CommentApp {
     /// while the feed is still at its top scrolls on, until the post.
     var seeksTop = false
     /// Comments replies answer, by id, once found among the loaded ones or fetched by the source.
-    var replyTargets: [String: Comment] = [:]
-    /// Targets asked of the source (each once), and the one Alt-J waits for in older pages.
+    var replyTargets: [String: ReplyTarget] = [:]
+    /// Targets asked of the source (each once, again after it could not be reached).
     var askedReplyTargets: Set<String> = []
+    /// The target Alt-J (or a click on a quote) waits for in older pages, while it does.
     var seeksReplied: String?
+    /// Older pages loaded so far looking for `seeksReplied` (bounded by `replyTargetPages`).
     var replyPagesLoaded = 0
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
     static let olderPageMargin = FeedScroll.edgeMargin
@@ -147,9 +149,10 @@ public final class CommentApp {
         // Any key or paste stops a glide, as a touch does on a phone (clicks: `handleMouse`).
         if case .key = event { feed.stopMomentum() }
         if case .paste = event { feed.stopMomentum() }
-        // Ctrl-Home's walk to the post ends with any other input: the reader took over.
-        if case .key = event { seeksTop = false; seeksReplied = nil }
-        if case .mouse = event { seeksTop = false; seeksReplied = nil }
+        // Ctrl-Home's walk to the post ends with any other input: the reader took over. The
+        // pointer only passing over (motion reported with F2) is no input.
+        if case .key = event { stopWalks() }
+        if case .mouse(let mouse) = event, mouse.action != .move { stopWalks() }
         switch event {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)

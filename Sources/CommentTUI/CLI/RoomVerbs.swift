@@ -16,8 +16,8 @@ enum RoomVerbs {
             }
             // An alias is made on our own server only: another server's would come out as
             // `#x:OURS`, a room nobody linking to `#x:OTHER` reaches.
-            let ours = String(account.userID.drop { $0 != ":" }.dropFirst())
-            guard address.server.lowercased() == ours.lowercased() else {
+            let ours = MatrixRoomAddress.server(ofUser: account.userID)
+            guard address.isOnServer(ofUser: account.userID) else {
                 throw CommandFailure("""
                     \(VisibleText.escape(address.identifier)) is an alias on \(VisibleText.escape(address.server)), and new makes rooms \
                     on your own server: use matrix:#\(VisibleText.escape(String(address.identifier.dropFirst().prefix { $0 != ":" }))):\(VisibleText.escape(ours))

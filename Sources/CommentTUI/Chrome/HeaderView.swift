@@ -102,9 +102,11 @@ struct HeaderView {
             .map { FeedView.VisibleLink(commentID: thread.id, url: $0.url) })
     }
 
-    /// `3 comments`, or `50+ comments` while older ones are on the server.
+    /// `3 comments`, or `50+ comments` while older ones are on the server (`comments on the
+    /// server` while none is loaded: `0+` says nothing).
     private var countText: String {
-        countsLoadedOnly ? "\(commentCount)+ comments" : CountText.of(commentCount, "comment")
+        guard countsLoadedOnly else { return CountText.of(commentCount, "comment") }
+        return commentCount == 0 ? "comments on the server" : "\(commentCount)+ comments"
     }
 
     /// The author line; where the row is too narrow the count goes, then the date, whole, and

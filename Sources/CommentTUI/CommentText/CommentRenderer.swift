@@ -91,6 +91,7 @@ struct CommentRenderer {
         case .headingMarker: return Theme.headingMarker
         case .linkHost: return Theme.linkHost
         case .expandMarker, .showAllMarker: return Theme.expandMarker
+        case .maskedSpoiler: return Theme.spoiler
         case .rubyReading:
             if let spoiler = run.spoiler, !revealedSpoilers.contains(spoiler) { return Theme.spoiler }
             return Theme.rubyReading

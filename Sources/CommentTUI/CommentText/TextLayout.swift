@@ -136,6 +136,14 @@ struct TextLayout: Equatable, Sendable {
         return result
     }
 
+    /// The layout with `leading` rows above it (a reply's quote), laid out apart.
+    func withLeadingLines(_ leading: [Line]) -> TextLayout {
+        var result = self
+        result.lines.insert(contentsOf: leading, at: 0)
+        result.fullLineCount += leading.count
+        return result
+    }
+
     /// The layout with a last line offering to collapse it again.
     func withCollapseMarker() -> TextLayout {
         var result = self

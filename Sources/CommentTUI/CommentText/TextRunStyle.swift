@@ -21,6 +21,8 @@ struct TextRunStyle: Hashable, Sendable {
         case showAllMarker
         /// A ruby reading, on the row above its base.
         case rubyReading
+        /// A spoiler in a reply's quote (`ReplyQuote`): mask cells only, never revealed there.
+        case maskedSpoiler
     }
 
     var role: Role = .text

@@ -80,10 +80,7 @@ final class FeedLayout {
                 width: width - Self.gutter - 1)
             let limit = source.printsWhole ? Self.printedBodyBytes : source.shownBytes(comment.id) ?? Self.shownBodyBytes
             let shown = ShownBody(comment.body, limit: limit)
-            // A reply opens with a quote of what it answers, laid out with the body, one row.
-            let quote = source.printsWhole ? nil : source.replyQuote(comment).map { $0.fitted(width: bodyWidth - 2) }
-            let full = TextLayout(CommentMarkup.parseRuns(quote.map { "> \($0)\n\n" + shown.text } ?? shown.text, handles: source.handleID),
-                                  width: bodyWidth)
+            let full = TextLayout(CommentMarkup.parseRuns(shown.text, handles: source.handleID), width: bodyWidth)
             let collapsible = full.lines.count > Self.collapsedRows || shown.hiddenBytes > 0
             let body: TextLayout
             if source.printsWhole {
@@ -98,8 +95,13 @@ final class FeedLayout {
             } else {
                 body = full.withCollapseMarker()
             }
-            var layout = CommentLayout(comment: .success(comment), header: header, body: body, isCollapsible: collapsible,
-                                       hiddenBytes: shown.hiddenBytes, spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
+            // A reply opens with a one-row quote of what it answers and a blank row, laid out apart
+            // from the body: its spoilers are not the body's (numbered, revealed) ones.
+            let quote = source.printsWhole ? nil : source.replyQuote(comment)?.line(width: bodyWidth, handles: source.handleID)
+            var layout = CommentLayout(comment: .success(comment), header: header,
+                                       body: quote.map { body.withLeadingLines([$0, TextLayout.Line()]) } ?? body,
+                                       isCollapsible: collapsible, hiddenBytes: shown.hiddenBytes,
+                                       spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
             layout.replyQuoteLines = quote == nil ? 0 : 1
             return layout
         case .failure(let problem):

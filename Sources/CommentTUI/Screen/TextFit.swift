@@ -27,6 +27,23 @@ enum TextFit {
         return (text[...], false)
     }
 
+    /// How many of `clusters` (laid-out cells) to show in `width` columns, by the rule `kept`
+    /// follows for text: room for the `…` when cut, no space left before it.
+    static func kept(_ clusters: [DisplayCluster], width: Int) -> (count: Int, isCut: Bool) {
+        guard width > 0 else { return (0, !clusters.isEmpty) }
+        var used = 0
+        var lastFitting = 0
+        for (n, cluster) in clusters.enumerated() {
+            used += cluster.width
+            if used > width {
+                while lastFitting > 0, clusters[lastFitting - 1].text.allSatisfy(\.isWhitespace) { lastFitting -= 1 }
+                return (lastFitting, true)
+            }
+            if used <= width - 1 { lastFitting = n + 1 }
+        }
+        return (clusters.count, false)
+    }
+
     /// `text` whole when it fits in `width` columns, else its longest start that fits with `…` after it.
     static func cut<S: StringProtocol>(_ text: S, to width: Int) -> String {
         let (start, isCut) = kept(text, width: width)

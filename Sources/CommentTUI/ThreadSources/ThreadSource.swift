@@ -101,6 +101,11 @@ public protocol ThreadSource: AnyObject {
     func callsForReader(_ comment: Comment) -> Bool
     /// Fetches a comment a reply answers that is not loaded (`replyTargetLoaded`).
     func loadReplyTarget(_ id: String)
+    /// The id the post has as a comment (a room's pinned message), which replies may answer.
+    var postCommentID: String? { get }
+    /// When the source opened, if comments written before it may still arrive as new (a room's
+    /// catch-up after an opening from its offline copy): those ring no bell.
+    var openedAt: Date? { get }
 }
 
 extension ThreadSource {
@@ -121,6 +126,8 @@ extension ThreadSource {
     public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {}
     public func callsForReader(_ comment: Comment) -> Bool { false }
     public func loadReplyTarget(_ id: String) {}
+    public var postCommentID: String? { nil }
+    public var openedAt: Date? { nil }
 }
 
 /// A change a thread source reports after opening.
@@ -144,8 +151,8 @@ public enum ThreadUpdate: Sendable {
     case membersChanged(joined: [String], left: [String])
     /// The thread's title or post changed (a room renamed, a new post pinned).
     case headerChanged(title: String, body: String)
-    /// A comment a reply answers, asked for with `loadReplyTarget(id)`; nil when it cannot be had.
-    case replyTargetLoaded(id: String, comment: Comment?)
+    /// A comment a reply answers, asked for with `loadReplyTarget(id)`, or why it is not there.
+    case replyTargetLoaded(id: String, target: ReplyTarget)
     /// The thread was read again from its start (its file was replaced, cut or created anew by
     /// another program): `thread` and `openedComments` hold it now, and every comment known
     /// before is gone. The text says what happened, for the status bar.

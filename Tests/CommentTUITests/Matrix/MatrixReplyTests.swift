@@ -88,9 +88,18 @@ final class MatrixReplyTests: SharedSynapseTestCase {
             app.receive(source.takeUpdates())
             pilot.advance(by: 1)
         }
-        XCTAssertTrue(screen.contains("↪ Bo: Which ferry do we take?\n") || screen.contains("↪ Bo: Which ferry do we take?"),
-                      "the fetched target is quoted:\n\(screen)")
+        XCTAssertTrue(screen.contains("   │ ↪ Bo: Which ferry do we take?\n"), "the fetched target is quoted, whole, in one row:\n\(screen)")
         XCTAssertTrue(screen.contains("The early one"))
+
+        // The fetched target deleted: its quote follows.
+        _ = try bo.other.redact(roomID: room, eventID: question)
+        let redacted = Date().addingTimeInterval(20)
+        while !screen.contains("↪ Bo: (deleted)"), Date() < redacted {
+            if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 1) }
+            app.receive(source.takeUpdates())
+            pilot.advance(by: 1)
+        }
+        XCTAssertTrue(screen.contains("   │ ↪ Bo: (deleted)\n"), "the deleted target's quote says so:\n\(screen)")
 
         // Alt-J on the reply goes to the question, loading older pages until it is there.
         pilot.press(.altUp)
@@ -106,6 +115,37 @@ final class MatrixReplyTests: SharedSynapseTestCase {
         }
         pilot.settle()
         XCTAssertEqual(app.feed.selected.flatMap { try? app.comments.comment(at: $0).get().id }, question)
-        XCTAssertTrue(screen.contains("Which ferry do we take?"), screen)
+        XCTAssertEqual(try app.comments.comment(at: try XCTUnwrap(app.feed.selected)).get().body, "(deleted)", "loaded as it is now")
+    }
+
+    func testADeletedTargetThatIsNotLoadedIsQuotedAnew() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Deleted far back", on: server)
+        let carol = try registerUser("carol", displayName: "Carol", on: server)
+        _ = try carol.other.join(room)
+        let question = try bo.other.sendText(roomID: room, body: "Which ferry do we take?")
+        // Further back than the pages the feed loads on its own near its top.
+        for n in 1...(FeedScroll.edgeMargin + MatrixThreadSource.pageSize * 2) { try bo.other.sendText(roomID: room, body: "filler \(n)") }
+        try carol.other.sendText(roomID: room, body: "The early one", inReplyTo: question)
+        let source = try open(room, as: ann)
+        defer { source.stop() }
+        let app = CommentApp(source: source, me: source.reader, columns: 80, rows: 24)
+        let pilot = Pilot(app: app, screen: HeadlessScreen(columns: 80, rows: 24))
+        var screen: String { pilot.lines.joined(separator: "\n") }
+        func waits(for text: String) throws {
+            let deadline = Date().addingTimeInterval(20)
+            while !screen.contains(text), Date() < deadline {
+                if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 1) }
+                app.receive(source.takeUpdates())
+                pilot.advance(by: 1)
+                pilot.runFrames()
+            }
+        }
+        try waits(for: "↪ Bo: Which ferry do we take?")
+        XCTAssertTrue(screen.contains("   │ ↪ Bo: Which ferry do we take?\n"), "fetched and quoted:\n\(screen)")
+        _ = try bo.other.redact(roomID: room, eventID: question)
+        try waits(for: "↪ Bo: (deleted)")
+        XCTAssertTrue(screen.contains("   │ ↪ Bo: (deleted)\n"), "the quote follows the deletion:\n\(screen)")
+        XCTAssertNil(app.comments.index(ofComment: question, limit: app.comments.count), "the target was never loaded: fetched again")
     }
 }

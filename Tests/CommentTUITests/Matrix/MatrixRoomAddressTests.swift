@@ -33,6 +33,23 @@ final class MatrixRoomAddressTests: XCTestCase {
         XCTAssertEqual(MatrixRoomAddress(locator: "matrix:!abc:a.org?via=evil%0D%0Ax&via=%1B[2J&via=")?.via, [], "no controls, nothing empty")
     }
 
+    func testALinksViaServersAreCappedAtFive() {
+        let servers = (1...8).map { "s\($0).org" }
+        XCTAssertEqual(MatrixRoomAddress(locator: "matrix:!abc:a.org?" + servers.map { "via=" + $0 }.joined(separator: "&"))?.via,
+                       Array(servers.prefix(5)))
+    }
+
+    func testAnAliasIsOnTheUsersServerByNameAndPort() {
+        func on(_ alias: String, _ user: String) -> Bool { MatrixRoomAddress(locator: "matrix:" + alias)!.isOnServer(ofUser: user) }
+        XCTAssertTrue(on("#x:[::1]:8448", "@ann:[::1]:8448"))
+        XCTAssertFalse(on("#x:[::1]:8448", "@ann:[::1]:8449"), "another port is another server")
+        XCTAssertFalse(on("#x:[::1]", "@ann:[::1]:8448"))
+        XCTAssertTrue(on("#x:Example.ORG", "@ann:example.org"), "host names ignore letter case")
+        XCTAssertFalse(on("#x:example.org:8448", "@ann:example.org"))
+        XCTAssertFalse(on("#x:other.org", "@ann:example.org"))
+        XCTAssertFalse(on("#x:example.org", "@ann:example.org.evil"))
+    }
+
     func testAMalformedRoomIsAnErrorNotAFileName() throws {
         XCTAssertThrowsError(try RoomOpener.address("matrix:nothing")) { error in
             XCTAssertTrue((error as? CommandFailure)?.message.contains("is not a room") == true)

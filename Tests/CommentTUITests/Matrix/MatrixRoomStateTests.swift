@@ -46,14 +46,22 @@ final class MatrixRoomStateTests: SharedSynapseTestCase {
         try bo.other.sendState(roomID: room, type: "m.room.name", content: ["name": "After"])
         try arrives("rename") { if case .headerChanged = $0 { true } else { false } }
         XCTAssertTrue(pilot.lines[0].hasPrefix(" After"), pilot.lines[0])
+        XCTAssertTrue(pilot.lines[pilot.lines.count - 1].contains("After"), "the status bar follows: " + pilot.lines[pilot.lines.count - 1])
 
+        // Element appends a new pin to the list: the newest pin is the post.
         let newPost = try bo.other.sendText(roomID: room, body: "The new post")
-        try bo.other.sendState(roomID: room, type: "m.room.pinned_events", content: ["pinned": [newPost]])
+        try bo.other.sendState(roomID: room, type: "m.room.pinned_events", content: ["pinned": [firstPost, newPost]])
         try arrives("pin") { if case .headerChanged(_, let body) = $0 { body == "The new post" } else { false } }
         pilot.press(.ctrlHome)
         pilot.settle()
         let screen = pilot.lines.joined(separator: "\n")
         XCTAssertTrue(screen.contains("The new post") && !screen.contains("The first post"), screen)
+
+        // A removed name leaves the room id (this room has no alias), in the header and the bar.
+        try bo.other.sendState(roomID: room, type: "m.room.name", content: ["name": ""])
+        try arrives("name removed") { if case .headerChanged(let title, _) = $0 { title == room } else { false } }
+        XCTAssertFalse(pilot.lines.joined(separator: "\n").contains("After"), pilot.lines.joined(separator: "\n"))
+        XCTAssertEqual(source.label, room)
 
         try carol.other.leave(roomID: room)
         try arrives("leave") { if case .membersChanged(_, let left) = $0 { left == [carol.account.userID] } else { false } }

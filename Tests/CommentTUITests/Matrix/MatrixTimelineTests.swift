@@ -33,6 +33,21 @@ final class MatrixTimelineTests: XCTestCase {
         XCTAssertTrue(line.applyNewer([message("$e1", "@ann:h.org", "hi", ts: 1000, txn: "c-1")]).isEmpty, "a repeat is ignored")
     }
 
+    func testAReplyMentionsTheRealSenderNotAnImportedAuthorNorUs() {
+        var line = timeline()
+        var imported = message("$i", "@bo:h.org", "from the file", ts: 1000)
+        if case .object(var event) = imported, case .object(var content)? = event["content"] {
+            content[MatrixImportOrigin.key] = ["thread": "t", "id": "c1", "author": "carol", "author_name": "Carol", "created_ms": 5]
+            event["content"] = .object(content)
+            imported = .object(event)
+        }
+        _ = line.applyNewer([imported, message("$o", "@ann:h.org", "ours", ts: 2000), message("$b", "@bo:h.org", "yo", ts: 3000)])
+        XCTAssertEqual(line.replyMention(ofEvent: "$i", me: "@ann:h.org"), "@bo:h.org", "who sent it, not @carol:imported")
+        XCTAssertNil(line.replyMention(ofEvent: "$o", me: "@ann:h.org"), "not ourselves")
+        XCTAssertEqual(line.replyMention(ofEvent: "$b", me: "@ann:h.org"), "@bo:h.org")
+        XCTAssertNil(line.replyMention(ofEvent: "$unknown", me: "@ann:h.org"))
+    }
+
     func testEditsApplyOnlyFromTheAuthorAndTheNewestWins() {
         var line = timeline()
         _ = line.applyNewer([message("$a", "@bo:h.org", "first", ts: 1000)])

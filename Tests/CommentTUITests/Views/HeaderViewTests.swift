@@ -45,6 +45,19 @@ final class HeaderViewTests: XCTestCase {
         }
     }
 
+    func testACountOfNothingLoadedSaysTheCommentsAreOnTheServer() {
+        func row(_ count: Int) -> String {
+            let layout = ThreadHeaderLayout(thread: thread(), width: 60, handles: { _ in nil })
+            var buffer = CellBuffer(columns: 60, rows: 2)
+            var view = HeaderView(thread: thread(), commentCount: count, layout: layout, shownRows: 0, ownUserID: "u2")
+            view.countsLoadedOnly = true
+            view.draw(into: &buffer, width: 60)
+            return String(buffer.line(0).reversed().drop { $0 == " " }.reversed())
+        }
+        XCTAssertTrue(row(0).hasSuffix("@ann · comments on the server"), row(0))
+        XCTAssertTrue(row(50).hasSuffix("@ann · 50+ comments"), row(50))
+    }
+
     func testCollapsedAndNarrowTheRowIsCutBeforeTheLastColumn() {
         assertScreen(draw(thread(), shownRows: 0, columns: 16, rows: 2), [
             " Hello ␛world", " bbbbbbbbbbbb",

@@ -83,7 +83,7 @@ extension MatrixClient {
     ///   first that gets us in wins; without any, the homeserver has to know the room itself.
     public func join(_ roomIDOrAlias: String, via: [String] = []) throws -> String {
         var failure: MatrixError?
-        for server in via {
+        for server in via.prefix(MatrixRoomAddress.viaLimit) {
             do {
                 return try join(roomIDOrAlias, query: ["server_name": server])
             } catch let error as MatrixError where error.status != nil {

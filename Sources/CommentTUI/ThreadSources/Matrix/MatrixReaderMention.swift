@@ -21,6 +21,15 @@ struct MatrixReaderMention {
         /// Creators of a room version 12 or later: their power is above any level, and they are
         /// not listed in `users` (MSC4289).
         var creators: Set<String>
+        /// Who created the room: the one at 100 while the room has no power levels.
+        var creator: String?
+
+        /// The power of a room with these power levels and create event.
+        init(levels: JSONValue?, create: JSONValue?) {
+            self.levels = levels
+            creators = Self.creators(ofCreate: create)
+            creator = create?["sender"]?.string ?? create?["content"]?["creator"]?.string
+        }
 
         /// The creators with that power, from the room's create event.
         static func creators(ofCreate event: JSONValue?) -> Set<String> {
@@ -43,23 +52,33 @@ struct MatrixReaderMention {
     func callsForReader(_ event: JSONValue, name: String?, power fetch: () -> Power?) -> Bool {
         guard event["type"]?.string == "m.room.message", let sender = event["sender"]?.string, sender != me,
               let content = event["content"] else { return false }
+        // An edit is no new message (`.m.rule.suppress_edits`).
+        if content["m.relates_to"]?["rel_type"]?.string == "m.replace" { return false }
         func levels() -> Power? { power ?? fetch() }
         if let mentions = content["m.mentions"], mentions.object != nil {
             if (mentions["user_ids"]?.array ?? []).contains(where: { $0.string == me }) { return true }
             return mentions["room"]?.bool == true && Self.mayNotifyRoom(sender, levels())
         }
         guard let body = content["body"]?.string else { return false }
-        if let name, !name.isEmpty, Self.containsWord(name, in: body) { return true }
+        // A name of one letter, or blanks, would ring for every message.
+        if let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), name.count >= 2, Self.containsWord(name, in: body) { return true }
         return Self.containsWord("@room", in: body) && Self.mayNotifyRoom(sender, levels())
     }
 
     /// Whether the sender's power level reaches `notifications.room` (50 when unset or unknown).
+    /// Without power levels the room's creator has 100 and everyone else 0.
     static func mayNotifyRoom(_ sender: String, _ power: Power?) -> Bool {
         if power?.creators.contains(sender) == true { return true }
-        let levels = power?.levels
-        let required = levels?["notifications"]?["room"]?.int ?? 50
-        let level = levels?["users"]?[sender]?.int ?? levels?["users_default"]?.int ?? 0
+        guard let power else { return false }
+        guard let levels = power.levels else { return sender == power.creator }
+        let required = level(levels["notifications"]?["room"]) ?? 50
+        let level = level(levels["users"]?[sender]) ?? level(levels["users_default"]) ?? 0
         return level >= required
+    }
+
+    /// A power level: a number, or (in rooms from before room version 10) a string of one.
+    static func level(_ value: JSONValue?) -> Int? {
+        value?.int ?? value?.string.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// Whether `word` occurs in `text`, case-insensitively, not inside a longer word.

@@ -12,10 +12,24 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
     /// The server part after the first colon (for an alias, where it is published).
     public var server: String { identifier.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init) ?? "" }
 
-    /// The servers a link names to join through (`?via=server`, repeatable), in its order.
+    /// The servers a link names to join through (`?via=server`, repeatable), in its order, the
+    /// first `viaLimit` of them.
     ///
     /// A server that is not in the room cannot join it by id alone: it needs one that is.
     public var via: [String] = []
+
+    /// How many of a link's servers are tried: each is a join attempt, and a link is anyone's
+    /// text (Element's links name three).
+    public static let viaLimit = 5
+
+    /// Whether the address is on the server of `userID` (`@ann:example.org`): server names
+    /// compare with the host's letter case ignored and the port, if any, equal (`[::1]:8448`).
+    public func isOnServer(ofUser userID: String) -> Bool {
+        server.lowercased() == Self.server(ofUser: userID).lowercased()
+    }
+
+    /// The server part of a user id.
+    static func server(ofUser userID: String) -> String { String(userID.drop { $0 != ":" }.dropFirst()) }
 
     public var description: String { identifier }
 
@@ -61,6 +75,7 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
                   server.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789.-:[]_".unicodeScalars.contains($0)) })
             else { continue }
             servers.append(server)
+            if servers.count == viaLimit { break }
         }
         return servers
     }

@@ -10,6 +10,8 @@ struct MatrixRoomOpening {
     var roomID: String
     var me: String
     var label: String
+    /// The room's alias (canonical, or the one it was opened by), if it has one.
+    var alias: String?
     var thread: CommentThread
     var comments: [Comment]
     var timeline: MatrixTimeline
@@ -33,6 +35,8 @@ struct MatrixRoomOpening {
         self.me = me
         roomID = snapshot.roomID
         label = snapshot.label
+        // The label is the alias when the room has one.
+        alias = snapshot.label.hasPrefix("#") && snapshot.label.contains(":") ? snapshot.label : nil
         var members = MatrixMembers(me: me)
         members.update(Dictionary(snapshot.users.map { ($0.id, Optional($0.name)) }, uniquingKeysWith: { a, _ in a }))
         timeline = MatrixTimeline(members: members)
@@ -100,11 +104,11 @@ struct MatrixRoomOpening {
             ?? client.request("GET", ["rooms", roomID, "state", "m.room.create", ""], query: ["format": "event"])
         let creator = create["sender"]?.string ?? create["content"]?["creator"]?.string ?? me
         let created = Date(timeIntervalSince1970: Double(create["origin_server_ts"]?.int ?? 0) / 1000)
-        let alias = address.isAlias ? address.identifier : content("m.room.canonical_alias")?["alias"]?.string
+        alias = address.isAlias ? address.identifier : content("m.room.canonical_alias")?["alias"]?.string
         let title = content("m.room.name")?["name"]?.string ?? alias ?? address.identifier
         label = alias ?? content("m.room.name")?["name"]?.string.map { VisibleText.escape($0) } ?? address.identifier
         if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
-        power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), creators: MatrixReaderMention.Power.creators(ofCreate: create))
+        power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), create: create)
 
         var members = MatrixMembers(me: me)
         let joined = try? client.joinedMembers(room: roomID)
@@ -164,7 +168,7 @@ struct MatrixRoomOpening {
         }
     }
 
-    /// The post: the first pinned event, else the creator's first message.
+    /// The post: the newest pinned event (the last: Element appends), else the creator's first message.
     ///
     /// The creator's events are read forward from the room's start, which begins with the create
     /// event when this server has the room's history. A room joined over federation has only what
@@ -172,7 +176,7 @@ struct MatrixRoomOpening {
     /// files backfilled events before its stream's start), so the start is found by paging back
     /// instead, which makes the server backfill it; a room too long for `postSearchPages` has no post.
     static func post(client: MatrixClient, room: String, creator: String, pinned: JSONValue?) throws -> JSONValue? {
-        if let first = pinned?["pinned"]?.array?.first?.string, let event = try? client.event(room: room, id: first) { return event }
+        if let newest = pinned?["pinned"]?.array?.last?.string, let event = try? client.event(room: room, id: newest) { return event }
         let filter: JSONValue = ["types": ["m.room.create", "m.room.message"], "senders": [.string(creator)]]
         func isMessage(_ event: JSONValue) -> Bool { event["type"]?.string == "m.room.message" && event["sender"]?.string == creator }
         let start = try client.messages(room: room, from: nil, backwards: false, limit: 20, filter: filter)

@@ -25,11 +25,15 @@ extension MatrixThreadSource {
         }
     }
 
-    /// The room's power levels and creators, asked of the server (nil when it does not answer).
+    /// The room's power levels and creators, asked of the server (nil when it does not answer;
+    /// a room without power levels is an answer, kept like any other).
     private func roomPower() -> MatrixReaderMention.Power? {
-        guard let create = try? client.request("GET", ["rooms", roomID, "state", "m.room.create", ""], query: ["format": "event"]),
-              let levels = try? client.stateContent(room: roomID, type: "m.room.power_levels") else { return nil }
-        return MatrixReaderMention.Power(levels: levels, creators: MatrixReaderMention.Power.creators(ofCreate: create))
+        do {
+            let create = try client.request("GET", ["rooms", roomID, "state", "m.room.create", ""], query: ["format": "event"])
+            return MatrixReaderMention.Power(levels: try client.stateContent(room: roomID, type: "m.room.power_levels"), create: create)
+        } catch {
+            return nil
+        }
     }
 
     public func callsForReader(_ comment: Comment) -> Bool {

@@ -34,11 +34,16 @@ extension MatrixThreadSource {
             updates.append(.membersChanged(joined: membership.filter(\.value).keys.sorted(),
                                            left: membership.filter { !$0.value }.keys.sorted()))
         }
-        let post = pinned?.first.flatMap { id in locked { timeline.postEventID } == id ? nil : newPost(id) }
+        let post = pinned.flatMap(newestPin).flatMap { id in locked { timeline.postEventID } == id ? nil : newPost(id) }
         guard name != nil || post != nil else { return updates }
         let header = locked { () -> ThreadHeader in
             var header = liveHeader ?? ThreadHeader(thread)
-            if let name { header.title = name.flatMap { $0.isEmpty ? nil : $0 } ?? label }
+            if let name {
+                // A removed name leaves the alias, else the room id, as other clients show it.
+                let named = name.flatMap { $0.isEmpty ? nil : $0 }
+                header.title = named ?? roomAlias ?? roomID
+                if roomAlias == nil { labelLock.withLock { currentLabel = named.map { VisibleText.escape($0) } ?? roomID } }
+            }
             if let post {
                 header.body = post.body
                 timeline.postEventID = post.id
@@ -48,6 +53,19 @@ extension MatrixThreadSource {
         }
         updates.append(.headerChanged(title: header.title, body: header.body))
         return updates
+    }
+
+    /// The pin that is the post now: the one newly added to the list (Element appends, so the
+    /// last), else the post while it stays pinned, else the newest left; nil when none is (the
+    /// post stays when everything is unpinned).
+    private func newestPin(_ pinned: [String]) -> String? {
+        let (current, previous) = locked { () -> (String?, [String]?) in
+            defer { pinnedEvents = pinned }
+            return (timeline.postEventID, pinnedEvents)
+        }
+        if let added = pinned.last(where: { !(previous ?? []).contains($0) }) { return added }
+        if let current, pinned.contains(current) { return current }
+        return pinned.last
     }
 
     /// The pinned event as the post: its id and Markdown (nil when it cannot be read).

@@ -51,7 +51,7 @@ extension MatrixThreadSource {
         let members = timeline.members
         let message = MatrixMessageContent(markdown: body, handles: { members.userID(handle: $0) },
                                            displayName: { (members.names[$0] ?? nil) ?? $0 }, replyTo: eventID,
-                                           replyToSender: eventID.flatMap { timeline.sender(ofEvent: $0) })
+                                           replyToSender: eventID.flatMap { timeline.replyMention(ofEvent: $0, me: me) })
         return JSONValue(foundation: message.json)
     }
 

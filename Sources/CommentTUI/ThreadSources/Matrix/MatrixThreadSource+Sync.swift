@@ -125,6 +125,7 @@ extension MatrixThreadSource {
                 }
             }
             noteCalls(events: events, state: state)
+            refetchChangedTargets(events)
             let applied = locked { timeline.applyNewer(events, state: state) }
             remembered = (switched + applied, batchStart)
             updates += applied

@@ -8,7 +8,13 @@ import ThreadModel
 /// thread and two serial queues (sends, and everything else), which report through `updates`
 /// and wake the loop's poll through `wake`.
 public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
-    public let label: String
+    /// The room as the status bar names it: its alias, else its name (following renames), else its id.
+    public var label: String { labelLock.withLock { currentLabel } }
+    /// The label now (under `labelLock`, apart from `lock`: the label is read while that is held).
+    var currentLabel: String
+    let labelLock = NSLock()
+    /// The room's alias as opened: the title when the room's name is removed.
+    let roomAlias: String?
     public let thread: CommentThread
     public var openedComments: CommentStore { opened }
     /// The opened page, oldest first.
@@ -23,6 +29,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     public let roomID: String
     /// The reader's user id.
     public let me: String
+    /// When the room was opened here: what its first syncs bring from before rings no bell.
+    public let openedAt = Date()
     /// Whether read receipts are private (`m.read.private`).
     public var privateReceipts = false
 
@@ -83,6 +91,10 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var callingEvents: Set<String> = []
     /// The title and post as the room's state changed them since opening (nil: as opened).
     var liveHeader: ThreadHeader?
+    /// The pinned events as the room's state last listed them (nil: not seen since opening).
+    var pinnedEvents: [String]?
+    /// Reply targets fetched for the app (not loaded), by event id: their comment ids.
+    var fetchedReplyTargets: [String: String] = [:]
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
@@ -115,7 +127,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         self.client = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
         roomID = opening.roomID
         me = opening.me
-        label = opening.label
+        currentLabel = opening.label
+        roomAlias = opening.alias
         thread = opening.thread
         opened = ArrayCommentStore(opening.comments)
         timeline = opening.timeline

@@ -53,8 +53,16 @@ struct MatrixTimeline {
     /// Whether a comment with this event id was handed out.
     func knows(_ eventID: String) -> Bool { known[eventID] != nil }
 
-    /// Who sent a comment handed out (for a reply's mention), if it is known.
-    func sender(ofEvent eventID: String) -> String? { known[eventID]?.author }
+    /// Whom a reply to a comment handed out mentions (MSC4142): the event's real sender, never
+    /// `me` (Element leaves us out of our own replies), nor an imported comment's made-up author.
+    func replyMention(ofEvent eventID: String, me: String) -> String? {
+        guard let sender = importSenders[eventID] ?? known[eventID]?.author, sender != me,
+              MatrixMembers.server(of: sender) != MatrixImportOrigin.server else { return nil }
+        return sender
+    }
+
+    /// The real senders of imported comments handed out (their `author` is the original author).
+    private var importSenders: [String: String] = [:]
 
     /// Comments handed out so far.
     var knownCount: Int { known.count }
@@ -99,6 +107,7 @@ struct MatrixTimeline {
             switch reader.read(event) {
             case .comment(let comment, let transactionID, let imported):
                 if comment.id == postEventID || known[comment.id] != nil { continue }
+                if imported != nil, let sender = event["sender"]?.string { importSenders[comment.id] = sender }
                 if let imported, let user = adoptImported(imported) { flush(); updates.append(.usersChanged([user])) }
                 if let transactionID { echoedTransactions[transactionID] = comment.id }
                 let txn = transactionID ?? appIDs[comment.id]
@@ -153,6 +162,7 @@ struct MatrixTimeline {
         for event in events {
             switch reader.read(event) {
             case .comment(let comment, _, let imported):
+                if imported != nil, let sender = event["sender"]?.string { importSenders[comment.id] = sender }
                 if let imported, let user = adoptImported(imported) { importedUsers.append(user) }
                 // Ours from an earlier run, shown under the app's id since its outbox resend.
                 if comment.id == postEventID || known[comment.id] != nil || appIDs[comment.id] != nil { continue }
