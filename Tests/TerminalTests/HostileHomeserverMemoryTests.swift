@@ -65,6 +65,7 @@ final class HostileHomeserverMemoryTests: XCTestCase {
         let server = try loginServer(.endlessChunked)
         let run = try login(to: server)
         XCTAssertNil(run.killedBecause)
+        XCTAssertEqual(run.status, 1, run.output)
         XCTAssertEqual(run.output, "comment-tui login: homeserver \(server.baseURL.absoluteString) sent more than 64 KiB in answer to login; stopped reading it\n")
         XCTAssertLessThan(run.peakMiB, 64)
     }

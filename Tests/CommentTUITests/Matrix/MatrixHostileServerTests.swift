@@ -131,10 +131,13 @@ final class MatrixHostileServerTests: XCTestCase {
     }
 
     func testGrammarOfUserIDs() {
-        for good in ["@a:x.org", "@alice.127.0.0.1_34405:127.0.0.1:8448", "@a:[::1]:8008", "@=41:x.org"] {
+        let longest = "@" + String(repeating: "a", count: 255 - 7) + ":x.org"
+        for good in ["@a:x.org", "@alice.127.0.0.1_34405:127.0.0.1:8448", "@a:[::1]:8008", "@=41:x.org", "@Ann/x+y:x.org",
+                     "@a:[::1]", "@a:1.2.3.4:8448", longest] {
             XCTAssertTrue(MatrixGrammar.isUserID(good), good)
         }
-        for bad in ["a:x.org", "@a", "@a:", "@a:x.org\n", "@a\u{7F}:x.org", "@é:x.org", "@a:x.org:99999x", "@a:[zz]"] {
+        for bad in ["a:x.org", "@a", "@a:", "@a:x.org\n", "@a\u{7F}:x.org", "@é:x.org", "@a:x.org:99999x", "@a:[zz]",
+                    "@a" + longest.dropFirst(), "@a:[::1", "@a:1.2.3.4:", "@a:x.org:123456"] {
             XCTAssertFalse(MatrixGrammar.isUserID(bad), bad)
         }
     }
