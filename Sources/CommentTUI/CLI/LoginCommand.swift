@@ -3,7 +3,8 @@ import ThreadModel
 
 /// `comment-tui login --homeserver URL --user NAME [--password-stdin]`: signs in to a Matrix
 /// homeserver and keeps the session in accounts.json (mode 0600); a session kept before for the
-/// same account is logged out.
+/// same account on the same homeserver is logged out. The user id the homeserver returns must be
+/// the one typed (`LoginIdentity`).
 enum LoginCommand {
     static let usage = """
     Usage: comment-tui login --homeserver URL --user NAME [--password-stdin]
@@ -14,7 +15,7 @@ enum LoginCommand {
     $XDG_CONFIG_HOME/comment-tui/accounts.json (readable by you only). The homeserver may be
     given as a server name (example.org: its .well-known/matrix/client says where the
     homeserver is) or a URL; without a scheme, https is used. Logging in again as the same
-    account logs the earlier session out. Several accounts may be logged in; pick one with
+    account on the same homeserver logs the earlier session out. Several accounts may be logged in; pick one with
     --as @user:server when opening a room.
     """
 

@@ -55,7 +55,7 @@ final class MatrixDiscoveryTests: XCTestCase {
     }
 
     func testAnHTTPSSiteMayNameAnHTTPHomeserverOnlyOnThisMachine() throws {
-        let site = try XCTUnwrap(URL(string: "https://example.org"))
+        let site = try XCTUnwrap(URL(string: "https://example.org/.well-known/matrix/client"))
         for loopback in ["http://127.0.0.1:8008", "http://127.3.4.5", "http://[::1]:8008", "http://localhost:8008", "https://matrix.example.org"] {
             XCTAssertNoThrow(try MatrixDiscovery.checkScheme(of: XCTUnwrap(URL(string: loopback)), namedBy: site), loopback)
         }
@@ -69,7 +69,7 @@ final class MatrixDiscoveryTests: XCTestCase {
         }
         // An http site (typed as such) may name an http homeserver.
         XCTAssertNoThrow(try MatrixDiscovery.checkScheme(of: XCTUnwrap(URL(string: "http://matrix.example.org")),
-                                                         namedBy: XCTUnwrap(URL(string: "http://example.org"))))
+                                                         namedBy: XCTUnwrap(URL(string: "http://example.org/.well-known/matrix/client"))))
     }
 
     func testAWellKnownRedirectIsFollowedAFewTimes() throws {

@@ -118,11 +118,10 @@ enum MatrixDiscovery {
 
     /// Refuses an http homeserver named by an https site (a downgrade that would send the
     /// password in the clear), except on this machine, where nothing crosses a network.
-    static func checkScheme(of base: URL, namedBy site: URL) throws {
-        guard site.scheme?.lowercased() == "https", base.scheme?.lowercased() == "http", !isLoopback(base) else { return }
-        let place = origin(site).hasSuffix("/.well-known/matrix/client") ? origin(site) : origin(site) + "/.well-known/matrix/client"
+    static func checkScheme(of base: URL, namedBy wellKnown: URL) throws {
+        guard wellKnown.scheme?.lowercased() == "https", base.scheme?.lowercased() == "http", !isLoopback(base) else { return }
         throw MatrixError(.malformed, """
-            \(place) names \(VisibleText.escape(base.absoluteString)), which is not https: the password would cross \
+            \(wellKnown.absoluteString) names \(VisibleText.escape(base.absoluteString)), which is not https: the password would cross \
             the network unencrypted; not logging in
             """)
     }
