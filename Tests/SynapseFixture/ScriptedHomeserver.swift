@@ -9,7 +9,8 @@ import Glibc
 ///
 /// For misbehaviour only: what the protocol means is tested against the real Synapse. Bounded:
 /// at most `connectionLimit` connections at once, each on a thread of its own that ends when
-/// its peer goes or `stop()` is called (which `deinit` calls too).
+/// its peer goes or `stop()` is called (which `deinit` calls too, once no connection is being
+/// served: a connection's thread holds the server while it answers).
 public final class ScriptedHomeserver: @unchecked Sendable {
     /// A request as the server read it.
     public struct Request: Sendable {
@@ -129,7 +130,12 @@ public final class ScriptedHomeserver: @unchecked Sendable {
         self.listener = listener
         port = Int(UInt16(bigEndian: address.sin_port))
         guard accepts else { return }
-        let thread = Thread { [weak self] in self?.acceptLoop() }
+        // Held weakly between accepts, so a server no test holds any more is released and its
+        // deinit stops it; the listener is closed here, after the last accept.
+        let thread = Thread { [weak self] in
+            defer { close(listener) }
+            while let server = self, !server.isStopped { server.acceptOne() }
+        }
         thread.name = "scripted-homeserver-accept"
         acceptThread = thread
         thread.start()
@@ -165,29 +171,27 @@ public final class ScriptedHomeserver: @unchecked Sendable {
     /// Counts bytes written, for `bytesSent`.
     func countSent(_ count: Int) { lock.withLock { sent += count } }
 
-    private func acceptLoop() {
-        defer { close(listener) }
-        while !isStopped {
-            var watched = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&watched, 1, 200) > 0 else { continue }
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { continue }
-            let admitted = lock.withLock { () -> Bool in
-                guard !stopped, connections.count < connectionLimit else { return false }
-                connections.insert(fd)
-                return true
-            }
-            guard admitted else {
-                close(fd)
-                continue
-            }
-            let thread = Thread { [weak self] in
-                self?.serve(fd)
-                close(fd)
-            }
-            thread.name = "scripted-homeserver-connection"
-            thread.start()
+    /// Waits up to 0.2 s for a connection and serves it on a thread of its own.
+    private func acceptOne() {
+        var watched = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&watched, 1, 200) > 0 else { return }
+        let fd = accept(listener, nil, nil)
+        guard fd >= 0 else { return }
+        let admitted = lock.withLock { () -> Bool in
+            guard !stopped, connections.count < connectionLimit else { return false }
+            connections.insert(fd)
+            return true
         }
+        guard admitted else {
+            close(fd)
+            return
+        }
+        let thread = Thread { [weak self] in
+            self?.serve(fd)
+            close(fd)
+        }
+        thread.name = "scripted-homeserver-connection"
+        thread.start()
     }
 
     private func serve(_ fd: Int32) {

@@ -65,28 +65,70 @@ final class HostileHomeserverMemoryTests: XCTestCase {
         let server = try loginServer(.endlessChunked)
         let run = try login(to: server)
         XCTAssertNil(run.killedBecause)
+        XCTAssertEqual(run.status, 1, run.output)
         XCTAssertEqual(run.output, "comment-tui login: homeserver \(server.baseURL.absoluteString) sent more than 64 KiB in answer to login; stopped reading it\n")
         XCTAssertLessThan(run.peakMiB, 64)
     }
 
-    func testAnEndlessInitialSyncStopsAtItsLimit() throws {
-        let room = "!r:127.0.0.1"
+    private let room = "!r:127.0.0.1"
+
+    /// A homeserver where the account is in `room` and the sync answers `sync`; kept as the account's.
+    private func syncServer(_ sync: ScriptedHomeserver.Answer) throws -> ScriptedHomeserver {
+        let room = room
         let server = try serve { request in
             switch request.path {
             case "/_matrix/client/v3/joined_rooms": .json("{\"joined_rooms\":[\"\(room)\"]}")
-            case "/_matrix/client/v3/sync": .endlessChunked
+            case "/_matrix/client/v3/sync": sync
             default: .json("{\"errcode\":\"M_NOT_FOUND\"}", status: 404)
             }
         }
         var accounts = try MatrixAccounts(path: home + "/config/comment-tui/accounts.json")
         accounts.add(.init(userID: "@ann:127.0.0.1", homeserver: server.baseURL.absoluteString, accessToken: "tok", deviceID: "D"))
         try accounts.save()
-        let run = try PeakMemoryRun(path: TmuxSession.clientPath, arguments: ["render", "matrix:\(room)", "--plain"], environment: environment)
+        return server
+    }
+
+    private func render() throws -> PeakMemoryRun {
+        try PeakMemoryRun(path: TmuxSession.clientPath, arguments: ["render", "matrix:\(room)", "--plain"], environment: environment)
+    }
+
+    func testAnEndlessInitialSyncStopsAtItsLimit() throws {
+        let server = try syncServer(.endlessChunked)
+        let run = try render(); print("PEAK", name, run.peakMiB, run.seconds, run.status as Any, run.output.prefix(300))
         XCTAssertNil(run.killedBecause)
         XCTAssertEqual(run.status, 1, run.output)
         XCTAssertEqual(run.output, "comment-tui render: \(room): homeserver \(server.baseURL.absoluteString) sent more than 96 MiB in answer to sync; stopped reading it\n")
         // About 159 MiB measured: 96 MiB of answer (its buffer doubling from 64 MiB) and the
         // client; the old client grew until it was killed at 1.5 GB.
         XCTAssertLessThan(run.peakMiB, 300, "peak resident set of the render process")
+    }
+
+    func testADenseSyncJustUnderTheSizeLimitIsRefusedSmall() throws {
+        // 94 MiB of `0,`: about 49 million values, which parsed whole took gigabytes.
+        let block = ScriptedHomeserver.Piece.text(String(repeating: "0,", count: 1 << 20))
+        let server = try syncServer(.body(status: 200, headers: [("Content-Type", "application/json")],
+                                          pieces: [.text("{\"next_batch\":\"s\",\"x\":[")] + Array(repeating: block, count: 47) + [.text("0]}")],
+                                          framing: .contentLength, bytesPerSecond: nil))
+        let run = try render(); print("PEAK", name, run.peakMiB, run.seconds, run.status as Any, run.output.prefix(300))
+        XCTAssertNil(run.killedBecause)
+        XCTAssertEqual(run.status, 1, run.output)
+        XCTAssertEqual(run.output, """
+            comment-tui render: \(room): homeserver \(server.baseURL.absoluteString) sent more than \(MatrixAnswerLimit.values) JSON values \
+            in answer to sync; not reading it\n
+            """)
+        // About 125 MiB measured: the answer (94 MiB) and the client, as for the endless sync;
+        // parsed whole, the client grew until it was killed at 1.5 GB.
+        XCTAssertLessThan(run.peakMiB, 300, "peak resident set of the render process")
+    }
+
+    func testASyncOfAsManyValuesAsAllowedStaysBounded() throws {
+        // Object members cost the most once parsed (a dictionary entry and a key each).
+        let members = (0..<(MatrixAnswerLimit.values - 3)).map { "\"\($0)\":0" }.joined(separator: ",")
+        _ = try syncServer(.json("{\"next_batch\":\"s\",\"x\":{" + members + "}}"))
+        let run = try render(); print("PEAK", name, run.peakMiB, run.seconds, run.status as Any, run.output.prefix(300))
+        XCTAssertNil(run.killedBecause, run.output)
+        // About 456 MiB measured (1,048,573 members of `"n":0`, 10 MiB of text): JSONDecoder's
+        // index and the tree cost about 400 bytes a member; the limit on values keeps it there.
+        XCTAssertLessThan(run.peakMiB, 600, "peak resident set of the render process; \(run.output)")
     }
 }

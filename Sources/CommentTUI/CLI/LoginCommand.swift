@@ -3,7 +3,8 @@ import ThreadModel
 
 /// `comment-tui login --homeserver URL --user NAME [--password-stdin]`: signs in to a Matrix
 /// homeserver and keeps the session in accounts.json (mode 0600); a session kept before for the
-/// same account is logged out.
+/// same account on the same homeserver is logged out. The user id the homeserver returns must be
+/// the one typed (`LoginIdentity`).
 enum LoginCommand {
     static let usage = """
     Usage: comment-tui login --homeserver URL --user NAME [--password-stdin]
@@ -14,7 +15,7 @@ enum LoginCommand {
     $XDG_CONFIG_HOME/comment-tui/accounts.json (readable by you only). The homeserver may be
     given as a server name (example.org: its .well-known/matrix/client says where the
     homeserver is) or a URL; without a scheme, https is used. Logging in again as the same
-    account logs the earlier session out. Several accounts may be logged in; pick one with
+    account on the same homeserver logs the earlier session out. Several accounts may be logged in; pick one with
     --as @user:server when opening a room.
     """
 
@@ -53,7 +54,21 @@ enum LoginCommand {
         } catch let error as MatrixError {
             throw CommandFailure(error.message)
         }
-        let earlier = accounts.accounts.first { $0.userID == session.userID && $0.accessToken != session.accessToken }
+        // The server says who logged in; believed only as far as it is who was typed, and a
+        // session kept for that id elsewhere is that server's business, not this one's.
+        guard LoginIdentity.matches(typed: user, returned: session.userID) else {
+            throw CommandFailure("\(homeserver.absoluteString) logged in \(VisibleText.escape(session.userID)), not \(VisibleText.escape(user)); not logged in")
+        }
+        let kept = accounts.accounts.first { $0.userID == session.userID }
+        if let kept, !LoginIdentity.sameHomeserver(kept.homeserver, homeserver.absoluteString) {
+            throw CommandFailure("""
+                \(VisibleText.escape(session.userID)) is logged in through \(VisibleText.escape(kept.homeserver)); not replacing that \
+                session with one from \(homeserver.absoluteString) (log it out first with: comment-tui logout --as \
+                \(VisibleText.escape(session.userID))); not logged in
+                """)
+        }
+        // The same device logged in again carries the new token: logging it out would end both.
+        let earlier = kept.flatMap { $0.accessToken != session.accessToken && ($0.deviceID.isEmpty || $0.deviceID != session.deviceID) ? $0 : nil }
         accounts.add(.init(userID: session.userID, homeserver: homeserver.absoluteString,
                            accessToken: session.accessToken, deviceID: session.deviceID))
         do {
@@ -61,7 +76,8 @@ enum LoginCommand {
         } catch {
             throw CommandFailure("logged in, but could not save the session in \(VisibleText.escape(path)): \(error)")
         }
-        try context.print("logged in as \(VisibleText.escape(session.userID))" + (earlier.map(logOut) ?? ""))
+        let loggedOut = earlier.map(logOut) ?? ""
+        try context.print("logged in as \(VisibleText.escape(session.userID))" + loggedOut)
         return 0
     }
 
@@ -76,6 +92,10 @@ enum LoginCommand {
     private static func logOut(_ earlier: MatrixAccounts.Account) -> String {
         let device = earlier.deviceID.isEmpty ? "" : " (device \(VisibleText.escape(earlier.deviceID)))"
         guard let url = URL(string: earlier.homeserver) else { return "; the earlier session\(device) could not be logged out" }
+        // Sent as a header it could add lines to the request; the client refuses, with a message about logging in.
+        guard MatrixGrammar.isAccessToken(earlier.accessToken) else {
+            return "; the earlier session\(device) could not be logged out: its kept access token is damaged; end it from another client"
+        }
         do {
             try MatrixClient(homeserver: url, accessToken: earlier.accessToken).logout()
             return "; the earlier session\(device) was logged out"

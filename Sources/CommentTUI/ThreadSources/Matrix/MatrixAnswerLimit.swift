@@ -11,6 +11,10 @@ public enum MatrixAnswerLimit {
     public static let standard = 1 << 20
     /// Sync, pages of history and whole room state, which grow with the room: generous.
     public static let large = 96 << 20
+    /// The most JSON values an answer may hold: parsed, each costs tens to hundreds of bytes,
+    /// so 96 MiB of `0,0,…` would take gigabytes. A sync or page the client asks for holds tens
+    /// of thousands; a 100,000-member room's member list about 300,000.
+    public static let values = 1 << 20
 
     /// `64 KiB`, `1 MiB`: a limit as the messages give it.
     static func describe(_ bytes: Int) -> String {

@@ -66,6 +66,12 @@ public final class MatrixClient: @unchecked Sendable {
             let target = location.map { " to \(VisibleText.escape(String($0.prefix(200))))" } ?? ""
             throw MatrixError(.server(status: status, errcode: nil), "homeserver \(homeserver.absoluteString) redirected\(target) (\(status)); not followed: give that address as the homeserver")
         }
+        if JSONValue.holdsMoreValues(than: MatrixAnswerLimit.values, in: data) {
+            throw MatrixError(.malformed, """
+                homeserver \(homeserver.absoluteString) sent more than \(MatrixAnswerLimit.values) JSON values in answer to \
+                \(MatrixAnswerLimit.requestName(url.path)); not reading it
+                """)
+        }
         let json = try? JSONValue(parsing: data)
         guard (200..<300).contains(status) else { throw Self.serverError(status: status, json: json) }
         guard let json else { throw MatrixError(.malformed, "\(homeserver.absoluteString) answered with something other than JSON") }

@@ -10,12 +10,34 @@ enum MatrixDiscovery {
     /// Seconds each step may take: a homeserver answers these at once.
     static let stepDeadline: TimeInterval = 6
 
+    /// The longest address taken: a homeserver's is a few dozen characters.
+    static let addressLimit = 2048
+    /// The most redirects followed to a `.well-known` (a site moved to `www.`, say).
+    static let redirectLimit = 3
+
     /// The homeserver's base URL for `typed`; a URL without a scheme means https.
     static func homeserver(typed: String, deadline: TimeInterval = stepDeadline) throws -> URL {
         let given = try url(typed)
         var base = given
         if given.path.isEmpty || given.path == "/" {
-            base = try wellKnown(at: given, deadline: deadline) ?? given
+            switch try wellKnown(at: given, deadline: deadline) {
+            case .none:
+                break
+            case .named(let named):
+                base = named
+            case .unusable(let place, let problem):
+                // Many sites answer every path with a page; the spec says stop, but an address
+                // that is a homeserver itself is what was meant.
+                do {
+                    try confirm(given, deadline: deadline)
+                } catch is MatrixError {
+                    throw MatrixError(.malformed, """
+                        \(place) \(problem), and \(origin(given)) is not a Matrix homeserver itself; \
+                        give the homeserver's address with --homeserver
+                        """)
+                }
+                return given
+            }
         }
         try confirm(base, deadline: deadline)
         return base
@@ -23,49 +45,115 @@ enum MatrixDiscovery {
 
     /// A URL from what was typed: `http(s)://…` as given, anything else with https in front.
     static func url(_ typed: String) throws -> URL {
+        guard typed.utf8.count <= addressLimit else {
+            throw MatrixError(.malformed, "not a homeserver URL: longer than \(addressLimit) characters")
+        }
         let full = typed.contains("://") ? typed : "https://" + typed
         guard let url = URL(string: full), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil else {
             throw MatrixError(.malformed, "not a homeserver URL: \(VisibleText.escape(typed))")
         }
+        // Never shown or sent as Basic auth: a password typed there belongs in the prompt.
+        guard url.user == nil, url.password == nil else {
+            throw MatrixError(.malformed, "a homeserver address carries no user name or password; give the user with --user")
+        }
         return url
     }
 
-    /// The base URL `.well-known/matrix/client` names, or nil when there is none (404, or not
-    /// JSON: many sites answer every path with a page).
-    private static func wellKnown(at server: URL, deadline: TimeInterval) throws -> URL? {
+    /// `https://example.org` without a trailing slash, for messages and paths.
+    private static func origin(_ url: URL) -> String {
+        let text = url.absoluteString
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    /// What a site's `.well-known/matrix/client` says.
+    private enum WellKnown {
+        /// There is none (404): the address is the homeserver's, or nothing.
+        case none
+        /// It names this base URL.
+        case named(URL)
+        /// It answered, but not usably: `problem` says how (`answered 500`, `is not JSON`).
+        case unusable(place: String, problem: String)
+    }
+
+    /// Reads `.well-known/matrix/client`, following up to `redirectLimit` redirects (the GET
+    /// carries no credentials) to https, or to http on this machine.
+    private static func wellKnown(at server: URL, deadline: TimeInterval) throws -> WellKnown {
         let client = MatrixClient(homeserver: server)
-        let (body, status) = try fetch(client, path: "/.well-known/matrix/client", deadline: deadline)
-        guard status == 200, let json = try? JSONValue(parsing: body), json.object != nil else { return nil }
-        let place = "\(server.absoluteString)/.well-known/matrix/client"
-        guard let named = json["m.homeserver"]?["base_url"]?.string else {
-            throw MatrixError(.malformed, "\(place) names no homeserver (m.homeserver.base_url)")
+        let first = origin(server) + "/.well-known/matrix/client"
+        guard var target = URL(string: first) else { throw MatrixError(.malformed, "not a homeserver URL: \(origin(server))") }
+        var redirects = 0
+        while true {
+            let (body, status, location) = try fetch(client, url: target, deadline: deadline)
+            let place = target.absoluteString
+            if (300..<400).contains(status), let location {
+                guard redirects < redirectLimit else {
+                    throw MatrixError(.malformed, "\(first) redirected more than \(redirectLimit) times; give the homeserver's address with --homeserver")
+                }
+                guard let next = URL(string: location, relativeTo: target)?.absoluteURL, next.user == nil, next.password == nil,
+                      next.scheme?.lowercased() == "https" || (next.scheme?.lowercased() == "http" && isLoopback(next)) else {
+                    throw MatrixError(.malformed, """
+                        \(place) redirected to \(VisibleText.escape(String(location.prefix(200)))), which is not an https address; \
+                        give the homeserver's address with --homeserver
+                        """)
+                }
+                redirects += 1
+                target = next
+                continue
+            }
+            if status == 404 { return .none }
+            guard status == 200 else { return .unusable(place: place, problem: "answered \(status)") }
+            guard let json = try? JSONValue(parsing: body), json.object != nil else { return .unusable(place: place, problem: "is not JSON") }
+            guard let named = json["m.homeserver"]?["base_url"]?.string else {
+                throw MatrixError(.malformed, "\(place) names no homeserver (m.homeserver.base_url)")
+            }
+            let trimmed = named.hasSuffix("/") ? String(named.dropLast()) : named
+            guard named.contains("://"), let base = try? url(trimmed) else {
+                throw MatrixError(.malformed, "\(place) names \(VisibleText.escape(String(named.prefix(200)))), which is not a homeserver URL")
+            }
+            try checkScheme(of: base, namedBy: target)
+            return .named(base)
         }
-        let trimmed = named.hasSuffix("/") ? String(named.dropLast()) : named
-        guard named.contains("://"), let base = try? url(trimmed) else {
-            throw MatrixError(.malformed, "\(place) names \(VisibleText.escape(String(named.prefix(200)))), which is not a homeserver URL")
-        }
-        return base
+    }
+
+    /// Refuses an http homeserver named by an https site (a downgrade that would send the
+    /// password in the clear), except on this machine, where nothing crosses a network.
+    static func checkScheme(of base: URL, namedBy wellKnown: URL) throws {
+        guard wellKnown.scheme?.lowercased() == "https", base.scheme?.lowercased() == "http", !isLoopback(base) else { return }
+        throw MatrixError(.malformed, """
+            \(wellKnown.absoluteString) names \(VisibleText.escape(base.absoluteString)), which is not https: the password would cross \
+            the network unencrypted; not logging in
+            """)
+    }
+
+    /// `localhost`, `127.0.0.0/8` or `::1`.
+    static func isLoopback(_ url: URL) -> Bool {
+        guard var host = url.host?.lowercased() else { return false }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// Checks that a homeserver answers at `base`.
     private static func confirm(_ base: URL, deadline: TimeInterval) throws {
         let client = MatrixClient(homeserver: base)
-        let (body, status) = try fetch(client, path: "/_matrix/client/versions", deadline: deadline)
+        var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+        // The path as sent (`a%20b`), which is what percentEncodedPath takes.
+        let path = components?.percentEncodedPath ?? ""
+        components?.percentEncodedPath = (path.hasSuffix("/") ? String(path.dropLast()) : path) + "/_matrix/client/versions"
+        guard let url = components?.url else { throw MatrixError(.malformed, "not a homeserver URL: \(base.absoluteString)") }
+        let (body, status, _) = try fetch(client, url: url, deadline: deadline)
         guard status == 200, (try? JSONValue(parsing: body))?["versions"]?.array != nil else {
             throw MatrixError(.malformed, "\(base.absoluteString) is not a Matrix homeserver (/_matrix/client/versions answered \(status))")
         }
     }
 
     /// One GET under the small limit; a transport failure that suggests the other scheme says so.
-    private static func fetch(_ client: MatrixClient, path: String, deadline: TimeInterval) throws -> (Data, Int) {
+    private static func fetch(_ client: MatrixClient, url: URL, deadline: TimeInterval) throws -> (Data, Int, String?) {
         let server = client.homeserver
-        var components = URLComponents(url: server, resolvingAgainstBaseURL: false)
-        components?.percentEncodedPath = (server.path.hasSuffix("/") ? String(server.path.dropLast()) : server.path) + path
-        guard let url = components?.url else { throw MatrixError(.malformed, "not a homeserver URL: \(server.absoluteString)") }
         do {
-            let (body, status, _) = try client.exchange(url, limit: MatrixAnswerLimit.small, deadline: deadline)
-            return (body, status)
+            return try client.exchange(url, limit: MatrixAnswerLimit.small, deadline: deadline)
         } catch var error as MatrixError {
             if let other = otherScheme(for: server, after: error) {
                 error.message += "; it speaks \(other.scheme ?? ""): log in with --homeserver \(other.absoluteString)"
