@@ -31,6 +31,8 @@ public final class CommentApp {
     /// Why the thread takes no comments (an encrypted room), from the source: the empty
     /// composer says it, the header marks the room.
     var sendingHeld: String?
+    /// The read marker the source was last told of (or opened with).
+    var markerTold: ReadMarker?
     /// Older comments were asked of the source and have not come yet.
     var isLoadingOlder = false
     /// Ctrl-Home was pressed with history still on the server: each older page that arrives
@@ -202,7 +204,6 @@ public final class CommentApp {
 
     /// Takes a shown frame's report: which links and headers the reader saw; the bell rang.
     public func didPresent(_ frame: Frame) {
-        let marker = feed.readMarker
         feed.didPresent(frame.feedShown, at: wallTime)
         // The notice of unread comments goes once the reader is up at the first of them (Alt-U
         // or scrolling): from there on the divider and the feed say it.
@@ -211,7 +212,12 @@ public final class CommentApp {
             overlays.clearMessage()
         }
         overlays.bellRang()
-        if let moved = feed.readMarker, moved != marker { source.readMarkerMoved(moved) }
+        // Against what the source was last told, not the frame before: the marker also moves
+        // between frames (comments put in above ours still on their way, a catch-up's end).
+        if let moved = feed.readMarker, moved.commentID != markerTold?.commentID {
+            markerTold = moved
+            source.readMarkerMoved(moved)
+        }
     }
 
     /// When the app next needs a frame without input: now while something moves or a search
@@ -272,6 +278,7 @@ public final class CommentApp {
 
     private func restoreReadMarker(_ marker: ReadMarker?, awaitsCatchUp: Bool = false) {
         feed.restore(marker, awaitsCatchUp: awaitsCatchUp)
+        markerTold = feed.readMarker
         // Said at once, so the reader need not know Alt-U to find where they left off.
         if let unreadNotice { overlays.show(unreadNotice) }
     }
