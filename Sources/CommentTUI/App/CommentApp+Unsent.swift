@@ -32,8 +32,20 @@ extension CommentApp {
         guard let target = notSentTarget else { return overlays.show("no comment waits unsent") }
         let typed = composer.bodyToSend == nil ? [] : [composer.draft.markdown]
         composer.replaceAll(withEdited: ([target.comment.body] + typed).joined(separator: "\n\n"), handles: comments.handleID)
-        remove(target)
-        overlays.show("taken back into the composer")
+        // The outbox lets go of it only once the draft on disk holds it (saved now, not at the
+        // next debounced save): a crash in between must not lose it. A source keeping nothing on
+        // disk (no draft file) keeps no outbox either.
+        guard source.draftFile != nil else {
+            remove(target)
+            return overlays.show("taken back into the composer")
+        }
+        let unsaved = composer.keepsDraftOnDisk ? composer.saveIfDue(force: true).map { VisibleText.escape("\($0)") } : "drafts are not saved this session"
+        remove(target, fromSource: unsaved == nil)
+        if let unsaved {
+            overlays.show("taken back into the composer; the draft is not saved (\(unsaved)), so the outbox keeps it too", error: true)
+        } else {
+            overlays.show("taken back into the composer")
+        }
     }
 
     /// Alt-X: the comment not sent is discarded, from the feed and the outbox.
@@ -43,8 +55,9 @@ extension CommentApp {
         overlays.show("comment discarded")
     }
 
-    private func remove(_ target: (index: Int, comment: Comment)) {
-        source.discardUnsent(id: target.comment.id)
+    /// Takes the comment out of the feed and, `fromSource`, out of the source and its outbox.
+    private func remove(_ target: (index: Int, comment: Comment), fromSource: Bool = true) {
+        if fromSource { source.discardUnsent(id: target.comment.id) }
         deliveries[target.comment.id] = nil
         guard let index = comments.removeWaiting(id: target.comment.id) else { return }
         let wasSelected = feed.selected == index

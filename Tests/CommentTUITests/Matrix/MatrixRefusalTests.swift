@@ -190,6 +190,10 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
         pause(pilot, source)
         XCTAssertTrue(pilot.app.feed.selected.map { pilot.app.deliveries[try! pilot.app.comments.comment(at: $0).get().id] != nil } == true)
         pilot.press(KeyPress(.character("t"), .alt))
+        // Before the outbox lets go of it the draft on disk holds it: no debounced save to wait for.
+        let saved = try XCTUnwrap(try source.draftFile?.load(), "the draft is saved at once")
+        XCTAssertEqual(try ComposerDocument(decoding: saved).markdown, "also refused")
+        XCTAssertEqual(try outbox(of: ann, in: room, environment: environment).unsent().count, 1)
         pause(pilot, source)
         XCTAssertEqual(pilot.app.composer.draft.markdown, "also refused")
         XCTAssertFalse(pilot.lines.dropLast(3).contains { $0.contains("also refused") }, "\(pilot.lines)")
