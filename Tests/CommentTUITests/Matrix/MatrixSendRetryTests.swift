@@ -39,12 +39,12 @@ final class MatrixSendRetryTests: XCTestCase {
         for _ in 1..<MatrixSendRetry.unansweredLimit {
             guard case .retry = retry.next(after: timedOut) else { return XCTFail("tried again below the bound") }
         }
-        XCTAssertEqual(retry.next(after: timedOut), .notSent("homeserver did not answer in time (3 tries)"))
+        XCTAssertEqual(retry.next(after: timedOut), .notSent("homeserver did not answer in time (3 tries; it may have reached the room)"))
         var empty = MatrixSendRetry()
         _ = empty.next(after: MatrixError(.malformed, "sending returned no event id"))
         _ = empty.next(after: MatrixError(.unreachable, "unreachable"))   // not counted: the server was away
         _ = empty.next(after: MatrixError(.malformed, "sending returned no event id"))
         XCTAssertEqual(empty.next(after: MatrixError(.malformed, "sending returned no event id")),
-                       .notSent("sending returned no event id (3 tries)"))
+                       .notSent("sending returned no event id (3 tries; it may have reached the room)"))
     }
 }

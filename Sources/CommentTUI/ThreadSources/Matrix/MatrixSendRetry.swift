@@ -30,7 +30,8 @@ struct MatrixSendRetry: Sendable {
         if error.isUnanswered {
             unanswered += 1
             if unanswered >= Self.unansweredLimit {
-                return .notSent("\(error.message) (\(unanswered) tries)")
+                // Taken and never answered usably, a try may still have been posted.
+                return .notSent("\(error.message) (\(unanswered) tries; it may have reached the room)")
             }
         } else if !error.isTransient {
             return .notSent(error.message)

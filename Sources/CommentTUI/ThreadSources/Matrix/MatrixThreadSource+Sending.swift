@@ -30,8 +30,27 @@ extension MatrixThreadSource {
     /// The reader discarded a refused comment (or took it back into the draft): it leaves the
     /// outbox and is never sent.
     public func discardUnsent(id: String) {
-        guard locked({ refused.removeValue(forKey: id) }) != nil else { return }
-        try? outbox?.discard(id)
+        let wasRefused = locked { () -> Bool in
+            guard refused.removeValue(forKey: id) != nil else { return false }
+            // Given up on, it may still reach the room: its echo then shows as a comment of its
+            // own, since the app has let go of it.
+            timeline.abandon(transactionID: id)
+            return true
+        }
+        if wasRefused { try? outbox?.discard(id) }
+    }
+
+    /// Comments given up on whose echo a sync brought after all (`updates`, as the timeline
+    /// confirmed them): they are in the room, so they leave the outbox and are not sent again.
+    func confirmGivenUp(_ updates: [ThreadUpdate]) {
+        for case .sendConfirmed(let transactionID) in updates {
+            let echoed = locked { () -> (entry: CommentOutbox.Entry, event: String?)? in
+                refused.removeValue(forKey: transactionID).map { ($0, timeline.eventID(forComment: transactionID)) }
+            }
+            guard let echoed else { continue }
+            if let event = echoed.event { try? outbox?.markSent(transactionID, event: event) }
+            remember(sent: echoed.entry.comment)
+        }
     }
 
     /// Queues a kept comment for sending (again).
@@ -83,6 +102,12 @@ extension MatrixThreadSource {
     /// Leaves a comment not sent, for good until the reader acts: kept so, with the reason, in
     /// the outbox (the next start shows it so, and does not send it blindly).
     private func refuse(_ entry: CommentOutbox.Entry, reason: String) {
+        // Its echo came while the last attempts went unanswered: it is in the room after all.
+        if let event = locked({ timeline.eventID(forComment: entry.txn) }) {
+            try? outbox?.markSent(entry.txn, event: event)
+            if let comment = locked({ sending.removeValue(forKey: entry.txn) }) { remember(sent: comment) }
+            return
+        }
         var kept = entry
         kept.notSent = reason
         try? outbox?.markRefused(entry.txn, reason: reason)

@@ -88,6 +88,7 @@ extension MatrixThreadSource {
                 }
             }
             let applied = locked { timeline.applyNewer(events, state: state) }
+            confirmGivenUp(applied)
             remembered = (applied, batchStart)
             updates += applied
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
