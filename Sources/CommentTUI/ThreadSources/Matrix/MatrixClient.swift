@@ -117,16 +117,7 @@ public final class MatrixClient: @unchecked Sendable {
         running[number] = task
         lock.unlock()
         task.resume()
-        var answeredInTime = true
-        if let deadline {
-            if done.wait(timeout: .now() + deadline) == .timedOut {
-                answeredInTime = false
-                task.cancel()
-                done.wait()
-            }
-        } else {
-            done.wait()
-        }
+        let answeredInTime = Self.waitForAnswer(done, deadline: deadline, cancel: task.cancel)
         lock.lock()
         running[number] = nil
         let cancelled = isCancelled
@@ -138,6 +129,22 @@ public final class MatrixClient: @unchecked Sendable {
         if let error { throw describe(error) }
         guard let status else { throw MatrixError(.malformed, "\(homeserver.absoluteString) gave no HTTP answer") }
         return (data ?? Data(), status)
+    }
+
+    /// How long a request cancelled at its deadline is given to end: URLSession may never call back.
+    static let cancelGrace: TimeInterval = 2
+
+    /// Waits until a request ends (`done`), at most `deadline` seconds when one is given: past it,
+    /// cancels the request and waits at most `cancelGrace` more. False when the deadline passed.
+    static func waitForAnswer(_ done: DispatchSemaphore, deadline: TimeInterval?, cancel: () -> Void) -> Bool {
+        guard let deadline else {
+            done.wait()
+            return true
+        }
+        guard done.wait(timeout: .now() + deadline) == .timedOut else { return true }
+        cancel()
+        _ = done.wait(timeout: .now() + cancelGrace)
+        return false
     }
 
     /// Words a transport error: the homeserver's URL, and whether it was TLS or the network.
