@@ -47,4 +47,18 @@ final class MatrixSendRetryTests: XCTestCase {
         XCTAssertEqual(empty.next(after: MatrixError(.malformed, "sending returned no event id")),
                        .notSent("sending returned no event id (3 tries; it may have reached the room)"))
     }
+
+    func testATimeoutWhileTheServerIsNotHeardFromIsWaitedOutWithoutEnd() {
+        var timedOut = MatrixError(.unreachable, "homeserver did not answer in time")
+        timedOut.timedOut = true
+        var retry = MatrixSendRetry()
+        for attempt in 1...20 {
+            guard case .retry = retry.next(after: timedOut, inTouch: false) else { return XCTFail("given up after \(attempt) tries") }
+        }
+        // An answer without an event id is the server's own, heard or not.
+        var empty = MatrixSendRetry()
+        for _ in 1..<MatrixSendRetry.unansweredLimit { _ = empty.next(after: MatrixError(.malformed, "sending returned no event id"), inTouch: false) }
+        XCTAssertEqual(empty.next(after: MatrixError(.malformed, "sending returned no event id"), inTouch: false),
+                       .notSent("sending returned no event id (3 tries; it may have reached the room)"))
+    }
 }

@@ -161,4 +161,29 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         XCTAssertTrue(app.deliveries.isEmpty)
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
     }
+
+    func testASendTimingOutWhileTheServerIsNotHeardFromWaitsWithoutGivingUp() throws {
+        let homeserver = try UnansweringHomeserver(answer: nil)
+        defer { homeserver.stop() }
+        let environment = temporaryDataEnvironment()
+        let (bo, ann, room) = try twoUsersInARoom("Network gone", on: try server)
+        try bo.other.sendText(roomID: room, body: "post")
+        try open(room, as: ann, environment: environment).stop()   // leaves the offline copy
+        // Reopened from the offline copy with the network gone: neither the sync nor a send is answered.
+        let away = MatrixClient(homeserver: homeserver.url, accessToken: ann.account.accessToken)
+        let source = try MatrixThreadSource(client: away, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                            me: ann.account.userID, environment: environment)
+        defer { source.stop() }
+        source.sendTimeout = 1
+        let sent = comment(by: ann, "written with the network gone")
+        XCTAssertEqual(source.send(sent), .pending)
+        // Attempts of 1 s after waits of 1, 2 and 4 s: the fourth starts about 10 s in.
+        var sends: [String] { homeserver.requests.filter { $0.contains("/send/") } }
+        let deadline = Date().addingTimeInterval(30)
+        while sends.count <= MatrixSendRetry.unansweredLimit, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        XCTAssertGreaterThan(sends.count, MatrixSendRetry.unansweredLimit, "still tried: \(homeserver.requests)")
+        let failures = source.takeUpdates().filter { if case .sendFailed = $0 { true } else { false } }
+        XCTAssertTrue(failures.isEmpty, "the network's absence only delays it: \(failures)")
+        XCTAssertEqual(try outbox(of: ann, in: room, environment: environment).unsent().map(\.notSent), [nil])
+    }
 }

@@ -24,10 +24,12 @@ struct MatrixSendRetry: Sendable {
     private var wait = 1.0
     private var unanswered = 0
 
-    /// Decides after an attempt failed with `error`.
-    mutating func next(after error: Error) -> Next {
+    /// Decides after an attempt failed with `error`; `inTouch` says whether the server was heard
+    /// from lately (a sync answered): only then does a timeout say it took the request and gave
+    /// nothing back, else the network may be gone, which only delays the comment.
+    mutating func next(after error: Error, inTouch: Bool = true) -> Next {
         guard let error = error as? MatrixError else { return .notSent("\(error)") }
-        if error.isUnanswered {
+        if error.isUnanswered, inTouch || !error.timedOut {
             unanswered += 1
             if unanswered >= Self.unansweredLimit {
                 // Taken and never answered usably, a try may still have been posted.

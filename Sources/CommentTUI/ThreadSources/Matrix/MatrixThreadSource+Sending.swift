@@ -79,6 +79,7 @@ extension MatrixThreadSource {
         while !stopped {
             do {
                 let eventID = try sendAttempt(client, roomID, transactionID, content, sendTimeout)
+                locked { heardFrom = Date() }
                 try? outbox?.markSent(transactionID, event: eventID)
                 // Confirmed by whichever comes first, this answer or the sync's echo (matched by
                 // `unsigned.transaction_id`): a resend after a restart may get no echo at all.
@@ -89,7 +90,7 @@ extension MatrixThreadSource {
                 return
             } catch {
                 if stopped || (error as? MatrixError)?.kind == .cancelled { return }
-                switch retry.next(after: error) {
+                switch retry.next(after: error, inTouch: isInTouch) {
                 case .retry(let seconds):
                     if !pause(seconds) { return }
                 case .notSent(let reason):
@@ -97,6 +98,12 @@ extension MatrixThreadSource {
                 }
             }
         }
+    }
+
+    /// Whether the homeserver was heard from lately: the connection is live and a sync answered
+    /// within a long poll and a margin (a quiet room's sync answers at least that often).
+    var isInTouch: Bool {
+        locked { connection == .live && heardFrom.map { Date().timeIntervalSince($0) < Double(Self.pollSeconds + 15) } == true }
     }
 
     /// Leaves a comment not sent, for good until the reader acts: kept so, with the reason, in

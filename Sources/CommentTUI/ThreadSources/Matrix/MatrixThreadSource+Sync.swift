@@ -30,6 +30,7 @@ extension MatrixThreadSource {
                 // The server answered: live from here, before what it brought is reported, so
                 // the status bar never says offline over comments that just arrived.
                 delay = 1
+                locked { heardFrom = Date() }
                 setConnection(.live)
                 try apply(sync: answer)
             } catch let error as MatrixError {
