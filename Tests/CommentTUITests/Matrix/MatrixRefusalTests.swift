@@ -210,4 +210,34 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
         XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "written after the kick" }.count, 1)
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
     }
+
+    func testCommentsSentAfterTheSessionEndedStayQueuedAndItIsSaidOnce() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Signed out", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        let source = try open(room, as: ann, environment: environment)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        // Logged out elsewhere: every request of this device is answered 401 M_UNKNOWN_TOKEN.
+        try ann.other.call("POST", "/_matrix/client/v3/logout", body: [:])
+        pilot.type("after the logout")
+        pause(pilot, source)
+        pilot.press(.enter)
+        try pump(pilot, source, "the log-in message") { pilot.app.message?.contains("log in again") == true }
+        pilot.type("and another")
+        pause(pilot, source)
+        pilot.press(.enter)
+        var said: [String] = []
+        for _ in 0..<3 {
+            Thread.sleep(forTimeInterval: 1)
+            for case .problem(let text) in source.takeUpdates() { said.append(text) }
+        }
+        XCTAssertEqual(said, [], "said once, not for every comment")
+        XCTAssertFalse(screenHas(pilot, "not sent"), "\(pilot.lines)")
+        XCTAssertTrue(source.notSentReasons.isEmpty, "\(source.notSentReasons)")
+        let waiting = try outbox(of: ann, in: room, environment: environment).unsent()
+        XCTAssertEqual(waiting.map(\.body), ["after the logout", "and another"])
+        XCTAssertEqual(waiting.map(\.notSent), [nil, nil], "queued for the next start, not refused")
+    }
 }

@@ -61,4 +61,10 @@ final class MatrixSendRetryTests: XCTestCase {
         XCTAssertEqual(empty.next(after: MatrixError(.malformed, "sending returned no event id"), inTouch: false),
                        .notSent("sending returned no event id (3 tries; it may have reached the room)"))
     }
+
+    func testAnEndedSessionStopsSendingWithoutRefusing() {
+        var retry = MatrixSendRetry()
+        XCTAssertEqual(retry.next(after: serverError(401, "M_UNKNOWN_TOKEN")),
+                       .signedOut("the session has ended on the server; log in again"))
+    }
 }

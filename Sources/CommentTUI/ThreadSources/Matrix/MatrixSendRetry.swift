@@ -14,6 +14,9 @@ struct MatrixSendRetry: Sendable {
         case retry(after: Double)
         /// Stop: the comment is not sent, for this reason.
         case notSent(String)
+        /// Stop sending anything: the session has ended on the server (the comment stays queued,
+        /// for the next start after logging in again).
+        case signedOut(String)
     }
 
     /// Attempts without a usable answer before the comment is given up on.
@@ -29,6 +32,7 @@ struct MatrixSendRetry: Sendable {
     /// nothing back, else the network may be gone, which only delays the comment.
     mutating func next(after error: Error, inTouch: Bool = true) -> Next {
         guard let error = error as? MatrixError else { return .notSent("\(error)") }
+        if error.errcode == "M_UNKNOWN_TOKEN" { return .signedOut(error.message) }
         if error.isUnanswered, inTouch || !error.timedOut {
             unanswered += 1
             if unanswered >= Self.unansweredLimit {

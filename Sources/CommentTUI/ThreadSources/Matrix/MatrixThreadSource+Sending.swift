@@ -75,6 +75,8 @@ extension MatrixThreadSource {
     /// server that never answers usably is given a few tries (`MatrixSendRetry`).
     private func deliver(_ content: JSONValue, entry: CommentOutbox.Entry) {
         let transactionID = entry.txn
+        // Signed out: it waits, queued in the outbox, for a start after logging in again.
+        if locked({ isSignedOut }) { return }
         var retry = MatrixSendRetry()
         while !stopped {
             do {
@@ -95,6 +97,8 @@ extension MatrixThreadSource {
                     if !pause(seconds) { return }
                 case .notSent(let reason):
                     return refuse(entry, reason: reason)
+                case .signedOut(let message):
+                    return signedOut(message)
                 }
             }
         }
@@ -104,6 +108,16 @@ extension MatrixThreadSource {
     /// within a long poll and a margin (a quiet room's sync answers at least that often).
     var isInTouch: Bool {
         locked { connection == .live && heardFrom.map { Date().timeIntervalSince($0) < Double(Self.pollSeconds + 15) } == true }
+    }
+
+    /// The server ended the session (401 `M_UNKNOWN_TOKEN`): nothing more is sent, and what
+    /// waits stays queued, not refused, so the next start after logging in sends it. Said once.
+    private func signedOut(_ message: String) {
+        let first = locked { () -> Bool in
+            defer { isSignedOut = true }
+            return !isSignedOut
+        }
+        if first { report([.problem(message)]) }
     }
 
     /// Leaves a comment not sent, for good until the reader acts: kept so, with the reason, in

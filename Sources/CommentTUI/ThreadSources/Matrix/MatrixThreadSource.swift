@@ -66,6 +66,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// When the homeserver last answered (the opening, a sync, a send): a send's timeout counts
     /// against it only while it is heard from (`isInTouch`).
     var heardFrom: Date?
+    /// The server ended the session (a send was answered `M_UNKNOWN_TOKEN`): nothing more is sent.
+    var isSignedOut = false
     /// Seconds one send attempt waits for the server's answer.
     var sendTimeout: TimeInterval = 20
     /// One send attempt, returning the event id (tests put a misbehaving homeserver here).
