@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ScrollEngine
 @testable import ThreadModel
 @testable import CommentTUI
 
@@ -96,7 +97,8 @@ final class LockedAppendTests: XCTestCase {
         lock.release()
         let mine = try XCTUnwrap(app.allComments.last?.id)
         XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } })
-        _ = app.update(.key(KeyPress(.character("x"), .alt)))
+        _ = app.update(.key(KeyPress(.character("x"), .alt)), at: app.now + 1.0)
+        _ = app.update(.key(KeyPress(.character("x"), .alt)), at: app.now + 1.0)   // none selected: the second confirms
         XCTAssertFalse(app.allComments.contains { $0.id == mine })
         app.keepUnsentInDraft()
         XCTAssertEqual(app.composer.draft.markdown, "", "discarded, so not brought back into the draft")

@@ -22,6 +22,8 @@ public final class CommentApp {
     let scrollEvents = ScrollEventLog()
     /// Our comments not in the thread yet (sending, or failed and kept for a retry), by id.
     var deliveries: [String: CommentDelivery] = [:]
+    /// A first Alt-X with no comment not sent selected: the one it would discard, and when.
+    var discardAsked: (id: String, at: ScrollInstant)?
     /// The comment the draft answers (Alt-R), until it is sent.
     var replyingTo: String?
     /// How the source is connected, when it is on a server.
