@@ -69,7 +69,8 @@ struct FeedView {
             case .header(let row):
                 // Ours not in the thread yet are nothing the read marker could stand on: a refused
                 // one left last would hold it (and the receipt) back for good.
-                if case .success(let c) = comment.comment, delivery(c.id) != nil {} else { drawn.lastHeaderShown = position.comment }
+                let isOursUnsent = if case .success(let c) = comment.comment { delivery(c.id) != nil } else { false }
+                if !isOursUnsent { drawn.lastHeaderShown = position.comment }
                 if case .success(let c) = comment.comment, let header = comment.header {
                     var x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
                     if row == 0, let state = delivery(c.id) {
