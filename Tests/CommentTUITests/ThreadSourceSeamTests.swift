@@ -101,6 +101,16 @@ final class ThreadSourceSeamTests: XCTestCase {
         XCTAssertEqual(source.sent.last?.body, "first try\n\nand more")
     }
 
+    func testOpeningWithCommentsNotSentSaysTheOldestsReason() throws {
+        let source = try QueuedThreadSource(thread: ThreadFixture.numbered(3).thread)
+        // Many, so an order other than theirs (a dictionary's) would show up.
+        let waiting = (1...12).map { Comment(id: "w\($0)", author: ThreadFixture.ann.id, created: ThreadFixture.start, body: "waiting \($0)") }
+        source.unsentComments = waiting
+        source.notSentReasons = Dictionary(uniqueKeysWithValues: waiting.map { ($0.id, "reason \($0.body)") })
+        let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 40, rows: 12)
+        XCTAssertEqual(app.message, "12 comments not sent: reason waiting 1 — Enter retries · Alt-T edits · Alt-X discards")
+    }
+
     func testAltXWithNoCommentNotSentSelectedDiscardsOnlyWhenPressedAgainWithin3Seconds() throws {
         let (pilot, source) = try queued(.numbered(3))
         pilot.type("keep me\n")

@@ -83,8 +83,9 @@ public final class CommentApp {
         scrollEvents.observe(feed.scroll.model)
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
         restoreReadMarker(source.loadReadMarker())
-        if let reason = notSent.values.first {
-            overlays.show(Self.notSentNotice(VisibleText.escape(reason), count: notSent.count), error: true)
+        // The reason said is the oldest's, as the keys act on it first.
+        if let oldest = notSentTarget, case .failed(let reason) = deliveries[oldest.comment.id] {
+            overlays.show(Self.notSentNotice(reason, count: notSent.count), error: true)
         }
         feed.delivery = { [unowned self] in self.deliveries[$0] }
         reportOpeningProblems(source.openingProblems)
