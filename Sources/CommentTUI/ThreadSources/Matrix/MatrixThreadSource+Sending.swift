@@ -123,19 +123,22 @@ extension MatrixThreadSource {
     /// Leaves a comment not sent, for good until the reader acts: kept so, with the reason, in
     /// the outbox (the next start shows it so, and does not send it blindly).
     private func refuse(_ entry: CommentOutbox.Entry, reason: String) {
-        // Its echo came while the last attempts went unanswered: it is in the room after all.
-        if let event = locked({ timeline.eventID(forComment: entry.txn) }) {
-            try? outbox?.markSent(entry.txn, event: event)
-            if let comment = locked({ sending.removeValue(forKey: entry.txn) }) { remember(sent: comment) }
-            return
-        }
         var kept = entry
         kept.notSent = reason
-        try? outbox?.markRefused(entry.txn, reason: reason)
-        locked {
+        // Its echo may have come while the last attempts went unanswered: it is in the room after
+        // all. Looked at and recorded under one lock, so an echo applied later finds it refused.
+        let echoed = locked { () -> String? in
             sending[entry.txn] = nil
+            if let event = timeline.eventID(forComment: entry.txn) { return event }
             refused[entry.txn] = kept
+            return nil
         }
+        if let echoed {
+            try? outbox?.markSent(entry.txn, event: echoed)
+            return remember(sent: entry.comment)
+        }
+        // A `sent` record written meanwhile (`confirmGivenUp`) still wins over this one.
+        try? outbox?.markRefused(entry.txn, reason: reason)
         report([.sendFailed(commentID: entry.txn, reason: reason)])
     }
 
