@@ -13,6 +13,8 @@ public struct ThreadFixture {
     /// The two users of the numbered thread; ann is the reader unless another is chosen.
     public static let ann = User(id: "u1", handle: "ann", name: "Ann")
     public static let bo = User(id: "u2", handle: "bo", name: "Bo 日本")
+    /// A third user, who reads a thread the other two wrote (none of its comments is theirs).
+    public static let cy = User(id: "u3", handle: "cy", name: "Cy")
 
     /// The thread: header, users, comments.
     public var thread: CommentThread
@@ -38,6 +40,14 @@ public struct ThreadFixture {
                                 created: start.addingTimeInterval(Double(i) * 60), body: "comment number \(i)"))
         }
         return fixture
+    }
+
+    /// The same thread read by `reader`, who joins it.
+    public func read(by reader: User) -> ThreadFixture {
+        var copy = self
+        copy.thread.add(reader)
+        copy.me = reader.id
+        return copy
     }
 
     /// Adds a comment.

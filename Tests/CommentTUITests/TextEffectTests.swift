@@ -163,7 +163,7 @@ final class TextEffectTests: XCTestCase {
     }
 
     func testAltUFlashesTheFirstUnreadHeaderOnce() {
-        var fixture = ThreadFixture.numbered(30)
+        var fixture = ThreadFixture.numbered(30).read(by: ThreadFixture.cy)
         fixture.label = "flash"
         let pilot = fixture.pilot(columns: 60, rows: 16)
         pilot.app.restore(ReadMarker(commentID: "c10", position: 9))

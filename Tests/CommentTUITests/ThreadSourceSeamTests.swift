@@ -36,6 +36,17 @@ final class ThreadSourceSeamTests: XCTestCase {
         XCTAssertTrue(pilot.screen.plainLines.contains("   from another server"), "\(pilot.screen.plainLines)")
     }
 
+    /// A comment held because the thread stopped taking comments (an encrypted room) is not
+    /// offered a retry that would be refused.
+    func testAHeldCommentIsNotOfferedARetry() throws {
+        let (pilot, source) = try queued(.numbered(3))
+        pilot.type("typed as the room was encrypted\n")
+        source.deliver(.sendingHeld("no sending here"))
+        source.deliver(.sendFailed(commentID: source.sent[0].id, reason: "held in the outbox"))
+        pilot.app.sourceIsReady()
+        XCTAssertEqual(pilot.app.message, "not sent: held in the outbox — Alt-T edits · Alt-X discards")
+    }
+
     func testASentCommentIsPendingUntilTheSourceConfirmsIt() throws {
         let (pilot, source) = try queued(.numbered(3))
         pilot.type("hello\n")

@@ -15,5 +15,10 @@ func describe(_ update: ThreadUpdate) -> String {
     case .problem(let message): "problem \(message)"
     case .connection(let state): "connection \(state)"
     case .typing(let users): "typing " + users.joined(separator: " ")
+    case .sendingHeld(let notice): "held: \(notice)"
+    case .membersChanged(let joined, let left): "members joined " + joined.joined(separator: " ") + " left " + left.joined(separator: " ")
+    case .headerChanged(let title, _): "header " + title
+    case .replyTargetLoaded(let id, let comment): "reply target \(id) " + (comment == nil ? "missing" : "loaded")
+    case .caughtUp: "caught up"
     }
 }

@@ -7,7 +7,7 @@ import CommentTUITestSupport
 /// The read marker, the "new" divider, Alt-U, and the bell for mentions.
 final class UnreadTests: XCTestCase {
     func testAMarkerPutsTheDividerAboveTheFirstUnreadAndAltUGoesThere() {
-        let (app, screen) = ThreadFixture.numbered(30).open(rows: 14)
+        let (app, screen) = ThreadFixture.numbered(30).read(by: ThreadFixture.cy).open(rows: 14)
         app.restore(ReadMarker(commentID: "c10", position: 9))
         XCTAssertEqual(app.feed.firstUnread, 10)
         screen.show(app)
@@ -58,6 +58,62 @@ final class UnreadTests: XCTestCase {
         try app.readMarker!.save(files)
         XCTAssertEqual(ReadMarker.load(files), ReadMarker(commentID: "c30", position: 29))
         XCTAssertTrue(files.path(for: "read.json").hasPrefix(directory.path + "/comment-tui/state/t.jsonl-"))
+    }
+
+    /// Opening at the newest of 20 unread comments reads none of those never shown; Alt-U
+    /// reads what it brings to the screen, and paging down (a second between pages) the rest.
+    func testTheMarkerMovesOnlyOverCommentsThatWereOnScreen() {
+        let pilot = ThreadFixture.numbered(30).read(by: ThreadFixture.cy).pilot(columns: 40, rows: 14)
+        pilot.app.restore(ReadMarker(commentID: "c10", position: 9))
+        pilot.settle()
+        XCTAssertTrue(pilot.lines.contains { $0.hasSuffix("comment number 30") })
+        XCTAssertEqual(pilot.app.readMarker, ReadMarker(commentID: "c10", position: 9), "c11…c2x were never on screen")
+        pilot.press(KeyPress(.character("u"), .alt))
+        pilot.advance(by: 1)
+        pilot.runFrames()
+        let shown = pilot.lines.compactMap { line in line.range(of: "comment number ").flatMap { Int(line[$0.upperBound...]) } }
+        XCTAssertEqual(shown.first, 11, pilot.lines.joined(separator: "\n"))
+        XCTAssertEqual(pilot.app.readMarker?.commentID, "c\(shown.max() ?? 0)", "up to the screen's last, no further")
+        for _ in 0..<15 where !pilot.app.feed.isFollowingBottom {
+            pilot.press(.pageDown)
+            pilot.advance(by: 1)
+            pilot.runFrames()
+        }
+        XCTAssertEqual(pilot.app.readMarker, ReadMarker(commentID: "c30", position: 29))
+    }
+
+    /// A jump's frames in flight are not reading: Ctrl-Home from the newest reads only the top.
+    func testCommentsFlyingPastInAJumpAreNotRead() {
+        let pilot = ThreadFixture.numbered(30).read(by: ThreadFixture.cy).pilot(columns: 40, rows: 14)
+        pilot.app.restore(ReadMarker(commentID: "c1", position: 0))
+        pilot.press(.ctrlHome)
+        pilot.runFrames()
+        pilot.press(.ctrlEnd)
+        pilot.runFrames()
+        XCTAssertTrue(pilot.lines.contains { $0.hasSuffix("comment number 30") })
+        let marker = pilot.app.readMarker?.position ?? 99
+        XCTAssertLessThan(marker, 8, "read only what stood still at the top: \(marker)")
+    }
+
+    /// The reader's own comments after the marker were read when written: the divider goes
+    /// below the last of them, and `N unread` counts only what follows.
+    func testTheReadersOwnCommentsNeverSitBelowTheDivider() {
+        let fixture = ThreadFixture(title: "Own", users: [ThreadFixture.cy, ThreadFixture.bo])
+            .adding((1...10).map { "before \($0)" }, by: ThreadFixture.bo.id)
+            .adding(["answered elsewhere"], by: ThreadFixture.bo.id)
+            .adding(["my answer"], by: ThreadFixture.cy.id)
+            .adding((1...6).map { "after \($0)" }, by: ThreadFixture.bo.id)
+        let marker = fixture.thread.comments[9]
+        XCTAssertEqual(marker.body, "before 10")
+        let pilot = fixture.pilot(columns: 40, rows: 14)
+        pilot.app.restore(ReadMarker(commentID: marker.id, position: 9))
+        XCTAssertEqual(pilot.app.message, "6 unread · Alt-U")
+        pilot.press(KeyPress(.character("u"), .alt))
+        pilot.settle()
+        let lines = pilot.lines
+        let divider = lines.firstIndex { $0.hasPrefix(" ─") && $0.contains(" new ") } ?? 0
+        XCTAssertTrue(lines[divider...].prefix(3).contains { $0.hasSuffix("after 1") }, lines.joined(separator: "\n"))
+        XCTAssertFalse(lines[divider...].contains { $0.hasSuffix("my answer") }, lines.joined(separator: "\n"))
     }
 
     func testACommentMentioningMeRingsTheBellOnce() {

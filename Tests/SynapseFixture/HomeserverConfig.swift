@@ -10,6 +10,9 @@ struct HomeserverConfig {
     var federationPort: Int?
     /// Limits kept, by key, instead of the lifted ones.
     var rateLimitOverrides: [String: String] = [:]
+    /// Top-level settings added as they are (YAML lines), for a test that needs the server set
+    /// up otherwise (`encryption_enabled_by_default_for_room_type: all`).
+    var extraSettings: [String] = []
 
     var configFile: URL { directory.appendingPathComponent("homeserver.yaml") }
     var logConfigFile: URL { directory.appendingPathComponent("log.yaml") }
@@ -180,6 +183,7 @@ struct HomeserverConfig {
         registration_shared_secret: "fixture-registration-\(UUID().uuidString)"
         form_secret: "fixture-form-\(UUID().uuidString)"
         \(rateLimits)
+        \(extraSettings.joined(separator: "\n"))
 
         """
     }

@@ -36,15 +36,22 @@ public final class SynapseServer: @unchecked Sendable {
     /// The TLS federation listener's port on 127.0.0.1 (part of `serverName`); nil: no federation.
     public let federationPort: Int?
 
+    /// Top-level homeserver settings added as they are (YAML lines).
+    public let settings: [String]
+
     /// A server that will run as `serverName`, without federation; nothing is written or launched until `start()`.
     /// - Parameter rateLimits: limits to keep (for tests of HTTP 429); every other one is lifted.
-    public convenience init(serverName: String = "test.local", rateLimits: [String: String] = [:]) {
-        self.init(serverName: serverName, rateLimits: rateLimits, federationPort: nil)
+    /// - Parameter settings: top-level settings added as they are (YAML lines), for a server set
+    ///   up otherwise (`encryption_enabled_by_default_for_room_type: all`).
+    public convenience init(serverName: String = "test.local", rateLimits: [String: String] = [:], settings: [String] = []) {
+        self.init(serverName: serverName, rateLimits: rateLimits, federationPort: nil, settings: settings)
     }
 
-    private init(serverName: String, rateLimits: [String: String], federationPort: Int?, keptIn kept: URL? = nil) {
+    private init(serverName: String, rateLimits: [String: String], federationPort: Int?, keptIn kept: URL? = nil,
+                 settings: [String] = []) {
         self.serverName = serverName
         self.rateLimits = rateLimits
+        self.settings = settings
         self.federationPort = federationPort
         keepsDirectory = kept != nil
         directory = kept ?? FileManager.default.temporaryDirectory
@@ -180,7 +187,7 @@ public final class SynapseServer: @unchecked Sendable {
 
     private func configuration(port: Int) -> HomeserverConfig {
         HomeserverConfig(serverName: serverName, port: port, directory: directory, federationPort: federationPort,
-                         rateLimitOverrides: rateLimits)
+                         rateLimitOverrides: rateLimits, extraSettings: settings)
     }
 
     /// Polls `/_matrix/client/versions` every 50 ms; throws with the logs if Synapse exits or stays silent.

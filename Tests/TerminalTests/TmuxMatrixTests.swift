@@ -129,4 +129,49 @@ final class TmuxMatrixTests: XCTestCase {
         try terminal.keys("C-c")
         try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }
     }
+
+    func testARoomSwitchedToEncryptionInATerminalTakesNoPlaintextAndAnInviteToOneIsNotTaken() throws {
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")
+        let bo = try server.register(localpart: "bo-\(suffix)", password: "pw-bo", displayName: "Bo")
+        let boClient = server.client(for: bo)
+        let roomID = try boClient.createRoom(name: "Soon secret", preset: .publicChat, alias: "soon-\(suffix)")
+        try boClient.sendText(roomID: roomID, body: "The post")
+        let terminal = try TmuxSession(columns: 90, rows: 20)
+        try open("matrix:#soon-\(suffix):\(server.serverName)", as: "ann-\(suffix)", password: "pw-ann", in: terminal)
+
+        // Another client switches encryption on and sends an encrypted message.
+        try boClient.sendState(roomID: roomID, type: "m.room.encryption", content: ["algorithm": "m.megolm.v1.aes-sha2"])
+        try boClient.send(roomID: roomID, content: ["algorithm": "m.megolm.v1.aes-sha2", "ciphertext": "AwgAEpAB+made/up",
+                                                    "session_id": "s", "sender_key": "k", "device_id": "D"], type: "m.room.encrypted")
+        let shown = try terminal.waitFor("the switch and the encrypted message in place") { screen in
+            screen.contains { $0.contains("switched on end-to-end encryption") } && screen.contains { $0.contains("🔒 encrypted — cannot be read yet") }
+        }
+        XCTAssertTrue(shown[0].contains("Soon secret") && shown[0].contains("🔒 encrypted"), "\(shown)")
+        XCTAssertTrue(shown.contains { $0.hasPrefix("› 🔒 end-to-end encrypted: comment-tui cannot send here yet") }, "\(shown)")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.literal("this must stay on this machine")
+        try terminal.keys("Enter")
+        let refused = try terminal.waitFor("the refusal") { $0.last?.contains("not sent, draft kept") == true }
+        XCTAssertTrue(refused.contains { $0.hasPrefix("› this must stay on this machine") }, "the draft stays: \(refused)")
+        // Whatever the client might have sent has landed once a later message of Bo's is on screen.
+        try boClient.sendText(roomID: roomID, body: "Bo after the refusal")
+        try terminal.waitFor("Bo's later message") { $0.contains { $0.contains("Bo after the refusal") } }
+        XCTAssertFalse(try boClient.messageBodies(roomID: roomID).contains("this must stay on this machine"))
+        try terminal.keys("C-c")
+        try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }
+
+        // An invite to an encrypted room: not joined without --join-encrypted.
+        let invited = try boClient.createRoom(name: "Invited", preset: .privateChat, invite: [ann.userID],
+                                              initialState: [["type": "m.room.encryption", "state_key": "", "content": ["algorithm": "m.megolm.v1.aes-sha2"]]])
+        try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:\(invited)'; echo EXIT=$?")
+        let answer = try terminal.waitFor("the refusal to join") { $0.contains { $0.contains("EXIT=1") } }
+        XCTAssertTrue(answer.joined(separator: " ").contains("--join-encrypted"), "\(answer)")
+        try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:\(invited)' --join-encrypted; echo EXIT=$?")
+        try terminal.waitFor("the room open, read-only") { screen in
+            screen[0].contains("Invited") && screen[0].contains("🔒 encrypted") && screen.last?.contains("live") == true
+        }
+        try terminal.keys("C-c")
+        try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }
+    }
 }

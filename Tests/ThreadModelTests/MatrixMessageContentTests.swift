@@ -30,9 +30,29 @@ final class MatrixMessageContentTests: XCTestCase {
                        "<p><strong>bold</strong> <em>it</em> <del>gone</del> <code>x&lt;y</code> <a href=\"https://x.org/?a=1&amp;b=2\">site</a></p>")
     }
 
-    func testEscapesAndEntitiesNeedHTMLToo() {
-        // The plain body would show the backslashes and `&amp;`; the HTML shows what we show.
-        XCTAssertEqual(content("a \\*b\\* &amp; \"c\"").formattedBody, "<p>a *b* &amp; &quot;c&quot;</p>")
+    func testThePlainBodyHasNoEscapesAndNoHandlesOfOurs() {
+        // What the escapes and entities stand for is what a plain reader sees: no HTML needed.
+        let escaped = content("a \\*b\\* &amp; \"c\" \\@alice")
+        XCTAssertEqual(escaped.body, "a *b* & \"c\" @alice")
+        XCTAssertNil(escaped.formattedBody)
+        // A handle is ours alone: the body names the user, by display name else Matrix id.
+        let mentions = MatrixMessageContent(markdown: "ask @alice and @bob **now**", handles: MatrixHTMLReaderTests.userID(for:),
+                                            displayName: { $0 == "@alice:example.org" ? "Alice A." : $0 })
+        XCTAssertEqual(mentions.body, "ask Alice A. and @bob:example.org **now**")
+        XCTAssertEqual(content("> quote\n> > deeper\n\n- a\n- b [x](https://x.org) <https://y.org>\n\n```\ncode\n```").body,
+                       "> quote\n>\n> > deeper\n\n- a\n- b x (https://x.org) https://y.org\n\n```\ncode\n```")
+    }
+
+    func testAReplyMentionsTheRepliedToSenderNotWhomItsQuoteNames() {
+        let reply = MatrixMessageContent(markdown: "> @bob said so\n\n@alice sure", handles: MatrixHTMLReaderTests.userID(for:),
+                                         displayName: { self.names[$0] }, replyTo: "$e", replyToSender: "@carol:example.org")
+        XCTAssertEqual(reply.userIDsMentioned, ["@alice:example.org", "@carol:example.org"])
+        XCTAssertEqual(reply.body, "> Bob <B> & \"Co\" said so\n\nAlice A. sure")
+        // Not a reply: a quote's mention is a mention.
+        XCTAssertEqual(content("> @bob said so").userIDsMentioned, ["@bob:example.org"])
+    }
+
+    func testControlsAndTagsInFormattedTextAreEscapedInTheHTML() {
         XCTAssertEqual(content("**\u{1B}[31m** <script>").formattedBody, "<p><strong>␛[31m</strong> &lt;script&gt;</p>")
     }
 
@@ -69,7 +89,7 @@ final class MatrixMessageContentTests: XCTestCase {
     func testJSONSerializes() throws {
         let data = try JSONSerialization.data(withJSONObject: content("**a** @alice", replyTo: "$e").json, options: [.sortedKeys])
         XCTAssertEqual(String(decoding: data, as: UTF8.self),
-                       #"{"body":"**a** @alice","format":"org.matrix.custom.html","formatted_body":"<p><strong>a<\/strong> <a href=\"https:\/\/matrix.to\/#\/@alice:example.org\">Alice A.<\/a><\/p>","m.mentions":{"user_ids":["@alice:example.org"]},"m.relates_to":{"m.in_reply_to":{"event_id":"$e"}},"msgtype":"m.text"}"#)
+                       #"{"body":"**a** Alice A.","format":"org.matrix.custom.html","formatted_body":"<p><strong>a<\/strong> <a href=\"https:\/\/matrix.to\/#\/@alice:example.org\">Alice A.<\/a><\/p>","m.mentions":{"user_ids":["@alice:example.org"]},"m.relates_to":{"m.in_reply_to":{"event_id":"$e"}},"msgtype":"m.text"}"#)
         let empty = try JSONSerialization.data(withJSONObject: content("plain").json, options: [.sortedKeys])
         XCTAssertEqual(String(decoding: empty, as: UTF8.self), #"{"body":"plain","m.mentions":{},"msgtype":"m.text"}"#)
     }

@@ -60,11 +60,11 @@ extension CommentApp {
         case .dismiss:
             if !feed.clearSelection() { overlays.clearMessage() }
         case .scrollFeed(let key): feed.handle(.key(key))
-        case .feedToTop: feed.scrollToTop()
+        case .feedToTop: seekTop()
         case .feedToBottom: feed.scrollToBottom()
         case .homeOrFeedTop:
             guard composer.draft.isEmpty else { return nil }
-            feed.scrollToTop()
+            seekTop()
         case .endOrFeedBottom:
             guard composer.draft.isEmpty else { return nil }
             feed.scrollToBottom()
@@ -74,6 +74,7 @@ extension CommentApp {
         case .toggleExpanded: apply(feed.toggleExpandedSelection())
         case .openLink: apply(feed.openSelectedLink())
         case .reply: startReply()
+        case .jumpToReplied: jumpToSelectedReply()
         case .search:
             mentions.close()  // the list would cover the matches
             apply(feed.startSearch())

@@ -36,12 +36,13 @@ extension CommentApp {
         if let picker = mentions.picker { MentionPickerView(picker: picker).draw(into: &buffer) }
         if overlays.showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
         let postLinks = HeaderView(thread: comments.thread, commentCount: comments.commentCount, layout: feed.threadHeader,
-                                   shownRows: feed.scroll.postRowsShown, ownUserID: me.id)
+                                   shownRows: feed.scroll.postRowsShown, ownUserID: me.id,
+                                   notice: sendingHeld == nil ? nil : "🔒 encrypted", countsLoadedOnly: comments.hasOlder)
             .draw(into: &buffer, width: size.columns)
         shown.links.formUnion(postLinks)
         buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)
         let cursor = feed.search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
-            ?? ComposerView(window: composer.window(handles: comments.handleID)).draw(into: &buffer, rect: r.composer)
+            ?? ComposerView(window: composer.window(handles: comments.handleID), placeholder: sendingHeld).draw(into: &buffer, rect: r.composer)
         StatusBarView(
             handle: me.handle, threadLabel: source.label, phase: phaseUnderPointer.rawValue, position: feed.position,
             newCount: feed.newCount, message: message, isError: isError,

@@ -47,13 +47,21 @@ extension CommentApp {
             case .usersChanged(let users):
                 comments.add(users)
                 usersChanged = true
+            case .membersChanged(let joined, let left):
+                comments.membersChanged(joined: joined, left: left)
+                mentions.usersChanged()
+            case .headerChanged(let title, let body):
+                comments.retitle(title, body: body)
+                feed.invalidateLayouts()
             case .commentsAppended(let list):
                 // Runs of new comments go in together, above ours still on their way; an echo
                 // of ours between them puts it where it landed.
                 var fresh: [Comment] = []
                 func insertFresh() {
                     guard !fresh.isEmpty else { return }
-                    feed.commentsInserted(fresh.count, at: comments.insert(fresh), countAsNew: true)
+                    let at = comments.insert(fresh)
+                    feed.commentsInserted(fresh.count, at: at, countAsNew: true)
+                    if let other = fresh.firstIndex(where: { $0.author != me.id }) { feed.unreadArrived(at: at + other) }
                     added += fresh.count
                     fresh = []
                 }
@@ -65,18 +73,27 @@ extension CommentApp {
                     }
                     fresh.append(comment)
                     guard comment.author != me.id else { continue }
-                    let mentioned = mentionsMe(comment)
+                    let mentioned = mentionsMe(comment) || source.callsForReader(comment)
                     if mentioned { overlays.ringBell() }
                     arrivals.append((comment, mentioned))
                 }
                 insertFresh()
             case .olderComments(let list, let hasMore):
+                // Ctrl-Home goes on to the post while the reader is still up there waiting.
+                let goesOnToTop = seeksTop && feed.anchor.comment < Self.olderPageMargin
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)
                 isLoadingOlder = false
+                seeksTop = goesOnToTop && hasMore
+                if goesOnToTop { feed.scrollToTop() }
+                if let id = seeksReplied { olderPageArrived(seeking: id, in: list, hasMore: hasMore) }
+            case .replyTargetLoaded(let id, let comment):
+                replyTargets[id] = comment ?? Comment(id: id, author: "", created: .distantPast, body: "")
+                feed.invalidateLayouts()
             case .gap(let id):
                 comments.appendGap(id: id)
                 feed.commentsAppended(1, countAsNew: false)
+                feed.unreadArrived(at: comments.count - 1)
             case .gapFilled(let id, let list, let closed):
                 if let change = comments.fillGap(id: id, with: list, closed: closed) {
                     feed.commentsReplaced(at: change.index, removed: change.removed, inserted: change.inserted)
@@ -92,13 +109,19 @@ extension CommentApp {
                 guard deliveries[id] != nil else { continue }
                 deliveries[id] = .failed(reason: reason)
                 feed.invalidateLayouts()
-                overlays.show(Self.notSentNotice(reason), error: true)
+                overlays.show(Self.notSentNotice(reason, retries: sendingHeld == nil), error: true)
             case .problem(let text):
                 overlays.show(text, error: true)
             case .connection(let state):
                 connection = state
             case .typing(let users):
                 typingUsers = users
+            case .sendingHeld(let notice):
+                sendingHeld = notice
+                overlays.show(notice, error: true)
+            case .caughtUp:
+                feed.catchUpEnded()
+                if let unreadNotice { overlays.show(unreadNotice) }
             case .reopened(let reason):
                 reopenThread()
                 usersChanged = true
@@ -182,7 +205,7 @@ extension CommentApp {
         switch source.send(comment) {
         case .failed(let reason):
             deliveries[id] = .failed(reason: reason)
-            overlays.show(Self.notSentNotice(reason), error: true)
+            overlays.show(Self.notSentNotice(reason, retries: sendingHeld == nil), error: true)
         case .confirmed:
             deliveries[id] = nil
             place(id)

@@ -7,9 +7,10 @@ import ThreadModel
 /// still waiting.
 extension CommentApp {
     /// What the status bar says of a comment not sent: the reason and the keys.
-    static func notSentNotice(_ reason: String, count: Int = 1) -> String {
+    static func notSentNotice(_ reason: String, count: Int = 1, retries: Bool = true) -> String {
         let what = count == 1 ? "not sent" : "\(count) comments not sent"
-        return "\(what): \(reason) — Enter retries · Alt-T edits · Alt-X discards"
+        // No retry where the thread takes no comments (a room switched to encryption).
+        return "\(what): \(reason) — " + (retries ? "Enter retries · " : "") + "Alt-T edits · Alt-X discards"
     }
 
     /// The reader's comments not sent, oldest first, by position.

@@ -30,8 +30,20 @@ public final class CommentApp {
     var connection: ConnectionState?
     /// Others typing now, by user id (from the source).
     var typingUsers: [String] = []
+    /// Why the thread takes no comments (an encrypted room), from the source: the empty
+    /// composer says it, the header marks the room.
+    var sendingHeld: String?
     /// Older comments were asked of the source and have not come yet.
     var isLoadingOlder = false
+    /// Ctrl-Home was pressed with history still on the server: each older page that arrives
+    /// while the feed is still at its top scrolls on, until the post.
+    var seeksTop = false
+    /// Comments replies answer, by id, once found among the loaded ones or fetched by the source.
+    var replyTargets: [String: Comment] = [:]
+    /// Targets asked of the source (each once), and the one Alt-J waits for in older pages.
+    var askedReplyTargets: Set<String> = []
+    var seeksReplied: String?
+    var replyPagesLoaded = 0
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
     static let olderPageMargin = FeedScroll.edgeMargin
     private(set) var size: (columns: Int, rows: Int)
@@ -75,19 +87,22 @@ public final class CommentApp {
             comments.appendWaiting(comment)
             deliveries[comment.id] = notSent[comment.id].map { .failed(reason: VisibleText.escape($0)) } ?? .sending
         }
+        sendingHeld = source.sendingHeld
         size = (columns, rows)
         composer = ComposerModel(columns: columns, rows: rows, clock: clock)
         mentions = MentionList(me: me.id, clock: clock)
         let regions = ScreenRegions(columns: columns, rows: rows, composerRows: 1, composerMaximum: composer.maximumRows)
         feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, clock: clock)
         scrollEvents.observe(feed.scroll.model)
+        feed.delivery = { [unowned self] in self.deliveries[$0] }
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
-        restoreReadMarker(source.loadReadMarker())
+        restoreReadMarker(source.loadReadMarker(), awaitsCatchUp: source.isCatchingUp)
         // The reason said is the oldest's, as the keys act on it first.
         if let oldest = notSentTarget, case .failed(let reason) = deliveries[oldest.comment.id] {
             overlays.show(Self.notSentNotice(reason, count: notSent.count), error: true)
         }
-        feed.delivery = { [unowned self] in self.deliveries[$0] }
+        feed.replyQuote = { [unowned self] in self.replyQuote(for: $0) }
+        feed.isPlaceholder = { [unowned self] in self.source.isPlaceholder($0) }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
         prepare()
@@ -135,6 +150,9 @@ public final class CommentApp {
         // Any key or paste stops a glide, as a touch does on a phone (clicks: `handleMouse`).
         if case .key = event { feed.stopMomentum() }
         if case .paste = event { feed.stopMomentum() }
+        // Ctrl-Home's walk to the post ends with any other input: the reader took over.
+        if case .key = event { seeksTop = false; seeksReplied = nil }
+        if case .mouse = event { seeksTop = false; seeksReplied = nil }
         switch event {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)
@@ -252,8 +270,8 @@ public final class CommentApp {
         prepare()
     }
 
-    private func restoreReadMarker(_ marker: ReadMarker?) {
-        feed.restore(marker)
+    private func restoreReadMarker(_ marker: ReadMarker?, awaitsCatchUp: Bool = false) {
+        feed.restore(marker, awaitsCatchUp: awaitsCatchUp)
         // Said at once, so the reader need not know Alt-U to find where they left off.
         if let unreadNotice { overlays.show(unreadNotice) }
     }
@@ -263,7 +281,9 @@ public final class CommentApp {
     /// `N unread · Alt-U` while comments after the read marker wait, nil otherwise.
     var unreadNotice: String? {
         guard let first = feed.firstUnread, first < comments.count else { return nil }
-        return "\(comments.count - first)" + Self.unreadSuffix
+        // A marker older than the loaded comments: more are unread on the server.
+        let more = feed.markerAboveLoaded != nil && comments.hasOlder ? "+" : ""
+        return "\(comments.count - first)" + more + Self.unreadSuffix
     }
 
     // MARK: Layout
@@ -303,6 +323,7 @@ public final class CommentApp {
         case .message(let text, let isError)?: overlays.show(text, error: isError)
         case .open(let url)?: open(url)
         case .readPost?: openPostReader()
+        case .jumpToReplied(let id)?: jumpToReplied(id)
         case nil: break
         }
     }

@@ -7,6 +7,7 @@ enum OpenCommand {
     static let usage = """
     Usage: comment-tui [FILE | ROOM] [--as HANDLE | --as @user:server] [--snap projected|debounce]
                       [--visibility-log LOG] [--private-receipts] [--no-cache] [--reduce-motion]
+                      [--join-encrypted]
            comment-tui new | post | generate | import-github | check | render | export | import ...
                                             (see VERB --help)
            comment-tui login | logout ...   (Matrix accounts)
@@ -23,6 +24,10 @@ enum OpenCommand {
                       in a room, send read receipts as m.read.private
       --no-cache      in a room, neither open from nor write the offline copy
                       ($XDG_CACHE_HOME/comment-tui/matrix/)
+      --join-encrypted
+                      join an end-to-end encrypted room you are not in (invited, or
+                      public; it opens read-only: comment-tui cannot encrypt yet);
+                      without it, it asks
       --snap projected|debounce
                       how the thread header snaps when scrolling stops half-way:
                       projected (default) picks the end as the gesture ends and moves
@@ -75,6 +80,7 @@ enum OpenCommand {
         var privateReceipts = false
         var usesCache = true
         var reduceMotion = false
+        var joinsEncrypted = false
     }
 
     /// `COMMENT_TUI_REDUCE_MOTION=1` does what `--reduce-motion` does.
@@ -82,7 +88,9 @@ enum OpenCommand {
 
     /// Parses the arguments; nil when `--help` or `--version` was answered.
     static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> Request? {
-        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"], flags: ["--version", "--private-receipts", "--no-cache", "--reduce-motion"], usage: usage)
+        let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"],
+                                              flags: ["--version", "--private-receipts", "--no-cache", "--reduce-motion", "--join-encrypted"],
+                                              usage: usage)
         if parsed.wantsHelp { try context.print(usage); return nil }
         if parsed.flags.contains("--version") { try context.print("comment-tui \(version)"); return nil }
         guard parsed.positionals.count <= 1 else {
@@ -91,6 +99,7 @@ enum OpenCommand {
         var request = Request(file: parsed.positionals.first, handle: parsed.value("--as"), visibilityLog: parsed.value("--visibility-log"))
         request.privateReceipts = parsed.flags.contains("--private-receipts")
         request.usesCache = !parsed.flags.contains("--no-cache")
+        request.joinsEncrypted = parsed.flags.contains("--join-encrypted")
         request.reduceMotion = parsed.flags.contains("--reduce-motion") || context.environment[reduceMotionVariable] == "1"
         switch parsed.value("--snap") {
         case nil, "projected": request.snapMode = .projected
@@ -102,12 +111,14 @@ enum OpenCommand {
     }
 
     /// Finds (installing the demo when no file is named) and reads the thread, and picks the user.
-    static func resolve(file: String?, handle: String?, context: CommandContext, usesCache: Bool = true) throws -> Target {
+    static func resolve(file: String?, handle: String?, context: CommandContext, usesCache: Bool = true,
+                        joinsEncrypted: Bool = false) throws -> Target {
         if let file, let room = try RoomOpener.address(file) {
             if let handle, !handle.hasPrefix("@") {
                 throw CommandFailure("in a room, --as takes a Matrix user id (@user:server), not '\(VisibleText.escape(handle))'")
             }
-            let source = try RoomOpener.open(room, as: handle, context: context, follows: true, usesCache: usesCache)
+            let source = try RoomOpener.open(room, as: handle, context: context, follows: true, usesCache: usesCache,
+                                             joinsEncrypted: joinsEncrypted)
             return Target(source: source, me: source.reader)
         }
         let path: String

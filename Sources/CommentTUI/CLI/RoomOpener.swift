@@ -6,8 +6,9 @@ import ThreadModel
 enum RoomOpener {
     /// The account's client and the room's source; `follows` starts the sync loop and opens from
     /// the cache (unless `usesCache` is false); the verbs read the room fresh and leave the cache be.
+    /// `joinsEncrypted` takes an invite to an encrypted room (`--join-encrypted`).
     static func open(_ address: MatrixRoomAddress, as userID: String?, context: CommandContext, follows: Bool,
-                     usesCache: Bool = true) throws -> MatrixThreadSource {
+                     usesCache: Bool = true, joinsEncrypted: Bool = false) throws -> MatrixThreadSource {
         let account = try account(userID, context: context)
         guard let url = URL(string: account.homeserver) else {
             throw CommandFailure("the saved homeserver of \(VisibleText.escape(account.userID)) is not a URL; log in again")
@@ -15,7 +16,8 @@ enum RoomOpener {
         let client = MatrixClient(homeserver: url, accessToken: account.accessToken)
         do {
             return try MatrixThreadSource(client: client, address: address, me: account.userID,
-                                          environment: context.environment, follows: follows, usesCache: follows && usesCache)
+                                          environment: context.environment, follows: follows, usesCache: follows && usesCache,
+                                          joinsEncrypted: joinsEncrypted)
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
         }

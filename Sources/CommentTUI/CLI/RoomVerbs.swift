@@ -4,7 +4,8 @@ import ThreadModel
 /// The verbs' room side: `new`, `post`, `render`, `check` and `export` given a room instead of a file.
 enum RoomVerbs {
     /// `new matrix:#alias:server --title T [--body POST]` (or `new matrix: …` without an alias):
-    /// creates an unencrypted room named T whose first message, pinned, is the post.
+    /// creates an unencrypted room named T whose first message, pinned, is the post (none if the
+    /// server made the room encrypted: the room is kept and the verb fails saying so).
     static func create(_ locator: String, title: String, body: String?, as userID: String?, context: CommandContext) throws {
         let account = try RoomOpener.account(userID, context: context)
         guard let url = URL(string: account.homeserver) else { throw CommandFailure("the saved homeserver is not a URL; log in again") }
@@ -13,11 +14,26 @@ enum RoomVerbs {
             guard let address = try RoomOpener.address(locator), address.isAlias else {
                 throw CommandFailure("new takes matrix:#alias:server (or matrix: for a room without an alias), not '\(VisibleText.escape(locator))'")
             }
+            // An alias is made on our own server only: another server's would come out as
+            // `#x:OURS`, a room nobody linking to `#x:OTHER` reaches.
+            let ours = String(account.userID.drop { $0 != ":" }.dropFirst())
+            guard address.server.lowercased() == ours.lowercased() else {
+                throw CommandFailure("""
+                    \(VisibleText.escape(address.identifier)) is an alias on \(VisibleText.escape(address.server)), and new makes rooms \
+                    on your own server: use matrix:#\(VisibleText.escape(String(address.identifier.dropFirst().prefix { $0 != ":" }))):\(VisibleText.escape(ours))
+                    """)
+            }
             alias = String(address.identifier.dropFirst().prefix { $0 != ":" })
         }
         let client = MatrixClient(homeserver: url, accessToken: account.accessToken)
         do {
             let room = try client.createRoom(name: title, isPublic: alias != nil, alias: alias)
+            // A server may switch encryption on in every new room: then the post would be plaintext there.
+            if try client.stateContent(room: room, type: "m.room.encryption") != nil {
+                try context.print(room)
+                throw CommandFailure("the homeserver made \(VisibleText.escape(room)) end-to-end encrypted, and comment-tui cannot encrypt yet: "
+                                     + "the room is kept, nothing was posted in it")
+            }
             if let body, !body.isEmpty {
                 let content = JSONValue(foundation: MatrixMessageContent(markdown: body, handles: { _ in nil }, displayName: { _ in nil }).json)
                 let post = try client.send(room: room, transactionID: ThreadFileWriter.newCommentID(), content: content)

@@ -49,6 +49,11 @@ struct HeaderView {
     /// Collapsing rows on screen now (0 = collapsed to the title).
     var shownRows: Int
     var ownUserID: String
+    /// A word after the title that outlasts the rest of its row (`🔒 encrypted`).
+    var notice: String? = nil
+    /// Whether the server has older comments than those counted (a room's unloaded history):
+    /// the count is then of what is loaded, and says so (`50+ comments`).
+    var countsLoadedOnly = false
     /// Rows the header takes when collapsed: the title and the rule.
     static let collapsedHeight = 2
     /// The column the post's rows start at.
@@ -65,6 +70,9 @@ struct HeaderView {
         buffer.fill(row: 0, from: 0, to: end)
         // Collapsed, the author and the count follow the title where they fit whole: the count
         // goes first, then the author, then the title is cut with `…`, as the status bar does.
+        // The notice is never given up: its width is kept first, whatever the title's length.
+        let noticeText = notice.map { " · " + $0 }
+        let noticeWidth = noticeText.map { DisplayWidth.width(of: $0) } ?? 0
         var tail: [(text: String, style: CellStyle)] = []
         if shownRows == 0 {
             if let handle = thread.user(id: thread.author)?.handle { tail.append((" · @" + handle, Theme.handle)) }
@@ -73,8 +81,9 @@ struct HeaderView {
         // A column of margin either side.
         let room = end - 2
         let titleWidth = DisplayWidth.width(of: thread.title)
-        while !tail.isEmpty, titleWidth + tail.reduce(0, { $0 + DisplayWidth.width(of: $1.text) }) > room { tail.removeLast() }
-        var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, cuttingAt: end - 1)
+        while !tail.isEmpty, titleWidth + noticeWidth + tail.reduce(0, { $0 + DisplayWidth.width(of: $1.text) }) > room { tail.removeLast() }
+        var x = buffer.write(thread.title, column: 1, row: 0, style: Theme.title, cuttingAt: max(2, end - 1 - noticeWidth))
+        if let noticeText { x = buffer.write(noticeText, column: x, row: 0, style: Theme.notice, limit: end - 1) }
         for part in tail { x = buffer.write(part.text, column: x, row: 0, style: part.style, limit: end - 1) }
         for i in 0..<shownRows {
             let row = 1 + i
@@ -93,8 +102,10 @@ struct HeaderView {
             .map { FeedView.VisibleLink(commentID: thread.id, url: $0.url) })
     }
 
-    /// `3 comments`.
-    private var countText: String { CountText.of(commentCount, "comment") }
+    /// `3 comments`, or `50+ comments` while older ones are on the server.
+    private var countText: String {
+        countsLoadedOnly ? "\(commentCount)+ comments" : CountText.of(commentCount, "comment")
+    }
 
     /// The author line; where the row is too narrow the count goes, then the date, whole, and
     /// then the name is cut with `…` so the handle still shows.

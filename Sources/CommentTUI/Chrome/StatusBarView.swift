@@ -3,8 +3,9 @@
 /// A row too narrow for all of it gives up the less important parts first, whole (`Reduction`),
 /// so a number is never cut: the thread's name is shortened with `…`, then your handle, the
 /// phase, the thread's name and who is typing go, then `comment 3/50` becomes `3/50`, the
-/// connection is shortened and the count of new comments goes (the feed's marker shows it too).
-/// The message, the answer to what you just did, is cut (with `…`) only after that.
+/// connection is shortened to its state (`offline`, never cut: it is the last thing the bar
+/// gives up) and the count of new comments goes (the feed's marker shows it too). The message,
+/// the answer to what you just did, is cut (with `…`) only after that.
 struct StatusBarView {
     var handle: String
     var threadLabel: String
@@ -20,7 +21,7 @@ struct StatusBarView {
     /// Who is typing (`marco is typing…`).
     var typing: String? = nil
 
-    /// The columns the thread's name or the connection keeps when shortened (its `…` included).
+    /// The columns the thread's name keeps when shortened (its `…` included).
     static let shortPartWidth = 8
 
     /// A way to make the row narrower, in the order they are taken.
@@ -80,9 +81,14 @@ struct StatusBarView {
             case .dropLabel: label = nil
             case .dropTyping: typing = nil
             case .shortenPosition: positionNamed = false
-            case .shortenConnection: connection = connection.map { Self.shortened($0, overflow: overflow) }
+            case .shortenConnection: connection = connection.map(Self.state)
             case .dropNew: new = nil
             }
+        }
+
+        /// The connection's state alone, its first word: `offline — retrying in 30 s` → `offline`.
+        private static func state(_ connection: String) -> String {
+            connection.components(separatedBy: " — ").first ?? connection
         }
 
         /// A part cut by `overflow` columns with `…`, to `shortPartWidth` at the least.

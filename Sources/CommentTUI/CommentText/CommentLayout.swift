@@ -26,6 +26,8 @@ struct CommentLayout {
     var hasDivider = false
     /// Whether this is a gap's marker (drawn dim, not as a problem).
     var isGap = false
+    /// Body lines at the top that quote the comment replied to (a click there goes to it).
+    var replyQuoteLines = 0
 
     var rowCount: Int { dividerRows + headerRows + body.lines.count + 1 }
     var headerRows: Int { header?.rows.count ?? 0 }

@@ -3,6 +3,8 @@ import ScrollEngine
 /// The composer: a prompt and the draft's rows, scrolled so the caret shows.
 struct ComposerView {
     var window: ComposerWindow
+    /// Said dimly in an empty draft's row: why what is typed cannot be sent (an encrypted room).
+    var placeholder: String? = nil
     var layout: ComposerLayout { window.layout }
     var caret: Int { window.caret }
     static let prompt = "› "
@@ -25,6 +27,9 @@ struct ComposerView {
             } else if r == 0 {
                 // More rows above: say so where the prompt was.
                 buffer.write("↑", column: rect.column, row: screenRow, style: Theme.dim)
+            }
+            if r == 0, first == 0, let placeholder, rows.allSatisfy(\.isEmpty) {
+                buffer.write(placeholder, column: rect.column + Self.promptWidth, row: screenRow, style: Theme.dim, cuttingAt: end)
             }
             let index = first + r
             guard index < rows.count else { continue }

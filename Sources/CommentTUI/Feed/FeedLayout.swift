@@ -44,6 +44,8 @@ final class FeedLayout {
         var startsUnread: (Int) -> Bool = { _ in false }
         /// Whether a position holds a gap's marker (comments a server skipped) instead of a comment.
         var isGap: (Int) -> Bool = { _ in false }
+        /// For a reply, the quote of what it replies to.
+        var replyQuote: (Comment) -> ReplyQuote? = { _ in nil }
         /// Laid out for print (`render`): every body whole (to `printedBodyBytes`), with no
         /// marker to click, as nothing can be clicked on paper.
         var printsWhole = false
@@ -78,7 +80,10 @@ final class FeedLayout {
                 width: width - Self.gutter - 1)
             let limit = source.printsWhole ? Self.printedBodyBytes : source.shownBytes(comment.id) ?? Self.shownBodyBytes
             let shown = ShownBody(comment.body, limit: limit)
-            let full = TextLayout(CommentMarkup.parseRuns(shown.text, handles: source.handleID), width: bodyWidth)
+            // A reply opens with a quote of what it answers, laid out with the body, one row.
+            let quote = source.printsWhole ? nil : source.replyQuote(comment).map { $0.fitted(width: bodyWidth - 2) }
+            let full = TextLayout(CommentMarkup.parseRuns(quote.map { "> \($0)\n\n" + shown.text } ?? shown.text, handles: source.handleID),
+                                  width: bodyWidth)
             let collapsible = full.lines.count > Self.collapsedRows || shown.hiddenBytes > 0
             let body: TextLayout
             if source.printsWhole {
@@ -93,8 +98,10 @@ final class FeedLayout {
             } else {
                 body = full.withCollapseMarker()
             }
-            return CommentLayout(comment: .success(comment), header: header, body: body, isCollapsible: collapsible,
-                                 hiddenBytes: shown.hiddenBytes, spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
+            var layout = CommentLayout(comment: .success(comment), header: header, body: body, isCollapsible: collapsible,
+                                       hiddenBytes: shown.hiddenBytes, spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
+            layout.replyQuoteLines = quote == nil ? 0 : 1
+            return layout
         case .failure(let problem):
             // Line 0: not a line of a file (a gap's marker, a page that did not read back).
             var text = AttributedString(problem.line > 0 ? "line \(problem.line): \(problem.message)" : problem.message)

@@ -135,7 +135,14 @@ extension FeedModel {
         }
         guard let hit = hit(column: column, row: row) else { return nil }
         selected = hit.comment
-        guard let style = hit.style, let id = layout(hit.comment).commentID else { return nil }
+        // The quote a reply opens with goes to what it answers (a link in it still opens).
+        let layout = layout(hit.comment)
+        if hit.style?.link == nil, layout.replyQuoteLines > 0, let position = scroll.position(atViewportRow: row - rect.row),
+           case .body(let line) = layout.part(atRow: position.row), line < layout.replyQuoteLines,
+           let target = try? layout.comment.get().replyTo {
+            return .jumpToReplied(target)
+        }
+        guard let style = hit.style, let id = layout.commentID else { return nil }
         if let spoiler = style.spoiler, revealedSpoilers[id]?.contains(spoiler) != true {
             revealedSpoilers[id, default: []].insert(spoiler)
             effects.start(.spoiler(spoiler, revealing: true), on: id, at: now)

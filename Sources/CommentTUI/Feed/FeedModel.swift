@@ -10,6 +10,8 @@ enum FeedEffect: Equatable {
     case open(String)
     /// Show the thread's post whole (the header shows only its first rows).
     case readPost
+    /// Go to the comment a reply answers (by id).
+    case jumpToReplied(String)
 }
 
 /// The feed: its scroll engine, layout caches, selection, spoilers, expanded comments, unread
@@ -37,6 +39,10 @@ final class FeedModel {
     var revealedSpoilers: [String: Set<Int>] = [:]
     /// Our comments not in the thread yet, by id (set by the app from the source's reports).
     var delivery: (String) -> CommentDelivery? = { _ in nil }
+    /// The quote a reply opens with (what it answers); set by the app.
+    var replyQuote: (Comment) -> ReplyQuote? = { _ in nil }
+    /// Whether a comment is a row in place of what cannot be shown (`ThreadSource.isPlaceholder`).
+    var isPlaceholder: (String) -> Bool = { _ in false }
     /// Long comments the reader expanded, by comment id.
     var expandedComments: Set<String> = []
     /// Body bytes shown of huge comments the reader asked to see more of ("show more"), by comment id.
@@ -50,9 +56,19 @@ final class FeedModel {
     /// The mouse gesture in progress on the feed, if any.
     var gesture: FeedGesture?
     /// The first comment not read when the thread was opened (the "new" divider sits above it).
-    private(set) var firstUnread: Int?
-    /// The newest comment whose header has been on screen: what the read marker saves.
-    private(set) var lastSeen: Int?
+    var firstUnread: Int?
+    /// The newest comment read through: every one up to it was on screen (or is the reader's
+    /// own). What the read marker saves (`FeedModel+ReadMarker`).
+    var lastSeen: Int?
+    /// Comments after `lastSeen` that were on screen, not yet joined to it by those between.
+    var seenAhead = IndexSet()
+    /// The thread was read up to its newest comment when opened, and comments written before
+    /// the opening are still coming (a room caught up from its offline copy): the first of
+    /// them is the first unread.
+    var awaitsUnread = false
+    /// The read marker's comment when it is older than every comment loaded (`lastSeen` is -1
+    /// then): found as older pages come, the read point waits for it.
+    var markerAboveLoaded: String?
     /// Comments that arrived while the feed was not at the bottom.
     private(set) var newCount = 0
     /// Which links were seen whole, and for how long.
@@ -105,7 +121,8 @@ final class FeedModel {
     func didPresent(_ shown: FeedView.Drawn?, at time: Date) {
         linkVisibility.update(visible: shown?.links ?? [], at: time)
         guard let shown else { return }
-        if let header = shown.lastHeaderShown { lastSeen = max(lastSeen ?? header, header) }
+        // Read is what stood still on screen: comments flying past in a jump or a glide are not.
+        if scroll.model.phase == .idle { markSeen(shown.commentsShown) }
         let top = anchor
         lastFrame = top.comment >= 0 && scroll.postRowsShown == 0 ? (top.comment, -top.row, rect) : nil
     }
@@ -124,7 +141,7 @@ final class FeedModel {
     func view(at wallTime: Date) -> FeedView {
         FeedView(anchor: anchor, commentCount: comments.count, postRows: scroll.postRows, ownUserID: me, selected: selected,
                  now: wallTime, layout: layout, revealed: { self.revealedSpoilers[$0] ?? [] }, delivery: delivery,
-                 effects: { [effects, now] in effects.effects(on: $0, at: now) }, time: now, palette: palette,
+                 isPlaceholder: isPlaceholder, effects: { [effects, now] in effects.effects(on: $0, at: now) }, time: now, palette: palette,
                  search: search.flatMap { $0.query.isEmpty ? nil : $0.pattern })
     }
 
@@ -154,7 +171,8 @@ final class FeedModel {
             isExpanded: { self.expandedComments.contains($0) },
             shownBytes: { self.shownBodyBytes[$0] },
             startsUnread: { $0 == self.firstUnread },
-            isGap: { self.comments.isGap(at: $0) }))
+            isGap: { self.comments.isGap(at: $0) },
+            replyQuote: { self.replyQuote($0) }))
     }
 
     /// Rows the comment at a feed position takes.
@@ -301,6 +319,9 @@ final class FeedModel {
         selected = nil
         firstUnread = nil
         lastSeen = nil
+        seenAhead = IndexSet()
+        awaitsUnread = false
+        markerAboveLoaded = nil
         newCount = 0
         lastFrame = nil
         gesture = nil
@@ -314,8 +335,7 @@ final class FeedModel {
     func commentsPrepended(_ count: Int) {
         guard count > 0 else { return }
         selected = selected.map { $0 + count }
-        firstUnread = firstUnread.map { $0 + count }
-        lastSeen = lastSeen.map { $0 + count }
+        readMarkerCommentsPrepended(count)
         lastFrame = nil
         searchPositionsMoved { $0 + count }
         layoutCache.invalidateAll()
@@ -330,26 +350,10 @@ final class FeedModel {
         selected = selected.map(moved)
         firstUnread = firstUnread.map(moved)
         lastSeen = lastSeen.map(moved)
+        seenAhead = IndexSet(seenAhead.map(moved))
         lastFrame = nil
         searchPositionsMoved(moved)
         layoutCache.invalidateAll()
         scroll.commentsReplaced(at: index, removed: removed, inserted: inserted, at: now)
-    }
-
-    // MARK: Read marker
-
-    /// The read marker to save: the newest comment seen, if any was.
-    var readMarker: ReadMarker? {
-        guard let seen = lastSeen, seen < comments.count, case .success(let comment) = comments.comment(at: seen) else { return nil }
-        return ReadMarker(commentID: comment.id, position: seen)
-    }
-
-    /// Sets the first unread comment from a saved marker, if it still names the same comment.
-    func restore(_ marker: ReadMarker?) {
-        guard let marker, marker.position < comments.count,
-              case .success(let comment) = comments.comment(at: marker.position), comment.id == marker.commentID else { return }
-        firstUnread = marker.position + 1 < comments.count ? marker.position + 1 : nil
-        lastSeen = marker.position
-        invalidateLayouts()
     }
 }

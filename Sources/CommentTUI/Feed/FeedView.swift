@@ -19,6 +19,9 @@ struct FeedView {
     var revealed: (String) -> Set<Int>
     /// Where a comment of ours is on its way to the thread, by id (nil: it is there).
     var delivery: (String) -> CommentDelivery? = { _ in nil }
+    /// Rows in place of what cannot be shown (an encrypted event): dim and italic over the whole
+    /// row, unlike a message's text, so that a message saying the same does not pass for one.
+    var isPlaceholder: (String) -> Bool = { _ in false }
     /// Effects running on a comment, by id, and the frame's time they are drawn at.
     var effects: (String) -> [TextEffect] = { _ in [] }
     var time = ScrollInstant.zero
@@ -37,8 +40,8 @@ struct FeedView {
     struct Drawn: Equatable, Sendable {
         /// Links drawn whole.
         var links: Set<VisibleLink> = []
-        /// The newest comment in the thread whose header was on screen (not one of ours on its way).
-        var lastHeaderShown: Int?
+        /// The comments with at least one row on screen, oldest to newest (the feed shows a run).
+        var commentsShown: ClosedRange<Int>?
     }
 
     /// Draws the feed; returns what it showed.
@@ -59,6 +62,7 @@ struct FeedView {
                 continue
             }
             let comment = layout(position.comment)
+            drawn.commentsShown = (drawn.commentsShown?.lowerBound ?? position.comment)...position.comment
             let running = comment.commentID.map(effects) ?? []
             if position.comment == selected {
                 buffer.write("▌", column: rect.column, row: screenRow, style: Theme.selectionGutter, limit: end)
@@ -67,10 +71,6 @@ struct FeedView {
             case .divider:
                 drawDivider(into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
             case .header(let row):
-                // Ours not in the thread yet are nothing the read marker could stand on: a refused
-                // one left last would hold it (and the receipt) back for good.
-                let isOursUnsent = if case .success(let c) = comment.comment { delivery(c.id) != nil } else { false }
-                if !isOursUnsent { drawn.lastHeaderShown = position.comment }
                 if case .success(let c) = comment.comment, let header = comment.header {
                     var x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
                     if row == 0, let state = delivery(c.id) {
@@ -100,6 +100,9 @@ struct FeedView {
                               row: screenRow, limit: end)
                     // Not in the thread yet: dimmed until the server has it.
                     if delivery(id) != nil { buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: end) { $0 = $0.adding(.dim) } }
+                    if isPlaceholder(id) {
+                        buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: end) { $0 = $0.adding([.dim, .italic]) }
+                    }
                     let seen = shownLines[position.comment]
                     shownLines[position.comment] = (seen?.first ?? line, line)
                 }

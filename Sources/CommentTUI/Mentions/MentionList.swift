@@ -136,7 +136,7 @@ final class MentionList {
         let recent = max(0, comments.count - Self.recencyWindow)..<comments.count
         let recency = MentionRanker.recency(of: recent.compactMap { try? comments.comment(at: $0).get() })
         let updated = ranker.map { $0.withRecency(recency) }
-            ?? MentionRanker(users: comments.thread.users.filter { $0.id != me }, recency: recency)
+            ?? MentionRanker(users: comments.thread.users.filter { $0.id != me && !comments.departed.contains($0.id) }, recency: recency)
         ranker = updated
         recencyIsStale = false
         return updated

@@ -47,7 +47,8 @@ public enum Launcher {
         let target: OpenCommand.Target
         var visibilityLog: FileDescriptor?
         do {
-            target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context, usesCache: request.usesCache)
+            target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context, usesCache: request.usesCache,
+                                             joinsEncrypted: request.joinsEncrypted)
             (target.source as? MatrixThreadSource)?.privateReceipts = request.privateReceipts
             if let path = request.visibilityLog {
                 do {

@@ -246,6 +246,34 @@ final class ThreadComments {
         edits[edited.id] = edited
     }
 
+    /// The position of the comment with `id`, looking back from the newest over at most
+    /// `limit` positions (comments are found by position; this is for a reply's target).
+    func index(ofComment id: String, limit: Int) -> Int? {
+        if let slot = added.firstIndex(where: { if case .comment(let c) = $0 { c.id == id } else { false } }) {
+            return older.count + opened.commentCount + slot
+        }
+        let end = older.count + opened.commentCount
+        for index in stride(from: end - 1, through: max(0, end - limit), by: -1) {
+            if case .success(let comment) = unedited(at: index), comment.id == id { return index }
+        }
+        return nil
+    }
+
+    /// Members who left a room: not offered as mentions until they join again.
+    private(set) var departed: Set<String> = []
+
+    /// Members joined or left (see `departed`).
+    func membersChanged(joined: [String], left: [String]) {
+        departed.subtract(joined)
+        departed.formUnion(left)
+    }
+
+    /// The thread's title and post changed.
+    func retitle(_ title: String, body: String) {
+        thread.title = title
+        thread.body = body
+    }
+
     /// Adds or replaces users; handles are indexed again.
     func add(_ users: [User]) {
         for user in users { thread.add(user) }

@@ -47,6 +47,15 @@ public protocol ThreadSource: AnyObject {
     /// Where comments not in the thread yet wait between runs (an outbox), for the words at quit.
     var outboxPath: String? { get }
 
+    /// Why the thread takes no comments for now (a room switched to end-to-end encryption), as
+    /// the room's notice; nil when it takes them. Comments already on their way stay kept, held.
+    /// A change later comes as `.sendingHeld`.
+    var sendingHeld: String? { get }
+
+    /// Whether a comment is a row the source made in place of what it cannot show (an encrypted
+    /// event): the feed draws it in a style of its own, so that no message can pass for one.
+    func isPlaceholder(_ commentID: String) -> Bool
+
     /// Sends a comment of the reader's. `.pending` promises a `.sendConfirmed` or `.sendFailed`
     /// update for the comment's id later.
     func send(_ comment: Comment) -> SendOutcome
@@ -58,8 +67,13 @@ public protocol ThreadSource: AnyObject {
     /// once (in the background), a file keeps it for `saveReadMarker` at exit.
     func readMarkerMoved(_ marker: ReadMarker)
 
-    /// The read marker saved when the thread was last closed, if any.
+    /// The read marker saved when the thread was last closed, if any; at position -1 when it is
+    /// older than every comment opened (all of them unread; older pages may hold it).
     func loadReadMarker() -> ReadMarker?
+    /// Whether comments written before this opening may still come (a room opened from its
+    /// offline copy, until its first sync): they are unread after a marker on the newest
+    /// comment, until `.caughtUp`.
+    var isCatchingUp: Bool { get }
     /// Saves the read marker (at exit); a source with nowhere to keep it does nothing.
     func saveReadMarker(_ marker: ReadMarker) throws
     /// Where the reader's unsent draft of this thread is kept; nil keeps drafts in memory only.
@@ -81,21 +95,32 @@ public protocol ThreadSource: AnyObject {
     /// or, `introducing`, not at all): their comments not sent yet go under the new id, and with
     /// `introducing` the next one written carries their user record. A room knows its members.
     func readerChanged(from oldID: String, to reader: User, introducing: Bool)
+    /// Whether a comment that just arrived calls for the reader by what the source alone knows
+    /// (a room message's `m.mentions`, `@room`, the reader's name); the app checks the body's
+    /// mentions itself. Asked once per comment, as it arrives.
+    func callsForReader(_ comment: Comment) -> Bool
+    /// Fetches a comment a reply answers that is not loaded (`replyTargetLoaded`).
+    func loadReplyTarget(_ id: String)
 }
 
 extension ThreadSource {
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome { send(comment) }
     public func readerIsTyping(_ typing: Bool) {}
     public func readMarkerMoved(_ marker: ReadMarker) {}
+    public var isCatchingUp: Bool { false }
     public var unsentComments: [Comment] { [] }
+    public var sendingHeld: String? { nil }
     public var notSentReasons: [String: String] { [:] }
     public var outboxPath: String? { nil }
     public func discardUnsent(id: String) {}
+    public func isPlaceholder(_ commentID: String) -> Bool { false }
     public func containsComment(id: String) -> Bool { unsentComments.contains { $0.id == id } }
     public func fillGap(_ id: String) {}
     public func withdrawUnsent() -> [Comment] { [] }
     public func close() {}
     public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {}
+    public func callsForReader(_ comment: Comment) -> Bool { false }
+    public func loadReplyTarget(_ id: String) {}
 }
 
 /// A change a thread source reports after opening.
@@ -114,6 +139,13 @@ public enum ThreadUpdate: Sendable {
     case commentEdited(Comment)
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
+    /// Members who joined (again) or left a room, by user id: those who left keep their
+    /// comments and names but are not offered as mentions.
+    case membersChanged(joined: [String], left: [String])
+    /// The thread's title or post changed (a room renamed, a new post pinned).
+    case headerChanged(title: String, body: String)
+    /// A comment a reply answers, asked for with `loadReplyTarget(id)`; nil when it cannot be had.
+    case replyTargetLoaded(id: String, comment: Comment?)
     /// The thread was read again from its start (its file was replaced, cut or created anew by
     /// another program): `thread` and `openedComments` hold it now, and every comment known
     /// before is gone. The text says what happened, for the status bar.
@@ -131,6 +163,12 @@ public enum ThreadUpdate: Sendable {
     case connection(ConnectionState)
     /// Who else is typing now (user ids), replacing the last list.
     case typing([String])
+    /// The thread stopped taking comments (`ThreadSource.sendingHeld`): the notice to show.
+    /// New comments are refused, and those on their way end in `.sendFailed`, kept by the source.
+    case sendingHeld(String)
+    /// Every comment written before the thread was opened has been reported (a source that
+    /// was `isCatchingUp`, after its first sync); those after come while the reader is here.
+    case caughtUp
 }
 
 /// How a thread on a server is connected, as the status bar says it.

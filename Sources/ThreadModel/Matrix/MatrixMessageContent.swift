@@ -1,9 +1,9 @@
 /// The `content` of an outgoing Matrix `m.room.message`, made from a comment's Markdown.
 ///
-/// `body` is the Markdown as typed; `formatted_body` is added only when a reader of the plain
-/// body would see something else than we show (formatting, mentions, escapes, entities).
+/// `body` is the comment as plain text (`MatrixPlainBody`); `formatted_body` is added only when a
+/// reader of the plain body would see something else than we show (formatting, mentions, escapes).
 public struct MatrixMessageContent: Sendable {
-    /// The Markdown as typed, for `body`.
+    /// The plain text for `body`: no Markdown escapes, mentions by display name or Matrix id.
     public let body: String
     /// The HTML for `formatted_body`, or nil when the plain body shows the same.
     public let formattedBody: String?
@@ -14,16 +14,22 @@ public struct MatrixMessageContent: Sendable {
 
     /// Content for `markdown`; `handles` maps an `@handle` to a Matrix user id and `displayName`
     /// a user id to the name its pill shows.
-    public init(markdown: String, handles: (String) -> String?, displayName: (String) -> String?, replyTo: String? = nil) {
+    /// - Parameters:
+    ///   - replyTo: the event replied to.
+    ///   - replyToSender: its sender. A reply mentions them, and not whoever its quote of them
+    ///     names (MSC4142): mentions inside block quotes do not count then.
+    public init(markdown: String, handles: (String) -> String?, displayName: (String) -> String?, replyTo: String? = nil,
+                replyToSender: String? = nil) {
         let document = MarkupDocument(parsing: markdown, handles: handles)
         var ids = Set<String>()
-        for block in document.blocks {
+        for block in document.blocks where replyTo == nil || block.block.quoteDepth == 0 {
             for case .mention(_, let userID) in block.items { ids.insert(userID) }
         }
-        body = markdown
+        if replyTo != nil, let replyToSender { ids.insert(replyToSender) }
+        body = MatrixPlainBody.text(document, displayName: displayName)
         userIDsMentioned = ids.sorted()
         self.replyTo = replyTo
-        let plain = MatrixHTMLReader.markdown(fromPlainText: markdown, isReply: false)
+        let plain = MatrixHTMLReader.markdown(fromPlainText: body, isReply: false)
         let showsTheSame = withoutActuallyEscaping(handles) { handles in
             Self.sameRuns(CommentMarkup.parseRuns(markdown, handles: handles), CommentMarkup.parseRuns(plain, handles: handles))
         }

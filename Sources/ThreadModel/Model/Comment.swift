@@ -10,12 +10,15 @@ public struct Comment: Hashable, Sendable, Identifiable {
     public var body: String
     /// When the comment was last edited, if ever.
     public var edited: Date?
+    /// The id of the comment this one replies to (a room's `m.in_reply_to`), if any.
+    public var replyTo: String?
 
-    public init(id: String, author: String, created: Date, body: String, edited: Date? = nil) {
+    public init(id: String, author: String, created: Date, body: String, edited: Date? = nil, replyTo: String? = nil) {
         self.id = id
         self.author = author
         self.created = created
         self.body = body
         self.edited = edited
+        self.replyTo = replyTo
     }
 }

@@ -97,7 +97,8 @@ final class AnimationAfterPauseTests: XCTestCase {
 
     func testAltUAnimatesToTheFirstUnreadAfterAPause() {
         assertAnimates("Alt-U", from: {
-            let pilot = atRest()
+            // Read by a third user: the comments after the marker are none of theirs.
+            let pilot = atRest(Self.thread.read(by: ThreadFixture.cy))
             pilot.app.restore(ReadMarker(commentID: "c20", position: 19))
             pilot.settle()
             return pilot

@@ -138,8 +138,8 @@ final class MatrixFederationTests: XCTestCase {
         XCTAssertEqual(atRoom.author, visitor.account.userID)
         XCTAssertEqual(atRoom.body, "@marco I pay the ferry", "the room's side names its own marco bare")
         let event = try XCTUnwrap(roomMarco.other.messages(roomID: room).first {
-            ($0["content"] as? [String: Any])?["body"] as? String == fromVisitor.body
-        }, "another client on the room's server sees it in /messages")
+            ($0["content"] as? [String: Any])?["body"] as? String == "Marco Polo I pay the ferry"
+        }, "another client on the room's server sees it in /messages, the mention by display name (the handle is ours alone)")
         XCTAssertEqual(event["sender"] as? String, visitor.account.userID)
         XCTAssertEqual(((event["content"] as? [String: Any])?["m.mentions"] as? [String: Any])?["user_ids"] as? [String],
                        [roomMarco.account.userID], "the mention is of the room server's marco, not the visitor's own")
@@ -164,7 +164,55 @@ final class MatrixFederationTests: XCTestCase {
         XCTAssertEqual(visitorSide.thread.user(id: ann.account.userID)?.handle, "ann", "no other ann: bare, though remote")
         XCTAssertEqual(visitorSide.thread.user(id: ann.account.userID)?.name, "Ann")
         XCTAssertEqual(try visitor.other.messageBodies(roomID: room).suffix(3),
-                       ["@\(roomMarcoHandle) I pay the ferry", fromRoom.body, "and I bring the figs"])
+                       ["Marco Polo I pay the ferry", "Marco Pantani deal", "and I bring the figs"])
+    }
+
+    func testARoomIDWithViaJoinsThroughTheNamedServer() throws {
+        let cast = try theCast()
+        let (roomMarco, visitor) = (cast.roomMarco, cast.visitingMarco)
+        let room = try roomMarco.other.createRoom(name: "No alias", preset: .publicChat)
+        try roomMarco.other.sendText(roomID: room, body: "Reached by id")
+
+        // By id alone the visitor's server knows no server in the room: refused, with the way out.
+        XCTAssertThrowsError(try open(room, as: visitor, follows: false)) { error in
+            let message = (error as? MatrixError)?.message ?? "\(error)"
+            XCTAssertTrue(message.contains("not joined to \(room)") && message.contains("?via="), message)
+        }
+        let link = "https://matrix.to/#/\(room)?via=\(cast.roomServer.serverName)"
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: link))
+        let visitorSide = try MatrixThreadSource(client: visitor.client, address: address, me: visitor.account.userID,
+                                                 environment: [:], follows: false)
+        defer { visitorSide.stop() }
+        XCTAssertEqual(visitorSide.roomID, room)
+        XCTAssertEqual(visitorSide.thread.title, "No alias")
+        XCTAssertTrue(try visitor.client.joinedRooms().contains(room))
+        XCTAssertEqual(try roomMarco.client.joinedMembers(room: room).keys.sorted(),
+                       [roomMarco.account.userID, visitor.account.userID].sorted(), "the room's server sees the visitor join")
+    }
+
+    func testNewWithAnotherServersAliasRefusesInsteadOfMakingItOnOurs() throws {
+        let cast = try theCast()
+        let visitor = cast.visitingMarco
+        let config = try temporaryDirectory(self).path
+        var accounts = try MatrixAccounts(path: config + "/comment-tui/accounts.json")
+        accounts.add(.init(userID: visitor.account.userID, homeserver: cast.visitorServer.baseURL.absoluteString,
+                           accessToken: visitor.account.accessToken, deviceID: "TEST"))
+        try accounts.save()
+        let environment = ["XDG_CONFIG_HOME": config, "HOME": config]
+        let localpart = "elsewhere-\(UUID().uuidString.prefix(6).lowercased())"
+        let other = cast.roomServer.serverName, ours = cast.visitorServer.serverName
+
+        let refused = VerbRun(.new, ["matrix:#\(localpart):\(other)", "--title", "Elsewhere"], environment: environment)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.error, """
+            comment-tui new: #\(localpart):\(other) is an alias on \(other), and new makes rooms on your own server: use matrix:#\(localpart):\(ours)
+
+            """)
+        XCTAssertEqual(refused.text, "")
+        XCTAssertThrowsError(try visitor.client.resolve(alias: "#\(localpart):\(ours)"), "nothing was made on our server")
+        let made = VerbRun(.new, ["matrix:#\(localpart):\(ours)", "--title", "Here"], environment: environment)
+        XCTAssertEqual(made.status, 0, made.error)
+        XCTAssertEqual(try visitor.client.resolve(alias: "#\(localpart):\(ours)"), made.text.trimmingCharacters(in: .newlines))
     }
 
     // MARK: Helpers

@@ -25,6 +25,14 @@ final class MatrixRoomAddressTests: XCTestCase {
         XCTAssertEqual(MatrixRoomAddress(locator: "matrix:#a:b.org:8448")!.server, "b.org:8448")
     }
 
+    func testALinksViaServersAreKeptInOrder() {
+        XCTAssertEqual(MatrixRoomAddress(locator: "https://matrix.to/#/!abc:a.org/$event?via=b.org&via=c.org%3A8448&via=b.org")?.via,
+                       ["b.org", "c.org:8448"])
+        XCTAssertEqual(MatrixRoomAddress(locator: "matrix:roomid/abc:a.org?action=join&via=b.org")?.via, ["b.org"])
+        XCTAssertEqual(MatrixRoomAddress(locator: "matrix:!abc:a.org")?.via, [])
+        XCTAssertEqual(MatrixRoomAddress(locator: "matrix:!abc:a.org?via=evil%0D%0Ax&via=%1B[2J&via=")?.via, [], "no controls, nothing empty")
+    }
+
     func testAMalformedRoomIsAnErrorNotAFileName() throws {
         XCTAssertThrowsError(try RoomOpener.address("matrix:nothing")) { error in
             XCTAssertTrue((error as? CommandFailure)?.message.contains("is not a room") == true)

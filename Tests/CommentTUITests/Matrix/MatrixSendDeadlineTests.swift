@@ -3,8 +3,7 @@ import XCTest
 @testable import CommentTUI
 
 /// A send ends at its deadline whatever the homeserver does: a body trickling a byte at a time
-/// keeps a request's idle timeout from firing, and a cancelled request URLSession never ends
-/// does not hold its caller past a short grace.
+/// never lets an idle timeout fire, so only the deadline from start to the last byte ends it.
 final class MatrixSendDeadlineTests: XCTestCase {
     func testASendWhoseAnswerTricklesFailsAtTheDeadline() throws {
         let homeserver = try UnansweringHomeserver(answer: nil, tricklesBody: true)
@@ -20,24 +19,11 @@ final class MatrixSendDeadlineTests: XCTestCase {
             ended.fulfill()
         }
         // The deadline is 1 s; the body would take 8 hours. A loaded machine gets some slack.
-        wait(for: [ended], timeout: 1 + MatrixClient.cancelGrace + 1)
+        wait(for: [ended], timeout: 4)
         let elapsed = Date().timeIntervalSince(start)
         XCTAssertTrue(outcome.isSet, "failed as not answered in time")
         XCTAssertGreaterThan(elapsed, 0.9, "not before the deadline")
         XCTAssertEqual(homeserver.requests.count, 1)
-    }
-
-    func testAWaitPastTheDeadlineEndsWhenTheCancelledRequestNeverDoes() {
-        let never = DispatchSemaphore(value: 0)
-        let ended = expectation(description: "the wait ended")
-        let cancelled = LockedFlag()
-        Thread.detachNewThread {
-            let inTime = MatrixClient.waitForAnswer(never, deadline: 0.2, cancel: { cancelled.set() })
-            XCTAssertFalse(inTime)
-            ended.fulfill()
-        }
-        wait(for: [ended], timeout: 0.2 + MatrixClient.cancelGrace + 3)
-        XCTAssertTrue(cancelled.isSet)
     }
 }
 

@@ -81,12 +81,53 @@ final class MatrixTimelineTests: XCTestCase {
         XCTAssertEqual(updates.map(summary), ["users bo=Bo B"])
     }
 
+    private func encrypted(_ id: String, _ sender: String, ts: Int, session: String = "s1", replacing target: String? = nil,
+                           relation: String = "m.replace") -> JSONValue {
+        var content: [String: JSONValue] = ["algorithm": "m.megolm.v1.aes-sha2", "ciphertext": "AwgAEm4k+made/up", "session_id": .string(session),
+                                            "sender_key": "key", "device_id": "DEV"]
+        if let target { content["m.relates_to"] = ["rel_type": .string(relation), "event_id": .string(target)] }
+        return ["type": "m.room.encrypted", "event_id": .string(id), "sender": .string(sender), "origin_server_ts": .number(Double(ts)),
+                "content": .object(content)]
+    }
+
+    func testEncryptedEventsShowInPlaceKeptByReferenceAndTheSwitchHoldsSendingOnce() {
+        var line = timeline()
+        let switchOn: JSONValue = ["type": "m.room.encryption", "state_key": "", "event_id": "$on", "sender": "@bo:h.org",
+                                   "origin_server_ts": 1500, "content": ["algorithm": "m.megolm.v1.aes-sha2"]]
+        let updates = line.applyNewer([message("$a", "@bo:h.org", "plain", ts: 1000), switchOn, encrypted("$x", "@bo:h.org", ts: 2000),
+                                       encrypted("$fix", "@bo:h.org", ts: 2500, replacing: "$x"),
+                                       encrypted("$like", "@bo:h.org", ts: 2600, replacing: "$x", relation: "m.annotation"),
+                                       encrypted("$ref", "@bo:h.org", ts: 2700, replacing: "$x", relation: "m.reference"),
+                                       encrypted("$in", "@bo:h.org", ts: 2800, replacing: "$x", relation: "m.thread"),
+                                       message("$b", "@bo:h.org", "plain again", ts: 3000)])
+        XCTAssertEqual(updates.map(summary), ["appended $a", "held: \(MatrixEncryption.notice)", "appended $on, $x, $in, $b"],
+                       "an encrypted edit, reaction or reference has no row of its own; a thread's message has")
+        XCTAssertEqual(line.encryptedEvents["$like"]?.relation?.target, "$x", "kept by reference")
+        XCTAssertEqual(line.encryptedEvents["$ref"]?.relation?.type, "m.reference")
+        guard updates.count == 3, case .commentsAppended(let rows) = updates[2] else { return XCTFail("no rows") }
+        XCTAssertEqual(rows[2].body, MatrixEncryptedEvent.body)
+        XCTAssertTrue(rows[0].body.contains("switched on end-to-end encryption"), rows[0].body)
+        XCTAssertEqual(rows[1], Comment(id: "$x", author: "@bo:h.org", created: Date(timeIntervalSince1970: 2), body: MatrixEncryptedEvent.body))
+        XCTAssertTrue(line.isEncrypted)
+        XCTAssertEqual(line.encryptedEvents["$x"]?.sessionID, "s1", "kept to be decrypted in place")
+        XCTAssertEqual(line.encryptedEvents["$fix"]?.replaces, "$x")
+        // Once only, in state too; older pages show theirs in place; a redacted one is deleted.
+        XCTAssertTrue(line.applyState([switchOn]).isEmpty)
+        let older = line.applyOlder([encrypted("$old", "@bo:h.org", ts: 500),
+                                     ["type": "m.room.encrypted", "event_id": "$gone", "sender": "@bo:h.org", "origin_server_ts": 400,
+                                      "content": [:], "unsigned": ["redacted_because": [:]]]], state: [])
+        XCTAssertEqual(older.comments.map(\.body), ["(deleted)", MatrixEncryptedEvent.body])
+        var fresh = timeline()
+        XCTAssertEqual(fresh.applyState([switchOn]).map(summary), ["held: \(MatrixEncryption.notice)"], "the state alone switches it on")
+    }
+
     private func summary(_ update: ThreadUpdate) -> String {
         switch update {
         case .commentsAppended(let list): "appended " + list.map(\.id).joined(separator: ", ")
         case .commentEdited(let comment): "edited \(comment.id): \(comment.body)"
         case .sendConfirmed(let id): "confirmed \(id)"
         case .usersChanged(let users): "users " + users.map { "\($0.handle)=\($0.name)" }.joined(separator: ", ")
+        case .sendingHeld(let notice): "held: \(notice)"
         default: "\(update)"
         }
     }

@@ -29,6 +29,22 @@ final class HeaderViewTests: XCTestCase {
         ], legend: legend)
     }
 
+    /// A room's notice (`🔒 encrypted`) outlasts any title: a long or hostile name is cut with
+    /// `…` before it, collapsed or not.
+    func testTheNoticeKeepsItsPlaceAfterALongTitle() {
+        let long = CommentThread(id: "t", title: String(repeating: "A very long room name ", count: 10), author: "u1",
+                                 created: ThreadFixture.start, body: "", users: [User(id: "u1", handle: "ann", name: "Ann")])
+        for shownRows in [0, 1] {
+            let layout = ThreadHeaderLayout(thread: long, width: 60, handles: { _ in nil })
+            var buffer = CellBuffer(columns: 60, rows: 4)
+            HeaderView(thread: long, commentCount: 3, layout: layout, shownRows: shownRows, ownUserID: "u2", notice: "🔒 encrypted")
+                .draw(into: &buffer, width: 60)
+            let row = buffer.trimmedLines[0]
+            XCTAssertTrue(row.hasSuffix("… · 🔒 encrypted"), "\(shownRows) rows: \(row)")
+            XCTAssertLessThanOrEqual(DisplayWidth.width(of: row), 59, row)
+        }
+    }
+
     func testCollapsedAndNarrowTheRowIsCutBeforeTheLastColumn() {
         assertScreen(draw(thread(), shownRows: 0, columns: 16, rows: 2), [
             " Hello ␛world", " bbbbbbbbbbbb",

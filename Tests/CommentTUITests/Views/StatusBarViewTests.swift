@@ -86,4 +86,18 @@ final class StatusBarViewTests: XCTestCase {
             "rrrrrrrrrrrrrEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE",
         ], legend: legend)
     }
+
+    /// The connection is shortened to its state, never cut: `connect…` or `offline…` would say neither.
+    func testTheConnectionKeepsItsStateWholeBesideALongMessage() {
+        let message = "could not load older comments: homeserver https://matrix.example.org is unreachable"
+        let rows = ["connecting", "offline — retrying in 30 s"].map { connection in
+            var view = demoBar(message: message, isError: true)
+            view.connection = connection
+            return draw(view, columns: 100).trimmedLines[1]
+        }
+        XCTAssertEqual(rows, [
+            " connecting · 2031/2031 · could not load older comments: homeserver https://matrix.example.org is u…",
+            " offline · 2031/2031 · could not load older comments: homeserver https://matrix.example.org is unre…",
+        ])
+    }
 }

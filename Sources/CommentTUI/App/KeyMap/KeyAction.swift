@@ -32,6 +32,8 @@ enum KeyAction: Equatable {
     case toggleExpanded
     case openLink
     case reply
+    /// To the comment the selected reply answers.
+    case jumpToReplied
     case search
 
     // A page over the screen (F1, the post)

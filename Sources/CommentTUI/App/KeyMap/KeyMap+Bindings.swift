@@ -11,7 +11,7 @@ extension KeyMap {
         let row = KeyHelp("Ctrl-Up/Down, Shift-Up/Down", "feed by a row")
         let ends = KeyHelp("Ctrl-Home / Ctrl-End", "feed to the post / the newest")
         let find = KeyHelp("Alt-U · Ctrl-S", "first unread · search (Enter older, Esc)")
-        let select = KeyHelp("Alt-Up / Alt-Down · Esc", "select a comment · clear")
+        let select = KeyHelp("Alt-Up/Down · Alt-J · Esc", "select · to what it replies to · clear")
         let act = KeyHelp("Alt-S · Alt-E · Alt-O · Alt-R", "spoilers · expand · open link · reply")
         let move = KeyHelp("Ctrl-A/E, Ctrl-B/F, Alt-B/F", "line start/end, char, word")
         let arrows = KeyHelp("arrows, Home/End", "move in the draft (Up/Down by row)")
@@ -48,6 +48,7 @@ extension KeyMap {
             KeyBinding(.feed, [.alt("e")], .toggleExpanded, act),
             KeyBinding(.feed, [.alt("o")], .openLink, act),
             KeyBinding(.feed, [.alt("r")], .reply, act),
+            KeyBinding(.feed, [.alt("j")], .jumpToReplied, select),
 
             // The composer: readline editing, selection, undo, Ctrl-X.
             KeyBinding(.composer, [anyCharacter], .edit(.typeCharacter), nil),

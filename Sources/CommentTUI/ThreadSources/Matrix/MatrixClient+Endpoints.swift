@@ -9,18 +9,36 @@ extension MatrixClient {
         public var deviceID: String
     }
 
-    /// Logs in with a password (`m.login.password`).
-    public func login(user: String, password: String) throws -> Session {
+    /// Logs in with a password (`m.login.password`); the answer must come whole within `deadline`.
+    public func login(user: String, password: String, deadline: TimeInterval = 30) throws -> Session {
         let answer = try request("POST", ["login"], body: [
             "type": "m.login.password",
             "identifier": ["type": "m.id.user", "user": .string(user)],
             "password": .string(password),
             "initial_device_display_name": "comment-tui",
-        ])
+        ], timeout: deadline, limit: MatrixAnswerLimit.small)
         guard let userID = answer["user_id"]?.string, let token = answer["access_token"]?.string else {
             throw MatrixError(.malformed, "\(homeserver.absoluteString) did not return a session")
         }
-        return Session(userID: userID, accessToken: token, deviceID: answer["device_id"]?.string ?? "")
+        let deviceID = answer["device_id"]?.string ?? ""
+        // Checked before anything is stored or sent back in a header.
+        let server = homeserver.absoluteString
+        guard MatrixGrammar.isUserID(userID) else {
+            throw MatrixError(.malformed, "\(server) returned a user id that is not a Matrix user id; not logged in")
+        }
+        guard MatrixGrammar.isAccessToken(token) else {
+            throw MatrixError(.malformed, """
+                \(server) returned an access token that is not printable ASCII of at most \(MatrixGrammar.tokenLimit) \
+                characters; not logged in
+                """)
+        }
+        guard deviceID.isEmpty || MatrixGrammar.isDeviceID(deviceID) else {
+            throw MatrixError(.malformed, """
+                \(server) returned a device id that is not printable ASCII of at most \(MatrixGrammar.deviceIDLimit) \
+                characters; not logged in
+                """)
+        }
+        return Session(userID: userID, accessToken: token, deviceID: deviceID)
     }
 
     /// Registers a user of an application service's namespace (this client has the service's
@@ -41,7 +59,8 @@ extension MatrixClient {
 
     /// The user id the token belongs to.
     public func whoami() throws -> String {
-        guard let id = try request("GET", ["account", "whoami"])["user_id"]?.string else {
+        guard let id = try request("GET", ["account", "whoami"], limit: MatrixAnswerLimit.small)["user_id"]?.string,
+              MatrixGrammar.isUserID(id) else {
             throw MatrixError(.malformed, "\(homeserver.absoluteString) did not say who is signed in")
         }
         return id
@@ -60,8 +79,23 @@ extension MatrixClient {
     }
 
     /// Joins a room by id or alias and returns its id.
-    public func join(_ roomIDOrAlias: String) throws -> String {
-        guard let id = try request("POST", ["join", roomIDOrAlias])["room_id"]?.string else {
+    /// - Parameter via: servers in the room to join through (a link's `via`), tried in order: the
+    ///   first that gets us in wins; without any, the homeserver has to know the room itself.
+    public func join(_ roomIDOrAlias: String, via: [String] = []) throws -> String {
+        var failure: MatrixError?
+        for server in via {
+            do {
+                return try join(roomIDOrAlias, query: ["server_name": server])
+            } catch let error as MatrixError where error.status != nil {
+                failure = error // our server answered: that one could not get us in, the next may
+            }
+        }
+        if let failure { throw failure }
+        return try join(roomIDOrAlias, query: [:])
+    }
+
+    private func join(_ roomIDOrAlias: String, query: [String: String]) throws -> String {
+        guard let id = try request("POST", ["join", roomIDOrAlias], query: query)["room_id"]?.string else {
             throw MatrixError(.malformed, "joining \(VisibleText.escape(roomIDOrAlias)) returned no room id")
         }
         return id
@@ -100,12 +134,12 @@ extension MatrixClient {
 
     /// The room's whole current state.
     public func state(room: String) throws -> [JSONValue] {
-        try request("GET", ["rooms", room, "state"]).array ?? []
+        try request("GET", ["rooms", room, "state"], timeout: 60, limit: MatrixAnswerLimit.large).array ?? []
     }
 
     /// Joined members and their display names.
     public func joinedMembers(room: String) throws -> [String: String?] {
-        let joined = try request("GET", ["rooms", room, "joined_members"])["joined"]?.object ?? [:]
+        let joined = try request("GET", ["rooms", room, "joined_members"], timeout: 60, limit: MatrixAnswerLimit.large)["joined"]?.object ?? [:]
         return joined.mapValues { $0["display_name"]?.string }
     }
 
@@ -124,7 +158,7 @@ extension MatrixClient {
         var query = ["dir": backwards ? "b" : "f", "limit": String(limit)]
         if let token { query["from"] = token }
         if let filter { query["filter"] = String(decoding: filter.serialized(), as: UTF8.self) }
-        let answer = try request("GET", ["rooms", room, "messages"], query: query)
+        let answer = try request("GET", ["rooms", room, "messages"], query: query, timeout: 60, limit: MatrixAnswerLimit.large)
         return Page(events: answer["chunk"]?.array ?? [], end: answer["end"]?.string, state: answer["state"]?.array ?? [])
     }
 
@@ -139,7 +173,7 @@ extension MatrixClient {
                      timestamp: Date? = nil, timeout: TimeInterval = 20) throws -> String {
         let query = timestamp.map { ["ts": String(Int64(($0.timeIntervalSince1970 * 1000).rounded()))] } ?? [:]
         guard let id = try request("PUT", ["rooms", room, "send", type, transactionID], query: query, body: content,
-                                   timeout: timeout, hardDeadline: true)["event_id"]?.string else {
+                                   timeout: timeout)["event_id"]?.string else {
             throw MatrixError(.malformed, "sending returned no event id")
         }
         return id
@@ -178,6 +212,6 @@ extension MatrixClient {
         var query = ["timeout": String(wait * 1000), "filter": String(decoding: filter.serialized(), as: UTF8.self)]
         if let since { query["since"] = since }
         if fullState { query["full_state"] = "true" }
-        return try request("GET", ["sync"], query: query, timeout: TimeInterval(wait) + 30)
+        return try request("GET", ["sync"], query: query, timeout: TimeInterval(wait) + 30, limit: MatrixAnswerLimit.large)
     }
 }

@@ -26,6 +26,8 @@ public struct MatrixError: Error, Sendable, CustomStringConvertible {
     public var retryAfter: Double?
     /// The server took the request and gave no answer in time (not: could not be reached).
     public var timedOut = false
+    /// What went wrong below HTTP, when that is what failed (login words its advice by it).
+    var transport: MatrixTransportFailure?
 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind

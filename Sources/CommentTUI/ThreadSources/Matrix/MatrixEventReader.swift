@@ -30,6 +30,16 @@ struct MatrixEventReader {
             guard let userID = event["state_key"]?.string, MatrixMembers.isUserID(userID) else { return .ignored }
             let membership = content?["membership"]?.string
             return .member(userID: userID, name: content?["displayname"]?.string, joined: membership == "join" || membership == "invite")
+        case "m.room.encrypted":
+            // Redacted, it has no ciphertext left: deleted, as a message would be.
+            if event["unsigned"]?["redacted_because"] != nil || content?.object?.isEmpty == true {
+                return message(event, sender: sender, content: content)
+            }
+            return MatrixEncryptedEvent(event: event, sender: sender).map { .encrypted($0) } ?? .ignored
+        case "m.room.encryption" where event["state_key"]?.string == "":
+            let created = Date(timeIntervalSince1970: Double(event["origin_server_ts"]?.int ?? 0) / 1000)
+            let row = event["event_id"]?.string.map { MatrixEncryption.switchedOn(eventID: $0, sender: sender, created: created) }
+            return .encryptionSwitchedOn(row)
         case "m.room.name":
             return content?["name"]?.string.map { .roomName($0) } ?? .ignored
         default:
@@ -52,14 +62,14 @@ struct MatrixEventReader {
             }
             return .edit(target: target, sender: sender, body: body, at: created)
         }
-        let isReply = relation?["m.in_reply_to"]?["event_id"]?.string != nil
-        let body = content.flatMap { markdown(of: $0, sender: sender, isReply: isReply) } ?? Self.unreadable
+        let replyTo = relation?["m.in_reply_to"]?["event_id"]?.string
+        let body = content.flatMap { markdown(of: $0, sender: sender, isReply: replyTo != nil) } ?? Self.unreadable
         if let origin = content.flatMap(MatrixImportOrigin.init(content:)), !origin.postedAsAuthor {
             // Imported from a thread file: shown as its original author and time.
-            return .comment(Comment(id: id, author: origin.author.id, created: origin.created, body: body),
+            return .comment(Comment(id: id, author: origin.author.id, created: origin.created, body: body, replyTo: replyTo),
                             transactionID: transactionID, importedAuthor: origin.author)
         }
-        return .comment(Comment(id: id, author: sender, created: created, body: body), transactionID: transactionID)
+        return .comment(Comment(id: id, author: sender, created: created, body: body, replyTo: replyTo), transactionID: transactionID)
     }
 
     /// The Markdown for a message content, or nil when it is not a message we can show.

@@ -12,6 +12,11 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
     /// The server part after the first colon (for an alias, where it is published).
     public var server: String { identifier.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init) ?? "" }
 
+    /// The servers a link names to join through (`?via=server`, repeatable), in its order.
+    ///
+    /// A server that is not in the room cannot join it by id alone: it needs one that is.
+    public var via: [String] = []
+
     public var description: String { identifier }
 
     /// Reads a locator; nil when it is not a room (a file path).
@@ -26,8 +31,12 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
         } else {
             return nil
         }
-        // A link may carry `?via=` and an event after the room: only the room is the thread.
-        if let cut = rest.firstIndex(where: { $0 == "?" }) { rest = rest[..<cut] }
+        // A link may carry `?via=` and an event after the room: only the room is the thread,
+        // the servers are where to join it through.
+        if let cut = rest.firstIndex(where: { $0 == "?" }) {
+            via = Self.servers(inQuery: rest[rest.index(after: cut)...])
+            rest = rest[..<cut]
+        }
         var text = String(rest).removingPercentEncoding ?? String(rest)
         if let slash = text.firstIndex(of: "/") { text = String(text[..<slash]) }
         guard let sigil = text.first, sigil == "!" || sigil == "#", text.count > 1,
@@ -39,6 +48,21 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
             return nil
         }
         identifier = text
+    }
+
+    /// The `via` values of a query, decoded, without duplicates or ones that could not be a server name.
+    private static func servers(inQuery query: Substring) -> [String] {
+        var servers: [String] = []
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "via" else { continue }
+            let server = String(parts[1]).removingPercentEncoding ?? String(parts[1])
+            guard !server.isEmpty, server.utf8.count <= 255, !servers.contains(server),
+                  server.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789.-:[]_".unicodeScalars.contains($0)) })
+            else { continue }
+            servers.append(server)
+        }
+        return servers
     }
 
     /// Whether a locator looks like a room at all (so a malformed one is an error, not a file name).

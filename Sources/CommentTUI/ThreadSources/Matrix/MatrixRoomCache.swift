@@ -22,6 +22,10 @@ struct MatrixRoomCache {
         var olderToken: String?
         var nextBatch: String
         var fullyRead: String?
+        /// Whether the room has end-to-end encryption switched on (nothing is sent to it).
+        var isEncrypted = false
+        /// The comments that are rows in place of what cannot be shown (`MatrixTimeline.placeholders`).
+        var placeholders: Set<String> = []
     }
 
     private struct RoomRecord: Codable {
@@ -36,8 +40,10 @@ struct MatrixRoomCache {
         var older: String?
         var nextBatch: String
         var fullyRead: String?
+        /// Written only when true; a copy from before it was kept reads as false.
+        var encrypted: Bool?
         enum CodingKeys: String, CodingKey {
-            case type, room, label, title, author, created, body, post, older, nextBatch = "next_batch", fullyRead = "fully_read"
+            case type, room, label, title, author, created, body, post, older, nextBatch = "next_batch", fullyRead = "fully_read", encrypted
         }
     }
 
@@ -55,6 +61,10 @@ struct MatrixRoomCache {
         var created: Date
         var body: String
         var edited: Date?
+        /// The event it replies to (absent in copies written before replies were kept).
+        var replyTo: String?
+        /// Written only when true: a row in place of an encrypted event.
+        var placeholder: Bool?
     }
 
     private struct Kind: Decodable { var type: String }
@@ -102,13 +112,15 @@ struct MatrixRoomCache {
                 snapshot = Snapshot(roomID: room.room, label: room.label,
                                     header: ThreadHeader(id: room.room, title: room.title, author: room.author, created: room.created, body: room.body),
                                     postEventID: room.post, users: [], comments: [], olderToken: room.older,
-                                    nextBatch: room.nextBatch, fullyRead: room.fullyRead)
+                                    nextBatch: room.nextBatch, fullyRead: room.fullyRead, isEncrypted: room.encrypted == true)
             case "user" where snapshot != nil:
                 guard let user = try? decoder.decode(UserRecord.self, from: bytes) else { return nil }
                 snapshot?.users.append(User(id: user.id, handle: user.handle, name: user.name))
             case "comment" where snapshot != nil:
                 guard let c = try? decoder.decode(CommentRecord.self, from: bytes) else { return nil }
-                snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited))
+                snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
+                                                         replyTo: c.replyTo))
+                if c.placeholder == true { snapshot?.placeholders.insert(c.id) }
             default:
                 return nil
             }
@@ -125,12 +137,14 @@ struct MatrixRoomCache {
         var out = try encoder.encode(RoomRecord(
             room: snapshot.roomID, label: snapshot.label, title: header.title, author: header.author, created: header.created,
             body: header.body, post: snapshot.postEventID, older: snapshot.olderToken, nextBatch: snapshot.nextBatch,
-            fullyRead: snapshot.fullyRead)) + Data("\n".utf8)
+            fullyRead: snapshot.fullyRead, encrypted: snapshot.isEncrypted ? true : nil)) + Data("\n".utf8)
         for user in snapshot.users {
             out += try encoder.encode(UserRecord(id: user.id, handle: user.handle, name: user.name)) + Data("\n".utf8)
         }
         for c in snapshot.comments.suffix(Self.keptComments) {
-            out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited)) + Data("\n".utf8)
+            out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
+                                                            replyTo: c.replyTo,
+                                                            placeholder: snapshot.placeholders.contains(c.id) ? true : nil)) + Data("\n".utf8)
         }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

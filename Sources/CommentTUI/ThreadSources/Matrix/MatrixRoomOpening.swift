@@ -16,7 +16,15 @@ struct MatrixRoomOpening {
     var olderToken: String?
     var nextBatch: String?
     var fullyRead: String?
+    /// Where `fullyRead` stands among `comments` when the opening page holds its event: the
+    /// last comment at or before it (it may be an edit, a reaction, the post), -1 when no
+    /// comment is; nil when the page does not hold it.
+    var fullyReadPosition: Int?
     var filter: JSONValue
+    /// Who may notify the room, as of the opening page (nil from the cache: asked for when needed).
+    var power: MatrixReaderMention.Power?
+    /// Users the room's state or page names who are not members now (left, kicked, banned).
+    var departed: Set<String> = []
     /// Whether it came from the cache (nothing asked of the server yet).
     var isFromCache = false
 
@@ -29,7 +37,8 @@ struct MatrixRoomOpening {
         members.update(Dictionary(snapshot.users.map { ($0.id, Optional($0.name)) }, uniquingKeysWith: { a, _ in a }))
         timeline = MatrixTimeline(members: members)
         timeline.postEventID = snapshot.postEventID
-        timeline.adopt(snapshot.comments)
+        if snapshot.isEncrypted { _ = timeline.switchEncryptionOn() }
+        timeline.adopt(snapshot.comments, placeholders: snapshot.placeholders)
         comments = snapshot.comments
         let header = snapshot.header
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,
@@ -41,26 +50,31 @@ struct MatrixRoomOpening {
         isFromCache = true
     }
 
-    init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int) throws {
+    /// - Parameter joinsEncrypted: join an encrypted room the account is not in (only invited
+    ///   to, or public); without it such a room is refused before joining when the server says
+    ///   so beforehand (an invite's state, the room's summary). Where it cannot say (an invite
+    ///   without `m.room.encryption` in its state, a server without room summaries), the room is
+    ///   joined and, if encrypted, opens read-only.
+    init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int, joinsEncrypted: Bool = false) throws {
         self.me = me
-        roomID = try Self.joinedRoom(client: client, address: address)
-        if try client.stateContent(room: roomID, type: "m.room.encryption") != nil {
-            throw MatrixError(.server(status: 0, errcode: nil), """
-                \(VisibleText.escape(address.identifier)) is end-to-end encrypted: comment-tui cannot read \
-                encrypted rooms (it has no Olm/Megolm cryptography)
-                """)
-        }
+        roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
+        // Encrypted rooms open to be read (their encrypted events as rows that say so); nothing is sent to them.
+        let isEncrypted = try client.stateContent(room: roomID, type: "m.room.encryption") != nil
         filter = Self.filter(room: roomID, pageSize: pageSize)
-        let sync = try client.sync(since: nil, filter: filter, wait: 0)
+        // Synapse keeps each sync's answer for a while (two minutes), keyed by the request: an
+        // opening asks with a filter of its own (leaving out a room that cannot exist), so a
+        // reopen is never given an earlier opening's answers, which lack what came since.
+        let openingFilter = Self.filter(room: roomID, pageSize: pageSize, leavingOut: "!comment-tui-\(UUID().uuidString):opening.invalid")
+        let sync = try client.sync(since: nil, filter: openingFilter, wait: 0)
         let room = sync["rooms"]?["join"]?[roomID]
         var stateEvents = room?["state"]?["events"]?.array ?? []
         var timelineEvents = room?["timeline"]?["events"]?.array ?? []
         fullyRead = (room?["account_data"]?["events"]?.array ?? [])
             .first { $0["type"]?.string == "m.fully_read" }?["content"]?["event_id"]?.string
         if room?["timeline"]?["limited"]?.bool == true { olderToken = room?["timeline"]?["prev_batch"]?.string }
-        // Synapse answers a repeated initial sync from a cache for a while (two minutes by
-        // default), so a room reopened soon would miss what came since: catch up from it at once.
-        let catchUp = try client.sync(since: sync["next_batch"]?.string, filter: filter, wait: 0)
+        // A server may answer a repeated initial sync from a cache (Synapse does, for two
+        // minutes, unless the request differs as above), missing what came since: catch up at once.
+        let catchUp = try client.sync(since: sync["next_batch"]?.string, filter: openingFilter, wait: 0)
         nextBatch = catchUp["next_batch"]?.string ?? sync["next_batch"]?.string
         if let newer = catchUp["rooms"]?["join"]?[roomID] {
             stateEvents += newer["state"]?["events"]?.array ?? []
@@ -90,17 +104,23 @@ struct MatrixRoomOpening {
         let title = content("m.room.name")?["name"]?.string ?? alias ?? address.identifier
         label = alias ?? content("m.room.name")?["name"]?.string.map { VisibleText.escape($0) } ?? address.identifier
         if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
+        power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), creators: MatrixReaderMention.Power.creators(ofCreate: create))
 
         var members = MatrixMembers(me: me)
-        members.update((try? client.joinedMembers(room: roomID)) ?? [:])
+        let joined = try? client.joinedMembers(room: roomID)
+        members.update(joined ?? [:])
         timeline = MatrixTimeline(members: members)
+        if isEncrypted { _ = timeline.switchEncryptionOn() }
         _ = timeline.applyState(stateEvents)
 
         let post = try Self.post(client: client, room: roomID, creator: creator, pinned: content("m.room.pinned_events"))
         timeline.postEventID = post?["event_id"]?.string
         let reader = MatrixEventReader(handle: { [members = timeline.members] in members.handles[$0] },
                                        name: { [members = timeline.members] in members.name(of: $0) })
-        let postBody = post.flatMap { $0["content"] }.flatMap { reader.markdown(of: $0, sender: creator, isReply: false) }
+        // An encrypted post says so, as its row would (the post has no row of its own).
+        let isEncryptedPost = post?["type"]?.string == "m.room.encrypted" && post?["content"]?.object?.isEmpty == false
+        let postBody = isEncryptedPost ? MatrixEncryptedEvent.body
+            : post.flatMap { $0["content"] }.flatMap { reader.markdown(of: $0, sender: creator, isReply: false) }
             ?? content("m.room.topic")?["topic"]?.string.map { MatrixHTMLReader.markdown(fromPlainText: $0, isReply: false) } ?? ""
 
         var opened: [Comment] = []
@@ -109,18 +129,38 @@ struct MatrixRoomOpening {
             if case .commentEdited(let edited) = update, let at = opened.firstIndex(where: { $0.id == edited.id }) { opened[at] = edited }
         }
         comments = opened
+        if let fullyRead, let at = timelineEvents.firstIndex(where: { $0["event_id"]?.string == fullyRead }) {
+            let upToMarker = Set(timelineEvents[...at].compactMap { $0["event_id"]?.string })
+            fullyReadPosition = opened.lastIndex { upToMarker.contains($0.id) } ?? -1
+        }
         thread = CommentThread(id: roomID, title: title, author: creator, created: created, body: postBody,
                                users: timeline.members.users)
+        // Senders met in the state and the page who are no longer members.
+        if let joined { departed = Set(timeline.members.names.keys).subtracting(joined.keys).subtracting([me]) }
     }
 
-    /// The room's id, joining it first when the account is not in it (a public room by alias).
-    static func joinedRoom(client: MatrixClient, address: MatrixRoomAddress) throws -> String {
+    /// The room's id, joining it first when the account is not in it (a public room by alias, an
+    /// invite); a room known to be encrypted is not joined unless `joinsEncrypted`.
+    static func joinedRoom(client: MatrixClient, address: MatrixRoomAddress, joinsEncrypted: Bool) throws -> String {
         let id = address.isAlias ? try client.resolve(alias: address.identifier) : address.identifier
         if try client.joinedRooms().contains(id) { return id }
+        if !joinsEncrypted {
+            let invited = try isInvitedToEncryptedRoom(client: client, room: id)
+            if invited || summarySaysEncrypted(client: client, room: id) {
+                throw MatrixError(.server(status: 0, errcode: nil), """
+                    this room is end-to-end encrypted and you are \(invited ? "only invited to it" : "not in it"): \
+                    comment-tui cannot read or send encrypted messages, so it did not join. Join it from a client \
+                    with encryption (such as Element), or open it with --join-encrypted to join and read it here \
+                    (encrypted messages show as such; nothing is sent)
+                    """)
+            }
+        }
         do {
-            return try client.join(address.identifier)
+            return try client.join(address.identifier, via: address.via)
         } catch let error as MatrixError where error.status == 403 || error.status == 404 {
-            throw MatrixError(error.kind, "not joined to \(VisibleText.escape(address.identifier)), and cannot join: \(error.message)")
+            // A room id alone reaches only rooms this server is in; a link's `via` names others.
+            let hint = address.isAlias || !address.via.isEmpty ? "" : " (a link to it with ?via=SERVER names a server to join through)"
+            throw MatrixError(error.kind, "not joined to \(VisibleText.escape(address.identifier)), and cannot join: \(error.message)\(hint)")
         }
     }
 
@@ -151,13 +191,39 @@ struct MatrixRoomOpening {
         return nil
     }
 
+    /// Whether the account is invited to `room` and the invite's state says it is encrypted
+    /// (`m.room.encryption` is among the state servers share with invitees).
+    static func isInvitedToEncryptedRoom(client: MatrixClient, room: String) throws -> Bool {
+        let filter: JSONValue = [
+            "presence": ["not_types": ["*"]],
+            "account_data": ["not_types": ["*"]],
+            "room": [
+                "rooms": [.string(room)],
+                "timeline": ["limit": 1],
+                "state": ["types": ["m.room.encryption"]],
+                "ephemeral": ["not_types": ["*"]],
+                "account_data": ["not_types": ["*"]],
+            ],
+        ]
+        let invite = try client.sync(since: nil, filter: filter, wait: 0)["rooms"]?["invite"]?[room]
+        return (invite?["invite_state"]?["events"]?.array ?? []).contains { $0["type"]?.string == "m.room.encryption" }
+    }
+
+    /// Whether the room's summary (`GET /_matrix/client/v1/room_summary`, which a server gives
+    /// for a room one may join) names an encryption algorithm; false when it cannot be read.
+    static func summarySaysEncrypted(client: MatrixClient, room: String) -> Bool {
+        guard let summary = try? client.request("GET", ["v1", "room_summary", room]) else { return false }
+        return [summary["encryption"], summary["im.nheko.summary.encryption"]].contains { $0?.string != nil }
+    }
+
     /// How many pages back the post of a room joined over federation is looked for.
     static let postSearchPages = 5
 
     /// The sync filter: this room only, a page of timeline, lazy-loaded members, typing, the
     /// read marker; no presence or other account data.
-    static func filter(room: String, pageSize: Int) -> JSONValue {
-        [
+    /// `leavingOut`: a room id left out, which changes the request and nothing it returns.
+    static func filter(room: String, pageSize: Int, leavingOut: String? = nil) -> JSONValue {
+        var filter: JSONValue = [
             "presence": ["not_types": ["*"]],
             "account_data": ["not_types": ["*"]],
             "room": [
@@ -168,5 +234,11 @@ struct MatrixRoomOpening {
                 "account_data": ["types": ["m.fully_read"]],
             ],
         ]
+        if let leavingOut, case .object(var object) = filter, case .object(var room)? = object["room"] {
+            room["not_rooms"] = [.string(leavingOut)]
+            object["room"] = .object(room)
+            filter = .object(object)
+        }
+        return filter
     }
 }

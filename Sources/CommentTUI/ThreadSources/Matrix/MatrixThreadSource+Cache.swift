@@ -12,6 +12,7 @@ extension MatrixThreadSource {
     /// Adds a sync's comments and edits; past the limit the snapshot starts at this batch.
     func remember(_ updates: [ThreadUpdate], batchStart: String?) {
         guard cache != nil else { return }
+        var switchedToEncryption = false
         locked {
             for update in updates {
                 switch update {
@@ -22,12 +23,15 @@ extension MatrixThreadSource {
                     cached.comments += list
                 case .commentEdited(let edited):
                     if let at = cached.comments.firstIndex(where: { $0.id == edited.id }) { cached.comments[at] = edited }
+                case .sendingHeld:
+                    switchedToEncryption = true
                 default:
                     break
                 }
             }
         }
-        saveCache(ifDue: true)
+        // The switch to encryption is kept at once: a copy without it would open ready to send.
+        saveCache(ifDue: !switchedToEncryption)
     }
 
     /// Adds a comment of ours the server confirmed.
@@ -46,9 +50,10 @@ extension MatrixThreadSource {
             guard let nextBatch else { return nil }
             cacheSavedAt = now
             return MatrixRoomCache.Snapshot(
-                roomID: roomID, label: label, header: ThreadHeader(thread), postEventID: timeline.postEventID,
+                roomID: roomID, label: label, header: liveHeader ?? ThreadHeader(thread), postEventID: timeline.postEventID,
                 users: timeline.members.users, comments: cached.comments, olderToken: cached.olderToken,
-                nextBatch: nextBatch, fullyRead: markerSent)
+                nextBatch: nextBatch, fullyRead: markerSent, isEncrypted: timeline.isEncrypted,
+                placeholders: timeline.placeholders.intersection(cached.comments.map(\.id)))
         }
         guard let snapshot else { return }
         do {

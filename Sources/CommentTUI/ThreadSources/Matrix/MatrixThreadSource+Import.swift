@@ -12,12 +12,14 @@ extension MatrixThreadSource {
     }
 
     /// Posts `thread`'s comments in order as the reader, each with its origin; `progress` hears
-    /// of every comment posted.
+    /// of every comment posted. The room's encryption state is read before each comment (an
+    /// import posts for minutes): switched on, the import stops there.
     /// - Parameter appServiceToken: an application service's token: each author then posts as a
     ///   user of its own (`@import_<handle>:server`, registered, named and joined on first use)
     ///   with the comment's original time.
     public func importComments(of thread: CommentThread, appServiceToken: String? = nil,
                                progress: (Int) -> Void = { _ in }) throws -> ImportOutcome {
+        try refuseIfEncrypted()
         var authors: [String: MatrixClient] = [:]
         let present = try importedCommentIDs(thread: thread.id)
         var outcome = ImportOutcome(posted: 0, alreadyThere: 0)
@@ -37,6 +39,10 @@ extension MatrixThreadSource {
                 markdown: comment.body, handles: { _ in nil }, displayName: { _ in nil }).json) else { continue }
             content[MatrixImportOrigin.key] = origin.json
             let txn = "import" + ThreadStateFiles.stem(key: "\(thread.id)/\(comment.id)", name: "")
+            if try holdsSending() {
+                throw MatrixError(.server(status: 0, errcode: nil),
+                                  MatrixEncryption.refusal + "; the import stopped after \(outcome.posted) of \(thread.comments.count) comments")
+            }
             _ = try (poster ?? client).send(room: roomID, transactionID: txn, content: .object(content),
                                             timestamp: poster == nil ? nil : comment.created)
             outcome.posted += 1
@@ -58,7 +64,8 @@ extension MatrixThreadSource {
         return acting
     }
 
-    /// The file comment ids of `thread` the room holds already (read from every page).
+    /// The file comment ids of `thread` the room holds already (read from every page); throws at
+    /// a switch to encryption met on the way.
     private func importedCommentIDs(thread: String) throws -> Set<String> {
         var ids: Set<String> = []
         var from: String? = nil
@@ -66,8 +73,9 @@ extension MatrixThreadSource {
         while first || from != nil {
             first = false
             let page = try client.messages(room: roomID, from: from, backwards: false, limit: 500,
-                                           filter: ["types": ["m.room.message"]])
+                                           filter: ["types": ["m.room.message", "m.room.encryption"]])
             for event in page.events {
+                if event["type"]?.string == "m.room.encryption" { try refuseIfEncrypted(known: true) }
                 if let origin = event["content"].flatMap(MatrixImportOrigin.init(content:)), origin.thread == thread { ids.insert(origin.comment) }
             }
             from = page.events.isEmpty ? nil : page.end

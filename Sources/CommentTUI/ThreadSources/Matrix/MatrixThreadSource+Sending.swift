@@ -7,6 +7,7 @@ extension MatrixThreadSource {
     public func send(_ comment: Comment) -> SendOutcome { send(comment, inReplyTo: nil) }
 
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome {
+        if sendingHeld != nil { return .failed(MatrixEncryption.refusal) }
         // A retry of a refused comment keeps what it answered.
         let earlier = locked { refused[comment.id] }
         let replyTo = parentID.flatMap { id in locked { timeline.eventID(forComment: id) } } ?? earlier?.replyTo
@@ -47,9 +48,12 @@ extension MatrixThreadSource {
             let echoed = locked { () -> (entry: CommentOutbox.Entry, event: String?)? in
                 refused.removeValue(forKey: transactionID).map { ($0, timeline.eventID(forComment: transactionID)) }
             }
-            guard let echoed else { continue }
-            if let event = echoed.event { try? outbox?.markSent(transactionID, event: event) }
-            remember(sent: echoed.entry.comment)
+            guard let echoed, let event = echoed.event else { continue }
+            try? outbox?.markSent(transactionID, event: event)
+            // Kept under its event id, as a sent comment is.
+            var comment = echoed.entry.comment
+            comment.id = event
+            remember(sent: comment)
         }
     }
 
@@ -64,10 +68,12 @@ extension MatrixThreadSource {
     }
 
     /// The event content for a comment body: mentions resolved against the members (call locked).
+    /// A mention is named by display name, else by Matrix id: our handles mean nothing elsewhere.
     func messageContent(_ body: String, replyTo eventID: String? = nil) -> JSONValue {
         let members = timeline.members
         let message = MatrixMessageContent(markdown: body, handles: { members.userID(handle: $0) },
-                                           displayName: { members.name(of: $0) }, replyTo: eventID)
+                                           displayName: { (members.names[$0] ?? nil) ?? $0 }, replyTo: eventID,
+                                           replyToSender: eventID.flatMap { timeline.sender(ofEvent: $0) })
         return JSONValue(foundation: message.json)
     }
 
@@ -80,15 +86,22 @@ extension MatrixThreadSource {
         var retry = MatrixSendRetry()
         while !stopped {
             do {
+                if try holdsSending() { return hold(transactionID) }
                 let eventID = try sendAttempt(client, roomID, transactionID, content, sendTimeout)
                 locked { heardFrom = Date() }
                 try? outbox?.markSent(transactionID, event: eventID)
+                connectionProven()
                 // Confirmed by whichever comes first, this answer or the sync's echo (matched by
                 // `unsigned.transaction_id`): a resend after a restart may get no echo at all.
                 if locked({ timeline.sent(transactionID: transactionID, eventID: eventID) }) {
                     report([.sendConfirmed(commentID: transactionID)])
                 }
-                if let comment = locked({ sending.removeValue(forKey: transactionID) }) { remember(sent: comment) }
+                // Kept under its event id: a reopened copy knows it as the room does (its read
+                // marker, sent as that event, names it).
+                if var comment = locked({ sending.removeValue(forKey: transactionID) }) {
+                    comment.id = eventID
+                    remember(sent: comment)
+                }
                 return
             } catch {
                 if stopped || (error as? MatrixError)?.kind == .cancelled { return }
@@ -135,7 +148,9 @@ extension MatrixThreadSource {
         }
         if let echoed {
             try? outbox?.markSent(entry.txn, event: echoed)
-            return remember(sent: entry.comment)
+            var comment = entry.comment
+            comment.id = echoed
+            return remember(sent: comment)
         }
         // A `sent` record written meanwhile (`confirmGivenUp`) still wins over this one.
         try? outbox?.markRefused(entry.txn, reason: reason)

@@ -23,15 +23,16 @@ extension MatrixThreadSource {
 
     private func syncLoop() {
         var delay = 1.0
+        // The first sync after opening or a failure asks for no wait: `live` as soon as the server
+        // answers, not when a long poll in a quiet room returns 30 s later.
+        var wait = 0
         while !stopped {
             let since = locked { nextBatch }
             do {
-                let answer = try client.sync(since: since, filter: filter, wait: Self.pollSeconds)
-                // The server answered: live from here, before what it brought is reported, so
-                // the status bar never says offline over comments that just arrived.
+                let answer = try client.sync(since: since, filter: filter, wait: wait)
                 delay = 1
+                wait = Self.pollSeconds
                 locked { heardFrom = Date() }
-                setConnection(.live)
                 try apply(sync: answer)
             } catch let error as MatrixError {
                 if error.kind == .cancelled { return }
@@ -40,13 +41,15 @@ extension MatrixThreadSource {
                     continue
                 }
                 setConnection(.offline(retryIn: Int(delay.rounded())))
-                if !pause(delay) { return }
+                if !backOff(delay) { return }
                 delay = min(delay * 2, Self.longestRetry)
-                setConnection(.connecting)
+                wait = 0
+                retrying()
             } catch {
                 setConnection(.offline(retryIn: Int(delay.rounded())))
-                if !pause(delay) { return }
+                if !backOff(delay) { return }
                 delay = min(delay * 2, Self.longestRetry)
+                wait = 0
             }
         }
     }
@@ -58,6 +61,37 @@ extension MatrixThreadSource {
             return true
         }
         if changed { report([.connection(state)]) }
+    }
+
+    /// The next attempt starts: `connecting`, unless a send proved the connection meanwhile.
+    private func retrying() {
+        let offline = locked { if case .offline = connection { true } else { false } }
+        if offline { setConnection(.connecting) }
+    }
+
+    /// The server answered a request other than a sync (a send): the connection is live, and a
+    /// sync waiting out its backoff tries again now rather than up to 30 s later.
+    func connectionProven() {
+        let wasLive = locked { () -> Bool in
+            guard connection != .live else { return true }
+            retryNow = true
+            return false
+        }
+        guard !wasLive else { return }
+        setConnection(.live)
+        retrySignal.lock()
+        retrySignal.broadcast()
+        retrySignal.unlock()
+    }
+
+    /// Waits out a backoff: `seconds`, or until `stop()` or a proven connection; false when stopped.
+    private func backOff(_ seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        retrySignal.lock()
+        defer { retrySignal.unlock() }
+        while !stopped, !locked({ retryNow }), Date() < deadline { _ = retrySignal.wait(until: deadline) }
+        locked { retryNow = false }
+        return !stopped
     }
 
     /// Takes one sync answer: the room's timeline (a reported gap filled first if one page closes
@@ -72,6 +106,9 @@ extension MatrixThreadSource {
             var events = room["timeline"]?["events"]?.array ?? []
             let state = room["state"]?["events"]?.array ?? []
             var batchStart = room["timeline"]?["prev_batch"]?.string
+            // A switch to encryption in this sync holds sending at once, not after a gap's pages.
+            let switched = locked { timeline.switchEncryptionOn(ifAmong: state + events) }
+            report(switched)
             if room["timeline"]?["limited"]?.bool == true, let gapStart = batchStart {
                 // One page closes most gaps (a short sleep); a longer absence is marked and filled
                 // as the reader scrolls to it, so the newest comments show at once.
@@ -88,10 +125,12 @@ extension MatrixThreadSource {
                     batchStart = rest
                 }
             }
+            noteCalls(events: events, state: state)
             let applied = locked { timeline.applyNewer(events, state: state) }
             confirmGivenUp(applied)
-            remembered = (applied, batchStart)
+            remembered = (switched + applied, batchStart)
             updates += applied
+            updates += roomStateUpdates(events: events, state: state)
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
                 let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }
                 updates.append(.typing(typing))
@@ -99,10 +138,20 @@ extension MatrixThreadSource {
         } else if answer["rooms"]?["leave"]?[roomID] != nil {
             updates.append(.problem("you are no longer in \(label)"))
         }
-        locked { nextBatch = next }
+        let (wentLive, caughtUp) = locked { () -> (Bool, Bool) in
+            nextBatch = next
+            defer { connection = .live; hasCaughtUp = true }
+            return (connection != .live, !hasCaughtUp)
+        }
         // Saved after `next_batch` moved, so a reopened copy resumes after these comments.
         if let remembered { remember(remembered.updates, batchStart: remembered.batchStart) }
-        report(updates)
+        // Live in the same report as what the sync brought, so the status bar never says offline
+        // over comments that just arrived; caught up after them, so the app places the divider
+        // above the first of those written while the room was closed.
+        var reported: [ThreadUpdate] = wentLive ? [.connection(.live)] : []
+        reported += updates
+        if caughtUp { reported.append(.caughtUp) }
+        report(reported)
     }
 
     /// Events newer than all known and older than `token`, oldest first, read back at most

@@ -26,6 +26,7 @@ extension MatrixThreadSource {
 
     /// Sends a comment and waits for the server's event id (the `post` verb).
     public func post(_ body: String, transactionID: String) throws -> String {
+        try refuseIfEncrypted()
         let content = locked { messageContent(body) }
         return try client.send(room: roomID, transactionID: transactionID, content: content)
     }

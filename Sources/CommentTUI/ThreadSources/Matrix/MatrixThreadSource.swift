@@ -42,14 +42,19 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var nextBatch: String?
     var connection: ConnectionState = .live
     var isStopped = false
+    /// `m.fully_read` as it was before this start, and where it stands among the opened
+    /// comments if the opening page held it (`MatrixRoomOpening.fullyReadPosition`).
     let fullyRead: String?
+    let fullyReadPosition: Int?
     /// The read marker waiting to be sent, and the event the server has it on.
     var markerDue: ReadMarker?
     var markerSent: String?
     let sendQueue = DispatchQueue(label: "comment-tui.matrix.send")
     let workQueue = DispatchQueue(label: "comment-tui.matrix.work")
-    /// Wakes a sleeping retry early (stop).
+    /// Wakes a sleeping retry early (stop, a proven connection).
     let retrySignal = NSCondition()
+    /// A send went through while the sync was backing off: it tries again at once.
+    var retryNow = false
     var syncThread: Thread?
     /// The room's snapshot on disk, and what the next one holds: the opened page and what came
     /// since (trimmed at a sync batch's start), with the token before them.
@@ -58,6 +63,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var cacheSavedAt: Date?
     /// Opened from the cache: not in touch with the server until the first sync answers.
     let isFromCache: Bool
+    /// Whether a sync has brought what was written while the room was closed (at once when
+    /// opened from the server; after the first sync when opened from the cache).
+    var hasCaughtUp = true
     /// Comments of ours on their way, by transaction id (for the cache once confirmed).
     var sending: [String: Comment] = [:]
     /// Comments of ours refused for good (here or in an earlier run), by transaction id, with the
@@ -75,6 +83,11 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
                       _ timeout: TimeInterval) throws -> String = { client, room, transactionID, content, timeout in
         try client.send(room: room, transactionID: transactionID, content: content, timeout: timeout)
     }
+    /// What makes a message call for the reader (the bell), and the events that did, until the app asks.
+    var readerMention: MatrixReaderMention
+    var callingEvents: Set<String> = []
+    /// The title and post as the room's state changed them since opening (nil: as opened).
+    var liveHeader: ThreadHeader?
     var typingSince: Date?
     var typingStop: DispatchWorkItem?
 
@@ -85,11 +98,13 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// Opens the room (blocking: the verbs and the worker call it before the terminal is set up):
     /// from the cache when one reads, with no request (so offline too), else from the server.
     /// - Parameter usesCache: false ignores the cache, neither reading nor writing it (`--no-cache`).
+    /// - Parameter joinsEncrypted: join an encrypted room the account is only invited to (refused otherwise).
     public convenience init(client: MatrixClient, address: MatrixRoomAddress, me: String,
-                            environment: [String: String], follows: Bool = true, usesCache: Bool = true) throws {
+                            environment: [String: String], follows: Bool = true, usesCache: Bool = true,
+                            joinsEncrypted: Bool = false) throws {
         let cache = usesCache ? MatrixRoomCache(me: me, address: address, environment: environment) : nil
         let opening = try cache?.load().map { MatrixRoomOpening(snapshot: $0, me: me, pageSize: Self.pageSize) }
-            ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize)
+            ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize, joinsEncrypted: joinsEncrypted)
         try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache)
     }
 
@@ -99,6 +114,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         cached = (opening.comments, opening.olderToken)
         isFromCache = opening.isFromCache
         connection = opening.isFromCache ? .connecting : .live
+        hasCaughtUp = !opening.isFromCache
         heardFrom = opening.isFromCache ? nil : Date()
         // A session of its own: `stop()` cancels every request of it, and the caller's client
         // may serve other rooms.
@@ -112,8 +128,11 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         olderToken = opening.olderToken
         nextBatch = opening.nextBatch
         fullyRead = opening.fullyRead
-        markerSent = opening.fullyRead
+        fullyReadPosition = opening.fullyReadPosition
+        // On the comment it stands after, when it is on another event: the offline copy finds it.
+        markerSent = opening.fullyReadPosition.flatMap { $0 >= 0 ? opening.comments[$0].id : nil } ?? opening.fullyRead
         filter = opening.filter
+        readerMention = MatrixReaderMention(me: opening.me, power: opening.power)
         wake = try WakePipe()
         let state = Self.stateFiles(me: me, roomID: roomID, environment: environment)
         draftFile = state.map(DraftFile.init)
@@ -132,6 +151,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         // Refused in an earlier run: shown not sent, with the reason, until the reader acts.
         if follows { for entry in waiting where entry.notSent != nil { refused[entry.txn] = entry } }
         if !isFromCache { saveCache() }
+        if !opening.departed.isEmpty { report([.membersChanged(joined: [], left: opening.departed.sorted())]) }
         if follows {
             startSyncing()
             for entry in waiting where entry.notSent == nil { resend(entry) }
@@ -217,16 +237,25 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
 
     // MARK: Read marker
 
+    /// The marker before this start: on its comment; on the last comment before it when it is
+    /// on another event; at -1 (every comment opened unread) when it is older than all of them.
     public func loadReadMarker() -> ReadMarker? {
-        guard let fullyRead, let position = opened.comments.firstIndex(where: { $0.id == fullyRead }) else { return nil }
-        return ReadMarker(commentID: fullyRead, position: position)
+        guard let fullyRead else { return nil }
+        let comments = opened.comments
+        if let position = comments.firstIndex(where: { $0.id == fullyRead }) { return ReadMarker(commentID: fullyRead, position: position) }
+        if let position = fullyReadPosition, position >= 0 { return ReadMarker(commentID: comments[position].id, position: position) }
+        return ReadMarker(commentID: fullyRead, position: -1)
     }
+
+    public var isCatchingUp: Bool { locked { !hasCaughtUp } }
 
     /// Moves `m.fully_read` and the read receipt to the comment (at exit; waits at most 2 s).
     public func saveReadMarker(_ marker: ReadMarker) throws {
         guard let eventID = locked({ timeline.eventID(forComment: marker.commentID) }),
               eventID != locked({ markerSent }) else { return }
         try client.setReadMarkers(room: roomID, eventID: eventID, privately: privateReceipts, timeout: 2)
+        // The offline copy saved at close keeps it: a reopen from it starts from here.
+        locked { markerSent = eventID }
     }
 
     /// Moves the markers in the background as the reader reads; only the newest waits to go.

@@ -24,6 +24,13 @@ struct MatrixTimeline {
     private(set) var echoedTransactions: [String: String] = [:]
     /// The newest valid edit of each event not loaded yet, by target.
     private var waitingEdits: [String: (body: String, at: Date, sender: String)] = [:]
+    /// Whether the room has end-to-end encryption switched on (seen in its state or timeline,
+    /// or known when opening): it never goes off again, and nothing is sent in plaintext after.
+    private(set) var isEncrypted = false
+    /// The encrypted events met, by event id: what decrypting them in place will need.
+    private(set) var encryptedEvents: [String: MatrixEncryptedEvent] = [:]
+    /// The rows made in place of what cannot be shown (encrypted events, the switch), by id.
+    private(set) var placeholders: Set<String> = []
 
     init(members: MatrixMembers) { self.members = members }
 
@@ -33,16 +40,21 @@ struct MatrixTimeline {
         var created: Date
         var edited: Date?
         var isDeleted: Bool
+        var replyTo: String?
         init(_ comment: Comment) {
             author = comment.author
             created = comment.created
             edited = comment.edited
+            replyTo = comment.replyTo
             isDeleted = comment.body == MatrixEventReader.deleted
         }
     }
 
     /// Whether a comment with this event id was handed out.
     func knows(_ eventID: String) -> Bool { known[eventID] != nil }
+
+    /// Who sent a comment handed out (for a reply's mention), if it is known.
+    func sender(ofEvent eventID: String) -> String? { known[eventID]?.author }
 
     /// Comments handed out so far.
     var knownCount: Int { known.count }
@@ -102,7 +114,7 @@ struct MatrixTimeline {
                 }
                 let shown = withWaitingEdit(comment)
                 remember(shown)
-                appended.append(shown)
+                appended.append(relabelled(shown))
             case .edit(let target, let sender, let body, let at):
                 if let edited = edit(target: target, sender: sender, body: body, at: at) {
                     flush()
@@ -117,9 +129,17 @@ struct MatrixTimeline {
                 } else {
                     waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
                 }
-            case .member(let id, let name, _):
+            case .member(let id, let name, let joined):
+                // A leave carries no display name: the comments of who left keep theirs.
+                if !joined, members.names[id] != nil { continue }
                 let changed = members.update([id: name])
                 if !changed.isEmpty { flush(); updates.append(.usersChanged(changed)) }
+            case .encrypted(let encrypted):
+                if let row = encryptedRow(encrypted) { appended.append(row) }
+            case .encryptionSwitchedOn(let row):
+                let held = switchEncryptionOn()
+                if !held.isEmpty { flush(); updates += held }
+                if let row, let shown = newRow(row) { appended.append(shown) }
             case .roomName, .ignored:
                 continue
             }
@@ -149,6 +169,11 @@ struct MatrixTimeline {
                 waitingEdits[target] = (body, at, sender)
             case .redaction(let target):
                 waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
+            case .encrypted(let encrypted):
+                if let row = encryptedRow(encrypted) { page.append(row) }
+            case .encryptionSwitchedOn(let row):
+                updates += switchEncryptionOn()
+                if let row, let shown = newRow(row) { page.append(shown) }
             case .member, .roomName, .ignored:
                 continue
             }
@@ -157,15 +182,52 @@ struct MatrixTimeline {
         return (page.reversed(), updates)
     }
 
-    /// Member events (a page's lazy-loaded state, a sync's state block).
+    /// Member events and the switch to encryption (a page's lazy-loaded state, a sync's state block).
     mutating func applyState(_ state: [JSONValue]) -> [ThreadUpdate] {
         var changes: [String: String?] = [:]
+        var updates: [ThreadUpdate] = []
         for event in state {
-            if case .member(let id, let name, _) = reader.read(event) { changes[id] = name }
+            switch reader.read(event) {
+            case .member(let id, let name, let joined) where joined || members.names[id] == nil: changes[id] = name
+            case .encryptionSwitchedOn: updates += switchEncryptionOn()
+            default: break
+            }
         }
-        guard !changes.isEmpty else { return [] }
+        guard !changes.isEmpty else { return updates }
         let changed = members.update(changes)
-        return changed.isEmpty ? [] : [.usersChanged(changed)]
+        return updates + (changed.isEmpty ? [] : [.usersChanged(changed)])
+    }
+
+    /// The room is encrypted from now on; the first time, says so (`.sendingHeld`).
+    mutating func switchEncryptionOn() -> [ThreadUpdate] {
+        guard !isEncrypted else { return [] }
+        isEncrypted = true
+        return [.sendingHeld(MatrixEncryption.notice)]
+    }
+
+    /// Switches encryption on if `events` hold an `m.room.encryption` state event.
+    mutating func switchEncryptionOn(ifAmong events: [JSONValue]) -> [ThreadUpdate] {
+        let met = events.contains { $0["type"]?.string == "m.room.encryption" && $0["state_key"]?.string == "" }
+        return met ? switchEncryptionOn() : []
+    }
+
+    /// The row for an encrypted event, kept by reference; nil for one already shown, the post,
+    /// and an encrypted edit, reaction or reference (they change or annotate their target once
+    /// read, as readable ones do).
+    private mutating func encryptedRow(_ encrypted: MatrixEncryptedEvent) -> Comment? {
+        encryptedEvents[encrypted.eventID] = encrypted
+        guard encrypted.hasRow else { return nil }
+        return newRow(encrypted.comment)
+    }
+
+    /// A row of the timeline's own (an encrypted event, where encryption was switched on) the
+    /// first time it is met, with a deletion that came before it applied.
+    private mutating func newRow(_ row: Comment) -> Comment? {
+        guard row.id != postEventID, known[row.id] == nil, appIDs[row.id] == nil else { return nil }
+        let shown = withWaitingEdit(row)
+        remember(shown)
+        placeholders.insert(shown.id)
+        return shown
     }
 
     /// Makes an imported comment's original author a user of the thread; the user if new.
@@ -176,8 +238,9 @@ struct MatrixTimeline {
     }
 
     /// Comments known from elsewhere (the cache), as they were shown.
-    mutating func adopt(_ comments: [Comment]) {
+    mutating func adopt(_ comments: [Comment], placeholders: Set<String> = []) {
         for comment in comments { remember(comment) }
+        self.placeholders.formUnion(placeholders)
     }
 
     /// Members named directly (the joined-members list when opening).
@@ -191,7 +254,7 @@ struct MatrixTimeline {
         }
         // Only the author may edit; a deleted comment stays deleted.
         guard comment.author == sender, !comment.isDeleted, (comment.edited ?? .distantPast) <= at else { return nil }
-        let edited = Comment(id: target, author: comment.author, created: comment.created, body: body, edited: at)
+        let edited = Comment(id: target, author: comment.author, created: comment.created, body: body, edited: at, replyTo: comment.replyTo)
         remember(edited)
         return relabelled(edited)
     }
@@ -213,6 +276,7 @@ struct MatrixTimeline {
     private func relabelled(_ comment: Comment) -> Comment {
         var copy = comment
         copy.id = commentID(forEvent: comment.id)
+        copy.replyTo = comment.replyTo.map(commentID(forEvent:))
         return copy
     }
 }

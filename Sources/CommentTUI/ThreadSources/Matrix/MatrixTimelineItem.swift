@@ -12,6 +12,11 @@ enum MatrixTimelineItem: Sendable {
     case redaction(target: String)
     /// A member joined, left or changed their display name.
     case member(userID: String, name: String?, joined: Bool)
+    /// An event comment-tui cannot read yet: a row in its place, kept by reference.
+    case encrypted(MatrixEncryptedEvent)
+    /// End-to-end encryption was switched on (`m.room.encryption`), with the row that says so
+    /// where it happened; nil for the state alone (no event id).
+    case encryptionSwitchedOn(Comment?)
     /// The room was renamed.
     case roomName(String)
     /// Nothing the thread shows (reactions, other state, our own edits' relations…).

@@ -1,0 +1,19 @@
+import Foundation
+import ThreadModel
+
+/// What comment-tui says about a room with end-to-end encryption switched on: it has no Olm or
+/// Megolm yet, so it never sends plaintext there and reads only what is not encrypted.
+enum MatrixEncryption {
+    /// Why a new comment is refused (the draft stays).
+    static let refusal = "the room is end-to-end encrypted and comment-tui cannot encrypt yet"
+    /// Why a comment on its way is held (it stays in the outbox, for a client that can).
+    static let held = refusal + "; it waits in the outbox"
+    /// The room's lasting notice: the header and the empty composer say it.
+    static let notice = "🔒 end-to-end encrypted: comment-tui cannot send here yet"
+
+    /// The row in the feed where encryption was switched on.
+    static func switchedOn(eventID: String, sender: String, created: Date) -> Comment {
+        Comment(id: eventID, author: sender, created: created,
+                body: "🔒 *switched on end-to-end encryption: comment-tui cannot read or send messages here yet*")
+    }
+}
