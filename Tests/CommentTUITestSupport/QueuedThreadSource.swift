@@ -12,6 +12,10 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     public private(set) var hasOlderComments: Bool
     public let openingProblems: [ThreadFileProblem] = []
     public let draftFile: DraftFile? = nil
+    /// Comments of the reader's an earlier run left unsent, oldest first, and why those refused
+    /// were (set before the app opens).
+    public var unsentComments: [Comment] = []
+    public var notSentReasons: [String: String] = [:]
     /// Comments handed to `send`, in order.
     public private(set) var sent: [Comment] = []
     /// How many times the app asked for older comments.

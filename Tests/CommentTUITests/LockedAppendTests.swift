@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ScrollEngine
 @testable import ThreadModel
 @testable import CommentTUI
 
@@ -96,9 +97,30 @@ final class LockedAppendTests: XCTestCase {
         lock.release()
         let mine = try XCTUnwrap(app.allComments.last?.id)
         XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } })
-        _ = app.update(.key(KeyPress(.character("x"), .alt)))
+        _ = app.update(.key(KeyPress(.character("x"), .alt)), at: app.now + 1.0)
+        _ = app.update(.key(KeyPress(.character("x"), .alt)), at: app.now + 1.0)   // none selected: the second confirms
         XCTAssertFalse(app.allComments.contains { $0.id == mine })
         app.keepUnsentInDraft()
         XCTAssertEqual(app.composer.draft.markdown, "", "discarded, so not brought back into the draft")
+    }
+
+    func testAFailedAppendTakenBackWhileTheDraftCannotBeSavedStaysInTheOutbox() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        let lock = try AppendLock(path: file.path)
+        lock.release(after: 10)  // A safety net: the test lets go itself.
+        type("precious\r", into: app)
+        try FileManager.default.removeItem(atPath: file.path)
+        try FileManager.default.createDirectory(atPath: file.path, withIntermediateDirectories: false)
+        lock.release()
+        let mine = try XCTUnwrap(app.allComments.last?.id)
+        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } })
+        struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
+        app.composer.save = { _ in throw DiskFull() }
+        _ = app.update(.key(KeyPress(.character("t"), .alt)))
+        XCTAssertEqual(app.composer.draft.markdown, "precious")
+        XCTAssertEqual(app.message, "taken back into the composer; the draft is not saved (No space left on device), so the outbox keeps it too")
+        let outbox = CommentOutbox(path: try XCTUnwrap((app.source as? ThreadFileSource)?.outbox?.path))
+        XCTAssertEqual(outbox.unsent().map(\.txn), [mine], "a crash now would not lose it")
     }
 }

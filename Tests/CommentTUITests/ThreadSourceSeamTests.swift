@@ -112,6 +112,39 @@ final class ThreadSourceSeamTests: XCTestCase {
         XCTAssertEqual(source.sent.last?.body, "first try\n\nand more")
     }
 
+    func testOpeningWithCommentsNotSentSaysTheOldestsReason() throws {
+        let source = try QueuedThreadSource(thread: ThreadFixture.numbered(3).thread)
+        // Many, so an order other than theirs (a dictionary's) would show up.
+        let waiting = (1...12).map { Comment(id: "w\($0)", author: ThreadFixture.ann.id, created: ThreadFixture.start, body: "waiting \($0)") }
+        source.unsentComments = waiting
+        source.notSentReasons = Dictionary(uniqueKeysWithValues: waiting.map { ($0.id, "reason \($0.body)") })
+        let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 40, rows: 12)
+        XCTAssertEqual(app.message, "12 comments not sent: reason waiting 1 — Enter retries · Alt-T edits · Alt-X discards")
+    }
+
+    func testAltXWithNoCommentNotSentSelectedDiscardsOnlyWhenPressedAgainWithin3Seconds() throws {
+        let (pilot, source) = try queued(.numbered(3))
+        pilot.type("keep me\n")
+        source.deliver(.sendFailed(commentID: source.sent[0].id, reason: "room is read-only"))
+        pilot.app.sourceIsReady()
+        pilot.advance(by: 1)
+        pilot.press(KeyPress(.character("x"), .alt))
+        XCTAssertEqual(pilot.app.message, "Alt-X again to discard the oldest comment not sent")
+        XCTAssertTrue(pilot.lines.contains("   keep me"), "one key discards nothing: \(pilot.lines)")
+        // Too late to confirm: it asks again.
+        pilot.advance(by: 4)
+        pilot.press(KeyPress(.character("x"), .alt))
+        XCTAssertEqual(pilot.app.message, "Alt-X again to discard the oldest comment not sent")
+        XCTAssertTrue(pilot.lines.contains("   keep me"), "\(pilot.lines)")
+        // Pressed again within 3 s: discarded.
+        pilot.advance(by: 1)
+        pilot.press(KeyPress(.character("x"), .alt))
+        XCTAssertEqual(pilot.app.message, "comment discarded")
+        pilot.advance(by: 1)
+        XCTAssertFalse(pilot.lines.contains("   keep me"), "\(pilot.lines)")
+        XCTAssertEqual(pilot.app.commentCount, 3)
+    }
+
     func testOlderCommentsArriveAboveWithoutMovingTheReadingPosition() throws {
         let (pilot, source) = try queued(.numbered(30), hasOlder: true)
         XCTAssertEqual(source.olderRequests, 1, "the first page is short: the one before it is asked for at once")

@@ -65,10 +65,22 @@ final class TmuxMatrixTests: XCTestCase {
     func testQuittingWithACommentUnsentSaysHowManyAndWhereTheyWait() throws {
         let suffix = UUID().uuidString.prefix(6).lowercased()
         let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")
-        let roomID = try server.client(for: ann).createRoom(name: "Train", preset: .publicChat, alias: "train-\(suffix)")
-        try server.client(for: ann).sendText(roomID: roomID, body: "The post")
+        let bo = try server.register(localpart: "bo-\(suffix)", password: "pw-bo", displayName: "Bo")
+        let roomID = try server.client(for: bo).createRoom(name: "Train", preset: .publicChat, alias: "train-\(suffix)")
+        try server.client(for: bo).sendText(roomID: roomID, body: "The post")
+        _ = try server.client(for: ann).join(roomID)
+        // Only Bo may post: Ann's first comment is refused for good (403).
+        try server.client(for: bo).sendState(roomID: roomID, type: "m.room.power_levels", content: [
+            "users_default": 0, "events_default": 0, "state_default": 50,
+            "ban": 50, "kick": 50, "redact": 50, "invite": 0, "events": ["m.room.message": 50],
+        ])
         let terminal = try TmuxSession(columns: 90, rows: 20)
         try open("matrix:#train-\(suffix):\(server.serverName)", as: "ann-\(suffix)", password: "pw-ann", in: terminal)
+        try terminal.literal("refused by the room")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.keys("Enter")
+        try terminal.waitFor("the comment refused") { $0.contains { $0.contains("not sent: forbidden") } }
+        Thread.sleep(forTimeInterval: 1)
 
         server.stop()
         try terminal.waitFor("the status bar to say offline") { $0.last?.contains("offline") == true }
@@ -84,7 +96,10 @@ final class TmuxMatrixTests: XCTestCase {
         let said = exit.joined().replacingOccurrences(of: " ", with: "")
         XCTAssertTrue(exit.contains { $0.hasPrefix("comment-tui: 1 comment not sent yet; it waits in ") }, "\(exit)")
         XCTAssertTrue(said.contains("outbox.jsonlandissentonthenextstart"), said)
-        XCTAssertFalse(said.contains(ann.accessToken) || said.contains("writteninatunnel"), "no token, no text: \(said)")
+        XCTAssertTrue(exit.contains { $0.hasPrefix("comment-tui: 1 comment not sent; it waits in ") }, "\(exit)")
+        XCTAssertTrue(said.contains("outbox.jsonltoberetried,editedordiscarded"), said)
+        XCTAssertFalse(said.contains(ann.accessToken) || said.contains("writteninatunnel") || said.contains("refusedbytheroom"),
+                       "no token, no text: \(said)")
     }
 
     func testACommentSentOfflineSurvivesKillDashNineAndIsPostedOnce() throws {

@@ -22,6 +22,8 @@ public final class CommentApp {
     let scrollEvents = ScrollEventLog()
     /// Our comments not in the thread yet (sending, or failed and kept for a retry), by id.
     var deliveries: [String: CommentDelivery] = [:]
+    /// A first Alt-X with no comment not sent selected: the one it would discard, and when.
+    var discardAsked: (id: String, at: ScrollInstant)?
     /// The comment the draft answers (Alt-R), until it is sent.
     var replyingTo: String?
     /// How the source is connected, when it is on a server.
@@ -99,8 +101,9 @@ public final class CommentApp {
         feed.delivery = { [unowned self] in self.deliveries[$0] }
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
         restoreReadMarker(source.loadReadMarker(), awaitsCatchUp: source.isCatchingUp)
-        if let reason = notSent.values.first {
-            overlays.show(Self.notSentNotice(VisibleText.escape(reason), count: notSent.count), error: true)
+        // The reason said is the oldest's, as the keys act on it first.
+        if let oldest = notSentTarget, case .failed(let reason) = deliveries[oldest.comment.id] {
+            overlays.show(Self.notSentNotice(reason, count: notSent.count), error: true)
         }
         feed.replyQuote = { [unowned self] in self.replyQuote(for: $0) }
         feed.isPlaceholder = { [unowned self] in self.source.isPlaceholder($0) }

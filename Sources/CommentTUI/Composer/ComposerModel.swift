@@ -226,6 +226,10 @@ final class ComposerModel {
         saveDue = min(now + Self.saveDelay, since + Self.saveMaximumDelay)
     }
 
+    /// Whether the draft is kept in a file (not when there is none, or it could not be read
+    /// nor moved aside: drafts are not saved this session then).
+    var keepsDraftOnDisk: Bool { save != nil }
+
     /// Saves the draft if a save is due by now (or `force`); a failure keeps it due. Returns the failure.
     @discardableResult
     func saveIfDue(force: Bool = false) -> Error? {

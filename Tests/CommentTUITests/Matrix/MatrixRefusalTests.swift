@@ -154,7 +154,11 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
         for _ in 0..<3 { pause(pilot, source) }
         XCTAssertFalse(try ann.other.messageBodies(roomID: room).contains("refused by power levels"), "not retried blindly")
 
-        // Alt-X discards it: gone from the feed and from the outbox, also after the next restart.
+        // Alt-X twice (none selected) discards it: gone from the feed and from the outbox, also
+        // after the next restart.
+        pilot.press(KeyPress(.character("x"), .alt))
+        pause(pilot, source)
+        XCTAssertTrue(screenHas(pilot, "refused by power levels"), "one key discards nothing: \(pilot.lines)")
         pilot.press(KeyPress(.character("x"), .alt))
         pause(pilot, source)
         XCTAssertFalse(screenHas(pilot, "refused by power levels"), "\(pilot.lines)")
@@ -190,6 +194,10 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
         pause(pilot, source)
         XCTAssertTrue(pilot.app.feed.selected.map { pilot.app.deliveries[try! pilot.app.comments.comment(at: $0).get().id] != nil } == true)
         pilot.press(KeyPress(.character("t"), .alt))
+        // Before the outbox lets go of it the draft on disk holds it: no debounced save to wait for.
+        let saved = try XCTUnwrap(try source.draftFile?.load(), "the draft is saved at once")
+        XCTAssertEqual(try ComposerDocument(decoding: saved).markdown, "also refused")
+        XCTAssertEqual(try outbox(of: ann, in: room, environment: environment).unsent().count, 1)
         pause(pilot, source)
         XCTAssertEqual(pilot.app.composer.draft.markdown, "also refused")
         XCTAssertFalse(pilot.lines.dropLast(3).contains { $0.contains("also refused") }, "\(pilot.lines)")
@@ -205,5 +213,35 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
         try pump(pilot, source, "the retry confirmed") { !screenHas(pilot, "not sent") && !screenHas(pilot, "sending…") }
         XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "written after the kick" }.count, 1)
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
+    }
+
+    func testCommentsSentAfterTheSessionEndedStayQueuedAndItIsSaidOnce() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Signed out", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        let source = try open(room, as: ann, environment: environment)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        // Logged out elsewhere: every request of this device is answered 401 M_UNKNOWN_TOKEN.
+        try ann.other.call("POST", "/_matrix/client/v3/logout", body: [:])
+        pilot.type("after the logout")
+        pause(pilot, source)
+        pilot.press(.enter)
+        try pump(pilot, source, "the log-in message") { pilot.app.message?.contains("log in again") == true }
+        pilot.type("and another")
+        pause(pilot, source)
+        pilot.press(.enter)
+        var said: [String] = []
+        for _ in 0..<3 {
+            Thread.sleep(forTimeInterval: 1)
+            for case .problem(let text) in source.takeUpdates() { said.append(text) }
+        }
+        XCTAssertEqual(said, [], "said once, not for every comment")
+        XCTAssertFalse(screenHas(pilot, "not sent"), "\(pilot.lines)")
+        XCTAssertTrue(source.notSentReasons.isEmpty, "\(source.notSentReasons)")
+        let waiting = try outbox(of: ann, in: room, environment: environment).unsent()
+        XCTAssertEqual(waiting.map(\.body), ["after the logout", "and another"])
+        XCTAssertEqual(waiting.map(\.notSent), [nil, nil], "queued for the next start, not refused")
     }
 }

@@ -39,12 +39,32 @@ final class MatrixSendRetryTests: XCTestCase {
         for _ in 1..<MatrixSendRetry.unansweredLimit {
             guard case .retry = retry.next(after: timedOut) else { return XCTFail("tried again below the bound") }
         }
-        XCTAssertEqual(retry.next(after: timedOut), .notSent("homeserver did not answer in time (3 tries)"))
+        XCTAssertEqual(retry.next(after: timedOut), .notSent("homeserver did not answer in time (3 tries; it may have reached the room)"))
         var empty = MatrixSendRetry()
         _ = empty.next(after: MatrixError(.malformed, "sending returned no event id"))
         _ = empty.next(after: MatrixError(.unreachable, "unreachable"))   // not counted: the server was away
         _ = empty.next(after: MatrixError(.malformed, "sending returned no event id"))
         XCTAssertEqual(empty.next(after: MatrixError(.malformed, "sending returned no event id")),
-                       .notSent("sending returned no event id (3 tries)"))
+                       .notSent("sending returned no event id (3 tries; it may have reached the room)"))
+    }
+
+    func testATimeoutWhileTheServerIsNotHeardFromIsWaitedOutWithoutEnd() {
+        var timedOut = MatrixError(.unreachable, "homeserver did not answer in time")
+        timedOut.timedOut = true
+        var retry = MatrixSendRetry()
+        for attempt in 1...20 {
+            guard case .retry = retry.next(after: timedOut, inTouch: false) else { return XCTFail("given up after \(attempt) tries") }
+        }
+        // An answer without an event id is the server's own, heard or not.
+        var empty = MatrixSendRetry()
+        for _ in 1..<MatrixSendRetry.unansweredLimit { _ = empty.next(after: MatrixError(.malformed, "sending returned no event id"), inTouch: false) }
+        XCTAssertEqual(empty.next(after: MatrixError(.malformed, "sending returned no event id"), inTouch: false),
+                       .notSent("sending returned no event id (3 tries; it may have reached the room)"))
+    }
+
+    func testAnEndedSessionStopsSendingWithoutRefusing() {
+        var retry = MatrixSendRetry()
+        XCTAssertEqual(retry.next(after: serverError(401, "M_UNKNOWN_TOKEN")),
+                       .signedOut("the session has ended on the server; log in again"))
     }
 }

@@ -3,6 +3,7 @@ import XCTest
 import SynapseFixture
 import ThreadModel
 @testable import CommentTUI
+import CommentTUITestSupport
 
 /// A send the homeserver takes and never answers usably (no answer in time, a `200` without an
 /// `event_id`): tried again with the same transaction id after each attempt's timeout, and past
@@ -22,6 +23,23 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
             try misbehaving.send(room: room, transactionID: transactionID, content: content, timeout: timeout)
         }
         return (source, ann, room)
+    }
+
+    /// Feeds the source's updates to the app as its loop would, until `done` holds (bounded).
+    @discardableResult
+    private func pump(_ app: CommentApp, _ source: ThreadSource, timeout: Double = 40, until done: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !done() {
+            guard Date() < deadline else { return false }
+            if let ready = source.updatesReady { _ = try? Poll.readable([ready], timeout: 0.2) }
+            app.wallTime = Date()
+            app.receive(source.takeUpdates())
+        }
+        return true
+    }
+
+    private func isNotSent(_ id: String, in app: CommentApp) -> Bool {
+        if case .failed = app.deliveries[id] { true } else { false }
     }
 
     private func failure(of id: String, in source: ThreadSource) throws -> String? {
@@ -44,8 +62,10 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         XCTAssertTrue(app.unsentAtQuit?.contains("1 comment not sent yet; it waits in ") == true, app.unsentAtQuit ?? "nothing said at quit")
         let id = try XCTUnwrap(app.deliveries.keys.first)
 
-        let reason = try XCTUnwrap(try failure(of: id, in: source), "\(homeserver.requests)")
+        XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)")
+        guard case .failed(let reason) = app.deliveries[id] else { return XCTFail("not given up on") }
         XCTAssertTrue(reason.contains("did not answer"), reason)
+        XCTAssertTrue(reason.contains("it may have reached the room"), reason)
         let attempts = homeserver.requests
         XCTAssertEqual(attempts.count, MatrixSendRetry.unansweredLimit, "\(attempts)")
         XCTAssertEqual(Set(attempts).count, 1, "every attempt under the same transaction id: \(attempts)")
@@ -54,7 +74,6 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
                        "kept as not sent, not sent blindly at the next start")
 
         // The app shows it not sent, with the keys; at quit it says where it waits.
-        app.receive([.sendFailed(commentID: id, reason: reason)])
         XCTAssertTrue(app.render().buffer.trimmedLines.contains { $0.contains("not sent: homeserver") })
         XCTAssertTrue(app.message?.contains("Alt-T") == true, app.message ?? "")
         XCTAssertTrue(app.unsentAtQuit?.contains("1 comment not sent; it waits in ") == true, app.unsentAtQuit ?? "nothing said at quit")
@@ -82,5 +101,90 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         try collectUpdates(from: source) { $0.contains { if case .sendConfirmed(sent.id) = $0 { true } else { false } } }
         XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "answered with nothing" }.count, 1)
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
+    }
+
+    /// What reaching the room under `id` after all looks like: Synapse takes a send of Ann's
+    /// device under the same transaction id, and her sync echoes it with that id.
+    private func postedAfterAll(_ id: String, _ body: String, by source: MatrixThreadSource, in room: String) throws {
+        let content = source.locked { source.messageContent(body) }
+        _ = try source.client.send(room: room, transactionID: id, content: content, timeout: 10)
+    }
+
+    func testASendGivenUpWhoseEchoArrivesIsSentAndNeverPostedAgain() throws {
+        let homeserver = try UnansweringHomeserver(answer: "{}")
+        defer { homeserver.stop() }
+        let environment = temporaryDataEnvironment()
+        let (source, ann, room) = try source(sendingTo: homeserver, environment: environment)
+        defer { source.stop() }
+        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 24)
+        app.update(.paste("it went after all"))
+        app.update(.key(KeyPress(.enter)))
+        let id = try XCTUnwrap(app.deliveries.keys.first)
+        XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)")
+
+        try postedAfterAll(id, "it went after all", by: source, in: room)
+        XCTAssertTrue(pump(app, source) { app.deliveries[id] == nil }, "the echo confirms it")
+        XCTAssertTrue(source.notSentReasons.isEmpty, "\(source.notSentReasons)")
+        XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty, "marked sent")
+        let lines = app.render().buffer.trimmedLines
+        XCTAssertEqual(lines.filter { $0.contains("it went after all") }.count, 1, "\(lines)")
+        XCTAssertFalse(lines.contains { $0.contains("not sent") }, "\(lines)")
+
+        // Neither key posts it a second time.
+        app.update(.key(KeyPress(.enter)))
+        app.update(.key(KeyPress(.character("t"), .alt)))
+        XCTAssertEqual(app.composer.draft.markdown, "")
+        XCTAssertEqual(app.message, "no comment waits unsent")
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "it went after all" }.count, 1)
+    }
+
+    func testASendGivenUpAndDiscardedShowsAsACommentWhenItsEchoArrives() throws {
+        let homeserver = try UnansweringHomeserver(answer: "{}")
+        defer { homeserver.stop() }
+        let environment = temporaryDataEnvironment()
+        let (source, ann, room) = try source(sendingTo: homeserver, environment: environment)
+        defer { source.stop() }
+        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 24)
+        app.update(.paste("discarded yet there"))
+        app.update(.key(KeyPress(.enter)))
+        let id = try XCTUnwrap(app.deliveries.keys.first)
+        XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)")
+        app.update(.key(.altUp))
+        app.update(.key(KeyPress(.character("x"), .alt)))
+        XCTAssertEqual(app.message, "comment discarded")
+        XCTAssertFalse(app.allComments.contains { $0.id == id })
+
+        try postedAfterAll(id, "discarded yet there", by: source, in: room)
+        XCTAssertTrue(pump(app, source) { app.allComments.contains { $0.body.contains("discarded yet there") } },
+                      "the late echo shows as a comment: \(app.allComments.map(\.body)) \(app.render().buffer.trimmedLines)")
+        XCTAssertTrue(app.deliveries.isEmpty)
+        XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
+    }
+
+    func testASendTimingOutWhileTheServerIsNotHeardFromWaitsWithoutGivingUp() throws {
+        let homeserver = try UnansweringHomeserver(answer: nil)
+        defer { homeserver.stop() }
+        let environment = temporaryDataEnvironment()
+        let (bo, ann, room) = try twoUsersInARoom("Network gone", on: try server)
+        try bo.other.sendText(roomID: room, body: "post")
+        try open(room, as: ann, environment: environment).stop()   // leaves the offline copy
+        // Reopened from the offline copy with the network gone: neither the sync nor a send is answered.
+        let away = MatrixClient(homeserver: homeserver.url, accessToken: ann.account.accessToken)
+        let source = try MatrixThreadSource(client: away, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                            me: ann.account.userID, environment: environment)
+        defer { source.stop() }
+        source.sendTimeout = 1
+        let sent = comment(by: ann, "written with the network gone")
+        XCTAssertEqual(source.send(sent), .pending)
+        // Each attempt first asks the room's state (is it encrypted now?), which waits its 20 s
+        // unanswered, then 1, 2 and 4 s pass between attempts: the fourth starts about 67 s in.
+        var attempts: [String] { homeserver.requests.filter { !$0.contains("/sync") } }
+        let deadline = Date().addingTimeInterval(150)
+        while attempts.count <= MatrixSendRetry.unansweredLimit, Date() < deadline { Thread.sleep(forTimeInterval: 0.5) }
+        XCTAssertGreaterThan(attempts.count, MatrixSendRetry.unansweredLimit, "still tried: \(homeserver.requests)")
+        let failures = source.takeUpdates().filter { if case .sendFailed = $0 { true } else { false } }
+        XCTAssertTrue(failures.isEmpty, "the network's absence only delays it: \(failures)")
+        XCTAssertEqual(try outbox(of: ann, in: room, environment: environment).unsent().map(\.notSent), [nil])
     }
 }

@@ -4,13 +4,15 @@ import Glibc
 #endif
 
 /// A homeserver on 127.0.0.1 that takes every request and never answers usably: it holds the
-/// connection open without a word (`answer` nil), or answers each request with a fixed body
-/// (`{}`: a `200` without the `event_id` a send promises). Synapse cannot misbehave so on demand;
-/// protocol behaviour stays tested against Synapse.
+/// connection open without a word (`answer` nil), answers each request with a fixed body
+/// (`{}`: a `200` without the `event_id` a send promises), or (`tricklesBody`) sends the headers
+/// of a `200` and then its body a byte every 0.3 s, which never lets a request's idle timeout
+/// fire. Synapse cannot misbehave so on demand; protocol behaviour stays tested against Synapse.
 final class UnansweringHomeserver: @unchecked Sendable {
     let url: URL
     private let listener: Int32
     private let answer: String?
+    private let tricklesBody: Bool
     private let lock = NSLock()
     private var held: [Int32] = []
     private var paths: [String] = []
@@ -18,8 +20,9 @@ final class UnansweringHomeserver: @unchecked Sendable {
     /// The request lines received so far (`PUT /_matrix/…`).
     var requests: [String] { lock.withLock { paths } }
 
-    init(answer: String?) throws {
+    init(answer: String?, tricklesBody: Bool = false) throws {
         self.answer = answer
+        self.tricklesBody = tricklesBody
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -63,11 +66,23 @@ final class UnansweringHomeserver: @unchecked Sendable {
                 guard data.count >= headEnd.upperBound + length else { break }
                 data.removeSubrange(..<(headEnd.upperBound + length))
                 lock.withLock { paths.append(head.components(separatedBy: "\r\n").first ?? "") }
-                if let answer {
+                if tricklesBody {
+                    Thread.detachNewThread { [self] in trickle(to: connection) }
+                } else if let answer {
                     let reply = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(answer.utf8.count)\r\n\r\n\(answer)"
                     _ = reply.withCString { send(connection, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
                 }
             }
+        }
+    }
+
+    /// A `200` whose promised body comes a byte every 0.3 s, until the client hangs up.
+    private func trickle(to connection: Int32) {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+        guard head.withCString({ send(connection, $0, strlen($0), Int32(MSG_NOSIGNAL)) }) > 0 else { return }
+        while true {
+            Thread.sleep(forTimeInterval: 0.3)
+            guard " ".withCString({ send(connection, $0, 1, Int32(MSG_NOSIGNAL)) }) == 1 else { return }
         }
     }
 

@@ -24,7 +24,6 @@ extension KeyMap {
         let pages = KeyHelp("Up/Down, PgUp/PgDn, Space, Home/End", "scroll F1 or the post · Esc, q close")
         // One line for the client's own keys, so the page still fits 80×24.
         let panels = KeyHelp("F1, F2, F3 · Ctrl-L · Ctrl-Z", "help, hit-test, events · redraw · suspend")
-        let screen = panels
         let anyCharacter = KeyPattern.anyCharacter([])
 
         return [
@@ -130,8 +129,8 @@ extension KeyMap {
             KeyBinding(.feed, [.key(.function(1))], .toggleHelp, panels),
             KeyBinding(.feed, [.key(.function(2))], .toggleHitTestInspector, panels),
             KeyBinding(.feed, [.key(.function(3))], .toggleScrollEventPanel, panels),
-            KeyBinding(.feed, [.ctrl("l")], .redrawAll, screen),
-            KeyBinding(.feed, [.ctrl("z")], .suspend, screen),
+            KeyBinding(.feed, [.ctrl("l")], .redrawAll, panels),
+            KeyBinding(.feed, [.ctrl("z")], .suspend, panels),
             KeyBinding(.feed, [.key(.function(12))], .crashTest, nil),
         ]
     }()

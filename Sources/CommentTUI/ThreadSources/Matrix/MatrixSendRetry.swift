@@ -14,6 +14,9 @@ struct MatrixSendRetry: Sendable {
         case retry(after: Double)
         /// Stop: the comment is not sent, for this reason.
         case notSent(String)
+        /// Stop sending anything: the session has ended on the server (the comment stays queued,
+        /// for the next start after logging in again).
+        case signedOut(String)
     }
 
     /// Attempts without a usable answer before the comment is given up on.
@@ -24,13 +27,17 @@ struct MatrixSendRetry: Sendable {
     private var wait = 1.0
     private var unanswered = 0
 
-    /// Decides after an attempt failed with `error`.
-    mutating func next(after error: Error) -> Next {
+    /// Decides after an attempt failed with `error`; `inTouch` says whether the server was heard
+    /// from lately (a sync answered): only then does a timeout say it took the request and gave
+    /// nothing back, else the network may be gone, which only delays the comment.
+    mutating func next(after error: Error, inTouch: Bool = true) -> Next {
         guard let error = error as? MatrixError else { return .notSent("\(error)") }
-        if error.isUnanswered {
+        if error.errcode == "M_UNKNOWN_TOKEN" { return .signedOut(error.message) }
+        if error.isUnanswered, inTouch || !error.timedOut {
             unanswered += 1
             if unanswered >= Self.unansweredLimit {
-                return .notSent("\(error.message) (\(unanswered) tries)")
+                // Taken and never answered usably, a try may still have been posted.
+                return .notSent("\(error.message) (\(unanswered) tries; it may have reached the room)")
             }
         } else if !error.isTransient {
             return .notSent(error.message)

@@ -31,8 +31,30 @@ extension MatrixThreadSource {
     /// The reader discarded a refused comment (or took it back into the draft): it leaves the
     /// outbox and is never sent.
     public func discardUnsent(id: String) {
-        guard locked({ refused.removeValue(forKey: id) }) != nil else { return }
-        try? outbox?.discard(id)
+        let wasRefused = locked { () -> Bool in
+            guard refused.removeValue(forKey: id) != nil else { return false }
+            // Given up on, it may still reach the room: its echo then shows as a comment of its
+            // own, since the app has let go of it.
+            timeline.abandon(transactionID: id)
+            return true
+        }
+        if wasRefused { try? outbox?.discard(id) }
+    }
+
+    /// Comments given up on whose echo a sync brought after all (`updates`, as the timeline
+    /// confirmed them): they are in the room, so they leave the outbox and are not sent again.
+    func confirmGivenUp(_ updates: [ThreadUpdate]) {
+        for case .sendConfirmed(let transactionID) in updates {
+            let echoed = locked { () -> (entry: CommentOutbox.Entry, event: String?)? in
+                refused.removeValue(forKey: transactionID).map { ($0, timeline.eventID(forComment: transactionID)) }
+            }
+            guard let echoed, let event = echoed.event else { continue }
+            try? outbox?.markSent(transactionID, event: event)
+            // Kept under its event id, as a sent comment is.
+            var comment = echoed.entry.comment
+            comment.id = event
+            remember(sent: comment)
+        }
     }
 
     /// Queues a kept comment for sending (again).
@@ -59,11 +81,14 @@ extension MatrixThreadSource {
     /// server that never answers usably is given a few tries (`MatrixSendRetry`).
     private func deliver(_ content: JSONValue, entry: CommentOutbox.Entry) {
         let transactionID = entry.txn
+        // Signed out: it waits, queued in the outbox, for a start after logging in again.
+        if locked({ isSignedOut }) { return }
         var retry = MatrixSendRetry()
         while !stopped {
             do {
                 if try holdsSending() { return hold(transactionID) }
                 let eventID = try sendAttempt(client, roomID, transactionID, content, sendTimeout)
+                locked { heardFrom = Date() }
                 try? outbox?.markSent(transactionID, event: eventID)
                 connectionProven()
                 // Confirmed by whichever comes first, this answer or the sync's echo (matched by
@@ -80,14 +105,32 @@ extension MatrixThreadSource {
                 return
             } catch {
                 if stopped || (error as? MatrixError)?.kind == .cancelled { return }
-                switch retry.next(after: error) {
+                switch retry.next(after: error, inTouch: isInTouch) {
                 case .retry(let seconds):
                     if !pause(seconds) { return }
                 case .notSent(let reason):
                     return refuse(entry, reason: reason)
+                case .signedOut(let message):
+                    return signedOut(message)
                 }
             }
         }
+    }
+
+    /// Whether the homeserver was heard from lately: the connection is live and a sync answered
+    /// within a long poll and a margin (a quiet room's sync answers at least that often).
+    var isInTouch: Bool {
+        locked { connection == .live && heardFrom.map { Date().timeIntervalSince($0) < Double(Self.pollSeconds + 15) } == true }
+    }
+
+    /// The server ended the session (401 `M_UNKNOWN_TOKEN`): nothing more is sent, and what
+    /// waits stays queued, not refused, so the next start after logging in sends it. Said once.
+    private func signedOut(_ message: String) {
+        let first = locked { () -> Bool in
+            defer { isSignedOut = true }
+            return !isSignedOut
+        }
+        if first { report([.problem(message)]) }
     }
 
     /// Leaves a comment not sent, for good until the reader acts: kept so, with the reason, in
@@ -95,11 +138,22 @@ extension MatrixThreadSource {
     private func refuse(_ entry: CommentOutbox.Entry, reason: String) {
         var kept = entry
         kept.notSent = reason
-        try? outbox?.markRefused(entry.txn, reason: reason)
-        locked {
+        // Its echo may have come while the last attempts went unanswered: it is in the room after
+        // all. Looked at and recorded under one lock, so an echo applied later finds it refused.
+        let echoed = locked { () -> String? in
             sending[entry.txn] = nil
+            if let event = timeline.eventID(forComment: entry.txn) { return event }
             refused[entry.txn] = kept
+            return nil
         }
+        if let echoed {
+            try? outbox?.markSent(entry.txn, event: echoed)
+            var comment = entry.comment
+            comment.id = echoed
+            return remember(sent: comment)
+        }
+        // A `sent` record written meanwhile (`confirmGivenUp`) still wins over this one.
+        try? outbox?.markRefused(entry.txn, reason: reason)
         report([.sendFailed(commentID: entry.txn, reason: reason)])
     }
 

@@ -32,6 +32,7 @@ extension MatrixThreadSource {
                 let answer = try client.sync(since: since, filter: filter, wait: wait)
                 delay = 1
                 wait = Self.pollSeconds
+                locked { heardFrom = Date() }
                 try apply(sync: answer)
             } catch let error as MatrixError {
                 if error.kind == .cancelled { return }
@@ -127,6 +128,7 @@ extension MatrixThreadSource {
             noteCalls(events: events, state: state)
             refetchChangedTargets(events)
             let applied = locked { timeline.applyNewer(events, state: state) }
+            confirmGivenUp(applied)
             remembered = (switched + applied, batchStart)
             updates += applied
             updates += roomStateUpdates(events: events, state: state)

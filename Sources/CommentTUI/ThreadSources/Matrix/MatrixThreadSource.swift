@@ -79,6 +79,11 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// Comments of ours refused for good (here or in an earlier run), by transaction id, with the
     /// reason in `notSent`: kept for a retry, never sent on their own.
     var refused: [String: CommentOutbox.Entry] = [:]
+    /// When the homeserver last answered (the opening, a sync, a send): a send's timeout counts
+    /// against it only while it is heard from (`isInTouch`).
+    var heardFrom: Date?
+    /// The server ended the session (a send was answered `M_UNKNOWN_TOKEN`): nothing more is sent.
+    var isSignedOut = false
     /// Seconds one send attempt waits for the server's answer.
     var sendTimeout: TimeInterval = 20
     /// One send attempt, returning the event id (tests put a misbehaving homeserver here).
@@ -122,6 +127,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         isFromCache = opening.isFromCache
         connection = opening.isFromCache ? .connecting : .live
         hasCaughtUp = !opening.isFromCache
+        heardFrom = opening.isFromCache ? nil : Date()
         // A session of its own: `stop()` cancels every request of it, and the caller's client
         // may serve other rooms.
         self.client = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)

@@ -87,6 +87,10 @@ struct MatrixTimeline {
     /// A comment of ours is on its way under this transaction id.
     mutating func willSend(transactionID: String) { unconfirmed.insert(transactionID) }
 
+    /// A comment of ours the reader gave up on (discarded, or taken back into the draft): if it
+    /// reached the room after all, its echo is a comment like anyone's.
+    mutating func abandon(transactionID: String) { unconfirmed.remove(transactionID) }
+
     /// The server accepted a send: its event is ours under the app's id. True the first time
     /// (the comment is confirmed then, whether the answer or the echo came first).
     @discardableResult
