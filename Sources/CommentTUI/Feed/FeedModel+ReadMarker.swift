@@ -14,10 +14,15 @@ extension FeedModel {
     static let ownCommentScan = 500
 
     /// The read marker to save: the newest comment read through, if any was.
+    /// Never one of the reader's not in the thread yet (sending, or refused): it has no place
+    /// in the thread a server could mark, so a refused one left last would hold the marker back.
     var readMarker: ReadMarker? {
-        guard let seen = lastSeen, seen >= 0, seen < comments.count, !comments.isGap(at: seen),
-              case .success(let comment) = comments.comment(at: seen) else { return nil }
-        return ReadMarker(commentID: comment.id, position: seen)
+        guard var seen = lastSeen, seen >= 0, seen < comments.count else { return nil }
+        while seen >= 0, !comments.isGap(at: seen), case .success(let comment) = comments.comment(at: seen) {
+            if delivery(comment.id) == nil { return ReadMarker(commentID: comment.id, position: seen) }
+            seen -= 1
+        }
+        return nil
     }
 
     /// Sets the first unread comment from a saved marker, if it still names the same comment.
@@ -66,23 +71,29 @@ extension FeedModel {
     func markSeen(_ shown: ClosedRange<Int>?) {
         guard let shown else { return }
         guard let seen = lastSeen else {
-            // No marker: nothing is known of what was read before, so reading starts here.
-            lastSeen = shown.upperBound
+            // No marker: nothing is known of what was read before, so reading starts here (on
+            // the newest shown in the thread: not one of the reader's still on its way).
+            var last = shown.upperBound
+            while last >= shown.lowerBound, isOnItsWay(last) { last -= 1 }
+            if last >= shown.lowerBound { lastSeen = last }
             return
         }
         guard shown.upperBound > seen else { return }
-        for index in max(seen + 1, shown.lowerBound)...shown.upperBound where !comments.isGap(at: index) {
+        for index in max(seen + 1, shown.lowerBound)...shown.upperBound where !comments.isGap(at: index) && !isOnItsWay(index) {
             seenAhead.insert(index)
         }
         advanceReadPoint()
     }
 
     /// Moves the read point over each next comment that was seen or is the reader's own; stops
-    /// at a gap (its comments were never shown) and at one not seen.
+    /// at a gap (its comments were never shown), at one not seen, and at one of the reader's
+    /// still on its way or refused: comments that arrive go in above those, so a read point on
+    /// or past one would move past them unseen.
     func advanceReadPoint() {
         // Comments older than the loaded ones may be unread too: not past them unseen.
         guard var seen = lastSeen, markerAboveLoaded == nil || !comments.hasOlder else { return }
-        while seen + 1 < comments.count, !comments.isGap(at: seen + 1), seenAhead.contains(seen + 1) || isOwnInThread(seen + 1) {
+        while seen + 1 < comments.count, !comments.isGap(at: seen + 1), !isOnItsWay(seen + 1),
+              seenAhead.contains(seen + 1) || isOwnInThread(seen + 1) {
             seen += 1
         }
         if seen != lastSeen { lastSeen = seen }
@@ -109,18 +120,29 @@ extension FeedModel {
     }
 
     /// The first comment after `position` that is not the reader's own, past the last of theirs
-    /// (within `ownCommentScan`); nil when there is none.
+    /// (within `ownCommentScan`; those on their way too); nil when there is none.
     private func firstUnread(after position: Int) -> Int? {
         let end = min(comments.count, position + 1 + Self.ownCommentScan)
         guard position + 1 < end else { return nil }
         var first = position + 1
-        for index in first..<end where isOwnInThread(index) { first = index + 1 }
+        for index in first..<end where isOwn(index) { first = index + 1 }
         return first < comments.count ? first : nil
     }
 
     /// Whether the comment at `index` is the reader's and in the thread (not still on its way).
     private func isOwnInThread(_ index: Int) -> Bool {
+        isOwn(index) && !isOnItsWay(index)
+    }
+
+    /// Whether the comment at `index` is the reader's, in the thread or on its way.
+    private func isOwn(_ index: Int) -> Bool {
         guard case .success(let comment) = comments.comment(at: index) else { return false }
-        return comment.author == me && delivery(comment.id) == nil
+        return comment.author == me
+    }
+
+    /// Whether the comment at `index` has a delivery state (sending, or refused): not in the thread.
+    private func isOnItsWay(_ index: Int) -> Bool {
+        guard case .success(let comment) = comments.comment(at: index) else { return false }
+        return delivery(comment.id) != nil
     }
 }

@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+import ThreadModel
+@testable import CommentTUI
+import CommentTUITestSupport
+
+/// Where the read marker must not go: onto the reader's comments still on their way (others
+/// arrive above those), over comments the mention list covers, past a comment discarded.
+final class ReadMarkerEdgeTests: XCTestCase {
+    private func arrivals(_ count: Int) -> [Comment] {
+        (1...count).map { Comment(id: "n\($0)", author: ThreadFixture.bo.id, created: ThreadFixture.start, body: "arrived \($0)") }
+    }
+
+    private func pilot(_ source: QueuedThreadSource, rows: Int = 12) -> Pilot {
+        let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 40, rows: rows)
+        app.wallTime = ThreadFixture.now
+        return Pilot(app: app, screen: HeadlessScreen(columns: 40, rows: rows))
+    }
+
+    /// Ann's comment is on screen, still sending; twenty arrive above it while she reads the
+    /// newest: the marker stays where it was, it never stood on hers.
+    func testCommentsArrivingAboveOursOnItsWayAreNotRead() throws {
+        let source = try QueuedThreadSource(thread: ThreadFixture.numbered(3).thread)
+        let pilot = pilot(source)
+        pilot.type("hello\n")
+        pilot.advance(by: 1)
+        pilot.runFrames()
+        XCTAssertTrue(pilot.lines.contains { $0.contains("sending…") }, pilot.lines.joined(separator: "\n"))
+        source.deliver(.commentsAppended(arrivals(20)))
+        pilot.app.sourceIsReady()
+        pilot.advance(by: 1)
+        pilot.runFrames()
+        XCTAssertTrue(pilot.lines.contains("   arrived 20"), pilot.lines.joined(separator: "\n"))
+        XCTAssertEqual(pilot.app.readMarker, ReadMarker(commentID: "c3", position: 2), "arrived 1… were never on screen")
+    }
+
+    /// Reopened with a comment of Ann's still to send after her marker: it is no unread comment,
+    /// and no place for the marker, so those arriving above it are not read unseen.
+    func testOursWaitingAtOpeningHoldsNoMarker() throws {
+        let waiting = Comment(id: "w1", author: ThreadFixture.ann.id, created: ThreadFixture.now, body: "still to send")
+        let source = try QueuedThreadSource(thread: ThreadFixture.numbered(3).thread, readMarker: ReadMarker(commentID: "c3", position: 2),
+                                            unsent: [waiting])
+        let pilot = pilot(source)
+        XCTAssertNil(pilot.app.feed.firstUnread, "her own comment is not unread")
+        XCTAssertNil(pilot.app.message)
+        source.deliver(.commentsAppended(arrivals(20)))
+        pilot.app.sourceIsReady()
+        pilot.advance(by: 1)
+        pilot.runFrames()
+        XCTAssertTrue(pilot.lines.contains("   arrived 20"), pilot.lines.joined(separator: "\n"))
+        XCTAssertEqual(pilot.app.readMarker, ReadMarker(commentID: "c3", position: 2))
+    }
+}
