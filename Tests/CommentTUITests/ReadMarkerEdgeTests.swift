@@ -50,4 +50,20 @@ final class ReadMarkerEdgeTests: XCTestCase {
         XCTAssertTrue(pilot.lines.contains("   arrived 20"), pilot.lines.joined(separator: "\n"))
         XCTAssertEqual(pilot.app.readMarker, ReadMarker(commentID: "c3", position: 2))
     }
+
+    /// The mention list grows up over the newest comments: those it covers are not read.
+    func testCommentsUnderTheMentionListAreNotRead() {
+        let pilot = ThreadFixture.numbered(30).read(by: ThreadFixture.cy).pilot(columns: 40, rows: 14)
+        let top = pilot.lines.compactMap { line in line.range(of: "comment number ").flatMap { Int(line[$0.upperBound...]) } }.min() ?? 0
+        pilot.type("@")
+        pilot.settle()
+        XCTAssertNotNil(pilot.app.mentions.picker)
+        // Read up to the comment above the screen's first: every one shown joins the marker.
+        pilot.app.restore(ReadMarker(commentID: "c\(top - 1)", position: top - 2))
+        pilot.advance(by: 1)
+        pilot.runFrames()
+        XCTAssertFalse(pilot.lines.contains("   comment number 30"), pilot.lines.joined(separator: "\n"))
+        XCTAssertTrue(pilot.lines.contains("   comment number 29"), pilot.lines.joined(separator: "\n"))
+        XCTAssertEqual(pilot.app.readMarker, ReadMarker(commentID: "c29", position: 28), "c30 was under the list")
+    }
 }
