@@ -66,4 +66,17 @@ final class ReadMarkerEdgeTests: XCTestCase {
         XCTAssertTrue(pilot.lines.contains("   comment number 29"), pilot.lines.joined(separator: "\n"))
         XCTAssertEqual(pilot.app.readMarker, ReadMarker(commentID: "c29", position: 28), "c30 was under the list")
     }
+
+    /// A comment read and then taken out (a refused one discarded) leaves the read point on the
+    /// comment before it, never on the next one, which was not read; one seen ahead goes too.
+    func testARemovedCommentMovesNoMarkerForward() {
+        let (app, _) = ThreadFixture.numbered(10).read(by: ThreadFixture.cy).open(rows: 14)
+        app.restore(ReadMarker(commentID: "c5", position: 4))
+        app.feed.markSeen(7...7)
+        app.feed.commentsReplaced(at: 4, removed: 1, inserted: 0)
+        XCTAssertEqual(app.feed.lastSeen, 3)
+        XCTAssertEqual(app.feed.seenAhead, [6], "the one seen moved up with the rest")
+        app.feed.commentsReplaced(at: 6, removed: 1, inserted: 0)
+        XCTAssertEqual(app.feed.seenAhead, [], "gone with it, not left on the next")
+    }
 }

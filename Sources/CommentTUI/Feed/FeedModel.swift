@@ -342,8 +342,11 @@ final class FeedModel {
         func moved(_ position: Int) -> Int { position >= index + removed ? position + delta : min(position, index + max(0, inserted - 1)) }
         selected = selected.map(moved)
         firstUnread = firstUnread.map(moved)
-        lastSeen = lastSeen.map(moved)
-        seenAhead = IndexSet(seenAhead.map(moved))
+        // What was read and is gone (a comment discarded) leaves the read point before it, never
+        // on the next comment, which was not read.
+        func kept(_ position: Int) -> Int? { position < index ? position : position >= index + removed ? position + delta : nil }
+        lastSeen = lastSeen.map { kept($0) ?? index - 1 }
+        seenAhead = IndexSet(seenAhead.compactMap(kept))
         lastFrame = nil
         searchPositionsMoved(moved)
         layoutCache.invalidateAll()
