@@ -75,6 +75,21 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         try waitForServerMarker(of: ann, in: room, toBe: newest)
     }
 
+    /// The first sync asks for no wait and may answer before the app is built: the comments it
+    /// brought are unread all the same (they wait in the source's queue for the app).
+    func testThirtyWhileAwayCaughtUpBeforeTheAppIsBuilt() throws {
+        let environment = temporaryDataEnvironment()
+        let (ann, room, _) = try whileAway(30, environment: environment)
+        let source = try open(room, as: ann, environment: environment, usesCache: true)
+        defer { source.stop() }
+        let deadline = Date().addingTimeInterval(20)
+        while !source.locked({ source.hasCaughtUp }), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertTrue(source.locked { source.hasCaughtUp }, "the first sync answered before the app was built")
+        let pilot = pilot(source)
+        try takeUpdates(into: pilot, from: source) { $0.lines.contains { $0.contains("while away 30") } }
+        XCTAssertEqual(pilot.app.unreadNotice, "30 unread · Alt-U", pilot.lines.joined(separator: "\n"))
+    }
+
     /// More than a page while away: the marker is older than the newest page opened.
     func testSixtyWhileAwayWithoutTheCache() throws {
         try checkSixtyWhileAway(usesCache: false)

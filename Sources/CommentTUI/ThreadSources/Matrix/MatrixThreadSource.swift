@@ -216,7 +216,10 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         return ReadMarker(commentID: fullyRead, position: -1)
     }
 
-    public var isCatchingUp: Bool { locked { !hasCaughtUp } }
+    /// Opened from the offline copy: what came while away comes with the first sync, then
+    /// `.caughtUp`. Fixed at opening: that sync (asking for no wait) may answer before the app
+    /// asks, and its comments and `.caughtUp` wait in the queue for the app all the same.
+    public var isCatchingUp: Bool { isFromCache }
 
     /// Moves `m.fully_read` and the read receipt to the comment (at exit; waits at most 2 s).
     public func saveReadMarker(_ marker: ReadMarker) throws {
