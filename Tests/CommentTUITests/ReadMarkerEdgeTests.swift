@@ -11,8 +11,8 @@ final class ReadMarkerEdgeTests: XCTestCase {
         (1...count).map { Comment(id: "n\($0)", author: ThreadFixture.bo.id, created: ThreadFixture.start, body: "arrived \($0)") }
     }
 
-    private func pilot(_ source: QueuedThreadSource, rows: Int = 12) -> Pilot {
-        let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 40, rows: rows)
+    private func pilot(_ source: QueuedThreadSource, rows: Int = 12, me: User = ThreadFixture.ann) -> Pilot {
+        let app = CommentApp(source: source, me: me, columns: 40, rows: rows)
         app.wallTime = ThreadFixture.now
         return Pilot(app: app, screen: HeadlessScreen(columns: 40, rows: rows))
     }
@@ -78,5 +78,40 @@ final class ReadMarkerEdgeTests: XCTestCase {
         XCTAssertEqual(app.feed.seenAhead, [6], "the one seen moved up with the rest")
         app.feed.commentsReplaced(at: 6, removed: 1, inserted: 0)
         XCTAssertEqual(app.feed.seenAhead, [], "gone with it, not left on the next")
+    }
+
+    /// A marker just above the opened comments (on an event before them in the page) is known:
+    /// every opened comment is unread, and the read point moves from it though older pages
+    /// are not loaded.
+    func testAMarkerJustAboveTheOpenedCommentsMovesWithoutOlderPages() throws {
+        let source = try QueuedThreadSource(thread: ThreadFixture.numbered(30).read(by: ThreadFixture.cy).thread, hasOlder: true,
+                                            readMarker: ReadMarker(commentID: "", position: -1))
+        let pilot = pilot(source, rows: 14, me: ThreadFixture.cy)
+        XCTAssertEqual(pilot.app.unreadNotice, "30 unread · Alt-U", "exact: nothing older is unread")
+        pilot.press(KeyPress(.character("u"), .alt))
+        pilot.advance(by: 1)
+        pilot.runFrames()
+        let shown = pilot.lines.compactMap { line in line.range(of: "comment number ").flatMap { Int(line[$0.upperBound...]) } }
+        XCTAssertEqual(shown.first, 1, pilot.lines.joined(separator: "\n"))
+        XCTAssertEqual(pilot.app.readMarker?.commentID, "c\(shown.max() ?? 0)")
+    }
+
+    /// The source's search for a marker older than the page: among any events of a page, then
+    /// after the newest comment at or before it; a page with none before it passes it on.
+    func testAnOlderMarkerIsFoundAmongAPagesEvents() {
+        func comment(_ id: String) -> Comment { Comment(id: id, author: "u2", created: ThreadFixture.start, body: id) }
+        var onReaction = OlderReadMarker(eventID: "r")
+        onReaction.look(in: ["c9", "c8"], comments: [comment("c8"), comment("c9")])
+        XCTAssertFalse(onReaction.isFound)
+        onReaction.look(in: ["c7", "r", "c6", "join", "c5"], comments: [comment("c5"), comment("c6"), comment("c7")])
+        XCTAssertTrue(onReaction.isFound)
+        XCTAssertEqual(onReaction.commentID, "c6")
+
+        var inAPageOfState = OlderReadMarker(eventID: "join")
+        inAPageOfState.look(in: ["name", "join", "topic"], comments: [])
+        XCTAssertTrue(inAPageOfState.isFound)
+        XCTAssertNil(inAPageOfState.commentID, "above what was read so far")
+        inAPageOfState.look(in: ["c2", "c1"], comments: [comment("c1"), comment("c2")])
+        XCTAssertEqual(inAPageOfState.commentID, "c2", "the newest comment before it")
     }
 }

@@ -16,5 +16,6 @@ func describe(_ update: ThreadUpdate) -> String {
     case .connection(let state): "connection \(state)"
     case .typing(let users): "typing " + users.joined(separator: " ")
     case .caughtUp: "caught up"
+    case .readMarkerInOlder(let id): "read marker in older after \(id ?? "none")"
     }
 }

@@ -72,6 +72,8 @@ extension CommentApp {
                     arrivals.append((comment, mentioned))
                 }
                 insertFresh()
+            case .readMarkerInOlder(let id):
+                feed.readMarkerInNextPage(after: id)
             case .olderComments(let list, let hasMore):
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)

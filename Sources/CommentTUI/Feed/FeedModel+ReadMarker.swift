@@ -28,13 +28,14 @@ extension FeedModel {
     /// Sets the first unread comment from a saved marker, if it still names the same comment.
     /// `awaitsCatchUp`: comments written before this opening are still coming (a source opened
     /// from an offline copy), so a marker on the newest comment still has unread ones after it.
-    /// A marker at position -1 is older than every comment loaded: all of them are unread, and
-    /// it is looked for in the older pages as they come.
+    /// A marker at position -1 is older than every comment loaded: all of them are unread; with
+    /// an id it is looked for in the older pages as they come, without one it stands just above.
     func restore(_ marker: ReadMarker?, awaitsCatchUp: Bool = false) {
         if let marker, marker.position < 0 {
             lastSeen = -1
             seenAhead = IndexSet()
-            markerAboveLoaded = marker.commentID
+            markerAboveLoaded = marker.commentID.isEmpty ? nil : marker.commentID
+            markerAboveNextPage = false
             firstUnread = firstUnread(after: -1)
             awaitsUnread = awaitsCatchUp && firstUnread == nil
             return invalidateLayouts()
@@ -100,6 +101,13 @@ extension FeedModel {
         if let first = seenAhead.first, first <= seen { seenAhead.remove(integersIn: first...seen) }
     }
 
+    /// The source found the marker, older than the loaded comments, in the older page it
+    /// reports next: after the comment `commentID` there, or above all of that page (nil).
+    func readMarkerInNextPage(after commentID: String?) {
+        guard markerAboveLoaded != nil else { return }
+        if let commentID { markerAboveLoaded = commentID } else { markerAboveNextPage = true }
+    }
+
     /// Older comments were loaded above the first: positions move; a marker older than the
     /// loaded comments is looked for among them (until it is found, the divider stays on top).
     func readMarkerCommentsPrepended(_ count: Int) {
@@ -109,11 +117,12 @@ extension FeedModel {
             lastSeen = lastSeen.map { $0 + count }
             return
         }
-        let found = (0..<count).first { index in
+        let found = markerAboveNextPage ? -1 : (0..<count).first { index in
             if case .success(let comment) = comments.comment(at: index) { comment.id == id } else { false }
         }
         guard let found else { return }
         markerAboveLoaded = nil
+        markerAboveNextPage = false
         lastSeen = found
         if firstUnread == 0 { firstUnread = firstUnread(after: found) } else { firstUnread = firstUnread.map { $0 + count } }
         advanceReadPoint()

@@ -63,6 +63,8 @@ final class FeedModel {
     /// The read marker's comment when it is older than every comment loaded (`lastSeen` is -1
     /// then): found as older pages come, the read point waits for it.
     var markerAboveLoaded: String?
+    /// The source found that marker above every comment of the older page it reports next.
+    var markerAboveNextPage = false
     /// Comments that arrived while the feed was not at the bottom.
     private(set) var newCount = 0
     /// Which links were seen whole, and for how long.
@@ -315,6 +317,7 @@ final class FeedModel {
         seenAhead = IndexSet()
         awaitsUnread = false
         markerAboveLoaded = nil
+        markerAboveNextPage = false
         newCount = 0
         lastFrame = nil
         gesture = nil

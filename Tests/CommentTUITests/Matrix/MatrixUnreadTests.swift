@@ -165,6 +165,39 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         }
     }
 
+    /// Another client put the marker on a reaction, older than the opened page: the page before
+    /// finds it among its events (not only its comments), and the divider and read point follow.
+    func testAMarkerOnAReactionOlderThanThePageIsFoundInTheOlderPage() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Reacted", on: server)
+        try bo.other.sendText(roomID: room, body: "the post")
+        var reacted = ""
+        for n in 1...3 { reacted = try bo.other.sendText(roomID: room, body: "before \(n)") }
+        let reaction = try ann.other.send(roomID: room, content: ["m.relates_to": ["rel_type": "m.annotation", "event_id": reacted, "key": "👍"]],
+                                          type: "m.reaction")
+        for n in 1...60 { try bo.other.sendText(roomID: room, body: "after \(n)") }
+        try ann.other.call("POST", "/_matrix/client/v3/rooms/\(room.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/read_markers",
+                           body: ["m.fully_read": reaction])
+        let source = try open(room, as: ann, usesCache: false)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        try takeUpdates(into: pilot, from: source) { $0.lines.contains { $0.hasSuffix("after 60") } }
+        for _ in 0..<4 where !pilot.lines.contains(where: { $0.hasSuffix("after 1") }) {
+            pilot.press(KeyPress(.character("u"), .alt))
+            pause(pilot, source: source)
+        }
+        let lines = pilot.lines
+        let divider = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(" ─") && $0.contains(" new ") }, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines[divider...].prefix(3).contains { $0.hasSuffix("after 1") }, lines.joined(separator: "\n"))
+        // The read point moves from it over what is on screen.
+        let newestShown = lines.compactMap { line -> Int? in
+            guard let range = line.range(of: "after ") else { return nil }
+            return Int(line[range.upperBound...])
+        }.max() ?? 0
+        let marker = try waitForServerMarker(of: ann, in: room, notToBe: reaction)
+        XCTAssertEqual(try body(of: marker, in: room, as: ann), "after \(newestShown)")
+    }
+
     /// Ann answers and quits; Bo writes three more: she sees three unread below the divider and
     /// her answer above it, from the offline copy as without it.
     func testOurOwnCommentNeverSitsBelowTheDivider() throws {

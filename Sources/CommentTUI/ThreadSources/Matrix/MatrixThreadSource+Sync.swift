@@ -203,10 +203,11 @@ extension MatrixThreadSource {
 
     /// One page of events before `token`, read into the timeline: its comments oldest first, the
     /// member changes it brought, and where the page before it starts (nil at the room's start).
-    func olderPage(from token: String, limit: Int) throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?) {
+    /// `events`: the page's event ids, newest first (any event: the read marker may be on one).
+    func olderPage(from token: String, limit: Int) throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?, events: [String]) {
         let page = try client.messages(room: roomID, from: token, backwards: true, limit: limit, filter: ["lazy_load_members": true])
         let applied = locked { timeline.applyOlder(page.events, state: page.state) }
-        return (applied.comments, applied.updates, page.end)
+        return (applied.comments, applied.updates, page.end, page.events.compactMap { $0["event_id"]?.string })
     }
 
     /// Pages back until a page has comments or the room's start; reports them as one page.
@@ -214,12 +215,14 @@ extension MatrixThreadSource {
         var from: String? = token
         var comments: [Comment] = []
         var updates: [ThreadUpdate] = []
+        var marker = OlderReadMarker(eventID: locked { markerInOlder })
         do {
             // Pages of only state events (joins, renames) bring no comments: keep going a little.
             for _ in 0..<5 where comments.isEmpty {
                 guard let start = from else { break }
                 let page = try olderPage(from: start, limit: Self.pageSize)
                 updates += page.updates
+                marker.look(in: page.events, comments: page.comments)
                 comments = page.comments + comments
                 from = page.end
             }
@@ -234,8 +237,10 @@ extension MatrixThreadSource {
         let hasMore = locked { () -> Bool in
             olderToken = from
             isLoadingOlder = false
+            if marker.isFound { markerInOlder = nil }
             return from != nil
         }
-        report(updates + [.olderComments(comments, hasMore: hasMore)])
+        let found: [ThreadUpdate] = marker.isFound ? [.readMarkerInOlder(after: marker.commentID)] : []
+        report(updates + found + [.olderComments(comments, hasMore: hasMore)])
     }
 }
