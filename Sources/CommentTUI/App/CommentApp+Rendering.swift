@@ -50,7 +50,7 @@ extension CommentApp {
         StatusBarView(
             handle: me.handle, threadLabel: source.label, phase: phaseUnderPointer.rawValue, position: feed.position,
             newCount: feed.newCount, message: message, isError: isError,
-            connection: connection?.description, countIsOpen: comments.hasOlder, typing: typingText
+            connection: connection, countIsOpen: comments.hasOlder, typing: typingText
         ).draw(into: &buffer, row: r.status, width: size.columns)
         inspector?.draw(into: &buffer)
         var frame = Frame(buffer: buffer, cursor: cursor)

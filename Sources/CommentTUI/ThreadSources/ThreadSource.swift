@@ -148,6 +148,15 @@ public enum ConnectionState: Equatable, Sendable, CustomStringConvertible {
         case .offline(let seconds): "offline — retrying in \(seconds) s"
         }
     }
+
+    /// The state alone (`offline`), for a row with no room for the rest.
+    public var word: String {
+        switch self {
+        case .connecting: "connecting"
+        case .live: "live"
+        case .offline: "offline"
+        }
+    }
 }
 
 /// What became of a comment handed to `ThreadSource.send`.
