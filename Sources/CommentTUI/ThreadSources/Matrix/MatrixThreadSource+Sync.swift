@@ -133,6 +133,9 @@ extension MatrixThreadSource {
         }
         let (wentLive, caughtUp) = locked { () -> (Bool, Bool) in
             nextBatch = next
+            // A send proven during this sync asked for a retry that is not needed now: the next
+            // failure backs off in full.
+            retryNow = false
             defer { connection = .live; hasCaughtUp = true }
             return (connection != .live, !hasCaughtUp)
         }
