@@ -17,5 +17,6 @@ func describe(_ update: ThreadUpdate) -> String {
     case .typing(let users): "typing " + users.joined(separator: " ")
     case .caughtUp: "caught up"
     case .readMarkerInOlder(let id): "read marker in older after \(id ?? "none")"
+    case .readMarkerMovedElsewhere(let id): "read marker moved elsewhere after \(id)"
     }
 }

@@ -74,6 +74,8 @@ extension CommentApp {
                 insertFresh()
             case .readMarkerInOlder(let id):
                 feed.readMarkerInNextPage(after: id)
+            case .readMarkerMovedElsewhere(let id):
+                if let position = comments.index(ofComment: id) { feed.readMarkerMovedElsewhere(to: position) }
             case .olderComments(let list, let hasMore):
                 comments.prepend(list, hasMore: hasMore)
                 feed.commentsPrepended(list.count)

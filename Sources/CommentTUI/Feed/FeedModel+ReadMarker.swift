@@ -108,6 +108,20 @@ extension FeedModel {
         if let commentID { markerAboveLoaded = commentID } else { markerAboveNextPage = true }
     }
 
+    /// Another client moved the marker on the server while the thread was closed, to the
+    /// comment at `position`: read up to it, and the divider after it, if that is forward.
+    func readMarkerMovedElsewhere(to position: Int) {
+        guard position > (lastSeen ?? -1), position < comments.count, !isOnItsWay(position) else { return }
+        lastSeen = position
+        markerAboveLoaded = nil
+        markerAboveNextPage = false
+        seenAhead.remove(integersIn: 0...position)
+        if let first = firstUnread, first <= position { firstUnread = firstUnread(after: position) }
+        if firstUnread == nil, !awaitsUnread { firstUnread = firstUnread(after: position) }
+        advanceReadPoint()
+        invalidateLayouts()
+    }
+
     /// Older comments were loaded above the first: positions move; a marker older than the
     /// loaded comments is looked for among them (until it is found, the divider stays on top).
     func readMarkerCommentsPrepended(_ count: Int) {

@@ -132,6 +132,9 @@ public enum ThreadUpdate: Sendable {
     /// The read marker, older than the comments loaded, is in the older page reported next
     /// (`.olderComments`): after the comment with this id, or above all of them (nil).
     case readMarkerInOlder(after: String?)
+    /// The read marker was moved on the server by another client while the thread was closed:
+    /// it stands after this comment now (reported before `.caughtUp`; only ever a move forward).
+    case readMarkerMovedElsewhere(after: String)
 }
 
 /// How a thread on a server is connected, as the status bar says it.

@@ -90,6 +90,28 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         XCTAssertEqual(pilot.app.unreadNotice, "30 unread · Alt-U", pilot.lines.joined(separator: "\n"))
     }
 
+    /// Ann read six of the ten on another client (Element) while away: reopened, with the
+    /// offline copy or without, four are unread, the divider above the seventh.
+    func testAMarkerMovedByAnotherClientWhileAwayCountsFromThere() throws {
+        for usesCache in [false, true] {
+            let environment = temporaryDataEnvironment()
+            let (ann, room, _) = try whileAway(10, environment: environment)
+            let sixth = try XCTUnwrap(try ann.other.messages(roomID: room, limit: 10).first {
+                ($0["content"] as? [String: Any])?["body"] as? String == "while away 6" }?["event_id"] as? String)
+            try ann.other.call("POST", "/_matrix/client/v3/rooms/\(room.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/read_markers",
+                               body: ["m.fully_read": sixth])
+            let source = try open(room, as: ann, environment: environment, usesCache: usesCache)
+            defer { source.stop() }
+            let pilot = pilot(source)
+            try takeUpdates(into: pilot, from: source) { $0.lines.contains { $0.hasSuffix("while away 10") } && !source.isCatchingUpNow }
+            pause(pilot, source: source)
+            XCTAssertEqual(pilot.app.unreadNotice, "4 unread · Alt-U", "cache \(usesCache): \(pilot.lines.joined(separator: "\n"))")
+            let lines = pilot.lines
+            let divider = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(" ─") && $0.contains(" new ") }, lines.joined(separator: "\n"))
+            XCTAssertTrue(lines[divider...].prefix(3).contains { $0.hasSuffix("while away 7") }, "cache \(usesCache): \(lines.joined(separator: "\n"))")
+        }
+    }
+
     /// More than a page while away: the marker is older than the newest page opened.
     func testSixtyWhileAwayWithoutTheCache() throws {
         try checkSixtyWhileAway(usesCache: false)
@@ -319,6 +341,11 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         let answer = try user.other.call("GET", "/_matrix/client/v3/rooms/\(escaped(room))/event/\(escaped(eventID))")
         return (answer["content"] as? [String: Any])?["body"] as? String ?? ""
     }
+}
+
+private extension MatrixThreadSource {
+    /// Whether its first sync has yet to answer.
+    var isCatchingUpNow: Bool { locked { !hasCaughtUp } }
 }
 
 private extension CommentApp {

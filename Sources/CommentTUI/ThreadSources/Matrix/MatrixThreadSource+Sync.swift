@@ -101,6 +101,7 @@ extension MatrixThreadSource {
         }
         var updates: [ThreadUpdate] = []
         var remembered: (updates: [ThreadUpdate], batchStart: String?)?
+        var markerElsewhere: String?
         if let room = answer["rooms"]?["join"]?[roomID] {
             var events = room["timeline"]?["events"]?.array ?? []
             let state = room["state"]?["events"]?.array ?? []
@@ -121,9 +122,11 @@ extension MatrixThreadSource {
                     batchStart = rest
                 }
             }
+            let lastBefore = locked { cached.comments.last?.id }
             let applied = locked { timeline.applyNewer(events, state: state) }
             remembered = (applied, batchStart)
             updates += applied
+            markerElsewhere = movedMarker(in: room, events: events, applied: applied, lastBefore: lastBefore)
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
                 let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }
                 updates.append(.typing(typing))
@@ -146,8 +149,30 @@ extension MatrixThreadSource {
         // above the first of those written while the room was closed.
         var reported: [ThreadUpdate] = wentLive ? [.connection(.live)] : []
         reported += updates
+        if caughtUp, let markerElsewhere { reported.append(.readMarkerMovedElsewhere(after: markerElsewhere)) }
         if caughtUp { reported.append(.caughtUp) }
         report(reported)
+    }
+
+    /// The comment `m.fully_read` stands after when, at the catching-up sync, another client
+    /// moved it while the room was closed (a reopen from the offline copy; an opening without
+    /// it reads the marker from the server as it is): on a comment, or the last at or before
+    /// its event in this sync (`lastBefore`, the newest kept, when none is). Nil otherwise.
+    private func movedMarker(in room: JSONValue, events: [JSONValue], applied: [ThreadUpdate], lastBefore: String?) -> String? {
+        guard isFromCache, !locked({ hasCaughtUp }) else { return nil }
+        let accountData: [JSONValue] = room["account_data"]?["events"]?.array ?? []
+        let inSync = accountData.filter { $0["type"]?.string == "m.fully_read" }.last?["content"]?["event_id"]?.string
+        // Synapse's catching-up sync from the copy's token was seen without the room's account
+        // data although the marker had moved: asked for once when the sync does not say.
+        guard let marker = inSync ?? (try? client.fullyRead(room: roomID, userID: me)), marker != locked({ markerSent }) else { return nil }
+        let arrived: [Comment] = applied.flatMap { update -> [Comment] in
+            if case .commentsAppended(let list) = update { list } else { [] }
+        }
+        if let at = events.firstIndex(where: { $0["event_id"]?.string == marker }) {
+            let upToMarker = Set(events[...at].compactMap { $0["event_id"]?.string })
+            return arrived.last(where: { upToMarker.contains($0.id) })?.id ?? lastBefore
+        }
+        return locked { cached.comments.contains { $0.id == marker } } ? marker : nil
     }
 
     /// Events newer than all known and older than `token`, oldest first, read back at most
