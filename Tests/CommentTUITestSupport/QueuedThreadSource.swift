@@ -24,9 +24,15 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     private let lock = NSLock()
     private var queue: [ThreadUpdate] = []
 
+    /// The read marker it opens with, and the reader's comments still on their way from before.
+    public let readMarker: ReadMarker?
+    public let unsentComments: [Comment]
+
     /// A source whose thread opens with `thread`'s comments (the newest page), older ones to come
-    /// when `hasOlder`.
-    public init(thread: CommentThread, hasOlder: Bool = false) throws {
+    /// when `hasOlder`; `readMarker` and `unsent` as a source opened after a close would have them.
+    public init(thread: CommentThread, hasOlder: Bool = false, readMarker: ReadMarker? = nil, unsent: [Comment] = []) throws {
+        self.readMarker = readMarker
+        unsentComments = unsent
         self.thread = CommentThread(id: thread.id, title: thread.title, author: thread.author, created: thread.created,
                                     body: thread.body, users: thread.users)
         openedComments = InMemoryThreadSource(thread: thread, label: "opened").openedComments
@@ -73,6 +79,6 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
         return .pending
     }
 
-    public func loadReadMarker() -> ReadMarker? { nil }
+    public func loadReadMarker() -> ReadMarker? { readMarker }
     public func saveReadMarker(_ marker: ReadMarker) throws {}
 }

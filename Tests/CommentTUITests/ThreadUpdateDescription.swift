@@ -20,5 +20,7 @@ func describe(_ update: ThreadUpdate) -> String {
     case .headerChanged(let title, _): "header " + title
     case .replyTargetLoaded(let id, let target): "reply target \(id) " + (target == .unavailable ? "missing" : target == .unreachable ? "unreachable" : "loaded")
     case .caughtUp: "caught up"
+    case .readMarkerInOlder(let id): "read marker in older after \(id ?? "none")"
+    case .readMarkerMovedElsewhere(let id): "read marker moved elsewhere after \(id)"
     }
 }

@@ -33,7 +33,12 @@ extension CommentApp {
         let r = regions
         var shown = feed.view(at: wallTime).draw(into: &buffer, rect: r.feed)
         feed.chrome.draw(into: &buffer, rect: feed.chromeRect)
-        if let picker = mentions.picker { MentionPickerView(picker: picker).draw(into: &buffer) }
+        if let picker = mentions.picker {
+            let view = MentionPickerView(picker: picker)
+            view.draw(into: &buffer)
+            // Comments under the list were not on screen: they are not read.
+            shown.cover(rows: view.coveredRows)
+        }
         if overlays.showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
         let postLinks = HeaderView(thread: comments.thread, commentCount: comments.commentCount, layout: feed.threadHeader,
                                    shownRows: feed.scroll.postRowsShown, ownUserID: me.id,
@@ -46,7 +51,7 @@ extension CommentApp {
         StatusBarView(
             handle: me.handle, threadLabel: source.label, phase: phaseUnderPointer.rawValue, position: feed.position,
             newCount: feed.newCount, message: message, isError: isError,
-            connection: connection?.description, countIsOpen: comments.hasOlder, typing: typingText
+            connection: connection, countIsOpen: comments.hasOlder, typing: typingText
         ).draw(into: &buffer, row: r.status, width: size.columns)
         inspector?.draw(into: &buffer)
         var frame = Frame(buffer: buffer, cursor: cursor)

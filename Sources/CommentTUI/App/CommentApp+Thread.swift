@@ -82,6 +82,10 @@ extension CommentApp {
                     arrivals.append((comment, mentioned))
                 }
                 insertFresh()
+            case .readMarkerInOlder(let id):
+                feed.readMarkerInNextPage(after: id)
+            case .readMarkerMovedElsewhere(let id):
+                if let position = comments.index(ofComment: id) { feed.readMarkerMovedElsewhere(to: position) }
             case .olderComments(let list, let hasMore):
                 // Ctrl-Home goes on to the post while the reader is still up there waiting.
                 let goesOnToTop = seeksTop && feed.anchor.comment < Self.olderPageMargin

@@ -98,6 +98,7 @@ public final class CommentApp {
         let regions = ScreenRegions(columns: columns, rows: rows, composerRows: 1, composerMaximum: composer.maximumRows)
         feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, clock: clock)
         scrollEvents.observe(feed.scroll.model)
+        // Before the marker: it never rests on one of ours still on its way.
         feed.delivery = { [unowned self] in self.deliveries[$0] }
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
         restoreReadMarker(source.loadReadMarker(), awaitsCatchUp: source.isCatchingUp)

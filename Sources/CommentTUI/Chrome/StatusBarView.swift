@@ -15,7 +15,7 @@ struct StatusBarView {
     var message: String?
     var isError: Bool
     /// The connection to a thread on a server (`live`, `offline — retrying in 4 s`).
-    var connection: String? = nil
+    var connection: ConnectionState? = nil
     /// Whether older comments exist beyond the count (`comment 3/50+`).
     var countIsOpen = false
     /// Who is typing (`marco is typing…`).
@@ -50,7 +50,7 @@ struct StatusBarView {
 
     /// Every part, before any is given up.
     private var parts: Parts {
-        Parts(handle: "@" + handle, label: threadLabel, connection: connection, phase: phase,
+        Parts(handle: "@" + handle, label: threadLabel, connection: connection?.description, connectionWord: connection?.word, phase: phase,
               position: "\(position.index)/\(position.count)" + (countIsOpen ? "+" : ""),
               new: newCount > 0 ? "\(newCount) new" : nil, typing: typing)
     }
@@ -60,6 +60,8 @@ struct StatusBarView {
         var handle: String?
         var label: String?
         var connection: String?
+        /// What `connection` shortens to: its state alone.
+        var connectionWord: String?
         var phase: String?
         /// `3/50`, after the word `comment` unless that was given up.
         var position: String
@@ -81,14 +83,9 @@ struct StatusBarView {
             case .dropLabel: label = nil
             case .dropTyping: typing = nil
             case .shortenPosition: positionNamed = false
-            case .shortenConnection: connection = connection.map(Self.state)
+            case .shortenConnection: connection = connectionWord
             case .dropNew: new = nil
             }
-        }
-
-        /// The connection's state alone, its first word: `offline — retrying in 30 s` → `offline`.
-        private static func state(_ connection: String) -> String {
-            connection.components(separatedBy: " — ").first ?? connection
         }
 
         /// A part cut by `overflow` columns with `…`, to `shortPartWidth` at the least.

@@ -69,6 +69,8 @@ final class FeedModel {
     /// The read marker's comment when it is older than every comment loaded (`lastSeen` is -1
     /// then): found as older pages come, the read point waits for it.
     var markerAboveLoaded: String?
+    /// The source found that marker above every comment of the older page it reports next.
+    var markerAboveNextPage = false
     /// Comments that arrived while the feed was not at the bottom.
     private(set) var newCount = 0
     /// Which links were seen whole, and for how long.
@@ -322,6 +324,7 @@ final class FeedModel {
         seenAhead = IndexSet()
         awaitsUnread = false
         markerAboveLoaded = nil
+        markerAboveNextPage = false
         newCount = 0
         lastFrame = nil
         gesture = nil
@@ -349,8 +352,11 @@ final class FeedModel {
         func moved(_ position: Int) -> Int { position >= index + removed ? position + delta : min(position, index + max(0, inserted - 1)) }
         selected = selected.map(moved)
         firstUnread = firstUnread.map(moved)
-        lastSeen = lastSeen.map(moved)
-        seenAhead = IndexSet(seenAhead.map(moved))
+        // What was read and is gone (a comment discarded) leaves the read point before it, never
+        // on the next comment, which was not read.
+        func kept(_ position: Int) -> Int? { position < index ? position : position >= index + removed ? position + delta : nil }
+        lastSeen = lastSeen.map { kept($0) ?? index - 1 }
+        seenAhead = IndexSet(seenAhead.compactMap(kept))
         lastFrame = nil
         searchPositionsMoved(moved)
         layoutCache.invalidateAll()

@@ -40,8 +40,20 @@ struct FeedView {
     struct Drawn: Equatable, Sendable {
         /// Links drawn whole.
         var links: Set<VisibleLink> = []
-        /// The comments with at least one row on screen, oldest to newest (the feed shows a run).
-        var commentsShown: ClosedRange<Int>?
+        /// The comment each screen row showed a header or body row of (a divider or the blank
+        /// row after a comment shows nothing of it), by screen row.
+        var commentRows: [Int: Int] = [:]
+
+        /// The comments with a header or body row on screen, oldest to newest (the feed shows a run).
+        var commentsShown: ClosedRange<Int>? {
+            guard let first = commentRows.values.min(), let last = commentRows.values.max() else { return nil }
+            return first...last
+        }
+
+        /// Rows something drew over (the mention list): what they showed was not seen.
+        mutating func cover(rows: some Sequence<Int>) {
+            for row in rows { commentRows[row] = nil }
+        }
     }
 
     /// Draws the feed; returns what it showed.
@@ -62,7 +74,6 @@ struct FeedView {
                 continue
             }
             let comment = layout(position.comment)
-            drawn.commentsShown = (drawn.commentsShown?.lowerBound ?? position.comment)...position.comment
             let running = comment.commentID.map(effects) ?? []
             if position.comment == selected {
                 buffer.write("▌", column: rect.column, row: screenRow, style: Theme.selectionGutter, limit: end)
@@ -71,6 +82,7 @@ struct FeedView {
             case .divider:
                 drawDivider(into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
             case .header(let row):
+                drawn.commentRows[screenRow] = position.comment
                 if case .success(let c) = comment.comment, let header = comment.header {
                     var x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
                     if row == 0, let state = delivery(c.id) {
@@ -81,6 +93,7 @@ struct FeedView {
                     highlightHeader(running, in: &buffer, row: screenRow, from: rect.column + FeedLayout.gutter, to: x)
                 }
             case .body(let line):
+                drawn.commentRows[screenRow] = position.comment
                 if case .failure = comment.comment {
                     var x = rect.column + FeedLayout.bodyIndent
                     let style = comment.isGap ? Theme.dim : Theme.problem

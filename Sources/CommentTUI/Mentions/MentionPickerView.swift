@@ -6,6 +6,11 @@ import ThreadModel
 struct MentionPickerView {
     var picker: MentionPicker
 
+    /// The screen rows the list covers (its content rows; the inset rows leave the feed showing).
+    var coveredRows: [Int] {
+        (0..<picker.frame.height).filter { picker.model.item(atViewportRow: $0) != nil }.map { picker.frame.row + $0 }
+    }
+
     func draw(into buffer: inout CellBuffer) {
         let frame = picker.frame
         // Names start in one column, after the longest handle listed (up to a third of the

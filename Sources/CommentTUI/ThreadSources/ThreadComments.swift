@@ -128,6 +128,16 @@ final class ThreadComments {
         return older.count + opened.commentCount + last
     }
 
+    /// The position of a comment by id, among those that arrived, else the opened ones (a scan
+    /// from the newest, within `limit`: for a source's rare report, not per frame).
+    func index(ofComment id: String, limit: Int = 5000) -> Int? {
+        if let added = indexOfAdded(id: id) { return added }
+        for index in stride(from: opened.commentCount - 1, through: max(0, opened.commentCount - limit), by: -1) {
+            if case .success(let comment) = opened.comment(at: index), comment.id == id { return older.count + index }
+        }
+        return nil
+    }
+
     /// Adds comments after the newest.
     func append(_ comment: Comment) {
         added.append(.comment(comment))

@@ -68,7 +68,9 @@ public protocol ThreadSource: AnyObject {
     func readMarkerMoved(_ marker: ReadMarker)
 
     /// The read marker saved when the thread was last closed, if any; at position -1 when it is
-    /// older than every comment opened (all of them unread; older pages may hold it).
+    /// older than every comment opened (all of them unread): with an empty comment id when it
+    /// stands just above them (nothing older is unread), else with an id older pages are
+    /// searched for (a source may report `.readMarkerInOlder` as it finds it).
     func loadReadMarker() -> ReadMarker?
     /// Whether comments written before this opening may still come (a room opened from its
     /// offline copy, until its first sync): they are unread after a marker on the newest
@@ -176,6 +178,12 @@ public enum ThreadUpdate: Sendable {
     /// Every comment written before the thread was opened has been reported (a source that
     /// was `isCatchingUp`, after its first sync); those after come while the reader is here.
     case caughtUp
+    /// The read marker, older than the comments loaded, is in the older page reported next
+    /// (`.olderComments`): after the comment with this id, or above all of them (nil).
+    case readMarkerInOlder(after: String?)
+    /// The read marker was moved on the server by another client while the thread was closed:
+    /// it stands after this comment now (reported before `.caughtUp`; only ever a move forward).
+    case readMarkerMovedElsewhere(after: String)
 }
 
 /// How a thread on a server is connected, as the status bar says it.
@@ -190,6 +198,15 @@ public enum ConnectionState: Equatable, Sendable, CustomStringConvertible {
         case .connecting: "connecting"
         case .live: "live"
         case .offline(let seconds): "offline — retrying in \(seconds) s"
+        }
+    }
+
+    /// The state alone (`offline`), for a row with no room for the rest.
+    public var word: String {
+        switch self {
+        case .connecting: "connecting"
+        case .live: "live"
+        case .offline: "offline"
         }
     }
 }

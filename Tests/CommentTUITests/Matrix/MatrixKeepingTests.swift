@@ -38,6 +38,32 @@ final class MatrixKeepingTests: SharedSynapseTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: outbox.path), "an empty outbox is removed")
     }
 
+    /// A comment sent from here and edited from another client stays edited in the offline copy:
+    /// the copy keeps it under its event id, the edit comes naming it by the app's id.
+    func testAnEditOfOurSentCommentIsKeptInTheOfflineCopy() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Second thoughts", on: server)
+        try bo.other.sendText(roomID: room, body: "the post")
+        let environment = temporaryDataEnvironment()
+        let first = try open(room, as: ann, environment: environment)
+        let mine = comment(by: ann, "first thought")
+        XCTAssertEqual(first.send(mine), .pending)
+        try collectUpdates(from: first) { $0.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } } }
+        let eventID = try XCTUnwrap(first.locked { first.timeline.eventID(forComment: mine.id) })
+        try ann.other.send(roomID: room, content: [
+            "msgtype": "m.text", "body": "* second thought",
+            "m.new_content": ["msgtype": "m.text", "body": "second thought"],
+            "m.relates_to": ["rel_type": "m.replace", "event_id": eventID],
+        ])
+        try collectUpdates(from: first) { $0.contains { if case .commentEdited(let edited) = $0 { edited.body == "second thought" } else { false } } }
+        first.stop()
+
+        let again = try open(room, as: ann, follows: false, environment: environment)
+        defer { again.stop() }
+        XCTAssertTrue(again.isFromCache)
+        XCTAssertEqual((again.openedComments as! ArrayCommentStore).comments.map(\.body), ["second thought"])
+    }
+
     func testACacheThatDoesNotReadIsMovedAsideAndRebuilt() throws {
         let server = try server
         let (bo, ann, room) = try twoUsersInARoom("Broken cache", on: server)

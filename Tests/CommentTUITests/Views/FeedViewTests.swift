@@ -69,6 +69,16 @@ final class FeedViewTests: XCTestCase {
         ], legend: legend)
     }
 
+    /// A comment counts as shown by its header or text: not by the blank row after it, nor by
+    /// the divider above it.
+    func testOnlyAHeaderOrTextRowShowsAComment() {
+        var buffer = CellBuffer(columns: 30, rows: 4)
+        let blankOfFirst = feed(anchor: FeedAnchor(comment: 0, row: 2)).draw(into: &buffer, rect: CellRect(column: 0, row: 0, width: 30, height: 3))
+        XCTAssertEqual(blankOfFirst.commentsShown, 1...1)
+        let dividerOfSecond = feed(firstUnread: 1).draw(into: &buffer, rect: CellRect(column: 0, row: 0, width: 30, height: 4))
+        XCTAssertEqual(dividerOfSecond.commentsShown, 0...0)
+    }
+
     /// At 12 columns the header is stacked (name, handle, time); the anchor's row 1 is the handle.
     func testTheAnchorRowIsTheTopRowAndTheLastColumnIsLeftToTheScrollbar() {
         var buffer = CellBuffer(columns: 12, rows: 2)

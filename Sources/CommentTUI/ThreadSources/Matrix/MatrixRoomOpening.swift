@@ -108,6 +108,17 @@ struct MatrixRoomOpening {
         let title = content("m.room.name")?["name"]?.string ?? alias ?? address.identifier
         label = alias ?? content("m.room.name")?["name"]?.string.map { VisibleText.escape($0) } ?? address.identifier
         if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
+        // The read marker just before the page (more came while away than a page): one page
+        // back, as a sync's gap is filled when the room opens from its offline copy, so both
+        // open with the same comments and count the same unread.
+        if let fullyRead, let token = olderToken, !timelineEvents.contains(where: { $0["event_id"]?.string == fullyRead }) {
+            let page = try client.messages(room: roomID, from: token, backwards: true, limit: pageSize, filter: ["lazy_load_members": true])
+            if page.events.contains(where: { $0["event_id"]?.string == fullyRead }) {
+                timelineEvents = page.events.reversed() + timelineEvents
+                stateEvents += page.state
+                olderToken = page.end
+            }
+        }
         power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), create: create)
 
         var members = MatrixMembers(me: me)

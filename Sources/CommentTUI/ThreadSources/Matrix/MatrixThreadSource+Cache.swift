@@ -21,8 +21,14 @@ extension MatrixThreadSource {
                         cached = ([], batchStart)
                     }
                     cached.comments += list
-                case .commentEdited(let edited):
-                    if let at = cached.comments.firstIndex(where: { $0.id == edited.id }) { cached.comments[at] = edited }
+                case .commentEdited(var edited):
+                    // Ours sent from here are kept under their event id; the edit names them by
+                    // the app's (transaction) id.
+                    let eventID = timeline.eventID(forComment: edited.id)
+                    if let at = cached.comments.firstIndex(where: { $0.id == edited.id || $0.id == eventID }) {
+                        edited.id = cached.comments[at].id
+                        cached.comments[at] = edited
+                    }
                 case .sendingHeld:
                     switchedToEncryption = true
                 default:

@@ -102,6 +102,7 @@ extension MatrixThreadSource {
         }
         var updates: [ThreadUpdate] = []
         var remembered: (updates: [ThreadUpdate], batchStart: String?)?
+        var markerElsewhere: String?
         if let room = answer["rooms"]?["join"]?[roomID] {
             var events = room["timeline"]?["events"]?.array ?? []
             let state = room["state"]?["events"]?.array ?? []
@@ -127,11 +128,13 @@ extension MatrixThreadSource {
             }
             noteCalls(events: events, state: state)
             refetchChangedTargets(events)
+            let lastBefore = locked { cached.comments.last?.id }
             let applied = locked { timeline.applyNewer(events, state: state) }
             confirmGivenUp(applied)
             remembered = (switched + applied, batchStart)
             updates += applied
             updates += roomStateUpdates(events: events, state: state)
+            markerElsewhere = movedMarker(in: room, events: events, applied: applied, lastBefore: lastBefore)
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
                 let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }
                 updates.append(.typing(typing))
@@ -141,6 +144,9 @@ extension MatrixThreadSource {
         }
         let (wentLive, caughtUp) = locked { () -> (Bool, Bool) in
             nextBatch = next
+            // A send proven during this sync asked for a retry that is not needed now: the next
+            // failure backs off in full.
+            retryNow = false
             defer { connection = .live; hasCaughtUp = true }
             return (connection != .live, !hasCaughtUp)
         }
@@ -151,8 +157,30 @@ extension MatrixThreadSource {
         // above the first of those written while the room was closed.
         var reported: [ThreadUpdate] = wentLive ? [.connection(.live)] : []
         reported += updates
+        if caughtUp, let markerElsewhere { reported.append(.readMarkerMovedElsewhere(after: markerElsewhere)) }
         if caughtUp { reported.append(.caughtUp) }
         report(reported)
+    }
+
+    /// The comment `m.fully_read` stands after when, at the catching-up sync, another client
+    /// moved it while the room was closed (a reopen from the offline copy; an opening without
+    /// it reads the marker from the server as it is): on a comment, or the last at or before
+    /// its event in this sync (`lastBefore`, the newest kept, when none is). Nil otherwise.
+    private func movedMarker(in room: JSONValue, events: [JSONValue], applied: [ThreadUpdate], lastBefore: String?) -> String? {
+        guard isFromCache, !locked({ hasCaughtUp }) else { return nil }
+        let accountData: [JSONValue] = room["account_data"]?["events"]?.array ?? []
+        let inSync = accountData.filter { $0["type"]?.string == "m.fully_read" }.last?["content"]?["event_id"]?.string
+        // Synapse's catching-up sync from the copy's token was seen without the room's account
+        // data although the marker had moved: asked for once when the sync does not say.
+        guard let marker = inSync ?? (try? client.fullyRead(room: roomID, userID: me)), marker != locked({ markerSent }) else { return nil }
+        let arrived: [Comment] = applied.flatMap { update -> [Comment] in
+            if case .commentsAppended(let list) = update { list } else { [] }
+        }
+        if let at = events.firstIndex(where: { $0["event_id"]?.string == marker }) {
+            let upToMarker = Set(events[...at].compactMap { $0["event_id"]?.string })
+            return arrived.last(where: { upToMarker.contains($0.id) })?.id ?? lastBefore
+        }
+        return locked { cached.comments.contains { $0.id == marker } } ? marker : nil
     }
 
     /// Events newer than all known and older than `token`, oldest first, read back at most
@@ -211,10 +239,11 @@ extension MatrixThreadSource {
 
     /// One page of events before `token`, read into the timeline: its comments oldest first, the
     /// member changes it brought, and where the page before it starts (nil at the room's start).
-    func olderPage(from token: String, limit: Int) throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?) {
+    /// `events`: the page's event ids, newest first (any event: the read marker may be on one).
+    func olderPage(from token: String, limit: Int) throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?, events: [String]) {
         let page = try client.messages(room: roomID, from: token, backwards: true, limit: limit, filter: ["lazy_load_members": true])
         let applied = locked { timeline.applyOlder(page.events, state: page.state) }
-        return (applied.comments, applied.updates, page.end)
+        return (applied.comments, applied.updates, page.end, page.events.compactMap { $0["event_id"]?.string })
     }
 
     /// Pages back until a page has comments or the room's start; reports them as one page.
@@ -222,12 +251,14 @@ extension MatrixThreadSource {
         var from: String? = token
         var comments: [Comment] = []
         var updates: [ThreadUpdate] = []
+        var marker = OlderReadMarker(eventID: locked { markerInOlder })
         do {
             // Pages of only state events (joins, renames) bring no comments: keep going a little.
             for _ in 0..<5 where comments.isEmpty {
                 guard let start = from else { break }
                 let page = try olderPage(from: start, limit: Self.pageSize)
                 updates += page.updates
+                marker.look(in: page.events, comments: page.comments)
                 comments = page.comments + comments
                 from = page.end
             }
@@ -242,8 +273,10 @@ extension MatrixThreadSource {
         let hasMore = locked { () -> Bool in
             olderToken = from
             isLoadingOlder = false
+            if marker.isFound { markerInOlder = nil }
             return from != nil
         }
-        report(updates + [.olderComments(comments, hasMore: hasMore)])
+        let found: [ThreadUpdate] = marker.isFound ? [.readMarkerInOlder(after: marker.commentID)] : []
+        report(updates + found + [.olderComments(comments, hasMore: hasMore)])
     }
 }

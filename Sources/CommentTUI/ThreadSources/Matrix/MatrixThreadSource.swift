@@ -54,6 +54,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// comments if the opening page held it (`MatrixRoomOpening.fullyReadPosition`).
     let fullyRead: String?
     let fullyReadPosition: Int?
+    /// `m.fully_read` when neither the opened page nor the offline copy holds its event: looked
+    /// for among the events of each older page (`OlderReadMarker`), nil once found.
+    var markerInOlder: String?
     /// The read marker waiting to be sent, and the event the server has it on.
     var markerDue: ReadMarker?
     var markerSent: String?
@@ -142,6 +145,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         nextBatch = opening.nextBatch
         fullyRead = opening.fullyRead
         fullyReadPosition = opening.fullyReadPosition
+        if opening.fullyReadPosition == nil, let fullyRead = opening.fullyRead, !opening.comments.contains(where: { $0.id == fullyRead }) {
+            markerInOlder = fullyRead
+        }
         // On the comment it stands after, when it is on another event: the offline copy finds it.
         markerSent = opening.fullyReadPosition.flatMap { $0 >= 0 ? opening.comments[$0].id : nil } ?? opening.fullyRead
         filter = opening.filter
@@ -251,16 +257,20 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     // MARK: Read marker
 
     /// The marker before this start: on its comment; on the last comment before it when it is
-    /// on another event; at -1 (every comment opened unread) when it is older than all of them.
+    /// on another event; at -1 (every comment opened unread) when it is older than all of them,
+    /// just above them (empty id: the page holds its event) or in older pages (its event id).
     public func loadReadMarker() -> ReadMarker? {
         guard let fullyRead else { return nil }
         let comments = opened.comments
         if let position = comments.firstIndex(where: { $0.id == fullyRead }) { return ReadMarker(commentID: fullyRead, position: position) }
-        if let position = fullyReadPosition, position >= 0 { return ReadMarker(commentID: comments[position].id, position: position) }
+        if let position = fullyReadPosition { return ReadMarker(commentID: position >= 0 ? comments[position].id : "", position: position) }
         return ReadMarker(commentID: fullyRead, position: -1)
     }
 
-    public var isCatchingUp: Bool { locked { !hasCaughtUp } }
+    /// Opened from the offline copy: what came while away comes with the first sync, then
+    /// `.caughtUp`. Fixed at opening: that sync (asking for no wait) may answer before the app
+    /// asks, and its comments and `.caughtUp` wait in the queue for the app all the same.
+    public var isCatchingUp: Bool { isFromCache }
 
     /// Moves `m.fully_read` and the read receipt to the comment (at exit; waits at most 2 s).
     public func saveReadMarker(_ marker: ReadMarker) throws {
