@@ -30,6 +30,8 @@ public final class ScriptedHomeserver: @unchecked Sendable {
         case body(status: Int, headers: [(String, String)], pieces: [Piece], framing: Framing, bytesPerSecond: Int?)
         /// Reads the request and never answers (until the peer leaves or the server stops).
         case hang
+        /// A status line, then header lines of about 1 KiB without end (no body ever starts).
+        case endlessHeaders
 
         /// A JSON answer, sent at once.
         public static func json(_ text: String, status: Int = 200) -> Answer {
@@ -204,6 +206,8 @@ public final class ScriptedHomeserver: @unchecked Sendable {
         switch script(request) {
         case .hang:
             waitForPeerToLeave(fd)
+        case .endlessHeaders:
+            sendEndlessHeaders(on: fd)
         case .body(let status, let headers, let pieces, let framing, let rate):
             send(status: status, headers: headers, pieces: pieces, framing: framing, rate: rate, on: fd)
         }

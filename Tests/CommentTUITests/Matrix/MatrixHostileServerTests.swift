@@ -95,6 +95,14 @@ final class MatrixHostileServerTests: XCTestCase {
         XCTAssertLessThan(waited, 3, "a stopping source ends a hanging request at once")
     }
 
+    func testEndlessHeadersStopAtTheHeaderLimitWithTheirOwnMessage() throws {
+        let server = try serve { _ in .endlessHeaders }
+        let client = MatrixClient(homeserver: server.baseURL, accessToken: "tok")
+        let (error, seconds) = failure { _ = try client.sync(since: nil, filter: [:], wait: 0) }
+        XCTAssertEqual(error?.message, "homeserver \(server.baseURL.absoluteString) sent more than 64 KiB of headers in answer to sync; stopped reading it")
+        XCTAssertLessThan(seconds, 10, "the headers' limit ends the exchange, not the sync's deadline")
+    }
+
     func testTokensWithLineBreaksOrBeyondTheBoundAreRefused() throws {
         for (answer, what) in [(ScriptedHomeserver.Answer.login(token: "abc\\r\\nX-Injected: 1"), "access token"),
                                (.login(tokenLength: 5000), "access token"),
@@ -142,3 +150,4 @@ final class MatrixHostileServerTests: XCTestCase {
         }
     }
 }
+
