@@ -16,7 +16,10 @@ extension HTTPExchange {
         private(set) var isOverHeaderLimit = false
         /// The `Location` header, when there was one.
         private(set) var location: String?
-        private var headerBytes = 0
+        /// Bytes of headers so far, the status line's included.
+        private(set) var headerBytes = 0
+        /// Whether a byte of body came.
+        private(set) var bodyStarted = false
 
         init(limit: Int, cancellation: Cancellation) {
             self.limit = limit
@@ -29,6 +32,7 @@ extension HTTPExchange {
                 isOverLimit = !cancellation.isCancelled
                 return 0
             }
+            bodyStarted = true
             data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes.append($0, count: count) }
             return count
         }

@@ -124,6 +124,9 @@ struct HTTPExchange {
         switch code {
         case CURLE_OK: return nil
         case CURLE_FILESIZE_EXCEEDED: return .overLimit
+        // How libcurl refuses one header line over its own 100 KiB buffer, before the collector
+        // is handed it; once headers have started nothing else in a transfer reports this.
+        case CURLE_OUT_OF_MEMORY where collector.headerBytes > 0 && !collector.bodyStarted: return .headersOverLimit
         case CURLE_OPERATION_TIMEDOUT: return .deadline
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE,

@@ -103,6 +103,15 @@ final class MatrixHostileServerTests: XCTestCase {
         XCTAssertLessThan(seconds, 10, "the headers' limit ends the exchange, not the sync's deadline")
     }
 
+    func testOneHeaderLineLongerThanLibcurlTakesIsTooManyHeadersToo() throws {
+        // Past 100 KiB in one line libcurl refuses it itself, before the collector counts it.
+        let server = try serve { _ in .body(status: 200, headers: [("X-Filler", String(repeating: "a", count: 200_000))], pieces: [.text("{}")],
+                                            framing: .contentLength, bytesPerSecond: nil) }
+        let client = MatrixClient(homeserver: server.baseURL, accessToken: "tok")
+        let (error, _) = failure { _ = try client.sync(since: nil, filter: [:], wait: 0) }
+        XCTAssertEqual(error?.message, "homeserver \(server.baseURL.absoluteString) sent more than 64 KiB of headers in answer to sync; stopped reading it")
+    }
+
     func testCancellingEndsARequestStillConnectingPromptly() throws {
         // Off this machine every address may answer (a proxy), so the connect phase is made here:
         // a listener whose queue is full drops the SYNs of the next connection.
