@@ -88,6 +88,15 @@ extension ScriptedHomeserver {
         if chunked { _ = write(Array("0\r\n\r\n".utf8), to: fd, rate: nil) }
     }
 
+    /// Writes a status line and then header lines, about 1 KiB each, until the peer leaves or
+    /// the server stops: a client that keeps every header grows without bound.
+    func sendEndlessHeaders(on fd: Int32) {
+        guard write(Array("HTTP/1.1 200 Scripted\r\nContent-Type: application/json\r\n".utf8), to: fd, rate: nil) else { return }
+        let filler = String(repeating: "a", count: 1000)
+        var index = 0
+        while write(Array("X-Filler-\(index): \(filler)\r\n".utf8), to: fd, rate: nil) { index += 1 }
+    }
+
     private func writeBody(_ bytes: [UInt8], chunked: Bool, to fd: Int32, rate: Int?) -> Bool {
         guard !bytes.isEmpty else { return true }
         guard chunked else { return write(bytes, to: fd, rate: rate) }

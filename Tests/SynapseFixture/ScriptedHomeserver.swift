@@ -30,6 +30,8 @@ public final class ScriptedHomeserver: @unchecked Sendable {
         case body(status: Int, headers: [(String, String)], pieces: [Piece], framing: Framing, bytesPerSecond: Int?)
         /// Reads the request and never answers (until the peer leaves or the server stops).
         case hang
+        /// A status line, then header lines of about 1 KiB without end (no body ever starts).
+        case endlessHeaders
 
         /// A JSON answer, sent at once.
         public static func json(_ text: String, status: Int = 200) -> Answer {
@@ -104,6 +106,8 @@ public final class ScriptedHomeserver: @unchecked Sendable {
     private var recorded: [Request] = []
     private var sent = 0
     private var acceptThread: Thread?
+    /// A black hole's own connections that fill its queue (`fillQueue()`), closed by `stop()`.
+    private var queued: [Int32] = []
 
     /// Starts listening; `accepts: false` makes a black hole (connections queue, none is read).
     public init(accepts: Bool = true, script: @escaping @Sendable (Request) -> Answer) throws {
@@ -158,10 +162,34 @@ public final class ScriptedHomeserver: @unchecked Sendable {
             guard !stopped else { return }
             stopped = true
             for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
+            for fd in queued { close(fd) }
+            queued = []
             shutdown(listener, Int32(SHUT_RDWR))
             // Without an accept loop (a black hole) nothing else closes the listener.
             if acceptThread == nil { close(listener) }
         }
+    }
+
+    /// For a black hole: connects to it until the kernel stops completing connections (its
+    /// queue of unaccepted ones is full), so the next connection stays in the connect phase,
+    /// its SYNs dropped. Returns whether that point was reached (within 64 connections).
+    public func fillQueue() -> Bool {
+        for _ in 0..<64 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            guard fd >= 0 else { return false }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            var watched = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let completed = poll(&watched, 1, 300) > 0
+            lock.withLock { queued.append(fd) }
+            if !completed { return true }
+        }
+        return false
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
@@ -204,6 +232,8 @@ public final class ScriptedHomeserver: @unchecked Sendable {
         switch script(request) {
         case .hang:
             waitForPeerToLeave(fd)
+        case .endlessHeaders:
+            sendEndlessHeaders(on: fd)
         case .body(let status, let headers, let pieces, let framing, let rate):
             send(status: status, headers: headers, pieces: pieces, framing: framing, rate: rate, on: fd)
         }

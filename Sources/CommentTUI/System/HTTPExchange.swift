@@ -34,6 +34,8 @@ struct HTTPExchange {
     enum Failure: Error, Equatable {
         /// The body was longer, or announced itself longer, than the limit.
         case overLimit
+        /// The headers were longer than `headerLimit`.
+        case headersOverLimit
         /// The deadline passed first.
         case deadline
         /// `Cancellation.cancel()` was called.
@@ -48,96 +50,62 @@ struct HTTPExchange {
         case unreachable(String)
     }
 
-    /// Ends exchanges in flight from another thread (within about a second, libcurl's progress
-    /// beat), and every later one at once.
-    final class Cancellation: @unchecked Sendable {
-        private let lock = NSLock()
-        private var cancelled = false
-        var isCancelled: Bool { lock.withLock { cancelled } }
-        func cancel() { lock.withLock { cancelled = true } }
-    }
-
-    /// libcurl's handles kept between exchanges, so their open connections (and TLS sessions)
-    /// are used again; one per exchange in flight, cleaned up with the pool.
-    final class Connections: @unchecked Sendable {
-        private let lock = NSLock()
-        private var idle: [UnsafeMutableRawPointer] = []
-
-        init() {}
-
-        deinit {
-            for easy in idle { curl_easy_cleanup(easy) }
-        }
-
-        fileprivate func take() -> UnsafeMutableRawPointer? {
-            if let easy = lock.withLock({ idle.popLast() }) {
-                curl_easy_reset(easy)
-                return easy
-            }
-            return curl_easy_init()
-        }
-
-        fileprivate func give(_ easy: UnsafeMutableRawPointer) {
-            // A few are plenty: the sync, the sends and a verb at once.
-            let kept = lock.withLock { () -> Bool in
-                guard idle.count < 4 else { return false }
-                idle.append(easy)
-                return true
-            }
-            if !kept { curl_easy_cleanup(easy) }
-        }
-    }
+    /// The most bytes of headers read, whatever the body's limit: a server has no reason to send more.
+    static let headerLimit = 64 << 10
 
     /// libcurl's global set-up, done once before the first handle: curl_easy_init would do it
     /// implicitly, which older libcurl does not make safe from several threads at once.
     private static let globalSetUp: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
 
     /// Runs `request`; throws `Failure`.
-    static func perform(_ request: Request, cancellation: Cancellation, connections: Connections) throws -> Response {
+    static func perform(_ request: Request, cancellation: Cancellation, handles: HandlePool) throws -> Response {
         // Only when memory runs out: nothing else can stop libcurl from starting.
-        guard globalSetUp == CURLE_OK, let easy = connections.take() else {
+        guard globalSetUp == CURLE_OK, let easy = handles.take() else {
             throw Failure.unreachable("libcurl could not start a transfer")
         }
-        defer { connections.give(easy) }
+        defer { handles.give(easy) }
         if cancellation.isCancelled { throw Failure.cancelled }
         let collector = Collector(limit: request.limit, cancellation: cancellation)
-        let context = Unmanaged.passUnretained(collector).toOpaque()
         var headerList: UnsafeMutablePointer<curl_slist>?
         for line in request.headers { headerList = curl_slist_append(headerList, line) }
         defer { curl_slist_free_all(headerList) }
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
-        let result: CURLcode = request.url.withCString { url in
-            request.method.withCString { method in
-                errorText.withUnsafeMutableBufferPointer { errorBuffer in
-                    set(easy, CURLOPT_URL, pointer: url)
-                    set(easy, CURLOPT_NOSIGNAL, 1)
-                    set(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
-                    set(easy, CURLOPT_FOLLOWLOCATION, 0)
-                    set(easy, CURLOPT_TIMEOUT_MS, max(1, Int(request.deadline * 1000)))
-                    // An announced body over the limit is refused before a byte of it.
-                    _ = ctui_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.limit))
-                    set(easy, CURLOPT_ERRORBUFFER, pointer: errorBuffer.baseAddress)
-                    set(easy, CURLOPT_HTTPHEADER, pointer: headerList)
-                    _ = ctui_curl_set_write_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-                        Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().body(data, size * count)
+        // libcurl holds the collector only as a raw pointer: it must live until the transfer ends.
+        let result: CURLcode = withExtendedLifetime(collector) {
+            let context = Unmanaged.passUnretained(collector).toOpaque()
+            return request.url.withCString { url in
+                request.method.withCString { method in
+                    errorText.withUnsafeMutableBufferPointer { errorBuffer in
+                        set(easy, CURLOPT_URL, pointer: url)
+                        set(easy, CURLOPT_NOSIGNAL, 1)
+                        set(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
+                        set(easy, CURLOPT_FOLLOWLOCATION, 0)
+                        set(easy, CURLOPT_TIMEOUT_MS, max(1, Int(request.deadline * 1000)))
+                        // An announced body over the limit is refused before a byte of it.
+                        _ = ctui_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.limit))
+                        set(easy, CURLOPT_ERRORBUFFER, pointer: errorBuffer.baseAddress)
+                        set(easy, CURLOPT_HTTPHEADER, pointer: headerList)
+                        _ = ctui_curl_set_write_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                            Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().body(data, size * count)
+                        }
+                        set(easy, CURLOPT_WRITEDATA, pointer: context)
+                        _ = ctui_curl_set_write_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                            Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().header(data, size * count)
+                        }
+                        set(easy, CURLOPT_HEADERDATA, pointer: context)
+                        // The progress beat is where a cancellation from another thread is noticed.
+                        set(easy, CURLOPT_NOPROGRESS, 0)
+                        _ = ctui_curl_set_progress_callback(easy, CURLOPT_XFERINFOFUNCTION) { context, _, _, _, _ in
+                            Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
+                        }
+                        set(easy, CURLOPT_XFERINFODATA, pointer: context)
+                        if let body = request.body {
+                            _ = ctui_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                            body.withUnsafeBytes { set(easy, CURLOPT_COPYPOSTFIELDS, pointer: $0.baseAddress) }
+                        }
+                        if request.method != "GET" { set(easy, CURLOPT_CUSTOMREQUEST, pointer: method) }
+                        return curl_easy_perform(easy)
                     }
-                    set(easy, CURLOPT_WRITEDATA, pointer: context)
-                    _ = ctui_curl_set_write_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
-                        Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().header(data, size * count)
-                    }
-                    set(easy, CURLOPT_HEADERDATA, pointer: context)
-                    // The progress beat is where a cancellation from another thread is noticed.
-                    set(easy, CURLOPT_NOPROGRESS, 0)
-                    _ = ctui_curl_set_progress_callback(easy, CURLOPT_XFERINFOFUNCTION) { context, _, _, _, _ in
-                        Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
-                    }
-                    set(easy, CURLOPT_XFERINFODATA, pointer: context)
-                    if let body = request.body {
-                        _ = ctui_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-                        body.withUnsafeBytes { set(easy, CURLOPT_COPYPOSTFIELDS, pointer: $0.baseAddress) }
-                    }
-                    if request.method != "GET" { set(easy, CURLOPT_CUSTOMREQUEST, pointer: method) }
-                    return curl_easy_perform(easy)
                 }
             }
         }
@@ -148,12 +116,17 @@ struct HTTPExchange {
         return Response(status: status, body: collector.bytes, location: collector.location)
     }
 
+    /// What a finished transfer's result means; nil for success.
     private static func failure(_ code: CURLcode, detail: String, collector: Collector) -> Failure? {
         if collector.cancellation.isCancelled { return .cancelled }
+        if collector.isOverHeaderLimit { return .headersOverLimit }
         if collector.isOverLimit { return .overLimit }
         switch code {
         case CURLE_OK: return nil
         case CURLE_FILESIZE_EXCEEDED: return .overLimit
+        // How libcurl refuses one header line over its own 100 KiB buffer, before the collector
+        // is handed it; once headers have started nothing else in a transfer reports this.
+        case CURLE_OUT_OF_MEMORY where collector.headerBytes > 0 && !collector.bodyStarted: return .headersOverLimit
         case CURLE_OPERATION_TIMEDOUT: return .deadline
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE,
@@ -167,50 +140,13 @@ struct HTTPExchange {
         }
     }
 
+    /// Sets an option taking a `long` on `easy`.
     private static func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
         _ = ctui_curl_set_long(easy, option, value)
     }
 
+    /// Sets an option taking a pointer on `easy` (libcurl copies strings, keeps other pointers).
     private static func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, pointer: UnsafeRawPointer?) {
         _ = ctui_curl_set_pointer(easy, option, pointer)
-    }
-}
-
-/// The answer as libcurl hands it over, in its own thread: body up to the limit, a few headers.
-private final class Collector {
-    let limit: Int
-    let cancellation: HTTPExchange.Cancellation
-    private(set) var bytes = Data()
-    private(set) var isOverLimit = false
-    private(set) var location: String?
-    private var headerBytes = 0
-
-    init(limit: Int, cancellation: HTTPExchange.Cancellation) {
-        self.limit = limit
-        self.cancellation = cancellation
-    }
-
-    /// A piece of body: kept, or the transfer stopped (a short count makes libcurl fail it).
-    func body(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
-        guard !cancellation.isCancelled, let data, bytes.count + count <= limit else {
-            isOverLimit = !cancellation.isCancelled
-            return 0
-        }
-        data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes.append($0, count: count) }
-        return count
-    }
-
-    /// A header line; only `Location` is kept, and 64 KiB of headers in all are read.
-    func header(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
-        headerBytes += count
-        guard headerBytes <= 64 << 10, let data else {
-            isOverLimit = true
-            return 0
-        }
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
-        if line.lowercased().hasPrefix("location:") {
-            location = line.dropFirst("location:".count).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        return count
     }
 }

@@ -89,10 +89,67 @@ final class MatrixHostileServerTests: XCTestCase {
         XCTAssertEqual(error?.message, "homeserver \(server.baseURL.absoluteString) did not answer account/whoami within 2 s")
         XCTAssertLessThan(seconds, 5)
 
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { client.cancelAll() }
-        let (cancelled, waited) = failure { _ = try client.sync(since: nil, filter: [:], wait: 30) }
+        let (cancelled, latency) = self.cancelled(client) { _ = try client.sync(since: nil, filter: [:], wait: 30) }
         XCTAssertEqual(cancelled?.kind, .cancelled)
-        XCTAssertLessThan(waited, 3, "a stopping source ends a hanging request at once")
+        print("cancel latency waiting for an answer: \(String(format: "%.3f", latency)) s")
+        XCTAssertLessThan(latency, 1.5, "a stopping source ends a hanging request at once")
+    }
+
+    func testEndlessHeadersStopAtTheHeaderLimitWithTheirOwnMessage() throws {
+        let server = try serve { _ in .endlessHeaders }
+        let client = MatrixClient(homeserver: server.baseURL, accessToken: "tok")
+        let (error, seconds) = failure { _ = try client.sync(since: nil, filter: [:], wait: 0) }
+        XCTAssertEqual(error?.message, "homeserver \(server.baseURL.absoluteString) sent more than 64 KiB of headers in answer to sync; stopped reading it")
+        XCTAssertLessThan(seconds, 10, "the headers' limit ends the exchange, not the sync's deadline")
+    }
+
+    func testOneHeaderLineLongerThanLibcurlTakesIsTooManyHeadersToo() throws {
+        // Past 100 KiB in one line libcurl refuses it itself, before the collector counts it.
+        let server = try serve { _ in .body(status: 200, headers: [("X-Filler", String(repeating: "a", count: 200_000))], pieces: [.text("{}")],
+                                            framing: .contentLength, bytesPerSecond: nil) }
+        let client = MatrixClient(homeserver: server.baseURL, accessToken: "tok")
+        let (error, _) = failure { _ = try client.sync(since: nil, filter: [:], wait: 0) }
+        XCTAssertEqual(error?.message, "homeserver \(server.baseURL.absoluteString) sent more than 64 KiB of headers in answer to sync; stopped reading it")
+    }
+
+    func testCancellingEndsARequestStillConnectingPromptly() throws {
+        // Off this machine every address may answer (a proxy), so the connect phase is made here:
+        // a listener whose queue is full drops the SYNs of the next connection.
+        let server = try serve(accepts: false) { _ in .hang }
+        XCTAssertTrue(server.fillQueue(), "the black hole's queue filled up")
+        let client = MatrixClient(homeserver: server.baseURL, accessToken: "tok")
+        let (error, latency) = cancelled(client) { _ = try client.sync(since: nil, filter: [:], wait: 30) }
+        XCTAssertEqual(error?.kind, .cancelled)
+        print("cancel latency while connecting: \(String(format: "%.3f", latency)) s")
+        XCTAssertLessThan(latency, 1.5, "cancelling does not wait for libcurl's connect")
+    }
+
+    func testCancellingEndsARequestInTheTLSHandshakePromptly() throws {
+        // The scripted server reads the ClientHello as the start of a request head and waits for
+        // the rest: the handshake never ends.
+        let server = try serve { _ in .hang }
+        let client = MatrixClient(homeserver: URL(string: "https://127.0.0.1:\(server.port)")!, accessToken: "tok")
+        let (error, latency) = cancelled(client) { _ = try client.sync(since: nil, filter: [:], wait: 30) }
+        XCTAssertEqual(error?.kind, .cancelled)
+        XCTAssertTrue(server.requests.isEmpty, "no HTTP request got through the handshake")
+        print("cancel latency in the TLS handshake: \(String(format: "%.3f", latency)) s")
+        XCTAssertLessThan(latency, 1.5, "cancelling does not wait for the handshake")
+    }
+
+    /// Runs `body`, cancelling `client` from another thread after a second (the request is then
+    /// well into its phase); returns the error and the seconds from the cancellation to `body`'s end.
+    private func cancelled(_ client: MatrixClient, _ body: () throws -> Void, file: StaticString = #filePath, line: UInt = #line) -> (MatrixError?, TimeInterval) {
+        let cancelledAt = CancelTime()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+            cancelledAt.mark()
+            client.cancelAll()
+        }
+        let (error, _) = failure(body, file: file, line: line)
+        guard let at = cancelledAt.date else {
+            XCTFail("the request ended before it was cancelled: \(error?.message ?? "")", file: file, line: line)
+            return (error, 0)
+        }
+        return (error, Date().timeIntervalSince(at))
     }
 
     func testTokensWithLineBreaksOrBeyondTheBoundAreRefused() throws {
@@ -141,4 +198,12 @@ final class MatrixHostileServerTests: XCTestCase {
             XCTAssertFalse(MatrixGrammar.isUserID(bad), bad)
         }
     }
+}
+
+/// When another thread cancelled, read from the test's thread.
+private final class CancelTime: @unchecked Sendable {
+    private let lock = NSLock()
+    private var marked: Date?
+    var date: Date? { lock.withLock { marked } }
+    func mark() { lock.withLock { marked = Date() } }
 }

@@ -14,7 +14,7 @@ public final class MatrixClient: @unchecked Sendable {
     /// With an application service's token: the user of its namespace the requests act as.
     public let assertedUser: String?
     private let cancellation = HTTPExchange.Cancellation()
-    private let connections = HTTPExchange.Connections()
+    private let handles = HTTPExchange.HandlePool()
     private let lock = NSLock()
     private var received = 0
 
@@ -109,7 +109,7 @@ public final class MatrixClient: @unchecked Sendable {
         let request = HTTPExchange.Request(url: url.absoluteString, method: method, headers: headers + ["Expect:"],
                                            body: body.map { Array($0) }, limit: limit, deadline: deadline)
         do {
-            let response = try HTTPExchange.perform(request, cancellation: cancellation, connections: connections)
+            let response = try HTTPExchange.perform(request, cancellation: cancellation, handles: handles)
             lock.withLock { received += response.body.count }
             return (response.body, response.status, response.location)
         } catch let failure as HTTPExchange.Failure {

@@ -57,6 +57,7 @@ public enum MatrixGrammar {
         bytes.first == UInt8(ascii: ":") && (2...6).contains(bytes.count) && bytes.dropFirst().allSatisfy { (0x30...0x39).contains($0) }
     }
 
+    /// 1 to `limit` bytes, each printable ASCII other than space: safe in a header line and a file.
     private static func isPrintableASCII(_ text: String, upTo limit: Int) -> Bool {
         let bytes = text.utf8
         return !bytes.isEmpty && bytes.count <= limit && bytes.allSatisfy { (0x21...0x7E).contains($0) }

@@ -24,6 +24,11 @@ enum MatrixTransportFailure: Sendable, Equatable {
             return MatrixError(.cancelled, "stopped")
         case .overLimit:
             return MatrixError(.malformed, "homeserver \(server) sent more than \(MatrixAnswerLimit.describe(limit)) in answer to \(request); stopped reading it")
+        case .headersOverLimit:
+            return MatrixError(.malformed, """
+                homeserver \(server) sent more than \(MatrixAnswerLimit.describe(HTTPExchange.headerLimit)) of headers in answer to \
+                \(request); stopped reading it
+                """)
         case .deadline:
             error = MatrixError(.unreachable, "homeserver \(server) did not answer \(request) within \(MatrixAnswerLimit.describe(seconds: deadline))")
             error.transport = .noAnswer
