@@ -24,9 +24,8 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     private let lock = NSLock()
     private var queue: [ThreadUpdate] = []
 
-    /// The read marker it opens with, and the reader's comments still on their way from before.
+    /// The read marker it opens with.
     public let readMarker: ReadMarker?
-    public let unsentComments: [Comment]
 
     /// A source whose thread opens with `thread`'s comments (the newest page), older ones to come
     /// when `hasOlder`; `readMarker` and `unsent` as a source opened after a close would have them.

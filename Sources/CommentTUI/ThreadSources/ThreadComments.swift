@@ -128,16 +128,6 @@ final class ThreadComments {
         return older.count + opened.commentCount + last
     }
 
-    /// The position of a comment by id, among those that arrived, else the opened ones (a scan
-    /// from the newest, within `limit`: for a source's rare report, not per frame).
-    func index(ofComment id: String, limit: Int = 5000) -> Int? {
-        if let added = indexOfAdded(id: id) { return added }
-        for index in stride(from: opened.commentCount - 1, through: max(0, opened.commentCount - limit), by: -1) {
-            if case .success(let comment) = opened.comment(at: index), comment.id == id { return older.count + index }
-        }
-        return nil
-    }
-
     /// Adds comments after the newest.
     func append(_ comment: Comment) {
         added.append(.comment(comment))
@@ -257,11 +247,9 @@ final class ThreadComments {
     }
 
     /// The position of the comment with `id`, looking back from the newest over at most
-    /// `limit` positions (comments are found by position; this is for a reply's target).
-    func index(ofComment id: String, limit: Int) -> Int? {
-        if let slot = added.firstIndex(where: { if case .comment(let c) = $0 { c.id == id } else { false } }) {
-            return older.count + opened.commentCount + slot
-        }
+    /// `limit` positions (a scan: for a reply's target or a source's rare report, not per frame).
+    func index(ofComment id: String, limit: Int = 5000) -> Int? {
+        if let added = indexOfAdded(id: id) { return added }
         let end = older.count + opened.commentCount
         for index in stride(from: end - 1, through: max(0, end - limit), by: -1) {
             if case .success(let comment) = unedited(at: index), comment.id == id { return index }
