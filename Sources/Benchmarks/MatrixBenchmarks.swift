@@ -60,7 +60,12 @@ private struct MatrixBenchmark {
             let start = benchNow()
             try other.sendText(roomID: room, body: body)
             // As the client's loop does: asleep in poll() until the sync thread wakes it.
-            try waitUntil(woken: source.updatesReady) { app.receive(source.takeUpdates()); return screenLines(app).contains { $0.contains(body) } }
+            try waitUntil(woken: source.updatesReady) {
+                app.receive(source.takeUpdates())
+                // As the loop's frames do: the feed follows the newest (a short glide) over time.
+                app.advance(to: ScrollInstant(seconds: app.now.seconds + 1))
+                return screenLines(app).contains { $0.contains(body) }
+            }
             deliveries.append(Double(benchNow() - start) / 1e6)
         }
         let sorted = deliveries.sorted()
@@ -176,7 +181,19 @@ private struct MatrixBenchmark {
         var caughtUp = 0
         try waitUntil(woken: again.updatesReady) {
             let updates = again.takeUpdates()
-            caughtUp += updates.flatMap { update -> [Comment] in if case .commentsAppended(let list) = update { list } else { [] } }.count
+            // A long absence comes as a gap filled a few pages at a time as the reader reaches it:
+            // the reader here goes straight up to it each time.
+            for update in updates {
+                if case .gap(let id) = update { again.fillGap(id) }
+                if case .gapFilled(let id, _, false) = update { again.fillGap(id) }
+            }
+            // What was missed comes appended, or as a gap the source fills from `/messages`.
+            caughtUp += updates.flatMap { update -> [Comment] in
+                switch update {
+                case .commentsAppended(let list), .gapFilled(_, let list, _): list
+                default: []
+                }
+            }.count
             app.receive(updates)
             return caughtUp >= 1000
         }
@@ -200,10 +217,11 @@ private struct MatrixBenchmark {
     }
 
     /// Checks `done` each time `woken` is readable (else every millisecond), for at most 30 s.
-    private func waitUntil(woken: FileDescriptor? = nil, _ done: () throws -> Bool) throws {
+    private func waitUntil(woken: FileDescriptor? = nil, _ what: String = #function, line: Int = #line,
+                           _ done: () throws -> Bool) throws {
         let deadline = benchNow() + 30_000_000_000
         while try !done() {
-            guard benchNow() < deadline else { throw BenchmarkFailure("timed out") }
+            guard benchNow() < deadline else { throw BenchmarkFailure("timed out waiting (\(what), line \(line))") }
             if let woken { _ = try Poll.readable([woken], timeout: 1) } else { usleep(1000) }
         }
     }
