@@ -86,7 +86,7 @@ final class LockedAppendTests: XCTestCase {
     }
 
     func testAnAppendThatFailsLaterIsKeptAsTheDraftAtQuit() throws {
-        let (_, app, mine) = try failedAppend("doomed")
+        let (_, app, _) = try failedAppend("doomed")
         XCTAssertTrue(app.message?.contains("not sent") == true, app.message ?? "")
         app.keepUnsentInDraft()
         XCTAssertEqual(app.composer.draft.markdown, "doomed", "a comment that failed is kept too")

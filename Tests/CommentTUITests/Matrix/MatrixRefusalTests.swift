@@ -46,7 +46,7 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
 
     func testACommentOverTheEventLimitIsRefusedBeforeSendingWithTheDraftKept() throws {
         let server = try server
-        let (bo, ann, room, environment) = try roomWithAPost("Large", on: server)
+        let (_, ann, room, environment) = try roomWithAPost("Large", on: server)
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
         let pilot = pilot(source, columns: 100, rows: 30)
@@ -64,7 +64,7 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
 
     func testACommentJustUnderTheLimitIsAcceptedBySynapse() throws {
         let server = try server
-        let (bo, ann, room, environment) = try roomWithAPost("Largest", on: server)
+        let (_, ann, room, environment) = try roomWithAPost("Largest", on: server)
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
         // As large as our check lets through: the envelope's allowance must cover what Synapse adds.
@@ -186,7 +186,7 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
 
     func testCommentsSentAfterTheSessionEndedStayQueuedAndItIsSaidOnce() throws {
         let server = try server
-        let (bo, ann, room, environment) = try roomWithAPost("Signed out", on: server)
+        let (_, ann, room, environment) = try roomWithAPost("Signed out", on: server)
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
         let pilot = pilot(source, columns: 100, rows: 30)

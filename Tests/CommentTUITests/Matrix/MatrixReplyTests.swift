@@ -10,10 +10,7 @@ import CommentTUITestSupport
 final class MatrixReplyTests: SharedSynapseTestCase {
     func testAltRMentionsOnlyTheRepliedToSenderAndItsBodyNamesPeopleNotHandles() throws {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Alt-R", on: server)
-        let carol = try registerUser("carol", displayName: "Carol", on: server)
-        _ = try carol.other.join(room)
-        try bo.other.sendText(roomID: room, body: "post")
+        let (bo, ann, carol, room) = try threeInARoomWithAPost("Alt-R", on: server)
         // Bo's comment names Carol with a pill and has a literal asterisk.
         let question = try bo.other.send(roomID: room, content: [
             "msgtype": "m.text", "body": "ask Carol about 2*3",
@@ -49,10 +46,7 @@ final class MatrixReplyTests: SharedSynapseTestCase {
 
     func testAnIncomingReplyQuotesWhatItAnswersFetchedIfNotLoadedAndAltJGoesThere() throws {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Replies shown", on: server)
-        let carol = try registerUser("carol", displayName: "Carol", on: server)
-        _ = try carol.other.join(room)
-        try bo.other.sendText(roomID: room, body: "post")
+        let (bo, ann, carol, room) = try threeInARoomWithAPost("Replies shown", on: server)
         let question = try bo.other.sendText(roomID: room, body: "Which ferry do we take?")
         var filler: [String] = []
         for n in 1...(MatrixThreadSource.pageSize + 10) { filler.append(try bo.other.sendText(roomID: room, body: "filler \(n)")) }
@@ -128,6 +122,16 @@ final class MatrixReplyTests: SharedSynapseTestCase {
         try waits(for: "↪ Bo: (deleted)", on: pilot, from: source)
         XCTAssertTrue(screen.contains("   │ ↪ Bo: (deleted)\n"), "the quote follows the deletion:\n\(screen)")
         XCTAssertNil(app.comments.index(ofComment: question, limit: app.comments.count), "the target was never loaded: fetched again")
+    }
+
+    /// Bo's room `name` with a post in it, Ann and Carol members.
+    private func threeInARoomWithAPost(_ name: String, on server: SynapseServer) throws
+        -> (bo: MatrixTestUser, ann: MatrixTestUser, carol: MatrixTestUser, room: String) {
+        let (bo, ann, room) = try twoUsersInARoom(name, on: server)
+        let carol = try registerUser("carol", displayName: "Carol", on: server)
+        _ = try carol.other.join(room)
+        try bo.other.sendText(roomID: room, body: "post")
+        return (bo, ann, carol, room)
     }
 
     /// Takes the source's updates, a second of the pilot's clock after each (and the frames that
