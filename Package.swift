@@ -30,7 +30,7 @@ let package = Package(
         // Helpers for tests: the screen assertion (text and styles from lines).
         .target(
             name: "CommentTUITestSupport",
-            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine"],
+            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "SynapseFixture"],
             path: "Tests/CommentTUITestSupport"
         ),
         .testTarget(

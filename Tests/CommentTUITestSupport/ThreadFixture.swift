@@ -85,4 +85,13 @@ public struct ThreadFixture {
         let (app, screen) = open(columns: columns, rows: rows)
         return Pilot(app: app, screen: screen)
     }
+
+    /// A pilot over the thread held by a queued source with older pages to ask for, Ann reading,
+    /// the wall clock at `now`; the test delivers what the source would report.
+    public func queuedPilot(columns: Int, rows: Int) throws -> (Pilot, QueuedThreadSource) {
+        let source = try QueuedThreadSource(thread: thread, hasOlder: true)
+        let app = CommentApp(source: source, me: Self.ann, columns: columns, rows: rows)
+        app.wallTime = Self.now
+        return (Pilot(app: app, screen: HeadlessScreen(columns: columns, rows: rows)), source)
+    }
 }

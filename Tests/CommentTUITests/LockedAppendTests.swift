@@ -19,11 +19,31 @@ final class LockedAppendTests: XCTestCase {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    func testEnterWhileAnotherWriterHoldsTheLockShowsPendingAndLandsOnRelease() throws {
+    /// A live thread file opened in the app while another writer holds its lock (let go after
+    /// 10 s at the latest, a safety net: the test lets go itself).
+    private func openWithTheLockHeld() throws -> (LiveThreadFile, CommentApp, AppendLock) {
         let file = try LiveThreadFile(self)
         let app = try file.openApp()
         let lock = try AppendLock(path: file.path)
-        lock.release(after: 10)  // A safety net: the test lets go itself.
+        lock.release(after: 10)
+        return (file, app, lock)
+    }
+
+    /// `text` sent while the lock is held, then failed: the file goes (and comes back as a
+    /// directory, so the append cannot recreate it) while the append waits, and the lock is let go.
+    private func failedAppend(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> (LiveThreadFile, CommentApp, String) {
+        let (thread, app, lock) = try openWithTheLockHeld()
+        type("\(text)\r", into: app)
+        try FileManager.default.removeItem(atPath: thread.path)
+        try FileManager.default.createDirectory(atPath: thread.path, withIntermediateDirectories: false)
+        lock.release()
+        let mine = try XCTUnwrap(app.allComments.last?.id, file: file, line: line)
+        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } }, file: file, line: line)
+        return (thread, app, mine)
+    }
+
+    func testEnterWhileAnotherWriterHoldsTheLockShowsPendingAndLandsOnRelease() throws {
+        let (file, app, lock) = try openWithTheLockHeld()
         let enter = seconds { type("held back\r", into: app) }
         XCTAssertLessThan(enter, 2, "Enter waited \(enter) s for the lock")
         XCTAssertEqual(app.composer.draft.string, "", "the draft went out")
@@ -45,10 +65,7 @@ final class LockedAppendTests: XCTestCase {
     }
 
     func testQuittingWhileTheLockIsHeldKeepsTheUnsentCommentAsTheDraft() throws {
-        let file = try LiveThreadFile(self)
-        let app = try file.openApp()
-        let lock = try AppendLock(path: file.path)
-        lock.release(after: 10)  // A safety net: the test lets go itself.
+        let (file, app, lock) = try openWithTheLockHeld()
         type("first thought\r", into: app)
         type("second", into: app)
         let quit = seconds {
@@ -69,34 +86,14 @@ final class LockedAppendTests: XCTestCase {
     }
 
     func testAnAppendThatFailsLaterIsKeptAsTheDraftAtQuit() throws {
-        let file = try LiveThreadFile(self)
-        let app = try file.openApp()
-        let lock = try AppendLock(path: file.path)
-        lock.release(after: 10)  // A safety net: the test lets go itself.
-        type("doomed\r", into: app)
-        // The file goes (and comes back as a directory, so the append cannot recreate it) while
-        // the append waits; it fails when the lock is let go.
-        try FileManager.default.removeItem(atPath: file.path)
-        try FileManager.default.createDirectory(atPath: file.path, withIntermediateDirectories: false)
-        lock.release()
-        let mine = try XCTUnwrap(app.allComments.last?.id)
-        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } })
+        let (_, app, _) = try failedAppend("doomed")
         XCTAssertTrue(app.message?.contains("not sent") == true, app.message ?? "")
         app.keepUnsentInDraft()
         XCTAssertEqual(app.composer.draft.markdown, "doomed", "a comment that failed is kept too")
     }
 
     func testAFailedAppendDiscardedWithAltXIsNotKeptAtQuit() throws {
-        let file = try LiveThreadFile(self)
-        let app = try file.openApp()
-        let lock = try AppendLock(path: file.path)
-        lock.release(after: 10)  // A safety net: the test lets go itself.
-        type("doomed\r", into: app)
-        try FileManager.default.removeItem(atPath: file.path)
-        try FileManager.default.createDirectory(atPath: file.path, withIntermediateDirectories: false)
-        lock.release()
-        let mine = try XCTUnwrap(app.allComments.last?.id)
-        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } })
+        let (_, app, mine) = try failedAppend("doomed")
         _ = app.update(.key(KeyPress(.character("x"), .alt)), at: app.now + 1.0)
         _ = app.update(.key(KeyPress(.character("x"), .alt)), at: app.now + 1.0)   // none selected: the second confirms
         XCTAssertFalse(app.allComments.contains { $0.id == mine })
@@ -105,16 +102,7 @@ final class LockedAppendTests: XCTestCase {
     }
 
     func testAFailedAppendTakenBackWhileTheDraftCannotBeSavedStaysInTheOutbox() throws {
-        let file = try LiveThreadFile(self)
-        let app = try file.openApp()
-        let lock = try AppendLock(path: file.path)
-        lock.release(after: 10)  // A safety net: the test lets go itself.
-        type("precious\r", into: app)
-        try FileManager.default.removeItem(atPath: file.path)
-        try FileManager.default.createDirectory(atPath: file.path, withIntermediateDirectories: false)
-        lock.release()
-        let mine = try XCTUnwrap(app.allComments.last?.id)
-        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } })
+        let (_, app, mine) = try failedAppend("precious")
         struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
         app.composer.save = { _ in throw DiskFull() }
         _ = app.update(.key(KeyPress(.character("t"), .alt)))

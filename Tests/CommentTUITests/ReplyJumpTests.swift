@@ -6,13 +6,6 @@ import CommentTUITestSupport
 
 /// Alt-J loads older pages only when they can hold what the reply answers.
 final class ReplyJumpTests: XCTestCase {
-    private func queued() throws -> (Pilot, QueuedThreadSource) {
-        let source = try QueuedThreadSource(thread: ThreadFixture.numbered(300).thread, hasOlder: true)
-        let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 60, rows: 16)
-        app.wallTime = ThreadFixture.now
-        return (Pilot(app: app, screen: HeadlessScreen(columns: 60, rows: 16)), source)
-    }
-
     /// A reply to `target` arrives and is selected.
     private func reply(to target: String, _ pilot: Pilot, _ source: QueuedThreadSource) {
         source.deliver(.commentsAppended([Comment(id: "r", author: ThreadFixture.bo.id, created: ThreadFixture.start,
@@ -23,7 +16,7 @@ final class ReplyJumpTests: XCTestCase {
     }
 
     func testAltJToAnUnavailableTargetLoadsNoPages() throws {
-        let (pilot, source) = try queued()
+        let (pilot, source) = try ThreadFixture.numbered(300).queuedPilot(columns: 60, rows: 16)
         reply(to: "gone", pilot, source)
         source.deliver(.replyTargetLoaded(id: "gone", target: .unavailable))
         pilot.app.sourceIsReady()
@@ -34,7 +27,7 @@ final class ReplyJumpTests: XCTestCase {
     }
 
     func testAnUnavailableAnswerStopsAnAltJUnderWay() throws {
-        let (pilot, source) = try queued()
+        let (pilot, source) = try ThreadFixture.numbered(300).queuedPilot(columns: 60, rows: 16)
         reply(to: "gone", pilot, source)
         let before = source.olderRequests
         _ = pilot.app.handle(.key(.alt("j")))
@@ -47,7 +40,7 @@ final class ReplyJumpTests: XCTestCase {
     }
 
     func testAltJToThePostGoesToTheHeader() throws {
-        let (pilot, source) = try queued()
+        let (pilot, source) = try ThreadFixture.numbered(300).queuedPilot(columns: 60, rows: 16)
         source.postCommentID = "post"
         reply(to: "post", pilot, source)
         _ = pilot.app.handle(.key(.alt("j")))

@@ -7,13 +7,6 @@ import CommentTUITestSupport
 /// Ctrl-Home's walk through older pages to the post: the status bar says how far it came, a key
 /// stops it, and the pointer passing over (F2's motion reports) does not.
 final class TopWalkTests: XCTestCase {
-    private func queued() throws -> (Pilot, QueuedThreadSource) {
-        let source = try QueuedThreadSource(thread: ThreadFixture.numbered(20).thread, hasOlder: true)
-        let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 70, rows: 16)
-        app.wallTime = ThreadFixture.now
-        return (Pilot(app: app, screen: HeadlessScreen(columns: 70, rows: 16)), source)
-    }
-
     /// An older page of `count` comments arrives, a second after the last.
     private func page(_ count: Int, from start: Int, hasMore: Bool, _ pilot: Pilot, _ source: QueuedThreadSource) {
         let list = (0..<count).map {
@@ -26,7 +19,7 @@ final class TopWalkTests: XCTestCase {
     }
 
     func testTheWalkSaysHowFarItCameAndThePointerPassingOverDoesNotStopIt() throws {
-        let (pilot, source) = try queued()
+        let (pilot, source) = try ThreadFixture.numbered(20).queuedPilot(columns: 70, rows: 16)
         pilot.press(.ctrlHome)
         XCTAssertEqual(pilot.app.message, "loading older… 20 comments · any key stops")
         _ = pilot.app.handle(.mouse(MouseEvent(.none, .move, column: 10, row: 5)))
@@ -40,7 +33,7 @@ final class TopWalkTests: XCTestCase {
     }
 
     func testAKeyStopsTheWalk() throws {
-        let (pilot, source) = try queued()
+        let (pilot, source) = try ThreadFixture.numbered(20).queuedPilot(columns: 70, rows: 16)
         pilot.press(.ctrlHome)
         page(30, from: 0, hasMore: true, pilot, source)
         XCTAssertTrue(pilot.app.seeksTop)

@@ -1,22 +1,11 @@
 import Foundation
 import XCTest
 import SynapseFixture
+import CommentTUITestSupport
 
 /// The status bar of a room in a real terminal at 100 columns, the homeserver stopped: a server
 /// of its own, since the test stops it.
-final class TmuxMatrixStatusTests: XCTestCase {
-    private var server: SynapseServer!
-
-    override func setUpWithError() throws {
-        server = SynapseServer()
-        try server.start()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class TmuxMatrixStatusTests: OwnSynapseTestCase {
     /// Whether a status bar says `offline` or `connecting` as a whole word (`offline…` and
     /// `connect…` say neither).
     private static func saysState(_ bar: String?) -> Bool {

@@ -1,22 +1,11 @@
 import Foundation
 import XCTest
 import SynapseFixture
+import CommentTUITestSupport
 
 /// Two people in one room, each in a real terminal: the client as a newcomer runs it from the
 /// manual (log in, open the room), against a real Synapse on 127.0.0.1.
-final class TmuxMatrixTests: XCTestCase {
-    private var server: SynapseServer!
-
-    override func setUpWithError() throws {
-        server = SynapseServer()
-        try server.start()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class TmuxMatrixTests: OwnSynapseTestCase {
     /// Logs a user in from the shell of `tmux` and opens `room`.
     private func open(_ room: String, as localpart: String, password: String, in tmux: TmuxSession) throws {
         try tmux.run("printf '%s\\n' '\(password)' | \(TmuxSession.clientPath) login --homeserver \(server.baseURL.absoluteString) --user \(localpart) --password-stdin")

@@ -1,24 +1,13 @@
 import Foundation
 import XCTest
 import SynapseFixture
+import CommentTUITestSupport
 import ThreadModel
 @testable import CommentTUI
 
 /// The homeserver going away mid-session, and the verbs: a server of its own, since these
 /// tests stop and start it.
-final class MatrixConnectionTests: XCTestCase {
-    private var server: SynapseServer!
-
-    override func setUpWithError() throws {
-        server = SynapseServer()
-        try server.start()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class MatrixConnectionTests: OwnSynapseTestCase {
     func testTheServerStoppedAndStartedAgainMidSessionLosesNothing() throws {
         let (bo, ann, room) = try twoUsersInARoom("Flaky", on: server)
         let source = try open(room, as: ann)

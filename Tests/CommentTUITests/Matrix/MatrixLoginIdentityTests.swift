@@ -54,12 +54,19 @@ final class MatrixLoginIdentityTests: XCTestCase {
                 input: "pw\n", environment: ["XDG_CONFIG_HOME": config, "HOME": config])
     }
 
-    func testAUserIDOtherThanTheOneTypedIsRefused() throws {
+    /// Ann's real session on the victim's homeserver, kept, and a hostile homeserver whose login
+    /// answers with her user ID.
+    private func aKeptSessionAndAHostileServer() throws -> (victim: ScriptedHomeserver, real: MatrixAccounts.Account, hostile: ScriptedHomeserver) {
         let victim = try homeserver(login: .login())
         let real = MatrixAccounts.Account(userID: "@ann:victim.example", homeserver: victim.baseURL.absoluteString,
                                           accessToken: "real-token", deviceID: "REAL")
         try keep(real)
         let hostile = try homeserver(login: .login(userID: "@ann:victim.example", token: "hostile", deviceID: "H"))
+        return (victim, real, hostile)
+    }
+
+    func testAUserIDOtherThanTheOneTypedIsRefused() throws {
+        let (victim, real, hostile) = try aKeptSessionAndAHostileServer()
         for typed in ["mallory", "@mallory:victim.example", "@ann:elsewhere.example"] {
             let run = login(hostile.baseURL, user: typed)
             XCTAssertEqual(run.status, 1, typed)
@@ -72,11 +79,7 @@ final class MatrixLoginIdentityTests: XCTestCase {
     }
 
     func testTheSameIDFromAnotherHomeserverNeitherReplacesNorLogsOutTheKeptSession() throws {
-        let victim = try homeserver(login: .login())
-        let real = MatrixAccounts.Account(userID: "@ann:victim.example", homeserver: victim.baseURL.absoluteString,
-                                          accessToken: "real-token", deviceID: "REAL")
-        try keep(real)
-        let hostile = try homeserver(login: .login(userID: "@ann:victim.example", token: "hostile", deviceID: "H"))
+        let (victim, real, hostile) = try aKeptSessionAndAHostileServer()
         // A localpart alone, or the full id: the base URL does not say which server name it serves.
         for typed in ["ann", "ANN", "@ann:victim.example"] {
             let run = login(hostile.baseURL, user: typed)

@@ -10,37 +10,13 @@ import CommentTUITestSupport
 /// retry, take back or discard; never blocking later sends or the read marker; kept as refused
 /// across a restart. Keys are pressed a second apart, as a person would.
 final class MatrixRefusalTests: SharedSynapseTestCase {
-    /// A pilot over `source` at 100×30, its clock at the wall clock's pace (a second per input).
-    private func pilot(_ source: MatrixThreadSource) -> Pilot {
-        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 30)
-        app.wallTime = Date()
-        return Pilot(app: app, screen: HeadlessScreen(columns: 100, rows: 30))
+    /// Bo's room `name` with a post in it, Ann a member, and a data directory for Ann's client.
+    private func roomWithAPost(_ name: String, on server: SynapseServer) throws
+        -> (bo: MatrixTestUser, ann: MatrixTestUser, room: String, environment: [String: String]) {
+        let (bo, ann, room) = try twoUsersInARoom(name, on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        return (bo, ann, room, temporaryDataEnvironment())
     }
-
-    /// A second passes (the app hears of it), then what the source reported is taken.
-    private func pause(_ pilot: Pilot, _ source: ThreadSource) {
-        Thread.sleep(forTimeInterval: 1)
-        pilot.app.wallTime = Date()
-        pilot.advance(by: 1)
-        pilot.app.receive(source.takeUpdates())
-        pilot.draw()
-    }
-
-    /// Feeds the source's updates to the app, frame by frame, until `done` holds (bounded).
-    private func pump(_ pilot: Pilot, _ source: ThreadSource, timeout: Double = 20, _ what: String,
-                      file: StaticString = #filePath, line: UInt = #line, until done: () throws -> Bool) rethrows {
-        let deadline = Date().addingTimeInterval(timeout)
-        while try !done() {
-            guard Date() < deadline else { return XCTFail("\(what) did not happen in \(timeout) s: \(pilot.lines)", file: file, line: line) }
-            if let ready = source.updatesReady { _ = try? Poll.readable([ready], timeout: 0.2) }
-            pilot.app.wallTime = Date()
-            pilot.advance(by: 0.2)
-            pilot.app.receive(source.takeUpdates())
-            pilot.draw()
-        }
-    }
-
-    private func screenHas(_ pilot: Pilot, _ text: String) -> Bool { pilot.lines.contains { $0.contains(text) } }
 
     /// Power levels under which only Bo may post messages (`allowed` false), or anyone.
     private func setMessagesAllowed(_ allowed: Bool, by bo: MatrixTestUser, in room: String) throws {
@@ -70,12 +46,10 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
 
     func testACommentOverTheEventLimitIsRefusedBeforeSendingWithTheDraftKept() throws {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Large", on: server)
-        try bo.other.sendText(roomID: room, body: "post")
-        let environment = temporaryDataEnvironment()
+        let (_, ann, room, environment) = try roomWithAPost("Large", on: server)
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
-        let pilot = pilot(source)
+        let pilot = pilot(source, columns: 100, rows: 30)
         let large = String(repeating: "seventy kilobytes ", count: 4_000)
         pilot.send(.paste(large))
         pause(pilot, source)
@@ -90,9 +64,8 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
 
     func testACommentJustUnderTheLimitIsAcceptedBySynapse() throws {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Largest", on: server)
-        try bo.other.sendText(roomID: room, body: "post")
-        let source = try open(room, as: ann, environment: temporaryDataEnvironment())
+        let (_, ann, room, environment) = try roomWithAPost("Largest", on: server)
+        let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
         // As large as our check lets through: the envelope's allowance must cover what Synapse adds.
         let overhead = source.locked { source.messageContent("") }.serialized().count
@@ -110,11 +83,9 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
 
     func testARefusedCommentBlocksNeitherLaterSendsNorTheReadMarkerAndStaysRefusedAfterARestart() throws {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Refused", on: server)
-        try bo.other.sendText(roomID: room, body: "post")
-        let environment = temporaryDataEnvironment()
+        let (bo, ann, room, environment) = try roomWithAPost("Refused", on: server)
         var source = try open(room, as: ann, environment: environment)
-        var pilot = pilot(source)
+        var pilot = pilot(source, columns: 100, rows: 30)
         try setMessagesAllowed(false, by: bo, in: room)
         pilot.type("refused by power levels")
         pause(pilot, source)
@@ -148,7 +119,7 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
         source.stop()
         source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
-        pilot = self.pilot(source)
+        pilot = self.pilot(source, columns: 100, rows: 30)
         XCTAssertTrue(screenHas(pilot, "not sent: forbidden"), "\(pilot.lines)")
         XCTAssertFalse(screenHas(pilot, "sending…"), "\(pilot.lines)")
         for _ in 0..<3 { pause(pilot, source) }
@@ -165,19 +136,17 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
         source.stop()
         source = try open(room, as: ann, environment: environment)
-        pilot = self.pilot(source)
+        pilot = self.pilot(source, columns: 100, rows: 30)
         XCTAssertFalse(screenHas(pilot, "refused by power levels"), "\(pilot.lines)")
         XCTAssertFalse(try ann.other.messageBodies(roomID: room).contains("refused by power levels"))
     }
 
     func testAfterAKickACommentIsNotSentAndGoesOnRetryOnceRejoinedOrComesBackToTheComposer() throws {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Kicked", on: server)
-        try bo.other.sendText(roomID: room, body: "post")
-        let environment = temporaryDataEnvironment()
+        let (bo, ann, room, environment) = try roomWithAPost("Kicked", on: server)
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
-        let pilot = pilot(source)
+        let pilot = pilot(source, columns: 100, rows: 30)
         try bo.other.call("POST", "/_matrix/client/v3/rooms/\(room.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/kick",
                           body: ["user_id": ann.account.userID, "reason": "testing"])
         pilot.type("written after the kick")
@@ -217,12 +186,10 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
 
     func testCommentsSentAfterTheSessionEndedStayQueuedAndItIsSaidOnce() throws {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Signed out", on: server)
-        try bo.other.sendText(roomID: room, body: "post")
-        let environment = temporaryDataEnvironment()
+        let (_, ann, room, environment) = try roomWithAPost("Signed out", on: server)
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
-        let pilot = pilot(source)
+        let pilot = pilot(source, columns: 100, rows: 30)
         // Logged out elsewhere: every request of this device is answered 401 M_UNKNOWN_TOKEN.
         try ann.other.call("POST", "/_matrix/client/v3/logout", body: [:])
         pilot.type("after the logout")

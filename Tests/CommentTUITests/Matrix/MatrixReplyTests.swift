@@ -10,10 +10,7 @@ import CommentTUITestSupport
 final class MatrixReplyTests: SharedSynapseTestCase {
     func testAltRMentionsOnlyTheRepliedToSenderAndItsBodyNamesPeopleNotHandles() throws {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Alt-R", on: server)
-        let carol = try registerUser("carol", displayName: "Carol", on: server)
-        _ = try carol.other.join(room)
-        try bo.other.sendText(roomID: room, body: "post")
+        let (bo, ann, carol, room) = try threeInARoomWithAPost("Alt-R", on: server)
         // Bo's comment names Carol with a pill and has a literal asterisk.
         let question = try bo.other.send(roomID: room, content: [
             "msgtype": "m.text", "body": "ask Carol about 2*3",
@@ -49,10 +46,7 @@ final class MatrixReplyTests: SharedSynapseTestCase {
 
     func testAnIncomingReplyQuotesWhatItAnswersFetchedIfNotLoadedAndAltJGoesThere() throws {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Replies shown", on: server)
-        let carol = try registerUser("carol", displayName: "Carol", on: server)
-        _ = try carol.other.join(room)
-        try bo.other.sendText(roomID: room, body: "post")
+        let (bo, ann, carol, room) = try threeInARoomWithAPost("Replies shown", on: server)
         let question = try bo.other.sendText(roomID: room, body: "Which ferry do we take?")
         var filler: [String] = []
         for n in 1...(MatrixThreadSource.pageSize + 10) { filler.append(try bo.other.sendText(roomID: room, body: "filler \(n)")) }
@@ -82,23 +76,13 @@ final class MatrixReplyTests: SharedSynapseTestCase {
         pilot.press(.escape)
 
         // The question is further back than the opening page: fetched, then quoted.
-        let deadline = Date().addingTimeInterval(20)
-        while !screen.contains("↪ Bo: Which ferry do we take?"), Date() < deadline {
-            if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 1) }
-            app.receive(source.takeUpdates())
-            pilot.advance(by: 1)
-        }
+        try waits(for: "↪ Bo: Which ferry do we take?", on: pilot, from: source, runningFrames: false)
         XCTAssertTrue(screen.contains("   │ ↪ Bo: Which ferry do we take?\n"), "the fetched target is quoted, whole, in one row:\n\(screen)")
         XCTAssertTrue(screen.contains("The early one"))
 
         // The fetched target deleted: its quote follows.
         _ = try bo.other.redact(roomID: room, eventID: question)
-        let redacted = Date().addingTimeInterval(20)
-        while !screen.contains("↪ Bo: (deleted)"), Date() < redacted {
-            if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 1) }
-            app.receive(source.takeUpdates())
-            pilot.advance(by: 1)
-        }
+        try waits(for: "↪ Bo: (deleted)", on: pilot, from: source, runningFrames: false)
         XCTAssertTrue(screen.contains("   │ ↪ Bo: (deleted)\n"), "the deleted target's quote says so:\n\(screen)")
 
         // Alt-J on the reply goes to the question, loading older pages until it is there.
@@ -132,20 +116,33 @@ final class MatrixReplyTests: SharedSynapseTestCase {
         let app = CommentApp(source: source, me: source.reader, columns: 80, rows: 24)
         let pilot = Pilot(app: app, screen: HeadlessScreen(columns: 80, rows: 24))
         var screen: String { pilot.lines.joined(separator: "\n") }
-        func waits(for text: String) throws {
-            let deadline = Date().addingTimeInterval(20)
-            while !screen.contains(text), Date() < deadline {
-                if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 1) }
-                app.receive(source.takeUpdates())
-                pilot.advance(by: 1)
-                pilot.runFrames()
-            }
-        }
-        try waits(for: "↪ Bo: Which ferry do we take?")
+        try waits(for: "↪ Bo: Which ferry do we take?", on: pilot, from: source)
         XCTAssertTrue(screen.contains("   │ ↪ Bo: Which ferry do we take?\n"), "fetched and quoted:\n\(screen)")
         _ = try bo.other.redact(roomID: room, eventID: question)
-        try waits(for: "↪ Bo: (deleted)")
+        try waits(for: "↪ Bo: (deleted)", on: pilot, from: source)
         XCTAssertTrue(screen.contains("   │ ↪ Bo: (deleted)\n"), "the quote follows the deletion:\n\(screen)")
         XCTAssertNil(app.comments.index(ofComment: question, limit: app.comments.count), "the target was never loaded: fetched again")
+    }
+
+    /// Bo's room `name` with a post in it, Ann and Carol members.
+    private func threeInARoomWithAPost(_ name: String, on server: SynapseServer) throws
+        -> (bo: MatrixTestUser, ann: MatrixTestUser, carol: MatrixTestUser, room: String) {
+        let (bo, ann, room) = try twoUsersInARoom(name, on: server)
+        let carol = try registerUser("carol", displayName: "Carol", on: server)
+        _ = try carol.other.join(room)
+        try bo.other.sendText(roomID: room, body: "post")
+        return (bo, ann, carol, room)
+    }
+
+    /// Takes the source's updates, a second of the pilot's clock after each (and the frames that
+    /// second draws, if `runningFrames`), until the screen shows `text` or 20 s pass.
+    private func waits(for text: String, on pilot: Pilot, from source: ThreadSource, runningFrames: Bool = true) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while !pilot.lines.joined(separator: "\n").contains(text), Date() < deadline {
+            if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 1) }
+            pilot.app.receive(source.takeUpdates())
+            pilot.advance(by: 1)
+            if runningFrames { pilot.runFrames() }
+        }
     }
 }

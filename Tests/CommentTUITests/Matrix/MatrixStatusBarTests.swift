@@ -7,26 +7,7 @@ import CommentTUITestSupport
 
 /// What the status bar says of the connection to a real Synapse: a server of its own, since
 /// these tests stop and start it.
-final class MatrixStatusBarTests: XCTestCase {
-    private var server: SynapseServer!
-
-    override func setUpWithError() throws {
-        server = SynapseServer()
-        try server.start()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
-    /// A pilot over `source` at 100 columns, its wall clock now.
-    private func pilot(_ source: MatrixThreadSource, columns: Int = 100, rows: Int = 24) -> Pilot {
-        let app = CommentApp(source: source, me: source.reader, columns: columns, rows: rows)
-        app.wallTime = Date()
-        return Pilot(app: app, screen: HeadlessScreen(columns: columns, rows: rows))
-    }
-
+final class MatrixStatusBarTests: OwnSynapseTestCase {
     /// Takes the source's updates into the app as the loop does, a frame after each, until the
     /// status bar (the last row) satisfies `done` or `timeout` seconds pass; returns the bar.
     @discardableResult
@@ -57,7 +38,7 @@ final class MatrixStatusBarTests: XCTestCase {
         server.stop()
         let offline = try open(room, as: ann, environment: environment)
         defer { offline.stop() }
-        let pilot = pilot(offline)
+        let pilot = pilot(offline, columns: 100)
         XCTAssertGreaterThan(DisplayWidth.width(of: "@" + offline.reader.handle + " · " + offline.label), 100, "the test's point")
         // The state as a whole word (`offline…` or `connect…` say neither), within a second.
         let (bar, seconds) = try waitForBar(pilot, source: offline, timeout: 5, until: Self.saysState)
@@ -77,7 +58,7 @@ final class MatrixStatusBarTests: XCTestCase {
         // Nobody writes: a long poll would not answer for 30 s, a sync that asks for no wait at once.
         let cached = try open(room, as: ann, environment: environment)
         defer { cached.stop() }
-        let pilot = pilot(cached)
+        let pilot = pilot(cached, columns: 100)
         let (bar, seconds) = try waitForBar(pilot, source: cached, timeout: 40) { $0.split(separator: " ").contains("live") }
         XCTAssertTrue(bar.split(separator: " ").contains("live"), "the bar: \(bar)")
         XCTAssertLessThan(seconds, 5, "live once the server answered, not once a long poll returned: \(bar)")
@@ -89,7 +70,7 @@ final class MatrixStatusBarTests: XCTestCase {
         try ann.other.sendText(roomID: room, body: "the post")
         let source = try open(room, as: ann, usesCache: false)
         defer { source.stop() }
-        let pilot = pilot(source)
+        let pilot = pilot(source, columns: 100)
         server.stop()
         // Backed off far: the sync's next try is 16 s away.
         let away = try waitForBar(pilot, source: source, timeout: 40) { $0.contains("offline — retrying in 16 s") }

@@ -38,6 +38,18 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         return true
     }
 
+    /// An app over `source` sends `text`, which `homeserver` leaves without an event ID until
+    /// the app gives it up as not sent; returns the app and the comment's id.
+    private func sendGivenUp(_ text: String, from source: MatrixThreadSource, to homeserver: UnansweringHomeserver,
+                             file: StaticString = #filePath, line: UInt = #line) throws -> (CommentApp, String) {
+        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 24)
+        app.update(.paste(text))
+        app.update(.key(KeyPress(.enter)))
+        let id = try XCTUnwrap(app.deliveries.keys.first, file: file, line: line)
+        XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)", file: file, line: line)
+        return (app, id)
+    }
+
     private func isNotSent(_ id: String, in app: CommentApp) -> Bool {
         if case .failed = app.deliveries[id] { true } else { false }
     }
@@ -116,11 +128,7 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         let environment = temporaryDataEnvironment()
         let (source, ann, room) = try source(sendingTo: homeserver, environment: environment)
         defer { source.stop() }
-        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 24)
-        app.update(.paste("it went after all"))
-        app.update(.key(KeyPress(.enter)))
-        let id = try XCTUnwrap(app.deliveries.keys.first)
-        XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)")
+        let (app, id) = try sendGivenUp("it went after all", from: source, to: homeserver)
 
         try postedAfterAll(id, "it went after all", by: source, in: room)
         XCTAssertTrue(pump(app, source) { app.deliveries[id] == nil }, "the echo confirms it")
@@ -145,11 +153,7 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         let environment = temporaryDataEnvironment()
         let (source, ann, room) = try source(sendingTo: homeserver, environment: environment)
         defer { source.stop() }
-        let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 24)
-        app.update(.paste("discarded yet there"))
-        app.update(.key(KeyPress(.enter)))
-        let id = try XCTUnwrap(app.deliveries.keys.first)
-        XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)")
+        let (app, id) = try sendGivenUp("discarded yet there", from: source, to: homeserver)
         app.update(.key(.altUp))
         app.update(.key(KeyPress(.character("x"), .alt)))
         XCTAssertEqual(app.message, "comment discarded")

@@ -272,13 +272,6 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
 
     // MARK: Helpers
 
-    /// A pilot over `source`, its wall clock now.
-    private func pilot(_ source: MatrixThreadSource, columns: Int = 80, rows: Int = 24) -> Pilot {
-        let app = CommentApp(source: source, me: source.reader, columns: columns, rows: rows)
-        app.wallTime = Date()
-        return Pilot(app: app, screen: HeadlessScreen(columns: columns, rows: rows))
-    }
-
     /// A realistic pause of a second: time passes for the app (motions end) and for the source
     /// (its updates are taken, as the loop does).
     private func pause(_ pilot: Pilot, source: ThreadSource) {
