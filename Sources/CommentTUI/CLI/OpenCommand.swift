@@ -48,7 +48,7 @@ enum OpenCommand {
       inspect [--format html|json] [TEXT]                 what the markup parser makes of TEXT
       export THREAD                                       the thread (file or room) as JSON Lines on stdout
       import FILE ROOM                                    post a thread file's comments into a room, once
-      login --homeserver URL --user NAME                  log in to a Matrix homeserver
+      login [--homeserver URL|NAME] --user NAME           log in to a Matrix homeserver
       logout [--as @user:server]                          end a Matrix session
     Emoji: the client asks the terminal which emoji it draws whole (kept per terminal in
     $XDG_CACHE_HOME/comment-tui/graphemes.json); COMMENT_TUI_GRAPHEMES=substitute|intact|probe
