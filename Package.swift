@@ -25,7 +25,7 @@ let package = Package(
             dependencies: ["CommentTUI", "ScrollEngine", "ThreadModel", "SynapseFixture"],
             path: "Sources/Benchmarks"
         ),
-        .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel"], resources: [.copy("Data")]),
+        .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel", "CommentTUITestSupport"], resources: [.copy("Data")]),
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine", "ThreadModel"]),
         // Helpers for tests: the screen assertion (text and styles from lines).
         .target(

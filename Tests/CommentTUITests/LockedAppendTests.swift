@@ -108,7 +108,7 @@ final class LockedAppendTests: XCTestCase {
         _ = app.update(.key(KeyPress(.character("t"), .alt)))
         XCTAssertEqual(app.composer.draft.markdown, "precious")
         XCTAssertEqual(app.message, "taken back into the composer; the draft is not saved (No space left on device), so the outbox keeps it too")
-        let outbox = CommentOutbox(path: try XCTUnwrap((app.source as? ThreadFileSource)?.outbox?.path))
+        let outbox = CommentOutbox(files: try XCTUnwrap((app.source as? ThreadFileSource)?.stateFiles))
         XCTAssertEqual(outbox.unsent().map(\.txn), [mine], "a crash now would not lose it")
     }
 }

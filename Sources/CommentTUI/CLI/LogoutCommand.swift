@@ -31,7 +31,11 @@ enum LogoutCommand {
             }
         }
         accounts.remove(userID: account.userID)
-        try accounts.save()
+        do {
+            try accounts.save()
+        } catch {
+            throw CommandFailure("could not forget the session in \(VisibleText.escape(accounts.path)): \(VisibleText.escape("\(error)"))")
+        }
         try context.print("logged out \(VisibleText.escape(account.userID))\(note)")
         return 0
     }

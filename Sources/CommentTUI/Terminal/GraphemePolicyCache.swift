@@ -10,13 +10,17 @@ struct GraphemePolicyCache: Sendable {
     /// What the probe measures: 2 keeps shapes (1 kept kinds, with no version in the file).
     static let version = 2
 
-    let path: String
+    /// The client's cache folder (a `PrivateDirectory`) the file is in.
+    let directory: String
     let key: String
+    static let name = "graphemes.json"
+
+    var path: String { "\(directory)/\(Self.name)" }
 
     init?(environment: [String: String]) {
         guard let base = environment["XDG_CACHE_HOME"].map({ $0 + "/comment-tui" })
                 ?? environment["HOME"].map({ $0 + "/.cache/comment-tui" }) else { return nil }
-        path = base + "/graphemes.json"
+        directory = base
         key = [environment["TERM"], environment["TERM_PROGRAM"], environment["TERM_PROGRAM_VERSION"]]
             .map { $0 ?? "" }.joined(separator: "|")
     }
@@ -35,8 +39,9 @@ struct GraphemePolicyCache: Sendable {
 
     /// Every terminal's entry, or none when the file is missing, unreadable or of another version.
     private func entries() -> [String: Entry] {
-        guard let data = FileManager.default.contents(atPath: path),
-              let contents = try? JSONDecoder().decode(Contents.self, from: data),
+        guard FileManager.default.fileExists(atPath: directory),
+              let bytes = try? PrivateDirectory(directory).read(Self.name),
+              let contents = try? JSONDecoder().decode(Contents.self, from: Data(bytes)),
               contents.version == Self.version else { return [:] }
         return contents.terminals
     }
@@ -56,7 +61,6 @@ struct GraphemePolicyCache: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(Contents(version: Self.version, terminals: all)) else { return }
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try? FileSystem.replace(path, with: Array(data), synchronized: false)
+        try? PrivateDirectory(directory).replace(Self.name, with: Array(data), synchronized: false)
     }
 }

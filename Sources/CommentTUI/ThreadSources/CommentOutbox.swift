@@ -39,13 +39,18 @@ struct CommentOutbox {
         var reason: String?
     }
 
+    /// The state files it is one of (`<stem>.outbox.jsonl`); never followed through a link.
+    let files: ThreadStateFiles
+    static let suffix = "outbox.jsonl"
+
     /// The outbox file.
-    let path: String
+    var path: String { files.path(for: Self.suffix) }
 
     /// Comments queued and never marked sent or discarded, oldest first; those refused carry the
     /// reason in `notSent`.
     func unsent() -> [Entry] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        // One that cannot be read (a planted link, say) holds nothing: queuing then says why.
+        guard let data = try? files.read(suffix: Self.suffix) else { return [] }
         var queued: [Entry] = []
         var sent: Set<String> = []
         var refusals: [String: String] = [:]
@@ -75,7 +80,7 @@ struct CommentOutbox {
     /// Marks a comment sent; when nothing is left waiting, removes the file.
     func markSent(_ txn: String, event: String) throws {
         try append(Record(type: "sent", txn: txn, event: event))
-        if unsent().isEmpty { FileSystem.unlink(path) }
+        if unsent().isEmpty { try? files.remove(suffix: Self.suffix) }
     }
 
     /// Marks a comment refused for good, with the server's reason: it stays, not sent, until the
@@ -88,18 +93,14 @@ struct CommentOutbox {
     /// waiting, removes the file.
     func discard(_ txn: String) throws {
         try append(Record(type: "discarded", txn: txn))
-        if unsent().isEmpty { FileSystem.unlink(path) }
+        if unsent().isEmpty { try? files.remove(suffix: Self.suffix) }
     }
 
     private func append(_ record: Record) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try ThreadStateFiles.makeDirectory((path as NSString).deletingLastPathComponent)
-        let file = try FileDescriptor.openForAppend(path)
-        defer { file.close() }
         // A crash may have left a torn line without its newline: start on a line of our own.
-        try file.writeAll(Array("\n".utf8) + Array(try encoder.encode(record)) + Array("\n".utf8))
-        try file.synchronize()
+        try files.append(Array("\n".utf8) + Array(try encoder.encode(record)) + Array("\n".utf8), suffix: Self.suffix)
     }
 }

@@ -52,7 +52,7 @@ public struct ThreadFileUsers {
     }
 
     private static func load(_ state: ThreadStateFiles) -> ThreadUserIndex? {
-        guard let data = FileManager.default.contents(atPath: state.path(for: stateSuffix)) else { return nil }
+        guard let data = try? state.read(suffix: stateSuffix) else { return nil }
         return ThreadUserIndex(bytes: Array(data))
     }
 

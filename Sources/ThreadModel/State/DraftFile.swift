@@ -19,10 +19,10 @@ public struct DraftFile: Sendable {
     /// Where the draft is stored.
     public var path: String { files.path(for: Self.suffix) }
 
-    /// The saved bytes; nil when there is no draft.
+    /// The saved bytes; nil when there is no draft. Throws, naming the file, when it is not a
+    /// regular file of the user's (a planted link is refused, never followed).
     public func load() throws -> Data? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try Data(contentsOf: URL(fileURLWithPath: path))
+        try files.read(suffix: Self.suffix)
     }
 
     /// Saves the bytes atomically.
@@ -32,17 +32,12 @@ public struct DraftFile: Sendable {
 
     /// Deletes the draft (after it was sent); no draft is not an error.
     public func remove() throws {
-        try FileSystem.remove(path)
+        try files.remove(suffix: Self.suffix)
     }
 
     /// Renames an unreadable draft to a free `….broken-N` name, so the next save cannot
     /// overwrite it, private to the user as drafts are; returns the new path.
     public func setAside() throws -> String {
-        var n = 1
-        while FileManager.default.fileExists(atPath: "\(path).broken-\(n)") { n += 1 }
-        let target = "\(path).broken-\(n)"
-        try FileSystem.rename(path, to: target)
-        try? FileSystem.setMode(target, 0o600)
-        return target
+        try files.setAside(suffix: Self.suffix)
     }
 }

@@ -21,7 +21,8 @@ public struct ReadMarker: Codable, Equatable, Sendable {
 
     /// The marker saved for a thread, if one was and it still reads.
     public static func load(_ files: ThreadStateFiles) -> ReadMarker? {
-        guard let data = FileManager.default.contents(atPath: files.path(for: suffix)) else { return nil }
+        // A marker that cannot be read (or was planted as a link) is as good as none.
+        guard let data = try? files.read(suffix: suffix) else { return nil }
         return try? JSONDecoder().decode(ReadMarker.self, from: data)
     }
 

@@ -36,22 +36,42 @@ public struct ThreadStateFiles: Sendable {
     }
 
     /// The path of one state file, e.g. `path(for: "read.json")`.
-    public func path(for suffix: String) -> String { "\(directory)/\(stem).\(suffix)" }
+    public func path(for suffix: String) -> String { "\(directory)/\(name(for: suffix))" }
 
     /// Writes a state file atomically: a temporary file renamed over the old one, so a reader
     /// (or a kill mid-write) sees the old file or the new one, never half of one. Not fsynced.
     ///
     /// Drafts and read markers are the user's own: files 0600 in a 0700 directory, whatever the
-    /// umask, and a file or directory an older version left readable to all is made private.
+    /// umask, and never written through a link someone planted (see `PrivateDirectory`).
     public func write(_ data: Data, suffix: String) throws {
-        try Self.makeDirectory(directory)
-        try FileSystem.replace(path(for: suffix), with: Array(data), synchronized: false)
+        try PrivateDirectory(directory).replace(name(for: suffix), with: Array(data), synchronized: false)
     }
 
-    /// Makes the state directory (private to the user), or makes an existing one private.
-    public static func makeDirectory(_ directory: String) throws {
-        try FileSystem.makePrivateDirectory(directory)
+    /// A state file's bytes; nil when there is none. Throws, naming it, for a file that is not a
+    /// regular file of the user's (a planted link is refused, never followed).
+    public func read(suffix: String) throws -> Data? {
+        guard FileManager.default.fileExists(atPath: directory) else { return nil }
+        return try PrivateDirectory(directory).read(name(for: suffix)).map { Data($0) }
     }
+
+    /// Appends to a state file (a log of records), fsynced.
+    public func append(_ bytes: [UInt8], suffix: String) throws {
+        try PrivateDirectory(directory).append(name(for: suffix), bytes)
+    }
+
+    /// Removes a state file; none is not an error.
+    public func remove(suffix: String) throws {
+        guard FileManager.default.fileExists(atPath: directory) else { return }
+        try PrivateDirectory(directory).remove(name(for: suffix))
+    }
+
+    /// Renames a state file that no longer reads to a free `….broken-N` name; returns its path.
+    public func setAside(suffix: String) throws -> String {
+        try PrivateDirectory(directory).setAside(name(for: suffix))
+    }
+
+    /// The file name of one state file, e.g. `name(for: "read.json")`.
+    func name(for suffix: String) -> String { "\(stem).\(suffix)" }
 
     /// FNV-1a, 64 bits, in hex: stable across runs and machines (unlike `hashValue`).
     static func hash(_ text: String) -> String {

@@ -67,7 +67,7 @@ extension FileDescriptor {
     }
 
     /// What a file that is not a regular one is, in words.
-    private static func kind(of mode: mode_t) -> String {
+    static func kind(of mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFIFO: "a FIFO (named pipe)"
         case S_IFCHR: "a character device"

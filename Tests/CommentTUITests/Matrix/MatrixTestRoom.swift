@@ -114,6 +114,6 @@ extension XCTestCase {
     /// The outbox our source keeps for `user` in `room`.
     func outbox(of user: MatrixTestUser, in room: String, environment: [String: String]) throws -> CommentOutbox {
         let files = try XCTUnwrap(MatrixThreadSource.stateFiles(me: user.account.userID, roomID: room, environment: environment))
-        return CommentOutbox(path: files.path(for: "outbox.jsonl"))
+        return CommentOutbox(files: files)
     }
 }

@@ -35,12 +35,21 @@ public struct MatrixAccounts: Sendable {
     /// Reads the accounts (none when the file does not exist yet).
     public init(path: String) throws {
         self.path = path
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let folder = (path as NSString).deletingLastPathComponent
+        let bytes: [UInt8]?
+        do {
+            // The folder is checked (ours, writable by no one else) only once it exists.
+            bytes = FileManager.default.fileExists(atPath: folder)
+                ? try PrivateDirectory(folder).read((path as NSString).lastPathComponent) : nil
+        } catch {
+            throw CommandFailure("cannot read the accounts file: \(VisibleText.escape("\(error)"))")
+        }
+        guard let bytes else {
             accounts = []
             return
         }
         do {
-            accounts = try JSONDecoder().decode(Stored.self, from: data).accounts
+            accounts = try JSONDecoder().decode(Stored.self, from: Data(bytes)).accounts
         } catch {
             throw CommandFailure("\(VisibleText.escape(path)) does not read as an accounts file; log in again after moving it aside")
         }
@@ -77,11 +86,11 @@ public struct MatrixAccounts: Sendable {
     /// Writes the file: 0600, whole or not at all.
     public func save() throws {
         let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(Stored(accounts: accounts))
-        // Created 0600 before a byte is written, so the token is never readable by others.
-        try FileSystem.replace(path, with: Array(data), synchronized: true)
+        // Created 0600 before a byte is written, so the token is never readable by others, and
+        // never written through a link planted where the file goes.
+        try PrivateDirectory(folder).replace((path as NSString).lastPathComponent, with: Array(data), synchronized: true)
     }
 }

@@ -72,8 +72,12 @@ struct MatrixRoomCache {
     /// How many comments a snapshot keeps: several screens, a small file.
     static let keptComments = 200
 
+    /// The folder of the account's room caches (a `PrivateDirectory`) and this room's file in it.
+    let directory: String
+    let name: String
+
     /// The cache file.
-    let path: String
+    var path: String { "\(directory)/\(name)" }
 
     /// The cache of `address` for account `me`, in `$XDG_CACHE_HOME` (else `~/.cache`); nil when neither is set.
     init?(me: String, address: MatrixRoomAddress, environment: [String: String]) {
@@ -86,16 +90,19 @@ struct MatrixRoomCache {
             return nil
         }
         let stem = ThreadStateFiles.stem(key: "matrix:\(me):\(address.identifier)", name: address.identifier)
-        path = base + "/comment-tui/matrix/\(stem).jsonl"
+        directory = base + "/comment-tui/matrix"
+        name = "\(stem).jsonl"
     }
 
     /// The snapshot, if there is one that reads; one that does not is moved aside.
+    /// Anything but a regular file of the user's there (a planted link) is moved aside unread.
     func load() -> Snapshot? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        if let snapshot = Self.decode(data) { return snapshot }
-        var n = 1
-        while FileManager.default.fileExists(atPath: path + ".broken-\(n)") { n += 1 }
-        try? FileSystem.rename(path, to: path + ".broken-\(n)")
+        guard FileManager.default.fileExists(atPath: directory), let folder = try? PrivateDirectory(directory) else { return nil }
+        do {
+            guard let bytes = try folder.read(name) else { return nil }
+            if let snapshot = Self.decode(Data(bytes)) { return snapshot }
+        } catch {}
+        _ = try? folder.setAside(name)
         return nil
     }
 
@@ -146,9 +153,7 @@ struct MatrixRoomCache {
                                                             replyTo: c.replyTo,
                                                             placeholder: snapshot.placeholders.contains(c.id) ? true : nil)) + Data("\n".utf8)
         }
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
         // A copy that can be rebuilt: not fsynced, but never seen half-written.
-        try FileSystem.replace(path, with: Array(out), synchronized: false)
+        try PrivateDirectory(directory).replace(name, with: Array(out), synchronized: false)
     }
 }

@@ -155,7 +155,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         wake = try WakePipe()
         let state = Self.stateFiles(me: me, roomID: roomID, environment: environment)
         draftFile = state.map(DraftFile.init)
-        outbox = state.map { CommentOutbox(path: $0.path(for: "outbox.jsonl")) }
+        outbox = state.map { CommentOutbox(files: $0) }
         // What an earlier run queued: the server has the ones the opening page echoed; the rest
         // go again under their transaction ids.
         var waiting: [CommentOutbox.Entry] = []

@@ -70,7 +70,7 @@ public final class ThreadFileSource: ThreadSource {
         }
         let following = try Following(path: path, watch: watch)
         self.following = following
-        outbox = stateFiles.map { CommentOutbox(path: $0.path(for: "outbox.jsonl")) }
+        outbox = stateFiles.map { CommentOutbox(files: $0) }
         // Without a watch no replacement is ever read: appends go to whatever the path names.
         if following.startFailure == nil { following.appender.expect(before) }
         resumeUnsent()
