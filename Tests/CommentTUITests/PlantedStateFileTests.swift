@@ -150,4 +150,17 @@ final class PlantedStateFileTests: XCTestCase {
         // A FIFO is refused at once; a client that opened it would wait here for a writer.
         XCTAssertThrowsError(try MatrixAccounts(path: path)) { XCTAssertTrue("\($0)".contains("FIFO"), "\($0)") }
     }
+
+    func testADemoFileThatIsALinkIsRefusedNotOpened() throws {
+        let scene = try scene()
+        let demo = try XCTUnwrap(DemoThread.filePath(environment: scene.environment))
+        try scene.victim.plantLink(at: demo)
+        XCTAssertThrowsError(try DemoThread.install(at: demo)) {
+            XCTAssertEqual("\($0)", "\(demo): is a symbolic link; comment-tui never follows a link to its own files")
+        }
+        try FileManager.default.removeItem(atPath: demo)
+        try DemoThread.install(at: demo)
+        XCTAssertGreaterThan(try ThreadFile.read(path: demo).thread.comments.count, 10)
+        try scene.victim.assertUntouched()
+    }
 }

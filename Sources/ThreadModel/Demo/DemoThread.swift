@@ -37,11 +37,12 @@ public enum DemoThread {
         return home + "/.local/share/comment-tui/demo.jsonl"
     }
 
-    /// Writes the demo file at a path unless it exists already (a file being used is never replaced).
+    /// Writes the demo file at a path unless it exists already (a file being used is never
+    /// replaced). It is the client's own file, in the client's own folder: a link, a FIFO or
+    /// another user's file planted in its place is refused, never followed.
     public static func install(at path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else { return }
-        let directory = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let folder = try PrivateDirectory((path as NSString).deletingLastPathComponent)
+        guard try !folder.contains((path as NSString).lastPathComponent) else { return }
         do {
             try ThreadFileWriter(path: path).create(ThreadRecord.records(of: make()))
         } catch let error as SystemError where error.isAlreadyExists {

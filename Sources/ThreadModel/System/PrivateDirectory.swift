@@ -48,6 +48,16 @@ public struct PrivateDirectory: Sendable {
         }
     }
 
+    /// Whether a file of that name is there; throws, naming it, when what is there is not a
+    /// regular file of the user's with one name.
+    public func contains(_ name: String) throws -> Bool {
+        try withDirectory { directory in
+            guard let file = try open(name, in: directory, flags: O_RDONLY) else { return false }
+            file.close()
+            return true
+        }
+    }
+
     /// Replaces a file whole: a reader, a crash or a full disk sees the old file or the new one,
     /// never half of one. `synchronized` makes the new file and its name durable before returning.
     public func replace(_ name: String, with bytes: [UInt8], synchronized: Bool) throws {
