@@ -12,11 +12,11 @@ let package = Package(
     targets: [
         // libncursesw through a module map and a shim header; no pkg-config needed.
         .systemLibrary(name: "CNCursesW", path: "Sources/CNCursesW"),
-        // Linux calls Swift cannot import directly (prctl is variadic), as inline functions.
+        // Linux calls Swift cannot import directly (prctl and syscall are variadic), as inline functions.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // libcurl for Matrix's HTTP (System/HTTPExchange): a shim header types the variadic setopt.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "ThreadModel"),
+        .target(name: "ThreadModel", dependencies: ["CLinux"]),
         .target(name: "ScrollEngine"),
         .target(name: "CommentTUI", dependencies: ["CNCursesW", "CLinux", "CCurl", "ThreadModel", "ScrollEngine"]),
         .executableTarget(name: "comment-tui", dependencies: ["CommentTUI"]),
@@ -25,7 +25,7 @@ let package = Package(
             dependencies: ["CommentTUI", "ScrollEngine", "ThreadModel", "SynapseFixture"],
             path: "Sources/Benchmarks"
         ),
-        .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel", "CommentTUITestSupport"], resources: [.copy("Data")]),
+        .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel", "PlantedFileTestSupport"], resources: [.copy("Data")]),
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine", "ThreadModel"]),
         // Helpers for tests: the screen assertion (text and styles from lines).
         .target(
@@ -33,9 +33,11 @@ let package = Package(
             dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "SynapseFixture"],
             path: "Tests/CommentTUITestSupport"
         ),
+        // What a test plants where state files go (a victim file links point to), for both layers.
+        .target(name: "PlantedFileTestSupport", dependencies: ["ThreadModel"], path: "Tests/PlantedFileTestSupport"),
         .testTarget(
             name: "CommentTUITests",
-            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "CommentTUITestSupport", "SynapseFixture"],
+            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "CommentTUITestSupport", "SynapseFixture", "PlantedFileTestSupport"],
             resources: [.copy("Data")]
         ),
         // A real Synapse homeserver (pinned, from PyPI, in .synapse/venv) and a plain Matrix client for tests.

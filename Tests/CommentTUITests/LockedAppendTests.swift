@@ -109,6 +109,6 @@ final class LockedAppendTests: XCTestCase {
         XCTAssertEqual(app.composer.draft.markdown, "precious")
         XCTAssertEqual(app.message, "taken back into the composer; the draft is not saved (No space left on device), so the outbox keeps it too")
         let outbox = CommentOutbox(files: try XCTUnwrap((app.source as? ThreadFileSource)?.stateFiles))
-        XCTAssertEqual(outbox.unsent().map(\.txn), [mine], "a crash now would not lose it")
+        XCTAssertEqual(try outbox.unsent().map(\.txn), [mine], "a crash now would not lose it")
     }
 }

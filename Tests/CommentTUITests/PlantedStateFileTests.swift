@@ -3,6 +3,7 @@ import XCTest
 @testable import ThreadModel
 @testable import CommentTUI
 import CommentTUITestSupport
+import PlantedFileTestSupport
 import ScrollEngine
 
 /// Links planted where the client keeps its state (issue 30): each state file (outbox, draft,
@@ -38,17 +39,25 @@ final class PlantedStateFileTests: XCTestCase {
         for event in decoder.feed(Array(text.utf8)) + decoder.flush() { _ = app.handle(event) }
     }
 
-    func testAnOutboxThatIsALinkGetsNoTextAndTheCommentStillPosts() throws {
+    func testAnOutboxThatIsALinkGetsNoTextAndTheCommentStillPostsAndTheReaderIsTold() throws {
         let scene = try scene()
-        try scene.victim.plantLink(at: scene.state.path(for: "outbox.jsonl"))
-        let app = try open(scene)
-        type("a draft the victim must never hold\r", into: app)
-        XCTAssertEqual(try ThreadFile.read(path: scene.thread).thread.comments.map(\.body), ["a draft the victim must never hold"])
-        try scene.victim.assertUntouched()
-        let outbox = CommentOutbox(files: scene.state)
-        XCTAssertThrowsError(try outbox.queue(.init(txn: "x", author: "u1", created: Date(), body: "again", replyTo: nil))) {
-            XCTAssertEqual("\($0)", "\(outbox.path): is a symbolic link; comment-tui never follows a link to its own files")
+        let outboxPath = scene.state.path(for: "outbox.jsonl")
+        try scene.victim.plantLink(at: outboxPath)
+        let refusal = "\(outboxPath): is a symbolic link; comment-tui never follows a link to its own files"
+        let source = try ThreadFileSource(path: scene.thread, environment: scene.environment)
+        defer { source.close() }
+        XCTAssertEqual(source.takeUpdates().map(describe), ["problem the outbox is not read: \(refusal)"], "said at the start")
+        let mine = Comment(id: "mine", author: "u1", created: Date(), body: "a draft the victim must never hold")
+        XCTAssertEqual(source.send(mine), .pending)
+        var updates: [String] = []
+        let deadline = Date().addingTimeInterval(10)
+        while !updates.contains("confirmed mine"), Date() < deadline {
+            _ = try Poll.readable([XCTUnwrap(source.updatesReady)], timeout: 1)
+            updates += source.takeUpdates().map(describe)
         }
+        XCTAssertEqual(updates.first, "problem not kept in the outbox (it is appended all the same): \(refusal)")
+        XCTAssertTrue(updates.contains("confirmed mine"), "\(updates)")
+        XCTAssertEqual(try ThreadFile.read(path: scene.thread).thread.comments.map(\.body), ["a draft the victim must never hold"])
         try scene.victim.assertUntouched()
     }
 
@@ -94,6 +103,7 @@ final class PlantedStateFileTests: XCTestCase {
         var status = stat()
         XCTAssertEqual(lstat(scene.state.path(for: "users"), &status), 0)
         XCTAssertEqual(status.st_mode & S_IFMT, S_IFREG, "the kept users file is a file of its own now")
+        XCTAssertEqual(status.st_mode & 0o777, 0o600)
     }
 
     func testAStateDirectoryOthersCanWriteIsRefusedByName() throws {
@@ -103,8 +113,8 @@ final class PlantedStateFileTests: XCTestCase {
         XCTAssertEqual(chmod(directory, 0o777), 0)
         let app = try open(scene)
         XCTAssertEqual(app.message, """
-            saved draft unreadable and not movable: drafts are not saved this session (\(scene.state.path(for: "draft.json")): \
-            \(directory): can be written by others (mode 777); comment-tui keeps its files only in a directory only you can write: chmod 700 it)
+            drafts are not saved this session: \
+            \(directory): can be written by others (mode 777); comment-tui keeps its files only in a directory only you can write: chmod 700 it
             """)
         XCTAssertThrowsError(try (app.source as! ThreadFileSource).saveReadMarker(ReadMarker(commentID: "c1", position: 0)))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [], "nothing written there")

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import ThreadModel
-import CommentTUITestSupport
+import PlantedFileTestSupport
 
 /// What someone who can write in a state directory plants there (a link, a FIFO, a directory,
 /// another user's file, a hard link) is refused or replaced, and what it points to is untouched.
@@ -38,25 +38,64 @@ final class PrivateDirectoryTests: XCTestCase {
         XCTAssertEqual(names.filter { !$0.hasPrefix("draft.json.tmp-") }, ["draft.json"], "no temporary file is left behind")
     }
 
-    func testAppendAndReadRefuseALinkAFIFOADirectoryAndAHardLink() throws {
+    func testAppendAndReadRefuseALinkAFIFOAndADirectory() throws {
         let (state, victim) = try scratch()
         let folder = try PrivateDirectory(state)
         try FileManager.default.createSymbolicLink(atPath: folder.path(of: "link"), withDestinationPath: victim.path)
         XCTAssertEqual(mkfifo(folder.path(of: "fifo"), 0o600), 0)
         try FileManager.default.createDirectory(atPath: folder.path(of: "folder"), withIntermediateDirectories: false)
-        XCTAssertEqual(link(victim.path, folder.path(of: "hard")), 0)
-        let expected = ["link": "symbolic link", "fifo": "FIFO", "folder": "directory", "hard": "hard links"]
+        let expected = ["link": "symbolic link", "fifo": "FIFO", "folder": "directory"]
         for (name, words) in expected {
             // A FIFO must be refused at once, never waited on: a blocked open would hang here.
             XCTAssertThrowsError(try folder.append(name, Array("secret draft".utf8)), name) { error in
                 XCTAssertTrue("\(error)".hasPrefix(folder.path(of: name) + ": "), "\(error)")
                 XCTAssertTrue("\(error)".contains(words), "\(error)")
             }
-            if name != "hard" {
-                XCTAssertThrowsError(try folder.read(name), name) { XCTAssertTrue("\($0)".contains(words), "\($0)") }
-            }
+            XCTAssertThrowsError(try folder.read(name), name) { XCTAssertTrue("\($0)".contains(words), "\($0)") }
         }
-        try victim.assertUntouched(links: 2)
+        try victim.assertUntouched()
+    }
+
+    func testAnAppendToAHardLinkedFileGivesTheFileANameOfItsOwn() throws {
+        let (state, victim) = try scratch()
+        let folder = try PrivateDirectory(state)
+        XCTAssertEqual(link(victim.path, folder.path(of: "outbox.jsonl")), 0)
+        try folder.append("outbox.jsonl", Array("queued\n".utf8))
+        try victim.assertUntouched(links: 1)
+        XCTAssertEqual(try folder.read("outbox.jsonl"), Array(victim.bytes) + Array("queued\n".utf8))
+        XCTAssertEqual(try mode(of: folder.path(of: "outbox.jsonl")), 0o600)
+    }
+
+    func testReplaceOverAFIFOOrAHardLinkReplacesItAndOverADirectoryIsRefused() throws {
+        let (state, victim) = try scratch()
+        let folder = try PrivateDirectory(state)
+        XCTAssertEqual(mkfifo(folder.path(of: "fifo"), 0o600), 0)
+        XCTAssertEqual(link(victim.path, folder.path(of: "hard")), 0)
+        try FileManager.default.createDirectory(atPath: folder.path(of: "folder"), withIntermediateDirectories: false)
+        try folder.replace("fifo", with: Array("a".utf8), synchronized: false)
+        try folder.replace("hard", with: Array("b".utf8), synchronized: true)
+        XCTAssertThrowsError(try folder.replace("folder", with: Array("c".utf8), synchronized: false)) {
+            XCTAssertEqual("\($0)", "\(folder.path(of: "folder")): is a directory, not a regular file")
+        }
+        XCTAssertEqual(try folder.read("fifo"), Array("a".utf8))
+        XCTAssertEqual(try folder.read("hard"), Array("b".utf8))
+        try victim.assertUntouched(links: 1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state).sorted(), ["fifo", "folder", "hard"], "no temporary left")
+    }
+
+    func testLeftoverTemporariesOfACrashAreRemovedOnceOld() throws {
+        let (state, _) = try scratch()
+        let folder = try PrivateDirectory(state)
+        for name in [".accounts.json.old1.tmp", ".accounts.json.new1.tmp", ".other.json.old2.tmp"] {
+            try Data("token".utf8).write(to: URL(fileURLWithPath: folder.path(of: name)))
+        }
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for name in [".accounts.json.old1.tmp", ".other.json.old2.tmp"] {
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: folder.path(of: name))
+        }
+        try folder.removeLeftovers(of: "accounts.json")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state).sorted(), [".accounts.json.new1.tmp", ".other.json.old2.tmp"],
+                       "only the old leftovers of that file go; one being written now stays")
     }
 
     func testAFileOfAnotherUserIsRefusedAndReplacedWithoutBeingWritten() throws {
@@ -76,38 +115,49 @@ final class PrivateDirectoryTests: XCTestCase {
         try assertPrivateRegularFile(theirs, holding: "mine")
     }
 
-    func testADirectoryThatIsALinkOthersCanWriteOrOfAnotherUserIsRefusedByName() throws {
+    func testADirectoryOthersCanWriteOrOfAnotherUserOrLinkedByThemIsRefusedByName() throws {
         let (state, victim) = try scratch()
         let root = (state as NSString).deletingLastPathComponent
-        let elsewhere = root + "/elsewhere"
-        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
-        try FileManager.default.createSymbolicLink(atPath: state, withDestinationPath: elsewhere)
-        XCTAssertThrowsError(try PrivateDirectory(state)) {
-            XCTAssertEqual("\($0)", "\(state): is a symbolic link; comment-tui keeps its files only in a directory of its own, never through a link")
-        }
         let shared = root + "/shared"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
         XCTAssertEqual(chmod(shared, 0o1777), 0)
         XCTAssertThrowsError(try PrivateDirectory(shared)) {
-            XCTAssertTrue("\($0)".hasPrefix("\(shared): can be written by others (mode 1777)"), "\($0)")
+            XCTAssertEqual("\($0)", "\(shared): can be written by others (mode 1777); comment-tui keeps its files only in a directory only you can write: chmod 700 it")
         }
-        XCTAssertEqual(chmod(shared, 0o770), 0)
-        XCTAssertThrowsError(try PrivateDirectory(shared), "writable by the group is writable by others")
+        // Writable by the user's own group (umask 002): narrowed, as an older version made it.
+        XCTAssertEqual(chmod(shared, 0o775), 0)
+        XCTAssertNoThrow(try PrivateDirectory(shared))
+        XCTAssertEqual(try mode(of: shared), 0o700)
         XCTAssertEqual(chmod(victim.path, 0o644), 0)
         XCTAssertThrowsError(try PrivateDirectory(victim.path)) { XCTAssertEqual("\($0)", "\(victim.path): is not a directory") }
+        // A link of the user's to a directory of theirs (GNU stow folds folders so) is theirs.
+        let elsewhere = root + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: state, withDestinationPath: elsewhere)
+        try PrivateDirectory(state).replace("read.json", with: Array("{}".utf8), synchronized: false)
+        XCTAssertEqual(FileManager.default.contents(atPath: elsewhere + "/read.json"), Data("{}".utf8))
+        // Only root can make files of another user; CI runs as root.
         if geteuid() == 0 {
-            let theirs = root + "/theirs"
-            try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
-            XCTAssertEqual(chown(theirs, 4242, 4242), 0)
-            XCTAssertEqual(chmod(theirs, 0o700), 0)
-            XCTAssertThrowsError(try PrivateDirectory(theirs)) { XCTAssertTrue("\($0)".contains("belongs to user 4242, not to you"), "\($0)") }
+            XCTAssertEqual(lchown(state, 4242, 4242), 0)
+            XCTAssertThrowsError(try PrivateDirectory(state)) {
+                XCTAssertTrue("\($0)".hasPrefix("\(state): is a symbolic link of user 4242, not yours"), "\($0)")
+            }
+            XCTAssertEqual(chown(shared, 0, 4242), 0)
+            XCTAssertEqual(chmod(shared, 0o770), 0)
+            XCTAssertThrowsError(try PrivateDirectory(shared), "writable by another group") {
+                XCTAssertTrue("\($0)".contains("can be written by others (mode 770)"), "\($0)")
+            }
+            XCTAssertEqual(chown(shared, 4242, 4242), 0)
+            XCTAssertEqual(chmod(shared, 0o700), 0)
+            XCTAssertThrowsError(try PrivateDirectory(shared)) { XCTAssertTrue("\($0)".contains("belongs to user 4242, not to you"), "\($0)") }
         }
         try victim.assertUntouched()
     }
 
     func testModesArePrivateWhateverTheUmaskAndAnOlderReadableDirectoryIsNarrowed() throws {
         let (state, _) = try scratch()
-        let old = umask(0)
+        // A umask that leaves even the user no read: files are still 0600, the user's to read.
+        let old = umask(0o277)
         defer { umask(old) }
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         let folder = try PrivateDirectory(state)
@@ -120,6 +170,7 @@ final class PrivateDirectoryTests: XCTestCase {
         try folder.append("outbox.jsonl", Array("two\n".utf8))
         XCTAssertEqual(try mode(of: folder.path(of: "outbox.jsonl")), 0o600, "a file an older version left readable is made private")
         XCTAssertEqual(try folder.read("outbox.jsonl"), Array("one\ntwo\n".utf8))
+        XCTAssertEqual(try folder.read("read.json"), Array("{}".utf8))
         XCTAssertNil(try folder.read("missing"))
     }
 

@@ -256,6 +256,12 @@ final class ComposerModel {
     /// was being sent as a comment `isInThread` finds (the client died after the append) is deleted.
     func keep(in file: DraftFile, isInThread: (String) -> Bool = { _ in false }) -> (text: String, isError: Bool)? {
         let shownPath = VisibleText.escape(file.path)
+        do {
+            try file.files.checkDirectory()
+        } catch {
+            // Nothing there is read or written: the folder itself is not one to trust.
+            return ("drafts are not saved this session: \(VisibleText.escape("\(error)"))", true)
+        }
         var report: (String, Bool)?
         do {
             if let data = try file.load() {

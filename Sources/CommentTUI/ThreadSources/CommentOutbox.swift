@@ -39,18 +39,19 @@ struct CommentOutbox {
         var reason: String?
     }
 
-    /// The state files it is one of (`<stem>.outbox.jsonl`); never followed through a link.
-    let files: ThreadStateFiles
+    /// The name it has among a thread's state files (`<stem>.outbox.jsonl`).
     static let suffix = "outbox.jsonl"
+
+    /// The state files it is one of; it is never read or written through a link.
+    let files: ThreadStateFiles
 
     /// The outbox file.
     var path: String { files.path(for: Self.suffix) }
 
     /// Comments queued and never marked sent or discarded, oldest first; those refused carry the
-    /// reason in `notSent`.
-    func unsent() -> [Entry] {
-        // One that cannot be read (a planted link, say) holds nothing: queuing then says why.
-        guard let data = try? files.read(suffix: Self.suffix) else { return [] }
+    /// reason in `notSent`. Throws, naming the file, when it is there but refused (a planted link).
+    func unsent() throws -> [Entry] {
+        guard let data = try files.read(suffix: Self.suffix) else { return [] }
         var queued: [Entry] = []
         var sent: Set<String> = []
         var refusals: [String: String] = [:]
@@ -80,7 +81,7 @@ struct CommentOutbox {
     /// Marks a comment sent; when nothing is left waiting, removes the file.
     func markSent(_ txn: String, event: String) throws {
         try append(Record(type: "sent", txn: txn, event: event))
-        if unsent().isEmpty { try? files.remove(suffix: Self.suffix) }
+        if (try? unsent())?.isEmpty == true { try? files.remove(suffix: Self.suffix) }
     }
 
     /// Marks a comment refused for good, with the server's reason: it stays, not sent, until the
@@ -93,7 +94,7 @@ struct CommentOutbox {
     /// waiting, removes the file.
     func discard(_ txn: String) throws {
         try append(Record(type: "discarded", txn: txn))
-        if unsent().isEmpty { try? files.remove(suffix: Self.suffix) }
+        if (try? unsent())?.isEmpty == true { try? files.remove(suffix: Self.suffix) }
     }
 
     private func append(_ record: Record) throws {

@@ -70,6 +70,13 @@ public struct ThreadStateFiles: Sendable {
         try PrivateDirectory(directory).setAside(name(for: suffix))
     }
 
+    /// Throws, naming it, when the state directory is there but refused (not the user's, or
+    /// writable by others); a directory not made yet is no error.
+    public func checkDirectory() throws {
+        guard FileManager.default.fileExists(atPath: directory) else { return }
+        _ = try PrivateDirectory(directory)
+    }
+
     /// The file name of one state file, e.g. `name(for: "read.json")`.
     func name(for suffix: String) -> String { "\(stem).\(suffix)" }
 

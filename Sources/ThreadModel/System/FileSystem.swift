@@ -8,7 +8,7 @@ public enum FileSystem {
     }
 
     /// Gives a finished file its final name, replacing what had that name (atomically).
-    public static func rename(_ source: String, to destination: String) throws {
+    static func rename(_ source: String, to destination: String) throws {
         guard Glibc.rename(source, destination) == 0 else { throw SystemError("rename", path: destination) }
     }
 

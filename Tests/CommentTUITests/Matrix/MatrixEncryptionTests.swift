@@ -104,7 +104,7 @@ final class MatrixEncryptionTests: SharedSynapseTestCase {
         }
         XCTAssertTrue(updates.contains { describe($0) == "failed c-waiting: \(MatrixEncryption.held)" }, "\(updates.map(describe))")
         source.stop()
-        XCTAssertEqual(outbox.unsent().map(\.txn), ["c-waiting"], "held, not lost")
+        XCTAssertEqual(try outbox.unsent().map(\.txn), ["c-waiting"], "held, not lost")
         XCTAssertEqual(try plaintext(from: ann, in: room, readBy: bo), [])
 
         // The copy now knows: opened with the server out of reach, the room refuses at once.

@@ -91,6 +91,9 @@ public struct MatrixAccounts: Sendable {
         let data = try encoder.encode(Stored(accounts: accounts))
         // Created 0600 before a byte is written, so the token is never readable by others, and
         // never written through a link planted where the file goes.
-        try PrivateDirectory(folder).replace((path as NSString).lastPathComponent, with: Array(data), synchronized: true)
+        let directory = try PrivateDirectory(folder)
+        try directory.replace((path as NSString).lastPathComponent, with: Array(data), synchronized: true)
+        // A crash mid-write leaves a temporary file holding tokens: gone at the next save.
+        try? directory.removeLeftovers(of: (path as NSString).lastPathComponent)
     }
 }

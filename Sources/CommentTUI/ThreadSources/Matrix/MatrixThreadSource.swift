@@ -159,7 +159,14 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         // What an earlier run queued: the server has the ones the opening page echoed; the rest
         // go again under their transaction ids.
         var waiting: [CommentOutbox.Entry] = []
-        for entry in outbox?.unsent() ?? [] {
+        var kept: [CommentOutbox.Entry] = []
+        var outboxProblem: String?
+        do {
+            kept = try outbox?.unsent() ?? []
+        } catch {
+            outboxProblem = "the outbox is not read: \(error)"
+        }
+        for entry in kept {
             if let event = timeline.echoedTransactions[entry.txn] {
                 try? outbox?.markSent(entry.txn, event: event)
             } else {
@@ -171,6 +178,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         if follows { for entry in waiting where entry.notSent != nil { refused[entry.txn] = entry } }
         if !isFromCache { saveCache() }
         if !opening.departed.isEmpty { report([.membersChanged(joined: [], left: opening.departed.sorted())]) }
+        if let outboxProblem { report([.problem(outboxProblem)]) }
         if follows {
             startSyncing()
             for entry in waiting where entry.notSent == nil { resend(entry) }

@@ -61,6 +61,10 @@ extension ThreadFileSource {
             unreportedFailure = nil
             updates.append(.problem(failure))
         }
+        if let problem = outboxProblem {
+            outboxProblem = nil
+            updates.append(.problem(problem))
+        }
         // Taken before the file is read: an append that ended is in the file by now, so its
         // echo comes first, at its place among other writers' records.
         let ended = following.appender.takeFinished()

@@ -29,6 +29,8 @@ public final class ThreadFileSource: ThreadSource {
     var followed: FileIdentity?
     /// A failure to follow not yet reported by `takeUpdates()`.
     var unreportedFailure: String?
+    /// Why the outbox could not be read or written, until `takeUpdates()` says it.
+    var outboxProblem: String?
     /// The path named no file at the last look (said once).
     var saidRemoved = false
     /// Our comments on their way into the file, on disk until they are there (followed only):
@@ -91,7 +93,14 @@ public final class ThreadFileSource: ThreadSource {
     /// died) it is marked so, else it is appended again.
     private func resumeUnsent() {
         guard let outbox, let following else { return }
-        for entry in outbox.unsent() {
+        let waiting: [CommentOutbox.Entry]
+        do {
+            waiting = try outbox.unsent()
+        } catch {
+            outboxProblem = "the outbox is not read: \(error)"
+            return
+        }
+        for entry in waiting {
             if index.containsComment(id: entry.txn) {
                 try? outbox.markSent(entry.txn, event: Self.appended)
             } else {
@@ -146,8 +155,8 @@ public final class ThreadFileSource: ThreadSource {
             try writer.checkAppendable()
             // On disk before the wait for the lock: if the client dies meanwhile, the next
             // start appends it. Best effort: without room for the outbox the append still goes.
-            try? outbox?.queue(CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created,
-                                                   body: comment.body, replyTo: nil))
+            keepInOutbox(CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created,
+                                             body: comment.body, replyTo: nil))
             following.appender.append(comment)
             return .pending
         } catch {
@@ -161,8 +170,17 @@ public final class ThreadFileSource: ThreadSource {
         introduction = introducing ? reader : nil
         guard let following else { return }
         for comment in following.appender.readerChanged(from: oldID, to: reader, introducing: introducing, expecting: followed) {
-            try? outbox?.queue(CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created,
-                                                   body: comment.body, replyTo: nil))
+            keepInOutbox(CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created,
+                                             body: comment.body, replyTo: nil))
+        }
+    }
+
+    /// Queues a comment in the outbox; a failure is said once (the append goes on without it).
+    private func keepInOutbox(_ entry: CommentOutbox.Entry) {
+        do {
+            try outbox?.queue(entry)
+        } catch {
+            outboxProblem = "not kept in the outbox (it is appended all the same): \(error)"
         }
     }
 
