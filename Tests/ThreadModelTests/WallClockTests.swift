@@ -18,28 +18,41 @@ final class WallClockTests: XCTestCase {
     func testPathologicalInputsScaleLinearly() {
         let handles: (String) -> String? = { $0 == "x" ? "u1" : nil }
         func best(_ text: String) -> Double {
-            (0..<2).map { _ in seconds { _ = CommentMarkup.parse(text, handles: handles) } }.min()!
+            (0..<3).map { _ in seconds { _ = CommentMarkup.parse(text, handles: handles) } }.min()!
         }
         let small = PathologicalInputs.all(1500)
         let large = PathologicalInputs.all(6000)
         for (s, l) in zip(small, large) {
-            let t1 = max(best(s.text), 0.002)
-            let t4 = best(l.text)
-            XCTAssertLessThan(t4 / t1, 9, "\(s.name): \(t1)s for n, \(t4)s for 4n")
-            XCTAssertLessThan(t4, 10, s.name)
+            // Up to three measurements, as below: load swings a few milliseconds, not 16x.
+            var ratios: [String] = []
+            for _ in 0..<3 {
+                let t1 = max(best(s.text), 0.002)
+                let t4 = best(l.text)
+                XCTAssertLessThan(t4, 10, s.name)
+                if t4 / t1 < 9 { break }
+                ratios.append("\(t1)s for n, \(t4)s for 4n")
+            }
+            XCTAssertLessThan(ratios.count, 3, "\(s.name): \(ratios)")
         }
     }
 
     /// Escaping parses a few times per round and stops after a bounded number of rounds: as
-    /// linear as the parser, also on nesting built to need one round per level.
+    /// linear as the parser, also on nesting built to need one round per level. Timings of a
+    /// few milliseconds swing with the machine's load: a ratio is measured up to three times,
+    /// and a quadratic escape (16x) fails every time.
     func testEscapingSpoilersAndRubyScalesLinearly() {
         func best(_ text: String) -> Double {
-            (0..<2).map { _ in seconds { _ = CommentMarkup.escapingSpoilersAndRuby(text) } }.min()!
+            (0..<3).map { _ in seconds { _ = CommentMarkup.escapingSpoilersAndRuby(text) } }.min()!
         }
         for (s, l) in zip(PathologicalInputs.all(1500), PathologicalInputs.all(6000)) {
-            let t1 = max(best(s.text), 0.002)
-            let t4 = best(l.text)
-            XCTAssertLessThan(t4 / t1, 9, "\(s.name): \(t1)s for n, \(t4)s for 4n")
+            var ratios: [String] = []
+            for _ in 0..<3 {
+                let t1 = max(best(s.text), 0.002)
+                let t4 = best(l.text)
+                if t4 / t1 < 9 { break }
+                ratios.append("\(t1)s for n, \(t4)s for 4n")
+            }
+            XCTAssertLessThan(ratios.count, 3, "\(s.name): \(ratios)")
         }
         let spoilersAndBraces = String(repeating: "{a|b ||", count: 50_000)
         XCTAssertLessThan(seconds { _ = CommentMarkup.escapingSpoilersAndRuby(spoilersAndBraces) }, 10, "50,000 × {a|b ||")
