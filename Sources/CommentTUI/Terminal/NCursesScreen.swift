@@ -89,9 +89,11 @@ public final class NCursesScreen: ScreenBackend {
     /// The colours the terminal has (0 without colour).
     public var colorCount: Int { hasColors ? Int(ctui_colors()) : 0 }
 
-    /// Tells ncurses the terminal's new size.
+    /// Tells ncurses the terminal's new size, clamped as `TerminalDevice.clamped` says (ncurses
+    /// keeps sizes in a `short`: a larger one would crash it).
     public func resize(columns: Int, rows: Int) {
-        resizeterm(Int32(rows), Int32(columns))
+        let size = TerminalDevice.clamped(columns: columns, rows: rows)
+        resizeterm(Int32(size.rows), Int32(size.columns))
     }
 
     public func present(_ frame: Frame, full: Bool) {
