@@ -1,0 +1,104 @@
+import Foundation
+import XCTest
+@testable import CommentTUI
+@testable import ThreadModel
+
+/// The verbs print what a thread holds (names, titles, bodies, ids) without a bidi control or
+/// any other control or invisible format character raw (issue 36): `export` and
+/// `import-github` write them as JSON `\u` escapes, which read back as the same text; messages
+/// show them as `\u{…}`; `render` shows the client's placeholders.
+final class HostileNamesVerbTests: XCTestCase {
+    /// Bidi overrides, embeddings, isolates and marks, the Arabic letter mark, DEL, C1, a line
+    /// separator, a zero-width space, a byte order mark, and a tag spelling "hi" outside a flag.
+    private let hostile = "\u{202E}evil\u{202C} \u{202A}\u{202B}\u{202D}\u{2066}\u{2067}\u{2068}\u{2069}\u{200E}\u{200F}\u{061C}"
+        + "\u{7F}\u{85}\u{9B}31m\u{2028}\u{200B}\u{FEFF}x\u{E0068}\u{E0069}"
+    /// What must stay readable: an emoji family (joiners inside a cluster), a flag of England
+    /// (tags inside a cluster), Arabic, and Devanagari with a joiner inside a word.
+    private let readable = "👨‍👩‍👧 🏴󠁧󠁢󠁥󠁮󠁧󠁿 مرحبا क्‍ष"
+
+    private static func unsafeScalars(_ text: String) -> [String] {
+        var joinable = false
+        var found: [String] = []
+        for scalar in text.unicodeScalars {
+            let placeholder = scalar.value < 0x20 && scalar != "\n" ? scalar : VisibleControls.placeholder(for: scalar, hasBase: joinable)
+            if placeholder != nil { found.append("U+" + String(scalar.value, radix: 16, uppercase: true)) }
+            joinable = VisibleControls.joinState(joinable, after: placeholder ?? scalar)
+        }
+        return found
+    }
+
+    private func hostileThread() throws -> (path: String, thread: CommentThread) {
+        let path = try temporaryDirectory(self).appendingPathComponent("t.jsonl").path
+        let start = Date(timeIntervalSince1970: 1_744_884_000)
+        let records: [ThreadRecord] = [
+            .thread(ThreadHeader(id: "t\(hostile)", title: "Title \(hostile) \(readable)", author: "u1\(hostile)", created: start,
+                                 body: "Post \(hostile)")),
+            .user(User(id: "u1\(hostile)", handle: "ann", name: "Ann \(hostile) \(readable)")),
+            .comment(Comment(id: "c1\(hostile)", author: "u1\(hostile)", created: start, body: "Body \(hostile) \(readable)")),
+            // By nobody the file knows: `render` and `check` name the author in a message.
+            .comment(Comment(id: "c2", author: "u9\(hostile)", created: start, body: "orphan")),
+        ]
+        try ThreadFileWriter(path: path).create(records)
+        return (path, try ThreadFile.read(path: path).thread)
+    }
+
+    func testExportWritesNoControlOrInvisibleCharacterRawAndReadsBackTheSame() throws {
+        let (path, thread) = try hostileThread()
+        XCTAssertFalse(Self.unsafeScalars(try String(contentsOfFile: path, encoding: .utf8)).isEmpty, "the file itself holds them")
+        let run = VerbRun(.export, [path])
+        XCTAssertEqual(run.status, 0, run.error)
+        XCTAssertEqual(Self.unsafeScalars(run.text), [], run.text)
+        XCTAssertTrue(run.text.contains(#"\u202e"#), "escaped, not dropped")
+        XCTAssertTrue(run.text.contains(#"\udb40\udc68"#), "a tag outside a cluster as its UTF-16 pair")
+        XCTAssertTrue(run.text.contains(readable), "joiners and tags inside clusters stay as they are")
+        let back = ThreadFileReader().read(run.output)
+        XCTAssertEqual(back.problems.count, 1, "the comment by nobody it knows, as in the file")
+        // JSON's escapes lose nothing.
+        XCTAssertEqual([back.thread.id, back.thread.title, back.thread.author, back.thread.body],
+                       [thread.id, thread.title, thread.author, thread.body])
+        XCTAssertEqual(back.thread.users, thread.users)
+        XCTAssertEqual(back.thread.comments, thread.comments)
+    }
+
+    func testImportGitHubWritesNoControlOrInvisibleCharacterRaw() throws {
+        let directory = try temporaryDirectory(self)
+        func json(_ text: String) -> String {
+            var out: [UInt8] = []
+            ThreadRecordEncoder.appendString(text, to: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+        let issue = #"{"number":1,"title":\#(json("Issue \(hostile)")),"body":\#(json("Post \(hostile)")),"user":{"login":"ann"},"created_at":"2020-01-01T00:00:00Z"}"#
+        let comments = #"[{"id":1,"body":\#(json("Body \(hostile) \(readable)")),"user":{"login":"bo"},"created_at":"2020-01-01T00:00:00Z","updated_at":"2020-01-01T00:00:00Z"}]"#
+        let issuePath = directory.appendingPathComponent("issue.json").path
+        let commentsPath = directory.appendingPathComponent("comments.json").path
+        try Data(issue.utf8).write(to: URL(fileURLWithPath: issuePath))
+        try Data(comments.utf8).write(to: URL(fileURLWithPath: commentsPath))
+        let run = VerbRun(.importGitHub, [issuePath, commentsPath])
+        XCTAssertEqual(run.status, 0, run.error)
+        XCTAssertEqual(Self.unsafeScalars(run.text), [], run.text)
+        let back = ThreadFileReader().read(run.output)
+        XCTAssertEqual(back.thread.title, "Issue \(hostile)")
+        XCTAssertEqual(back.thread.comments.first?.body, "Body \(hostile) \(readable)")
+    }
+
+    func testMessagesAndRenderShowNoControlOrInvisibleCharacterRaw() throws {
+        let (path, _) = try hostileThread()
+        let post = VerbRun(.post, [path, "--as", "bo", "--body", "hi"])
+        XCTAssertEqual(post.status, 1)
+        XCTAssertTrue(post.error.contains("no user 'bo'"), post.error)
+        let check = VerbRun(.check, [path + "\u{202E}\u{200B}"])
+        XCTAssertEqual(Self.unsafeScalars(check.error), [], check.error)
+        XCTAssertTrue(check.error.contains(#"\u{202E}\u{200B}"#), check.error)
+        let render = VerbRun(.render, [path, "--plain", "--width", "80"])
+        XCTAssertEqual(render.status, 1, "the comment by an unknown author is named")
+        XCTAssertTrue(render.error.contains(#"unknown user "u9\u{202E}evil"#), render.error)
+        XCTAssertEqual(Self.unsafeScalars(render.text), [], render.text)
+        XCTAssertEqual(Self.unsafeScalars(render.error), [], render.error)
+    }
+
+    func testEscapedMessageTextKeepsWhatReadsAndEscapesWhatHides() {
+        XCTAssertEqual(VisibleText.escape("a\u{200B}b\u{FEFF}c\u{E0068}"), #"a\u{200B}b\u{FEFF}c\u{E0068}"#)
+        XCTAssertEqual(VisibleText.escape("\u{202E}x\u{2066}"), #"\u{202E}x\u{2066}"#)
+        XCTAssertEqual(VisibleText.escape(readable), readable)
+    }
+}
