@@ -96,6 +96,20 @@ final class HostileNamesVerbTests: XCTestCase {
         XCTAssertEqual(Self.unsafeScalars(render.error), [], render.error)
     }
 
+    func testInspectEscapesAMentionedUsersIdFromTheThreadFileInItsFormat() throws {
+        let (path, thread) = try hostileThread()
+        let id = try XCTUnwrap(thread.user(handle: "ann")?.id)
+        let html = VerbRun(.inspect, ["--thread", path, "hi @ann"])
+        XCTAssertEqual(html.status, 0, html.error)
+        XCTAssertEqual(Self.unsafeScalars(html.text), [], html.text)
+        XCTAssertTrue(html.text.contains(#"data-user="u1&#x202E;evil&#x202C; "#), html.text)
+        let json = VerbRun(.inspect, ["--format", "json", "--thread", path, "hi @ann"])
+        XCTAssertEqual(json.status, 0, json.error)
+        XCTAssertEqual(Self.unsafeScalars(json.text), [], json.text)
+        let runs = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.output)) as? [[String: Any]])
+        XCTAssertEqual(runs.compactMap { ($0["attributes"] as? [String: Any])?["mention"] as? String }, [id], "the same id, decoded")
+    }
+
     func testEscapedMessageTextKeepsWhatReadsAndEscapesWhatHides() {
         XCTAssertEqual(VisibleText.escape("a\u{200B}b\u{FEFF}c\u{E0068}"), #"a\u{200B}b\u{FEFF}c\u{E0068}"#)
         XCTAssertEqual(VisibleText.escape("\u{202E}x\u{2066}"), #"\u{202E}x\u{2066}"#)

@@ -22,4 +22,36 @@ enum VisibleText {
         }
         return out
     }
+
+    /// How `escapingInvisibles` writes a character: as the format's own escape, which readers
+    /// of that format decode to the same text.
+    enum Markup { case json, html }
+
+    /// JSON or HTML text with the characters the client shows as placeholders from DEL up
+    /// (C0 controls are the encoder's: JSON escapes them itself) written as `\uXXXX` (UTF-16
+    /// units) or `&#xXXXX;`. Such characters occur only inside JSON strings, and HTML takes a
+    /// character reference in text and attribute values alike, so the data means the same.
+    static func escapingInvisibles(in text: String, as markup: Markup) -> String {
+        guard text.utf8.contains(where: { $0 >= 0x7F }) else { return text }
+        var out = ""
+        var joinable = false
+        for scalar in text.unicodeScalars {
+            let placeholder = scalar.value < 0x7F ? nil : VisibleControls.placeholder(for: scalar, hasBase: joinable)
+            joinable = VisibleControls.joinState(joinable, after: placeholder ?? scalar)
+            guard placeholder != nil else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            switch markup {
+            case .json:
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+            case .html:
+                out += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+            }
+        }
+        return out
+    }
 }
