@@ -6,7 +6,7 @@
 /// so one line is read in the usual case, and the whole file only when that line is another.
 enum ThreadRecordPresence {
     /// Bytes read at a time while looking for the first line's end.
-    static let firstChunk = 64 << 10
+    static let firstChunk = 4 << 10
 
     /// Whether `file` (open and locked) holds a thread record on a complete line.
     static func check(_ file: FileDescriptor) throws -> Bool {
