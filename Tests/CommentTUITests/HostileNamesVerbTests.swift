@@ -8,21 +8,28 @@ import XCTest
 /// `import-github` write them as JSON `\u` escapes, which read back as the same text; messages
 /// show them as `\u{…}`; `render` shows the client's placeholders.
 final class HostileNamesVerbTests: XCTestCase {
-    /// Bidi overrides, embeddings, isolates and marks, the Arabic letter mark, DEL, C1, a line
-    /// separator, a zero-width space, a byte order mark, and a tag spelling "hi" outside a flag.
+    /// Bidi overrides, embeddings, isolates and marks, the Arabic letter mark, an escape
+    /// sequence (C0), DEL, C1, a line separator, a zero-width space, a byte order mark, and a
+    /// tag spelling "hi" outside a flag, after a letter and after an emoji that is no flag.
     private let hostile = "\u{202E}evil\u{202C} \u{202A}\u{202B}\u{202D}\u{2066}\u{2067}\u{2068}\u{2069}\u{200E}\u{200F}\u{061C}"
-        + "\u{7F}\u{85}\u{9B}31m\u{2028}\u{200B}\u{FEFF}x\u{E0068}\u{E0069}"
+        + "\u{1B}[31m\u{7F}\u{85}\u{9B}31m\u{2028}\u{200B}\u{FEFF}x\u{E0068}\u{E0069}😀\u{E0068}\u{E0069}"
     /// What must stay readable: an emoji family (joiners inside a cluster), a flag of England
     /// (tags inside a cluster), Arabic, and Devanagari with a joiner inside a word.
     private let readable = "👨‍👩‍👧 🏴󠁧󠁢󠁥󠁮󠁧󠁿 مرحبا क्‍ष"
 
+    /// The scalars a terminal would obey or hide: controls but `\n`, what the client shows as a
+    /// placeholder, and tag characters anywhere but in a tag flag (U+1F3F4 and tags).
     private static func unsafeScalars(_ text: String) -> [String] {
         var joinable = false
+        var inTagFlag = false
         var found: [String] = []
         for scalar in text.unicodeScalars {
-            let placeholder = scalar.value < 0x20 && scalar != "\n" ? scalar : VisibleControls.placeholder(for: scalar, hasBase: joinable)
-            if placeholder != nil { found.append("U+" + String(scalar.value, radix: 16, uppercase: true)) }
-            joinable = VisibleControls.joinState(joinable, after: placeholder ?? scalar)
+            let isTag = (0xE0020...0xE007F).contains(scalar.value)
+            let unsafe = isTag ? !inTagFlag
+                : scalar.value < 0x20 && scalar != "\n" || VisibleControls.placeholder(for: scalar, hasBase: joinable) != nil
+            if unsafe { found.append("U+" + String(scalar.value, radix: 16, uppercase: true)) }
+            inTagFlag = scalar.value == 0x1F3F4 || inTagFlag && isTag && scalar.value != 0xE007F
+            joinable = VisibleControls.joinState(joinable, after: unsafe ? "\u{FFFD}" : scalar)
         }
         return found
     }
@@ -103,6 +110,8 @@ final class HostileNamesVerbTests: XCTestCase {
         XCTAssertEqual(html.status, 0, html.error)
         XCTAssertEqual(Self.unsafeScalars(html.text), [], html.text)
         XCTAssertTrue(html.text.contains(#"data-user="u1&#x202E;evil&#x202C; "#), html.text)
+        // HTML reads `&#x1B;` as ESC again, but `&#x85;` as "…" (Windows-1252): C1 is U+FFFD.
+        XCTAssertTrue(html.text.contains("&#x1B;[31m&#x7F;&#xFFFD;&#xFFFD;31m"), html.text)
         let json = VerbRun(.inspect, ["--format", "json", "--thread", path, "hi @ann"])
         XCTAssertEqual(json.status, 0, json.error)
         XCTAssertEqual(Self.unsafeScalars(json.text), [], json.text)
@@ -114,5 +123,13 @@ final class HostileNamesVerbTests: XCTestCase {
         XCTAssertEqual(VisibleText.escape("a\u{200B}b\u{FEFF}c\u{E0068}"), #"a\u{200B}b\u{FEFF}c\u{E0068}"#)
         XCTAssertEqual(VisibleText.escape("\u{202E}x\u{2066}"), #"\u{202E}x\u{2066}"#)
         XCTAssertEqual(VisibleText.escape(readable), readable)
+        XCTAssertEqual(VisibleText.escape("😀\u{E0068}\u{E0069}"), #"😀\u{E0068}\u{E0069}"#, "tags after an emoji that is no flag")
+    }
+
+    func testInspectHTMLWritesControlsAsReferencesThatReadBackAsTheyAre() {
+        XCTAssertEqual(VisibleText.escapingInvisibles(in: "a\u{0}\u{1B}\r\u{7F}\u{85}\u{9F}\u{A0}\n\tb", as: .html),
+                       "a&#xFFFD;&#x1B;&#xD;&#x7F;&#xFFFD;&#xFFFD;\u{A0}\n\tb")
+        // JSON escapes C0 itself (the encoder's `\u001b`); only what it leaves is escaped here.
+        XCTAssertEqual(VisibleText.escapingInvisibles(in: "\u{7F}\u{85}\u{202E}", as: .json), #"\u007f\u0085\u202e"#)
     }
 }

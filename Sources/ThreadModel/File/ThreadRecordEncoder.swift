@@ -63,9 +63,9 @@ public struct ThreadRecordEncoder: Sendable {
     /// A JSON string literal: quotes, backslashes and C0 controls escaped; everything else as
     /// UTF-8, or with `escapingInvisibles` as `\u` escapes where the client would show a
     /// placeholder (`VisibleControls`: DEL, C1, bidi controls and isolates, line separators,
-    /// invisible format characters, joiners and tags outside a cluster they build). JSON's
-    /// escapes lose nothing (every reader decodes the same string), so data meant for
-    /// programs can still be printed on a terminal without reordering or hiding text there.
+    /// invisible format characters, joiners outside a cluster they build, tags outside a tag
+    /// flag). JSON's escapes lose nothing (every reader decodes the same string), so data
+    /// meant for programs can still be printed on a terminal without reordering or hiding text.
     public static func appendString(_ string: String, to out: inout [UInt8], escapingInvisibles: Bool = false) {
         if escapingInvisibles, string.utf8.contains(where: { $0 >= 0x7F }) {
             return appendEscapingInvisibles(string, to: &out)
@@ -95,17 +95,18 @@ public struct ThreadRecordEncoder: Sendable {
     /// `appendString` for text with non-ASCII scalars, escaping the invisible ones.
     private static func appendEscapingInvisibles(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var joinable = false
+        var context = VisibleControls.Context()
         for scalar in string.unicodeScalars {
-            let placeholder = scalar.value < 0x7F ? nil : VisibleControls.placeholder(for: scalar, hasBase: joinable)
-            joinable = VisibleControls.joinState(joinable, after: placeholder ?? scalar)
+            let placeholder = scalar.value < 0x7F ? nil : VisibleControls.placeholder(for: scalar, in: context)
+            context = context.after(placeholder ?? scalar)
             if placeholder != nil {
-                for unit in String(scalar).utf16 {
-                    out.append(contentsOf: Array(#"\u"#.utf8))
+                UTF16.encode(scalar) { unit in
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(UInt8(ascii: "u"))
                     for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int(unit >> UInt16(shift)) & 0xF]) }
                 }
             } else {
-                for byte in String(scalar).utf8 { appendByte(byte, to: &out) }
+                UTF8.encode(scalar) { appendByte($0, to: &out) }
             }
         }
         out.append(UInt8(ascii: "\""))
