@@ -47,6 +47,29 @@ final class NoThreadRecordTests: XCTestCase {
         try assertRefused(user + "\n", "users only")
     }
 
+    /// Readers skip a line over `ThreadFileLimits.lineBytes`: a thread record that long is none,
+    /// also on the first line, so the writer refuses the file as readers would find no thread.
+    func testAThreadRecordOverTheLineLimitIsNone() throws {
+        let long = #"{"type":"thread","id":"t1","title":"Hello","author":"u1","created":"2025-04-17T10:00:00Z","body":""#
+            + String(repeating: "x", count: 9 << 20) + #""}"#
+        XCTAssertEqual(ThreadFileReader().read(Array((long + "\n").utf8)).thread.id, "", "readers find no thread")
+        try assertRefused(long + "\n", "a 9 MiB thread record first")
+        try assertRefused(long + "\n" + user + "\n", "a 9 MiB thread record, then a user")
+    }
+
+    /// A thread record on a later line ends the look: what follows it is not read (a post
+    /// under the lock costs the record's offset, not the file's length).
+    func testTheLookForALaterThreadRecordStopsThere() throws {
+        let rest = String(repeating: #"{"type":"user","id":"u2","handle":"bo","name":"Bo"}"# + "\n", count: 40_000)
+        let path = try file(user + "\n" + header + "\n" + rest)
+        let file = try FileDescriptor.openForReading(path)
+        defer { file.close() }
+        XCTAssertTrue(try ThreadRecordPresence.check(file))
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        XCTAssertGreaterThan(size, 1 << 20)
+        XCTAssertLessThanOrEqual(try file.position(), 256 << 10, "read up to the record's chunk, not the \(size) bytes")
+    }
+
     func testAThreadRecordOnALaterLineStillCounts() throws {
         let path = try file(user + "\n" + header + "\n")
         try ThreadFileWriter(path: path).append(.comment(comment))
