@@ -6,7 +6,9 @@ import CommentTUITestSupport
 
 /// Mouse reports far past the screen (a terminal larger than the client's largest screen,
 /// `TerminalDevice.maxRows`, or one that lies): the decoder clamps each number, and the app takes
-/// them as places off the screen, never as sizes or indexes (issue 36).
+/// them as places off the screen, never as sizes or indexes (issue 36). A regression guard: it
+/// passed before issue 36's clamps too (the crash there was the terminal's size,
+/// `HugeTerminalSizeTests`); it keeps huge coordinates from becoming sizes later.
 final class HugeTerminalNumberTests: XCTestCase {
     func testHugeMouseCoordinatesChangeNothingOnScreenAndCrashNothing() {
         let pilot = ThreadFixture.numbered(30).pilot(columns: 40, rows: 12)

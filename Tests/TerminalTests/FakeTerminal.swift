@@ -130,7 +130,9 @@ extension FakeTerminal {
     /// Runs the built client on this terminal (`columns`x`rows`, as TIOCGWINSZ reports it) with
     /// a fresh home, on a thread file of `comments`; returns the process (stop it with
     /// `terminate()`) and the home, to remove.
-    func startClient(rows: Int = 24, columns: Int = 80, comments: [String]) throws -> (client: Process, home: String) {
+    /// `environment` adds to (or replaces in) the client's small fixed environment.
+    func startClient(rows: Int = 24, columns: Int = 80, comments: [String],
+                     environment: [String: String] = [:]) throws -> (client: Process, home: String) {
         let home = NSTemporaryDirectory() + "fake-terminal-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let path = home + "/thread.jsonl"
@@ -148,6 +150,7 @@ extension FakeTerminal {
         client.executableURL = URL(fileURLWithPath: TmuxSession.clientPath)
         client.arguments = [path, "--as", "ann"]
         client.environment = ["HOME": home, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+            .merging(environment) { $1 }
         let handle = FileHandle(fileDescriptor: slave.rawValue, closeOnDealloc: false)
         client.standardInput = handle
         client.standardOutput = handle

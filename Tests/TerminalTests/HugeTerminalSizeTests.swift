@@ -49,6 +49,24 @@ final class HugeTerminalSizeTests: XCTestCase {
         XCTAssertTrue(addresses.contains { $0.row >= TerminalDevice.maxRows - 1 }, "the composer and status bar at the clamped screen's foot")
     }
 
+    /// `$LINES` and `$COLUMNS` size ncurses before the terminal is asked, unless the client
+    /// tells it not to read them: 65,535 there is ignored, and the screen is the pty's 80 x 24.
+    func testLinesAndColumnsOf65535InTheEnvironmentAreIgnored() throws {
+        let terminal = try FakeTerminal(answers: false) { _ in 1 }
+        let (client, home) = try terminal.startClient(comments: ["the newest comment"],
+                                                      environment: ["LINES": "\(largest)", "COLUMNS": "\(largest)"])
+        defer { terminal.stop(client, home: home) }
+        try Waiting.until("the first frame, status bar included", state: { String(terminal.output.suffix(2000)).debugDescription }) {
+            terminal.output.contains("the newest comment") && terminal.output.contains("@ann · thread.jsonl") || !client.isRunning
+        }
+        try terminal.waitUntilQuiet(for: 1)
+        XCTAssertTrue(client.isRunning, "the client is still running: \(String(terminal.output.suffix(3000)))")
+        let addresses = cursorAddresses(screenOutput(terminal))
+        let lowest = try XCTUnwrap(addresses.map(\.row).max())
+        XCTAssertTrue((22...24).contains(lowest), "drawn to the foot of the pty's 24 rows, not past them: \(lowest)")
+        XCTAssertLessThanOrEqual(addresses.map(\.column).max() ?? 0, 80)
+    }
+
     func testAResizeTo65535RowsWhileRunningDrawsAClampedScreen() throws {
         let terminal = try FakeTerminal(answers: false) { _ in 1 }
         let (client, home) = try terminal.startClient(comments: ["the newest comment"])

@@ -15,15 +15,15 @@ public enum TerminalDevice {
     /// 7680-pixel screen in a 6-pixel font is 1,280 columns; past 1,000 text is unreadable.
     public static let maxColumns = 1000
     /// The tallest: a 4,320-pixel screen in an 8-pixel font is 540 rows.
+    public static let maxRows = 1000
+
+    /// A size as the client uses it: each side from 1 to its maximum.
     ///
     /// Any terminal (or pty) may report up to 65,535 x 65,535; ncurses keeps sizes in a `short`
     /// (65,535 rows crashed it) and the client's cell buffers grow with columns x rows, so a size
     /// is clamped before it sizes anything: at most 1,000 x 1,000 cells (a million; the client
     /// peaked at 181 MB there, against 35 MB at 80 x 24), drawn from the top left of a larger
     /// terminal.
-    public static let maxRows = 1000
-
-    /// A size as the client uses it: each side from 1 to its maximum.
     public static func clamped(columns: Int, rows: Int) -> (columns: Int, rows: Int) {
         (min(max(columns, 1), maxColumns), min(max(rows, 1), maxRows))
     }
