@@ -120,8 +120,12 @@ final class ThreadFileSourceTests: XCTestCase {
         XCTAssertEqual(source.openedComments.commentCount, 0)
         XCTAssertEqual(source.thread.title, "", "no header left")
 
-        // The next post is followed from the file's new end: the cut line is torn, the post read.
-        try ThreadFileWriter(path: path).append(.comment(comment("late")))
+        // The next post (by a program of its own: the writer refuses a file without its thread
+        // record) is followed from the file's new end: the cut line is torn, the post read.
+        let appender = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try appender.seekToEnd()
+        try appender.write(contentsOf: [0x0A] + ThreadRecordEncoder().encode(.comment(comment("late"))))
+        try appender.close()
         let updates = try waitForUpdates(source)
         XCTAssertEqual(updates.first, "comments late")
         XCTAssertTrue(updates.dropFirst().allSatisfy { $0.hasPrefix("problem t.jsonl line 1: torn line") }, "\(updates)")

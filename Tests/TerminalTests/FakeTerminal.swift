@@ -127,9 +127,12 @@ final class FakeTerminal: @unchecked Sendable {
 }
 
 extension FakeTerminal {
-    /// Runs the built client on this terminal (`rows`x80) with a fresh home, on a thread file of
-    /// `comments`; returns the process (stop it with `terminate()`) and the home, to remove.
-    func startClient(rows: Int = 24, comments: [String]) throws -> (client: Process, home: String) {
+    /// Runs the built client on this terminal (`columns`x`rows`, as TIOCGWINSZ reports it) with
+    /// a fresh home, on a thread file of `comments`; returns the process (stop it with
+    /// `terminate()`) and the home, to remove.
+    /// `environment` adds to (or replaces in) the client's small fixed environment.
+    func startClient(rows: Int = 24, columns: Int = 80, comments: [String],
+                     environment: [String: String] = [:]) throws -> (client: Process, home: String) {
         let home = NSTemporaryDirectory() + "fake-terminal-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let path = home + "/thread.jsonl"
@@ -142,12 +145,12 @@ extension FakeTerminal {
             records.append(.comment(Comment(id: "c\(n)", author: "u1", created: start.addingTimeInterval(Double(n)), body: body)))
         }
         try Data(records.flatMap { ThreadRecordEncoder().encode($0) }).write(to: URL(fileURLWithPath: path))
-        var size = winsize(ws_row: UInt16(rows), ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
-        _ = ioctl(slave.rawValue, UInt(TIOCSWINSZ), &size)
+        setSize(columns: columns, rows: rows)
         let client = Process()
         client.executableURL = URL(fileURLWithPath: TmuxSession.clientPath)
         client.arguments = [path, "--as", "ann"]
         client.environment = ["HOME": home, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+            .merging(environment) { $1 }
         let handle = FileHandle(fileDescriptor: slave.rawValue, closeOnDealloc: false)
         client.standardInput = handle
         client.standardOutput = handle
@@ -158,6 +161,12 @@ extension FakeTerminal {
 }
 
 extension FakeTerminal {
+    /// Sets the size the terminal reports (TIOCSWINSZ), up to 65,535 each way as a pty allows.
+    func setSize(columns: Int, rows: Int) {
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(slave.rawValue, UInt(TIOCSWINSZ), &size)
+    }
+
     /// Waits until nothing has been written for `quiet` seconds (within 10 s); fails the test
     /// if the output never rests.
     func waitUntilQuiet(for quiet: Double = 0.2, file: StaticString = #filePath, line: UInt = #line) throws {

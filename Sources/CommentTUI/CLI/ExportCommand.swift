@@ -26,7 +26,9 @@ enum ExportCommand {
                 throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
             }
         }
-        let encoder = ThreadRecordEncoder()
+        // Printed, often on a terminal: names, titles and bodies must not reorder or hide text
+        // there. JSON's escapes lose nothing, so the file reads back the same.
+        let encoder = ThreadRecordEncoder(escapesInvisibles: true)
         try context.writeOutput(ThreadRecord.records(of: thread).flatMap(encoder.encode))
         return 0
     }

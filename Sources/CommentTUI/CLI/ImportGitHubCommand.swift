@@ -28,7 +28,9 @@ enum ImportGitHubCommand {
         var importer = GitHubImporter()
         let records = try importer.records(issue: issue, comments: comments, issuePath: paths[0], commentsPath: paths[1])
         var bytes: [UInt8] = []
-        let encoder = ThreadRecordEncoder()
+        // Printed, often on a terminal: names, titles and bodies must not reorder or hide text
+        // there. JSON's escapes lose nothing, so the file reads back the same.
+        let encoder = ThreadRecordEncoder(escapesInvisibles: true)
         for record in records { encoder.append(record, to: &bytes) }
         try context.writeOutput(bytes)
         return 0

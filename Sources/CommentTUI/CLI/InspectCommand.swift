@@ -42,9 +42,11 @@ enum InspectCommand {
             body = parsed.positionals.joined(separator: " ")
         }
         let document = MarkupDocument(parsing: body, handles: { handles[$0.lowercased()] })
+        // The text is made visible by the parser; a mention's user id comes from the thread
+        // file as it is, and is escaped here in the format's own way.
         let output = format == "html"
-            ? HTMLRenderer.render(document)
-            : RunsJSON.encode(CommentMarkup.attributedString(for: document)) + "\n"
+            ? VisibleText.escapingInvisibles(in: HTMLRenderer.render(document), as: .html)
+            : VisibleText.escapingInvisibles(in: RunsJSON.encode(CommentMarkup.attributedString(for: document)), as: .json) + "\n"
         try context.writeOutput(Array(output.utf8))
         return 0
     }

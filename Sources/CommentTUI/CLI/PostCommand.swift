@@ -60,6 +60,9 @@ enum PostCommand {
             }
         } catch let error as SystemError {
             throw CommandFailure("cannot post to \(VisibleText.escape(error.description))")
+        } catch is NoThreadRecord {
+            throw CommandFailure("cannot post to \(shownPath): it has no thread record (it is empty, cut short or not a thread file); "
+                                 + "nothing was posted")
         }
         try context.print(commentID)
         return 0

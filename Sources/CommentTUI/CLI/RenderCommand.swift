@@ -24,8 +24,9 @@ enum RenderCommand {
         if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
         let path = try parsed.positionals(["FILE"], usage: usage)[0]
         let widthText = parsed.value("--width") ?? context.environment["COLUMNS"] ?? "80"
-        guard let width = Int(widthText), width >= 20, width <= 1000 else {
-            throw CommandFailure.usage("--width must be a number from 20 to 1000, not '\(VisibleText.escape(widthText))'", usage)
+        let widest = TerminalDevice.maxColumns
+        guard let width = Int(widthText), width >= 20, width <= widest else {
+            throw CommandFailure.usage("--width must be a number from 20 to \(widest), not '\(VisibleText.escape(widthText))'", usage)
         }
         var now = context.now()
         if let text = parsed.value("--now") {

@@ -30,7 +30,7 @@ enum RoomVerbs {
             let room = try client.createRoom(name: title, isPublic: alias != nil, alias: alias)
             // A server may switch encryption on in every new room: then the post would be plaintext there.
             if try client.stateContent(room: room, type: "m.room.encryption") != nil {
-                try context.print(room)
+                try context.print(VisibleText.escape(room))
                 throw CommandFailure("the homeserver made \(VisibleText.escape(room)) end-to-end encrypted, and comment-tui cannot encrypt yet: "
                                      + "the room is kept, nothing was posted in it")
             }
@@ -39,7 +39,7 @@ enum RoomVerbs {
                 let post = try client.send(room: room, transactionID: ThreadFileWriter.newCommentID(), content: content)
                 try client.setState(room: room, type: "m.room.pinned_events", content: ["pinned": [.string(post)]])
             }
-            try context.print(room)
+            try context.print(VisibleText.escape(room))
         } catch let error as MatrixError {
             throw CommandFailure(error.message)
         }
@@ -49,7 +49,7 @@ enum RoomVerbs {
     static func post(_ address: MatrixRoomAddress, body: String, as userID: String?, context: CommandContext) throws {
         let source = try RoomOpener.open(address, as: userID, context: context, follows: false)
         do {
-            try context.print(try source.post(body, transactionID: ThreadFileWriter.newCommentID()))
+            try context.print(VisibleText.escape(try source.post(body, transactionID: ThreadFileWriter.newCommentID())))
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
         }

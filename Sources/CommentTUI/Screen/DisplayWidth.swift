@@ -67,6 +67,11 @@ public enum DisplayWidth {
             return
         }
         let scalars = Array(character.unicodeScalars)
+        if hasStrayTags(scalars) {
+            // Tags spelling hidden text are shown as placeholders, as in the parsed text.
+            appendScalars(scalars, to: &out)
+            return
+        }
         if policy.drawsSomeWhole, character.utf8.count <= GraphemePolicy.maximumBytes,
            let shape = ClusterShape(scalars), policy.drawsWhole(shape) {
             // The terminal draws it whole, two columns wide (the backend writes it past ncurses).
@@ -159,6 +164,18 @@ public enum DisplayWidth {
         default:
             return nil
         }
+    }
+
+    /// Whether tag characters stand outside a tag flag (U+1F3F4 and tags), where they spell
+    /// hidden text (`VisibleControls`).
+    private static func hasStrayTags(_ scalars: [Unicode.Scalar]) -> Bool {
+        guard scalars.contains(where: { (0xE0020...0xE007F).contains($0.value) }) else { return false }
+        var context = VisibleControls.Context()
+        for scalar in scalars {
+            if (0xE0020...0xE007F).contains(scalar.value), VisibleControls.placeholder(for: scalar, in: context) != nil { return true }
+            context = context.after(scalar)
+        }
+        return false
     }
 
     static func isRegionalIndicator(_ s: Unicode.Scalar) -> Bool { (0x1F1E6...0x1F1FF).contains(s.value) }

@@ -3,11 +3,29 @@ import ThreadModel
 
 /// The controlling terminal's settings and size, outside of ncurses.
 public enum TerminalDevice {
-    /// The terminal's size in columns and rows, if the descriptor is a terminal.
+    /// The terminal's size in columns and rows, if the descriptor is a terminal, within
+    /// `maxColumns` x `maxRows` (`clamped`).
     public static func size(of fd: FileDescriptor = .standardOutput) -> (columns: Int, rows: Int)? {
         var ws = winsize()
         guard ioctl(fd.rawValue, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return nil }
-        return (Int(ws.ws_col), Int(ws.ws_row))
+        return clamped(columns: Int(ws.ws_col), rows: Int(ws.ws_row))
+    }
+
+    /// The widest terminal the client draws on: `render --width` goes no wider either. A
+    /// 7680-pixel screen in a 6-pixel font is 1,280 columns; past 1,000 text is unreadable.
+    public static let maxColumns = 1000
+    /// The tallest: a 4,320-pixel screen in an 8-pixel font is 540 rows.
+    public static let maxRows = 1000
+
+    /// A size as the client uses it: each side from 1 to its maximum.
+    ///
+    /// Any terminal (or pty) may report up to 65,535 x 65,535; ncurses keeps sizes in a `short`
+    /// (65,535 rows crashed it) and the client's cell buffers grow with columns x rows, so a size
+    /// is clamped before it sizes anything: at most 1,000 x 1,000 cells (a million; the client
+    /// peaked at 181 MB there, against 35 MB at 80 x 24), drawn from the top left of a larger
+    /// terminal.
+    public static func clamped(columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+        (min(max(columns, 1), maxColumns), min(max(rows, 1), maxRows))
     }
 
     /// The terminal's line settings, to restore after a crash.

@@ -1,6 +1,44 @@
 import CNCursesW
 
 extension NCursesScreen {
+    /// Whether ncurses would give a cell another width than the terminal draws it with: a
+    /// cluster the grapheme policy keeps whole (a family, a flag, `❤️`, a new emoji).
+    static func ncursesMismeasures(_ cell: Cell) -> Bool {
+        guard cell.width == 2 else { return false }
+        var first = true
+        var mismeasured = false
+        cell.forEachScalar { scalar in
+            if first {
+                first = false
+                mismeasured = DisplayWidth.libcWidth(scalar) != 2
+            } else if DisplayWidth.libcWidth(scalar) != 0 || scalar.value == 0x200D {
+                mismeasured = true
+            }
+        }
+        return mismeasured
+    }
+
+    /// The clusters ncurses holds placeholders for, in the rows it may have touched, then the
+    /// cursor back where ncurses believes it is. ncurses leaves the terminal in normal
+    /// attributes after an update, and so do these bytes.
+    func wholeClusters(of buffer: CellBuffer, rows: Set<Int>, returningCursor: Bool) -> String {
+        // With every kind substituted, ncurses and the terminal agree on every cell.
+        guard DisplayWidth.policy.drawsSomeWhole else { return "" }
+        var out = ""
+        for row in rows.sorted() where row < buffer.rows {
+            for column in 0..<buffer.columns {
+                let cell = buffer[column, row]
+                guard Self.ncursesMismeasures(cell) else { continue }
+                out += "\u{1B}[\(row + 1);\(column + 1)H" + sgrAsNcursesDraws(column: column, row: row, cell.style) + cell.text + "\u{1B}[0m"
+                out += cellsAfterJoiner(of: buffer, column: column, row: row)
+            }
+        }
+        guard !out.isEmpty, returningCursor else { return out }
+        var y: Int32 = 0, x: Int32 = 0
+        ctui_physical_cursor(&y, &x)
+        return out + "\u{1B}[\(y + 1);\(x + 1)H"
+    }
+
     /// The bytes that write the two columns after a whole cluster with a joiner again, in place
     /// (empty for a cluster without one, or where another whole cluster follows: its own bytes
     /// do it). tmux 3.3a keeps "the last character was a joiner" only within one read of the

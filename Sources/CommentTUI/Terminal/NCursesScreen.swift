@@ -38,6 +38,9 @@ public final class NCursesScreen: ScreenBackend {
     public init(terminalType: String?, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, enableModes: Bool,
                 beforeScreen: String = "", usesColor: Bool = true) throws {
         let stage = try FrameStage()
+        // The client sizes the screen from the terminal (`resize` below; ncurses writes to a
+        // file and cannot ask): $LINES and $COLUMNS are not read, 65,535 there failed newterm.
+        use_env(false)
         let created: OpaquePointer? = terminalType.map { newterm($0, stage.stream, input) } ?? newterm(nil, stage.stream, input)
         guard let created else {
             stage.close()
@@ -84,14 +87,17 @@ public final class NCursesScreen: ScreenBackend {
         expected.allSatisfy { name, value in ctui_string_capability(name).map { String(cString: $0) } == value }
     }
 
-    public var size: (columns: Int, rows: Int) { (Int(ctui_cols()), Int(ctui_lines())) }
+    /// The screen's size, within the client's largest (`TerminalDevice.clamped`).
+    public var size: (columns: Int, rows: Int) { TerminalDevice.clamped(columns: Int(ctui_cols()), rows: Int(ctui_lines())) }
 
     /// The colours the terminal has (0 without colour).
     public var colorCount: Int { hasColors ? Int(ctui_colors()) : 0 }
 
-    /// Tells ncurses the terminal's new size.
+    /// Tells ncurses the terminal's new size, clamped as `TerminalDevice.clamped` says (ncurses
+    /// keeps sizes in a `short`: a larger one would crash it).
     public func resize(columns: Int, rows: Int) {
-        resizeterm(Int32(rows), Int32(columns))
+        let size = TerminalDevice.clamped(columns: columns, rows: rows)
+        resizeterm(Int32(size.rows), Int32(size.columns))
     }
 
     public func present(_ frame: Frame, full: Bool) {
@@ -240,43 +246,6 @@ public final class NCursesScreen: ScreenBackend {
     /// two columns wide to the C library as the cluster is to the terminal.
     static let placeholder: UInt32 = 0x3000
 
-    /// Whether ncurses would give a cell another width than the terminal draws it with: a
-    /// cluster the grapheme policy keeps whole (a family, a flag, `❤️`, a new emoji).
-    static func ncursesMismeasures(_ cell: Cell) -> Bool {
-        guard cell.width == 2 else { return false }
-        var first = true
-        var mismeasured = false
-        cell.forEachScalar { scalar in
-            if first {
-                first = false
-                mismeasured = DisplayWidth.libcWidth(scalar) != 2
-            } else if DisplayWidth.libcWidth(scalar) != 0 || scalar.value == 0x200D {
-                mismeasured = true
-            }
-        }
-        return mismeasured
-    }
-
-    /// The clusters ncurses holds placeholders for, in the rows it may have touched, then the
-    /// cursor back where ncurses believes it is. ncurses leaves the terminal in normal
-    /// attributes after an update, and so do these bytes.
-    private func wholeClusters(of buffer: CellBuffer, rows: Set<Int>, returningCursor: Bool) -> String {
-        // With every kind substituted, ncurses and the terminal agree on every cell.
-        guard DisplayWidth.policy.drawsSomeWhole else { return "" }
-        var out = ""
-        for row in rows.sorted() where row < buffer.rows {
-            for column in 0..<buffer.columns {
-                let cell = buffer[column, row]
-                guard Self.ncursesMismeasures(cell) else { continue }
-                out += "\u{1B}[\(row + 1);\(column + 1)H" + sgrAsNcursesDraws(column: column, row: row, cell.style) + cell.text + "\u{1B}[0m"
-                out += cellsAfterJoiner(of: buffer, column: column, row: row)
-            }
-        }
-        guard !out.isEmpty, returningCursor else { return out }
-        var y: Int32 = 0, x: Int32 = 0
-        ctui_physical_cursor(&y, &x)
-        return out + "\u{1B}[\(y + 1);\(x + 1)H"
-    }
     /// Whether any-motion tracking is on (it goes off with the other modes on suspend).
     private var reportsPointerMotion = false
     /// Whether frames are wrapped in synchronized updates: only once the terminal said it has them.

@@ -87,19 +87,19 @@ public struct ComposerFormatting: Hashable, Sendable {
     static func sanitizePlainText(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value >= 0x7F }) else { return text }
         var out = String.UnicodeScalarView()
-        var hasBase = false
+        var context = VisibleControls.Context()
         var afterCR = false
         for scalar in text.unicodeScalars {
             defer { afterCR = scalar == "\r" }
-            if scalar == "\r" { out.append("\n"); hasBase = false; continue }
+            if scalar == "\r" { out.append("\n"); context = .init(); continue }
             if scalar == "\n" {
                 if !afterCR { out.append("\n") }
-                hasBase = false
+                context = .init()
                 continue
             }
-            if VisibleControls.placeholder(for: scalar, hasBase: hasBase) != nil { continue }
+            if VisibleControls.placeholder(for: scalar, in: context) != nil { continue }
             out.append(scalar)
-            hasBase = VisibleControls.joinState(hasBase, after: scalar)
+            context = context.after(scalar)
         }
         return String(out)
     }

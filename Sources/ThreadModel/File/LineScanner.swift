@@ -27,6 +27,23 @@ struct LineScanner {
     /// reading `descriptor` from its position (the start) to its end.
     static func scan(_ descriptor: FileDescriptor, chunkSize: Int, lineLimit: Int = ThreadFileLimits.lineBytes,
                      _ body: (Line, Int) -> Void) throws -> End {
+        try lines(descriptor, chunkSize: chunkSize, lineLimit: lineLimit) { line, offset in
+            body(line, offset)
+            return false
+        }!
+    }
+
+    /// Whether a line makes `matches` true, reading as `scan` does up to that line's chunk and
+    /// no further.
+    static func contains(_ descriptor: FileDescriptor, chunkSize: Int, lineLimit: Int = ThreadFileLimits.lineBytes,
+                         where matches: (Line, Int) -> Bool) throws -> Bool {
+        try lines(descriptor, chunkSize: chunkSize, lineLimit: lineLimit, matches) == nil
+    }
+
+    /// Both `scan`s: `body` returns whether to stop.
+    @inline(__always)
+    private static func lines(_ descriptor: FileDescriptor, chunkSize: Int, lineLimit: Int,
+                              _ body: (Line, Int) -> Bool) throws -> End? {
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
         defer { buffer.deallocate() }
         var filled = 0              // bytes held in the buffer
@@ -58,14 +75,14 @@ struct LineScanner {
                     filled = 0
                     continue
                 }
-                body(.overlong(bufferStart + newline - start), start)
+                if body(.overlong(bufferStart + newline - start), start) { return nil }
                 overlongStart = nil
                 lineStart = newline + 1
             }
             while let newline = ByteSearch.firstNewline(in: bytes, from: lineStart, to: filled) {
                 let length = newline - lineStart
-                body(length > lineLimit ? .overlong(length) : .complete(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline])),
-                     bufferStart + lineStart)
+                if body(length > lineLimit ? .overlong(length) : .complete(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline])),
+                        bufferStart + lineStart) { return nil }
                 lineStart = newline + 1
             }
             // Keep the unfinished line at the front for the next read (the regions may overlap).

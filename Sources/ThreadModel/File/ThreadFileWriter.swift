@@ -6,7 +6,8 @@ import Foundation
 /// writer that died), writes each record with one `write()`, and `fsync`s before returning:
 /// a record counts as sent only once it is on disk. An append that fails part-way (a full
 /// disk) is cut back off under the lock, so it leaves no partial line; a record whose line would
-/// be over `ThreadFileLimits.lineBytes` is refused before anything is written.
+/// be over `ThreadFileLimits.lineBytes` is refused before anything is written, and so is an
+/// append to a file with no thread record (`NoThreadRecord`: cut to empty, or garbage).
 public struct ThreadFileWriter: Sendable {
     /// The thread file.
     public let path: String
@@ -54,7 +55,8 @@ public struct ThreadFileWriter: Sendable {
     @discardableResult
     public func append(usersKeptIn state: ThreadStateFiles?, after build: (ThreadFileUsers) throws -> [ThreadRecord]) throws -> Int {
         var bytesRead = 0
-        try withLockedFile { file in
+        // Checked before the users, so a file with none says that, not "no such user".
+        try withLockedFile(checksThreadRecordFirst: true) { file in
             let users = try ThreadFileUsers.read(file, keepingIn: state)
             bytesRead = users.bytesRead
             let records = try build(users)
@@ -65,13 +67,16 @@ public struct ThreadFileWriter: Sendable {
     }
 
     /// Opens and locks the file, asks what to append and whether the file lacks a final
-    /// newline, then writes one record per `write()` and `fsync`s.
-    private func withLockedFile(_ decide: (FileDescriptor) throws -> ([ThreadRecord], Bool)) throws {
+    /// newline, checks that the file has its thread record (before asking, with
+    /// `checksThreadRecordFirst`), then writes one record per `write()` and `fsync`s.
+    private func withLockedFile(checksThreadRecordFirst: Bool = false, _ decide: (FileDescriptor) throws -> ([ThreadRecord], Bool)) throws {
         let file = try lockedFile()
         defer { file.close() }
         defer { file.unlock() }
+        if checksThreadRecordFirst { try requireThreadRecord(file) }
         let (records, endsTorn) = try decide(file)
         guard !records.isEmpty else { return }
+        if !checksThreadRecordFirst { try requireThreadRecord(file) }
         var lines: [[UInt8]] = []
         for record in records {
             var line: [UInt8] = []
@@ -94,6 +99,11 @@ public struct ThreadFileWriter: Sendable {
             try? file.synchronize()
             throw error
         }
+    }
+
+    /// Throws `NoThreadRecord` unless the locked file holds its thread record.
+    private func requireThreadRecord(_ file: FileDescriptor) throws {
+        guard try ThreadRecordPresence.check(file) else { throw NoThreadRecord(path: path) }
     }
 
     /// How many times a file replaced while its lock was awaited is opened again.

@@ -4,7 +4,13 @@ import Foundation
 ///
 /// Written by hand because `JSONEncoder` does not keep key order stable between runs.
 public struct ThreadRecordEncoder: Sendable {
-    public init() {}
+    /// Whether controls, bidi and invisible format characters are written as `\u` escapes
+    /// (`appendString`): for a file printed where a person may read it (`export`).
+    public let escapesInvisibles: Bool
+
+    /// An encoder; `escapesInvisibles` for output a terminal may show (a thread file's own
+    /// lines keep such characters as UTF-8: readers decode both the same).
+    public init(escapesInvisibles: Bool = false) { self.escapesInvisibles = escapesInvisibles }
 
     /// A record as one line of UTF-8, ending in `\n`.
     public func encode(_ record: ThreadRecord) -> [UInt8] {
@@ -42,33 +48,65 @@ public struct ThreadRecordEncoder: Sendable {
 
     private func begin(_ type: String, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"type":"#.utf8)
-        Self.appendString(type, to: &out)
+        Self.appendString(type, to: &out, escapingInvisibles: escapesInvisibles)
     }
 
     private func field(_ key: String, _ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: ","))
-        Self.appendString(key, to: &out)
+        Self.appendString(key, to: &out, escapingInvisibles: escapesInvisibles)
         out.append(UInt8(ascii: ":"))
-        Self.appendString(value, to: &out)
+        Self.appendString(value, to: &out, escapingInvisibles: escapesInvisibles)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// A JSON string literal: quotes, backslashes and C0 controls escaped; everything else as UTF-8.
-    public static func appendString(_ string: String, to out: inout [UInt8]) {
+    /// A JSON string literal: quotes, backslashes and C0 controls escaped; everything else as
+    /// UTF-8, or with `escapingInvisibles` as `\u` escapes where the client would show a
+    /// placeholder (`VisibleControls`: DEL, C1, bidi controls and isolates, line separators,
+    /// invisible format characters, joiners outside a cluster they build, tags outside a tag
+    /// flag). JSON's escapes lose nothing (every reader decodes the same string), so data
+    /// meant for programs can still be printed on a terminal without reordering or hiding text.
+    public static func appendString(_ string: String, to out: inout [UInt8], escapingInvisibles: Bool = false) {
+        if escapingInvisibles, string.utf8.contains(where: { $0 >= 0x7F }) {
+            return appendEscapingInvisibles(string, to: &out)
+        }
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                out.append(contentsOf: Array(#"\u00"#.utf8))
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
-            default: out.append(byte)
+        for byte in string.utf8 { appendByte(byte, to: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// One byte of a string literal's UTF-8: quotes, backslashes and C0 controls escaped.
+    @inline(__always)
+    private static func appendByte(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x00..<0x20:
+            out.append(contentsOf: Array(#"\u00"#.utf8))
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0xF)])
+        default: out.append(byte)
+        }
+    }
+
+    /// `appendString` for text with non-ASCII scalars, escaping the invisible ones.
+    private static func appendEscapingInvisibles(_ string: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var context = VisibleControls.Context()
+        for scalar in string.unicodeScalars {
+            let placeholder = scalar.value < 0x7F ? nil : VisibleControls.placeholder(for: scalar, in: context)
+            context = context.after(placeholder ?? scalar)
+            if placeholder != nil {
+                UTF16.encode(scalar) { unit in
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(UInt8(ascii: "u"))
+                    for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int(unit >> UInt16(shift)) & 0xF]) }
+                }
+            } else {
+                UTF8.encode(scalar) { appendByte($0, to: &out) }
             }
         }
         out.append(UInt8(ascii: "\""))

@@ -4,21 +4,48 @@
 /// format characters → U+FFFD), applied to the attributed text itself so that nothing which
 /// could reorder or hide text reaches a view, a copy or an export. `\n` and `\t` stay: they are
 /// line breaks and tabs the layout handles. Joiners (ZWJ, ZWNJ) and tag characters stay only
-/// where they build something: after an emoji, or in a script that spells with joiners (Indic,
-/// Arabic, Persian…); after a Latin letter, say, a joiner only hides, and is shown as U+FFFD.
+/// where they build something: joiners after an emoji, or in a script that spells with joiners
+/// (Indic, Arabic, Persian…); tags only in a tag flag (U+1F3F4 and tags: England's flag). After
+/// a Latin letter, say, a joiner only hides, and tags after any other emoji spell hidden text:
+/// both are shown as U+FFFD.
 public enum VisibleControls {
     /// The text with every hostile scalar replaced; `afterBase` tells whether the text
     /// continues a character joiners may follow (for joiners at the start of a run).
     public static func sanitize(_ text: String, afterBase: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: { needsCheck($0) }) else { return text }
         var out = String.UnicodeScalarView()
-        var joinable = afterBase
+        var context = Context(joins: afterBase)
         for scalar in text.unicodeScalars {
-            let shown = placeholder(for: scalar, hasBase: joinable) ?? scalar
+            let shown = placeholder(for: scalar, in: context) ?? scalar
             out.append(shown)
-            joinable = joinState(joinable, after: shown)
+            context = context.after(shown)
         }
         return String(out)
+    }
+
+    /// What the scalars before one let it be, for a walk over text scalar by scalar.
+    public struct Context: Equatable, Sendable {
+        /// Whether joiners may follow (`joinState`).
+        public var joins: Bool
+        /// Whether tag characters may follow: the last base is U+1F3F4 (a black flag) and no
+        /// joiner or cancel tag came after it.
+        public var takesTags = false
+
+        /// The context at the start of text; `joins` for text that continues a base joiners
+        /// act on.
+        public init(joins: Bool = false) { self.joins = joins }
+
+        /// The context once `scalar` is shown (its placeholder, where it has one).
+        public func after(_ scalar: Unicode.Scalar) -> Context {
+            var next = Context(joins: joinState(joins, after: scalar))
+            if scalar.value == 0x1F3F4 {
+                next.takesTags = true
+            } else if extendsBase(scalar) {
+                // A joiner starts the next emoji's part, the cancel tag ends the tags.
+                next.takesTags = takesTags && scalar.value != 0x200C && scalar.value != 0x200D && scalar.value != 0xE007F
+            }
+            return next
+        }
     }
 
     /// Whether joiners may follow once `scalar` is shown, given whether they could before it:
@@ -71,17 +98,22 @@ public enum VisibleControls {
     }
 
     /// The stand-in for one scalar, or nil when it may be shown as it is; `hasBase` tells
-    /// whether a joiner here follows a character joiners act on (`joinState`).
+    /// whether a joiner here follows a character joiners act on (`joinState`). Tag characters
+    /// always get one here: `placeholder(for:in:)` knows where they make a flag.
     public static func placeholder(for scalar: Unicode.Scalar, hasBase: Bool) -> Unicode.Scalar? {
+        placeholder(for: scalar, in: Context(joins: hasBase))
+    }
+
+    /// The stand-in for one scalar, or nil when it may be shown as it is in `context`.
+    public static func placeholder(for scalar: Unicode.Scalar, in context: Context) -> Unicode.Scalar? {
         let v = scalar.value
         if v == 0x0A || v == 0x09 { return nil }
         if v < 0x20 { return Unicode.Scalar(0x2400 + v) }
         if v == 0x7F { return "\u{2421}" }
         if (0x80...0x9F).contains(v) { return "\u{FFFD}" }
         // Zero-width (non-)joiners and emoji tag characters only mean something inside a cluster.
-        if v == 0x200C || v == 0x200D || (0xE0020...0xE007F).contains(v) {
-            return hasBase ? nil : "\u{FFFD}"
-        }
+        if v == 0x200C || v == 0x200D { return context.joins ? nil : "\u{FFFD}" }
+        if (0xE0020...0xE007F).contains(v) { return context.takesTags ? nil : "\u{FFFD}" }
         switch scalar.properties.generalCategory {
         case .format, .lineSeparator, .paragraphSeparator, .surrogate:
             return "\u{FFFD}"
