@@ -52,8 +52,8 @@ final class HeaderlessThreadFileTests: XCTestCase {
         XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine.id] { true } else { false } }, "the append failed")
         XCTAssertTrue(app.message?.contains("\(file.path) has no thread record") == true, app.message ?? "")
         XCTAssertEqual(try size(file.path), 0, "never appended")
-        let outbox = CommentOutbox(path: try XCTUnwrap((app.source as? ThreadFileSource)?.outbox?.path))
-        XCTAssertEqual(outbox.unsent().map(\.txn), [mine.id], "kept in the outbox")
+        let outbox = CommentOutbox(files: try XCTUnwrap((app.source as? ThreadFileSource)?.stateFiles))
+        XCTAssertEqual(try outbox.unsent().map(\.txn), [mine.id], "kept in the outbox")
         app.keepUnsentInDraft()
         XCTAssertEqual(app.composer.draft.markdown, "after the cut", "and back in the draft at quit")
     }
