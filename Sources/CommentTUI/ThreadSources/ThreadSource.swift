@@ -192,12 +192,16 @@ public enum ConnectionState: Equatable, Sendable, CustomStringConvertible {
     case live
     /// Lost; the next attempt is in `retryIn` seconds.
     case offline(retryIn: Int)
+    /// A request for news is overdue: the server said nothing new in time, or its answer is
+    /// coming too slowly (it ends at its deadline, and the status then says offline).
+    case stalled
 
     public var description: String {
         switch self {
         case .connecting: "connecting"
         case .live: "live"
         case .offline(let seconds): "offline — retrying in \(seconds) s"
+        case .stalled: "stalled — the server is slow to answer"
         }
     }
 
@@ -207,6 +211,7 @@ public enum ConnectionState: Equatable, Sendable, CustomStringConvertible {
         case .connecting: "connecting"
         case .live: "live"
         case .offline: "offline"
+        case .stalled: "stalled"
         }
     }
 }

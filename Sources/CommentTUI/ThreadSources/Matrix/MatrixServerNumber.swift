@@ -21,9 +21,9 @@ enum MatrixServerNumber {
     /// sent one, else the body's `retry_after_ms`; nil when neither is a number. Clamped to
     /// `shortestRetryWait...longestRetryWait`.
     static func retryWait(header: String?, milliseconds: JSONValue?) -> Double? {
-        let fromHeader = header.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map { $0 }
+        let fromHeader = header.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         let fromBody = milliseconds.flatMap { value -> Double? in if case .number(let n) = value { n / 1000 } else { nil } }
-        guard let seconds = fromHeader ?? fromBody, !seconds.isNaN else { return nil }
+        guard let seconds = [fromHeader, fromBody].lazy.compactMap({ $0 }).first(where: { !$0.isNaN }) else { return nil }
         return min(max(seconds, shortestRetryWait), longestRetryWait)
     }
 

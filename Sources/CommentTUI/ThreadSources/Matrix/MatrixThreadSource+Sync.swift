@@ -29,7 +29,9 @@ extension MatrixThreadSource {
         while !stopped {
             let since = locked { nextBatch }
             do {
-                let answer = try client.sync(since: since, filter: filter, wait: wait)
+                let answer = try watchingForStall(wait: wait) {
+                    try client.sync(since: since, filter: filter, wait: wait, margin: syncDeadlineMargin)
+                }
                 delay = 1
                 wait = Self.pollSeconds
                 locked { heardFrom = Date() }
@@ -73,7 +75,8 @@ extension MatrixThreadSource {
     /// sync waiting out its backoff tries again now rather than up to 30 s later.
     func connectionProven() {
         let wasLive = locked { () -> Bool in
-            guard connection != .live else { return true }
+            // A stalled sync is not helped by a send going through: it says so until it ends.
+            guard connection != .live, connection != .stalled else { return true }
             retryNow = true
             return false
         }
