@@ -26,6 +26,8 @@ extension MatrixThreadSource {
         // The first sync after opening or a failure asks for no wait: `live` as soon as the server
         // answers, not when a long poll in a quiet room returns 30 s later.
         var wait = 0
+        // What a sync failing for a reason other than the network last said (once, not each retry).
+        var told: String?
         while !stopped {
             let since = locked { nextBatch }
             do {
@@ -33,6 +35,7 @@ extension MatrixThreadSource {
                     try client.sync(since: since, filter: filter, wait: wait, margin: syncDeadlineMargin)
                 }
                 delay = 1
+                told = nil
                 wait = Self.pollSeconds
                 locked { heardFrom = Date() }
                 try apply(sync: answer)
@@ -43,6 +46,12 @@ extension MatrixThreadSource {
                     continue
                 }
                 setConnection(.offline(retryIn: Int(delay.rounded())))
+                // A refusal, a redirect (never followed: the token stays here) or a session
+                // ended would only show as offline: the reader is told why.
+                if !error.isTransient, told != error.message {
+                    told = error.message
+                    report([.problem("the room's updates stopped: \(error.message)")])
+                }
                 if !backOff(delay) { return }
                 delay = min(delay * 2, Self.longestRetry)
                 wait = 0
