@@ -43,8 +43,9 @@ extension JSONValue: Codable {
         else if let a = try? container.decode([JSONValue].self) { self = .array(a) }
         else if let o = try? container.decode([String: JSONValue].self) { self = .object(o) }
         // Well-formed JSON (the decoder checked the whole text first) that Foundation cannot
-        // turn into a value: a string of invalid UTF-8, a number past Double's range. Dropped,
-        // so one such value in one event never makes the whole answer unreadable.
+        // turn into a value: a number past Double's range (invalid UTF-8 and lone surrogates
+        // are repaired before decoding). Dropped, so one such value in one event never makes
+        // the whole answer unreadable.
         else { self = .null }
     }
 
@@ -61,10 +62,12 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Parses JSON text; throws when it is not JSON. Lone surrogate escapes are repaired first
-    /// (`replacingLoneSurrogates`), and a value Foundation cannot represent reads as null.
+    /// Parses JSON text; throws when it is not JSON. Invalid UTF-8 and lone surrogate escapes
+    /// are repaired first (`replacingInvalidUTF8`, `replacingLoneSurrogates`: U+FFFD in their
+    /// place), and a number Foundation cannot represent reads as null.
     public init(parsing data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Self.replacingLoneSurrogates(in: data))
+        let repaired = Self.replacingLoneSurrogates(in: Self.replacingInvalidUTF8(in: data))
+        self = try JSONDecoder().decode(JSONValue.self, from: repaired)
     }
 
     /// JSON text, keys sorted so equal values give equal bytes.
