@@ -11,7 +11,9 @@ enum MatrixServerNumber {
     /// negative one, would otherwise have the client retry in a busy loop.
     static let shortestRetryWait = 0.5
     /// The longest: a server asking for more is asked again after this (and may answer 429 again).
-    static let longestRetryWait = MatrixThreadSource.longestRetry
+    /// The spec asks clients to wait `retry_after_ms`; five minutes honours any sensible wait and
+    /// stays far below where a date's conversion to nanoseconds overflows (about 292 years).
+    static let longestRetryWait = 300.0
     /// The earliest time an event is given: the Unix epoch (servers use it for "unknown").
     static let earliestTime = Date(timeIntervalSince1970: 0)
     /// The latest: 9999-12-31T23:59:59Z, the last a thread file's four-digit year can hold.

@@ -2,7 +2,8 @@ import Foundation
 import ThreadModel
 
 /// Following the room: a long-poll loop on its own thread, resuming from `next_batch`, with
-/// exponential backoff to 30 s when the homeserver is away and `retry_after_ms` on 429.
+/// exponential backoff to 30 s when the homeserver is away and the wait a 429 asks for (at most
+/// `longestRateLimitWait`), shown as `rate limited`.
 extension MatrixThreadSource {
     /// Seconds a long poll waits on the server for something new.
     static let pollSeconds = 30
@@ -41,8 +42,13 @@ extension MatrixThreadSource {
                 try apply(sync: answer)
             } catch let error as MatrixError {
                 if error.kind == .cancelled { return }
-                if let wait = error.retryAfter {
-                    if !pause(wait) { return }
+                if let asked = error.retryAfter {
+                    let seconds = min(asked, locked { longestRateLimitWait })
+                    // Nothing syncs meanwhile: the status bar says so rather than `live`.
+                    setConnection(.rateLimited(retryIn: Int(seconds.rounded(.up))))
+                    if !pause(seconds) { return }
+                    wait = 0
+                    retrying()
                     continue
                 }
                 setConnection(.offline(retryIn: Int(delay.rounded())))
@@ -76,18 +82,27 @@ extension MatrixThreadSource {
 
     /// The next attempt starts: `connecting`, unless a send proved the connection meanwhile.
     private func retrying() {
-        let offline = locked { if case .offline = connection { true } else { false } }
-        if offline { setConnection(.connecting) }
+        let waited = locked { () -> Bool in
+            switch connection {
+            case .offline, .rateLimited: true
+            case .connecting, .live, .stalled: false
+            }
+        }
+        if waited { setConnection(.connecting) }
     }
 
     /// The server answered a request other than a sync (a send): the connection is live, and a
     /// sync waiting out its backoff tries again now rather than up to 30 s later.
     func connectionProven() {
         let wasLive = locked { () -> Bool in
-            // A stalled sync is not helped by a send going through: it says so until it ends.
-            guard connection != .live, connection != .stalled else { return true }
-            retryNow = true
-            return false
+            // A stalled sync is not helped by a send going through: it says so until it ends; nor
+            // is one rate limited, which waits as long as the server asked.
+            switch connection {
+            case .live, .stalled, .rateLimited: return true
+            case .offline, .connecting:
+                retryNow = true
+                return false
+            }
         }
         guard !wasLive else { return }
         setConnection(.live)
