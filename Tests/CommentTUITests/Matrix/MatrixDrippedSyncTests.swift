@@ -47,6 +47,47 @@ final class MatrixDrippedSyncTests: SharedSynapseTestCase {
                       "\(pilot.lines)")
     }
 
+    /// The reconnect path: a sync retried after the server was lost starts while the bar says
+    /// `connecting`; dripped, it says stalled all the same, and a send going through meanwhile
+    /// does not call it live while that sync is still overdue.
+    func testARetriedSyncThatDripsSaysStalledAndASendGoingThroughKeepsItSo() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Dripped retry", on: server)
+        try bo.other.sendText(roomID: room, body: "the post")
+        let relay = try TCPRelay(to: XCTUnwrap(server.port))
+        defer { relay.stop() }
+        var throughRelay = ann
+        throughRelay.client = MatrixClient(homeserver: relay.baseURL, accessToken: ann.account.accessToken)
+        let source = try open(room, as: throughRelay, follows: false, usesCache: false)
+        defer { source.stop() }
+        source.syncStallGrace = 2
+        source.syncDeadlineMargin = 25
+        let pilot = pilot(source, columns: 100)
+        relay.drip(path: "/sync", bytesPerSecond: 40)
+        relay.cut()
+        source.startSyncing()
+        _ = try waitForBar(pilot, source: source, timeout: 10) { $0.contains("offline — retrying in 1 s") }
+        relay.restore()
+        let retried = try waitForBar(pilot, source: source, timeout: 5) { $0.split(separator: " ").contains("connecting") }
+        XCTAssertTrue(retried.bar.contains("connecting"), "the retry starts connecting: \(retried.bar)")
+
+        let stalled = try waitForBar(pilot, source: source, timeout: 9) { $0.contains("stalled — the server is slow to answer") }
+        XCTAssertTrue(stalled.bar.contains("stalled"), "a retried sync dripping says stalled: \(stalled.bar)")
+        let sinceStalled = taken.count
+        let mine = comment(by: ann, "sent while the sync drips")
+        XCTAssertEqual(source.send(mine), .pending)
+        let sent = try waitForBar(pilot, source: source, timeout: 15) { _ in
+            self.taken.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } }
+        }
+        XCTAssertTrue(taken.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } }, "the send went through")
+        XCTAssertTrue(sent.bar.contains("stalled"), "still stalled after the send: \(sent.bar)")
+        let meanwhile = taken[sinceStalled...]
+        XCTAssertFalse(meanwhile.contains { if case .connection(.live) = $0 { true } else { false } }, "never live meanwhile: \(meanwhile.map(describe))")
+    }
+
+    /// Every update taken by `waitForBar`, in order.
+    private var taken: [ThreadUpdate] = []
+
     /// Takes the source's updates into the app as the loop does, a frame after each, until
     /// `done` says the status bar (the last row) is as awaited or `timeout` seconds pass.
     private func waitForBar(_ pilot: Pilot, source: MatrixThreadSource, timeout: Double,
@@ -56,7 +97,9 @@ final class MatrixDrippedSyncTests: SharedSynapseTestCase {
             if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 0.1) }
             pilot.app.wallTime = Date()
             pilot.advance(by: 0.1)
-            pilot.app.receive(source.takeUpdates())
+            let updates = source.takeUpdates()
+            taken += updates
+            pilot.app.receive(updates)
             pilot.draw()
             let bar = pilot.lines.last ?? ""
             let seconds = Date().timeIntervalSince(start)

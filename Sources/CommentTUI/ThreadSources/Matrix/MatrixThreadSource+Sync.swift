@@ -71,13 +71,19 @@ extension MatrixThreadSource {
         }
     }
 
-    func setConnection(_ state: ConnectionState) {
+    /// Sets the connection's state and queues it for the app, both under the lock, so states
+    /// set from two threads reach the app in the order they were set; `allowed` (checked under
+    /// the lock too) can refuse. `live` while the sync running now is overdue is `stalled`.
+    func setConnection(_ state: ConnectionState, if allowed: () -> Bool = { true }) {
         let changed = locked { () -> Bool in
+            guard allowed() else { return false }
+            let state = state == .live && isSyncOverdue ? .stalled : state
             guard connection != state else { return false }
             connection = state
+            queued.append(.connection(state))
             return true
         }
-        if changed { report([.connection(state)]) }
+        if changed { wake.wake() }
     }
 
     /// The next attempt starts: `connecting`, unless a send proved the connection meanwhile.

@@ -93,6 +93,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var syncDeadlineMargin: TimeInterval = 30
     /// Seconds past its long poll's wait after which a sync still unanswered says `stalled`.
     var syncStallGrace: TimeInterval = 15
+    /// The sync request running now, if one is (`watchingForStall`).
+    var syncRound: SyncRound?
     /// The longest a sync or a send waits when the server answers 429 (tests shorten it).
     var longestRateLimitWait: TimeInterval = MatrixServerNumber.longestRetryWait
     /// One send attempt, returning the event id (tests put a misbehaving homeserver here).
