@@ -27,8 +27,10 @@ extension MatrixThreadSource {
         // The first sync after opening or a failure asks for no wait: `live` as soon as the server
         // answers, not when a long poll in a quiet room returns 30 s later.
         var wait = 0
-        // What a sync failing for a reason other than the network last said (once, not each retry).
-        var told: String?
+        // What kind of failure (status and errcode) a sync failing for a reason other than the
+        // network last told of: once, not at each retry, though its words may change (a redirect's
+        // target).
+        var told: MatrixError.Kind?
         while !stopped {
             let since = locked { nextBatch }
             do {
@@ -54,8 +56,8 @@ extension MatrixThreadSource {
                 setConnection(.offline(retryIn: Int(delay.rounded())))
                 // A refusal, a redirect (never followed: the token stays here) or a session
                 // ended would only show as offline: the reader is told why.
-                if !error.isTransient, told != error.message {
-                    told = error.message
+                if !error.isTransient, told != error.kind {
+                    told = error.kind
                     report([.problem("the room's updates stopped: \(error.message)")])
                 }
                 if !backOff(delay) { return }
