@@ -61,8 +61,8 @@ public final class MatrixClient: @unchecked Sendable {
             bytes = Data("{}".utf8)
         }
         if bytes != nil { headers.append("Content-Type: application/json") }
-        let response = try answer(url, method: method, headers: headers, body: bytes, limit: limit, deadline: timeout)
-        let (data, status, location) = (response.body, response.status, response.location)
+        let answered = try response(to: url, method: method, headers: headers, body: bytes, limit: limit, deadline: timeout)
+        let (data, status, location) = (answered.body, answered.status, answered.location)
         if (300..<400).contains(status) {
             let target = location.map { " to \(VisibleText.escape(String($0.prefix(200))))" } ?? ""
             throw MatrixError(.server(status: status, errcode: nil), "homeserver \(homeserver.absoluteString) redirected\(target) (\(status)); not followed: give that address as the homeserver")
@@ -74,7 +74,7 @@ public final class MatrixClient: @unchecked Sendable {
                 """)
         }
         let json = try? JSONValue(parsing: data)
-        guard (200..<300).contains(status) else { throw Self.serverError(status: status, json: json, retryAfter: response.retryAfter) }
+        guard (200..<300).contains(status) else { throw Self.serverError(status: status, json: json, retryAfter: answered.retryAfter) }
         guard let json else { throw MatrixError(.malformed, "\(homeserver.absoluteString) answered with something other than JSON") }
         return json
     }
@@ -106,12 +106,12 @@ public final class MatrixClient: @unchecked Sendable {
     /// within `deadline` seconds from start to the body's last byte.
     func exchange(_ url: URL, method: String = "GET", headers: [String] = [], body: Data? = nil, limit: Int,
                   deadline: TimeInterval) throws -> (Data, Int, String?) {
-        let response = try answer(url, method: method, headers: headers, body: body, limit: limit, deadline: deadline)
-        return (response.body, response.status, response.location)
+        let answered = try response(to: url, method: method, headers: headers, body: body, limit: limit, deadline: deadline)
+        return (answered.body, answered.status, answered.location)
     }
 
     /// Runs one request as `exchange` does and returns the whole response.
-    func answer(_ url: URL, method: String, headers: [String], body: Data?, limit: Int, deadline: TimeInterval) throws -> HTTPExchange.Response {
+    func response(to url: URL, method: String, headers: [String], body: Data?, limit: Int, deadline: TimeInterval) throws -> HTTPExchange.Response {
         // No 100-continue round trip for big bodies: the answer is awaited anyway.
         let request = HTTPExchange.Request(url: url.absoluteString, method: method, headers: headers + ["Expect:"],
                                            body: body.map { Array($0) }, limit: limit, deadline: deadline)
