@@ -9,7 +9,8 @@ import Glibc
 ///
 /// Cut, it ends every connection through it and closes each new one at once; restored, it
 /// relays again. Requests to a path can be stalled (`stall(path:)`): their bytes and their
-/// answers wait in the relay until released, so a test decides what the client hears first.
+/// answers wait in the relay until released, so a test decides what the client hears first;
+/// their answers can be dripped instead (`drip(path:bytesPerSecond:)`), a few bytes at a time.
 /// A thread accepts, and two threads per connection copy bytes each way.
 public final class TCPRelay: @unchecked Sendable {
     /// The relay's port.
@@ -23,6 +24,12 @@ public final class TCPRelay: @unchecked Sendable {
     private var open: [ObjectIdentifier: Connection] = [:]
     /// Parts of request paths (`/sync`) whose requests and answers are held; waited on in `gate`.
     private var stalled: Set<String> = []
+    /// Parts of request paths whose answers are relayed at most so many bytes a second.
+    private var dripped: [String: Int] = [:]
+    private var drippedCount = 0
+
+    /// Bytes of answers relayed dripping so far.
+    public var drippedBytes: Int { gate.withLock { drippedCount } }
     private let gate = NSCondition()
 
     /// A URL for clients to use in place of the server's.
@@ -79,6 +86,28 @@ public final class TCPRelay: @unchecked Sendable {
         }
     }
 
+    /// Relays the answers to requests whose path contains `path` at most `bytesPerSecond` (in
+    /// tenths, every 0.1 s), until `stopDripping(path:)`: a server that keeps sending, slowly.
+    public func drip(path: String, bytesPerSecond: Int) {
+        gate.withLock { dripped[path] = bytesPerSecond }
+    }
+
+    /// Relays the answers for `path` at full speed again, the rest of one being dripped too.
+    public func stopDripping(path: String) {
+        gate.withLock { _ = dripped.removeValue(forKey: path) }
+    }
+
+    /// The rate the answer to the request `path` is dripped at, if it is.
+    private func dripRate(_ path: String?) -> Int? {
+        guard let path else { return nil }
+        return gate.withLock { dripped.first { path.contains($0.key) }?.value }
+    }
+
+    /// Counts bytes relayed dripping.
+    private func countDripped(_ count: Int) {
+        gate.withLock { drippedCount += count }
+    }
+
     /// Blocks while the request `path` (the connection's latest) is stalled.
     private func waitWhileStalled(_ path: String?) {
         guard let path else { return }
@@ -119,7 +148,8 @@ public final class TCPRelay: @unchecked Sendable {
                 close(client)
                 continue
             }
-            let connection = Connection(client: client, upstream: upstream, gate: { [weak self] in self?.waitWhileStalled($0) }) { [weak self] finished in
+            let connection = Connection(client: client, upstream: upstream, gate: { [weak self] in self?.waitWhileStalled($0) },
+                                        dripRate: { [weak self] in self?.dripRate($0) }, dripped: { [weak self] in self?.countDripped($0) }) { [weak self] finished in
                 _ = self?.lock.withLock { self?.open.removeValue(forKey: ObjectIdentifier(finished)) }
             }
             lock.withLock { open[ObjectIdentifier(connection)] = connection }
@@ -151,12 +181,17 @@ public final class TCPRelay: @unchecked Sendable {
         /// The path of the latest request on the connection (HTTP/1.1: one at a time).
         private var path: String?
         private let gate: (String?) -> Void
+        private let dripRate: (String?) -> Int?
+        private let dripped: (Int) -> Void
         private let finished: (Connection) -> Void
 
-        init(client: Int32, upstream: Int32, gate: @escaping (String?) -> Void, finished: @escaping (Connection) -> Void) {
+        init(client: Int32, upstream: Int32, gate: @escaping (String?) -> Void, dripRate: @escaping (String?) -> Int?,
+             dripped: @escaping (Int) -> Void, finished: @escaping (Connection) -> Void) {
             self.client = client
             self.upstream = upstream
             self.gate = gate
+            self.dripRate = dripRate
+            self.dripped = dripped
             self.finished = finished
         }
 
@@ -189,9 +224,14 @@ public final class TCPRelay: @unchecked Sendable {
                 gate(lock.withLock { path })
                 var written = 0
                 while written < count {
+                    // An answer being dripped goes a tenth of its rate every 0.1 s.
+                    let rate = isRequest ? nil : dripRate(lock.withLock { path })
+                    let piece = rate.map { min(count - written, max(1, $0 / 10)) } ?? count - written
+                    if rate != nil { usleep(100_000) }
                     // MSG_NOSIGNAL: a peer gone must not raise SIGPIPE in the test process.
-                    let step = buffer.withUnsafeBytes { send(destination, $0.baseAddress! + written, count - written, Int32(MSG_NOSIGNAL)) }
+                    let step = buffer.withUnsafeBytes { send(destination, $0.baseAddress! + written, piece, Int32(MSG_NOSIGNAL)) }
                     guard step > 0 else { break pumping }
+                    if rate != nil { dripped(step) }
                     written += step
                 }
             }

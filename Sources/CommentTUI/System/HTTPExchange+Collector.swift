@@ -2,7 +2,7 @@ import Foundation
 
 extension HTTPExchange {
     /// The answer as libcurl hands it over, in the exchange's thread: body up to the limit, the
-    /// headers up to `headerLimit` (only `Location` kept).
+    /// headers up to `headerLimit` (only `Location` and `Retry-After` kept).
     final class Collector {
         /// The most bytes of body kept.
         let limit: Int
@@ -16,6 +16,8 @@ extension HTTPExchange {
         private(set) var isOverHeaderLimit = false
         /// The `Location` header, when there was one.
         private(set) var location: String?
+        /// The `Retry-After` header, when there was one.
+        private(set) var retryAfter: String?
         /// Bytes of headers so far, the status line's included.
         private(set) var headerBytes = 0
         /// Whether a byte of body came.
@@ -38,7 +40,7 @@ extension HTTPExchange {
         }
 
         /// A header line: counted against `headerLimit` (past it the transfer stops), and kept
-        /// when it is `Location`.
+        /// when it is `Location` or `Retry-After`.
         func header(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
             headerBytes += count
             guard headerBytes <= HTTPExchange.headerLimit, let data else {
@@ -46,9 +48,10 @@ extension HTTPExchange {
                 return 0
             }
             let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
-            if line.lowercased().hasPrefix("location:") {
-                location = line.dropFirst("location:".count).trimmingCharacters(in: .whitespacesAndNewlines)
-            }
+            let name = line.prefix { $0 != ":" }.lowercased()
+            let value = { line.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespacesAndNewlines) }
+            if name == "location" { location = value() }
+            if name == "retry-after" { retryAfter = String(value().prefix(40)) }
             return count
         }
     }

@@ -28,6 +28,8 @@ struct HTTPExchange {
         var body: Data
         /// The `Location` header of a redirect (never followed).
         var location: String?
+        /// The `Retry-After` header (of a 429), as sent.
+        var retryAfter: String? = nil
     }
 
     /// Why an exchange failed.
@@ -113,7 +115,7 @@ struct HTTPExchange {
         if let failure = failure(result, detail: detail, collector: collector) { throw failure }
         var status = 0
         _ = ctui_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        return Response(status: status, body: collector.bytes, location: collector.location)
+        return Response(status: status, body: collector.bytes, location: collector.location, retryAfter: collector.retryAfter)
     }
 
     /// What a finished transfer's result means; nil for success.

@@ -192,12 +192,19 @@ public enum ConnectionState: Equatable, Sendable, CustomStringConvertible {
     case live
     /// Lost; the next attempt is in `retryIn` seconds.
     case offline(retryIn: Int)
+    /// A request for news is overdue: the server said nothing new in time, or its answer is
+    /// coming too slowly (it ends at its deadline, and the status then says offline).
+    case stalled
+    /// The server asked for a pause (429): nothing is asked of it for `retryIn` seconds.
+    case rateLimited(retryIn: Int)
 
     public var description: String {
         switch self {
         case .connecting: "connecting"
         case .live: "live"
         case .offline(let seconds): "offline — retrying in \(seconds) s"
+        case .stalled: "stalled — the server is slow to answer"
+        case .rateLimited(let seconds): "rate limited — retrying in \(seconds) s"
         }
     }
 
@@ -207,6 +214,8 @@ public enum ConnectionState: Equatable, Sendable, CustomStringConvertible {
         case .connecting: "connecting"
         case .live: "live"
         case .offline: "offline"
+        case .stalled: "stalled"
+        case .rateLimited: "rate limited"
         }
     }
 }

@@ -90,7 +90,7 @@ final class StatusBarViewTests: XCTestCase {
     /// The connection is shortened to its state, never cut: `connect…` or `offline…` would say neither.
     func testTheConnectionKeepsItsStateWholeBesideALongMessage() {
         let message = "could not load older comments: homeserver https://matrix.example.org is unreachable"
-        let rows = [ConnectionState.connecting, .offline(retryIn: 30)].map { connection in
+        let rows = [ConnectionState.connecting, .offline(retryIn: 30), .stalled, .rateLimited(retryIn: 300)].map { connection in
             var view = demoBar(message: message, isError: true)
             view.connection = connection
             return draw(view, columns: 100).trimmedLines[1]
@@ -98,6 +98,8 @@ final class StatusBarViewTests: XCTestCase {
         XCTAssertEqual(rows, [
             " connecting · 2031/2031 · could not load older comments: homeserver https://matrix.example.org is u…",
             " offline · 2031/2031 · could not load older comments: homeserver https://matrix.example.org is unre…",
+            " stalled · 2031/2031 · could not load older comments: homeserver https://matrix.example.org is unre…",
+            " rate limited · 2031/2031 · could not load older comments: homeserver https://matrix.example.org is…",
         ])
     }
 }

@@ -41,7 +41,12 @@ extension JSONValue: Codable {
         else if let n = try? container.decode(Double.self) { self = .number(n) }
         else if let s = try? container.decode(String.self) { self = .string(s) }
         else if let a = try? container.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        else if let o = try? container.decode([String: JSONValue].self) { self = .object(o) }
+        // Well-formed JSON (the decoder checked the whole text first) that Foundation cannot
+        // turn into a value: a number past Double's range (invalid UTF-8 and lone surrogates
+        // are repaired before decoding). Dropped, so one such value in one event never makes
+        // the whole answer unreadable.
+        else { self = .null }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -57,9 +62,12 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Parses JSON text; throws when it is not JSON.
+    /// Parses JSON text; throws when it is not JSON. Invalid UTF-8 and lone surrogate escapes
+    /// are repaired first (`replacingInvalidUTF8`, `replacingLoneSurrogates`: U+FFFD in their
+    /// place), and a number Foundation cannot represent reads as null.
     public init(parsing data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        let repaired = Self.replacingLoneSurrogates(in: Self.replacingInvalidUTF8(in: data))
+        self = try JSONDecoder().decode(JSONValue.self, from: repaired)
     }
 
     /// JSON text, keys sorted so equal values give equal bytes.

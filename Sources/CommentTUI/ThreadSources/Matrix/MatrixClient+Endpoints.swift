@@ -207,11 +207,12 @@ extension MatrixClient {
         try request("PUT", ["rooms", room, "typing", userID], body: .object(body), timeout: 5)
     }
 
-    /// One long poll: what happened since `since` (the start when nil), waiting up to `wait` seconds.
-    public func sync(since: String?, filter: JSONValue, wait: Int, fullState: Bool = false) throws -> JSONValue {
+    /// One long poll: what happened since `since` (the start when nil), waiting up to `wait` seconds;
+    /// the whole answer must have come `margin` seconds after that, however it trickles.
+    public func sync(since: String?, filter: JSONValue, wait: Int, fullState: Bool = false, margin: TimeInterval = 30) throws -> JSONValue {
         var query = ["timeout": String(wait * 1000), "filter": String(decoding: filter.serialized(), as: UTF8.self)]
         if let since { query["since"] = since }
         if fullState { query["full_state"] = "true" }
-        return try request("GET", ["sync"], query: query, timeout: TimeInterval(wait) + 30, limit: MatrixAnswerLimit.large)
+        return try request("GET", ["sync"], query: query, timeout: TimeInterval(wait) + margin, limit: MatrixAnswerLimit.large)
     }
 }

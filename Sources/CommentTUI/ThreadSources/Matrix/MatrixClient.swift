@@ -61,7 +61,8 @@ public final class MatrixClient: @unchecked Sendable {
             bytes = Data("{}".utf8)
         }
         if bytes != nil { headers.append("Content-Type: application/json") }
-        let (data, status, location) = try exchange(url, method: method, headers: headers, body: bytes, limit: limit, deadline: timeout)
+        let answered = try response(to: url, method: method, headers: headers, body: bytes, limit: limit, deadline: timeout)
+        let (data, status, location) = (answered.body, answered.status, answered.location)
         if (300..<400).contains(status) {
             let target = location.map { " to \(VisibleText.escape(String($0.prefix(200))))" } ?? ""
             throw MatrixError(.server(status: status, errcode: nil), "homeserver \(homeserver.absoluteString) redirected\(target) (\(status)); not followed: give that address as the homeserver")
@@ -73,7 +74,7 @@ public final class MatrixClient: @unchecked Sendable {
                 """)
         }
         let json = try? JSONValue(parsing: data)
-        guard (200..<300).contains(status) else { throw Self.serverError(status: status, json: json) }
+        guard (200..<300).contains(status) else { throw Self.serverError(status: status, json: json, retryAfter: answered.retryAfter) }
         guard let json else { throw MatrixError(.malformed, "\(homeserver.absoluteString) answered with something other than JSON") }
         return json
     }
@@ -105,21 +106,28 @@ public final class MatrixClient: @unchecked Sendable {
     /// within `deadline` seconds from start to the body's last byte.
     func exchange(_ url: URL, method: String = "GET", headers: [String] = [], body: Data? = nil, limit: Int,
                   deadline: TimeInterval) throws -> (Data, Int, String?) {
+        let answered = try response(to: url, method: method, headers: headers, body: body, limit: limit, deadline: deadline)
+        return (answered.body, answered.status, answered.location)
+    }
+
+    /// Runs one request as `exchange` does and returns the whole response.
+    func response(to url: URL, method: String, headers: [String], body: Data?, limit: Int, deadline: TimeInterval) throws -> HTTPExchange.Response {
         // No 100-continue round trip for big bodies: the answer is awaited anyway.
         let request = HTTPExchange.Request(url: url.absoluteString, method: method, headers: headers + ["Expect:"],
                                            body: body.map { Array($0) }, limit: limit, deadline: deadline)
         do {
             let response = try HTTPExchange.perform(request, cancellation: cancellation, handles: handles)
             lock.withLock { received += response.body.count }
-            return (response.body, response.status, response.location)
+            return response
         } catch let failure as HTTPExchange.Failure {
             throw MatrixTransportFailure.describe(failure, server: homeserver.absoluteString, request: MatrixAnswerLimit.requestName(url.path),
                                                   limit: limit, deadline: deadline)
         }
     }
 
-    /// The Matrix error in an error answer, worded for the status bar and the verbs.
-    static func serverError(status: Int, json: JSONValue?) -> MatrixError {
+    /// The Matrix error in an error answer, worded for the status bar and the verbs; the wait a
+    /// 429 asks for comes from its `Retry-After` header or its body, clamped (MatrixServerNumber).
+    static func serverError(status: Int, json: JSONValue?, retryAfter header: String? = nil) -> MatrixError {
         let code = json?["errcode"]?.string
         let text = json?["error"]?.string.map { VisibleText.escape($0) }
         let message: String
@@ -134,7 +142,9 @@ public final class MatrixClient: @unchecked Sendable {
         default: message = "the homeserver answered \(status)" + (code.map { " \($0)" } ?? "") + (text.map { ": \($0)" } ?? "")
         }
         var error = MatrixError(.server(status: status, errcode: code), message)
-        if let wait = json?["retry_after_ms"]?.int { error.retryAfter = Double(wait) / 1000 }
+        if status == 429 || code == "M_LIMIT_EXCEEDED" {
+            error.retryAfter = MatrixServerNumber.retryWait(header: header, milliseconds: json?["retry_after_ms"])
+        }
         return error
     }
 }

@@ -29,7 +29,7 @@ struct MatrixEncryptedEvent: Equatable, Sendable {
         guard let id = event["event_id"]?.string, !id.isEmpty else { return nil }
         eventID = id
         self.sender = sender
-        created = Date(timeIntervalSince1970: Double(event["origin_server_ts"]?.int ?? 0) / 1000)
+        created = MatrixServerNumber.time(milliseconds: event["origin_server_ts"])
         let content = event["content"]
         algorithm = content?["algorithm"]?.string
         sessionID = content?["session_id"]?.string

@@ -37,7 +37,7 @@ struct MatrixEventReader {
             }
             return MatrixEncryptedEvent(event: event, sender: sender).map { .encrypted($0) } ?? .ignored
         case "m.room.encryption" where event["state_key"]?.string == "":
-            let created = Date(timeIntervalSince1970: Double(event["origin_server_ts"]?.int ?? 0) / 1000)
+            let created = MatrixServerNumber.time(milliseconds: event["origin_server_ts"])
             let row = event["event_id"]?.string.map { MatrixEncryption.switchedOn(eventID: $0, sender: sender, created: created) }
             return .encryptionSwitchedOn(row)
         case "m.room.name":
@@ -49,7 +49,7 @@ struct MatrixEventReader {
 
     private func message(_ event: JSONValue, sender: String, content: JSONValue?) -> MatrixTimelineItem {
         let id = event["event_id"]?.string ?? ""
-        let created = Date(timeIntervalSince1970: Double(event["origin_server_ts"]?.int ?? 0) / 1000)
+        let created = MatrixServerNumber.time(milliseconds: event["origin_server_ts"])
         let transactionID = event["unsigned"]?["transaction_id"]?.string
         guard !id.isEmpty else { return .ignored }
         if event["unsigned"]?["redacted_because"] != nil || content?.object?.isEmpty == true {

@@ -33,12 +33,12 @@ struct MatrixImportOrigin: Equatable, Sendable {
     /// The origin in a message content, if it has a well-formed one.
     init?(content: JSONValue) {
         guard let origin = content[Self.key], let thread = origin["thread"]?.string, let comment = origin["id"]?.string,
-              let handle = origin["author"]?.string, let created = origin["created_ms"]?.int else { return nil }
+              let handle = origin["author"]?.string, case .number? = origin["created_ms"] else { return nil }
         let base = MatrixMembers.handleBase(handle)
         self.thread = thread
         self.comment = comment
         author = User(id: "@\(base):\(Self.server)", handle: base, name: origin["author_name"]?.string ?? base)
-        self.created = Date(timeIntervalSince1970: Double(created) / 1000)
+        created = MatrixServerNumber.time(milliseconds: origin["created_ms"])
         postedAsAuthor = origin["posted_as_author"]?.bool ?? false
     }
 

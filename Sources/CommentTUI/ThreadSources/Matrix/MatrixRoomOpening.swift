@@ -103,7 +103,7 @@ struct MatrixRoomOpening {
         let create = try current["m.room.create\u{0}"]
             ?? client.request("GET", ["rooms", roomID, "state", "m.room.create", ""], query: ["format": "event"])
         let creator = create["sender"]?.string ?? create["content"]?["creator"]?.string ?? me
-        let created = Date(timeIntervalSince1970: Double(create["origin_server_ts"]?.int ?? 0) / 1000)
+        let created = MatrixServerNumber.time(milliseconds: create["origin_server_ts"])
         alias = address.isAlias ? address.identifier : content("m.room.canonical_alias")?["alias"]?.string
         let title = content("m.room.name")?["name"]?.string ?? alias ?? address.identifier
         label = alias ?? content("m.room.name")?["name"]?.string.map { VisibleText.escape($0) } ?? address.identifier

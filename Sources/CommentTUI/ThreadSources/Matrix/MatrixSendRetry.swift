@@ -23,6 +23,8 @@ struct MatrixSendRetry: Sendable {
     static let unansweredLimit = 3
     /// The longest wait between attempts.
     static let longestWait = MatrixThreadSource.longestRetry
+    /// The longest wait a rate limit (429) is honoured with (its own wait is clamped already).
+    var longestRateLimitWait = MatrixServerNumber.longestRetryWait
 
     private var wait = 1.0
     private var unanswered = 0
@@ -43,6 +45,6 @@ struct MatrixSendRetry: Sendable {
             return .notSent(error.message)
         }
         defer { wait = min(wait * 2, Self.longestWait) }
-        return .retry(after: error.retryAfter ?? wait)
+        return .retry(after: error.retryAfter.map { min($0, longestRateLimitWait) } ?? wait)
     }
 }

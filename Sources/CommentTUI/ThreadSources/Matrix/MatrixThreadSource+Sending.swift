@@ -84,6 +84,7 @@ extension MatrixThreadSource {
         // Signed out: it waits, queued in the outbox, for a start after logging in again.
         if locked({ isSignedOut }) { return }
         var retry = MatrixSendRetry()
+        retry.longestRateLimitWait = locked { longestRateLimitWait }
         while !stopped {
             do {
                 if try holdsSending() { return hold(transactionID) }

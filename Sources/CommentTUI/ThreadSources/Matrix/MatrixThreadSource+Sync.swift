@@ -2,7 +2,8 @@ import Foundation
 import ThreadModel
 
 /// Following the room: a long-poll loop on its own thread, resuming from `next_batch`, with
-/// exponential backoff to 30 s when the homeserver is away and `retry_after_ms` on 429.
+/// exponential backoff to 30 s when the homeserver is away and the wait a 429 asks for (at most
+/// `longestRateLimitWait`), shown as `rate limited`.
 extension MatrixThreadSource {
     /// Seconds a long poll waits on the server for something new.
     static let pollSeconds = 30
@@ -26,21 +27,39 @@ extension MatrixThreadSource {
         // The first sync after opening or a failure asks for no wait: `live` as soon as the server
         // answers, not when a long poll in a quiet room returns 30 s later.
         var wait = 0
+        // What kind of failure (status and errcode) a sync failing for a reason other than the
+        // network last told of: once, not at each retry, though its words may change (a redirect's
+        // target).
+        var told: MatrixError.Kind?
         while !stopped {
             let since = locked { nextBatch }
             do {
-                let answer = try client.sync(since: since, filter: filter, wait: wait)
+                let answer = try watchingForStall(wait: wait) {
+                    try client.sync(since: since, filter: filter, wait: wait, margin: syncDeadlineMargin)
+                }
                 delay = 1
+                told = nil
                 wait = Self.pollSeconds
                 locked { heardFrom = Date() }
                 try apply(sync: answer)
             } catch let error as MatrixError {
                 if error.kind == .cancelled { return }
-                if let wait = error.retryAfter {
-                    if !pause(wait) { return }
+                if let asked = error.retryAfter {
+                    let seconds = min(asked, locked { longestRateLimitWait })
+                    // Nothing syncs meanwhile: the status bar says so rather than `live`.
+                    setConnection(.rateLimited(retryIn: Int(seconds.rounded(.up))))
+                    if !pause(seconds) { return }
+                    wait = 0
+                    retrying()
                     continue
                 }
                 setConnection(.offline(retryIn: Int(delay.rounded())))
+                // A refusal, a redirect (never followed: the token stays here) or a session
+                // ended would only show as offline: the reader is told why.
+                if !error.isTransient, told != error.kind {
+                    told = error.kind
+                    report([.problem("the room's updates stopped: \(error.message)")])
+                }
                 if !backOff(delay) { return }
                 delay = min(delay * 2, Self.longestRetry)
                 wait = 0
@@ -54,28 +73,44 @@ extension MatrixThreadSource {
         }
     }
 
-    func setConnection(_ state: ConnectionState) {
+    /// Sets the connection's state and queues it for the app, both under the lock, so states
+    /// set from two threads reach the app in the order they were set; `allowed` (checked under
+    /// the lock too) can refuse. `live` while the sync running now is overdue is `stalled`.
+    func setConnection(_ state: ConnectionState, if allowed: () -> Bool = { true }) {
         let changed = locked { () -> Bool in
+            guard allowed() else { return false }
+            let state = state == .live && isSyncOverdue ? .stalled : state
             guard connection != state else { return false }
             connection = state
+            queued.append(.connection(state))
             return true
         }
-        if changed { report([.connection(state)]) }
+        if changed { wake.wake() }
     }
 
     /// The next attempt starts: `connecting`, unless a send proved the connection meanwhile.
     private func retrying() {
-        let offline = locked { if case .offline = connection { true } else { false } }
-        if offline { setConnection(.connecting) }
+        let waited = locked { () -> Bool in
+            switch connection {
+            case .offline, .rateLimited: true
+            case .connecting, .live, .stalled: false
+            }
+        }
+        if waited { setConnection(.connecting) }
     }
 
     /// The server answered a request other than a sync (a send): the connection is live, and a
     /// sync waiting out its backoff tries again now rather than up to 30 s later.
     func connectionProven() {
         let wasLive = locked { () -> Bool in
-            guard connection != .live else { return true }
-            retryNow = true
-            return false
+            // A stalled sync is not helped by a send going through: it says so until it ends; nor
+            // is one rate limited, which waits as long as the server asked.
+            switch connection {
+            case .live, .stalled, .rateLimited: return true
+            case .offline, .connecting:
+                retryNow = true
+                return false
+            }
         }
         guard !wasLive else { return }
         setConnection(.live)

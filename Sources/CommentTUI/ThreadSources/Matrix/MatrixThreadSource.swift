@@ -89,6 +89,14 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var isSignedOut = false
     /// Seconds one send attempt waits for the server's answer.
     var sendTimeout: TimeInterval = 20
+    /// Seconds a sync's answer may take past its long poll's wait, start to last byte.
+    var syncDeadlineMargin: TimeInterval = 30
+    /// Seconds past its long poll's wait after which a sync still unanswered says `stalled`.
+    var syncStallGrace: TimeInterval = 15
+    /// The sync request running now, if one is (`watchingForStall`).
+    var syncRound: SyncRound?
+    /// The longest a sync or a send waits when the server answers 429 (tests shorten it).
+    var longestRateLimitWait: TimeInterval = MatrixServerNumber.longestRetryWait
     /// One send attempt, returning the event id (tests put a misbehaving homeserver here).
     var sendAttempt: (_ client: MatrixClient, _ room: String, _ transactionID: String, _ content: JSONValue,
                       _ timeout: TimeInterval) throws -> String = { client, room, transactionID, content, timeout in
