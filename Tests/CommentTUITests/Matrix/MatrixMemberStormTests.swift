@@ -62,6 +62,22 @@ final class MatrixMemberStormTests: XCTestCase {
         XCTAssertLessThanOrEqual(timeline.members.handlesTried, count * (count + 1) / 2 + 2 * count)
     }
 
+    func testFiveHundredJoinsSharingAPrefixInOneSyncAssignTheirGroupOnce() {
+        let prefix = "a-prefix-thirty-five-characters-lon"
+        var timeline = MatrixTimeline(members: MatrixMembers(me: "@reader:home.org"))
+        let message: JSONValue = ["type": "m.room.message", "event_id": "$hello", "sender": .string("@\(prefix)7:home.org"),
+                                  "origin_server_ts": 1, "content": ["msgtype": "m.text", "body": "hello"]]
+        let updates = timeline.applyNewer((0..<500).map { join("@\(prefix)\($0):home.org", "Joiner \($0)") } + [message])
+        // The joins are known before the message after them is read: its author has a name.
+        guard case .commentsAppended(let comments)? = updates.last else { return XCTFail("\(updates)") }
+        XCTAssertEqual(comments.map(\.id), ["$hello"])
+        let changed = updates.flatMap { update -> [User] in if case .usersChanged(let users) = update { users } else { [] } }
+        XCTAssertEqual(changed.count, 500)
+        XCTAssertEqual(Set(changed.map { $0.handle.lowercased() }).count, 500)
+        XCTAssertEqual(timeline.members.name(of: "@\(prefix)7:home.org"), "Joiner 7")
+        XCTAssertLessThanOrEqual(timeline.members.handlesTried, 2 * 500, "one sync's run of joins assigns its group once")
+    }
+
     func testHandlesOfOtherServersNeverTakeABareLocalpartOfTheRoom() {
         var members = MatrixMembers(me: "@reader:home.org")
         members.update(["@kim:a.org": nil, "@kim:b.org": nil])
