@@ -77,15 +77,4 @@ final class MatrixMemberStormTests: XCTestCase {
         XCTAssertEqual(timeline.members.name(of: "@\(prefix)7:home.org"), "Joiner 7")
         XCTAssertLessThanOrEqual(timeline.members.handlesTried, 2 * 500, "one sync's run of joins assigns its group once")
     }
-
-    func testHandlesOfOtherServersNeverTakeABareLocalpartOfTheRoom() {
-        var members = MatrixMembers(me: "@reader:home.org")
-        members.update(["@kim:a.org": nil, "@kim:b.org": nil])
-        XCTAssertEqual(members.user(id: "@kim:a.org").handle, "kim.a.org")
-        // Someone whose localpart is that qualified handle joins: the bare localpart is theirs.
-        members.update(["@kim.a.org:c.org": nil])
-        XCTAssertEqual(members.user(id: "@kim.a.org:c.org").handle, "kim.a.org")
-        XCTAssertNotEqual(members.user(id: "@kim:a.org").handle, "kim.a.org")
-        XCTAssertEqual(Set(members.users.map { $0.handle.lowercased() }).count, 3)
-    }
 }

@@ -35,17 +35,12 @@ struct MatrixMembers: Sendable {
                 continue
             }
             names[id] = .some(name)
-            let base = Self.handleBase(Self.localpart(of: id))
-            groups[base, default: []].insertSorted(id)
-            touched.insert(base)
+            // Grouped ignoring case: handles are compared so (`@Marco` and `@marco` clash).
+            let group = Self.handleBase(Self.localpart(of: id)).lowercased()
+            groups[group, default: []].insertSorted(id)
+            touched.insert(group)
         }
-        // A new bare localpart wins over another group's qualified handle that equals it.
-        let displaced = touched.compactMap { base -> String? in
-            guard let owner = owners[base.lowercased()] else { return nil }
-            let ownerBase = Self.handleBase(Self.localpart(of: owner))
-            return ownerBase == base ? nil : ownerBase
-        }
-        for base in touched.sorted() + displaced.sorted() { changed.formUnion(assignHandles(ofGroup: base)) }
+        for group in touched.sorted() { changed.formUnion(assignHandles(ofGroup: group)) }
         return changed.sorted().map(user(id:))
     }
 
@@ -69,9 +64,11 @@ struct MatrixMembers: Sendable {
     ///
     /// Alone, a member has the bare base. Several servers sharing it: the reader's own server
     /// keeps it bare (if only one user there has it), the others are qualified by their server,
-    /// numbered in id order where that is not enough.
-    private mutating func assignHandles(ofGroup base: String) -> [String] {
-        guard let ids = groups[base] else { return [] }
+    /// numbered where that is not enough. A handle held stays with its holder while it is still
+    /// of that form and free, so a joiner never takes one (an @mention keeps its person); the
+    /// joiners get the next numbers.
+    private mutating func assignHandles(ofGroup group: String) -> [String] {
+        guard let ids = groups[group] else { return [] }
         for id in ids {
             if let old = handles[id], owners[old.lowercased()] == id { owners[old.lowercased()] = nil }
         }
@@ -82,15 +79,30 @@ struct MatrixMembers: Sendable {
             taken.insert(handle.lowercased())
         }
         let local = ids.filter { Self.server(of: $0) == homeServer }
-        let bare = ids.count == 1 ? ids[0] : (local.count == 1 ? local[0] : nil)
-        if let bare { handlesTried += 1; give(base, to: bare) }
+        var bare = ids.count == 1 ? ids[0] : (local.count == 1 ? local[0] : nil)
+        if let id = bare {
+            handlesTried += 1
+            // Another group's member may hold it (a qualified `kim.a.org` before `@kim.a.org:c.org`).
+            if isTaken(Self.baseHandle(of: id), outside: group, or: taken) { bare = nil } else { give(Self.baseHandle(of: id), to: id) }
+        }
+        let stems = Dictionary(uniqueKeysWithValues: ids.lazy.filter { $0 != bare }.map { id in
+            (id, Self.clip(Self.baseHandle(of: id) + "." + Self.handleBase(Self.server(of: id))))
+        })
+        // Holders first: a handle still of its holder's form (the stem, or the stem numbered) stays.
         var nextNumber: [String: Int] = [:]
-        for id in ids where id != bare {
-            let stem = Self.clip(base + "." + Self.handleBase(Self.server(of: id)))
+        for id in ids {
+            guard let stem = stems[id], let old = handles[id], let number = Self.number(of: old, stem: stem) else { continue }
+            handlesTried += 1
+            if isTaken(old, outside: group, or: taken) { continue }
+            give(old, to: id)
+            nextNumber[stem] = max(nextNumber[stem] ?? 1, number + 1)
+        }
+        for id in ids where assigned[id] == nil {
+            guard let stem = stems[id] else { continue }
             var number = nextNumber[stem] ?? 1
             var handle = number == 1 ? stem : Self.numbered(stem, number)
             handlesTried += 1
-            while isTaken(handle, outside: base, or: taken) {
+            while isTaken(handle, outside: group, or: taken) {
                 number += 1
                 handle = Self.numbered(stem, number)
                 handlesTried += 1
@@ -109,10 +121,21 @@ struct MatrixMembers: Sendable {
     }
 
     /// Whether a handle is another group's (held, or its bare base) or already given in this one.
-    private func isTaken(_ handle: String, outside base: String, or taken: Set<String>) -> Bool {
+    private func isTaken(_ handle: String, outside group: String, or taken: Set<String>) -> Bool {
         let key = handle.lowercased()
         // This group's own handles were let go before: an owner left is another group's.
-        return taken.contains(key) || owners[key] != nil || (handle != base && groups[handle] != nil)
+        return taken.contains(key) || owners[key] != nil || (key != group && groups[key] != nil)
+    }
+
+    /// A user's localpart as a handle (its case kept).
+    private static func baseHandle(of id: String) -> String { handleBase(localpart(of: id)) }
+
+    /// 1 when `handle` is `stem`, n when it is `stem-n` (n ≥ 2); nil when it is neither.
+    private static func number(of handle: String, stem: String) -> Int? {
+        if handle == stem { return 1 }
+        guard let dash = handle.lastIndex(of: "-"), let number = Int(handle[handle.index(after: dash)...]), number >= 2,
+              numbered(stem, number) == handle else { return nil }
+        return number
     }
 
     /// `stem-n`, the stem shortened so the whole stays a valid handle however big `n` grows.
