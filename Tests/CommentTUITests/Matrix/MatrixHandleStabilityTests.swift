@@ -14,6 +14,11 @@ final class MatrixHandleStabilityTests: XCTestCase {
         XCTAssertEqual(members.userID(handle: "kim.a.org"), "@kim:a.org")
         XCTAssertNotEqual(members.user(id: "@kim.a.org:c.org").handle.lowercased(), "kim.a.org")
         XCTAssertEqual(Set(members.users.map { $0.handle.lowercased() }).count, 3)
+        // Its group changing again (another kim) does not take it from its holder either.
+        members.update(["@kim:d.org": nil])
+        XCTAssertEqual(members.user(id: "@kim:a.org").handle, "kim.a.org")
+        XCTAssertEqual(members.userID(handle: "kim.a.org"), "@kim:a.org")
+        XCTAssertEqual(Set(members.users.map { $0.handle.lowercased() }).count, 4)
     }
 
     func testALocalpartDifferingOnlyInCaseNeverTakesTheHomeServersHandle() {

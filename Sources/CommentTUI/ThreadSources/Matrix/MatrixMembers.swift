@@ -93,7 +93,8 @@ struct MatrixMembers: Sendable {
         for id in ids {
             guard let stem = stems[id], let old = handles[id], let number = Self.number(of: old, stem: stem) else { continue }
             handlesTried += 1
-            if isTaken(old, outside: group, or: taken) { continue }
+            // Held, it stays even where another group's bare base is the same (that group came later).
+            if isTaken(old, outside: group, or: taken, reservingBases: false) { continue }
             give(old, to: id)
             nextNumber[stem] = max(nextNumber[stem] ?? 1, number + 1)
         }
@@ -120,11 +121,12 @@ struct MatrixMembers: Sendable {
         return changed
     }
 
-    /// Whether a handle is another group's (held, or its bare base) or already given in this one.
-    private func isTaken(_ handle: String, outside group: String, or taken: Set<String>) -> Bool {
+    /// Whether a handle is another group's (held, or its bare base unless `reservingBases` is
+    /// false) or already given in this one.
+    private func isTaken(_ handle: String, outside group: String, or taken: Set<String>, reservingBases: Bool = true) -> Bool {
         let key = handle.lowercased()
         // This group's own handles were let go before: an owner left is another group's.
-        return taken.contains(key) || owners[key] != nil || (key != group && groups[key] != nil)
+        return taken.contains(key) || owners[key] != nil || (reservingBases && key != group && groups[key] != nil)
     }
 
     /// A user's localpart as a handle (its case kept).
