@@ -59,4 +59,21 @@ final class MatrixHandleStabilityTests: XCTestCase {
         XCTAssertEqual(timeline.members.user(id: "@kim:b.org").handle, held)
         XCTAssertEqual(timeline.members.userID(handle: held), "@kim:b.org")
     }
+
+    func testAReopenFromTheOfflineCopyKeepsTheHandlesAsTheyWere() {
+        // Numbered in the order they came, not in id order: a reopen must not number them again.
+        let prefix = "a-prefix-thirty-five-characters-lon"
+        var members = MatrixMembers(me: "@reader:home.org")
+        for n in [5, 7, 1] { members.update(["@\(prefix)\(n):home.org": "Joiner \(n)"]) }
+        members.update(["@kim:a.org": nil, "@kim:b.org": nil])
+        members.update(["@kim.a.org:c.org": nil])
+        let header = ThreadHeader(id: "!room:home.org", title: "Room", author: "@reader:home.org", created: Date(timeIntervalSince1970: 0), body: "")
+        let snapshot = MatrixRoomCache.Snapshot(roomID: "!room:home.org", label: "Room", header: header, postEventID: nil,
+                                                users: members.users, comments: [], olderToken: nil, nextBatch: "s1", fullyRead: nil)
+        let reopened = MatrixRoomOpening(snapshot: snapshot, me: "@reader:home.org", pageSize: 50)
+        for user in members.users {
+            XCTAssertEqual(reopened.timeline.members.user(id: user.id).handle, user.handle, "\(user.id) after a reopen")
+            XCTAssertEqual(reopened.timeline.members.userID(handle: user.handle), user.id)
+        }
+    }
 }

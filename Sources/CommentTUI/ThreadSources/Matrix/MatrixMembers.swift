@@ -24,8 +24,9 @@ struct MatrixMembers: Sendable {
     init(me: String) { homeServer = Self.server(of: me) }
 
     /// Adds or renames members; returns the users whose name or handle changed, in id order.
+    /// `held`: handles new members had before (the offline copy's), kept where still free.
     @discardableResult
-    mutating func update(_ changes: [String: String?]) -> [User] {
+    mutating func update(_ changes: [String: String?], held: [String: String] = [:]) -> [User] {
         var changed: Set<String> = []
         var touched: Set<String> = []
         for (id, name) in changes where Self.isUserID(id) {
@@ -35,6 +36,11 @@ struct MatrixMembers: Sendable {
                 continue
             }
             names[id] = .some(name)
+            if let handle = held[id], Handle.isValid(handle), owners[handle.lowercased()] == nil {
+                // Claimed before any group is assigned: no other group's joiner takes it.
+                handles[id] = handle
+                owners[handle.lowercased()] = id
+            }
             // Grouped ignoring case: handles are compared so (`@Marco` and `@marco` clash).
             let group = Self.handleBase(Self.localpart(of: id)).lowercased()
             groups[group, default: []].insertSorted(id)
