@@ -39,6 +39,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("markup", markupBenchmarks),
     ("composer", composerBenchmarks),
     ("mentions", mentionBenchmarks),
+    ("members", memberStormBenchmarks),
     ("matrix", matrixBenchmarks),
     // Not run by default: its first run fills a 100,000-message room (most of an hour).
     ("matrix-scale", matrixScaleBenchmarks),

@@ -31,7 +31,7 @@ final class ThreadComments {
     /// Whether the source has comments older than the oldest known.
     private(set) var hasOlder: Bool
     /// User ids by lowercased handle, for the mentions in comment bodies.
-    private var userIDsByHandle: [String: String] = [:]
+    private var userIDsByHandle = HandleIndex([])
     /// Edited comments by id: read over whatever the position holds.
     private var edits: [String: Comment] = [:] {
         didSet { editedIDs = Set(edits.keys) }
@@ -116,7 +116,7 @@ final class ThreadComments {
     func user(id: String) -> User? { thread.user(id: id) }
 
     /// The id of the user with a handle, ignoring case.
-    func handleID(_ handle: String) -> String? { userIDsByHandle[handle.lowercased()] }
+    func handleID(_ handle: String) -> String? { userIDsByHandle[handle] }
 
     /// Whether a comment that arrived after opening has this id (the file echoes our own posts).
     func containsAdded(id: String) -> Bool { addedIDs.contains(id) }
@@ -272,13 +272,16 @@ final class ThreadComments {
         thread.body = body
     }
 
-    /// Adds or replaces users; handles are indexed again.
+    /// Adds or replaces users; only their handles are indexed again.
     func add(_ users: [User]) {
-        for user in users { thread.add(user) }
-        indexHandles()
+        for user in users {
+            let old = thread.user(id: user.id)
+            thread.add(user)
+            userIDsByHandle.replace(old, with: user, in: thread)
+        }
     }
 
     private func indexHandles() {
-        userIDsByHandle = thread.userIDsByLowercasedHandle
+        userIDsByHandle = HandleIndex(thread.users)
     }
 }

@@ -38,7 +38,9 @@ struct MatrixRoomOpening {
         // The label is the alias when the room has one.
         alias = snapshot.label.hasPrefix("#") && snapshot.label.contains(":") ? snapshot.label : nil
         var members = MatrixMembers(me: me)
-        members.update(Dictionary(snapshot.users.map { ($0.id, Optional($0.name)) }, uniquingKeysWith: { a, _ in a }))
+        // The handles as they were: a reopen does not number them again (an @mention keeps its person).
+        members.update(Dictionary(snapshot.users.map { ($0.id, Optional($0.name)) }, uniquingKeysWith: { a, _ in a }),
+                       held: Dictionary(snapshot.users.map { ($0.id, $0.handle) }, uniquingKeysWith: { a, _ in a }))
         timeline = MatrixTimeline(members: members)
         timeline.postEventID = snapshot.postEventID
         if snapshot.isEncrypted { _ = timeline.switchEncryptionOn() }

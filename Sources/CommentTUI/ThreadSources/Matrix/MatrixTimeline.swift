@@ -104,10 +104,21 @@ struct MatrixTimeline {
     mutating func applyNewer(_ events: [JSONValue], state: [JSONValue] = []) -> [ThreadUpdate] {
         var updates = applyState(state)
         var appended: [Comment] = []
+        // A run of member events is applied at once: its handles are assigned once, not per event.
+        var joining: [String: String?] = [:]
+        func applyJoining() {
+            guard !joining.isEmpty else { return }
+            let changed = members.update(joining)
+            joining = [:]
+            if !changed.isEmpty { updates.append(.usersChanged(changed)) }
+        }
         func flush() {
             if !appended.isEmpty { updates.append(.commentsAppended(appended)); appended = [] }
+            applyJoining()
         }
         for event in events {
+            // The run's members are known before any other event is read (its names, its pills).
+            if event["type"]?.string != "m.room.member" { applyJoining() }
             switch reader.read(event) {
             case .comment(let comment, let transactionID, let imported):
                 if comment.id == postEventID || known[comment.id] != nil { continue }
@@ -140,9 +151,9 @@ struct MatrixTimeline {
                 }
             case .member(let id, let name, let joined):
                 // A leave carries no display name: the comments of who left keep theirs.
-                if !joined, members.names[id] != nil { continue }
-                let changed = members.update([id: name])
-                if !changed.isEmpty { flush(); updates.append(.usersChanged(changed)) }
+                if !joined, members.names[id] != nil || joining[id] != nil { continue }
+                if !appended.isEmpty { updates.append(.commentsAppended(appended)); appended = [] }
+                joining[id] = name
             case .encrypted(let encrypted):
                 if let row = encryptedRow(encrypted) { appended.append(row) }
             case .encryptionSwitchedOn(let row):
