@@ -86,11 +86,15 @@ enum LogicalLines {
                     if byte == UInt8(ascii: "\n") { handOver() }
                     continue
                 }
-                let index = utf8.index(utf8.startIndex, offsetBy: offset)
-                let next = whole.index(after: index)
+                // `offset` is where a character starts: the slice starting there says so. Asked of
+                // the whole string, an index made from a byte offset is first rounded down to a
+                // character boundary, which counts every regional indicator before it: a run of
+                // flags cost its length squared (issue 36).
+                let rest = whole[utf8.index(utf8.startIndex, offsetBy: offset)...]
+                let next = rest.index(after: rest.startIndex)
                 let end = utf8.distance(from: utf8.startIndex, to: next)
                 guard end <= run.end else { break }
-                builder.add(whole[index], style: style, block: block)
+                builder.add(rest[rest.startIndex], style: style, block: block)
                 offset = end
             }
             handOver()
