@@ -12,10 +12,13 @@ struct ShownBody {
     let hiddenBytes: Int
 
     /// `body` cut to at most `limit` UTF-8 bytes.
-    init(_ body: String, limit: Int) {
+    init(_ body: String, limit: Int) { self.init(body[...], limit: limit) }
+
+    /// `body` (the rest of a body, `ShownParts`) cut to at most `limit` UTF-8 bytes.
+    init(_ body: Substring, limit: Int) {
         let utf8 = body.utf8
         guard utf8.count > limit else {
-            text = body
+            text = String(body)
             hiddenBytes = 0
             return
         }

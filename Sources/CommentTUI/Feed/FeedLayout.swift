@@ -5,6 +5,11 @@ import ThreadModel
 final class FeedLayout {
     let width: Int
     private var cache: [Int: CommentLayout] = [:]
+    /// Huge comments shown past their first part, by comment id: each "show more" lays out
+    /// only the bytes it adds (`ShownParts`); let go when the comment is collapsed again.
+    private var shownParts: [String: ShownParts] = [:]
+    /// Body bytes parsed and laid out so far: the work the layouts cost (tests count it).
+    private(set) var bytesLaidOut = 0
 
     /// Column 0 marks the selected comment; headers start after it.
     static let gutter = 1
@@ -69,7 +74,28 @@ final class FeedLayout {
     func invalidate(_ index: Int) { cache[index] = nil }
 
     /// Forgets every layout (users or mentions changed).
-    func invalidateAll() { cache.removeAll(keepingCapacity: true) }
+    func invalidateAll() {
+        cache.removeAll(keepingCapacity: true)
+        shownParts.removeAll()
+    }
+
+    /// The body laid out to `limit` bytes, and the bytes left out: past the first part, from the
+    /// parts laid out before and the bytes this step adds (`ShownParts`).
+    private func bodyLayout(of comment: Comment, limit: Int, _ source: Source) -> (TextLayout, Int) {
+        guard !source.printsWhole, limit > Self.shownBodyBytes else {
+            shownParts[comment.id] = nil
+            let shown = ShownBody(comment.body, limit: limit)
+            bytesLaidOut += shown.text.utf8.count
+            return (TextLayout(CommentMarkup.parseRuns(shown.text, handles: source.handleID), width: bodyWidth), shown.hiddenBytes)
+        }
+        // Taken out while it grows, so its lines are not copied; afresh after an edit, or
+        // when less is asked than was laid out (a search put the comment back).
+        var parts = shownParts.removeValue(forKey: comment.id).flatMap { $0.belong(to: comment, width: bodyWidth) && $0.limit <= limit ? $0 : nil }
+            ?? ShownParts(of: comment, width: bodyWidth)
+        bytesLaidOut += parts.extend(comment.body, to: limit, handles: source.handleID)
+        shownParts[comment.id] = parts
+        return (TextLayout(width: bodyWidth, lines: parts.lines.isEmpty ? [TextLayout.Line()] : parts.lines), parts.hiddenBytes)
+    }
 
     private func makeLayout(_ comment: Result<Comment, ThreadFileProblem>, _ source: Source) -> CommentLayout {
         switch comment {
@@ -79,18 +105,17 @@ final class FeedLayout {
                 name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
                 width: width - Self.gutter - 1)
             let limit = source.printsWhole ? Self.printedBodyBytes : source.shownBytes(comment.id) ?? Self.shownBodyBytes
-            let shown = ShownBody(comment.body, limit: limit)
-            let full = TextLayout(CommentMarkup.parseRuns(shown.text, handles: source.handleID), width: bodyWidth)
-            let collapsible = full.lines.count > Self.collapsedRows || shown.hiddenBytes > 0
+            let (full, hiddenBytes) = bodyLayout(of: comment, limit: limit, source)
+            let collapsible = full.lines.count > Self.collapsedRows || hiddenBytes > 0
             let body: TextLayout
             if source.printsWhole {
-                body = full.withOmittedMarker(hiddenBytes: shown.hiddenBytes)
+                body = full.withOmittedMarker(hiddenBytes: hiddenBytes)
             } else if !collapsible {
                 body = full
             } else if !source.isExpanded(comment.id) {
-                body = full.truncated(toRows: Self.collapsedRows, andMore: shown.hiddenBytes > 0)
-            } else if shown.hiddenBytes > 0 {
-                body = full.withShowMoreMarker(hiddenBytes: shown.hiddenBytes, nextBytes: Self.limit(after: limit) - limit)
+                body = full.truncated(toRows: Self.collapsedRows, andMore: hiddenBytes > 0)
+            } else if hiddenBytes > 0 {
+                body = full.withShowMoreMarker(hiddenBytes: hiddenBytes, nextBytes: Self.limit(after: limit) - limit)
                     .withCollapseMarker()
             } else {
                 body = full.withCollapseMarker()
@@ -100,7 +125,7 @@ final class FeedLayout {
             let quote = source.printsWhole ? nil : source.replyQuote(comment)?.line(width: bodyWidth, handles: source.handleID)
             var layout = CommentLayout(comment: .success(comment), header: header,
                                        body: quote.map { body.withLeadingLines([$0, TextLayout.Line()]) } ?? body,
-                                       isCollapsible: collapsible, hiddenBytes: shown.hiddenBytes,
+                                       isCollapsible: collapsible, hiddenBytes: hiddenBytes,
                                        spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
             layout.replyQuoteLines = quote == nil ? 0 : 1
             return layout
