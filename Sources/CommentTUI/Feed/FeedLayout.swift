@@ -73,10 +73,14 @@ final class FeedLayout {
     /// Forgets a comment's layout (after it was expanded or collapsed).
     func invalidate(_ index: Int) { cache[index] = nil }
 
-    /// Forgets every layout (users or mentions changed).
-    func invalidateAll() {
+    /// Forgets every layout (positions moved, a comment changed, users or mentions changed).
+    /// The parts of huge comments shown past their first part (`ShownParts`) are kept unless
+    /// what they were laid out with changed (who a `@handle` names, how wide a cluster is):
+    /// they are kept by comment id and start afresh when their comment changed, and laying
+    /// one out again costs megabytes.
+    func invalidateAll(keepingShownParts: Bool = true) {
         cache.removeAll(keepingCapacity: true)
-        shownParts.removeAll()
+        if !keepingShownParts { shownParts.removeAll() }
     }
 
     /// The body laid out to `limit` bytes, and the bytes left out: past the first part, from the
@@ -90,9 +94,18 @@ final class FeedLayout {
         }
         // Taken out while it grows, so its lines are not copied; afresh after an edit, or
         // when less is asked than was laid out (a search put the comment back).
-        var parts = shownParts.removeValue(forKey: comment.id).flatMap { $0.belong(to: comment, width: bodyWidth) && $0.limit <= limit ? $0 : nil }
-            ?? ShownParts(of: comment, width: bodyWidth)
-        bytesLaidOut += parts.extend(comment.body, to: limit, handles: source.handleID)
+        var parts = ShownParts(of: comment, width: bodyWidth)
+        if let kept = shownParts.removeValue(forKey: comment.id), kept.isCurrent(for: comment, width: bodyWidth), kept.limit <= limit {
+            parts = kept
+        }
+        // Through the limits "show more" steps through, so the parts are cut where they would
+        // have been a step at a time (what shows depends on the body, width and limit only).
+        var step = Self.shownBodyBytes
+        while Self.limit(after: step) < limit {
+            step = Self.limit(after: step)
+            bytesLaidOut += parts.extend(to: step, handles: source.handleID)
+        }
+        bytesLaidOut += parts.extend(to: limit, handles: source.handleID)
         shownParts[comment.id] = parts
         return (TextLayout(width: bodyWidth, lines: parts.lines.isEmpty ? [TextLayout.Line()] : parts.lines), parts.hiddenBytes)
     }
@@ -123,10 +136,10 @@ final class FeedLayout {
             // A reply opens with a one-row quote of what it answers and a blank row, laid out apart
             // from the body: its spoilers are not the body's (numbered, revealed) ones.
             let quote = source.printsWhole ? nil : source.replyQuote(comment)?.line(width: bodyWidth, handles: source.handleID)
+            let spoilers = Set(full.lines.flatMap { line in line.runs.compactMap(\.style.spoiler) })
             var layout = CommentLayout(comment: .success(comment), header: header,
                                        body: quote.map { body.withLeadingLines([$0, TextLayout.Line()]) } ?? body,
-                                       isCollapsible: collapsible, hiddenBytes: hiddenBytes,
-                                       spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
+                                       isCollapsible: collapsible, hiddenBytes: hiddenBytes, spoilers: spoilers)
             layout.replyQuoteLines = quote == nil ? 0 : 1
             return layout
         case .failure(let problem):

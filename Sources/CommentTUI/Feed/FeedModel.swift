@@ -195,9 +195,10 @@ final class FeedModel {
         min(header.postRows, max(1, feedHeight / 2))
     }
 
-    /// Lays every comment out again before the next frame (users or the divider changed).
-    func invalidateLayouts() {
-        layoutCache.invalidateAll()
+    /// Lays every comment out again before the next frame (users or the divider changed);
+    /// `keepingShownParts` false when what parts were laid out with changed (`FeedLayout.invalidateAll`).
+    func invalidateLayouts(keepingShownParts: Bool = true) {
+        layoutCache.invalidateAll(keepingShownParts: keepingShownParts)
         headerCache = nil
         scroll.invalidateAll()
     }

@@ -7,9 +7,10 @@ import ThreadModel
 /// step of an 8 MB comment took seconds.) A part starts on a row of its own; where it starts
 /// in a paragraph, or inside a code block or a list, it is laid out as if that started there.
 struct ShownParts {
-    /// The comment the parts are of, as it was when laid out (an edit starts them afresh).
-    private let bodyBytes: Int
-    private let edited: Date?
+    /// The body the parts are of, as it was when laid out (shares its storage with the
+    /// comment's, so comparing them is quick while it is the same).
+    private let body: String
+    /// The columns the parts are laid out in.
     let width: Int
     /// Where the laid-out text ends in the body (UTF-8 bytes).
     private(set) var end = 0
@@ -19,38 +20,48 @@ struct ShownParts {
     private(set) var lines: [TextLayout.Line] = []
     /// The number a later part's first spoiler takes (each part numbers its own from 0).
     private var nextSpoiler = 0
+    /// What the last part left open, for the next to start with (`ShownBody.carry`).
+    private var carry = ""
 
+    /// No parts yet of `comment`'s body, to lay out at `width` columns.
     init(of comment: Comment, width: Int) {
-        bodyBytes = comment.body.utf8.count
-        edited = comment.edited
+        body = comment.body
         self.width = width
     }
 
-    /// Whether these are parts of `comment` as it is now, at `width`.
-    func belong(to comment: Comment, width: Int) -> Bool {
-        comment.body.utf8.count == bodyBytes && comment.edited == edited && self.width == width
+    /// Whether these are parts of `comment`'s body as it is now (any change, even one that
+    /// keeps its length and edit time, starts them afresh), at `width`.
+    func isCurrent(for comment: Comment, width: Int) -> Bool {
+        self.width == width && comment.body == body
     }
 
     /// Body bytes left out after the parts.
-    var hiddenBytes: Int { bodyBytes - end }
+    var hiddenBytes: Int { body.utf8.count - end }
 
-    /// Lays out the body from `end` to `limit` bytes (cut as `ShownBody` cuts) after the lines
+    /// Lays the body out from `end` to `limit` bytes (cut as `ShownBody` cuts) after the lines
     /// there are; nothing when `limit` is not past the last one. Returns the bytes laid out.
     @discardableResult
-    mutating func extend(_ body: String, to limit: Int, handles: (String) -> String?) -> Int {
+    mutating func extend(to limit: Int, handles: (String) -> String?) -> Int {
         let utf8 = body.utf8
         guard limit > self.limit, end < utf8.count else { return 0 }
         self.limit = limit
         var from = utf8.index(utf8.startIndex, offsetBy: end)
+        // The code block the last part was cut in goes on: its blank lines are its own.
+        let inCode = carry.hasSuffix("\n")
         var startsBlock = false
-        if end > 0, utf8[from] == 0x0A {
-            // The line break the last part was cut before: this part starts a row of its own;
-            // a blank line after it parts two blocks, as a blank row.
-            from = utf8.index(after: from)
-            startsBlock = from < utf8.endIndex && utf8[from] == 0x0A
+        if end > 0 {
+            // The line break or space the last part was cut before: this part starts a row of
+            // its own. A blank line there parts two blocks, as a blank row (the last part
+            // ended with one line break, or one follows this one).
+            let before = utf8[utf8.index(before: from)]
+            startsBlock = before == 0x0A || before == 0x0D
+            if let next = Self.index(after: from, in: utf8) {
+                from = next
+                startsBlock = startsBlock || (from < utf8.endIndex && (utf8[from] == 0x0A || utf8[from] == 0x0D))
+            }
         }
         let start = utf8.distance(from: utf8.startIndex, to: from)
-        let shown = ShownBody(body[from...], limit: limit - start)
+        let shown = ShownBody(body[from...], limit: limit - start, carrying: carry)
         var part = TextLayout(CommentMarkup.parseRuns(shown.text, handles: handles), width: width).lines
         // Spoilers are numbered after the earlier parts' (reveal one, and one only).
         let offset = nextSpoiler
@@ -61,9 +72,24 @@ struct ShownParts {
                 nextSpoiler = max(nextSpoiler, spoiler + offset + 1)
             }
         }
-        if startsBlock, !lines.isEmpty { lines.append(TextLayout.Line()) }
+        if startsBlock, !inCode, !lines.isEmpty { lines.append(TextLayout.Line()) }
         lines += part
-        end = start + shown.text.utf8.count
+        end = start + shown.shownBytes
+        carry = shown.carry
         return shown.text.utf8.count
+    }
+
+    /// Past the line break (LF, CR LF or CR) or the space at `index`, if one is there.
+    private static func index(after index: String.Index, in utf8: String.UTF8View) -> String.Index? {
+        guard index < utf8.endIndex else { return nil }
+        switch utf8[index] {
+        case 0x0A, 0x20:
+            return utf8.index(after: index)
+        case 0x0D:
+            let next = utf8.index(after: index)
+            return next < utf8.endIndex && utf8[next] == 0x0A ? utf8.index(after: next) : next
+        default:
+            return nil
+        }
     }
 }
