@@ -8,13 +8,21 @@
 /// unless wider than a row, and so do a ruby annotation's base and reading; a row with bases
 /// gets its reading row above it.
 struct LineWrapper {
+    /// The columns rows are wrapped in.
     let width: Int
-    let paragraph: LogicalLine
+    /// What starts each row after the first (quote bars, the list marker's width in spaces).
+    private let restPrefix: [StyledCluster]
+    /// The line is code: wrapped at the width, not at spaces, keeping every space. (Only the
+    /// prefixes and this are kept of the line's first piece, not its clusters: a long line's
+    /// pieces go in one at a time and are let go.)
+    private let isCode: Bool
     /// Rows done, as lines (a ruby reading row above its bases' row), not taken yet.
     private var done: [TextLayout.Line] = []
-    /// The readings of the annotations placed so far, and how much of each rows showed.
+    /// The readings of the annotations placed so far.
     private var ruby: RubyPlacement?
+    /// How much of each annotation's reading the rows above showed, by annotation.
     private var consumed: [Int: Int] = [:]
+    /// Columns left for text after the wider of the two prefixes.
     private let contentWidth: Int
 
     // The row being filled, and where it may break.
@@ -31,22 +39,16 @@ struct LineWrapper {
     /// `breakAt` as it was before that character's pieces: no break falls between them.
     private var breakBeforeCharacter: Int?
 
-    /// A wrapper for `paragraph`'s rows; its clusters go in with `add` (`wrap()` does it all).
+    /// A wrapper for `paragraph`'s rows; its clusters, and those of the pieces after it, go in with `add`.
     init(width: Int, paragraph: LogicalLine) {
         self.width = width
-        self.paragraph = paragraph
-        contentWidth = width - max(Self.width(of: paragraph.firstPrefix), Self.width(of: paragraph.restPrefix))
+        restPrefix = paragraph.restPrefix
+        isCode = paragraph.isCode
+        contentWidth = width - max(Self.width(of: paragraph.firstPrefix), Self.width(of: restPrefix))
         row = paragraph.firstPrefix
         rowWidth = Self.width(of: row)
         contentStart = row.count
         characterStart = row.count
-    }
-
-    /// The paragraph's rows.
-    func wrap() -> [TextLayout.Line] {
-        var wrapper = self
-        wrapper.add(paragraph.clusters)
-        return wrapper.finish()
     }
 
     /// Places more of the line (a piece `LogicalLines` handed over: never one that ends inside
@@ -69,7 +71,7 @@ struct LineWrapper {
 
     /// The last row ends the line: the rows not taken yet.
     mutating func finish() -> [TextLayout.Line] {
-        if !paragraph.isCode { Self.trimTrailingSpaces(&row, from: contentStart) }
+        if !isCode { Self.trimTrailingSpaces(&row, from: contentStart) }
         complete(row)
         return takeLines()
     }
@@ -87,11 +89,11 @@ struct LineWrapper {
 
     private mutating func newRow(carrying carried: [StyledCluster]) {
         complete(row)
-        row = paragraph.restPrefix
+        row = restPrefix
         contentStart = row.count
         // A soft break drops the spaces it happens at.
         var carried = carried[...]
-        if !paragraph.isCode { while carried.first?.isSpace == true { carried = carried.dropFirst() } }
+        if !isCode { while carried.first?.isSpace == true { carried = carried.dropFirst() } }
         row += carried
         rowWidth = Self.width(of: row)
         breakAt = nil
@@ -106,8 +108,8 @@ struct LineWrapper {
             if rowWidth + w > width, characterStart > contentStart {
                 // The whole character moves on, with the word it ends if that fits.
                 var b = characterStart
-                if !paragraph.isCode, let wordStart = breakAt, wordStart > contentStart,
-                   Self.width(of: paragraph.restPrefix) + Self.width(of: Array(row[wordStart...])) + w <= width {
+                if !isCode, let wordStart = breakAt, wordStart > contentStart,
+                   Self.width(of: restPrefix) + Self.width(of: Array(row[wordStart...])) + w <= width {
                     b = wordStart
                 }
                 let placed = row.count - characterStart
@@ -123,10 +125,10 @@ struct LineWrapper {
             }
             row.append(piece)
             rowWidth += w
-            if !paragraph.isCode, w == 2 { allowBreak(at: row.count) }
+            if !isCode, w == 2 { allowBreak(at: row.count) }
             return
         }
-        if !paragraph.isCode, piece.isSpace {
+        if !isCode, piece.isSpace {
             if rowWidth + 1 > width { newRow(carrying: []); return }
             characterStart = row.count
             breakBeforeCharacter = breakAt
@@ -135,17 +137,17 @@ struct LineWrapper {
             allowBreak(at: row.count)
             return
         }
-        if !paragraph.isCode, breakAt == row.count, Kinsoku.cannotStartRow(piece.cluster) {
+        if !isCode, breakAt == row.count, Kinsoku.cannotStartRow(piece.cluster) {
             // Closing punctuation never starts a row: the break before it goes back one.
             breakAt = previousBreak
             previousBreak = nil
         }
-        if !paragraph.isCode, w == 2, row.count > contentStart, !Kinsoku.cannotStartRow(piece.cluster),
+        if !isCode, w == 2, row.count > contentStart, !Kinsoku.cannotStartRow(piece.cluster),
            let last = row.last, !Kinsoku.cannotEndRow(last.cluster) {
             allowBreak(at: row.count)
         }
         if rowWidth + w > width, row.count > contentStart {
-            if let b = breakAt, b > contentStart, !paragraph.isCode {
+            if let b = breakAt, b > contentStart, !isCode {
                 let carried = Array(row[b...])
                 row.removeSubrange(b...)
                 Self.trimTrailingSpaces(&row, from: contentStart)
@@ -165,7 +167,7 @@ struct LineWrapper {
         row.append(piece)
         rowWidth += w
         // An opening bracket never ends a row.
-        if !paragraph.isCode, w == 2, !Kinsoku.cannotEndRow(piece.cluster) { allowBreak(at: row.count) }
+        if !isCode, w == 2, !Kinsoku.cannotEndRow(piece.cluster) { allowBreak(at: row.count) }
     }
 
     /// Where no break fits, the row ends where it is full; but closing punctuation takes the
@@ -173,10 +175,10 @@ struct LineWrapper {
     /// fits the next row (`differentl` / `y, nice`, not `differently` / `, nice`). Removes and
     /// returns what moves on.
     private func hardBreakCarry(before piece: StyledCluster, in row: inout [StyledCluster], contentStart: Int) -> [StyledCluster] {
-        guard !paragraph.isCode,
+        guard !isCode,
               let b = Kinsoku.rowBreak(before: piece.cluster, count: row.count, from: contentStart,
                                        cluster: { row[$0].cluster }, joinsPrevious: { row[$0].joinsPrevious }),
-              Self.width(of: paragraph.restPrefix) + Self.width(of: Array(row[b...])) + piece.cluster.width <= width else { return [] }
+              Self.width(of: restPrefix) + Self.width(of: Array(row[b...])) + piece.cluster.width <= width else { return [] }
         defer { row.removeSubrange(b...) }
         return Array(row[b...])
     }
