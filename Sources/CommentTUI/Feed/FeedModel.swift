@@ -164,6 +164,9 @@ final class FeedModel {
 
     // MARK: Layout
 
+    /// Body bytes laid out so far at this width: the work the layouts cost (tests count it).
+    var bytesLaidOut: Int { layoutCache.bytesLaidOut }
+
     /// The comment at a feed position as the feed shows it.
     func layout(_ index: Int) -> CommentLayout {
         layoutCache.layout(of: index, FeedLayout.Source(
