@@ -35,6 +35,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("first-frame", firstFrameBenchmarks),
     ("post", postBenchmarks),
     ("scale", scaleBenchmarks),
+    ("flags", flagBenchmarks),
     ("search", searchBenchmarks),
     ("markup", markupBenchmarks),
     ("composer", composerBenchmarks),

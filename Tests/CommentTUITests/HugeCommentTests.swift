@@ -91,6 +91,25 @@ final class HugeCommentTests: XCTestCase {
         }
     }
 
+    func testLayingTheFeedOutAgainKeepsWhatShowMoreLaidOut() throws {
+        let (pilot, huge, _) = try open(hugeBytes: 300_000)
+        click(pilot, on: "+ more lines")
+        click(pilot, on: "show all")
+        let shown = pilot.app.feed.layout(huge)
+        XCTAssertEqual(shown.hiddenBytes, 0)
+        let before = pilot.app.feed.bytesLaidOut
+        // Older comments loaded, a gap filled, a comment edited or sent, the read marker put
+        // back: every layout goes, not the parts show more laid out (each step's megabyte).
+        pilot.app.feed.invalidateLayouts()
+        XCTAssertEqual(pilot.app.feed.layout(huge).body, shown.body)
+        pilot.settle()
+        XCTAssertLessThan(pilot.app.feed.bytesLaidOut - before, 100_000, "a screenful of small comments, not the huge one again")
+        // Who a `@handle` names changed: laid out again.
+        pilot.app.feed.invalidateLayouts(keepingShownParts: false)
+        XCTAssertEqual(pilot.app.feed.layout(huge).body, shown.body)
+        XCTAssertGreaterThan(pilot.app.feed.bytesLaidOut - before, 300_000)
+    }
+
     func testAHugeBodyOfFewRowsStillSaysThereIsMore() {
         // 100 KB of spaces and one ruby word: its first 64 KB lay out in a row or two.
         let body = "{漢字|かんじ}" + String(repeating: " ", count: 100_000) + "end"

@@ -145,7 +145,7 @@ extension CommentApp {
         // new comments only change who wrote last.
         if usersChanged {
             mentions.usersChanged()
-            feed.invalidateLayouts()
+            feed.invalidateLayouts(keepingShownParts: false)
         } else if added > 0 {
             mentions.commentsAdded()
         }

@@ -200,7 +200,7 @@ public final class CommentApp {
     /// Lays every text out again: the width of some clusters changed (the terminal's answers to
     /// the grapheme probe came, and it draws them whole).
     public func clusterWidthsChanged() {
-        feed.invalidateLayouts()
+        feed.invalidateLayouts(keepingShownParts: false)
         composer.forgetLayout()
         overlays.page?.layOutAgain()
         prepare()

@@ -8,124 +8,166 @@
 /// unless wider than a row, and so do a ruby annotation's base and reading; a row with bases
 /// gets its reading row above it.
 struct LineWrapper {
+    /// The columns rows are wrapped in.
     let width: Int
-    let paragraph: LogicalLine
+    /// What starts each row after the first (quote bars, the list marker's width in spaces).
+    private let restPrefix: [StyledCluster]
+    /// The line is code: wrapped at the width, not at spaces, keeping every space. (Only the
+    /// prefixes and this are kept of the line's first piece, not its clusters: a long line's
+    /// pieces go in one at a time and are let go.)
+    private let isCode: Bool
+    /// Rows done, as lines (a ruby reading row above its bases' row), not taken yet.
+    private var done: [TextLayout.Line] = []
+    /// The readings of the annotations placed so far.
+    private var ruby: RubyPlacement?
+    /// How much of each annotation's reading the rows above showed, by annotation.
+    private var consumed: [Int: Int] = [:]
+    /// Columns left for text after the wider of the two prefixes.
+    private let contentWidth: Int
 
-    func wrap() -> [TextLayout.Line] {
-        let prefixWidth = max(Self.width(of: paragraph.firstPrefix), Self.width(of: paragraph.restPrefix))
-        let ruby = RubyPlacement(paragraph.clusters, contentWidth: width - prefixWidth)
-        let rows = wrap(ruby?.clusters ?? paragraph.clusters)
-        guard let ruby else { return rows.map(Self.runs) }
-        var consumed: [Int: Int] = [:]
-        var lines: [TextLayout.Line] = []
-        for row in rows {
-            if let reading = ruby.readingLine(over: row, consumed: &consumed) { lines.append(reading) }
-            lines.append(Self.runs(row))
-        }
-        return lines
+    // The row being filled, and where it may break.
+    private var row: [StyledCluster]
+    private var rowWidth: Int
+    private var contentStart: Int
+    /// Index in `row` where it may break (what follows moves to the next row).
+    private var breakAt: Int?
+    /// The break before `breakAt`, where a row goes instead when closing punctuation follows
+    /// `breakAt` right away.
+    private var previousBreak: Int?
+    /// Index in `row` of the first piece of the character being placed.
+    private var characterStart: Int
+    /// `breakAt` as it was before that character's pieces: no break falls between them.
+    private var breakBeforeCharacter: Int?
+
+    /// A wrapper for `paragraph`'s rows; its clusters, and those of the pieces after it, go in with `add`.
+    init(width: Int, paragraph: LogicalLine) {
+        self.width = width
+        restPrefix = paragraph.restPrefix
+        isCode = paragraph.isCode
+        contentWidth = width - max(Self.width(of: paragraph.firstPrefix), Self.width(of: restPrefix))
+        row = paragraph.firstPrefix
+        rowWidth = Self.width(of: row)
+        contentStart = row.count
+        characterStart = row.count
     }
 
-    private func wrap(_ clusters: [StyledCluster]) -> [[StyledCluster]] {
-        var rows: [[StyledCluster]] = []
-        var row = paragraph.firstPrefix
-        var rowWidth = Self.width(of: row)
-        var contentStart = row.count
-        /// Index in `row` where it may break (what follows moves to the next row).
-        var breakAt: Int?
-        /// The break before `breakAt`, where a row goes instead when closing punctuation follows
-        /// `breakAt` right away.
-        var previousBreak: Int?
-        func allowBreak(at index: Int) {
-            guard breakAt != index else { return }
-            previousBreak = breakAt
-            breakAt = index
+    /// Places more of the line (a piece `LogicalLines` handed over: never one that ends inside
+    /// a ruby annotation). Rows it completes wait in `takeLines()`; only the row being filled is
+    /// kept, so a long line costs its rows, not its clusters.
+    mutating func add(_ clusters: [StyledCluster]) {
+        guard let placed = RubyPlacement(clusters, contentWidth: contentWidth) else {
+            for piece in clusters { place(piece) }
+            return
         }
-        /// Index in `row` of the first piece of the character being placed.
-        var characterStart = row.count
-        /// `breakAt` as it was before that character's pieces: no break falls between them.
-        var breakBeforeCharacter: Int?
+        if ruby == nil { ruby = placed } else { ruby!.merge(placed) }
+        for piece in placed.clusters { place(piece) }
+    }
 
-        func newRow(carrying carried: [StyledCluster]) {
-            rows.append(row)
-            row = paragraph.restPrefix
-            contentStart = row.count
-            // A soft break drops the spaces it happens at.
-            var carried = carried[...]
-            if !paragraph.isCode { while carried.first?.isSpace == true { carried = carried.dropFirst() } }
-            row += carried
-            rowWidth = Self.width(of: row)
-            breakAt = nil
-            previousBreak = nil
+    /// The rows completed so far, handed over.
+    mutating func takeLines() -> [TextLayout.Line] {
+        defer { done = [] }
+        return done
+    }
+
+    /// The last row ends the line: the rows not taken yet.
+    mutating func finish() -> [TextLayout.Line] {
+        if !isCode { Self.trimTrailingSpaces(&row, from: contentStart) }
+        complete(row)
+        return takeLines()
+    }
+
+    private mutating func complete(_ row: [StyledCluster]) {
+        if let ruby, let reading = ruby.readingLine(over: row, consumed: &consumed) { done.append(reading) }
+        done.append(Self.runs(row))
+    }
+
+    private mutating func allowBreak(at index: Int) {
+        guard breakAt != index else { return }
+        previousBreak = breakAt
+        breakAt = index
+    }
+
+    private mutating func newRow(carrying carried: [StyledCluster]) {
+        complete(row)
+        row = restPrefix
+        contentStart = row.count
+        // A soft break drops the spaces it happens at.
+        var carried = carried[...]
+        if !isCode { while carried.first?.isSpace == true { carried = carried.dropFirst() } }
+        row += carried
+        rowWidth = Self.width(of: row)
+        breakAt = nil
+        previousBreak = nil
+    }
+
+    private mutating func place(_ piece: StyledCluster) {
+        let w = piece.cluster.width
+        if piece.joinsPrevious {
+            // No break between the pieces of one character.
+            breakAt = breakBeforeCharacter
+            if rowWidth + w > width, characterStart > contentStart {
+                // The whole character moves on, with the word it ends if that fits.
+                var b = characterStart
+                if !isCode, let wordStart = breakAt, wordStart > contentStart,
+                   Self.width(of: restPrefix) + Self.width(of: Array(row[wordStart...])) + w <= width {
+                    b = wordStart
+                }
+                let placed = row.count - characterStart
+                let carried = Array(row[b...])
+                row.removeSubrange(b...)
+                Self.trimTrailingSpaces(&row, from: contentStart)
+                newRow(carrying: carried)
+                characterStart = row.count - placed
+                breakBeforeCharacter = nil
+            } else if rowWidth + w > width {
+                // A character wider than a row: it breaks where the row ends after all.
+                newRow(carrying: [])
+            }
+            row.append(piece)
+            rowWidth += w
+            if !isCode, w == 2 { allowBreak(at: row.count) }
+            return
         }
-
-        for piece in clusters {
-            let w = piece.cluster.width
-            if piece.joinsPrevious {
-                // No break between the pieces of one character.
-                breakAt = breakBeforeCharacter
-                if rowWidth + w > width, characterStart > contentStart {
-                    // The whole character moves on, with the word it ends if that fits.
-                    var b = characterStart
-                    if !paragraph.isCode, let wordStart = breakAt, wordStart > contentStart,
-                       Self.width(of: paragraph.restPrefix) + Self.width(of: Array(row[wordStart...])) + w <= width {
-                        b = wordStart
-                    }
-                    let placed = row.count - characterStart
-                    let carried = Array(row[b...])
-                    row.removeSubrange(b...)
-                    trimTrailingSpaces(&row, from: contentStart)
-                    newRow(carrying: carried)
-                    characterStart = row.count - placed
-                    breakBeforeCharacter = nil
-                } else if rowWidth + w > width {
-                    // A character wider than a row: it breaks where the row ends after all.
-                    newRow(carrying: [])
-                }
-                row.append(piece)
-                rowWidth += w
-                if !paragraph.isCode, w == 2 { allowBreak(at: row.count) }
-                continue
-            }
-            if !paragraph.isCode, piece.isSpace {
-                if rowWidth + 1 > width { newRow(carrying: []); continue }
-                characterStart = row.count
-                breakBeforeCharacter = breakAt
-                row.append(piece)
-                rowWidth += 1
-                allowBreak(at: row.count)
-                continue
-            }
-            if !paragraph.isCode, breakAt == row.count, Kinsoku.cannotStartRow(piece.cluster) {
-                // Closing punctuation never starts a row: the break before it goes back one.
-                breakAt = previousBreak
-                previousBreak = nil
-            }
-            if !paragraph.isCode, w == 2, row.count > contentStart, !Kinsoku.cannotStartRow(piece.cluster),
-               let last = row.last, !Kinsoku.cannotEndRow(last.cluster) {
-                allowBreak(at: row.count)
-            }
-            if rowWidth + w > width, row.count > contentStart {
-                if let b = breakAt, b > contentStart, !paragraph.isCode {
-                    let carried = Array(row[b...])
-                    row.removeSubrange(b...)
-                    trimTrailingSpaces(&row, from: contentStart)
-                    newRow(carrying: carried)
-                } else {
-                    newRow(carrying: hardBreakCarry(before: piece, in: &row, contentStart: contentStart))
-                }
-                // A carried word can still be too long with this cluster: break it where the row ends.
-                if rowWidth + w > width, row.count > contentStart { newRow(carrying: []) }
-            }
+        if !isCode, piece.isSpace {
+            if rowWidth + 1 > width { newRow(carrying: []); return }
             characterStart = row.count
             breakBeforeCharacter = breakAt
             row.append(piece)
-            rowWidth += w
-            // An opening bracket never ends a row.
-            if !paragraph.isCode, w == 2, !Kinsoku.cannotEndRow(piece.cluster) { allowBreak(at: row.count) }
+            rowWidth += 1
+            allowBreak(at: row.count)
+            return
         }
-        if !paragraph.isCode { trimTrailingSpaces(&row, from: contentStart) }
-        rows.append(row)
-        return rows
+        if !isCode, breakAt == row.count, Kinsoku.cannotStartRow(piece.cluster) {
+            // Closing punctuation never starts a row: the break before it goes back one.
+            breakAt = previousBreak
+            previousBreak = nil
+        }
+        if !isCode, w == 2, row.count > contentStart, !Kinsoku.cannotStartRow(piece.cluster),
+           let last = row.last, !Kinsoku.cannotEndRow(last.cluster) {
+            allowBreak(at: row.count)
+        }
+        if rowWidth + w > width, row.count > contentStart {
+            if let b = breakAt, b > contentStart, !isCode {
+                let carried = Array(row[b...])
+                row.removeSubrange(b...)
+                Self.trimTrailingSpaces(&row, from: contentStart)
+                newRow(carrying: carried)
+            } else {
+                var full = row
+                row = []
+                let carried = hardBreakCarry(before: piece, in: &full, contentStart: contentStart)
+                row = full
+                newRow(carrying: carried)
+            }
+            // A carried word can still be too long with this cluster: break it where the row ends.
+            if rowWidth + w > width, row.count > contentStart { newRow(carrying: []) }
+        }
+        characterStart = row.count
+        breakBeforeCharacter = breakAt
+        row.append(piece)
+        rowWidth += w
+        // An opening bracket never ends a row.
+        if !isCode, w == 2, !Kinsoku.cannotEndRow(piece.cluster) { allowBreak(at: row.count) }
     }
 
     /// Where no break fits, the row ends where it is full; but closing punctuation takes the
@@ -133,15 +175,15 @@ struct LineWrapper {
     /// fits the next row (`differentl` / `y, nice`, not `differently` / `, nice`). Removes and
     /// returns what moves on.
     private func hardBreakCarry(before piece: StyledCluster, in row: inout [StyledCluster], contentStart: Int) -> [StyledCluster] {
-        guard !paragraph.isCode,
+        guard !isCode,
               let b = Kinsoku.rowBreak(before: piece.cluster, count: row.count, from: contentStart,
                                        cluster: { row[$0].cluster }, joinsPrevious: { row[$0].joinsPrevious }),
-              Self.width(of: paragraph.restPrefix) + Self.width(of: Array(row[b...])) + piece.cluster.width <= width else { return [] }
+              Self.width(of: restPrefix) + Self.width(of: Array(row[b...])) + piece.cluster.width <= width else { return [] }
         defer { row.removeSubrange(b...) }
         return Array(row[b...])
     }
 
-    private func trimTrailingSpaces(_ row: inout [StyledCluster], from start: Int) {
+    private static func trimTrailingSpaces(_ row: inout [StyledCluster], from start: Int) {
         while row.count > start, row.last?.isSpace == true { row.removeLast() }
     }
 

@@ -35,6 +35,9 @@ struct LogicalLine: Sendable {
     var continuesList = false
     /// Code is wrapped at the width, not at spaces, and keeps every space.
     var isCode = false
+    /// The next line handed over is more of this one (`LogicalLines.forEach` hands a long line
+    /// over in pieces); only the first piece's prefixes and block flags count.
+    var goesOn = false
 }
 
 /// Splits parsed comment text into logical lines: one per block and hard line break.
@@ -54,10 +57,14 @@ enum LogicalLines {
         return lines
     }
 
-    /// Hands each logical line to `body` as soon as it is complete, so a long text's clusters
-    /// are let go line by line once laid out (an 8 MB comment's clusters never all at once).
-    static func forEach(in text: MarkupRuns, _ body: (LogicalLine) -> Void) {
-        var builder = Builder()
+    /// Clusters of a line handed over at once: a longer line goes in pieces (`goesOn`).
+    static let pieceClusters = 8192
+
+    /// Hands each logical line to `body` as soon as it is complete, and a long one in pieces of
+    /// about `pieceClusters`, so a long text's clusters are let go piece by piece once laid out
+    /// (an 8 MB comment's clusters never all at once, even when it is one paragraph).
+    static func forEach(in text: MarkupRuns, pieceClusters: Int = pieceClusters, _ body: (LogicalLine) -> Void) {
+        var builder = Builder(pieceClusters: max(1, pieceClusters))
         func handOver() {
             guard !builder.lines.isEmpty else { return }
             builder.lines.forEach(body)
@@ -83,15 +90,20 @@ enum LogicalLines {
                     guard offset + 1 <= run.end else { break }
                     builder.add(ascii: byte, style: style, block: block)
                     offset += 1
-                    if byte == UInt8(ascii: "\n") { handOver() }
+                    if byte == UInt8(ascii: "\n") || !builder.lines.isEmpty { handOver() }
                     continue
                 }
-                let index = utf8.index(utf8.startIndex, offsetBy: offset)
-                let next = whole.index(after: index)
+                // `offset` is where a character starts: the slice starting there says so. Asked of
+                // the whole string, an index made from a byte offset is first rounded down to a
+                // character boundary, which counts every regional indicator before it: a run of
+                // flags cost its length squared (issue 36).
+                let rest = whole[utf8.index(utf8.startIndex, offsetBy: offset)...]
+                let next = rest.index(after: rest.startIndex)
                 let end = utf8.distance(from: utf8.startIndex, to: next)
                 guard end <= run.end else { break }
-                builder.add(whole[index], style: style, block: block)
+                builder.add(rest[rest.startIndex], style: style, block: block)
                 offset = end
+                if !builder.lines.isEmpty { handOver() }
             }
             handOver()
         }
@@ -106,7 +118,9 @@ enum LogicalLines {
     }
 
     private struct Builder {
-        /// Complete lines not handed over yet.
+        /// A line this long (in clusters) goes to `lines` as a piece.
+        let pieceClusters: Int
+        /// Complete lines (and pieces) not handed over yet.
         var lines: [LogicalLine] = []
         /// Whether any line was completed (handed over or not).
         var hasLines = false
@@ -130,6 +144,7 @@ enum LogicalLines {
             }
             current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(byte)], style: style))
             column += 1
+            if current.clusters.count >= pieceClusters { handOverPiece() }
         }
 
         mutating func add(_ character: Character, style: TextRunStyle, block: MarkupBlock?) {
@@ -154,6 +169,18 @@ enum LogicalLines {
                     column += cluster.width
                 }
             }
+            if current.clusters.count >= pieceClusters { handOverPiece() }
+        }
+
+        /// The long line so far goes as a piece, its clusters let go here. Never inside a ruby
+        /// annotation: its base is placed whole (`RubyPlacement`), so the piece waits for its end.
+        mutating func handOverPiece() {
+            guard current.clusters.last?.style.ruby == nil else { return }
+            var piece = current
+            piece.goesOn = true
+            lines.append(piece)
+            current.clusters = []
+            current.clusters.reserveCapacity(pieceClusters)
         }
 
         mutating func startIfNeeded(_ block: MarkupBlock?) {

@@ -40,6 +40,11 @@ struct RubyPlacement {
         }
     }
 
+    /// Takes the readings of the annotations another piece of the same line placed.
+    mutating func merge(_ other: RubyPlacement) {
+        readings.merge(other.readings) { _, later in later }
+    }
+
     /// Appends one annotation's padded, bound base and records its reading.
     private mutating func place(_ ruby: RubyAnnotation, base: ArraySlice<StyledCluster>, contentWidth: Int) {
         // A link's ` (host)` inside a base belongs to the annotation too.

@@ -59,14 +59,31 @@ struct TextLayout: Equatable, Sendable {
     }
 
     /// Lays out parsed comment text given as runs (see `CommentMarkup.parseRuns`).
-    init(_ text: MarkupRuns, width: Int) {
+    /// `pieceClusters`: how long a line `LogicalLines` hands over at once (tests vary it).
+    init(_ text: MarkupRuns, width: Int, pieceClusters: Int = LogicalLines.pieceClusters) {
         let width = max(4, width)
         var lines: [Line] = []
         var n = 0
-        LogicalLines.forEach(in: text) { paragraph in
-            if n > 0, paragraph.startsBlock, !paragraph.continuesList { lines.append(LineWrapper.runs(paragraph.separator)) }
-            lines += LineWrapper(width: width, paragraph: paragraph).wrap()
-            n += 1
+        // The wrapper of a line handed over in pieces, until its last piece.
+        var open: LineWrapper?
+        LogicalLines.forEach(in: text, pieceClusters: pieceClusters) { piece in
+            // Taken out while it grows, so its rows are never copied.
+            var wrapper: LineWrapper
+            if let started = open {
+                wrapper = started
+                open = nil
+            } else {
+                if n > 0, piece.startsBlock, !piece.continuesList { lines.append(LineWrapper.runs(piece.separator)) }
+                wrapper = LineWrapper(width: width, paragraph: piece)
+                n += 1
+            }
+            wrapper.add(piece.clusters)
+            if piece.goesOn {
+                lines += wrapper.takeLines()
+                open = wrapper
+            } else {
+                lines += wrapper.finish()
+            }
         }
         self.init(width: width, lines: lines.isEmpty ? [Line()] : lines)
     }

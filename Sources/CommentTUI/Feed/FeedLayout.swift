@@ -5,6 +5,11 @@ import ThreadModel
 final class FeedLayout {
     let width: Int
     private var cache: [Int: CommentLayout] = [:]
+    /// Huge comments shown past their first part, by comment id: each "show more" lays out
+    /// only the bytes it adds (`ShownParts`); let go when the comment is collapsed again.
+    private var shownParts: [String: ShownParts] = [:]
+    /// Body bytes parsed and laid out so far: the work the layouts cost (tests count it).
+    private(set) var bytesLaidOut = 0
 
     /// Column 0 marks the selected comment; headers start after it.
     static let gutter = 1
@@ -68,8 +73,42 @@ final class FeedLayout {
     /// Forgets a comment's layout (after it was expanded or collapsed).
     func invalidate(_ index: Int) { cache[index] = nil }
 
-    /// Forgets every layout (users or mentions changed).
-    func invalidateAll() { cache.removeAll(keepingCapacity: true) }
+    /// Forgets every layout (positions moved, a comment changed, users or mentions changed).
+    /// The parts of huge comments shown past their first part (`ShownParts`) are kept unless
+    /// what they were laid out with changed (who a `@handle` names, how wide a cluster is):
+    /// they are kept by comment id and start afresh when their comment changed, and laying
+    /// one out again costs megabytes.
+    func invalidateAll(keepingShownParts: Bool = true) {
+        cache.removeAll(keepingCapacity: true)
+        if !keepingShownParts { shownParts.removeAll() }
+    }
+
+    /// The body laid out to `limit` bytes, and the bytes left out: past the first part, from the
+    /// parts laid out before and the bytes this step adds (`ShownParts`).
+    private func bodyLayout(of comment: Comment, limit: Int, _ source: Source) -> (TextLayout, Int) {
+        guard !source.printsWhole, limit > Self.shownBodyBytes else {
+            shownParts[comment.id] = nil
+            let shown = ShownBody(comment.body, limit: limit)
+            bytesLaidOut += shown.text.utf8.count
+            return (TextLayout(CommentMarkup.parseRuns(shown.text, handles: source.handleID), width: bodyWidth), shown.hiddenBytes)
+        }
+        // Taken out while it grows, so its lines are not copied; afresh after an edit, or
+        // when less is asked than was laid out (a search put the comment back).
+        var parts = ShownParts(of: comment, width: bodyWidth)
+        if let kept = shownParts.removeValue(forKey: comment.id), kept.isCurrent(for: comment, width: bodyWidth), kept.limit <= limit {
+            parts = kept
+        }
+        // Through the limits "show more" steps through, so the parts are cut where they would
+        // have been a step at a time (what shows depends on the body, width and limit only).
+        var step = Self.shownBodyBytes
+        while Self.limit(after: step) < limit {
+            step = Self.limit(after: step)
+            bytesLaidOut += parts.extend(to: step, handles: source.handleID)
+        }
+        bytesLaidOut += parts.extend(to: limit, handles: source.handleID)
+        shownParts[comment.id] = parts
+        return (TextLayout(width: bodyWidth, lines: parts.lines.isEmpty ? [TextLayout.Line()] : parts.lines), parts.hiddenBytes)
+    }
 
     private func makeLayout(_ comment: Result<Comment, ThreadFileProblem>, _ source: Source) -> CommentLayout {
         switch comment {
@@ -79,18 +118,17 @@ final class FeedLayout {
                 name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
                 width: width - Self.gutter - 1)
             let limit = source.printsWhole ? Self.printedBodyBytes : source.shownBytes(comment.id) ?? Self.shownBodyBytes
-            let shown = ShownBody(comment.body, limit: limit)
-            let full = TextLayout(CommentMarkup.parseRuns(shown.text, handles: source.handleID), width: bodyWidth)
-            let collapsible = full.lines.count > Self.collapsedRows || shown.hiddenBytes > 0
+            let (full, hiddenBytes) = bodyLayout(of: comment, limit: limit, source)
+            let collapsible = full.lines.count > Self.collapsedRows || hiddenBytes > 0
             let body: TextLayout
             if source.printsWhole {
-                body = full.withOmittedMarker(hiddenBytes: shown.hiddenBytes)
+                body = full.withOmittedMarker(hiddenBytes: hiddenBytes)
             } else if !collapsible {
                 body = full
             } else if !source.isExpanded(comment.id) {
-                body = full.truncated(toRows: Self.collapsedRows, andMore: shown.hiddenBytes > 0)
-            } else if shown.hiddenBytes > 0 {
-                body = full.withShowMoreMarker(hiddenBytes: shown.hiddenBytes, nextBytes: Self.limit(after: limit) - limit)
+                body = full.truncated(toRows: Self.collapsedRows, andMore: hiddenBytes > 0)
+            } else if hiddenBytes > 0 {
+                body = full.withShowMoreMarker(hiddenBytes: hiddenBytes, nextBytes: Self.limit(after: limit) - limit)
                     .withCollapseMarker()
             } else {
                 body = full.withCollapseMarker()
@@ -98,10 +136,10 @@ final class FeedLayout {
             // A reply opens with a one-row quote of what it answers and a blank row, laid out apart
             // from the body: its spoilers are not the body's (numbered, revealed) ones.
             let quote = source.printsWhole ? nil : source.replyQuote(comment)?.line(width: bodyWidth, handles: source.handleID)
+            let spoilers = Set(full.lines.flatMap { line in line.runs.compactMap(\.style.spoiler) })
             var layout = CommentLayout(comment: .success(comment), header: header,
                                        body: quote.map { body.withLeadingLines([$0, TextLayout.Line()]) } ?? body,
-                                       isCollapsible: collapsible, hiddenBytes: shown.hiddenBytes,
-                                       spoilers: Set(full.lines.flatMap { $0.runs.compactMap(\.style.spoiler) }))
+                                       isCollapsible: collapsible, hiddenBytes: hiddenBytes, spoilers: spoilers)
             layout.replyQuoteLines = quote == nil ? 0 : 1
             return layout
         case .failure(let problem):

@@ -164,6 +164,9 @@ final class FeedModel {
 
     // MARK: Layout
 
+    /// Body bytes laid out so far at this width: the work the layouts cost (tests count it).
+    var bytesLaidOut: Int { layoutCache.bytesLaidOut }
+
     /// The comment at a feed position as the feed shows it.
     func layout(_ index: Int) -> CommentLayout {
         layoutCache.layout(of: index, FeedLayout.Source(
@@ -195,9 +198,10 @@ final class FeedModel {
         min(header.postRows, max(1, feedHeight / 2))
     }
 
-    /// Lays every comment out again before the next frame (users or the divider changed).
-    func invalidateLayouts() {
-        layoutCache.invalidateAll()
+    /// Lays every comment out again before the next frame (users or the divider changed);
+    /// `keepingShownParts` false when what parts were laid out with changed (`FeedLayout.invalidateAll`).
+    func invalidateLayouts(keepingShownParts: Bool = true) {
+        layoutCache.invalidateAll(keepingShownParts: keepingShownParts)
         headerCache = nil
         scroll.invalidateAll()
     }
