@@ -38,6 +38,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("search", searchBenchmarks),
     ("markup", markupBenchmarks),
     ("composer", composerBenchmarks),
+    ("composer-keys", composerKeyBenchmarks),
     ("mentions", mentionBenchmarks),
     ("matrix", matrixBenchmarks),
     // Not run by default: its first run fills a 100,000-message room (most of an hour).

@@ -176,7 +176,7 @@ public final class CommentApp {
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
                         feed: regions.feed)
-        if composer.revision != revision { source.readerIsTyping(composer.bodyToSend != nil) }
+        if composer.revision != revision { source.readerIsTyping(composer.hasTextToSend) }
         prepare()
         return commands
     }
