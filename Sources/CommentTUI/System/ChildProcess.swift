@@ -49,6 +49,20 @@ struct ChildProcess {
         return .signaled(signal)
     }
 
+    /// The child's end if it has ended, without waiting (nil while it runs).
+    func ended() throws -> Termination? {
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        if r < 0 {
+            if errno == EINTR { return nil }
+            throw SystemError("waitpid")
+        }
+        guard r == pid else { return nil }
+        let signal = status & 0x7F
+        if signal == 0 { return .exited((status >> 8) & 0xFF) }
+        return .signaled(signal)
+    }
+
     /// Sends a signal to the child.
     func send(_ signal: Int32) { kill(pid, signal) }
 

@@ -21,6 +21,8 @@ public final class SignalPipe {
     public let readEnd: FileDescriptor
     private let writeEnd: FileDescriptor
     private var installed: [Int32] = []
+    /// Signals read while waiting (`wait(timeout:)`), still to be drained.
+    private var held: [Int32] = []
 
     /// Creates the pipe and routes the given signals into it.
     public init(signals: [Int32]) throws {
@@ -62,7 +64,23 @@ public final class SignalPipe {
     /// The signals that arrived since the last call, in order.
     public func drain() -> [Int32] {
         let bytes = (try? readEnd.read(upTo: 256)) ?? []
-        return bytes.map { Int32($0) }
+        defer { held = [] }
+        return held + bytes.map { Int32($0) }
+    }
+
+    /// Waits up to `timeout` seconds (nil: for ever) for a signal; returns those that came.
+    /// They are kept for the next `drain()` too, except `SIGCHLD`, which only wakes the wait.
+    func wait(timeout: Double? = nil) -> [Int32] {
+        guard (try? Poll.readable([readEnd], timeout: timeout))?.isEmpty == false else { return [] }
+        let arrived = ((try? readEnd.read(upTo: 256)) ?? []).map { Int32($0) }
+        held += arrived.filter { $0 != SIGCHLD }
+        return arrived
+    }
+
+    /// Gives `signal` its default action again and stops routing it into the pipe.
+    func remove(_ signal: Int32) {
+        Self.setDefault(signal)
+        installed.removeAll { $0 == signal }
     }
 
     /// Restores default actions and closes the pipe.
