@@ -7,12 +7,12 @@ import Foundation
 extension ComposerDocument {
     /// Whether the draft holds more than white space: its Markdown, trimmed, is not empty (what
     /// is sent holds every scalar of the text, and adds markers only around text that is not
-    /// white space). Looks at the Character before the caret first (the one just typed), then
+    /// white space). Looks at the scalar before the caret first (the one just typed), then
     /// from the start to the first scalar that is not white space: only a draft of nothing but
     /// white space is read whole.
     public var hasVisibleText: Bool {
         func isVisible(_ s: Unicode.Scalar) -> Bool { !CharacterSet.whitespacesAndNewlines.contains(s) }
-        if caret > text.startIndex, text.unicodeScalars[characterStart(before: caret)..<caret].contains(where: isVisible) { return true }
+        if caret > text.startIndex, isVisible(text.unicodeScalars[text.unicodeScalars.index(before: caret)]) { return true }
         return text.unicodeScalars.contains(where: isVisible)
     }
 
@@ -21,12 +21,28 @@ extension ComposerDocument {
     public var typedMentionQuery: String? { mentionQueryAtCaret?.query }
 
     /// The index `distance` Characters from the caret (negative: before it), clamped to the text.
+    /// Each stretch between two sure breaks is segmented once and stepped inside: a long line
+    /// of accented letters or emoji (no sure break in it) is read once, not once a step.
     func index(charactersFromCaret distance: Int) -> Index {
-        var i = caret
+        var i = caret, remaining = distance.magnitude
         if distance < 0 {
-            for _ in 0..<(-distance) where i > text.startIndex { i = characterStart(before: i) }
+            while remaining > 0, i > text.startIndex {
+                // The Character starts from the stretch's start to `i`, nearest last.
+                let starts = characterStarts(from: sureBreak(atOrBefore: text.unicodeScalars.index(before: i)), to: i).filter { $0 < i }
+                guard let first = starts.first else { return text.startIndex }
+                if remaining <= starts.count { return starts[starts.count - Int(remaining)] }
+                remaining -= UInt(starts.count)
+                i = first
+            }
         } else {
-            for _ in 0..<distance where i < text.endIndex { i = characterEnd(after: i) }
+            while remaining > 0, i < text.endIndex {
+                let upper = sureBreak(after: i)
+                // The Character ends after `i` up to the stretch's end, nearest first.
+                let ends = characterStarts(from: sureBreak(atOrBefore: i), to: upper).filter { $0 > i } + [upper]
+                if remaining <= ends.count { return ends[Int(remaining) - 1] }
+                remaining -= UInt(ends.count)
+                i = upper
+            }
         }
         return i
     }
