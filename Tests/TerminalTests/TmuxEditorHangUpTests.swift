@@ -48,4 +48,32 @@ final class TmuxEditorHangUpTests: XCTestCase {
         let draft = try XCTUnwrap(names.first { $0.hasSuffix(".draft.json") }, "\(names)")
         XCTAssertTrue(try String(contentsOf: state.appendingPathComponent(draft), encoding: .utf8).contains("words before the editor"))
     }
+
+    func testSIGTERMWhileTheEditorRunsNamesTheKeptFileOnTheTerminalAtExit() throws {
+        let tmux = try TmuxSession()
+        // An editor that saves new text, then takes no notice of SIGTERM and never returns.
+        try tmux.run(#"export EDITOR="f() { printf 'saved in the editor' > \"\$1\"; trap '' TERM; sleep 300; }; f""#)
+        try tmux.startClient()
+        try tmux.literal("words before the editor")
+        try tmux.waitFor("the draft") { $0.contains("› words before the editor") }
+        let worker = try tmux.workerPID()
+        Thread.sleep(forTimeInterval: 1)
+        try tmux.keys("C-x", "C-e")
+        var editor: [Int32] = []
+        try Waiting.until("the editor's sleep to run") {
+            editor = descendants(of: worker)
+            return editor.contains { (try? String(contentsOfFile: "/proc/\($0)/cmdline", encoding: .utf8))?.hasPrefix("sleep") == true }
+        }
+        defer { for pid in editor where !isGone(pid) { kill(pid, SIGKILL) } }
+        Thread.sleep(forTimeInterval: 1)
+        kill(worker, SIGTERM)
+        let lines = try tmux.waitFor("the kept file named after the client exits", timeout: 15) {
+            $0.joined(separator: "\n").contains("comment-tui: what the editor saved is kept in ")
+        }
+        try Waiting.until("the editor ended too", timeout: 10) { editor.allSatisfy(isGone) }
+        let named = try XCTUnwrap(lines.joined().range(of: #"kept in (/\S+\.md)"#, options: .regularExpression))
+        let path = String(lines.joined()[named].dropFirst("kept in ".count))
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "saved in the editor")
+        try? FileManager.default.removeItem(atPath: path)
+    }
 }

@@ -22,6 +22,8 @@ struct ExternalEditor {
     /// Why an edit did not come back.
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// The editor's file, kept because it holds text the draft did not take (shown escaped).
+        var keptFile: String?
     }
 
     /// The most the editor's text may hold: what a comment holds (1 MiB), and the newline an
@@ -69,7 +71,8 @@ struct ExternalEditor {
         } catch let hangUp as EditorWait.Ended {
             keepsFile = Self.read(path, limit: Self.maximumBytes).map { $0 != Array(text.utf8) } ?? false
             let kept = keepsFile ? "; what it saved is kept in \(shownPath)" : ""
-            throw Failure(description: "the editor '\(command)' was ended (\(SignalName.of(hangUp.signal)))\(kept)")
+            throw Failure(description: "the editor '\(command)' was ended (\(SignalName.of(hangUp.signal)))\(kept)",
+                          keptFile: keepsFile ? shownPath : nil)
         }
         switch ended {
         case .exited(0): break
@@ -82,7 +85,7 @@ struct ExternalEditor {
         guard data.count <= Self.maximumBytes else {
             // Never cut: the text stays whole in its file, and the draft as it was.
             keepsFile = true
-            throw Failure(description: "the edited text is over the 1 MiB a comment holds; it is kept in \(shownPath)")
+            throw Failure(description: "the edited text is over the 1 MiB a comment holds; it is kept in \(shownPath)", keptFile: shownPath)
         }
         var edited = String(decoding: data, as: UTF8.self)
         // Editors end the last line with a newline; the draft did not have one.
