@@ -40,7 +40,7 @@ final class TmuxLoginPromptTests: XCTestCase {
 
     /// Login ended and `stty`, run right after it, found echo and line mode on.
     private func assertEchoIsBack(_ terminal: TmuxSession, after what: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        try terminal.waitFor("login to end after \(what)", timeout: 5) { $0.contains("STTY-DONE") }
+        try terminal.waitFor("login to end after \(what)", timeout: 15) { $0.contains("STTY-DONE") }
         let after = try String(contentsOf: terminal.home.appendingPathComponent("stty-after"), encoding: .utf8)
         let flags = Set(after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
         XCTAssertTrue(flags.contains("echo"), "echo is back after \(what)", file: file, line: line)
