@@ -46,6 +46,22 @@ final class ExternalEditorTests: XCTestCase {
         XCTAssertTrue(edited.allSatisfy { $0 == "a" })
     }
 
+    func testOneMiBAndOneByteWithoutANewlineIsRefused() throws {
+        XCTAssertThrowsError(try writing(ThreadFileLimits.bodyBytes + 1, newline: false).edit("short draft")) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.hasPrefix("the edited text is over the 1 MiB a comment holds; it is kept in "), message)
+            let path = String(message.drop { $0 != "/" })
+            XCTAssertEqual((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil, ThreadFileLimits.bodyBytes + 1)
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    func testAFIFOPutAtTheFilesPathLeavesTheDraftUnchanged() throws {
+        XCTAssertThrowsError(try editor(#"f() { rm "$1" && mkfifo "$1"; }; f"#).edit("the draft")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("cannot read back "), "\(error)")
+        }
+    }
+
     func testVisualWinsOverEditorAndViIsTheFallback() {
         XCTAssertEqual(ExternalEditor(environment: ["VISUAL": "nano", "EDITOR": "ed"]).command, "nano")
         XCTAssertEqual(ExternalEditor(environment: ["EDITOR": ""]).command, "vi")

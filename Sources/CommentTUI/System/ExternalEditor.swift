@@ -82,25 +82,29 @@ struct ExternalEditor {
         guard let data = Self.read(path, limit: Self.maximumBytes) else {
             throw Failure(description: "cannot read back \(shownPath)")
         }
-        guard data.count <= Self.maximumBytes else {
+        var edited = String(decoding: data, as: UTF8.self)
+        // Editors end the last line with a newline; the draft did not have one.
+        if edited.hasSuffix("\n") && !text.hasSuffix("\n") { edited.removeLast() }
+        // Counted without that newline: 1 MiB and one more byte of text is over.
+        guard data.count <= Self.maximumBytes, edited.utf8.count <= ThreadFileLimits.bodyBytes else {
             // Never cut: the text stays whole in its file, and the draft as it was.
             keepsFile = true
             throw Failure(description: "the edited text is over the 1 MiB a comment holds; it is kept in \(shownPath)", keptFile: shownPath)
         }
-        var edited = String(decoding: data, as: UTF8.self)
-        // Editors end the last line with a newline; the draft did not have one.
-        if edited.hasSuffix("\n") && !text.hasSuffix("\n") { edited.removeLast() }
         return edited
     }
 
     /// Up to `limit` + 1 bytes of the file at `path` (one more than the limit says it is over);
-    /// nil when it cannot be read.
+    /// nil when it cannot be read or is not a regular file.
     private static func read(_ path: String, limit: Int) -> [UInt8]? {
         // Without blocking: a FIFO put in its place would wait for a writer.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { return nil }
         let file = FileDescriptor(rawValue: fd)
         defer { file.close() }
+        // A FIFO or device reads as empty (or endless): it would empty the draft, never edit it.
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes: [UInt8] = []
         while bytes.count <= limit {
             guard let chunk = try? file.read(upTo: min(1 << 16, limit + 1 - bytes.count)) else { return nil }
