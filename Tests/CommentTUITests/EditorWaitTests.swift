@@ -122,4 +122,16 @@ final class EditorWaitTests: XCTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         XCTAssertNil(try other.ended(), "the process given the pid is still running")
     }
+
+    func testRemovingSIGCHLDGivesBackTheActionItHadBefore() throws {
+        signals.remove(SIGCHLD)
+        var ignore = sigaction(), old = sigaction(), now = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        sigaction(SIGCHLD, &ignore, &old)
+        defer { sigaction(SIGCHLD, &old, nil) }
+        signals.install(SIGCHLD)
+        signals.remove(SIGCHLD)
+        sigaction(SIGCHLD, nil, &now)
+        XCTAssertEqual(unsafeBitCast(now.__sigaction_handler.sa_handler, to: Int.self), unsafeBitCast(SIG_IGN, to: Int.self))
+    }
 }

@@ -21,6 +21,8 @@ public final class SignalPipe {
     public let readEnd: FileDescriptor
     private let writeEnd: FileDescriptor
     private var installed: [Int32] = []
+    /// Each routed signal's action from before it was first routed, for `remove`.
+    private var actionsBefore: [Int32: sigaction] = [:]
     /// Signals read while waiting (`wait(timeout:)`), still to be drained.
     private var held: [Int32] = []
 
@@ -37,11 +39,14 @@ public final class SignalPipe {
 
     /// Routes one more signal into the pipe.
     public func install(_ signal: Int32) {
-        var action = sigaction()
+        var action = sigaction(), old = sigaction()
         action.__sigaction_handler.sa_handler = { forwardSignalToPipe($0) }
         sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        sigaction(signal, &action, nil)
+        // SIGCHLD comes whenever any child ends: a call elsewhere resumes rather than failing
+        // with EINTR (`poll`, which the waits use, returns whatever the flag says).
+        action.sa_flags = signal == SIGCHLD ? SA_RESTART : 0
+        sigaction(signal, &action, &old)
+        if actionsBefore[signal] == nil { actionsBefore[signal] = old }
         if !installed.contains(signal) { installed.append(signal) }
     }
 
@@ -77,9 +82,9 @@ public final class SignalPipe {
         return arrived
     }
 
-    /// Gives `signal` its default action again and stops routing it into the pipe.
+    /// Gives `signal` the action it had before it was routed into the pipe, and stops routing it.
     func remove(_ signal: Int32) {
-        Self.setDefault(signal)
+        if var old = actionsBefore.removeValue(forKey: signal) { sigaction(signal, &old, nil) } else { Self.setDefault(signal) }
         installed.removeAll { $0 == signal }
     }
 
