@@ -39,6 +39,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("search", searchBenchmarks),
     ("markup", markupBenchmarks),
     ("composer", composerBenchmarks),
+    ("composer-keys", composerKeyBenchmarks),
     ("mentions", mentionBenchmarks),
     ("members", memberStormBenchmarks),
     ("matrix", matrixBenchmarks),

@@ -51,7 +51,8 @@ public final class AppLoop {
         self.now = now
         self.wallClock = wallClock
         self.stopProcess = stopProcess ?? { signals?.stopProcessGroup() }
-        self.editText = editText ?? { try ExternalEditor(environment: ProcessInfo.processInfo.environment).edit($0) }
+        // With the loop's signals: a hang-up while the editor runs ends the wait (and the editor).
+        self.editText = editText ?? { [signals] in try ExternalEditor(environment: ProcessInfo.processInfo.environment).edit($0, signals: signals) }
         sourceUpdates = app.source.updatesReady
     }
 

@@ -48,6 +48,9 @@ public final class CommentApp {
     var seeksReplied: String?
     /// Older pages loaded so far looking for `seeksReplied` (bounded by `replyTargetPages`).
     var replyPagesLoaded = 0
+    /// The editor's file kept because the draft did not take what it holds (shown escaped): the
+    /// launcher names it on the terminal at exit.
+    public internal(set) var keptEditorFile: String?
     /// How close to the oldest known comment the feed comes before the page before it is asked for.
     static let olderPageMargin = FeedScroll.edgeMargin
     private(set) var size: (columns: Int, rows: Int)
@@ -176,7 +179,7 @@ public final class CommentApp {
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
                         feed: regions.feed)
-        if composer.revision != revision { source.readerIsTyping(composer.bodyToSend != nil) }
+        if composer.revision != revision { source.readerIsTyping(composer.hasTextToSend) }
         prepare()
         return commands
     }
@@ -251,6 +254,8 @@ public final class CommentApp {
             overlays.show("draft edited in the editor")
         case .failure(let error):
             overlays.show("draft unchanged: \(error)", error: true)
+            // Said again at exit: a signal that ended the editor ends the client before this shows.
+            if let kept = (error as? ExternalEditor.Failure)?.keptFile { keptEditorFile = kept }
         }
         prepare()
     }

@@ -128,8 +128,7 @@ final class ComposerModel {
 
     /// Inserts a user as an atomic mention in place of the `length` characters before the caret.
     func insertMention(_ user: User, replacingCharactersBeforeCaret length: Int) {
-        let caret = draft.cursorOffset
-        draft.insertMention(handle: user.handle, userID: user.id, replacing: (caret - length)..<caret)
+        draft.insertMention(handle: user.handle, userID: user.id, replacingCharactersBeforeCaret: length)
     }
 
     /// Puts a reply before the draft: a quote of the comment's first lines and a mention of its author.
@@ -147,6 +146,10 @@ final class ComposerModel {
     }
 
     static let replyQuoteLines = 3
+
+    /// Whether there is something to send (`bodyToSend` is not nil), known without writing the
+    /// draft's Markdown: asked after every key.
+    var hasTextToSend: Bool { draft.hasVisibleText }
 
     /// The draft as a comment body: its Markdown, trimmed; nil when there is nothing to send.
     var bodyToSend: String? {
@@ -200,10 +203,11 @@ final class ComposerModel {
         moveCaret(toWindowOffset: window.layout.offset(row: row, column: here.column), in: window)
     }
 
-    /// Puts the caret at an offset inside the composer's window (its caret's offset is known
-    /// in both the window and the draft, so no count from the draft's start is needed twice).
+    /// Puts the caret at an offset inside the composer's window, counted from the caret's own
+    /// place in it: no count from the draft's start, so Up or a click in a 1 MB draft costs
+    /// what the window costs.
     private func moveCaret(toWindowOffset inWindow: Int, in window: ComposerWindow) {
-        draft.placeCaret(nearest: draft.cursorOffset - window.caret + inWindow)
+        draft.placeCaret(charactersFromCaret: inWindow - window.caret)
     }
 
     // MARK: Keeping the draft: debounced saves while typing, forced ones before leaving the screen

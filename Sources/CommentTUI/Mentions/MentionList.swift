@@ -46,7 +46,7 @@ final class MentionList {
     /// Opens, updates or closes the list after an event that changed the draft (or not).
     func follow(_ edit: DraftEdit?, draftChanged: Bool, draft: ComposerDocument, comments: ThreadComments, feed: CellRect) {
         guard let picker else {
-            if case .typed("@")? = edit, let found = draft.mentionQuery, found.query.isEmpty {
+            if case .typed("@")? = edit, draft.typedMentionQuery?.isEmpty == true {
                 self.picker = MentionPicker(query: "", results: rank("", comments), feed: feed, now: now)
             }
             return

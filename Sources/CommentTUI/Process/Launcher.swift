@@ -132,6 +132,9 @@ public enum Launcher {
         if let unsent = app.unsentAtQuit {
             _ = try? seen.writeAll(Array(unsent.split(separator: "\n").map { "comment-tui: \($0)\n" }.joined().utf8))
         }
+        if let kept = app.keptEditorFile {
+            _ = try? seen.writeAll(Array("comment-tui: what the editor saved is kept in \(kept)\n".utf8))
+        }
         do { try app.saveReadMarker() } catch {
             _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker: \(error)\n".utf8))
         }

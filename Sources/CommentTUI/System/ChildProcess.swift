@@ -10,6 +10,12 @@ struct ChildProcess {
     enum Termination: Equatable {
         case exited(Int32)
         case signaled(Int32)
+
+        /// The end `waitpid`'s status word tells (the W* macros are not imported: decoded by hand).
+        init(status: Int32) {
+            let signal = status & 0x7F
+            self = signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+        }
     }
 
     /// Starts `path` with arguments and environment; stdout and stderr go where given.
@@ -43,10 +49,19 @@ struct ChildProcess {
             if errno == EINTR { return nil }
             throw SystemError("waitpid")
         }
-        // The W* macros are not imported: decode the status word by hand.
-        let signal = status & 0x7F
-        if signal == 0 { return .exited((status >> 8) & 0xFF) }
-        return .signaled(signal)
+        return Termination(status: status)
+    }
+
+    /// The child's end if it has ended, without waiting (nil while it runs).
+    func ended() throws -> Termination? {
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        if r < 0 {
+            if errno == EINTR { return nil }
+            throw SystemError("waitpid")
+        }
+        guard r == pid else { return nil }
+        return Termination(status: status)
     }
 
     /// Sends a signal to the child.

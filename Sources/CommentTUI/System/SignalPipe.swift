@@ -21,6 +21,10 @@ public final class SignalPipe {
     public let readEnd: FileDescriptor
     private let writeEnd: FileDescriptor
     private var installed: [Int32] = []
+    /// Each routed signal's action from before it was first routed, for `remove`.
+    private var actionsBefore: [Int32: sigaction] = [:]
+    /// Signals read while waiting (`wait(timeout:)`), still to be drained.
+    private var held: [Int32] = []
 
     /// Creates the pipe and routes the given signals into it.
     public init(signals: [Int32]) throws {
@@ -35,11 +39,14 @@ public final class SignalPipe {
 
     /// Routes one more signal into the pipe.
     public func install(_ signal: Int32) {
-        var action = sigaction()
+        var action = sigaction(), old = sigaction()
         action.__sigaction_handler.sa_handler = { forwardSignalToPipe($0) }
         sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        sigaction(signal, &action, nil)
+        // SIGCHLD comes whenever any child ends: a call elsewhere resumes rather than failing
+        // with EINTR (`poll`, which the waits use, returns whatever the flag says).
+        action.sa_flags = signal == SIGCHLD ? SA_RESTART : 0
+        sigaction(signal, &action, &old)
+        if actionsBefore[signal] == nil { actionsBefore[signal] = old }
         if !installed.contains(signal) { installed.append(signal) }
     }
 
@@ -62,7 +69,23 @@ public final class SignalPipe {
     /// The signals that arrived since the last call, in order.
     public func drain() -> [Int32] {
         let bytes = (try? readEnd.read(upTo: 256)) ?? []
-        return bytes.map { Int32($0) }
+        defer { held = [] }
+        return held + bytes.map { Int32($0) }
+    }
+
+    /// Waits up to `timeout` seconds (nil: for ever) for a signal; returns those that came.
+    /// They are kept for the next `drain()` too, except `SIGCHLD`, which only wakes the wait.
+    func wait(timeout: Double? = nil) -> [Int32] {
+        guard (try? Poll.readable([readEnd], timeout: timeout))?.isEmpty == false else { return [] }
+        let arrived = ((try? readEnd.read(upTo: 256)) ?? []).map { Int32($0) }
+        held += arrived.filter { $0 != SIGCHLD }
+        return arrived
+    }
+
+    /// Gives `signal` the action it had before it was routed into the pipe, and stops routing it.
+    func remove(_ signal: Int32) {
+        if var old = actionsBefore.removeValue(forKey: signal) { sigaction(signal, &old, nil) } else { Self.setDefault(signal) }
+        installed.removeAll { $0 == signal }
     }
 
     /// Restores default actions and closes the pipe.

@@ -75,15 +75,24 @@ public enum TerminalDevice {
         return try body()
     }
 
-    /// Reads one line from a terminal with echo off (a password); nil at end of input.
+    /// Reads one line from a terminal with echo off (a password); nil at end of input. Echo
+    /// comes back however the prompt ends: a line, the end of input, an error, or a signal
+    /// that ends the process (`EchoGuard`).
     public static func readLineUnechoed(_ fd: FileDescriptor = .standardInput) throws -> String? {
-        let saved = saveSettings(of: fd)
-        if var quiet = saved {
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            quiet.c_lflag |= tcflag_t(ECHONL)
-            _ = tcsetattr(fd.rawValue, TCSAFLUSH, &quiet)
-        }
-        defer { if let saved { restoreSettings(saved, of: fd) } }
+        guard let saved = saveSettings(of: fd) else { return try readLine(fd) }
+        return try EchoGuard.restoring(saved, on: fd.rawValue) { try readLineUnechoed(fd, saved: saved) }
+    }
+
+    private static func readLineUnechoed(_ fd: FileDescriptor, saved: termios) throws -> String? {
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag |= tcflag_t(ECHONL)
+        _ = tcsetattr(fd.rawValue, TCSAFLUSH, &quiet)
+        defer { restoreSettings(saved, of: fd) }
+        return try readLine(fd)
+    }
+
+    private static func readLine(_ fd: FileDescriptor) throws -> String? {
         var bytes: [UInt8] = []
         while true {
             let chunk = try fd.read(upTo: 1)

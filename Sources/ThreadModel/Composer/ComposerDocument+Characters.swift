@@ -55,10 +55,12 @@ extension ComposerDocument {
 
     // MARK: Segmenting a stretch
 
-    /// The Character starts in `lower..<upper`, two sure breaks.
-    private func characterStarts(from lower: Index, to upper: Index) -> [Index] {
+    /// The Character starts in `lower..<upper`, two sure breaks (or a Character boundary as
+    /// `upper`).
+    func characterStarts(from lower: Index, to upper: Index) -> [Index] {
         guard lower < upper else { return [lower] }
         let stretch = String(String.UnicodeScalarView(text.unicodeScalars[lower..<upper]))
+        ComposerWholeReads.addSegmented(stretch.utf8.count)
         let base = text.utf8.distance(from: text.startIndex, to: lower)
         return stretch.indices.map { text.utf8.index(text.startIndex, offsetBy: base + stretch.utf8.distance(from: stretch.startIndex, to: $0)) }
     }

@@ -47,6 +47,7 @@ enum ComposerMarkdownWriter {
             if formats.contains(.code), mention == nil { mask |= code }
             for c in text[run.range].characters { cells.append(Cell(character: c, mask: mask, mention: mention)) }
         }
+        ComposerWholeReads.add(cells.count)
         cells = keepingRubyWhole(cells)
         var out = ""
         var lineStart = 0

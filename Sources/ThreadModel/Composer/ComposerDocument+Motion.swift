@@ -151,6 +151,14 @@ extension ComposerDocument {
     /// The `@query` token the caret ends, for the mention picker: its Character offsets and the
     /// query without `@`. Only at the start of the text or after whitespace, never over a mention.
     public var mentionQuery: (range: Range<Int>, query: String)? {
+        guard let (at, query) = mentionQueryAtCaret else { return nil }
+        let start = offset(of: at)
+        return (start..<(start + 1 + query.count), query)
+    }
+
+    /// The `@query` token the caret ends: where its `@` is, and the query without it. Walks
+    /// back from the caret only, so it costs the token's length, not the draft's.
+    var mentionQueryAtCaret: (at: Index, query: String)? {
         guard selection.isEmpty else { return nil }
         let end = caret
         var i = end
@@ -161,9 +169,7 @@ extension ComposerDocument {
                 // As the parser reads mentions: not after a word character (`(@` and `"@` are fine).
                 if p > text.startIndex, character(at: characterStart(before: p)).unicodeScalars.last?.isWordCharacter == true { return nil }
                 guard !text[p..<end].runs.contains(where: { $0[CommentAttributes.MentionAttribute.self] != nil }) else { return nil }
-                let query = String(decoding: text.utf8[i..<end], as: UTF8.self)
-                let start = offset(of: p)
-                return (start..<(start + 1 + query.count), query)
+                return (p, String(decoding: text.utf8[i..<end], as: UTF8.self))
             }
             guard c.isLetter || c.isNumber || c == "-" || c == "_" || c == "." else { return nil }
             i = p

@@ -69,13 +69,16 @@ public struct ComposerDocument: Sendable {
     /// faster than `AttributedString.CharacterView.distance`, and it is made from the UTF-8
     /// bytes because a slice of the characters would round `index` by cached breaks.
     public func offset(of index: AttributedString.Index) -> Int {
-        String(decoding: text.utf8[text.startIndex..<index], as: UTF8.self).count
+        let offset = String(decoding: text.utf8[text.startIndex..<index], as: UTF8.self).count
+        ComposerWholeReads.add(offset)
+        return offset
     }
 
     /// The index at a Character offset (clamped), found through the UTF-8 view for the same reason.
     public func index(atOffset offset: Int) -> AttributedString.Index {
         guard offset > 0 else { return text.startIndex }
         let plain = string
+        ComposerWholeReads.add(plain.utf8.count)
         guard let i = plain.index(plain.startIndex, offsetBy: offset, limitedBy: plain.endIndex) else { return text.endIndex }
         return text.utf8.index(text.startIndex, offsetBy: plain.utf8.distance(from: plain.startIndex, to: i))
     }
@@ -127,6 +130,11 @@ public struct ComposerDocument: Sendable {
         } else {
             range = selection
         }
+        insertMention(handle: handle, userID: userID, over: range)
+    }
+
+    /// Inserts the mention `@handle` (then a plain space) in place of `range`.
+    mutating func insertMention(handle: String, userID: String, over range: Range<AttributedString.Index>) {
         let formats = currentTypingFormats.subtracting([.code])
         var piece = AttributedString(ComposerFormatting.sanitizePlainText("@" + handle),
                                      attributes: formatting.attributes(formats: formats, mention: userID))
