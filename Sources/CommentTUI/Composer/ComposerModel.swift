@@ -234,10 +234,34 @@ final class ComposerModel {
     /// nor moved aside: drafts are not saved this session then).
     var keepsDraftOnDisk: Bool { save != nil }
 
-    /// Saves the draft if a save is due by now (or `force`); a failure keeps it due. Returns the failure.
+    /// Saves of big drafts off the loop's thread (made with `save` by `keep(in:)`).
+    private(set) var writer: DraftWriter?
+    /// From this size a debounced save is encoded and written off the loop's thread.
+    static let savedOffTheLoopBytes = 64 << 10
+
+    /// Saves the draft if a save is due by now (or `force`); a failure keeps it due. Returns the
+    /// failure. A debounced save of a big draft goes to the writer; a forced one (before a send,
+    /// a suspend, the editor or the exit) waits for it and is written here, at once.
     @discardableResult
     func saveIfDue(force: Bool = false) -> Error? {
+        if let writer, let failure = force ? writer.finish() : writer.takeFailure() {
+            // The file holds an older draft than this one: it is due again.
+            if !force {
+                saveDue = now + Self.saveRetry
+                dirtySince = dirtySince ?? now
+                return failure
+            }
+            saveDue = now
+        }
         guard let due = saveDue, force || now >= due, let save else { return nil }
+        if !force, let writer, draft.text.utf8.count >= Self.savedOffTheLoopBytes {
+            writer.save(draft, sending: sendingID)
+            saveDue = nil
+            dirtySince = nil
+            return nil
+        }
+        // After any save in flight, so the file ends with this one.
+        _ = writer?.finish()
         do {
             try save(draft.isEmpty ? nil : draft.encoded(sending: sendingID))
             saveDue = nil
@@ -290,6 +314,7 @@ final class ComposerModel {
         save = { data in
             if let data { try file.save(data) } else { try file.remove() }
         }
+        writer = DraftWriter(file: file)
         return report
     }
 }
