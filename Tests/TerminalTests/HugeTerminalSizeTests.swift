@@ -49,8 +49,8 @@ final class HugeTerminalSizeTests: XCTestCase {
         XCTAssertTrue(addresses.contains { $0.row >= TerminalDevice.maxRows - 1 }, "the composer and status bar at the clamped screen's foot")
     }
 
-    /// `$LINES` and `$COLUMNS` size ncurses before the terminal is asked, unless the client
-    /// tells it not to read them: 65,535 there is ignored, and the screen is the pty's 80 x 24.
+    /// `$LINES` and `$COLUMNS` size ncurses before the terminal is asked: 65,535 there is
+    /// dropped, and the screen is the pty's 80 x 24.
     func testLinesAndColumnsOf65535InTheEnvironmentAreIgnored() throws {
         let terminal = try FakeTerminal(answers: false) { _ in 1 }
         let (client, home) = try terminal.startClient(comments: ["the newest comment"],

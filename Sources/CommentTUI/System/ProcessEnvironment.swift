@@ -16,4 +16,7 @@ enum ProcessEnvironment {
 
     /// Removes a variable, so that children no longer see it.
     static func remove(_ name: String) { unsetenv(name) }
+
+    /// A variable's value, if it is set.
+    static func value(of name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }

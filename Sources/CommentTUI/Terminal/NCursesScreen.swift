@@ -38,9 +38,14 @@ public final class NCursesScreen: ScreenBackend {
     public init(terminalType: String?, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, enableModes: Bool,
                 beforeScreen: String = "", usesColor: Bool = true) throws {
         let stage = try FrameStage()
-        // The client sizes the screen from the terminal (`resize` below; ncurses writes to a
-        // file and cannot ask): $LINES and $COLUMNS are not read, 65,535 there failed newterm.
-        use_env(false)
+        // ncurses writes to a file and cannot ask the terminal its size: it takes $LINES and
+        // $COLUMNS, else terminfo's (the Linux console's entry has none), and the client resizes
+        // it from the terminal at once. A number there outside the clamp (65,535 failed
+        // newterm) is dropped first, so it never sizes anything.
+        for (name, limit) in [("LINES", TerminalDevice.maxRows), ("COLUMNS", TerminalDevice.maxColumns)] {
+            guard let value = ProcessEnvironment.value(of: name) else { continue }
+            if !(Int(value).map { (1...limit).contains($0) } ?? false) { ProcessEnvironment.remove(name) }
+        }
         let created: OpaquePointer? = terminalType.map { newterm($0, stage.stream, input) } ?? newterm(nil, stage.stream, input)
         guard let created else {
             stage.close()
