@@ -58,9 +58,7 @@ final class TmuxHostileHomeserverTests: XCTestCase {
     func testCtrlCEndsAVerbAndAnOpeningWhileTheServerHangs() throws {
         let server = try hangingServer()
         let terminal = try TmuxSession(columns: 100, rows: 12)
-        var accounts = try MatrixAccounts(path: terminal.home.path + "/config/comment-tui/accounts.json")
-        accounts.add(.init(userID: "@ann:127.0.0.1", homeserver: server.baseURL.absoluteString, accessToken: "tok", deviceID: "D"))
-        try accounts.save()
+        try terminal.keepSession(of: "@ann:127.0.0.1", on: server.baseURL)
 
         try terminal.run("\(TmuxSession.clientPath) render 'matrix:!room:127.0.0.1' --plain")
         try Waiting.until("the verb's first request") { server.requests.count == 1 }

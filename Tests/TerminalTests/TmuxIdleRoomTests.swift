@@ -21,19 +21,23 @@ final class TmuxIdleRoomTests: OwnSynapseTestCase {
         try terminal.waitFor("ann to log in") { $0.contains { $0.contains("logged in as @ann-\(suffix):") } }
         try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:#quiet-\(suffix):\(server.serverName)'; echo EXIT=$?")
         try terminal.waitFor("the room to open live", timeout: 30) { $0.last?.split(separator: " ").contains("live") == true }
-        let worker = try terminal.workerPID()
         // The opening settles (its first syncs, the first frames) before the idle time counts.
-        Thread.sleep(forTimeInterval: 3)
-        let start = try Self.cpuSeconds(of: worker)
-        let began = Date()
-        Thread.sleep(forTimeInterval: 5)
-        let used = try Self.cpuSeconds(of: worker) - start
-        let elapsed = Date().timeIntervalSince(began)
+        let (used, elapsed) = try Self.cpuAfterSettling(try terminal.workerPID())
         // Generous for a loaded machine: an idle room should be near 0 %.
         XCTAssertLessThan(used / elapsed, 0.2, "the idle client used \(used) s of CPU in \(elapsed) s")
 
         try terminal.keys("C-c")
         try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }
+    }
+
+    /// The CPU a process used over `seconds` (and the seconds that passed), measured after
+    /// `settling` seconds: the opening's first frames and syncs are not idle time.
+    static func cpuAfterSettling(_ pid: Int32, settling: Double = 3, seconds: Double = 5) throws -> (used: Double, elapsed: Double) {
+        Thread.sleep(forTimeInterval: settling)
+        let start = try cpuSeconds(of: pid)
+        let began = Date()
+        Thread.sleep(forTimeInterval: seconds)
+        return (try cpuSeconds(of: pid) - start, Date().timeIntervalSince(began))
     }
 
     /// User and system CPU time of a process (all its threads), in seconds.

@@ -64,9 +64,7 @@ final class TmuxMemberStormTests: XCTestCase {
     func testCtrlCQuitsAtOnceWhileFiveHundredJoinsSharingAPrefixComeIn() throws {
         let server = try stormServer(joins: 500)
         let terminal = try TmuxSession(columns: 90, rows: 20)
-        var accounts = try MatrixAccounts(path: terminal.home.path + "/config/comment-tui/accounts.json")
-        accounts.add(.init(userID: Self.me, homeserver: server.baseURL.absoluteString, accessToken: "tok", deviceID: "D"))
-        try accounts.save()
+        try terminal.keepSession(of: Self.me, on: server.baseURL)
         try terminal.run("\(TmuxSession.clientPath) --no-cache 'matrix:\(Self.room)'; echo EXIT=$?")
         try terminal.waitFor("the room to open", timeout: 20) { $0.contains { $0.contains("before the storm") } }
         try Waiting.until("the storm's sync to be asked for", timeout: 10) { server.requests.contains { $0.target.contains("since=s3") || $0.target.contains("since=s2") } }

@@ -239,3 +239,13 @@ private struct CellLook {
         return shown.joined(separator: ";")
     }
 }
+
+extension TmuxSession {
+    /// Keeps a session of `userID` on `homeserver` in this terminal's `accounts.json`, as
+    /// `login` would, for a scripted homeserver that takes any token.
+    func keepSession(of userID: String, on homeserver: URL) throws {
+        var accounts = try MatrixAccounts(path: home.path + "/config/comment-tui/accounts.json")
+        accounts.add(.init(userID: userID, homeserver: homeserver.absoluteString, accessToken: "tok", deviceID: "D"))
+        try accounts.save()
+    }
+}
