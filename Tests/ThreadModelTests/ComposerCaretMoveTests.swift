@@ -33,6 +33,24 @@ final class ComposerCaretMoveTests: XCTestCase {
         }
     }
 
+    func testAMoveInALongLineOfAccentedLatinGreekOrCyrillicSegmentsOnlyWhatItCrosses() {
+        for character in ["é", "ő", "λ", "ж"] {
+            let line = String(repeating: character, count: 500_000)
+            var doc = ComposerDocument(text: line)
+            let work = segmented {
+                doc.placeCaret(charactersFromCaret: -20)
+                doc.placeCaret(charactersFromCaret: 10)
+            }
+            XCTAssertLessThanOrEqual(work, 256, "\(character): a sure break between every two letters")
+            XCTAssertEqual(doc.cursorOffset, 500_000 - 10)
+        }
+        // A combining mark still joins the letter before it.
+        var doc = ComposerDocument(text: "жé\u{301}ж")
+        doc.placeCaret(charactersFromCaret: -1)
+        doc.placeCaret(charactersFromCaret: -1)
+        XCTAssertEqual(doc.cursorOffset, 1, "é and its mark are one character")
+    }
+
     /// Pieces whose Characters are more than one scalar, or wide, or mentions side by side.
     static let pieces: [String] = [
         "a", " ", "\n", "é", "e\u{301}\u{308}", "👩\u{200D}💻", "👨\u{200D}👩\u{200D}👧", "🇫🇷", "🇺🇸🇫🇷", "👍🏽",

@@ -102,6 +102,10 @@ extension ComposerDocument {
         switch s.value {
         // Kana without U+3099 and U+309A, the combining (semi-)voiced sound marks.
         case 0x20...0x7E, 0x3040...0x3098, 0x309B...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
+        // Latin letters with accents (without U+00AD, the soft hyphen, a control), Greek and
+        // Cyrillic (without U+0483...U+0489, its combining marks): a line of them has a sure
+        // break between every two, so a key in it costs what the key costs.
+        case 0xA0...0xAC, 0xAE...0x24F, 0x370...0x3FF, 0x400...0x482, 0x48A...0x52F: return true
         default: return false
         }
     }
