@@ -50,18 +50,23 @@ extension MatrixThreadSource {
     /// Writes the snapshot (`ifDue`: only when the last save is a few seconds old).
     func saveCache(ifDue: Bool = false) {
         guard let cache else { return }
-        let snapshot = locked { () -> MatrixRoomCache.Snapshot? in
+        // The members are copied under the lock (a copy on write) and listed after it: sorting
+        // 50,000 of them held the lock the loop's thread needs.
+        let taken = locked { () -> (MatrixRoomCache.Snapshot, MatrixMembers)? in
             let now = Date()
             if ifDue, let last = cacheSavedAt, now.timeIntervalSince(last) < Self.cacheInterval { return nil }
             guard let nextBatch else { return nil }
             cacheSavedAt = now
-            return MatrixRoomCache.Snapshot(
+            let snapshot = MatrixRoomCache.Snapshot(
                 roomID: roomID, label: label, header: liveHeader ?? ThreadHeader(thread), postEventID: timeline.postEventID,
-                users: timeline.members.users, comments: cached.comments, olderToken: cached.olderToken,
+                users: [], comments: cached.comments, olderToken: cached.olderToken,
                 nextBatch: nextBatch, fullyRead: markerSent, isEncrypted: timeline.isEncrypted,
                 placeholders: timeline.placeholders.intersection(cached.comments.map(\.id)))
+            return (snapshot, timeline.members)
         }
-        guard let snapshot else { return }
+        guard let (unlisted, members) = taken else { return }
+        var snapshot = unlisted
+        snapshot.users = members.users
         do {
             try cache.save(snapshot)
         } catch {
