@@ -14,63 +14,35 @@ final class TmuxBigRoomIdleTests: XCTestCase {
         server = nil
     }
 
-    private static let room = "!big:127.0.0.1"
-    private static let me = "@ann:127.0.0.1"
+    private static let room = ScriptedRoom(id: "!big:127.0.0.1")
     private static let members = 50_000
-
-    private static func event(_ type: String, _ id: String, sender: String = me, stateKey: String? = nil, content: String) -> String {
-        let key = stateKey.map { ",\"state_key\":\"\($0)\"" } ?? ""
-        return "{\"type\":\"\(type)\",\"event_id\":\"\(id)\",\"sender\":\"\(sender)\",\"origin_server_ts\":1700000000000\(key),\"content\":\(content)}"
-    }
-
-    private static func sync(_ next: String, timeline: [String], state: [String] = []) -> ScriptedHomeserver.Answer {
-        .json("{\"next_batch\":\"\(next)\",\"rooms\":{\"join\":{\"\(room)\":{\"timeline\":{\"events\":[\(timeline.joined(separator: ","))],\"limited\":false,\"prev_batch\":\"p\"},\"state\":{\"events\":[\(state.joined(separator: ","))]}}}}}")
-    }
 
     private static func user(_ n: Int) -> String { "@member\(n):127.0.0.1" }
 
-    private static func join(_ n: Int, id: String) -> String {
-        event("m.room.member", id, sender: user(n), stateKey: user(n), content: "{\"membership\":\"join\",\"displayname\":\"Member \(n)\"}")
-    }
+    private static func join(_ n: Int, id: String) -> String { room.join(user(n), name: "Member \(n)", eventID: id) }
 
     /// The room: 50,000 joined members, the senders' member events in the first sync's state,
     /// and a few members' events in each of the first syncs after the open (lazy loading).
     private func bigRoomServer() throws -> ScriptedHomeserver {
-        let create = Self.event("m.room.create", "$create", stateKey: "", content: "{\"creator\":\"\(Self.me)\",\"room_version\":\"10\"}")
-        let member = Self.event("m.room.member", "$ann", stateKey: Self.me, content: "{\"membership\":\"join\",\"displayname\":\"Ann\"}")
-        let name = Self.event("m.room.name", "$name", stateKey: "", content: "{\"name\":\"Big room\"}")
-        let post = Self.event("m.room.message", "$post", content: "{\"msgtype\":\"m.text\",\"body\":\"The post\"}")
+        let room = Self.room
         let comments = (0..<20).map { n in
-            Self.event("m.room.message", "$c\(n)", sender: Self.user(n * 7), content: "{\"msgtype\":\"m.text\",\"body\":\"comment \(n)\"}")
+            room.event("m.room.message", "$c\(n)", sender: Self.user(n * 7), content: "{\"msgtype\":\"m.text\",\"body\":\"comment \(n)\"}")
         }
         let senders = (0..<20).map { n in Self.join(n * 7, id: "$s\(n)") }
         let joined = (0..<Self.members).map { n in "\"\(Self.user(n))\":{\"display_name\":\"Member \(n)\"}" }
-        let joinedMembers = "{\"joined\":{\"\(Self.me)\":{\"display_name\":\"Ann\"},\(joined.joined(separator: ","))}}"
-        let room = Self.room
-        let server = try ScriptedHomeserver { request in
-            switch request.path {
-            case "/_matrix/client/versions": return .versions
-            case "/_matrix/client/v3/joined_rooms": return .json("{\"joined_rooms\":[\"\(room)\"]}")
-            case "/_matrix/client/v3/sync":
-                // The first syncs after the open each bring a few members' events (lazy-loaded
-                // senders, a join), then the sync waits as an idle room's does.
-                for step in 1...6 where request.target.contains("since=s\(step)") {
-                    Thread.sleep(forTimeInterval: 1)
-                    let base = 1_000 * step
-                    return Self.sync("s\(step + 1)", timeline: (0..<3).map { Self.join(base + $0, id: "$j\(step)-\($0)") },
-                                     state: (3..<6).map { Self.join(base + $0, id: "$l\(step)-\($0)") })
-                }
-                if request.target.contains("since=") { return .hang }
-                return Self.sync("s1", timeline: [create, member, name, post] + comments, state: senders)
-            case _ where request.path.hasSuffix("/joined_members"):
-                return .json(joinedMembers)
-            case _ where request.path.hasSuffix("/messages"):
-                return .json("{\"chunk\":[\(create),\(post)],\"start\":\"t0\"}")
-            case _ where request.path.hasSuffix("/state/m.room.create/"):
-                return .json("{\"creator\":\"\(Self.me)\"}")
-            default:
-                return .json("{\"errcode\":\"M_NOT_FOUND\",\"error\":\"no\"}", status: 404)
+        let joinedMembers = "{\"joined\":{\"\(ScriptedRoom.me)\":{\"display_name\":\"Ann\"},\(joined.joined(separator: ","))}}"
+        let opening = room.opening(name: "Big room") + comments
+        let server = try room.server(joinedMembers: joinedMembers) { request in
+            // The first syncs after the open each bring a few members' events (lazy-loaded
+            // senders, a join), then the sync waits as an idle room's does.
+            for step in 1...6 where request.target.contains("since=s\(step)") {
+                Thread.sleep(forTimeInterval: 1)
+                let base = 1_000 * step
+                return room.sync("s\(step + 1)", timeline: (0..<3).map { Self.join(base + $0, id: "$j\(step)-\($0)") },
+                                 state: (3..<6).map { Self.join(base + $0, id: "$l\(step)-\($0)") })
             }
+            if request.target.contains("since=") { return .hang }
+            return room.sync("s1", timeline: opening, state: senders)
         }
         self.server = server
         return server
@@ -79,8 +51,8 @@ final class TmuxBigRoomIdleTests: XCTestCase {
     func testARoomOfFiftyThousandMembersUsesAlmostNoCPUOnceOpen() throws {
         let server = try bigRoomServer()
         let terminal = try TmuxSession(columns: 90, rows: 20)
-        try terminal.keepSession(of: Self.me, on: server.baseURL)
-        try terminal.run("\(TmuxSession.clientPath) --no-cache 'matrix:\(Self.room)'; echo EXIT=$?")
+        try terminal.keepSession(of: ScriptedRoom.me, on: server.baseURL)
+        try terminal.run("\(TmuxSession.clientPath) --no-cache 'matrix:\(Self.room.id)'; echo EXIT=$?")
         try terminal.waitFor("the room to open live", timeout: 60) { $0.last?.split(separator: " ").contains("live") == true }
         // The opening settles (its first frames) before the idle time counts; the member events
         // of the first syncs keep coming in the measured time (each once rebuilt every handle

@@ -19,6 +19,17 @@ final class TmuxEditorHangUpTests: XCTestCase {
         return children + children.flatMap { descendants(of: $0) }
     }
 
+    /// Ctrl-X Ctrl-E, then the processes under the worker once the editor's `sleep` runs.
+    func startEditor(in tmux: TmuxSession, under worker: Int32) throws -> [Int32] {
+        try tmux.keys("C-x", "C-e")
+        var editor: [Int32] = []
+        try Waiting.until("the editor's sleep to run") {
+            editor = descendants(of: worker)
+            return editor.contains { (try? String(contentsOfFile: "/proc/\($0)/cmdline", encoding: .utf8))?.hasPrefix("sleep") == true }
+        }
+        return editor
+    }
+
     func testClosingTheTerminalWhileTheEditorRunsSavesTheDraftAndEndsClientAndEditor() throws {
         // The session is killed below: tmux's own check at the end has no server to talk to.
         let tmux = try TmuxSession()
@@ -30,12 +41,7 @@ final class TmuxEditorHangUpTests: XCTestCase {
         try tmux.waitFor("the draft") { $0.contains("› words before the editor") }
         let supervisor = try tmux.supervisorPID(), worker = try tmux.workerPID()
         Thread.sleep(forTimeInterval: 1)
-        try tmux.keys("C-x", "C-e")
-        var editor: [Int32] = []
-        try Waiting.until("the editor's sleep to run") {
-            editor = descendants(of: worker)
-            return editor.contains { (try? String(contentsOfFile: "/proc/\($0)/cmdline", encoding: .utf8))?.hasPrefix("sleep") == true }
-        }
+        let editor = try startEditor(in: tmux, under: worker)
         defer { for pid in editor where !isGone(pid) { kill(pid, SIGKILL) } }
         Thread.sleep(forTimeInterval: 1)
         try tmux.tmux(["kill-session", "-t", "0"])
@@ -58,12 +64,7 @@ final class TmuxEditorHangUpTests: XCTestCase {
         try tmux.waitFor("the draft") { $0.contains("› words before the editor") }
         let worker = try tmux.workerPID()
         Thread.sleep(forTimeInterval: 1)
-        try tmux.keys("C-x", "C-e")
-        var editor: [Int32] = []
-        try Waiting.until("the editor's sleep to run") {
-            editor = descendants(of: worker)
-            return editor.contains { (try? String(contentsOfFile: "/proc/\($0)/cmdline", encoding: .utf8))?.hasPrefix("sleep") == true }
-        }
+        let editor = try startEditor(in: tmux, under: worker)
         defer { for pid in editor where !isGone(pid) { kill(pid, SIGKILL) } }
         Thread.sleep(forTimeInterval: 1)
         kill(worker, SIGTERM)

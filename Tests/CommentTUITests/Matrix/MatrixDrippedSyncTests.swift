@@ -10,15 +10,25 @@ import CommentTUITestSupport
 /// has a deadline (bytes that keep coming do not extend it), and the room goes live again once
 /// the server answers at speed.
 final class MatrixDrippedSyncTests: SharedSynapseTestCase {
-    func testADrippedSyncSaysStalledEndsAtItsDeadlineAndGoesLiveWhenTheServerIsBack() throws {
+    /// Ann's room `name` with Bo's post, opened unfollowed through a relay the test drips or cuts.
+    private func openThroughARelay(_ name: String) throws -> (bo: MatrixTestUser, ann: MatrixTestUser, room: String, relay: TCPRelay, source: MatrixThreadSource) {
         let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Dripped", on: server)
+        let (bo, ann, room) = try twoUsersInARoom(name, on: server)
         try bo.other.sendText(roomID: room, body: "the post")
         let relay = try TCPRelay(to: XCTUnwrap(server.port))
-        defer { relay.stop() }
         var throughRelay = ann
         throughRelay.client = MatrixClient(homeserver: relay.baseURL, accessToken: ann.account.accessToken)
-        let source = try open(room, as: throughRelay, follows: false, usesCache: false)
+        do {
+            return (bo, ann, room, relay, try open(room, as: throughRelay, follows: false, usesCache: false))
+        } catch {
+            relay.stop()
+            throw error
+        }
+    }
+
+    func testADrippedSyncSaysStalledEndsAtItsDeadlineAndGoesLiveWhenTheServerIsBack() throws {
+        let (bo, _, room, relay, source) = try openThroughARelay("Dripped")
+        defer { relay.stop() }
         defer { source.stop() }
         // Shorter than the defaults (15 s and 30 s), the same order: stalled well before the deadline.
         source.syncStallGrace = 2
@@ -51,14 +61,8 @@ final class MatrixDrippedSyncTests: SharedSynapseTestCase {
     /// `connecting`; dripped, it says stalled all the same, and a send going through meanwhile
     /// does not call it live while that sync is still overdue.
     func testARetriedSyncThatDripsSaysStalledAndASendGoingThroughKeepsItSo() throws {
-        let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Dripped retry", on: server)
-        try bo.other.sendText(roomID: room, body: "the post")
-        let relay = try TCPRelay(to: XCTUnwrap(server.port))
+        let (_, ann, _, relay, source) = try openThroughARelay("Dripped retry")
         defer { relay.stop() }
-        var throughRelay = ann
-        throughRelay.client = MatrixClient(homeserver: relay.baseURL, accessToken: ann.account.accessToken)
-        let source = try open(room, as: throughRelay, follows: false, usesCache: false)
         defer { source.stop() }
         source.syncStallGrace = 2
         source.syncDeadlineMargin = 25
