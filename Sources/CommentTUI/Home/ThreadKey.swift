@@ -1,0 +1,27 @@
+import Foundation
+
+/// Which thread, across the whole client: a room of one logged-in account, a thread file, or the
+/// demo. Home lists threads by it, the switcher jumps by it, and the coordinator keeps each open
+/// thread's session under it, so a draft or a position is never mixed up between threads.
+public enum ThreadKey: Hashable, Codable, Sendable, CustomStringConvertible {
+    /// A room (joined, or an invite) of the account `account` (`@user:server`), by room id.
+    case room(account: String, roomID: String)
+    /// A thread file, by its absolute path.
+    case file(path: String)
+    /// The built-in demo thread.
+    case demo
+
+    public var description: String {
+        switch self {
+        case .room(let account, let roomID): "\(account) \(roomID)"
+        case .file(let path): path
+        case .demo: "demo"
+        }
+    }
+
+    /// The account a room belongs to; nil for a file or the demo.
+    public var account: String? {
+        if case .room(let account, _) = self { return account }
+        return nil
+    }
+}
