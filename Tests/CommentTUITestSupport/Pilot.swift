@@ -9,16 +9,34 @@ import ScrollEngine
 ///     pilot.settle()
 ///     XCTAssertEqual(pilot.lines[3], " Bo 日本 @bo · 2025-04-17")
 public final class Pilot {
-    public let app: CommentApp
+    /// The client driven: one thread (`init(app:screen:)`) or home and many.
+    public let client: CommentClient
+    /// The thread on screen.
+    public var app: CommentApp {
+        guard let current = client.current else { preconditionFailure("home is on screen, not a thread") }
+        return current
+    }
     public let screen: HeadlessScreen
     /// The pilot's clock: events carry it, `advance(by:)` moves it.
     public private(set) var time = ScrollInstant.zero
     private var decoder = InputDecoder()
 
     /// A pilot for `app` on `screen`; the first frame is drawn.
-    public init(app: CommentApp, screen: HeadlessScreen) {
-        self.app = app
+    public convenience init(app: CommentApp, screen: HeadlessScreen) {
+        self.init(client: CommentClient(thread: app), screen: screen)
+    }
+
+    /// A pilot for a client with home; the first frame is drawn.
+    public init(client: CommentClient, screen: HeadlessScreen) {
+        self.client = client
         self.screen = screen
+        draw()
+    }
+
+    /// Takes what every source, opening and account has ready, as the loop does when their
+    /// descriptors wake it, and shows the frame after.
+    public func takeUpdates() {
+        client.descriptorsReady(client.updateDescriptors, at: time)
         draw()
     }
 
@@ -66,7 +84,7 @@ public final class Pilot {
     /// Sends one event at the pilot's time and shows the frame after it.
     @discardableResult
     public func send(_ event: InputEvent) -> [AppCommand] {
-        let commands = app.update(event, at: time)
+        let commands = client.update(event, at: time)
         draw()
         return commands
     }
@@ -74,7 +92,7 @@ public final class Pilot {
     /// Moves the clock on and shows the frame at the new time.
     public func advance(by seconds: Double) {
         time = time + seconds
-        app.advance(to: time)
+        client.advance(to: time)
         draw()
     }
 
@@ -89,7 +107,7 @@ public final class Pilot {
     @discardableResult
     public func runFrames(limit: Int = 600, each: (Pilot) -> Void = { _ in }) -> Int {
         var frames = 0
-        while let deadline = app.nextDeadline, frames < limit {
+        while let deadline = client.nextDeadline, frames < limit {
             advance(by: max(1.0 / 60, deadline - time))
             each(self)
             frames += 1
@@ -106,9 +124,9 @@ public final class Pilot {
 
     /// Renders a frame, shows it, and reports it shown, as the loop does.
     public func draw() {
-        let frame = app.render()
+        let frame = client.render()
         screen.present(frame, full: false)
-        app.didPresent(frame)
+        client.didPresent(frame)
     }
 
     /// A wheel's direction.

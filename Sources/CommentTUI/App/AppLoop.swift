@@ -11,7 +11,7 @@ public final class AppLoop {
     /// Why the loop ended.
     public enum Exit: Equatable, Sendable { case quit, signal(Int32), endOfInput }
 
-    private let app: CommentApp
+    private let app: CommentClient
     private let session: TerminalSession
     private let input: FileDescriptor
     private let signals: SignalPipe?
@@ -35,8 +35,21 @@ public final class AppLoop {
     ///   - editText: runs an editor on the draft's text (Ctrl-X Ctrl-E); by default `$VISUAL`
     ///     or `$EDITOR` on the terminal.
     ///   - graphemeProbe: a probe sent before the screen was taken, whose answers are awaited.
-    public init(
+    public convenience init(
         app: CommentApp, session: TerminalSession, input: FileDescriptor, signals: SignalPipe?,
+        now: @escaping () -> Double = MonotonicClock.now,
+        wallClock: @escaping () -> Date = Date.init,
+        stopProcess: (() -> Void)? = nil,
+        editText: ((String) throws -> String)? = nil,
+        graphemeProbe: GraphemeProbe? = nil
+    ) {
+        self.init(client: CommentClient(thread: app), session: session, input: input, signals: signals, now: now,
+                  wallClock: wallClock, stopProcess: stopProcess, editText: editText, graphemeProbe: graphemeProbe)
+    }
+
+    /// A loop over a client with home and many threads.
+    public init(
+        client app: CommentClient, session: TerminalSession, input: FileDescriptor, signals: SignalPipe?,
         now: @escaping () -> Double = MonotonicClock.now,
         wallClock: @escaping () -> Date = Date.init,
         stopProcess: (() -> Void)? = nil,
@@ -53,7 +66,6 @@ public final class AppLoop {
         self.stopProcess = stopProcess ?? { signals?.stopProcessGroup() }
         // With the loop's signals: a hang-up while the editor runs ends the wait (and the editor).
         self.editText = editText ?? { [signals] in try ExternalEditor(environment: ProcessInfo.processInfo.environment).edit($0, signals: signals) }
-        sourceUpdates = app.source.updatesReady
     }
 
     /// Runs until the user quits, a terminating signal arrives or input ends. The first frame
@@ -76,21 +88,24 @@ public final class AppLoop {
         present()
     }
 
-    /// Readable when the thread's source has updates (a file appended to, a sync on another thread).
-    private let sourceUpdates: FileDescriptor?
-
     /// One turn: wait in `poll()`, handle what arrived, present a frame. Nil while running.
     public func runOnce() throws -> Exit? {
         var descriptors = [input]
         if let signals { descriptors.append(signals.readEnd) }
-        if let sourceUpdates { descriptors.append(sourceUpdates) }
+        // Readable when a thread's source has updates (a file appended to, a sync on another
+        // thread), an opening ended, an account synced: asked each turn, as threads open.
+        let updates = app.updateDescriptors
+        descriptors += updates
         let ready = try Poll.readable(descriptors, timeout: timeout())
         if let signals, ready.contains(signals.readEnd) {
             for signal in signals.drain() {
                 if let exit = handleSignal(signal) { return exit }
             }
         }
-        if let sourceUpdates, ready.contains(sourceUpdates) { app.sourceIsReady(at: ScrollInstant(seconds: now())) }
+        if updates.contains(where: ready.contains) {
+            app.wallTime = wallClock()
+            app.descriptorsReady(ready, at: ScrollInstant(seconds: now()))
+        }
         var events: [InputEvent] = []
         if ready.contains(input) {
             // A readable descriptor that then has nothing (another reader was first) is not the end.

@@ -149,6 +149,10 @@ extension CommentApp {
         } else if added > 0 {
             mentions.commentsAdded()
         }
+        for arrival in arrivals where !(source.openedAt.map { arrival.comment.created < $0 } ?? false) {
+            if arrival.mentionsMe { mentionArrivals.append(arrival.comment.id) }
+            arrivalObserver?(arrival.comment, arrival.mentionsMe)
+        }
         // A few comments come in with a transition; a catch-up of many shows at once.
         if arrivals.count <= FeedModel.arrivalsShownMoving {
             for arrival in arrivals { feed.showArrival(of: arrival.comment, mentionsReader: arrival.mentionsMe) }

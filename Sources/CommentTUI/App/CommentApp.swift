@@ -77,6 +77,11 @@ public final class CommentApp {
     public var demoCompanion: DemoCompanion?
     /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
     public var allowsCrashTest = false
+    /// Told of each comment of another's that arrives live (not a catch-up), and whether it calls
+    /// for the reader: the client raises notifications from it.
+    public var arrivalObserver: ((_ comment: Comment, _ callsForReader: Bool) -> Void)?
+    /// Comments that called for the reader as they arrived, by id (home's mention badge).
+    var mentionArrivals: [String] = []
 
     /// Opens `source`'s thread for `me` on a screen of this size, at the newest comments,
     /// with the saved read marker and draft.

@@ -62,6 +62,9 @@ enum OpenCommand {
         /// The thread file or room, as the app sees every thread.
         var source: ThreadSource
         var me: User
+        /// The room's source, when the thread is a room (kept as opened: its settings are set
+        /// before the client runs).
+        var room: MatrixThreadSource?
 
         /// The thread file's source, when the thread is a file.
         var fileSource: ThreadFileSource? { source as? ThreadFileSource }
@@ -119,7 +122,7 @@ enum OpenCommand {
             }
             let source = try RoomOpener.open(room, as: handle, context: context, follows: true, usesCache: usesCache,
                                              joinsEncrypted: joinsEncrypted)
-            return Target(source: source, me: source.reader)
+            return Target(source: source, me: source.reader, room: source)
         }
         let path: String
         var fallbackHandle = context.environment["USER"]

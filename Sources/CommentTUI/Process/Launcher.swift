@@ -44,12 +44,10 @@ public enum Launcher {
         guard ParentWatch.arm() else { return Supervisor.fail("the supervisor ended before the client started") }
         // The file and the user are settled before the terminal is touched, so mistakes print
         // plainly (the supervisor replays them once the worker exits).
-        let target: OpenCommand.Target
+        let start: ClientStart
         var visibilityLog: FileDescriptor?
         do {
-            target = try OpenCommand.resolve(file: request.file, handle: request.handle, context: context, usesCache: request.usesCache,
-                                             joinsEncrypted: request.joinsEncrypted)
-            (target.source as? MatrixThreadSource)?.privateReceipts = request.privateReceipts
+            start = try ClientStart.resolve(request, context: context)
             if let path = request.visibilityLog {
                 do {
                     visibilityLog = try FileDescriptor.openForAppend(path)
@@ -63,7 +61,7 @@ public enum Launcher {
         } catch {
             return Supervisor.fail("\(error)")
         }
-        return runInteractive(target, visibilityLog: visibilityLog, request: request)
+        return runInteractive(start, visibilityLog: visibilityLog, request: request, context: context)
     }
 
     /// Why the locale cannot show the client, if it cannot.
@@ -77,7 +75,8 @@ public enum Launcher {
         """
     }
 
-    static func runInteractive(_ target: OpenCommand.Target, visibilityLog: FileDescriptor?, request: OpenCommand.Request) -> Int32 {
+    static func runInteractive(_ start: ClientStart, visibilityLog: FileDescriptor?, request: OpenCommand.Request,
+                               context: CommandContext) -> Int32 {
         let signals: SignalPipe
         let screen: NCursesScreen
         var graphemeProbe: GraphemeProbe?
@@ -97,19 +96,27 @@ public enum Launcher {
         } catch {
             return Supervisor.fail("\(error)")
         }
-        let app = CommentApp(source: target.source, me: target.me, columns: screen.size.columns, rows: screen.size.rows,
-                             snapMode: request.snapMode)
-        app.reduceMotion = request.reduceMotion
-        if request.file == nil { app.demoCompanion = DemoCompanion(thread: target.thread) }
-        app.colorCount = screen.colorCount
-        app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
+        var settings = CommentClient.SessionSettings()
+        settings.snapMode = request.snapMode
+        settings.reduceMotion = request.reduceMotion
+        settings.colorCount = screen.colorCount
+        settings.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
         let environment = ProcessInfo.processInfo.environment
-        app.openLink = { LinkOpener.open($0, environment: environment) }
+        settings.openLink = { LinkOpener.open($0, environment: environment) }
+        let app: CommentClient
+        do {
+            app = try start.makeClient(columns: screen.size.columns, rows: screen.size.rows, settings: settings,
+                                       request: request, context: context)
+        } catch {
+            screen.end()
+            signals.uninstall()
+            return Supervisor.fail("\(error)")
+        }
         FileDescriptor.standardInput.setNonBlockingAndCloseOnExec()
-        let loop = AppLoop(app: app, session: screen, input: .standardInput, signals: signals, graphemeProbe: graphemeProbe)
+        let loop = AppLoop(client: app, session: screen, input: .standardInput, signals: signals, graphemeProbe: graphemeProbe)
         let result = Result { try loop.run() }
-        // Before the draft's last save: comments still waiting for the file's lock go back into it.
-        app.keepUnsentInDraft()
+        // Before the drafts' last save: comments still waiting for a file's lock go back into it.
+        for session in app.openSessions { session.keepUnsentInDraft() }
         let unsaved = app.prepareToExit()
         // A dead supervisor restores nothing and replays no log, and the shell has the terminal
         // back: restore it from here, and say on the terminal itself why the client went away.
@@ -128,20 +135,23 @@ public enum Launcher {
         } else if orphaned {
             _ = try? seen.writeAll(Array("comment-tui: quit because its supervisor process ended; the draft is saved\n".utf8))
         }
-        // Comments not in the thread yet: how many, and where they wait (never their text).
-        if let unsent = app.unsentAtQuit {
-            _ = try? seen.writeAll(Array(unsent.split(separator: "\n").map { "comment-tui: \($0)\n" }.joined().utf8))
+        for session in app.openSessions {
+            // Comments not in the thread yet: how many, and where they wait (never their text).
+            if let unsent = session.unsentAtQuit {
+                _ = try? seen.writeAll(Array(unsent.split(separator: "\n").map { "comment-tui: \($0)\n" }.joined().utf8))
+            }
+            if let kept = session.keptEditorFile {
+                _ = try? seen.writeAll(Array("comment-tui: what the editor saved is kept in \(kept)\n".utf8))
+            }
+            do { try session.saveReadMarker() } catch {
+                _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker of \(session.source.label): \(error)\n".utf8))
+            }
+            // After the read marker, which a room sends through the source's session.
+            session.source.close()
         }
-        if let kept = app.keptEditorFile {
-            _ = try? seen.writeAll(Array("comment-tui: what the editor saved is kept in \(kept)\n".utf8))
-        }
-        do { try app.saveReadMarker() } catch {
-            _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not save the read marker: \(error)\n".utf8))
-        }
-        // After the read marker, which a room sends through the source's session.
-        target.source.close()
+        app.close()
         if let visibilityLog {
-            let records = app.linkVisibility.records(at: Date())
+            let records = app.openSessions.flatMap { $0.linkVisibility.records(at: Date()) }
             do { try visibilityLog.writeAll(LinkVisibility.jsonLines(records)) } catch {
                 _ = try? FileDescriptor.standardError.writeAll(Array("comment-tui: could not write the visibility log: \(error)\n".utf8))
             }
