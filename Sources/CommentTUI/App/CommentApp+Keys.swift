@@ -99,6 +99,9 @@ extension CommentApp {
         case .typeIntoSearch:
             guard let character = press.character else { return nil }
             apply(feed.editSearch { $0.append(character) })
+        case .home, .switcher: return nil    // home's and the switcher's, never a thread's context
+        case .showHome, .openSwitcher, .nextUnreadThread, .nextMentionThread:
+            return nil    // the coordinator's (`clientAction(for:)`); a thread alone has no other
         }
         return []
     }

@@ -67,6 +67,21 @@ enum KeyAction: Equatable {
     case clearSearch
     /// A character typed into the search query.
     case typeIntoSearch
+
+    // Home and the Ctrl-K switcher (their models carry these out: `HomeList`, `ThreadSwitcher`)
+    case home(HomeCommand)
+    case switcher(HomeCommand)
+
+    // The client's threads, on every screen (the coordinator carries these out)
+    /// Alt-H: home.
+    case showHome
+    /// Ctrl-K: the switcher; in a thread only with the caret at the draft's end (else Ctrl-K
+    /// kills to the line's end as readline's does: `CommentApp.clientAction(for:)` decides).
+    case openSwitcher
+    /// Alt-A: the next thread with comments not read.
+    case nextUnreadThread
+    /// Alt-N: the next thread with a mention of the reader.
+    case nextMentionThread
 }
 
 /// A move of the mention list's highlight.

@@ -1,7 +1,10 @@
 /// Where a key is read: the contexts are tried from the most specific that is active
 /// (a page over the screen, search, the mention list, a Ctrl-X chord) down to the feed and the composer.
+/// Home and the switcher read their own; `client` holds the keys of every screen (home, the
+/// switcher, the next thread), which the coordinator tries before a thread's.
 enum KeyContext: Hashable, CaseIterable {
     case page, search, mentionList, chord, feed, composer
+    case home, switcher, client
 }
 
 /// The keys a binding matches.

@@ -24,6 +24,9 @@ extension KeyMap {
         let pages = KeyHelp("Up/Down, PgUp/PgDn, Space, Home/End", "scroll F1 or the post · Esc, q close")
         // One line for the client's own keys, so the page still fits 80×24.
         let panels = KeyHelp("F1, F2, F3 · Ctrl-L · Ctrl-Z", "help, hit-test, events · redraw · suspend")
+        let threads = KeyHelp("Alt-H · Ctrl-K · Alt-A, Alt-N", "home · switcher · next unread, mention")
+        let homeKeys = KeyHelp("type · Up/Down · Enter · Esc", "filter threads · move · open · clear")
+        let homeRoom = KeyHelp("Alt-Y · Alt-X · Alt-L", "home: accept · decline invite · leave")
         let anyCharacter = KeyPattern.anyCharacter([])
 
         return [
@@ -124,6 +127,42 @@ extension KeyMap {
             KeyBinding(.page, [.key(.escape), .character("q")], .closePage, pages),
             KeyBinding(.page, [.alt("s")], .page(.toggleSpoilers), act),
             KeyBinding(.page, [.alt("o")], .page(.openLink), act),
+
+            // The client's threads, on every screen: the coordinator tries these first (Ctrl-K
+            // in a thread only with the caret at the draft's end: `CommentApp.clientAction`).
+            KeyBinding(.client, [.alt("h")], .showHome, threads),
+            KeyBinding(.client, [.ctrl("k")], .openSwitcher, threads),
+            KeyBinding(.client, [.alt("a")], .nextUnreadThread, threads),
+            KeyBinding(.client, [.alt("n")], .nextMentionThread, threads),
+
+            // Home: typing filters the list; the arrows move the selection; Enter opens.
+            KeyBinding(.home, [.key(.up)], .home(.up), homeKeys),
+            KeyBinding(.home, [.key(.down)], .home(.down), homeKeys),
+            KeyBinding(.home, [.key(.enter)], .home(.open), homeKeys),
+            KeyBinding(.home, [.key(.escape)], .home(.cancel), homeKeys),
+            KeyBinding(.home, [anyCharacter, .anyCharacter(.shift)], .home(.type), homeKeys),
+            KeyBinding(.home, [.key(.pageUp)], .home(.pageUp), page),
+            KeyBinding(.home, [.key(.pageDown)], .home(.pageDown), page),
+            KeyBinding(.home, [.key(.home), .key(.home, .ctrl)], .home(.first), nil),
+            KeyBinding(.home, [.key(.end), .key(.end, .ctrl)], .home(.last), nil),
+            KeyBinding(.home, [.key(.backspace)], .home(.deleteFilterCharacter), nil),
+            KeyBinding(.home, [.ctrl("w"), .key(.backspace, .alt)], .home(.deleteFilterWord), nil),
+            KeyBinding(.home, [.ctrl("u")], .home(.clearFilter), nil),
+            KeyBinding(.home, [.alt("y")], .home(.acceptInvite), homeRoom),
+            KeyBinding(.home, [.alt("x")], .home(.declineInvite), homeRoom),
+            KeyBinding(.home, [.alt("l")], .home(.leave), homeRoom),
+
+            // The switcher (Ctrl-K): the same keys over its matches; Esc closes it.
+            KeyBinding(.switcher, [.key(.up), .ctrl("p"), .key(.backTab)], .switcher(.up), homeKeys),
+            KeyBinding(.switcher, [.key(.down), .ctrl("n"), .key(.tab)], .switcher(.down), homeKeys),
+            KeyBinding(.switcher, [.key(.enter)], .switcher(.open), homeKeys),
+            KeyBinding(.switcher, [.key(.escape)], .switcher(.cancel), homeKeys),
+            KeyBinding(.switcher, [anyCharacter, .anyCharacter(.shift)], .switcher(.type), homeKeys),
+            KeyBinding(.switcher, [.key(.pageUp)], .switcher(.pageUp), page),
+            KeyBinding(.switcher, [.key(.pageDown)], .switcher(.pageDown), page),
+            KeyBinding(.switcher, [.key(.backspace)], .switcher(.deleteFilterCharacter), nil),
+            KeyBinding(.switcher, [.ctrl("w"), .key(.backspace, .alt)], .switcher(.deleteFilterWord), nil),
+            KeyBinding(.switcher, [.ctrl("u")], .switcher(.clearFilter), nil),
 
             // The client: panels, redraw, suspend (feed context, listed last on the F1 page).
             KeyBinding(.feed, [.key(.function(1))], .toggleHelp, panels),
