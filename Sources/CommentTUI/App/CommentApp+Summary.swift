@@ -20,19 +20,20 @@ extension CommentApp {
         return nil
     }
 
-    /// Comments after the read marker.
+    /// Others' comments after the newest the reader has seen (counted among the newest 1,000).
     public var unreadCount: Int {
-        guard let first = feed.firstUnread, first < comments.count else { return 0 }
-        return comments.count - first
+        let seen = feed.readMarker?.position ?? -1
+        var count = 0
+        for index in max(seen + 1, comments.count - 1_000)..<max(seen + 1, comments.count) {
+            if case .success(let comment) = comments.comment(at: index), comment.author != me.id { count += 1 }
+        }
+        return count
     }
 
     /// Of the unread comments, those that called for the reader as they arrived.
     public var unreadMentionCount: Int {
-        guard let first = feed.firstUnread else {
-            mentionArrivals.removeAll()
-            return 0
-        }
-        mentionArrivals.removeAll { id in comments.index(ofComment: id).map { $0 < first } ?? true }
+        let seen = feed.readMarker?.position ?? -1
+        mentionArrivals.removeAll { id in comments.index(ofComment: id).map { $0 <= seen } ?? true }
         return mentionArrivals.count
     }
 

@@ -13,6 +13,8 @@ extension CommentClient {
             place = .thread(key)
             awaited = nil
             let session = sessions[key]!
+            // Found through the filter: home shows every thread again when the reader comes back.
+            _ = home?.perform(.clearFilter)
             session.wallTime = wallTime
             session.resize(columns: size.columns, rows: size.rows)
             session.advance(to: clock.now)
@@ -65,7 +67,7 @@ extension CommentClient {
         case .home: after = home.selectedKey
         case .thread(let key): after = key
         }
-        return mentions ? home.nextWithMention(after: after) : home.nextUnread(after: after)
+        return mentions ? home.nextMention(after: after) : home.nextUnread(after: after)
     }
 
     /// Gives home what every thread's summary says now: the accounts' rooms, remembered files,

@@ -27,7 +27,7 @@ public final class CommentClient {
         public init() {}
     }
 
-    public private(set) var place: Place
+    public internal(set) var place: Place
     /// The open threads, by key.
     public private(set) var sessions: [ThreadKey: CommentApp] = [:]
     /// The order threads were opened in: the first is the one the client started on.
@@ -146,14 +146,13 @@ public final class CommentClient {
     public func resize(columns: Int, rows: Int) {
         size = (columns, rows)
         current?.resize(columns: columns, rows: rows)
-        home?.resize(columns: columns, rows: rows)
     }
 
     /// When the client next needs a frame without input.
     public var nextDeadline: ScrollInstant? {
         switch place {
-        case .home: [home?.nextDeadline, switcher?.nextDeadline].compactMap { $0 }.min()
-        case .thread: [current?.nextDeadline, switcher?.nextDeadline].compactMap { $0 }.min()
+        case .home: home?.nextDeadline
+        case .thread: current?.nextDeadline
         }
     }
 
