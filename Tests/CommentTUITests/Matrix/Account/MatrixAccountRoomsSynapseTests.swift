@@ -143,6 +143,35 @@ final class MatrixAccountRoomsSynapseTests: SharedSynapseTestCase {
         XCTAssertEqual(reader.rooms.fullyRead(roomID: lobby), news)
     }
 
+    func testACachedHomeShowsWithNoRequestAndResumesFromItsToken() throws {
+        let server = try server
+        let ann = try registerUser("ann", displayName: "Ann", on: server)
+        let bo = try registerUser("bo", displayName: "Bo", on: server)
+        let direct = try bo.other.createRoom(preset: .trustedPrivateChat, invite: [ann.account.userID])
+        try ann.other.join(direct)
+        try bo.other.sendText(roomID: direct, body: "one")
+        var reader = Reader(ann)
+        try reader.sync()
+        let environment = temporaryDataEnvironment()
+        let cache = try XCTUnwrap(HomeCache(account: ann.account.userID, environment: environment))
+        try cache.save(.init(rooms: reader.rooms, nextBatch: try XCTUnwrap(reader.since)))
+        let before = try XCTUnwrap(reader.rooms.summary(roomID: direct))
+        XCTAssertEqual(before.name, "Bo")
+
+        // Restarted: the rows come from the file alone, then the next answer goes on from its token.
+        try bo.other.sendText(roomID: direct, body: "two")
+        let loaded = try XCTUnwrap(try cache.load())
+        XCTAssertEqual(loaded.rooms.summary(roomID: direct), before, "as it was, with no request")
+        var restarted = Reader(ann)
+        restarted.rooms = loaded.rooms
+        restarted.since = loaded.nextBatch
+        try restarted.sync(room: direct) { $0?.preview == "two" }
+        let after = try XCTUnwrap(restarted.rooms.summary(roomID: direct))
+        XCTAssertEqual(after.name, "Bo", "named from the cache's heroes: the incremental answer does not repeat them")
+        XCTAssertEqual(after.unread, before.unread + 1)
+        XCTAssertEqual(restarted.serverCounts(direct)[0], after.unread)
+    }
+
     func testAnInviteAcceptedIsJoinedOneDeclinedGoesAndALeftRoomGoes() throws {
         let server = try server
         let ann = try registerUser("ann", displayName: "Ann", on: server)

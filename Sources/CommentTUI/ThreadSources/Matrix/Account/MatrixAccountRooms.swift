@@ -45,11 +45,14 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
 
     /// The account (`@user:server`) whose rooms these are.
     public let account: String
-    public var limits: Limits
+    /// Not kept in the cache: a copy read back gets this client's limits, never the file's.
+    public var limits = Limits()
     /// The rooms by id.
     private(set) var rooms: [String: MatrixAccountRoom] = [:]
     /// The rooms the account's `m.direct` names.
     private(set) var directRooms: Set<String> = []
+
+    private enum CodingKeys: String, CodingKey { case account, rooms, directRooms }
 
     /// No rooms known yet, for `account`.
     public init(account: String, limits: Limits = Limits()) {
