@@ -157,11 +157,9 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
             if let invited = Self.count(summary["m.invited_member_count"]) { room.invitedCount = invited }
         }
         for event in entry["state"]?["events"]?.array ?? [] { room.apply(stateEvent: event, limits: limits) }
-        let reader = MatrixRoomPreviewReader(limits: limits)
-        for event in entry["timeline"]?["events"]?.array ?? [] {
-            if event["state_key"]?.string != nil { room.apply(stateEvent: event, limits: limits) }
-            reader.apply(timelineEvent: event, to: &room)
-        }
+        let timeline = entry["timeline"]?["events"]?.array ?? []
+        for event in timeline where event["state_key"]?.string != nil { room.apply(stateEvent: event, limits: limits) }
+        MatrixRoomPreviewReader(limits: limits).apply(timeline: timeline, to: &room)
         for event in entry["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
             let ids = event["content"]?["user_ids"]?.array?.compactMap(\.string) ?? []
             room.typing = Array(ids.filter { $0 != account && MatrixGrammar.isUserID($0) }.prefix(limits.typing))

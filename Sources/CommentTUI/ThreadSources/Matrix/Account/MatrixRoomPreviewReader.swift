@@ -11,14 +11,46 @@ struct MatrixRoomPreviewReader {
     /// 64 KiB): it is not read at all.
     static let tooLong = "(message too long to preview)"
 
-    /// Applies one timeline event (in the answer's order, oldest first).
-    func apply(timelineEvent event: JSONValue, to room: inout MatrixAccountRoom) {
+    /// Applies a room's timeline events (in the answer's order, oldest first). Only the newest
+    /// message and what follows it can change the preview, so only those are read: a long answer
+    /// costs one message's conversion per room, not one per message.
+    func apply(timeline events: [JSONValue], to room: inout MatrixAccountRoom) {
+        let newest = events.lastIndex(where: Self.isMessageWithRow) ?? 0
+        for (index, event) in events.enumerated() {
+            guard let envelope = Self.envelope(of: event) else { continue }
+            room.lastEventTime = max(room.lastEventTime ?? envelope.time, envelope.time)
+            if index >= newest { apply(event, envelope, to: &room) }
+        }
+    }
+
+    /// An event's type, sender, id and time; nil when any is missing or not of its shape.
+    private static func envelope(of event: JSONValue) -> (type: String, sender: String, eventID: String, time: Date)? {
         guard let type = event["type"]?.string, let sender = event["sender"]?.string, MatrixGrammar.isUserID(sender),
-              let eventID = event["event_id"]?.string, !eventID.isEmpty, eventID.utf8.count <= 255 else { return }
-        let time = MatrixServerNumber.time(milliseconds: event["origin_server_ts"])
-        room.lastEventTime = max(room.lastEventTime ?? time, time)
+              let eventID = event["event_id"]?.string, !eventID.isEmpty, eventID.utf8.count <= 255 else { return nil }
+        return (type, sender, eventID, MatrixServerNumber.time(milliseconds: event["origin_server_ts"]))
+    }
+
+    /// Whether an event is a message of its own (not an edit, a reaction or another kind of event).
+    private static func isMessageWithRow(_ event: JSONValue) -> Bool {
+        guard envelope(of: event) != nil else { return false }
         let content = event["content"]
-        let isRedacted = event["unsigned"]?["redacted_because"] != nil || content?.object?.isEmpty == true
+        switch event["type"]?.string {
+        case "m.room.message": return content?["m.relates_to"]?["rel_type"]?.string != "m.replace" || isRedacted(event)
+        case "m.room.encrypted":
+            return isRedacted(event) || MatrixEncryptedEvent(event: event, sender: event["sender"]?.string ?? "")?.hasRow == true
+        default: return false
+        }
+    }
+
+    private static func isRedacted(_ event: JSONValue) -> Bool {
+        event["unsigned"]?["redacted_because"] != nil || event["content"]?.object?.isEmpty == true
+    }
+
+    private func apply(_ event: JSONValue, _ envelope: (type: String, sender: String, eventID: String, time: Date),
+                       to room: inout MatrixAccountRoom) {
+        let (type, sender, eventID, time) = envelope
+        let content = event["content"]
+        let isRedacted = Self.isRedacted(event)
         switch type {
         case "m.room.message":
             let relation = content?["m.relates_to"]
