@@ -11,7 +11,7 @@ import Foundation
 /// members and names kept are bounded.
 public struct MatrixAccountRooms: Codable, Equatable, Sendable {
     /// Bounds on what a server can make this keep.
-    public struct Limits: Codable, Equatable, Sendable {
+    public struct Limits: Equatable, Sendable {
         /// A room's name or alias, a member's display name, in UTF-8 bytes.
         public var nameBytes = 256
         /// A preview's markup, in UTF-8 bytes (a row shows one line of it).
@@ -35,7 +35,7 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
             var kept = 0
             var scalars = String.UnicodeScalarView()
             for scalar in text.unicodeScalars {
-                kept += String(scalar).utf8.count
+                kept += UTF8.width(scalar)
                 guard kept <= bytes else { break }
                 scalars.append(scalar)
             }
