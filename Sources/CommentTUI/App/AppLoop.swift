@@ -264,8 +264,10 @@ public final class AppLoop {
         lastFrameAt = now()
         framePending = false
         app.advance(to: ScrollInstant(seconds: lastFrameAt))
+        // Another screen than the last (a switch between threads, home): painted whole.
+        let full = needsFullRedraw || app.switchedSinceLastFrame
         let frame = app.render()
-        session.present(frame, full: needsFullRedraw)
+        session.present(frame, full: full)
         app.didPresent(frame)
         needsFullRedraw = false
     }

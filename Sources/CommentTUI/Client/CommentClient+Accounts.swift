@@ -4,7 +4,25 @@ import ThreadModel
 /// The logged-in accounts: their connections and what home asks of their rooms.
 extension CommentClient {
     /// Each account's connection, for home's status bar.
-    var accountConnections: [(account: String, state: ConnectionState)] { [] }
+    var accountConnections: [(account: String, state: ConnectionState)] {
+        connections.keys.sorted().map { ($0, connections[$0]!) }
+    }
+
+    /// Takes what background work told.
+    func receive(_ message: ClientMailbox.Message) {
+        switch message {
+        case .summaries(let account?, let rows):
+            let kept = summaries.filter { $0.key.account != account }
+            summaries = kept
+            for row in rows { summaries[row.key] = row }
+        case .summaries(nil, let rows):
+            for row in rows { summaries[row.key] = row }
+        case .connection(let account, let state):
+            connections[account] = state
+        case .message(let text, let isError):
+            say(text, error: isError)
+        }
+    }
 
     /// Joins the room of an invite and opens it.
     func accept(_ key: ThreadKey) { say("invites cannot be accepted yet", error: true) }

@@ -11,6 +11,7 @@ extension CommentClient {
         if sessions[key] != nil {
             leaveCurrent()
             place = .thread(key)
+            switchedSinceLastFrame = true
             awaited = nil
             let session = sessions[key]!
             // Found through the filter: home shows every thread again when the reader comes back.
@@ -33,6 +34,7 @@ extension CommentClient {
         switcher = nil
         leaveCurrent()
         place = .home
+        switchedSinceLastFrame = true
         refreshHome()
     }
 

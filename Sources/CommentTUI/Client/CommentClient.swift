@@ -35,6 +35,10 @@ public final class CommentClient {
     var settings: SessionSettings
     /// Opens threads asked for from home; nil in a client of one thread (no home).
     let opener: ThreadOpener?
+    /// What background work (accounts, home's file rows) tells the client; nil without home.
+    let mailbox: ClientMailbox?
+    /// Each account's connection, for home's status bar.
+    var connections: [String: ConnectionState] = [:]
     /// Home: every thread the person has; nil in a client of one thread.
     let home: HomeList?
     /// The Ctrl-K switcher, while it is open.
@@ -48,6 +52,9 @@ public final class CommentClient {
     private(set) var size: (columns: Int, rows: Int)
     /// The clock home and the switcher read; each thread moves its own with the same times.
     let clock = AppClock()
+    /// The next frame shows another screen than the last (a switch): it carries no scroll hint,
+    /// which would move the last screen's rows.
+    public internal(set) var switchedSinceLastFrame = false
     /// The wall-clock time, given to the thread on screen (relative times, stamps).
     public var wallTime = Date(timeIntervalSince1970: 0) {
         didSet { current?.wallTime = wallTime }
@@ -60,6 +67,7 @@ public final class CommentClient {
         openOrder = [key]
         settings = SessionSettings()
         opener = nil
+        mailbox = nil
         home = nil
         size = app.size
     }
@@ -67,9 +75,10 @@ public final class CommentClient {
     /// A client with home, showing `start` (home when nil).
     /// - Parameter opens: opens a thread home asks for (blocking; run off the loop's thread).
     init(columns: Int, rows: Int, settings: SessionSettings, start: OpenCommand.Target?, startKey: ThreadKey?,
-         summaries: [ThreadSummary], opener: ThreadOpener) {
+         summaries: [ThreadSummary], opener: ThreadOpener, mailbox: ClientMailbox) {
         self.settings = settings
         self.opener = opener
+        self.mailbox = mailbox
         size = (columns, rows)
         home = HomeList(clock: clock)
         place = .home
@@ -113,6 +122,7 @@ public final class CommentClient {
     public var updateDescriptors: [FileDescriptor] {
         var descriptors = openOrder.compactMap { sessions[$0]?.source.updatesReady }
         if let opener { descriptors.append(opener.ready) }
+        if let mailbox { descriptors.append(mailbox.ready) }
         return descriptors
     }
 
@@ -126,19 +136,23 @@ public final class CommentClient {
         if let opener, ready.contains(opener.ready) {
             for opened in opener.takeOpened() { finishOpening(opened) }
         }
+        if let mailbox, ready.contains(mailbox.ready) {
+            for message in mailbox.take() { receive(message) }
+        }
         refreshHome()
     }
 
     /// Draws what is on screen.
     public func render() -> Frame {
-        guard let current else { return renderHome() }
-        var frame = current.render()
-        if let switcher { drawSwitcher(switcher, into: &frame) }
+        var frame = current?.render() ?? renderHome()
+        if switchedSinceLastFrame { frame.scroll = nil }
+        if current != nil, let switcher { drawSwitcher(switcher, into: &frame) }
         return frame
     }
 
     /// Takes a shown frame's report (the thread on screen reads its headers).
     public func didPresent(_ frame: Frame) {
+        switchedSinceLastFrame = false
         current?.didPresent(frame)
     }
 

@@ -15,9 +15,12 @@ struct ClientStart {
             let target = try OpenCommand.resolve(file: file, handle: request.handle, context: context,
                                                  usesCache: request.usesCache, joinsEncrypted: request.joinsEncrypted)
             target.room?.privateReceipts = request.privateReceipts
-            return ClientStart(target: target, key: try key(of: target, named: file, context: context))
+            let key = try key(of: target, named: file, context: context)
+            if case .file(let path) = key { remember(path, context: context) }
+            return ClientStart(target: target, key: key)
         }
-        if try !accounts(context: context).isEmpty { return ClientStart(target: nil, key: nil) }
+        let remembered = (try? RememberedThreads(environment: context.environment)?.paths()) ?? []
+        if try !accounts(context: context).isEmpty || !remembered.isEmpty { return ClientStart(target: nil, key: nil) }
         let demo = try OpenCommand.resolve(file: nil, handle: request.handle, context: context)
         return ClientStart(target: demo, key: .demo)
     }
@@ -48,10 +51,36 @@ struct ClientStart {
     func makeClient(columns: Int, rows: Int, settings: CommentClient.SessionSettings, request: OpenCommand.Request,
                     context: CommandContext) throws -> CommentClient {
         let opener = try ThreadOpener { key in try Self.open(key, request: request, context: context) }
+        let mailbox = try ClientMailbox()
         var summaries = [ThreadSummary(key: .demo, name: "comment-tui demo")]
         if let key, key != .demo, let target { summaries.append(ThreadSummary(key: key, name: target.thread.title)) }
+        // Remembered files are listed by name at once; their rows (a read of each file's index)
+        // come from the background.
+        let remembered = (try? RememberedThreads(environment: context.environment)?.paths()) ?? []
+        for path in remembered where ThreadKey.file(path: path) != key {
+            summaries.append(ThreadSummary(key: .file(path: path), name: (path as NSString).lastPathComponent))
+        }
+        let environment = context.environment
+        DispatchQueue.global(qos: .utility).async {
+            var rows: [ThreadSummary] = []
+            if let demo = DemoThread.filePath(environment: environment), FileManager.default.fileExists(atPath: demo),
+               var row = try? FileThreadSummary.summary(path: demo, environment: environment) {
+                row.key = .demo
+                rows.append(row)
+            }
+            for path in remembered {
+                if let row = try? FileThreadSummary.summary(path: path, environment: environment) { rows.append(row) }
+            }
+            mailbox.post(.summaries(account: nil, rows))
+        }
         return CommentClient(columns: columns, rows: rows, settings: settings, start: target, startKey: key,
-                             summaries: summaries, opener: opener)
+                             summaries: summaries, opener: opener, mailbox: mailbox)
+    }
+
+    /// Puts a thread file opened on home's list for the next start; a list that cannot be kept
+    /// costs nothing but that.
+    static func remember(_ path: String, context: CommandContext) {
+        try? RememberedThreads(environment: context.environment)?.add(path)
     }
 
     /// Opens a thread home asked for (on the opener's thread).
@@ -60,7 +89,9 @@ struct ClientStart {
         case .demo:
             return try OpenCommand.resolve(file: nil, handle: nil, context: context)
         case .file(let path):
-            return try OpenCommand.resolve(file: path, handle: nil, context: context)
+            let target = try OpenCommand.resolve(file: path, handle: nil, context: context)
+            remember(path, context: context)
+            return target
         case .room(let account, let roomID):
             guard let address = MatrixRoomAddress(locator: "matrix:\(roomID)") else {
                 throw CommandFailure("'\(VisibleText.escape(roomID))' is not a room id")

@@ -42,7 +42,8 @@ final class ClientFixture {
         var start: OpenCommand.Target?
         if !startsAtHome, let first = titles.first { start = try opener.openNow(Self.key(first)) }
         let client = CommentClient(columns: columns, rows: rows, settings: CommentClient.SessionSettings(), start: start,
-                                   startKey: startsAtHome ? nil : titles.first.map(Self.key), summaries: summaries, opener: opener)
+                                   startKey: startsAtHome ? nil : titles.first.map(Self.key), summaries: summaries, opener: opener,
+                                   mailbox: try ClientMailbox())
         client.wallTime = ThreadFixture.now
         pilot = Pilot(client: client, screen: HeadlessScreen(columns: columns, rows: rows))
     }
