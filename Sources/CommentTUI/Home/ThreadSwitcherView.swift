@@ -27,7 +27,8 @@ struct ThreadSwitcherView {
         buffer.fill(row: frame.row, from: frame.column, to: end, style: Theme.pickerTitle)
         var x = buffer.write(" › ", column: frame.column, row: frame.row, style: Theme.pickerTitle, limit: end)
         let count = switcher.total == 0 ? "none" : CountText.of(switcher.total, "thread")
-        let tail = [" · \(count) · Enter opens · Esc", " · \(count)", ""]
+        let lead = switcher.query.isEmpty ? "" : " · "
+        let tail = [lead + "\(count) · Enter opens · Esc", lead + count, ""]
             .first { TextFit.fits(switcher.query + $0, in: end - x) } ?? ""
         x = buffer.write(switcher.query, column: x, row: frame.row, style: Theme.pickerTitle.adding(.bold), cuttingAt: end - DisplayWidth.width(of: tail))
         buffer.write(tail, column: x, row: frame.row, style: Theme.pickerTitle, limit: end)
