@@ -151,9 +151,9 @@ final class HomeViewTests: XCTestCase {
 
     func testAListScrolledPartWayShowsTheTopThreadsSecondLine() {
         let list = F.list(F.numbered(5), columns: 30, rows: 4)
-        list.handle(MouseEvent(.left, .press, column: 3, row: 3))
-        list.handle(MouseEvent(.left, .drag, column: 3, row: 2))
-        list.handle(MouseEvent(.left, .release, column: 3, row: 2))
+        _ = list.handle(MouseEvent(.left, .press, column: 3, row: 3))
+        _ = list.handle(MouseEvent(.left, .drag, column: 3, row: 2))
+        _ = list.handle(MouseEvent(.left, .release, column: 3, row: 2))
         XCTAssertEqual(list.model.contentOffset, 1)
         assertScreen(draw(list), [
             " Home · 5 threads             ", "HHHHHhhhhhhhhhhhhhhhhhhhhhhhhh",

@@ -81,9 +81,9 @@ final class ThreadSwitcherTests: XCTestCase {
             "............................................", "",
         ], legend: legend)
         XCTAssertNil(switcher.handle(KeyPress(.enter)).effect, "nothing to open")
-        switcher.handle(KeyPress(.backspace))
+        _ = switcher.handle(KeyPress(.backspace))
         XCTAssertEqual(switcher.query, "z")
-        switcher.handle(.ctrl("u"))
+        _ = switcher.handle(.ctrl("u"))
         XCTAssertEqual(switcher.query, "")
         XCTAssertEqual(switcher.total, 5)
         switcher.paste("Bo\nard\u{1B}")
@@ -112,7 +112,7 @@ final class ThreadSwitcherTests: XCTestCase {
 
     func testNewSummariesWhileOpenKeepTheHighlightedThread() {
         let switcher = switcher()
-        switcher.perform(.down)
+        _ = switcher.perform(.down)
         XCTAssertEqual(switcher.highlightedKey, F.key("Design review"))
         switcher.update(summaries: [F.room("Board", minutesAgo: 0)] + threads.filter { $0.name != "Board" })
         XCTAssertEqual(switcher.summary(ofMatch: 0).name, "Board")
