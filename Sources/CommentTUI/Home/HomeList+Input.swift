@@ -94,14 +94,10 @@ extension HomeList {
             model.handle(.release, at: now)
             guard !held.moved, !held.stoppedGlide, let item = held.item, row(atScreenRow: mouse.row) == item else { return nil }
             question = nil
-            selectedKey(row: item)
+            select(summary(atRow: item).key)
             return openSelected()
         default: break
         }
         return nil
-    }
-
-    private func selectedKey(row: Int) {
-        select(summary(atRow: row).key)
     }
 }

@@ -101,6 +101,7 @@ final class HomeList {
         summaries.sort(by: Self.inOrder)
         positions = Dictionary(uniqueKeysWithValues: summaries.enumerated().map { ($1.key, $0) })
         ranker = nil
+        previews.keep(only: Set(positions.keys))
         if let question, positions[question.key] == nil { self.question = nil }
         rebuildRows(selectionFallback: oldRow)
         // The selection moved with its thread; if it was on screen it stays there.
@@ -244,8 +245,14 @@ final class HomeList {
 
     /// A paste goes into the filter, on one line and without controls.
     func paste(_ text: String) {
-        let line = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }.filter { !($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) })
+        let line = Self.oneLine(text)
         editFilter { $0 += line }
+    }
+
+    /// Pasted text as a filter takes it: line breaks and tabs as spaces, C0 controls and DEL
+    /// left out (the view shows what remains through the width discipline anyway).
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }.filter { !($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) })
     }
 }
 

@@ -2,7 +2,7 @@
 extension Theme {
     static let homeHeader = CellStyle(.reverse)
     /// A question waiting for y/n stands out from the header it replaces.
-    static let homeQuestion = CellStyle(.bold, foreground: .black, background: .yellow)
+    static let homeQuestion = CellStyle(foreground: .black, background: .yellow)
     static let homeName = CellStyle.plain
     /// A thread with comments not read (or an invite): bold, as mail clients show unread.
     static let homeUnreadName = CellStyle(.bold)

@@ -80,10 +80,10 @@ final class ThreadSwitcher {
     /// Match rows on screen now.
     var shownRows: Int { max(0, frame.height - 1) }
 
-    /// Centred, two thirds of the width (30 to 64 columns, never more than the screen), a row
+    /// Centred, two columns clear on each side (30 to 64 columns, never more than the screen), a row
     /// below the top; as tall as its matches (at least a row to say none matched).
     private func layout() {
-        let width = min(screen.width, max(30, min(64, screen.width * 2 / 3)))
+        let width = min(screen.width, max(30, min(64, screen.width - 4)))
         let top = screen.height > 8 ? 1 : 0
         let rows = min(Self.maximumRows, max(1, matches.count), max(0, screen.height - top - 1))
         frame = CellRect(column: screen.column + (screen.width - width) / 2, row: screen.row + top,
@@ -126,7 +126,7 @@ final class ThreadSwitcher {
 
     /// A paste goes into the query, on one line and without controls.
     func paste(_ text: String) {
-        let line = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }.filter { !($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) })
+        let line = HomeList.oneLine(text)
         edit { $0 += line }
     }
 

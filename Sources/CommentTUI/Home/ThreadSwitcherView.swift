@@ -26,8 +26,11 @@ struct ThreadSwitcherView {
         let end = frame.maxColumn
         buffer.fill(row: frame.row, from: frame.column, to: end, style: Theme.pickerTitle)
         var x = buffer.write(" › ", column: frame.column, row: frame.row, style: Theme.pickerTitle, limit: end)
+        // With nothing to open only the key that does something is offered (as the @ list does).
         let count = switcher.total == 0 ? "none" : CountText.of(switcher.total, "thread")
-        let tail = [" · \(count) · Enter opens · Esc", " · \(count)", ""]
+        let keys = switcher.total == 0 ? "Esc closes" : "Enter opens · Esc"
+        let lead = switcher.query.isEmpty ? "" : " · "
+        let tail = [lead + "\(count) · \(keys)", lead + count, ""]
             .first { TextFit.fits(switcher.query + $0, in: end - x) } ?? ""
         x = buffer.write(switcher.query, column: x, row: frame.row, style: Theme.pickerTitle.adding(.bold), cuttingAt: end - DisplayWidth.width(of: tail))
         buffer.write(tail, column: x, row: frame.row, style: Theme.pickerTitle, limit: end)

@@ -104,7 +104,7 @@ final class HomeScrollTests: XCTestCase {
         XCTAssertEqual(list.selected?.name, "Room 02")
         at(1)
         // On the preview line too; a press on the header is nobody's.
-        list.handle(MouseEvent(.left, .press, column: 5, row: 8))
+        _ = list.handle(MouseEvent(.left, .press, column: 5, row: 8))
         XCTAssertEqual(list.handle(MouseEvent(.left, .release, column: 5, row: 8)), .open(F.key("Room 03")))
         XCTAssertNil(list.handle(MouseEvent(.left, .press, column: 5, row: 0)))
         XCTAssertNil(list.handle(MouseEvent(.left, .release, column: 5, row: 0)))

@@ -7,8 +7,10 @@ extension KeyMap {
         let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send (empty: retry unsent) · new line")
         let notSent = KeyHelp("Alt-T · Alt-X", "not sent: edit in the composer · discard")
         let quit = KeyHelp("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)")
-        let page = KeyHelp("PageUp / PageDown", "feed by a page (the list's, when open)")
-        let row = KeyHelp("Ctrl-Up/Down, Shift-Up/Down", "feed by a row")
+        // Pages and rows share a line, and so do Ctrl-X's two uses, so that with home's keys
+        // the page still fits 80×24.
+        let page = KeyHelp("PgUp/Dn · Ctrl-Up/Dn, Shift-Up/Dn", "feed by a page (or a list's) · a row")
+        let row = page
         let ends = KeyHelp("Ctrl-Home / Ctrl-End", "feed to the post / the newest")
         let find = KeyHelp("Alt-U · Ctrl-S", "first unread · search (Enter older, Esc)")
         let select = KeyHelp("Alt-Up/Down · Alt-J · Esc", "select · to what it replies to · clear")
@@ -18,15 +20,16 @@ extension KeyMap {
         let kill = KeyHelp("Ctrl-K/U/W, Alt-D, Ctrl-Y", "kill and yank")
         let selectText = KeyHelp("Shift-Left/Right, Shift-Home/End", "select text in the draft")
         let undo = KeyHelp("Ctrl-_ · Alt-_", "undo · redo")
-        let formats = KeyHelp("Ctrl-X then b i s c p", "bold italic strike code spoiler")
-        let editor = KeyHelp("Ctrl-X Ctrl-E", "edit the draft in $EDITOR")
+        let formats = KeyHelp("Ctrl-X then b i s c p, Ctrl-E", "bold italic strike code spoiler, $EDITOR")
+        let editor = formats
         let mentions = KeyHelp("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close")
         let pages = KeyHelp("Up/Down, PgUp/PgDn, Space, Home/End", "scroll F1 or the post · Esc, q close")
         // One line for the client's own keys, so the page still fits 80×24.
         let panels = KeyHelp("F1, F2, F3 · Ctrl-L · Ctrl-Z", "help, hit-test, events · redraw · suspend")
         let threads = KeyHelp("Alt-H · Ctrl-K · Alt-A, Alt-N", "home · switcher · next unread, mention")
-        let homeKeys = KeyHelp("type · Up/Down · Enter · Esc", "filter threads · move · open · clear")
-        let homeRoom = KeyHelp("Alt-Y · Alt-X · Alt-L", "home: accept · decline invite · leave")
+        // Home's and the switcher's keys (Esc clears the filter or closes, as in a search).
+        let homeKeys = KeyHelp("type · arrows · Enter · Alt-Y/X/L", "filter · move · open · invite y/n · leave")
+        let homeRoom = homeKeys
         let anyCharacter = KeyPattern.anyCharacter([])
 
         return [
@@ -139,7 +142,7 @@ extension KeyMap {
             KeyBinding(.home, [.key(.up)], .home(.up), homeKeys),
             KeyBinding(.home, [.key(.down)], .home(.down), homeKeys),
             KeyBinding(.home, [.key(.enter)], .home(.open), homeKeys),
-            KeyBinding(.home, [.key(.escape)], .home(.cancel), homeKeys),
+            KeyBinding(.home, [.key(.escape)], .home(.cancel), nil),
             KeyBinding(.home, [anyCharacter, .anyCharacter(.shift)], .home(.type), homeKeys),
             KeyBinding(.home, [.key(.pageUp)], .home(.pageUp), page),
             KeyBinding(.home, [.key(.pageDown)], .home(.pageDown), page),
@@ -156,7 +159,7 @@ extension KeyMap {
             KeyBinding(.switcher, [.key(.up), .ctrl("p"), .key(.backTab)], .switcher(.up), homeKeys),
             KeyBinding(.switcher, [.key(.down), .ctrl("n"), .key(.tab)], .switcher(.down), homeKeys),
             KeyBinding(.switcher, [.key(.enter)], .switcher(.open), homeKeys),
-            KeyBinding(.switcher, [.key(.escape)], .switcher(.cancel), homeKeys),
+            KeyBinding(.switcher, [.key(.escape)], .switcher(.cancel), nil),
             KeyBinding(.switcher, [anyCharacter, .anyCharacter(.shift)], .switcher(.type), homeKeys),
             KeyBinding(.switcher, [.key(.pageUp)], .switcher(.pageUp), page),
             KeyBinding(.switcher, [.key(.pageDown)], .switcher(.pageDown), page),
