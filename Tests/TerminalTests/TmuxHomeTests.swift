@@ -23,10 +23,10 @@ final class TmuxHomeTests: XCTestCase {
         Thread.sleep(forTimeInterval: 1)
 
         try tmux.keys("M-h")
-        let home = try tmux.waitFor("home") { $0.contains { $0.contains("Garden notes") } && $0.contains { $0.contains("demo") } }
+        let home = try tmux.waitFor("home") { $0.contains { $0.contains("Garden notes") } && $0.contains { $0.contains("Scrolling like a phone") } }
         XCTAssertFalse(home.contains { $0.contains("› garden draft") }, "home, not the thread, is on screen")
         Thread.sleep(forTimeInterval: 1)
-        try tmux.literal("demo")
+        try tmux.literal("scrolling")
         try tmux.keys("Enter")
         try tmux.waitFor("the demo thread") { $0.contains { $0.contains("Scrolling like a phone") } && $0.last!.contains("demo.jsonl") }
         try tmux.literal("demo draft")
@@ -40,7 +40,7 @@ final class TmuxHomeTests: XCTestCase {
         try tmux.keys("Enter")
         try tmux.waitFor("the garden again, its draft kept") { $0.contains { $0.contains("› garden draft") } && $0.last!.contains("garden.jsonl") }
         try tmux.keys("C-k")
-        try tmux.literal("demo")
+        try tmux.literal("phone")
         try tmux.keys("Enter")
         try tmux.waitFor("the demo again, its draft kept") { $0.contains { $0.contains("› demo draft") } }
 

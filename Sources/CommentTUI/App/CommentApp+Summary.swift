@@ -37,9 +37,6 @@ extension CommentApp {
         return mentionArrivals.count
     }
 
-    /// Whether the caret is at the end of the draft (nothing after it for Ctrl-K to kill).
-    public var caretAtDraftEnd: Bool { composer.draft.caret == composer.draft.text.endIndex }
-
     /// Shows a line in the status bar (the client's words while this thread is on screen).
     public func showMessage(_ text: String, error: Bool = false) { overlays.show(text, error: error) }
 }

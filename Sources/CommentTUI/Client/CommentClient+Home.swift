@@ -27,12 +27,10 @@ extension CommentClient {
         return []
     }
 
-    /// The client's action for a key, if it is one: in a thread, Ctrl-K only with the caret at the
-    /// draft's end (before it, Ctrl-K kills to the line's end, as readline's does).
+    /// The client's action for a key, if it is one (the thread on screen decides Ctrl-K).
     private func clientAction(for press: KeyPress) -> KeyAction? {
-        guard let action = KeyMap.actions(for: press, in: [.client]).first else { return nil }
-        if action == .openSwitcher, let current, !current.caretAtDraftEnd { return nil }
-        return action
+        if let current { return current.clientAction(for: press) }
+        return KeyMap.actions(for: press, in: [.client]).first
     }
 
     private func handleSwitcher(_ event: InputEvent, _ switcher: ThreadSwitcher) -> [AppCommand] {

@@ -52,7 +52,7 @@ struct ClientStart {
                     context: CommandContext) throws -> CommentClient {
         let opener = try ThreadOpener { key in try Self.open(key, request: request, context: context) }
         let mailbox = try ClientMailbox()
-        var summaries = [ThreadSummary(key: .demo, name: "comment-tui demo")]
+        var summaries = [ThreadSummary(key: .demo, name: DemoThread.title)]
         if let key, key != .demo, let target { summaries.append(ThreadSummary(key: key, name: target.thread.title)) }
         // Remembered files are listed by name at once; their rows (a read of each file's index)
         // come from the background.

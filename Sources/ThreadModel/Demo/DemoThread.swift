@@ -2,12 +2,15 @@ import Foundation
 
 /// The built-in demo thread: a post and a discussion that exercise what the client shows.
 public enum DemoThread {
+    /// The demo thread's title, as home lists it before the thread is opened.
+    public static let title = "Scrolling like a phone, in a terminal"
+
     /// The thread, with fixed ids and times so that it reads the same on every machine.
     static func make() -> CommentThread {
         let start = Date(timeIntervalSince1970: 1_744_884_000)  // 2025-04-17T10:00:00Z
         var thread = CommentThread(
             id: "demo",
-            title: "Scrolling like a phone, in a terminal",
+            title: title,
             author: "u1",
             created: start,
             body: body,
