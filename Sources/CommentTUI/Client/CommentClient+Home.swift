@@ -67,6 +67,7 @@ extension CommentClient {
     func updateHome(_ event: InputEvent) -> [AppCommand] {
         guard let home else { return [] }
         homeMessage = nil
+        if homePage != nil { return updateHomePage(event) }
         switch event {
         case .key(let press):
             let handled = home.handle(press)
@@ -76,6 +77,7 @@ extension CommentClient {
             case .quit?, .quitOrDeleteForward?: return [.quit]
             case .redrawAll?: return [.redrawAll]
             case .suspend?: return [.suspend]
+            case .toggleHelp?: homePage = Pager(.keys, title: "Keys", columns: size.columns, rows: size.rows)
             default: return []
             }
         case .mouse(let mouse):
@@ -84,6 +86,24 @@ extension CommentClient {
             home.paste(text)
         case .focus, .modeReport, .cursorReport, .deviceAttributes:
             break
+        }
+        return []
+    }
+
+    /// F1's page over home: its keys scroll it; any other key (F1, Esc, q) closes it.
+    private func updateHomePage(_ event: InputEvent) -> [AppCommand] {
+        switch event {
+        case .key(let press):
+            if case .page(let key)? = KeyMap.actions(for: press, in: [.page]).first {
+                _ = homePage?.handle(key)
+            } else if KeyMap.actions(for: press, in: [.feed]).first == .quit {
+                return [.quit]
+            } else {
+                homePage = nil
+            }
+        case .mouse(let mouse): _ = homePage?.handle(mouse)
+        case .paste: homePage = nil
+        case .focus, .modeReport, .cursorReport, .deviceAttributes: break
         }
         return []
     }
@@ -111,6 +131,12 @@ extension CommentClient {
             NoticeView.drawTooSmall(into: &buffer)
             return Frame(buffer: buffer, cursor: nil)
         }
+        if var page = homePage {
+            page.resize(columns: size.columns, rows: size.rows)
+            homePage = page
+            PagerView(pager: page, ownUserID: "", message: nil, isError: false).draw(into: &buffer)
+            return Frame(buffer: buffer, cursor: nil)
+        }
         home.place(in: CellRect(column: 0, row: 0, width: size.columns, height: size.rows - 1))
         HomeView(list: home, now: wallTime).draw(into: &buffer)
         let status = homeMessage ?? (homeStatus, false)
@@ -126,7 +152,7 @@ extension CommentClient {
     /// What home's status bar says when nothing else is to be said: the accounts' connections.
     var homeStatus: String {
         let connections = accountConnections.map { "\($0.account) \($0.state.word)" }
-        let keys = "Enter open · Ctrl-K switch · Ctrl-C quit"
+        let keys = "Enter open · Ctrl-K switch · F1 keys · Ctrl-C quit"
         return (connections + [keys]).joined(separator: " · ")
     }
 

@@ -43,6 +43,8 @@ public final class CommentClient {
     let home: HomeList?
     /// The Ctrl-K switcher, while it is open.
     var switcher: ThreadSwitcher?
+    /// F1's key page over home, while it is open.
+    var homePage: Pager?
     /// What home knows of each thread, by key (the accounts' rooms, remembered files, the demo).
     var summaries: [ThreadKey: ThreadSummary] = [:]
     /// The thread asked for last that is still opening: shown as soon as it opens.

@@ -101,3 +101,20 @@ final class ClientSwitchingTests: XCTestCase {
         XCTAssertEqual(pilot.client.place, .thread(ClientFixture.key("Beta thread")))
     }
 }
+
+/// Home's own keys: F1's page over it, quitting from it.
+final class ClientHomeKeyTests: XCTestCase {
+    func testF1ShowsTheKeysOverHomeAndEscGoesBackToTheList() throws {
+        let fixture = try ClientFixture(titles: ["Alpha thread", "Beta thread"], startsAtHome: true, columns: 80, rows: 24)
+        let pilot = fixture.pilot
+        XCTAssertEqual(pilot.client.place, .home)
+        XCTAssertTrue(pilot.lines.joined().contains("Beta thread"))
+        pilot.press(.f(1))
+        XCTAssertTrue(pilot.lines.joined().contains("home · switcher · next unread, mention"), pilot.lines.joined(separator: "\n"))
+        XCTAssertFalse(pilot.lines.joined().contains("Beta thread"))
+        pilot.idle(for: 60)
+        pilot.press(.escape)
+        XCTAssertTrue(pilot.lines.joined().contains("Beta thread"))
+        XCTAssertEqual(pilot.press(KeyPress(.character("c"), .ctrl)), [.quit])
+    }
+}
