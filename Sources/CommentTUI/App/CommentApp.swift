@@ -77,6 +77,16 @@ public final class CommentApp {
     public var demoCompanion: DemoCompanion?
     /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
     public var allowsCrashTest = false
+    /// Decides which arriving comments raise a desktop notification; nil: none do (`--no-notify`).
+    public var notifications: NotificationPolicy?
+    /// The escape the terminal takes for one (`TerminalNotification.style(environment:)`).
+    public var notificationStyle: TerminalNotification.Style = .bell
+    /// Which thread this is to a notification, and whether it may show its text.
+    public var notificationThread = NotificationThread(key: .demo)
+    /// Notifications raised so far (kitty's tell them apart by it).
+    var notificationsRaised = 0
+    /// Whether the terminal has the focus, as its last focus report said (true until one comes).
+    public internal(set) var terminalFocused = true
 
     /// Opens `source`'s thread for `me` on a screen of this size, at the newest comments,
     /// with the saved read marker and draft.
@@ -175,7 +185,8 @@ public final class CommentApp {
             } else {
                 composer.paste(text)
             }
-        case .focus, .modeReport, .cursorReport, .deviceAttributes: break
+        case .focus(let focused): terminalFocusChanged(focused)
+        case .modeReport, .cursorReport, .deviceAttributes: break
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
                         feed: regions.feed)
@@ -219,6 +230,7 @@ public final class CommentApp {
             overlays.clearMessage()
         }
         overlays.bellRang()
+        overlays.notificationSent()
         // Against what the source was last told, not the frame before: the marker also moves
         // between frames (comments put in above ours still on their way, a catch-up's end).
         if let moved = feed.readMarker, moved.commentID != markerTold?.commentID {

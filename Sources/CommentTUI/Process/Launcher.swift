@@ -66,6 +66,18 @@ public enum Launcher {
         return runInteractive(target, visibilityLog: visibilityLog, request: request)
     }
 
+    /// The thread as a notification speaks of it: a room (its text kept out until its join rule
+    /// is known, as the coordinator's summaries will say), or a file or the demo, whose text
+    /// the reader's own disk holds.
+    static func notificationThread(of target: OpenCommand.Target, file: String?) -> NotificationThread {
+        if let room = target.source as? MatrixThreadSource {
+            return NotificationThread(key: .room(account: target.me.id, roomID: room.roomID))
+        }
+        guard let file else { return NotificationThread(key: .demo, isPrivate: false) }
+        let path = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        return NotificationThread(key: .file(path: path), isPrivate: false)
+    }
+
     /// Why the locale cannot show the client, if it cannot.
     static func localeProblem() -> String? {
         UserLocale.adopt()
@@ -100,6 +112,11 @@ public enum Launcher {
         let app = CommentApp(source: target.source, me: target.me, columns: screen.size.columns, rows: screen.size.rows,
                              snapMode: request.snapMode)
         app.reduceMotion = request.reduceMotion
+        if request.notifies {
+            app.notifications = NotificationPolicy()
+            app.notificationStyle = TerminalNotification.style(environment: ProcessInfo.processInfo.environment)
+        }
+        app.notificationThread = notificationThread(of: target, file: request.file)
         if request.file == nil { app.demoCompanion = DemoCompanion(thread: target.thread) }
         app.colorCount = screen.colorCount
         app.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
