@@ -9,10 +9,10 @@ extension CommentApp {
         notifications?.terminalFocusChanged(focused, at: now)
     }
 
-    /// Hands a comment that arrived live (from someone else) to the notification policy; a
-    /// notification it decides on goes with the next frame. `callsForReader`: a mention.
+    /// Hands a comment that arrived live (from someone else) to the notifications; one they
+    /// raise goes with the next frame. `callsForReader`: a mention.
     func weighNotification(for comment: Comment, callsForReader: Bool) {
-        guard var policy = notifications else { return }
+        guard notifications != nil else { return }
         let thread = comments.thread
         // An encrypted room's text is never shown, whatever its join rule.
         let isPrivate = notificationThread.isPrivate || sendingHeld != nil
@@ -21,17 +21,9 @@ extension CommentApp {
             text: isPrivate ? nil : Self.notificationText(of: comment.body, handles: comments.handleID),
             callsForReader: callsForReader, isDirect: notificationThread.isDirect, isPrivate: isPrivate,
             isOnScreen: true, terminalFocused: terminalFocused)
-        let decided = policy.decide(arrival, at: now)
-        notifications = policy
-        if let decided { raise(decided) }
-    }
-
-    /// Puts `text` on the next frame in the terminal's escape; as the bell where that is all
-    /// the terminal has (a mention's frame rings it already: it rings once).
-    func raise(_ text: NotificationText) {
-        guard notificationStyle != .bell else { return overlays.ringBell() }
-        notificationsRaised += 1
-        overlays.notify(TerminalNotification.bytes(text, style: notificationStyle, identifier: notificationsRaised))
+        guard let escape = notifications?.escape(for: arrival, at: now) else { return }
+        // The bell style is the bell: a mention's frame rings it already, and it rings once.
+        if notifications?.style == .bell { overlays.ringBell() } else { overlays.notify(escape) }
     }
 
     /// The words of a comment as a notification shows them: parsed as the feed shows it (a

@@ -77,14 +77,11 @@ public final class CommentApp {
     public var demoCompanion: DemoCompanion?
     /// Makes F12 a deliberate fatal error, so tests can check the crash path end to end.
     public var allowsCrashTest = false
-    /// Decides which arriving comments raise a desktop notification; nil: none do (`--no-notify`).
-    public var notifications: NotificationPolicy?
-    /// The escape the terminal takes for one (`TerminalNotification.style(environment:)`).
-    public var notificationStyle: TerminalNotification.Style = .bell
+    /// Which arriving comments raise a desktop notification, in which escape; nil: none do
+    /// (`--no-notify`).
+    public var notifications: DesktopNotifications?
     /// Which thread this is to a notification, and whether it may show its text.
     public var notificationThread = NotificationThread(key: .demo)
-    /// Notifications raised so far (kitty's tell them apart by it).
-    var notificationsRaised = 0
     /// Whether the terminal has the focus, as its last focus report said (true until one comes).
     public internal(set) var terminalFocused = true
 

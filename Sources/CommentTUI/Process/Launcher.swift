@@ -113,8 +113,7 @@ public enum Launcher {
                              snapMode: request.snapMode)
         app.reduceMotion = request.reduceMotion
         if request.notifies {
-            app.notifications = NotificationPolicy()
-            app.notificationStyle = TerminalNotification.style(environment: ProcessInfo.processInfo.environment)
+            app.notifications = DesktopNotifications(style: TerminalNotification.style(environment: ProcessInfo.processInfo.environment))
         }
         app.notificationThread = notificationThread(of: target, file: request.file)
         if request.file == nil { app.demoCompanion = DemoCompanion(thread: target.thread) }

@@ -13,8 +13,7 @@ final class NotificationAppTests: XCTestCase {
         let source = try QueuedThreadSource(thread: ThreadFixture(title: "Design", users: [ThreadFixture.ann, ThreadFixture.bo]).thread)
         let app = CommentApp(source: source, me: ThreadFixture.ann, columns: 60, rows: 16)
         app.wallTime = ThreadFixture.now
-        if notifies { app.notifications = NotificationPolicy() }
-        app.notificationStyle = style
+        if notifies { app.notifications = DesktopNotifications(style: style) }
         app.notificationThread = thread
         return (Pilot(app: app, screen: HeadlessScreen(columns: 60, rows: 16)), source)
     }

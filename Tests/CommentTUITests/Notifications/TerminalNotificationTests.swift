@@ -1,4 +1,5 @@
 import XCTest
+import ScrollEngine
 @testable import CommentTUI
 
 /// The notification's escape: which one a terminal takes, its exact bytes, and hostile text
@@ -68,6 +69,21 @@ final class TerminalNotificationTests: XCTestCase {
             XCTAssertFalse(scalars.contains(";"), "\(style): no field of its own")
             XCTAssertTrue(String(decoding: inner, as: UTF8.self).contains("Room"), "\(style)")
         }
+    }
+
+    /// Two notifications in kitty's escape have identifiers of their own: the second does not
+    /// replace the first.
+    func testKittysNotificationsAreToldApart() {
+        var notifications = DesktopNotifications(policy: NotificationPolicy(interval: 0), style: .osc99)
+        func arrival(_ thread: String) -> NotificationArrival {
+            NotificationArrival(thread: .file(path: thread), threadName: thread, authorName: "Bo", text: "hi", callsForReader: true,
+                                isOnScreen: true, terminalFocused: false)
+        }
+        let first = notifications.escape(for: arrival("/a"), at: .zero).map { String(decoding: $0, as: UTF8.self) }
+        let second = notifications.escape(for: arrival("/b"), at: .zero).map { String(decoding: $0, as: UTF8.self) }
+        XCTAssertEqual(first?.hasPrefix("\u{1B}]99;i=1:d=0;/a"), true, first ?? "none")
+        XCTAssertEqual(second?.hasPrefix("\u{1B}]99;i=2:d=0;/b"), true, second ?? "none")
+        XCTAssertEqual(notifications.raised, 2)
     }
 
     func testFieldsAreBounded() {
