@@ -33,6 +33,14 @@ final class OpenCommandTests: XCTestCase {
         XCTAssertTrue(OpenCommand.usage.contains("--reduce-motion"))
     }
 
+    func testNotificationsAreOffByTheFlagOrTheEnvironment() throws {
+        XCTAssertEqual(try OpenCommand.parse([], context: context([:]), version: "0")?.notifies, true)
+        XCTAssertEqual(try OpenCommand.parse(["--no-notify"], context: context([:]), version: "0")?.notifies, false)
+        XCTAssertEqual(try OpenCommand.parse([], context: context([TerminalNotification.variable: "0"]), version: "0")?.notifies, false)
+        XCTAssertEqual(try OpenCommand.parse([], context: context([TerminalNotification.variable: "osc9"]), version: "0")?.notifies, true)
+        XCTAssertTrue(OpenCommand.usage.contains("--no-notify"))
+    }
+
     func testResolveKeepsItsMessages() throws {
         let directory = try temporaryDirectory(self)
         let missing = directory.appendingPathComponent("none.jsonl").path

@@ -16,7 +16,9 @@ extension CommentApp {
         var buffer = CellBuffer(columns: size.columns, rows: size.rows)
         guard !isTooSmall else {
             NoticeView.drawTooSmall(into: &buffer)
-            return Frame(buffer: buffer, cursor: nil)
+            var frame = Frame(buffer: buffer, cursor: nil)
+            frame.notification = overlays.notificationPending
+            return frame
         }
         let inspector = overlays.showsHitTest ? hitTestInspector : nil
         let message = inspector.map { $0.describe(pointer: overlays.pointer) } ?? overlays.message
@@ -28,6 +30,7 @@ extension CommentApp {
             var frame = Frame(buffer: buffer, cursor: nil)
             frame.reportsPointerMotion = overlays.showsHitTest
             frame.ringsBell = overlays.bellPending
+            frame.notification = overlays.notificationPending
             return frame
         }
         let r = regions
@@ -59,6 +62,7 @@ extension CommentApp {
         frame.scroll = feed.scrollSinceLastFrame
         frame.reportsPointerMotion = overlays.showsHitTest
         frame.ringsBell = overlays.bellPending
+        frame.notification = overlays.notificationPending
         frame.feedShown = shown
         return frame
     }

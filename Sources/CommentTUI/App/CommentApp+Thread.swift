@@ -78,7 +78,10 @@ extension CommentApp {
                     let mentioned = called || mentionsMe(comment)
                     // What a reopening catches up on (written before it) was not live: no bell,
                     // as none rings for the comments a fresh opening loads.
-                    if mentioned, !(source.openedAt.map { comment.created < $0 } ?? false) { overlays.ringBell() }
+                    if !(source.openedAt.map { comment.created < $0 } ?? false) {
+                        if mentioned { overlays.ringBell() }
+                        weighNotification(for: comment, callsForReader: mentioned)
+                    }
                     arrivals.append((comment, mentioned))
                 }
                 insertFresh()

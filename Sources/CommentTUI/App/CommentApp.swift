@@ -82,6 +82,16 @@ public final class CommentApp {
     public var arrivalObserver: ((_ comment: Comment, _ callsForReader: Bool) -> Void)?
     /// Comments that called for the reader as they arrived, by id (home's mention badge).
     var mentionArrivals: [String] = []
+    /// Which arriving comments raise a desktop notification, in which escape; nil: none do
+    /// (`--no-notify`).
+    public var notifications: DesktopNotifications?
+    /// Which thread this is to a notification, and whether it may show its text.
+    public var notificationThread = NotificationThread(key: .demo)
+    /// Whether the terminal has the focus, as its last focus report said (true until one comes).
+    public internal(set) var terminalFocused = true
+    /// Whether this thread is the one on screen (the client's other open threads are not): a
+    /// comment arriving off screen notifies though the terminal has the focus.
+    public internal(set) var isOnScreen = true
 
     /// Opens `source`'s thread for `me` on a screen of this size, at the newest comments,
     /// with the saved read marker and draft.
@@ -180,7 +190,8 @@ public final class CommentApp {
             } else {
                 composer.paste(text)
             }
-        case .focus, .modeReport, .cursorReport, .deviceAttributes: break
+        case .focus(let focused): terminalFocusChanged(focused)
+        case .modeReport, .cursorReport, .deviceAttributes: break
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
                         feed: regions.feed)
@@ -224,6 +235,7 @@ public final class CommentApp {
             overlays.clearMessage()
         }
         overlays.bellRang()
+        overlays.notificationSent()
         // Against what the source was last told, not the frame before: the marker also moves
         // between frames (comments put in above ours still on their way, a catch-up's end).
         if let moved = feed.readMarker, moved.commentID != markerTold?.commentID {

@@ -7,7 +7,7 @@ enum OpenCommand {
     static let usage = """
     Usage: comment-tui [FILE | ROOM] [--as HANDLE | --as @user:server] [--snap projected|debounce]
                       [--visibility-log LOG] [--private-receipts] [--no-cache] [--reduce-motion]
-                      [--join-encrypted]
+                      [--join-encrypted] [--no-notify]
            comment-tui new | post | generate | import-github | check | render | export | import ...
                                             (see VERB --help)
            comment-tui login | logout ...   (Matrix accounts)
@@ -35,6 +35,10 @@ enum OpenCommand {
       --reduce-motion no text effects (a spoiler's dissolve, an arriving comment's
                       transition, a mention's glow, a jump's flash): end states at once;
                       also COMMENT_TUI_REDUCE_MOTION=1
+      --no-notify     no desktop notifications (a mention arriving while the terminal is
+                      not focused raises one through the terminal: OSC 777, 9 or 99
+                      where it is known to show them, else the bell); also
+                      COMMENT_TUI_NOTIFY=0 (=osc777|osc9|osc99|bell picks the escape)
       --visibility-log LOG
                       at exit, append a JSON line per link seen whole:
                       {"comment":ID,"url":URL,"first_seen":TIME,"visible_ms":N}
@@ -84,6 +88,8 @@ enum OpenCommand {
         var usesCache = true
         var reduceMotion = false
         var joinsEncrypted = false
+        /// Desktop notifications through the terminal (`--no-notify`, `COMMENT_TUI_NOTIFY=0`: off).
+        var notifies = true
     }
 
     /// `COMMENT_TUI_REDUCE_MOTION=1` does what `--reduce-motion` does.
@@ -92,7 +98,8 @@ enum OpenCommand {
     /// Parses the arguments; nil when `--help` or `--version` was answered.
     static func parse(_ arguments: [String], context: CommandContext, version: String) throws -> Request? {
         let parsed = try CommandLineArguments(arguments, options: ["--as", "--visibility-log", "--snap"],
-                                              flags: ["--version", "--private-receipts", "--no-cache", "--reduce-motion", "--join-encrypted"],
+                                              flags: ["--version", "--private-receipts", "--no-cache", "--reduce-motion", "--join-encrypted",
+                                                      "--no-notify"],
                                               usage: usage)
         if parsed.wantsHelp { try context.print(usage); return nil }
         if parsed.flags.contains("--version") { try context.print("comment-tui \(version)"); return nil }
@@ -104,6 +111,7 @@ enum OpenCommand {
         request.usesCache = !parsed.flags.contains("--no-cache")
         request.joinsEncrypted = parsed.flags.contains("--join-encrypted")
         request.reduceMotion = parsed.flags.contains("--reduce-motion") || context.environment[reduceMotionVariable] == "1"
+        request.notifies = !parsed.flags.contains("--no-notify") && !TerminalNotification.isTurnedOff(environment: context.environment)
         switch parsed.value("--snap") {
         case nil, "projected": request.snapMode = .projected
         case "debounce": request.snapMode = .afterDebounce

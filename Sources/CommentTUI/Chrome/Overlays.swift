@@ -1,5 +1,5 @@
 /// What sits over the screen or beside it: a page (F1's keys, the post), the F2 and F3
-/// inspectors, the status bar's message, the bell, and where the pointer was last seen.
+/// inspectors, the status bar's message, the bell and notifications, and where the pointer was last seen.
 struct Overlays {
     /// The page that covers the screen, if one does: F1's keys or the post (see `Pager`).
     var page: Pager?
@@ -12,6 +12,8 @@ struct Overlays {
     private(set) var messageIsError = false
     /// A comment mentioning the reader arrived: the next frame rings the bell.
     private(set) var bellPending = false
+    /// A desktop notification's escape for the next frame to carry, if one was raised.
+    private(set) var notificationPending: [UInt8] = []
     /// Where the mouse pointer was last reported (F2 names the layer under it).
     private(set) var pointer: (column: Int, row: Int)?
 
@@ -37,6 +39,10 @@ struct Overlays {
     mutating func ringBell() { bellPending = true }
     /// The bell rang with a frame.
     mutating func bellRang() { bellPending = false }
+    /// Has the next frame carry a notification (the newest one, if two came between frames).
+    mutating func notify(_ escape: [UInt8]) { notificationPending = escape }
+    /// The notification went with a frame.
+    mutating func notificationSent() { notificationPending = [] }
 
     mutating func point(column: Int, row: Int) { pointer = (column, row) }
 }

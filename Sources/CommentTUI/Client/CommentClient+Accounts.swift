@@ -12,6 +12,7 @@ extension CommentClient {
     func receive(_ message: ClientMailbox.Message) {
         switch message {
         case .summaries(let account?, let rows):
+            weighRoomChanges(from: summaries, to: rows)
             let kept = summaries.filter { $0.key.account != account }
             summaries = kept
             for row in rows { summaries[row.key] = row }

@@ -12,6 +12,7 @@ extension CommentClient {
             leaveCurrent()
             place = .thread(key)
             switchedSinceLastFrame = true
+            markOnScreen()
             awaited = nil
             let session = sessions[key]!
             // Found through the filter: home shows every thread again when the reader comes back.
@@ -35,6 +36,7 @@ extension CommentClient {
         leaveCurrent()
         place = .home
         switchedSinceLastFrame = true
+        markOnScreen()
         refreshHome()
     }
 

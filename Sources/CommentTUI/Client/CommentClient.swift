@@ -24,6 +24,8 @@ public final class CommentClient {
         public var colorCount = 256
         public var allowsCrashTest = false
         public var openLink: ((String) -> Bool)?
+        /// Which arrivals raise a desktop notification; nil: none (`--no-notify`).
+        public var notifications: DesktopNotifications?
         public init() {}
     }
 
@@ -45,6 +47,11 @@ public final class CommentClient {
     var switcher: ThreadSwitcher?
     /// F1's key page over home, while it is open.
     var homePage: Pager?
+    /// The terminal's focus, as its last report said (true until one comes).
+    var focusedTerminal = true
+    /// Notifications of rooms not open here (their counts changed), and one raised for the next frame.
+    var roomNotifications: DesktopNotifications?
+    var pendingRoomNotification: [UInt8] = []
     /// What home knows of each thread, by key (the accounts' rooms, remembered files, the demo).
     var summaries: [ThreadKey: ThreadSummary] = [:]
     /// The thread asked for last that is still opening: shown as soon as it opens.
@@ -81,6 +88,7 @@ public final class CommentClient {
         self.settings = settings
         self.opener = opener
         self.mailbox = mailbox
+        roomNotifications = settings.notifications
         size = (columns, rows)
         home = HomeList(clock: clock)
         place = .home
@@ -88,6 +96,7 @@ public final class CommentClient {
         if let start, let startKey {
             adopt(start, as: startKey)
             place = .thread(startKey)
+            markOnScreen()
         }
         refreshHome()
     }
@@ -110,6 +119,7 @@ public final class CommentClient {
     /// Applies one input event at `time`; returns what the loop must do.
     public func update(_ event: InputEvent, at time: ScrollInstant? = nil) -> [AppCommand] {
         if let time { clock.move(to: time) }
+        if case .focus(let focused) = event { return focusChanged(focused) }
         if home != nil, let handled = handleClientInput(event) { return handled }
         switch place {
         case .home:
@@ -148,6 +158,7 @@ public final class CommentClient {
     public func render() -> Frame {
         var frame = current?.render() ?? renderHome()
         if switchedSinceLastFrame { frame.scroll = nil }
+        addNotifications(to: &frame)
         if current != nil, let switcher { drawSwitcher(switcher, into: &frame) }
         return frame
     }
@@ -209,6 +220,10 @@ public final class CommentClient {
         app.openLink = settings.openLink
         app.wallTime = wallTime
         if key == .demo { app.demoCompanion = DemoCompanion(thread: target.thread) }
+        app.notifications = settings.notifications
+        app.notificationThread = notificationThread(of: key)
+        app.isOnScreen = false
+        if !terminalFocused { app.terminalFocusChanged(false) }
         sessions[key] = app
         openOrder.append(key)
     }

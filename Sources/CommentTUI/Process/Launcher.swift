@@ -101,6 +101,9 @@ public enum Launcher {
         settings.reduceMotion = request.reduceMotion
         settings.colorCount = screen.colorCount
         settings.allowsCrashTest = ProcessInfo.processInfo.environment[crashTestVariable] == "1"
+        if request.notifies {
+            settings.notifications = DesktopNotifications(style: TerminalNotification.style(environment: ProcessInfo.processInfo.environment))
+        }
         let environment = ProcessInfo.processInfo.environment
         settings.openLink = { LinkOpener.open($0, environment: environment) }
         let app: CommentClient

@@ -18,6 +18,9 @@ public struct Frame: Equatable, Sendable {
     public var cursor: CursorPosition?
     /// Whether showing the frame rings the terminal bell (a comment mentioning the reader arrived).
     public var ringsBell = false
+    /// A desktop notification's escape (`TerminalNotification`), written to the terminal as it
+    /// is after the frame, outside the screen's picture; empty for none.
+    public var notification: [UInt8] = []
     /// Rows whose content moved up by `shift` rows (down when negative) since the last frame:
     /// a backend may scroll them instead of redrawing them. Only a hint; the diff stays exact.
     public var scroll: FrameScroll?
@@ -53,6 +56,8 @@ public final class HeadlessScreen: ScreenBackend {
     public private(set) var lastWrittenCells = 0
     /// Times the bell rang.
     public private(set) var bellCount = 0
+    /// The notification escapes frames carried, in order.
+    public private(set) var notifications: [[UInt8]] = []
 
     public init(columns: Int, rows: Int) {
         size = (columns, rows)
@@ -75,6 +80,7 @@ public final class HeadlessScreen: ScreenBackend {
         cursor = frame.cursor
         frameCount += 1
         if frame.ringsBell { bellCount += 1 }
+        if !frame.notification.isEmpty { notifications.append(frame.notification) }
     }
 
     /// The screen's rows with trailing blanks removed.

@@ -103,11 +103,12 @@ public enum TerminalDevice {
     }
 
     /// The escape sequences that turn the client's modes on: button-motion mouse tracking,
-    /// SGR mouse reports, bracketed paste.
-    public static let enableModes = "\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h"
+    /// SGR mouse reports, bracketed paste, focus reports (1004: `ESC [ I` and `ESC [ O` as the
+    /// window gains and loses focus; a notification is raised while it is away).
+    public static let enableModes = "\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h"
 
     /// Turns those modes off again.
-    public static let disableModes = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l"
+    public static let disableModes = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1004l"
 
     /// Grapheme clustering (DEC mode 2027): a terminal with it set draws each grapheme cluster
     /// whole, as one or two cells.

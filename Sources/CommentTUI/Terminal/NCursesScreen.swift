@@ -228,6 +228,9 @@ public final class NCursesScreen: ScreenBackend {
             _ = stage.take()
         }
         if synchronized { bytes += TerminalDevice.endSynchronizedUpdate.utf8 }
+        // After the frame and its synchronized update: the escape moves no cursor and draws
+        // nothing, so ncurses' picture of the screen stays right.
+        bytes += frame.notification
         write(bytes)
         lastFrame = frame.buffer
         self.lastHashes = hashes

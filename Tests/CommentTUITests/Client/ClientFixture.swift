@@ -20,7 +20,8 @@ final class ClientFixture {
 
     /// Threads titled `titles` (keys `.file(path: "/t/<title>")`), `comments` each, the first
     /// shown at start unless `startsAtHome`; summaries list them newest first in the given order.
-    init(titles: [String], comments: Int = 30, startsAtHome: Bool = false, columns: Int = 50, rows: Int = 16) throws {
+    init(titles: [String], comments: Int = 30, startsAtHome: Bool = false, columns: Int = 50, rows: Int = 16,
+         notifications: DesktopNotifications? = nil) throws {
         let fixtures = Dictionary(uniqueKeysWithValues: titles.map { title in
             var fixture = ThreadFixture.numbered(comments)
             fixture.thread.title = title
@@ -41,7 +42,9 @@ final class ClientFixture {
         }
         var start: OpenCommand.Target?
         if !startsAtHome, let first = titles.first { start = try opener.openNow(Self.key(first)) }
-        let client = CommentClient(columns: columns, rows: rows, settings: CommentClient.SessionSettings(), start: start,
+        var settings = CommentClient.SessionSettings()
+        settings.notifications = notifications
+        let client = CommentClient(columns: columns, rows: rows, settings: settings, start: start,
                                    startKey: startsAtHome ? nil : titles.first.map(Self.key), summaries: summaries, opener: opener,
                                    mailbox: try ClientMailbox())
         client.wallTime = ThreadFixture.now
