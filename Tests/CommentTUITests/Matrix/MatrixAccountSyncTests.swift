@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import ThreadModel
+@testable import CommentTUI
+
+/// An account's one sync against the real Synapse: the rooms open on it make one stream of
+/// `/sync` requests between them, each hears its own room, and what a room's opening already
+/// had, given again by the account's sync, is neither shown twice nor taken for a gap.
+final class MatrixAccountSyncTests: SharedSynapseTestCase {
+    func testTwoRoomsOfOneAccountFollowOneSyncAndEachHearsAnotherUser() throws {
+        let server = try server
+        let bo = try registerUser("bo", displayName: "Bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let rooms = try ["First", "Second"].map { name in
+            let room = try bo.other.createRoom(name: name, preset: .publicChat)
+            _ = try ann.other.join(room)
+            try bo.other.sendText(roomID: room, body: "post of \(name)")
+            return room
+        }
+        // Every request of Ann's client goes through a front that lists them.
+        let upstream = server.baseURL
+        let front = try ScriptedHomeserver { .forwarded($0, to: upstream) }
+        defer { front.stop() }
+        let client = MatrixClient(homeserver: front.baseURL, accessToken: ann.account.accessToken)
+        let sync = MatrixAccountSync(client: client)
+        defer { sync.stop() }
+        let sources = try rooms.map { room in
+            try MatrixThreadSource(client: client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                   me: ann.account.userID, environment: [:], usesCache: false, accountSync: sync)
+        }
+        defer { sources.forEach { $0.stop() } }
+        // Both follow: the account's long poll waits on Synapse.
+        let polling = Date().addingTimeInterval(15)
+        while !front.requests.contains(where: { $0.path.hasSuffix("/sync") && $0.target.contains("timeout=30000") }), Date() < polling {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+
+        for (room, name) in zip(rooms, ["first", "second"]) { try bo.other.sendText(roomID: room, body: "to the \(name)") }
+        for (source, name) in zip(sources, ["first", "second"]) {
+            let updates = try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.body == "to the \(name)" } }
+            XCTAssertEqual(updates.flatMap(\.appended).map(\.body), ["to the \(name)"], "each room hears its own, once")
+        }
+        sync.stop()
+        let syncs = front.requests.filter { $0.path.hasSuffix("/sync") }
+        // The account's sync asks with its filter (the only one with receipts); the rooms' own
+        // syncs (their openings, the second's catch-up) never wait on the server.
+        let accounts = syncs.filter { $0.target.contains("m.receipt") }
+        let oneOff = syncs.filter { !$0.target.contains("m.receipt") }
+        XCTAssertTrue(oneOff.allSatisfy { $0.target.contains("timeout=0") }, "no long poll but the account's: \(oneOff.map(\.target))")
+        // Two openings of two syncs each; a catch-up for the second unless the account's sync
+        // stood where its opening did.
+        XCTAssertTrue((4...5).contains(oneOff.count), "\(oneOff.map(\.target))")
+        XCTAssertGreaterThanOrEqual(accounts.count, 2)
+        XCTAssertLessThanOrEqual(accounts.count, sync.syncRequests, "every account sync is the one stream's")
+        XCTAssertGreaterThanOrEqual(accounts.count, sync.syncRequests - 1)
+        print("\(accounts.count) account syncs for two rooms; \(oneOff.count) one-off room syncs")
+    }
+
+    func testWhatTheOpeningHadComesAgainFromTheAccountsSyncAndIsNeitherShownTwiceNorAGap() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Overlap", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        // The account's position before what follows: its first answer gives all of it again.
+        let before = try XCTUnwrap(ann.client.sync(since: nil, filter: MatrixAccountFilter.lean, wait: 0)["next_batch"]?.string)
+        let first = try bo.other.sendText(roomID: room, body: "early 1")
+        for n in 2...15 { try bo.other.sendText(roomID: room, body: "early \(n)") }
+        try bo.other.send(roomID: room, content: [
+            "msgtype": "m.text", "body": "* early one",
+            "m.new_content": ["msgtype": "m.text", "body": "early one"],
+            "m.relates_to": ["rel_type": "m.replace", "event_id": first],
+        ])
+        let sync = MatrixAccountSync(client: ann.client, since: before)
+        defer { sync.stop() }
+        let source = try MatrixThreadSource(client: ann.client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                            me: ann.account.userID, environment: [:], usesCache: false, accountSync: sync)
+        defer { source.stop() }
+        XCTAssertEqual(source.opened.comments.map(\.body), ["early one"] + (2...15).map { "early \($0)" })
+
+        try bo.other.sendText(roomID: room, body: "late")
+        let updates = try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.body == "late" } }
+        XCTAssertEqual(updates.flatMap(\.appended).map(\.body), ["late"], "nothing the opening had shows again")
+        XCTAssertFalse(updates.contains { if case .gap = $0 { true } else { false } }, "the batch was limited, its fill met what is known: \(updates.map(describe))")
+        XCTAssertFalse(updates.contains { if case .commentEdited = $0 { true } else { false } }, "the edit is not applied twice: \(updates.map(describe))")
+        XCTAssertGreaterThanOrEqual(sync.syncRequests, 1)
+    }
+}
