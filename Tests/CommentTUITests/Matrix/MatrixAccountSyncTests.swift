@@ -41,6 +41,12 @@ final class MatrixAccountSyncTests: SharedSynapseTestCase {
             let updates = try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.body == "to the \(name)" } }
             XCTAssertEqual(updates.flatMap(\.appended).map(\.body), ["to the \(name)"], "each room hears its own, once")
         }
+        // The first closed: it hears nothing more, and the second follows on the same sync.
+        sources[0].close()
+        for room in rooms { try bo.other.sendText(roomID: room, body: "after the first closed") }
+        let later = try collectUpdates(from: sources[1]) { $0.flatMap(\.appended).contains { $0.body == "after the first closed" } }
+        XCTAssertEqual(later.flatMap(\.appended).map(\.body), ["after the first closed"])
+        XCTAssertTrue(sources[0].takeUpdates().flatMap(\.appended).isEmpty)
         sync.stop()
         let syncs = front.requests.filter { $0.path.hasSuffix("/sync") }
         // The account's sync asks with its filter (the only one with receipts); the rooms' own

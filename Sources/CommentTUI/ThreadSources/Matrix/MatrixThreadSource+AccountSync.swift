@@ -9,7 +9,12 @@ import ThreadModel
 extension MatrixThreadSource: MatrixSyncListener {
     /// Starts following the account's sync (starting it, if it is not yet).
     func startSyncing() {
-        let position = locked { nextBatch }
+        // Answers wait until it is known whether the room catches up first: one applied before
+        // an older catch-up would put the newer comments above the older.
+        let position = locked { () -> String? in
+            isCatchingUpAlone = true
+            return nextBatch
+        }
         let catchesUp = accountSync.add(self, since: position)
         // Opening just talked to the server: the status bar says so from the first frame, unless
         // the account's sync, already running, says otherwise.
@@ -17,7 +22,7 @@ extension MatrixThreadSource: MatrixSyncListener {
         let state: ConnectionState = isFromCache ? .connecting : account == .connecting ? .live : account
         locked { connection = state }
         report([.connection(state)])
-        if catchesUp { catchUpAlone() }
+        follow(readingFirst: catchesUp)
         accountSync.start()
     }
 
@@ -46,26 +51,33 @@ extension MatrixThreadSource: MatrixSyncListener {
         report([.problem("the room's updates stopped: \(error.message)")])
     }
 
-    /// Catches up from the room's own position on the work queue, then applies the account's
-    /// answers held meanwhile; retried with a backoff (1 s doubling to `longestRetry`) until it
-    /// has, the first failure told.
+    /// Catches up from the room's own position (an answer could not be applied), unless it is
+    /// catching up already (the answer is among what that reads).
     func catchUpAlone() {
         let starts = locked { () -> Bool in
             defer { isCatchingUpAlone = true }
             return !isCatchingUpAlone
         }
-        // Already catching up: the answer that failed is among what it will read.
-        guard starts else { return }
+        if starts { follow(readingFirst: true) }
+    }
+
+    /// On the work queue: a sync of the room's own filter from its position (no wait) when
+    /// `readingFirst`, then the account's answers held meanwhile, in order; after a failure,
+    /// again from the position reached, with a backoff (1 s doubling to `longestRetry`), the
+    /// first failure told. Answers are held until this is done (`isCatchingUpAlone`).
+    private func follow(readingFirst: Bool) {
         workQueue.async { [weak self] in
+            var reads = readingFirst
             var delay = 1.0
             var told = false
             while let self, !self.stopped {
                 do {
-                    return try self.catchUpOnce()
+                    return try self.catchUp(reading: reads)
                 } catch {
                     if self.stopped || (error as? MatrixError)?.kind == .cancelled { return }
                     if !told { self.report([.problem("could not load the messages missed: \(error)")]) }
                     told = true
+                    reads = true
                     if !self.pause(delay) { return }
                     delay = min(delay * 2, Self.longestRetry)
                 }
@@ -73,12 +85,12 @@ extension MatrixThreadSource: MatrixSyncListener {
         }
     }
 
-    /// One sync of the room's own filter from its position (no wait), then the held answers.
-    private func catchUpOnce() throws {
-        let since = locked { nextBatch }
-        let answer = try client.sync(since: since, filter: filter, wait: 0)
-        let account = accountSync.connection
-        try apply(sync: answer, connection: account == .connecting ? .live : account)
+    private func catchUp(reading: Bool) throws {
+        if reading {
+            let answer = try client.sync(since: locked { nextBatch }, filter: filter, wait: 0)
+            let account = accountSync.connection
+            try apply(sync: answer, connection: account == .connecting ? .live : account)
+        }
         while let next = locked({ () -> JSONValue? in
             guard !heldAnswers.isEmpty else {
                 isCatchingUpAlone = false

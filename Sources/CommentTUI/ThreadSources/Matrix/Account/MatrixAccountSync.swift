@@ -72,6 +72,7 @@ public final class MatrixAccountSync: @unchecked Sendable {
     /// Returns whether it must catch up by itself from there: the sync may be past that
     /// position already, so what came between reaches it only so. Not before any request was
     /// made with no position given: the sync then starts from `since`.
+    @discardableResult
     public func add(_ listener: MatrixSyncListener, since: String?) -> Bool {
         locked {
             listeners.append(WeakListener(listener: listener))

@@ -35,9 +35,9 @@ struct SyncSchedule: Equatable {
     }
 
     /// Seconds a long poll waits on the server once the room is live.
-    var pollSeconds = 30
+    var pollSeconds = MatrixThreadSource.pollSeconds
     /// The longest wait between reconnection attempts.
-    var longestRetry = 30.0
+    var longestRetry = MatrixThreadSource.longestRetry
     /// Seconds past its long poll's wait after which a request still running is overdue (`stalled`).
     var stallGrace = 15.0
     /// The longest a 429 is honoured (tests shorten it).
