@@ -76,6 +76,8 @@ final class MatrixAccountSyncTests: SharedSynapseTestCase {
             "m.new_content": ["msgtype": "m.text", "body": "early one"],
             "m.relates_to": ["rel_type": "m.replace", "event_id": first],
         ])
+        let again = try ann.client.sync(since: before, filter: MatrixAccountFilter.lean, wait: 0)
+        XCTAssertEqual(again["rooms"]?["join"]?[room]?["timeline"]?["limited"], true, "more came than the account's sync gives a room")
         let sync = MatrixAccountSync(client: ann.client, since: before)
         defer { sync.stop() }
         let source = try MatrixThreadSource(client: ann.client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
@@ -90,4 +92,48 @@ final class MatrixAccountSyncTests: SharedSynapseTestCase {
         XCTAssertFalse(updates.contains { if case .commentEdited = $0 { true } else { false } }, "the edit is not applied twice: \(updates.map(describe))")
         XCTAssertGreaterThanOrEqual(sync.syncRequests, 1)
     }
+
+    /// A room opened with no account's sync given (the verbs, `comment-tui matrix:ROOM`) makes
+    /// its own, starts it with the room and stops it when the room closes.
+    func testARoomOpenedAloneRunsASyncOfItsOwnUntilItCloses() throws {
+        let (bo, ann, room) = try twoUsersInARoom("Alone", on: try server)
+        let source = try open(room, as: ann)
+        defer { source.stop() }
+        XCTAssertTrue(source.ownsAccountSync && source.accountSync.isRunning)
+        try bo.other.sendText(roomID: room, body: "heard")
+        try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.body == "heard" } }
+        source.close()
+        XCTAssertFalse(source.accountSync.isRunning, "stopped with the room")
+    }
+
+    /// A room opened from its offline copy on a sync already past the copy's position: what
+    /// came while it was closed reaches it only through a catch-up of its own, which goes first;
+    /// the account's answers wait meanwhile.
+    func testARoomOpenedFromItsCopyOnARunningSyncCatchesUpByItselfFirst() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Catching up", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        let environment = temporaryDataEnvironment()
+        try open(room, as: ann, follows: false, environment: environment).stop()   // leaves the offline copy
+        for n in 1...3 { try bo.other.sendText(roomID: room, body: "while away \(n)") }
+        let sync = MatrixAccountSync(client: ann.client)
+        defer { sync.stop() }
+        sync.start()
+        // Answered once (from an initial sync, past the copy) and long polling.
+        let polling = Date().addingTimeInterval(15)
+        while sync.syncRequests < 2 || sync.connection != .live, Date() < polling { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(sync.connection, .live)
+
+        let source = try MatrixThreadSource(client: ann.client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                            me: ann.account.userID, environment: environment, accountSync: sync)
+        defer { source.stop() }
+        XCTAssertTrue(source.isCatchingUp, "opened from the copy")
+        try bo.other.sendText(roomID: room, body: "after opening")
+        let updates = try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.body == "after opening" } && $0.contains(where: Self.isCaughtUp) }
+        XCTAssertEqual(updates.flatMap(\.appended).map(\.body), ["while away 1", "while away 2", "while away 3", "after opening"])
+        let caughtUp = try XCTUnwrap(updates.firstIndex(where: Self.isCaughtUp))
+        XCTAssertTrue(updates[..<caughtUp].flatMap(\.appended).map(\.body).contains("while away 3"), "caught up after what came while away")
+    }
+
+    private static func isCaughtUp(_ update: ThreadUpdate) -> Bool { if case .caughtUp = update { true } else { false } }
 }

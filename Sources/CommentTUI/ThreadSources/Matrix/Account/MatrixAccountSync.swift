@@ -95,6 +95,9 @@ public final class MatrixAccountSync: @unchecked Sendable {
     /// The connection's state as the schedule says it now.
     public var connection: ConnectionState { locked { schedule.connection } }
 
+    /// Whether it was started and not stopped.
+    public var isRunning: Bool { locked { isStarted && !isStopped } }
+
     /// `/sync` requests made so far.
     public var syncRequests: Int { locked { requests } }
 
