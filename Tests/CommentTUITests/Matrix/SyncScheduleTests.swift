@@ -113,14 +113,13 @@ final class SyncScheduleTests: XCTestCase {
         // The retry goes now, and stays live (it was proven), not `connecting`.
         XCTAssertEqual(request(&schedule)?.wait, 0)
         XCTAssertEqual(schedule.connection, .live)
-        // A send proven while that retry runs: if it fails, the next goes at once too.
+        // Proven already: if that retry fails, the next waits its backoff in full, which grew.
         XCTAssertFalse(schedule.sendProven(at: now))
         _ = schedule.failed(.transient, at: now)
         XCTAssertEqual(schedule.connection, .offline(retryIn: 16), "the backoff still grows")
-        XCTAssertEqual(request(&schedule)?.since, "s1")
+        XCTAssertEqual(schedule.next(at: now), .wait(until: now + .seconds(16)))
         // Proven during a retry `connecting`: live, and a failure then retries at once.
-        _ = schedule.failed(.transient, at: now)
-        if case .wait(let until) = schedule.next(at: now) { now = until }
+        advance(milliseconds: 16_000)
         _ = request(&schedule)
         XCTAssertEqual(schedule.connection, .connecting)
         XCTAssertTrue(schedule.sendProven(at: now))

@@ -140,8 +140,8 @@ struct SyncSchedule: Equatable {
         case .live, .stalled, .rateLimited:
             return false
         case .offline, .connecting:
-            retryNow = true
-            if notBefore != nil { notBefore = now }
+            // Waiting: the retry goes now. Running: if it fails, the next goes at once.
+            if notBefore != nil { notBefore = now } else { retryNow = true }
             guard !isOverdue else { return false }
             connection = .live
             return true
