@@ -232,8 +232,9 @@ final class MatrixRoomTests: SharedSynapseTestCase {
         defer { source.stop() }
         let app = CommentApp(source: source, me: source.reader, columns: 80, rows: 24)
         let pilot = Pilot(app: app, screen: HeadlessScreen(columns: 80, rows: 24))
-        // More than a sync's page and the one page read back at once: the rest is a gap.
-        let count = MatrixThreadSource.pageSize + MatrixThreadSource.gapPageSize + 60
+        // More than a sync's page (the account's sync's, per room) and the one page read back at
+        // once: the rest is a gap.
+        let count = MatrixAccountFilter.timelineLimit + MatrixThreadSource.gapPageSize + 60
         for n in 1...count { try bo.other.sendText(roomID: room, body: "gap \(n)") }
         source.startSyncing()
         let first = try collectUpdates(from: source, timeout: 30) { $0.flatMap(\.appended).count >= count - 60 }

@@ -1,9 +1,9 @@
 import Foundation
 import ThreadModel
 
-/// Following the room: a long-poll loop on its own thread, resuming from `next_batch`, with
-/// exponential backoff to 30 s when the homeserver is away and the wait a 429 asks for (at most
-/// `longestRateLimitWait`), shown as `rate limited`.
+/// Following the room: each answer of the account's sync (`MatrixAccountSync`, which decides
+/// tokens, backoff, 429 waits and stalls) applied to the room's timeline, gaps filled or marked;
+/// older pages on demand.
 extension MatrixThreadSource {
     /// Seconds a long poll waits on the server for something new.
     static let pollSeconds = 30
@@ -13,73 +13,10 @@ extension MatrixThreadSource {
     static let gapPageSize = 100
     static let gapPagesPerFill = 5
 
-    func startSyncing() {
-        // Opening just talked to the server: the status bar says so from the first frame.
-        report([.connection(isFromCache ? .connecting : .live)])
-        let thread = Thread { [weak self] in self?.syncLoop() }
-        thread.name = "comment-tui.matrix.sync"
-        syncThread = thread
-        thread.start()
-    }
-
-    private func syncLoop() {
-        var delay = 1.0
-        // The first sync after opening or a failure asks for no wait: `live` as soon as the server
-        // answers, not when a long poll in a quiet room returns 30 s later.
-        var wait = 0
-        // What kind of failure (status and errcode) a sync failing for a reason other than the
-        // network last told of: once, not at each retry, though its words may change (a redirect's
-        // target).
-        var told: MatrixError.Kind?
-        while !stopped {
-            let since = locked { nextBatch }
-            do {
-                let answer = try watchingForStall(wait: wait) {
-                    try client.sync(since: since, filter: filter, wait: wait, margin: syncDeadlineMargin)
-                }
-                delay = 1
-                told = nil
-                wait = Self.pollSeconds
-                locked { heardFrom = Date() }
-                try apply(sync: answer)
-            } catch let error as MatrixError {
-                if error.kind == .cancelled { return }
-                if let asked = error.retryAfter {
-                    let seconds = min(asked, locked { longestRateLimitWait })
-                    // Nothing syncs meanwhile: the status bar says so rather than `live`.
-                    setConnection(.rateLimited(retryIn: Int(seconds.rounded(.up))))
-                    if !pause(seconds) { return }
-                    wait = 0
-                    retrying()
-                    continue
-                }
-                setConnection(.offline(retryIn: Int(delay.rounded())))
-                // A refusal, a redirect (never followed: the token stays here) or a session
-                // ended would only show as offline: the reader is told why.
-                if !error.isTransient, told != error.kind {
-                    told = error.kind
-                    report([.problem("the room's updates stopped: \(error.message)")])
-                }
-                if !backOff(delay) { return }
-                delay = min(delay * 2, Self.longestRetry)
-                wait = 0
-                retrying()
-            } catch {
-                setConnection(.offline(retryIn: Int(delay.rounded())))
-                if !backOff(delay) { return }
-                delay = min(delay * 2, Self.longestRetry)
-                wait = 0
-            }
-        }
-    }
-
     /// Sets the connection's state and queues it for the app, both under the lock, so states
-    /// set from two threads reach the app in the order they were set; `allowed` (checked under
-    /// the lock too) can refuse. `live` while the sync running now is overdue is `stalled`.
-    func setConnection(_ state: ConnectionState, if allowed: () -> Bool = { true }) {
+    /// set from two threads reach the app in the order they were set.
+    func setConnection(_ state: ConnectionState) {
         let changed = locked { () -> Bool in
-            guard allowed() else { return false }
-            let state = state == .live && isSyncOverdue ? .stalled : state
             guard connection != state else { return false }
             connection = state
             queued.append(.connection(state))
@@ -88,50 +25,19 @@ extension MatrixThreadSource {
         if changed { wake.wake() }
     }
 
-    /// The next attempt starts: `connecting`, unless a send proved the connection meanwhile.
-    private func retrying() {
-        let waited = locked { () -> Bool in
-            switch connection {
-            case .offline, .rateLimited: true
-            case .connecting, .live, .stalled: false
-            }
-        }
-        if waited { setConnection(.connecting) }
-    }
-
-    /// The server answered a request other than a sync (a send): the connection is live, and a
-    /// sync waiting out its backoff tries again now rather than up to 30 s later.
+    /// The server answered a request other than a sync (a send): the account's sync hears of
+    /// it, and the connection is live (unless that sync is overdue or rate limited), and a sync
+    /// waiting out its backoff tries again now rather than up to 30 s later.
     func connectionProven() {
-        let wasLive = locked { () -> Bool in
-            // A stalled sync is not helped by a send going through: it says so until it ends; nor
-            // is one rate limited, which waits as long as the server asked.
-            switch connection {
-            case .live, .stalled, .rateLimited: return true
-            case .offline, .connecting:
-                retryNow = true
-                return false
-            }
-        }
-        guard !wasLive else { return }
-        setConnection(.live)
-        retrySignal.lock()
-        retrySignal.broadcast()
-        retrySignal.unlock()
-    }
-
-    /// Waits out a backoff: `seconds`, or until `stop()` or a proven connection; false when stopped.
-    private func backOff(_ seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        retrySignal.lock()
-        defer { retrySignal.unlock() }
-        while !stopped, !locked({ retryNow }), Date() < deadline { _ = retrySignal.wait(until: deadline) }
-        locked { retryNow = false }
-        return !stopped
+        accountSync.sendProven()
     }
 
     /// Takes one sync answer: the room's timeline (a reported gap filled first if one page closes
-    /// it, else marked), members, typing; then moves `next_batch`.
-    private func apply(sync answer: JSONValue) throws {
+    /// it, else marked), members, typing; then moves `next_batch`. Events already applied (the
+    /// opening's, or a catch-up's, given again by the account's sync) are left out.
+    /// - Parameter connection: the state the answer shows (`live`; a catch-up of the room's
+    ///   own shows the account's sync's).
+    func apply(sync answer: JSONValue, connection shown: ConnectionState = .live) throws {
         guard let next = answer["next_batch"]?.string else {
             throw MatrixError(.malformed, "the homeserver's sync had no next_batch")
         }
@@ -139,7 +45,7 @@ extension MatrixThreadSource {
         var remembered: (updates: [ThreadUpdate], batchStart: String?)?
         var markerElsewhere: String?
         if let room = answer["rooms"]?["join"]?[roomID] {
-            var events = room["timeline"]?["events"]?.array ?? []
+            var events = locked { (room["timeline"]?["events"]?.array ?? []).filter { !timeline.hasApplied($0) } }
             let state = room["state"]?["events"]?.array ?? []
             var batchStart = room["timeline"]?["prev_batch"]?.string
             // A switch to encryption in this sync holds sending at once, not after a gap's pages.
@@ -179,18 +85,16 @@ extension MatrixThreadSource {
         }
         let (wentLive, caughtUp) = locked { () -> (Bool, Bool) in
             nextBatch = next
-            // A send proven during this sync asked for a retry that is not needed now: the next
-            // failure backs off in full.
-            retryNow = false
-            defer { connection = .live; hasCaughtUp = true }
-            return (connection != .live, !hasCaughtUp)
+            if shown == .live { heardFrom = Date() }
+            defer { connection = shown; hasCaughtUp = true }
+            return (connection != shown, !hasCaughtUp)
         }
         // Saved after `next_batch` moved, so a reopened copy resumes after these comments.
         if let remembered { remember(remembered.updates, batchStart: remembered.batchStart) }
         // Live in the same report as what the sync brought, so the status bar never says offline
         // over comments that just arrived; caught up after them, so the app places the divider
         // above the first of those written while the room was closed.
-        var reported: [ThreadUpdate] = wentLive ? [.connection(.live)] : []
+        var reported: [ThreadUpdate] = wentLive ? [.connection(shown)] : []
         reported += updates
         if caughtUp, let markerElsewhere { reported.append(.readMarkerMovedElsewhere(after: markerElsewhere)) }
         if caughtUp { reported.append(.caughtUp) }
@@ -226,7 +130,7 @@ extension MatrixThreadSource {
         for _ in 0..<pages {
             guard let start = from else { break }
             let page = try client.messages(room: roomID, from: start, backwards: true, limit: Self.gapPageSize)
-            let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter(timeline.knows)) }
+            let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter(timeline.hasApplied(eventID:))) }
             for event in page.events {
                 if let id = event["event_id"]?.string, known.contains(id) { return (collected.reversed(), nil) }
                 collected.append(event)

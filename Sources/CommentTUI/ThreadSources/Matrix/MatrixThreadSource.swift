@@ -1,12 +1,13 @@
 import Foundation
 import ThreadModel
 
-/// A room on a Matrix homeserver as a thread: opened with one filtered sync, followed by a
-/// long-poll loop on its own thread, paged back with `/messages`, written with idempotent sends.
+/// A room on a Matrix homeserver as a thread: opened with one filtered sync, followed through
+/// its account's one sync (`MatrixAccountSync`, shared with the account's other rooms, or its
+/// own when none is given), paged back with `/messages`, written with idempotent sends.
 ///
-/// The app's thread only queues work and takes updates; network calls happen on the sync
-/// thread and two serial queues (sends, and everything else), which report through `updates`
-/// and wake the loop's poll through `wake`.
+/// The app's thread only queues work and takes updates; network calls happen on the account's
+/// sync thread and two serial queues (sends, and everything else), which report through
+/// `updates` and wake the loop's poll through `wake`.
 public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// The room as the status bar names it: its alias, else its name (following renames), else its id.
     public var label: String { labelLock.withLock { currentLabel } }
@@ -46,7 +47,8 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var isLoadingOlder = false
     /// Gaps reported to the app, by id: where the comments still missing there end.
     var gaps: [String: String] = [:]
-    /// Where the next sync resumes.
+    /// Where the room's events are applied up to (the account's sync's `next_batch`, or its own
+    /// catch-up's): the offline copy resumes there, and a catch-up of its own starts there.
     var nextBatch: String?
     var connection: ConnectionState = .live
     var isStopped = false
@@ -62,11 +64,16 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var markerSent: String?
     let sendQueue = DispatchQueue(label: "comment-tui.matrix.send")
     let workQueue = DispatchQueue(label: "comment-tui.matrix.work")
-    /// Wakes a sleeping retry early (stop, a proven connection).
+    /// Wakes a sleeping retry early (stop).
     let retrySignal = NSCondition()
-    /// A send went through while the sync was backing off: it tries again at once.
-    var retryNow = false
-    var syncThread: Thread?
+    /// The account's one sync, which the room follows; `ownsAccountSync` when it was made for
+    /// this room alone (none was given), and ends with it.
+    let accountSync: MatrixAccountSync
+    let ownsAccountSync: Bool
+    /// Catching up by itself (joining a sync already past its position, or after an answer
+    /// it could not apply): the account's answers wait in `heldAnswers` until it has.
+    var isCatchingUpAlone = false
+    var heldAnswers: [JSONValue] = []
     /// The room's snapshot on disk, and what the next one holds: the opened page and what came
     /// since (trimmed at a sync batch's start), with the token before them.
     let cache: MatrixRoomCache?
@@ -89,14 +96,22 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var isSignedOut = false
     /// Seconds one send attempt waits for the server's answer.
     var sendTimeout: TimeInterval = 20
-    /// Seconds a sync's answer may take past its long poll's wait, start to last byte.
-    var syncDeadlineMargin: TimeInterval = 30
+    /// Seconds a sync's answer may take past its long poll's wait, start to last byte (the
+    /// account's sync's: tests shorten it on a room's own).
+    var syncDeadlineMargin: TimeInterval {
+        get { accountSync.deadlineMargin }
+        set { accountSync.deadlineMargin = newValue }
+    }
     /// Seconds past its long poll's wait after which a sync still unanswered says `stalled`.
-    var syncStallGrace: TimeInterval = 15
-    /// The sync request running now, if one is (`watchingForStall`).
-    var syncRound: SyncRound?
-    /// The longest a sync or a send waits when the server answers 429 (tests shorten it).
-    var longestRateLimitWait: TimeInterval = MatrixServerNumber.longestRetryWait
+    var syncStallGrace: TimeInterval {
+        get { accountSync.stallGrace }
+        set { accountSync.stallGrace = newValue }
+    }
+    /// The longest a send, and a sync of the room's own, waits when the server answers 429
+    /// (tests shorten it).
+    var longestRateLimitWait: TimeInterval = MatrixServerNumber.longestRetryWait {
+        didSet { if ownsAccountSync { accountSync.longestRateLimitWait = longestRateLimitWait } }
+    }
     /// One send attempt, returning the event id (tests put a misbehaving homeserver here).
     var sendAttempt: (_ client: MatrixClient, _ room: String, _ transactionID: String, _ content: JSONValue,
                       _ timeout: TimeInterval) throws -> String = { client, room, transactionID, content, timeout in
@@ -122,18 +137,23 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// from the cache when one reads, with no request (so offline too), else from the server.
     /// - Parameter usesCache: false ignores the cache, neither reading nor writing it (`--no-cache`).
     /// - Parameter joinsEncrypted: join an encrypted room the account is only invited to (refused otherwise).
+    /// - Parameter accountSync: the account's sync to follow the room through (the caller starts
+    ///   and stops it); nil makes one for this room, started with it and stopped at `close()`.
     public convenience init(client: MatrixClient, address: MatrixRoomAddress, me: String,
                             environment: [String: String], follows: Bool = true, usesCache: Bool = true,
-                            joinsEncrypted: Bool = false) throws {
+                            joinsEncrypted: Bool = false, accountSync: MatrixAccountSync? = nil) throws {
         let cache = usesCache ? MatrixRoomCache(me: me, address: address, environment: environment) : nil
         let opening = try cache?.load().map { MatrixRoomOpening(snapshot: $0, me: me, pageSize: Self.pageSize) }
             ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize, joinsEncrypted: joinsEncrypted)
-        try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache)
+        try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache,
+                      accountSync: accountSync)
     }
 
     init(opening: MatrixRoomOpening, client: MatrixClient, environment: [String: String], follows: Bool,
-         cache: MatrixRoomCache? = nil) throws {
+         cache: MatrixRoomCache? = nil, accountSync: MatrixAccountSync? = nil) throws {
         self.cache = cache
+        self.accountSync = accountSync ?? MatrixAccountSync(client: client)
+        ownsAccountSync = accountSync == nil
         cached = (opening.comments, opening.olderToken)
         isFromCache = opening.isFromCache
         connection = opening.isFromCache ? .connecting : .live
@@ -210,13 +230,16 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
 
     public func close() { stop() }
 
-    /// Stops syncing and sending (requests in flight end at once) and saves the offline copy.
+    /// Stops following the account's sync (stopping it when it is the room's own) and sending
+    /// (requests in flight end at once), and saves the offline copy.
     public func stop() {
         lock.lock()
         let wasStopped = isStopped
         isStopped = true
         lock.unlock()
         guard !wasStopped else { return }
+        accountSync.remove(self)
+        if ownsAccountSync { accountSync.stop() }
         saveCache()
         client.cancelAll()
         retrySignal.lock()
@@ -224,8 +247,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         retrySignal.unlock()
     }
 
-    /// Bytes received from the homeserver since opening (the opening's own requests aside).
-    public var bytesReceived: Int { client.bytesReceived }
+    /// Bytes received from the homeserver since opening (the opening's own requests aside; the
+    /// account's sync's when it is the room's own).
+    public var bytesReceived: Int { client.bytesReceived + (ownsAccountSync ? accountSync.bytesReceived : 0) }
 
     public var hasOlderComments: Bool {
         lock.lock()

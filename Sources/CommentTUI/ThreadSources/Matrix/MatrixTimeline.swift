@@ -53,6 +53,16 @@ struct MatrixTimeline {
     /// Whether a comment with this event id was handed out.
     func knows(_ eventID: String) -> Bool { known[eventID] != nil }
 
+    /// Ids of the events applied as newer (any type): a room's opening, its account's sync and
+    /// its own catch-up overlap, and what one of them brought is never applied again.
+    private var applied: Set<String> = []
+
+    /// Whether the event was applied already, or is a comment handed out.
+    func hasApplied(eventID: String) -> Bool { applied.contains(eventID) || known[eventID] != nil }
+
+    /// Whether the event (an event object) was applied already.
+    func hasApplied(_ event: JSONValue) -> Bool { event["event_id"]?.string.map(hasApplied(eventID:)) ?? false }
+
     /// Whom a reply to a comment handed out mentions (MSC4142): the event's real sender, never
     /// `me` (Element leaves us out of our own replies), nor an imported comment's made-up author.
     func replyMention(ofEvent eventID: String, me: String) -> String? {
@@ -117,6 +127,7 @@ struct MatrixTimeline {
             applyJoining()
         }
         for event in events {
+            if let id = event["event_id"]?.string, !applied.insert(id).inserted { continue }
             // The run's members are known before any other event is read (its names, its pills).
             if event["type"]?.string != "m.room.member" { applyJoining() }
             switch reader.read(event) {

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The filter of an account's one sync: lean for every room, so an account in hundreds of
+/// rooms syncs quickly, yet enough for a list of them (names, counts, previews, typing,
+/// invites) and for each open room to follow its timeline.
+///
+/// A few events of timeline per room (a room with more since the last sync is `limited`, and an
+/// open room reads the rest back), members loaded lazily (only those the events need), only the
+/// state a list and a thread show, typing and receipts, and the account data unread needs.
+public enum MatrixAccountFilter {
+    /// Events of timeline per room and sync.
+    public static let timelineLimit = 10
+
+    /// The state types kept (a room's name and alias for its row, encryption, who may join,
+    /// members lazily, the pinned post, the topic, who may notify the room).
+    public static let stateTypes = [
+        "m.room.name", "m.room.canonical_alias", "m.room.encryption", "m.room.join_rules",
+        "m.room.member", "m.room.pinned_events", "m.room.topic", "m.room.power_levels",
+    ]
+
+    /// The filter, as `/sync` takes it inline.
+    public static let lean: JSONValue = [
+        "presence": ["not_types": ["*"]],
+        "account_data": ["types": ["m.direct"]],
+        "room": [
+            "timeline": ["limit": .number(Double(timelineLimit)), "lazy_load_members": true],
+            "state": ["types": .array(stateTypes.map(JSONValue.string)), "lazy_load_members": true],
+            "ephemeral": ["types": ["m.typing", "m.receipt"]],
+            "account_data": ["types": ["m.fully_read"]],
+        ],
+    ]
+}

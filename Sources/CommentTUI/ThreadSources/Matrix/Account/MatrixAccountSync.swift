@@ -1,0 +1,242 @@
+import Foundation
+
+/// An account's one sync: a long-poll `/sync` loop on a thread of its own that carries out its
+/// `SyncSchedule` with the real clock and hands each answer, whole, to its listeners (the
+/// rooms open, the list of rooms). Two rooms of one account never run two syncs.
+///
+/// Listeners come and go while it runs; `stop()` ends it, the request in flight at once.
+public final class MatrixAccountSync: @unchecked Sendable {
+    /// A session of its own: `stop()` cancels its requests only, not the rooms' sends.
+    let client: MatrixClient
+    let filter: JSONValue
+    private let lock = NSLock()
+    private var schedule: SyncSchedule
+    /// Whether the position was chosen (given, or adopted from the first listener).
+    private var hasPosition: Bool
+    private var listeners: [WeakListener] = []
+    private var isStarted = false
+    private var isStopped = false
+    private var requests = 0
+    /// Seconds a sync's answer may take past its long poll's wait, start to last byte.
+    private var margin: TimeInterval = 30
+    /// Wakes the loop from a wait (stop, a proven connection).
+    private let signal = NSCondition()
+    /// Held while listeners are told of the connection, so states set from two threads (the
+    /// loop's, a stall watch's, a send's) reach them in the order they were set.
+    private let telling = NSLock()
+    private var told = ConnectionState.connecting
+    /// The account's clock: `SyncSchedule` is given time since this.
+    private let origin = ContinuousClock.now
+
+    private struct WeakListener {
+        weak var listener: MatrixSyncListener?
+    }
+
+    /// An account's sync (not started) resuming from `since`, nil for the first listener's
+    /// position (or, with none given, an initial sync).
+    public init(client: MatrixClient, since: String? = nil, filter: JSONValue = MatrixAccountFilter.lean) {
+        self.client = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
+        self.filter = filter
+        schedule = SyncSchedule(since: since)
+        hasPosition = since != nil
+    }
+
+    deinit { stop() }
+
+    /// Starts the loop (once; later calls do nothing).
+    public func start() {
+        let starts = locked { () -> Bool in
+            defer { isStarted = true }
+            return !isStarted && !isStopped
+        }
+        guard starts else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "comment-tui.matrix.account-sync"
+        thread.start()
+    }
+
+    /// Ends the loop; a request in flight ends at once (within about a second).
+    public func stop() {
+        let wasStopped = locked { () -> Bool in
+            defer { isStopped = true }
+            return isStopped
+        }
+        guard !wasStopped else { return }
+        client.cancelAll()
+        signal.lock()
+        signal.broadcast()
+        signal.unlock()
+    }
+
+    /// Adds a listener that has the account's events up to `since` (a room's opening position).
+    /// Returns whether it must catch up by itself from there: the sync may be past that
+    /// position already, so what came between reaches it only so. Not before any request was
+    /// made with no position given: the sync then starts from `since`.
+    @discardableResult
+    public func add(_ listener: MatrixSyncListener, since: String?) -> Bool {
+        locked {
+            listeners.append(WeakListener(listener: listener))
+            if !hasPosition, schedule.adopt(since: since) {
+                hasPosition = true
+                return false
+            }
+            // Resuming from the listener's own position (or still at an initial sync, which
+            // holds each room's newest events whatever came before): nothing to catch up.
+            guard let current = schedule.since else { return false }
+            return current != since
+        }
+    }
+
+    /// Removes a listener: it is told nothing more (an answer being handed out may still reach it).
+    public func remove(_ listener: MatrixSyncListener) {
+        locked { listeners.removeAll { $0.listener == nil || $0.listener === listener } }
+    }
+
+    /// The connection's state as the schedule says it now.
+    public var connection: ConnectionState { locked { schedule.connection } }
+
+    /// Whether it was started and not stopped.
+    public var isRunning: Bool { locked { isStarted && !isStopped } }
+
+    /// `/sync` requests made so far.
+    public var syncRequests: Int { locked { requests } }
+
+    /// Bytes of answers received so far.
+    public var bytesReceived: Int { client.bytesReceived }
+
+    /// Seconds past its long poll's wait after which a sync still unanswered says `stalled`.
+    public var stallGrace: TimeInterval {
+        get { locked { schedule.stallGrace } }
+        set { locked { schedule.stallGrace = newValue } }
+    }
+
+    /// Seconds a sync's answer may take past its long poll's wait, start to last byte.
+    public var deadlineMargin: TimeInterval {
+        get { locked { margin } }
+        set { locked { margin = newValue } }
+    }
+
+    /// The longest a sync waits when the server answers 429.
+    public var longestRateLimitWait: TimeInterval {
+        get { locked { schedule.longestRateLimitWait } }
+        set { locked { schedule.longestRateLimitWait = newValue } }
+    }
+
+    /// Another request of the account (a send) was answered: live, and a retry waiting out its
+    /// backoff goes now.
+    public func sendProven() {
+        let changed = locked { schedule.sendProven(at: now) }
+        wake()
+        if changed { tellConnection() }
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        while let step = locked({ isStopped ? nil : schedule.next(at: now) }) {
+            // A retry starting says `connecting`.
+            tellConnection()
+            switch step {
+            case .wait(let until):
+                sleep(until: until)
+            case .request(let request):
+                perform(request)
+            }
+        }
+    }
+
+    private func perform(_ request: SyncSchedule.Request) {
+        let margin = locked { () -> TimeInterval in
+            requests += 1
+            return self.margin
+        }
+        let watch = DispatchWorkItem { [weak self] in self?.checkStall() }
+        // A hair late, so the check finds the request overdue on the account's clock.
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds(request.overdueAt - now) + 0.01, execute: watch)
+        defer { watch.cancel() }
+        do {
+            let answer = try client.sync(since: request.since, filter: filter, wait: request.wait, margin: margin)
+            guard let next = answer["next_batch"]?.string else {
+                throw MatrixError(.malformed, "the homeserver's sync had no next_batch")
+            }
+            let targets = locked { () -> [MatrixSyncListener] in
+                schedule.answered(nextBatch: next, at: now)
+                return current
+            }
+            for listener in targets { try? listener.accountSynced(answer) }
+            tellConnection()
+        } catch let error as MatrixError {
+            if error.kind == .cancelled, stopped { return }
+            if let asked = error.retryAfter {
+                // Nothing syncs meanwhile: the status bar says so rather than `live`.
+                locked { schedule.rateLimited(retryAfter: asked, at: now) }
+                tellConnection()
+                return
+            }
+            let tells = locked { schedule.failed(error.isTransient ? .transient : .refused(error.kind), at: now) }
+            tellConnection()
+            // A refusal, a redirect (never followed: the token stays here) or a session ended
+            // would only show as offline: the listeners are told why.
+            if tells { for listener in locked({ current }) { listener.accountSyncFailed(error) } }
+        } catch {
+            _ = locked { schedule.failed(.transient, at: now) }
+            tellConnection()
+        }
+    }
+
+    /// The running request is overdue: the status says stalled. Checked and set under the lock
+    /// the answer's `live` is set under, so a stall noticed as the answer comes is never told after it.
+    private func checkStall() {
+        guard locked({ !isStopped && schedule.checkStall(at: now) }) else { return }
+        tellConnection()
+    }
+
+    /// Tells the listeners the connection's state if it changed since they were last told.
+    private func tellConnection() {
+        telling.lock()
+        defer { telling.unlock() }
+        let (state, targets) = locked { (schedule.connection, current) }
+        guard state != told else { return }
+        told = state
+        for listener in targets { listener.accountConnectionChanged(state) }
+    }
+
+    /// Waits until `until` on the account's clock, or until woken (stop, a proven connection).
+    private func sleep(until: Duration) {
+        let left = seconds(until - now)
+        guard left > 0 else { return }
+        let deadline = Date().addingTimeInterval(left)
+        signal.lock()
+        defer { signal.unlock() }
+        if !stopped { _ = signal.wait(until: deadline) }
+    }
+
+    private func wake() {
+        signal.lock()
+        signal.broadcast()
+        signal.unlock()
+    }
+
+    // MARK: Helpers
+
+    /// Time on the account's clock.
+    private var now: Duration { ContinuousClock.now - origin }
+
+    private var stopped: Bool { locked { isStopped } }
+
+    /// The listeners still there (call locked).
+    private var current: [MatrixSyncListener] {
+        listeners.removeAll { $0.listener == nil }
+        return listeners.compactMap(\.listener)
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}
