@@ -8,7 +8,8 @@ enum RoomOpener {
     /// the cache (unless `usesCache` is false); the verbs read the room fresh and leave the cache be.
     /// `joinsEncrypted` takes an invite to an encrypted room (`--join-encrypted`).
     static func open(_ address: MatrixRoomAddress, as userID: String?, context: CommandContext, follows: Bool,
-                     usesCache: Bool = true, joinsEncrypted: Bool = false) throws -> MatrixThreadSource {
+                     usesCache: Bool = true, joinsEncrypted: Bool = false,
+                     accountSync: MatrixAccountSync? = nil) throws -> MatrixThreadSource {
         let account = try account(userID, context: context)
         guard let url = URL(string: account.homeserver) else {
             throw CommandFailure("the saved homeserver of \(VisibleText.escape(account.userID)) is not a URL; log in again")
@@ -17,7 +18,7 @@ enum RoomOpener {
         do {
             return try MatrixThreadSource(client: client, address: address, me: account.userID,
                                           environment: context.environment, follows: follows, usesCache: follows && usesCache,
-                                          joinsEncrypted: joinsEncrypted)
+                                          joinsEncrypted: joinsEncrypted, accountSync: accountSync)
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
         }

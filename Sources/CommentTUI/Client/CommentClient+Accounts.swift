@@ -25,12 +25,43 @@ extension CommentClient {
         }
     }
 
-    /// Joins the room of an invite and opens it.
-    func accept(_ key: ThreadKey) { say("invites cannot be accepted yet", error: true) }
+    /// Joins the room of an invite and opens it (the opening joins it).
+    func accept(_ key: ThreadKey) {
+        guard let opener, key.account != nil else { return }
+        awaited = key
+        homeMessage = ("joining \(VisibleText.escape(summaries[key]?.name ?? key.description))…", false)
+        opener.open(key, acceptsInvite: true)
+    }
 
-    /// Refuses an invite.
-    func decline(_ key: ThreadKey) { say("invites cannot be declined yet", error: true) }
+    /// Refuses an invite; the account's next sync takes its row away.
+    func decline(_ key: ThreadKey) { leaveRoom(key, words: "declined") }
 
-    /// Leaves a room (home asked first).
-    func leave(_ key: ThreadKey) { say("rooms cannot be left yet", error: true) }
+    /// Leaves a room (home asked first); its thread closes if it was open.
+    func leave(_ key: ThreadKey) {
+        if let session = sessions.removeValue(forKey: key) {
+            openOrder.removeAll { $0 == key }
+            session.prepareToExit()
+            session.source.close()
+        }
+        leaveRoom(key, words: "left")
+    }
+
+    /// Leaves the room of `key` on its account's session, off the loop's thread; the row goes
+    /// at once and the outcome is said in the status bar.
+    private func leaveRoom(_ key: ThreadKey, words: String) {
+        guard case .room(let account, let roomID) = key, let link = accounts[account], let mailbox else { return }
+        let name = VisibleText.escape(summaries[key]?.name ?? roomID)
+        summaries[key] = nil
+        refreshHome()
+        DispatchQueue.global(qos: .userInitiated).async {
+            do {
+                try link.client.leave(room: roomID)
+                mailbox.post(.message("\(words) \(name)", isError: false))
+            } catch let error as MatrixError {
+                mailbox.post(.message("\(name) not \(words): \(error.message)", isError: true))
+            } catch {
+                mailbox.post(.message("\(name) not \(words): \(error)", isError: true))
+            }
+        }
+    }
 }

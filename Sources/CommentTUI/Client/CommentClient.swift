@@ -31,14 +31,16 @@ public final class CommentClient {
 
     public internal(set) var place: Place
     /// The open threads, by key.
-    public private(set) var sessions: [ThreadKey: CommentApp] = [:]
+    public internal(set) var sessions: [ThreadKey: CommentApp] = [:]
     /// The order threads were opened in: the first is the one the client started on.
-    public private(set) var openOrder: [ThreadKey] = []
+    public internal(set) var openOrder: [ThreadKey] = []
     var settings: SessionSettings
     /// Opens threads asked for from home; nil in a client of one thread (no home).
     let opener: ThreadOpener?
     /// What background work (accounts, home's file rows) tells the client; nil without home.
     let mailbox: ClientMailbox?
+    /// The logged-in accounts, by user id.
+    let accounts: [String: AccountLink]
     /// Each account's connection, for home's status bar.
     var connections: [String: ConnectionState] = [:]
     /// Home: every thread the person has; nil in a client of one thread.
@@ -77,6 +79,7 @@ public final class CommentClient {
         settings = SessionSettings()
         opener = nil
         mailbox = nil
+        accounts = [:]
         home = nil
         size = app.size
     }
@@ -84,10 +87,11 @@ public final class CommentClient {
     /// A client with home, showing `start` (home when nil).
     /// - Parameter opens: opens a thread home asks for (blocking; run off the loop's thread).
     init(columns: Int, rows: Int, settings: SessionSettings, start: OpenCommand.Target?, startKey: ThreadKey?,
-         summaries: [ThreadSummary], opener: ThreadOpener, mailbox: ClientMailbox) {
+         summaries: [ThreadSummary], opener: ThreadOpener, mailbox: ClientMailbox, accounts: [String: AccountLink] = [:]) {
         self.settings = settings
         self.opener = opener
         self.mailbox = mailbox
+        self.accounts = accounts
         roomNotifications = settings.notifications
         size = (columns, rows)
         home = HomeList(clock: clock)
@@ -208,7 +212,9 @@ public final class CommentClient {
     public var openSessions: [CommentApp] { openOrder.compactMap { sessions[$0] } }
 
     /// Stops what the client runs besides its threads (the accounts' syncs), at exit.
-    public func close() {}
+    public func close() {
+        for link in accounts.values { link.close() }
+    }
 
     /// Makes a session of an opened thread and keeps it.
     func adopt(_ target: OpenCommand.Target, as key: ThreadKey) {

@@ -14,7 +14,7 @@ final class ThreadOpener: @unchecked Sendable {
     /// Readable when an opening ended.
     var ready: FileDescriptor { wake.readEnd }
     private let wake: WakePipe
-    private let opens: (ThreadKey) throws -> OpenCommand.Target
+    private let opens: (ThreadKey, _ acceptsInvite: Bool) throws -> OpenCommand.Target
     private let queue = DispatchQueue(label: "comment-tui.open", attributes: .concurrent)
     private let lock = NSLock()
     private var finished: [Opened] = []
@@ -22,8 +22,9 @@ final class ThreadOpener: @unchecked Sendable {
     /// False opens on the caller's thread (tests that step the client without threads).
     private let inBackground: Bool
 
-    /// - Parameter opens: opens one thread, blocking (a file's index, a room's first sync).
-    init(inBackground: Bool = true, opens: @escaping (ThreadKey) throws -> OpenCommand.Target) throws {
+    /// - Parameter opens: opens one thread, blocking (a file's index, a room's first sync); a room
+    ///   invited to is joined when the reader accepted the invite (`acceptsInvite`).
+    init(inBackground: Bool = true, opens: @escaping (ThreadKey, _ acceptsInvite: Bool) throws -> OpenCommand.Target) throws {
         wake = try WakePipe()
         self.opens = opens
         self.inBackground = inBackground
@@ -32,16 +33,17 @@ final class ThreadOpener: @unchecked Sendable {
     /// Whether `key` is being opened now.
     func isOpening(_ key: ThreadKey) -> Bool { lock.withLock { underWay.contains(key) } }
 
-    /// Starts opening `key`, unless it is being opened already.
-    func open(_ key: ThreadKey) {
+    /// Starts opening `key`, unless it is being opened already; `acceptsInvite` joins a room
+    /// the account is invited to (an encrypted one too: the reader said yes to it).
+    func open(_ key: ThreadKey, acceptsInvite: Bool = false) {
         let isNew = lock.withLock { underWay.insert(key).inserted }
         guard isNew else { return }
-        guard inBackground else { return finish(key) }
-        queue.async { [self] in finish(key) }
+        guard inBackground else { return finish(key, acceptsInvite) }
+        queue.async { [self] in finish(key, acceptsInvite) }
     }
 
-    private func finish(_ key: ThreadKey) {
-        let result = Result { try opens(key) }
+    private func finish(_ key: ThreadKey, _ acceptsInvite: Bool) {
+        let result = Result { try opens(key, acceptsInvite) }
         lock.withLock {
             underWay.remove(key)
             finished.append(Opened(key: key, result: result))

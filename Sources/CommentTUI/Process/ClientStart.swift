@@ -7,22 +7,63 @@ struct ClientStart {
     /// The thread to show first, and its key; nil starts at home.
     var target: OpenCommand.Target?
     var key: ThreadKey?
+    /// The logged-in accounts, each with its one sync (not started yet), by user id.
+    var accounts: [String: AccountLink]
+    /// What the accounts and home's file rows tell the client.
+    var mailbox: ClientMailbox
 
     /// Opens the named thread, or, with none named, home when there is something to list (an
     /// account logged in), else the demo thread as the first run always did.
     static func resolve(_ request: OpenCommand.Request, context: CommandContext) throws -> ClientStart {
+        let mailbox = try ClientMailbox()
+        let accounts = try links(request: request, context: context, mailbox: mailbox)
         if let file = request.file {
-            let target = try OpenCommand.resolve(file: file, handle: request.handle, context: context,
-                                                 usesCache: request.usesCache, joinsEncrypted: request.joinsEncrypted)
-            target.room?.privateReceipts = request.privateReceipts
+            let target: OpenCommand.Target
+            if let room = try RoomOpener.address(file) {
+                target = try openRoom(room, as: request.handle, request: request, context: context, accounts: accounts,
+                                      joinsEncrypted: request.joinsEncrypted)
+            } else {
+                target = try OpenCommand.resolve(file: file, handle: request.handle, context: context)
+            }
             let key = try key(of: target, named: file, context: context)
             if case .file(let path) = key { remember(path, context: context) }
-            return ClientStart(target: target, key: key)
+            return ClientStart(target: target, key: key, accounts: accounts, mailbox: mailbox)
         }
         let remembered = (try? RememberedThreads(environment: context.environment)?.paths()) ?? []
-        if try !accounts(context: context).isEmpty || !remembered.isEmpty { return ClientStart(target: nil, key: nil) }
+        if !accounts.isEmpty || !remembered.isEmpty {
+            return ClientStart(target: nil, key: nil, accounts: accounts, mailbox: mailbox)
+        }
         let demo = try OpenCommand.resolve(file: nil, handle: request.handle, context: context)
-        return ClientStart(target: demo, key: .demo)
+        return ClientStart(target: demo, key: .demo, accounts: accounts, mailbox: mailbox)
+    }
+
+    /// A link for each logged-in account (one sync each, home's cached rooms posted at once).
+    private static func links(request: OpenCommand.Request, context: CommandContext,
+                              mailbox: ClientMailbox) throws -> [String: AccountLink] {
+        var links: [String: AccountLink] = [:]
+        for account in try accounts(context: context) {
+            guard let url = URL(string: account.homeserver) else {
+                mailbox.post(.message("the saved homeserver of \(VisibleText.escape(account.userID)) is not a URL; log in again", isError: true))
+                continue
+            }
+            let client = MatrixClient(homeserver: url, accessToken: account.accessToken)
+            links[account.userID] = AccountLink(account: account, client: client, environment: context.environment,
+                                                usesCache: request.usesCache, mailbox: mailbox)
+        }
+        return links
+    }
+
+    /// Opens a room as `userID` (the only account when nil), following it through that account's sync.
+    static func openRoom(_ address: MatrixRoomAddress, as userID: String?, request: OpenCommand.Request, context: CommandContext,
+                         accounts: [String: AccountLink], joinsEncrypted: Bool) throws -> OpenCommand.Target {
+        if let userID, !userID.hasPrefix("@") {
+            throw CommandFailure("in a room, --as takes a Matrix user id (@user:server), not '\(VisibleText.escape(userID))'")
+        }
+        let account = try RoomOpener.account(userID, context: context)
+        let source = try RoomOpener.open(address, as: account.userID, context: context, follows: true, usesCache: request.usesCache,
+                                         joinsEncrypted: joinsEncrypted, accountSync: accounts[account.userID]?.sync)
+        source.privateReceipts = request.privateReceipts
+        return OpenCommand.Target(source: source, me: source.reader, room: source)
     }
 
     /// The key a thread opened from the command line goes under.
@@ -50,8 +91,10 @@ struct ClientStart {
     /// The client: this start's thread on screen (or home), home listing every thread there is.
     func makeClient(columns: Int, rows: Int, settings: CommentClient.SessionSettings, request: OpenCommand.Request,
                     context: CommandContext) throws -> CommentClient {
-        let opener = try ThreadOpener { key in try Self.open(key, request: request, context: context) }
-        let mailbox = try ClientMailbox()
+        let accounts = self.accounts
+        let opener = try ThreadOpener { key, accepts in
+            try Self.open(key, acceptsInvite: accepts, request: request, context: context, accounts: accounts)
+        }
         var summaries = [ThreadSummary(key: .demo, name: DemoThread.title)]
         if let key, key != .demo, let target { summaries.append(ThreadSummary(key: key, name: target.thread.title)) }
         // Remembered files are listed by name at once; their rows (a read of each file's index)
@@ -61,6 +104,7 @@ struct ClientStart {
             summaries.append(ThreadSummary(key: .file(path: path), name: (path as NSString).lastPathComponent))
         }
         let environment = context.environment
+        let mailbox = mailbox
         DispatchQueue.global(qos: .utility).async {
             var rows: [ThreadSummary] = []
             if let demo = DemoThread.filePath(environment: environment), FileManager.default.fileExists(atPath: demo),
@@ -73,8 +117,10 @@ struct ClientStart {
             }
             mailbox.post(.summaries(account: nil, rows))
         }
-        return CommentClient(columns: columns, rows: rows, settings: settings, start: target, startKey: key,
-                             summaries: summaries, opener: opener, mailbox: mailbox)
+        let client = CommentClient(columns: columns, rows: rows, settings: settings, start: target, startKey: key,
+                                   summaries: summaries, opener: opener, mailbox: mailbox, accounts: accounts)
+        for link in accounts.values { link.start() }
+        return client
     }
 
     /// Puts a thread file opened on home's list for the next start; a list that cannot be kept
@@ -84,7 +130,8 @@ struct ClientStart {
     }
 
     /// Opens a thread home asked for (on the opener's thread).
-    static func open(_ key: ThreadKey, request: OpenCommand.Request, context: CommandContext) throws -> OpenCommand.Target {
+    static func open(_ key: ThreadKey, acceptsInvite: Bool, request: OpenCommand.Request, context: CommandContext,
+                     accounts: [String: AccountLink]) throws -> OpenCommand.Target {
         switch key {
         case .demo:
             return try OpenCommand.resolve(file: nil, handle: nil, context: context)
@@ -96,9 +143,8 @@ struct ClientStart {
             guard let address = MatrixRoomAddress(locator: "matrix:\(roomID)") else {
                 throw CommandFailure("'\(VisibleText.escape(roomID))' is not a room id")
             }
-            let source = try RoomOpener.open(address, as: account, context: context, follows: true, usesCache: request.usesCache)
-            source.privateReceipts = request.privateReceipts
-            return OpenCommand.Target(source: source, me: source.reader, room: source)
+            return try openRoom(address, as: account, request: request, context: context, accounts: accounts,
+                                joinsEncrypted: acceptsInvite)
         }
     }
 }

@@ -29,7 +29,7 @@ final class ClientFixture {
         })
         let openings = Openings()
         self.openings = openings
-        let opener = try ThreadOpener(inBackground: false) { key in
+        let opener = try ThreadOpener(inBackground: false) { key, _ in
             guard let fixture = fixtures[key] else { throw CommandFailure("no such thread") }
             let source = try QueuedThreadSource(thread: fixture.thread)
             openings.sources[key] = source
