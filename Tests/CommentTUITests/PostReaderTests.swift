@@ -223,9 +223,9 @@ final class PostReaderTests: XCTestCase {
         pilot.press(KeyPress(.end))
         XCTAssertEqual(pilot.lines[7], " Shift+drag          select text with", text(pilot))
         XCTAssertEqual(pilot.lines[8], "                     the terminal", "the last key row, its words wrapped in their column")
-        XCTAssertEqual(pilot.lines[9], " lines 45–52 of 52 · Esc or F1 closes")
+        XCTAssertEqual(pilot.lines[9], " lines 48–55 of 55 · Esc or F1 closes")
         pilot.press(.pageUp)
-        XCTAssertEqual(pilot.lines[9], " lines 38–45 of 52 · Esc or F1 closes")
+        XCTAssertEqual(pilot.lines[9], " lines 41–48 of 55 · Esc or F1 closes")
         pilot.press(.f(1))
         XCTAssertFalse(text(pilot).contains("Shift+drag"), "F1 closes it")
     }

@@ -158,31 +158,43 @@ extension MatrixThreadSource {
         report([.sendFailed(commentID: entry.txn, reason: reason)])
     }
 
-    /// Typing notices: on at the first keystroke (renewed every 20 s), off on send, clear or
-    /// 30 s without a keystroke.
+    /// Typing notices, as `typingSchedule` decides them: on at the first keystroke (renewed
+    /// every 20 s), off on send, clear or 30 s without a keystroke.
     public func readerIsTyping(_ typing: Bool) {
         guard typing else { return stopTyping() }
-        let now = Date()
-        let stop = DispatchWorkItem { [weak self] in self?.stopTyping() }
-        let renew = locked { () -> Bool in
-            typingStop?.cancel()
-            typingStop = stop
-            guard typingSince.map({ now.timeIntervalSince($0) > 20 }) ?? true else { return false }
-            typingSince = now
-            return true
+        let (notice, expiry) = locked { () -> (TypingSchedule.Notice?, Duration?) in
+            (typingSchedule.keystroke(at: typingNow), typingSchedule.expiry)
         }
-        workQueue.asyncAfter(deadline: .now() + 30, execute: stop)
-        if renew { workQueue.async { [weak self] in self?.sendTyping(true) } }
+        guard let notice else { return }
+        carryOut(notice)
+        // One wake per notice sent, not per keystroke: it looks again if keystrokes moved the expiry.
+        if let expiry { wakeTyping(at: expiry) }
     }
 
+    /// Time on the typing schedule's clock.
+    private var typingNow: Duration { ContinuousClock.now - typingOrigin }
+
     func stopTyping() {
-        let wasTyping = locked { () -> Bool in
-            typingStop?.cancel()
-            typingStop = nil
-            defer { typingSince = nil }
-            return typingSince != nil
+        if let notice = locked({ typingSchedule.stop() }) { carryOut(notice) }
+    }
+
+    /// Wakes the schedule when the reader would stop counting as typing; keystrokes since may
+    /// have moved that on, and it sleeps again until then.
+    private func wakeTyping(at expiry: Duration) {
+        let wait = expiry - typingNow
+        let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+        workQueue.asyncAfter(deadline: .now() + max(0, seconds)) { [weak self] in
+            guard let self else { return }
+            let (notice, later) = locked { () -> (TypingSchedule.Notice?, Duration?) in
+                let notice = typingSchedule.advance(to: typingNow)
+                return (notice, typingSchedule.expiry)
+            }
+            if let notice { carryOut(notice) } else if let later { wakeTyping(at: later) }
         }
-        if wasTyping { workQueue.async { [weak self] in self?.sendTyping(false) } }
+    }
+
+    private func carryOut(_ notice: TypingSchedule.Notice) {
+        workQueue.async { [weak self] in self?.sendTyping(notice == .typing) }
     }
 
     private func sendTyping(_ typing: Bool) {

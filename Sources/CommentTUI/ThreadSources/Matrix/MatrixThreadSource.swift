@@ -126,8 +126,9 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     var pinnedEvents: [String]?
     /// Reply targets fetched for the app (not loaded), by event id: their comment ids.
     var fetchedReplyTargets: [String: String] = [:]
-    var typingSince: Date?
-    var typingStop: DispatchWorkItem?
+    /// When the reader's typing notices go (`+Sending`), on the source's own clock.
+    var typingSchedule = TypingSchedule()
+    let typingOrigin = ContinuousClock.now
 
     /// How many events a page asks for (the opening sync's and each older one): in a
     /// 10,000-message room on Synapse a page of 100 took twice as long as one of 50.
