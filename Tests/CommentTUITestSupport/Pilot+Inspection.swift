@@ -19,6 +19,8 @@ extension Pilot {
     public var hasTextToSend: Bool { app.hasTextToSend }
     /// The body Enter would send, if any.
     public var bodyToSend: String? { app.bodyToSend }
+    /// Rows the composer grows to at most before it scrolls (a third of the screen).
+    public var composerMaximumRows: Int { app.composerMaximumRows }
 
     // MARK: The feed
 
@@ -42,8 +44,15 @@ extension Pilot {
     public var postRowsShown: Int { app.postRowsShown }
     /// Where the view is in the whole thread: 0 top, 1 bottom.
     public var threadFraction: Double { app.threadFraction }
+    /// Where the feed's scrollbar is on screen (the bar is the rectangle's last column).
+    public var scrollbarRect: CellRect { app.scrollbarRect }
+    /// The scrollbar's thumb: its first row within the bar, and how many rows it takes.
+    public var scrollbarThumb: (start: Int, length: Int) { app.scrollbarThumb }
     /// The "N new" marker's N: comments arrived below the view since it left the bottom.
     public var newCommentsBelow: Int { app.newCommentsBelow }
+    /// The status bar's `N/M`: the comment the keys act on (the selected one, else the newest
+    /// shown), counted as the header counts comments, and how many there are.
+    public var statusPosition: (index: Int, count: Int) { app.statusPosition }
     /// The first comment not read when the thread was opened (the "new" divider), if any.
     public var firstUnreadIndex: Int? { app.firstUnreadIndex }
     /// Whether a long comment is shown expanded.

@@ -18,6 +18,8 @@ extension CommentApp {
     public var hasTextToSend: Bool { composer.hasTextToSend }
     /// The body Enter would send, if any.
     public var bodyToSend: String? { composer.bodyToSend }
+    /// Rows the composer grows to at most before it scrolls (a third of the screen).
+    public var composerMaximumRows: Int { composer.maximumRows }
 
     // MARK: The feed
 
@@ -41,8 +43,15 @@ extension CommentApp {
     public var postRowsShown: Int { feed.scroll.postRowsShown }
     /// Where the view is in the whole thread: 0 top, 1 bottom.
     public var threadFraction: Double { feed.scroll.threadFraction }
+    /// Where the feed's scrollbar is on screen (the bar is the rectangle's last column).
+    public var scrollbarRect: CellRect { feed.chromeRect }
+    /// The scrollbar's thumb: its first row within the bar, and how many rows it takes.
+    public var scrollbarThumb: (start: Int, length: Int) { feed.chrome.thumb(rows: feed.chromeRect.height) }
     /// The "N new" marker's N: comments arrived below the view since it left the bottom.
     public var newCommentsBelow: Int { feed.newCount }
+    /// The status bar's `N/M`: the comment the keys act on (the selected one, else the newest
+    /// shown), counted as the header counts comments, and how many there are.
+    public var statusPosition: (index: Int, count: Int) { feed.position }
     /// The first comment not read when the thread was opened (the "new" divider), if any.
     public var firstUnreadIndex: Int? { feed.firstUnread }
     /// Whether a long comment is shown expanded.
