@@ -51,5 +51,5 @@ extension CommentApp {
 
 extension CommentApp {
     /// Every comment the app holds, oldest first.
-    var allComments: [Comment] { (0..<comments.count).compactMap { try? comments.comment(at: $0).get() } }
+    var allComments: [Comment] { (0..<commentCount).compactMap { comment(at: $0) } }
 }

@@ -41,6 +41,6 @@ final class TopWalkTests: XCTestCase {
         XCTAssertFalse(pilot.app.seeksTop)
         XCTAssertNotEqual(pilot.app.message?.hasPrefix("loading older…"), true)
         page(30, from: 30, hasMore: true, pilot, source)
-        XCTAssertGreaterThanOrEqual(pilot.app.feed.anchor.comment, 30, "the view stays below the page that came, not at the top")
+        XCTAssertGreaterThanOrEqual(pilot.feedTop.comment, 30, "the view stays below the page that came, not at the top")
     }
 }

@@ -67,7 +67,7 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         XCTAssertLessThanOrEqual(Int(markerBody.dropFirst("while away ".count)) ?? 99, newestShown, "beyond the screen", file: file, line: line)
 
         // Page by page to the newest, as a reader does: the marker follows to it.
-        for _ in 0..<20 where !pilot.app.feed.isFollowingBottom {
+        for _ in 0..<20 where !pilot.isFollowingBottom {
             pilot.press(.pageDown)
             pause(pilot, source: source)
         }
