@@ -22,6 +22,15 @@ extension Pilot {
     /// Rows the composer grows to at most before it scrolls (a third of the screen).
     public var composerMaximumRows: Int { app.composerMaximumRows }
 
+    // MARK: Where things are
+
+    /// The feed's rectangle on screen now.
+    public var feedRect: CellRect { app.feedRect }
+    /// The composer's rectangle on screen now (it grows with the draft).
+    public var composerRect: CellRect { app.composerRect }
+    /// The row of the rule above the composer.
+    public var composerRuleRow: Int { app.composerRuleRow }
+
     // MARK: The feed
 
     /// The selected comment's position in the thread, if one is selected.
@@ -32,6 +41,10 @@ extension Pilot {
     public var scrollPhase: ScrollPhase { app.scrollPhase }
     /// The feed's scroll offset in rows of its content (fractional while it moves).
     public var scrollOffset: Double { app.scrollOffset }
+    /// The feed's top row as a row of its content (0: the first row), as drawn.
+    public var feedOffset: Int { app.feedOffset }
+    /// The offset that shows the feed's last row at the bottom.
+    public var feedBottomOffset: Int { app.feedBottomOffset }
     /// The feed's scroll velocity, rows a second (momentum after a fling).
     public var scrollVelocity: Double { app.scrollVelocity }
     /// Whether the feed shows its bottom and follows new comments there.
@@ -53,6 +66,10 @@ extension Pilot {
     /// The status bar's `N/M`: the comment the keys act on (the selected one, else the newest
     /// shown), counted as the header counts comments, and how many there are.
     public var statusPosition: (index: Int, count: Int) { app.statusPosition }
+    /// The status bar's `N unread · Alt-U` while comments after the read marker wait, else nil.
+    public var unreadStatus: String? { app.unreadStatus }
+    /// Whether a walk to the post (Ctrl-Home through older pages) is under way.
+    public var isWalkingToTop: Bool { app.isWalkingToTop }
     /// The first comment not read when the thread was opened (the "new" divider), if any.
     public var firstUnreadIndex: Int? { app.firstUnreadIndex }
     /// Whether a long comment is shown expanded.
@@ -105,6 +122,8 @@ extension Pilot {
     public var showsScrollEvents: Bool { app.showsScrollEvents }
     /// Whether the status bar's message reports an error.
     public var messageIsError: Bool { app.messageIsError }
+    /// F3's log of the feed's scroll events, oldest first.
+    public var scrollEventLines: [String] { app.scrollEventLines }
 
     // MARK: The thread
 

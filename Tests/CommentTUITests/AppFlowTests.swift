@@ -56,7 +56,7 @@ final class AppFlowTests: XCTestCase {
         let bottom = app.feedOffset
         XCTAssertGreaterThan(bottom, 0, "opens at the newest comments")
         XCTAssertTrue(screen.plainLines.contains("   comment number 20"))
-        let page = app.regions.feed.height - 1
+        let page = app.feedRect.height - 1
         type("\u{1B}[5~", into: app)
         XCTAssertEqual(app.feedOffset, bottom - page, "a page is the feed's height less one row")
         type("\u{1B}[1;5A", into: app)

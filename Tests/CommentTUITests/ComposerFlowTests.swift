@@ -224,7 +224,7 @@ extension ComposerFlowTests {
     func testAClickInTheComposerPlacesTheCaret() {
         let (app, _) = ThreadFixture.numbered().open()
         send("hello world", to: app)
-        let row = app.regions.composer.row
+        let row = app.composerRect.row
         send("\u{1B}[<0;\(2 + 6 + 1);\(row + 1)M\u{1B}[<0;\(2 + 6 + 1);\(row + 1)m", to: app)
         XCTAssertEqual(app.caretOffset, 6, "before the w")
         send("big ", to: app)

@@ -144,7 +144,7 @@ final class FeedScrollingTests: XCTestCase {
     func testTheScrollbarShowsThePlaceAndADragOnItJumps() {
         let (app, screen) = ThreadFixture.numbered(200).open(columns: 40, rows: 16)
         screen.show(app)
-        let feed = app.regions.feed
+        let feed = app.feedRect
         let bar = feed.column + feed.width - 1
         XCTAssertEqual(screen.screen[bar, feed.maxRow - 1].text, "┃", "at the bottom the thumb is at the bottom")
         XCTAssertEqual(screen.screen[bar, feed.row].text, "│")
@@ -179,7 +179,7 @@ final class FeedScrollingTests: XCTestCase {
         arrive("x3")
         run(app, screen, for: 0.1)
         XCTAssertEqual(app.newCommentsBelow, 2)
-        let feed = app.regions.feed
+        let feed = app.feedRect
         let marker = screen.plainLines[feed.maxRow - 1]
         XCTAssertTrue(marker.hasSuffix("↓ 2 new"), marker)
         send(app, .mouse(MouseEvent(.left, .press, column: feed.width - 4, row: feed.maxRow - 1)))
@@ -195,7 +195,7 @@ final class FeedScrollingTests: XCTestCase {
         screen.show(app)
         func key(_ press: KeyPress) { send(app, .key(press)); run(app, screen, for: 0.5) }
         key(.ctrl("s"))
-        XCTAssertTrue(screen.lines[app.regions.composer.row].hasPrefix("search:"))
+        XCTAssertTrue(screen.lines[app.composerRect.row].hasPrefix("search:"))
         for c in "number 5" { key(KeyPress(.character(c))) }
         XCTAssertEqual(app.selectedCommentIndex, 58, "the newest match: comment number 59")
         key(KeyPress(.enter))
@@ -207,7 +207,7 @@ final class FeedScrollingTests: XCTestCase {
         XCTAssertEqual(app.selectedCommentIndex, 49, "the only match wraps to itself")
         key(KeyPress(.escape))
         XCTAssertFalse(app.isSearchOpen)
-        XCTAssertTrue(screen.lines[app.regions.composer.row].hasPrefix("›"))
+        XCTAssertTrue(screen.lines[app.composerRect.row].hasPrefix("›"))
     }
 
     /// Enter past the oldest match wraps to the newest, as in less and vim, and the status bar
@@ -267,12 +267,12 @@ final class FeedScrollingTests: XCTestCase {
         XCTAssertTrue(panel.contains("phase idle → interacting"), panel)
         XCTAssertTrue(panel.contains("phase interacting → idle"), panel)
         XCTAssertTrue(panel.contains("debounced end at"), panel)
-        XCTAssertTrue(app.scrollEvents.lines.contains { $0.contains("offset ") })
+        XCTAssertTrue(app.scrollEventLines.contains { $0.contains("offset ") })
         send(app, .key(KeyPress(.home, .ctrl)))
         run(app, screen, for: 1)
         dragAndHold(app, screen, rows: 2)
         run(app, screen, for: 1)
-        XCTAssertTrue(app.scrollEvents.lines.contains { $0.contains("snap 2.0 → 3.0") }, app.scrollEvents.lines.joined(separator: "\n"))
+        XCTAssertTrue(app.scrollEventLines.contains { $0.contains("snap 2.0 → 3.0") }, app.scrollEventLines.joined(separator: "\n"))
         send(app, .key(KeyPress(.function(3))))
         run(app, screen, for: 0.1)
         XCTAssertFalse(screen.plainLines.contains { $0.contains("scroll events") })
@@ -310,7 +310,7 @@ final class FeedScrollingTests: XCTestCase {
         XCTAssertNil(app.render().scroll, "no move since the last frame")
         send(app, wheel(false))
         let frame = app.render()
-        XCTAssertEqual(frame.scroll, FrameScroll(rows: app.regions.feed.row..<app.regions.feed.maxRow, shift: -3),
+        XCTAssertEqual(frame.scroll, FrameScroll(rows: app.feedRect.row..<app.feedRect.maxRow, shift: -3),
                        "a notch up moves the content down three rows")
     }
 }

@@ -27,7 +27,7 @@ extension FeedScrollingTests {
 
     func testAClickDuringAGlideOnlyStopsIt() {
         let (app, screen) = gliding()
-        let row = app.regions.feed.row + 3
+        let row = app.feedRect.row + 3
         send(app, mouse(.left, .press, row: row))
         let stoppedAt = app.feedOffset
         send(app, mouse(.left, .release, row: row))
@@ -51,8 +51,8 @@ extension FeedScrollingTests {
         }
         let (app, screen) = gliding()
         let draft = app.draftDocument
-        send(app, mouse(.left, .press, row: app.regions.composer.row))
-        send(app, mouse(.left, .release, row: app.regions.composer.row))
+        send(app, mouse(.left, .press, row: app.composerRect.row))
+        send(app, mouse(.left, .release, row: app.composerRect.row))
         XCTAssertEqual(app.scrollPhase, .idle)
         _ = run(app, screen, for: 0.1)
         XCTAssertEqual(app.draftDocument, draft)
@@ -91,7 +91,7 @@ extension FeedScrollingTests {
     func testTheWheelScrollsTheFeedOverTheHeaderComposerAndStatusBar() {
         let (app, screen) = ThreadFixture.numbered(60).open(columns: 40, rows: 16)
         screen.show(app)
-        for row in [0, app.regions.composer.row, 15] {
+        for row in [0, app.composerRect.row, 15] {
             let before = app.feedOffset
             send(app, mouse(.wheelUp, .press, row: row))
             _ = run(app, screen, for: 1)

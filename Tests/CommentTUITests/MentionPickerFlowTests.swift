@@ -39,7 +39,7 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertEqual(list.query, "ma1")
         XCTAssertEqual(list.results.total, 12, "ma1, ma10…ma19, and ma21 as a fuzzy match")
         screen.show(app)
-        let rule = app.regions.composerRule
+        let rule = app.composerRuleRow
         // The list stands on the composer: its last row is the feed's last row.
         XCTAssertEqual(list.frame.maxRow, rule)
         let titleRow = list.frame.row + list.visibleInsetRows
@@ -282,7 +282,7 @@ final class MentionPickerFlowTests: XCTestCase {
         screen.present(frame, full: false)
         XCTAssertEqual(screen.screen[5, insetRow].style.background, Theme.hitPassThrough)
         XCTAssertEqual(screen.screen[5, list.frame.maxRow - 1].style.background, Theme.hitShade(.picker))
-        XCTAssertEqual(screen.screen[5, app.regions.composer.row].style.background, Theme.hitShade(.composer))
+        XCTAssertEqual(screen.screen[5, app.composerRect.row].style.background, Theme.hitShade(.composer))
         XCTAssertEqual(screen.screen[5, 0].style.background, Theme.hitShade(.header))
         XCTAssertTrue(screen.plainLines.last!.hasSuffix(" · F2: feed, via the list's inset"), screen.plainLines.last!)
         send(mouse(35, column: 5, row: list.frame.maxRow - 1), to: app)
@@ -314,7 +314,7 @@ extension MentionPickerFlowTests {
         XCTAssertFalse(app.isMentionListOpen, "Left")
         send("\u{1B}[C @zo", to: app)
         XCTAssertTrue(app.isMentionListOpen)
-        let row = app.regions.composer.row
+        let row = app.composerRect.row
         send(mouse(0, column: 4, row: row) + mouse(0, column: 4, row: row, release: true), to: app)
         XCTAssertFalse(app.isMentionListOpen, "a click elsewhere in the draft")
         send("\t", to: app)

@@ -54,7 +54,7 @@ final class MentionTypingTests: XCTestCase {
         type("hi @kof\t", app)
         _ = app.handle(.key(KeyPress(.character("x"))))
         XCTAssertEqual(app.draft, "hi @kofi x")
-        let row = app.regions.composer.row, prompt = ComposerView.promptWidth
+        let row = app.composerRect.row, prompt = ComposerView.promptWidth
         // "@kofi" takes columns 3…7 of the text: a click on "f" is nearer its end.
         for (column, expected) in [(4, 3), (7, 8)] {
             _ = app.handle(.mouse(MouseEvent(.left, .press, column: prompt + column, row: row)))
@@ -67,7 +67,7 @@ final class MentionTypingTests: XCTestCase {
     /// with the text, and the comment sent is what the composer showed.
     func testTheComposerShowsTheSpaceItSends() {
         let pilot = Self.fixture.pilot(columns: 40, rows: 12)
-        let row = pilot.app.regions.composer.row
+        let row = pilot.composerRect.row
         pilot.type("@kof")
         pilot.press(.tab)
         pilot.press(.backspace)                 // the space the list put after the token
@@ -94,7 +94,7 @@ final class MentionTypingTests: XCTestCase {
         type("we are running late @kof\t", app)
         type("again", app)
         screen.show(app)
-        let composer = app.regions.composer
+        let composer = app.composerRect
         let rows = (composer.row..<composer.maxRow).map { screen.plainLines[$0] }.filter { !$0.isEmpty }
         XCTAssertFalse(rows.contains { $0.hasSuffix("runn") || $0.hasSuffix("@ko") }, "\(rows)")
         XCTAssertTrue(rows.contains { $0.contains("@kofi") }, "the token stays on one row: \(rows)")

@@ -87,7 +87,7 @@ final class ReadMarkerEdgeTests: XCTestCase {
         let source = try QueuedThreadSource(thread: ThreadFixture.numbered(30).read(by: ThreadFixture.cy).thread, hasOlder: true,
                                             readMarker: ReadMarker(commentID: "", position: -1))
         let pilot = pilot(source, rows: 14, me: ThreadFixture.cy)
-        XCTAssertEqual(pilot.app.unreadNotice, "30 unread · Alt-U", "exact: nothing older is unread")
+        XCTAssertEqual(pilot.unreadStatus, "30 unread · Alt-U", "exact: nothing older is unread")
         pilot.press(KeyPress(.character("u"), .alt))
         pilot.advance(by: 1)
         pilot.runFrames()

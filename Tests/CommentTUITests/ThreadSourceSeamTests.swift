@@ -153,7 +153,7 @@ final class ThreadSourceSeamTests: XCTestCase {
         for _ in 0..<7 { pilot.press(.ctrlDown) }
         pilot.settle()
         let anchor = pilot.feedTop
-        let feed = pilot.app.regions.feed
+        let feed = pilot.feedRect
         let before = Array(pilot.lines[feed.row..<feed.maxRow])
         XCTAssertGreaterThan(anchor.comment, 0)
 
@@ -185,7 +185,7 @@ final class ThreadSourceSeamTests: XCTestCase {
         XCTAssertEqual(source.gapRequests, ["g"])
         for _ in 0..<3 { pilot.press(.pageUp); pilot.settle() }
         XCTAssertEqual(source.gapRequests, ["g"])
-        let feed = pilot.app.regions.feed
+        let feed = pilot.feedRect
         let before = Array(pilot.lines[feed.row..<feed.maxRow])
         XCTAssertTrue(before.contains { $0.hasPrefix("   new ") }, "\(before)")
 

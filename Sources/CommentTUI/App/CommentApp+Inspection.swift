@@ -21,6 +21,15 @@ extension CommentApp {
     /// Rows the composer grows to at most before it scrolls (a third of the screen).
     public var composerMaximumRows: Int { composer.maximumRows }
 
+    // MARK: Where things are
+
+    /// The feed's rectangle on screen now.
+    public var feedRect: CellRect { regions.feed }
+    /// The composer's rectangle on screen now (it grows with the draft).
+    public var composerRect: CellRect { regions.composer }
+    /// The row of the rule above the composer.
+    public var composerRuleRow: Int { regions.composerRule }
+
     // MARK: The feed
 
     /// The selected comment's position in the thread, if one is selected.
@@ -31,6 +40,10 @@ extension CommentApp {
     public var scrollPhase: ScrollPhase { feed.scroll.model.phase }
     /// The feed's scroll offset in rows of its content (fractional while it moves).
     public var scrollOffset: Double { feed.scroll.model.contentOffset }
+    /// The feed's top row as a row of its content (0: the first row), as drawn.
+    public var feedOffset: Int { feed.scroll.model.geometry.drawnOffset }
+    /// The offset that shows the feed's last row at the bottom.
+    public var feedBottomOffset: Int { Int(feed.scroll.model.offsetBounds.upperBound.rounded(.down)) }
     /// The feed's scroll velocity, rows a second (momentum after a fling).
     public var scrollVelocity: Double { feed.scroll.model.velocity }
     /// Whether the feed shows its bottom and follows new comments there.
@@ -52,6 +65,10 @@ extension CommentApp {
     /// The status bar's `N/M`: the comment the keys act on (the selected one, else the newest
     /// shown), counted as the header counts comments, and how many there are.
     public var statusPosition: (index: Int, count: Int) { feed.position }
+    /// The status bar's `N unread · Alt-U` while comments after the read marker wait, else nil.
+    public var unreadStatus: String? { unreadNotice }
+    /// Whether a walk to the post (Ctrl-Home through older pages) is under way.
+    public var isWalkingToTop: Bool { seeksTop }
     /// The first comment not read when the thread was opened (the "new" divider), if any.
     public var firstUnreadIndex: Int? { feed.firstUnread }
     /// Whether a long comment is shown expanded.
@@ -104,6 +121,8 @@ extension CommentApp {
     public var showsScrollEvents: Bool { overlays.showsScrollEvents }
     /// Whether the status bar's message reports an error.
     public var messageIsError: Bool { overlays.messageIsError }
+    /// F3's log of the feed's scroll events, oldest first.
+    public var scrollEventLines: [String] { scrollEvents.lines }
 
     // MARK: The thread
 

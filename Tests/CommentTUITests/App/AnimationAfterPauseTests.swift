@@ -158,7 +158,7 @@ final class AnimationAfterPauseTests: XCTestCase {
         pilot.runFrames()
         pilot.idle(for: 30)
         pilot.press(.ctrlDown)
-        let log = pilot.app.scrollEvents.lines
+        let log = pilot.scrollEventLines
         let end = try XCTUnwrap(log.first { $0.contains("animating → idle") }, log.joined(separator: "\n"))
         let stamp = try XCTUnwrap(Double(end.split(separator: " ", omittingEmptySubsequences: true)[0]))
         XCTAssertLessThan(stamp - pressedAt.seconds, 1, "ended within a second of the key: \(end)")

@@ -129,7 +129,7 @@ final class MatrixRoomTests: SharedSynapseTestCase {
         for _ in 0..<7 { _ = pilot.press(.ctrlDown) }
         pilot.settle()
         pilot.draw()
-        let feed = app.regions.feed
+        let feed = app.feedRect
         let before = Array(pilot.lines[feed.row..<feed.maxRow])
         let first = try collectUpdates(from: source) { $0.contains { if case .olderComments = $0 { true } else { false } } }
         app.receive(first)
@@ -246,7 +246,7 @@ final class MatrixRoomTests: SharedSynapseTestCase {
         // Scrolled to the marker (the fill was asked for as it came near): it shows, dim, in place.
         app.feed.scroll.scrollTo(comment: marker, row: 0, alignment: .top, animated: false, at: app.now)
         pilot.draw()
-        let feed = app.regions.feed
+        let feed = app.feedRect
         XCTAssertTrue(pilot.lines[feed.row].contains("loading the messages missed"), pilot.lines.joined(separator: "\n"))
         let below = pilot.lines[(feed.row + 1)..<feed.maxRow].joined(separator: "\n")
         XCTAssertTrue(below.contains("gap 61"), below)
