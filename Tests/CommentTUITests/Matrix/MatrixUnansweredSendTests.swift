@@ -75,7 +75,7 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         let id = try XCTUnwrap(app.unconfirmedComments.keys.first)
 
         XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)")
-        guard case .failed(let reason) = app.unconfirmedComments[id] else { return XCTFail("not given up on") }
+        guard case .failed(let reason) = app.deliveries[id] else { return XCTFail("not given up on") }
         XCTAssertTrue(reason.contains("did not answer"), reason)
         XCTAssertTrue(reason.contains("it may have reached the room"), reason)
         let attempts = homeserver.requests
