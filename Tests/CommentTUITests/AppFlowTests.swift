@@ -56,7 +56,7 @@ final class AppFlowTests: XCTestCase {
         let bottom = app.feedOffset
         XCTAssertGreaterThan(bottom, 0, "opens at the newest comments")
         XCTAssertTrue(screen.plainLines.contains("   comment number 20"))
-        let page = app.regions.feed.height - 1
+        let page = app.feedRect.height - 1
         type("\u{1B}[5~", into: app)
         XCTAssertEqual(app.feedOffset, bottom - page, "a page is the feed's height less one row")
         type("\u{1B}[1;5A", into: app)
@@ -108,7 +108,7 @@ final class AppFlowTests: XCTestCase {
         type("\u{1B}[1;5Hnew one\r", into: app)
         show(app, on: screen)
         XCTAssertEqual(app.allComments.last?.body, "new one")
-        XCTAssertTrue(app.composer.draft.isEmpty)
+        XCTAssertTrue(app.draft.isEmpty)
         XCTAssertEqual(app.feedOffset, app.feedBottomOffset)
         XCTAssertTrue(screen.plainLines.contains("   new one"))
     }
@@ -184,16 +184,16 @@ final class AppLoopTests: XCTestCase {
         let (loop, app, _, pipe) = try makeLoop { clock }
         defer { pipe.read.close(); pipe.write.close() }
         _ = app.handle(.key(KeyPress(.function(1))))   // help open: Esc closes it
-        XCTAssertTrue(app.overlays.showsHelp)
+        XCTAssertTrue(app.showsHelp)
         XCTAssertEqual(loop.timeout(), 30, "nothing scheduled: the loop sleeps until relative times change")
         try pipe.write.writeAll([0x1B])
         XCTAssertNil(try loop.runOnce())
-        XCTAssertTrue(app.overlays.showsHelp, "Esc may still be the start of a sequence")
+        XCTAssertTrue(app.showsHelp, "Esc may still be the start of a sequence")
         XCTAssertEqual(loop.timeout()!, InputDecoder.escapeTimeout, accuracy: 1e-9)
         clock += InputDecoder.escapeTimeout
         XCTAssertEqual(loop.timeout(), 0)
         XCTAssertNil(try loop.runOnce())
-        XCTAssertFalse(app.overlays.showsHelp)
+        XCTAssertFalse(app.showsHelp)
         XCTAssertEqual(loop.timeout(), 30, "idle again: only the minute wake-up")
     }
 
@@ -208,7 +208,7 @@ final class AppLoopTests: XCTestCase {
         try pipe.write.writeAll(Array("1;5A".utf8))
         XCTAssertNil(try loop.runOnce())
         XCTAssertEqual(app.feedOffset, bottom - 1, "Ctrl-Up (one row, at once), not Esc then text")
-        XCTAssertTrue(app.composer.draft.isEmpty)
+        XCTAssertTrue(app.draft.isEmpty)
     }
 
     func testInputFasterThanTheFrameRateDrawsAtMostSixtyFramesASecond() throws {

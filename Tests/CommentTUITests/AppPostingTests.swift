@@ -21,7 +21,7 @@ final class AppPostingTests: XCTestCase {
         XCTAssertEqual(VerbRun(.new, [path, "--title", "T", "--as", "ann"]).status, 0)
         let app = try openFile(path)
         type("hello file\r", into: app)
-        XCTAssertEqual(app.composer.draft.string, "")
+        XCTAssertEqual(app.draft, "")
         XCTAssertEqual(app.message, "posted")
         let file = try ThreadFile.read(path: path)
         XCTAssertEqual(file.thread.comments, app.allComments, "what is on screen is what is on disk")
@@ -36,8 +36,8 @@ final class AppPostingTests: XCTestCase {
         let app = try openFile(path)
         try FileManager.default.removeItem(atPath: path)  // the next append cannot open the file
         type("keep me\r", into: app)
-        XCTAssertEqual(app.composer.draft.string, "keep me")
-        XCTAssertTrue(app.overlays.messageIsError)
+        XCTAssertEqual(app.draft, "keep me")
+        XCTAssertTrue(app.messageIsError)
         XCTAssertTrue(app.message?.contains("not sent") == true && app.message?.contains(path) == true, app.message ?? "")
         XCTAssertEqual(app.allComments, [])
     }

@@ -45,8 +45,8 @@ final class BigDraftKeyTests: XCTestCase {
                     pilot.type(" z")
                 }
                 XCTAssertEqual(reads, 0, "\(lines) lines, \(inTheMiddle ? "middle" : "end"): a key reads nothing from the draft's start")
-                XCTAssertEqual(pilot.app.composer.draft.string, String(expected[..<split]) + "x z" + expected[split...])
-                XCTAssertTrue(pilot.app.composer.hasTextToSend)
+                XCTAssertEqual(pilot.draft, String(expected[..<split]) + "x z" + expected[split...])
+                XCTAssertTrue(pilot.hasTextToSend)
             }
         }
     }
@@ -65,18 +65,18 @@ final class BigDraftKeyTests: XCTestCase {
             // `U` is the empty last row again.
             let lastLine = expected.dropLast().lastIndex(of: "\n").map { expected.index(after: $0) }!
             let typed = String(expected[..<lastLine]) + "U" + expected[lastLine...] + "D"
-            XCTAssertEqual(pilot.app.composer.draft.string, typed)
+            XCTAssertEqual(pilot.draft, typed)
             // A click at the start of the composer's first row puts the caret there: a line
             // start among the last lines, the ones the composer shows.
             let composerRow = try XCTUnwrap(pilot.lines.firstIndex { $0.hasPrefix("↑") })
             let clickReads = wholeReads { pilot.click(column: ComposerView.promptWidth, row: composerRow) }
             XCTAssertEqual(clickReads, 0, "\(lines) lines: a click reads nothing from the draft's start")
             pilot.type("C")
-            let draft = pilot.app.composer.draft.string
+            let draft = pilot.draft
             let c = try XCTUnwrap(draft.firstIndex(of: "C"))
             XCTAssertEqual(String(draft[..<c]) + draft[draft.index(after: c)...], typed)
             XCTAssertEqual(draft[draft.index(before: c)], "\n", "the click's caret was at a row's start")
-            XCTAssertLessThanOrEqual(draft[c...].filter { $0 == "\n" }.count, pilot.app.composer.maximumRows)
+            XCTAssertLessThanOrEqual(draft[c...].filter { $0 == "\n" }.count, pilot.composerMaximumRows)
         }
     }
 
@@ -90,25 +90,25 @@ final class BigDraftKeyTests: XCTestCase {
             }
             XCTAssertEqual(reads, 0, "\(lines) lines: a mention reads nothing from the draft's start")
             let split = expected.index(expected.startIndex, offsetBy: lines / 2 * Self.line.count)
-            XCTAssertEqual(pilot.app.composer.draft.string, String(expected[..<split]) + "@bo hi" + expected[split...])
-            XCTAssertEqual(pilot.app.composer.draft.mentionedUserIDs, ["u2"])
+            XCTAssertEqual(pilot.draft, String(expected[..<split]) + "@bo hi" + expected[split...])
+            XCTAssertEqual(pilot.draftDocument.mentionedUserIDs, ["u2"])
         }
     }
 
     func testADraftOfOnlyWhiteSpaceHasNothingToSend() {
         let pilot = ThreadFixture.numbered().pilot()
         pilot.send(.paste("  \n\t \n"))
-        XCTAssertFalse(pilot.app.composer.hasTextToSend)
-        XCTAssertNil(pilot.app.composer.bodyToSend)
+        XCTAssertFalse(pilot.hasTextToSend)
+        XCTAssertNil(pilot.bodyToSend)
         pilot.type("a")
-        XCTAssertTrue(pilot.app.composer.hasTextToSend)
+        XCTAssertTrue(pilot.hasTextToSend)
         pilot.press(KeyPress(.backspace))
-        XCTAssertFalse(pilot.app.composer.hasTextToSend)
+        XCTAssertFalse(pilot.hasTextToSend)
         // Bold white space is written as white space: still nothing to send.
         pilot.send(.paste(" "))
         pilot.press(.ctrl("x"))
         pilot.type("b")
         pilot.type("  ")
-        XCTAssertEqual(pilot.app.composer.hasTextToSend, pilot.app.composer.bodyToSend != nil)
+        XCTAssertEqual(pilot.hasTextToSend, pilot.bodyToSend != nil)
     }
 }

@@ -25,14 +25,14 @@ final class ComposerFlowTests: XCTestCase {
         let (app, _) = ThreadFixture.numbered().open()
         send("hello big world", to: app)
         send("\u{17}", to: app)                 // Ctrl-W
-        XCTAssertEqual(app.composer.draft.string, "hello big ")
+        XCTAssertEqual(app.draft, "hello big ")
         send("\u{01}", to: app)                 // Ctrl-A
         send("\u{0B}", to: app)                 // Ctrl-K
-        XCTAssertEqual(app.composer.draft.string, "")
+        XCTAssertEqual(app.draft, "")
         send("\u{19}", to: app)                 // Ctrl-Y
-        XCTAssertEqual(app.composer.draft.string, "hello big ")
+        XCTAssertEqual(app.draft, "hello big ")
         send("\u{1B}b\u{1B}d", to: app)         // Alt-B, Alt-D
-        XCTAssertEqual(app.composer.draft.string, "hello  ")
+        XCTAssertEqual(app.draft, "hello  ")
     }
 
     func testHomeAndEndMoveInTheDraftAndScrollTheFeedWhenItIsEmpty() {
@@ -42,21 +42,21 @@ final class ComposerFlowTests: XCTestCase {
         send("<", to: app)
         send("\u{1B}[F", to: app)               // End
         send(">", to: app)
-        XCTAssertEqual(app.composer.draft.string, "<one two>")
+        XCTAssertEqual(app.draft, "<one two>")
         XCTAssertNil(app.message, "Home and End are bound in the draft")
         // With nothing typed they are the feed's ends.
         send(String(repeating: Self.backspace, count: 9), to: app)
         send("\u{1B}[H", to: app)
-        XCTAssertEqual(app.feed.scroll.model.phase, .animating, "Home on an empty draft goes to the top")
+        XCTAssertEqual(app.scrollPhase, .animating, "Home on an empty draft goes to the top")
     }
 
     func testShiftArrowsSelectAndControlXFormatsTheSelection() {
         let (app, screen) = ThreadFixture.numbered().open()
         send("make it bold", to: app)
         send(String(repeating: Self.shiftLeft, count: 4), to: app)
-        XCTAssertEqual(app.composer.draft.selectedOffsets, 8..<12)
+        XCTAssertEqual(app.draftDocument.selectedOffsets, 8..<12)
         send(Self.ctrlX + "b", to: app)
-        XCTAssertEqual(app.composer.draft.markdown, "make it **bold**")
+        XCTAssertEqual(app.draftMarkdown, "make it **bold**")
         screen.show(app)
         let row = screen.screen.rows - 2
         // "› make it bold": the formatted word is bold, the rest plain; nothing shows markers.
@@ -72,7 +72,7 @@ final class ComposerFlowTests: XCTestCase {
         send("slanted", to: app)
         send(Self.ctrlX + "i", to: app)
         send(" b", to: app)
-        XCTAssertEqual(app.composer.draft.markdown, "a *slanted* b")
+        XCTAssertEqual(app.draftMarkdown, "a *slanted* b")
     }
 
     func testTypedMarkdownIsShownStyledWithDimMarkers() {
@@ -83,30 +83,30 @@ final class ComposerFlowTests: XCTestCase {
         XCTAssertEqual(screen.plainLines[row], "› **hi** ~~x̶~~")
         XCTAssertTrue(screen.screen[2, row].style.attributes.contains(.dim), "a marker is dimmed")
         XCTAssertTrue(screen.screen[4, row].style.attributes.contains(.bold), "typed bold shows bold")
-        XCTAssertEqual(app.composer.draft.markdown, "**hi** ~~x~~", "typed Markdown is sent as typed")
+        XCTAssertEqual(app.draftMarkdown, "**hi** ~~x~~", "typed Markdown is sent as typed")
     }
 
     func testUndoAndRedo() {
         let (app, _) = ThreadFixture.numbered().open()
         send("one two", to: app)
         send(Self.ctrlUnderscore, to: app)
-        XCTAssertEqual(app.composer.draft.string, "one ")
+        XCTAssertEqual(app.draft, "one ")
         send(Self.ctrlUnderscore, to: app)
-        XCTAssertEqual(app.composer.draft.string, "")
+        XCTAssertEqual(app.draft, "")
         send(Self.altUnderscore, to: app)
-        XCTAssertEqual(app.composer.draft.string, "one ")
+        XCTAssertEqual(app.draft, "one ")
     }
 
     func testNewLinesGrowTheComposerToAThirdThenItScrolls() {
         let (app, screen) = ThreadFixture.numbered().open(rows: 12)
         send("a" + Self.ctrlJ + "b" + "\u{1B}\r" + "c" + Self.ctrlJ + "d" + Self.ctrlJ + "e", to: app)
-        XCTAssertEqual(app.composer.draft.string, "a\nb\nc\nd\ne")
+        XCTAssertEqual(app.draft, "a\nb\nc\nd\ne")
         screen.show(app)
         // 12 rows: the composer takes at most 4, showing the caret's row last.
         XCTAssertEqual(Array(screen.plainLines[7...10]), ["↑ b", "  c", "  d", "  e"])
         XCTAssertEqual(screen.cursor, CursorPosition(column: 3, row: 10))
         send("\u{1B}[A\u{1B}[A", to: app)      // Up twice
-        XCTAssertEqual(app.composer.draft.cursorOffset, 5, "after the c")
+        XCTAssertEqual(app.caretOffset, 5, "after the c")
     }
 
     func testSendPostsMarkdownAndFailureKeepsTheDraft() {
@@ -114,12 +114,12 @@ final class ComposerFlowTests: XCTestCase {
         var fails = true
         app.memorySource.sendFailure = { _ in fails ? "No space left on device" : nil }
         send("ship " + Self.ctrlX + "c" + "it" + Self.enter, to: app)
-        XCTAssertEqual(app.composer.draft.markdown, "ship `it`")
+        XCTAssertEqual(app.draftMarkdown, "ship `it`")
         XCTAssertEqual(app.message, "not sent, draft kept: No space left on device")
         fails = false
         send(Self.enter, to: app)
         XCTAssertEqual(app.memorySource.sent.map(\.body), ["ship `it`"])
-        XCTAssertTrue(app.composer.draft.isEmpty)
+        XCTAssertTrue(app.draft.isEmpty)
         app.settle()
         screen.show(app)
         XCTAssertTrue(screen.plainLines.contains("   ship it"), "the feed scrolled to the sent comment: \(screen.plainLines)")
@@ -163,13 +163,13 @@ final class ComposerFlowTests: XCTestCase {
     func testReplyQuotesAndMentionsTheAuthor() {
         let (app, _) = ThreadFixture.numbered(3).open()
         send(Self.altUp, to: app)              // selects the newest comment in view
-        let selected = try? app.comments.comment(at: app.feed.selected ?? -1).get()
+        let selected = app.comment(at: app.selectedCommentIndex ?? -1)
         send("\u{1B}r", to: app)
-        let author = app.comments.thread.user(id: selected?.author ?? "")!
-        XCTAssertEqual(app.composer.draft.string, "> \(selected?.body ?? "")\n\n@\(author.handle) ")
-        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [author.id])
+        let author = app.user(id: selected?.author ?? "")!
+        XCTAssertEqual(app.draft, "> \(selected?.body ?? "")\n\n@\(author.handle) ")
+        XCTAssertEqual(app.draftDocument.mentionedUserIDs, [author.id])
         send(Self.ctrlUnderscore, to: app)
-        XCTAssertEqual(app.composer.draft.string, "", "one undo takes the whole reply start back")
+        XCTAssertEqual(app.draft, "", "one undo takes the whole reply start back")
     }
 
     func testControlXControlEHandsTheDraftToTheEditorAndTakesItBack() {
@@ -177,23 +177,23 @@ final class ComposerFlowTests: XCTestCase {
         send("draft", to: app)
         XCTAssertEqual(send(Self.ctrlX + "\u{05}", to: app), [.editExternally("draft")])
         app.finishExternalEdit(.success("edited for @bo"), at: app.now)
-        XCTAssertEqual(app.composer.draft.string, "edited for @bo")
-        XCTAssertEqual(app.composer.draft.mentionedUserIDs, ["u2"], "a known handle comes back as a mention")
+        XCTAssertEqual(app.draft, "edited for @bo")
+        XCTAssertEqual(app.draftDocument.mentionedUserIDs, ["u2"], "a known handle comes back as a mention")
         struct EditorFailed: Error, CustomStringConvertible { var description: String { "the editor 'vi' exited with status 1" } }
         app.finishExternalEdit(.failure(EditorFailed()), at: app.now)
-        XCTAssertEqual(app.composer.draft.string, "edited for @bo")
+        XCTAssertEqual(app.draft, "edited for @bo")
         XCTAssertEqual(app.message, "draft unchanged: the editor 'vi' exited with status 1")
     }
 
     func testPasteIsSanitizedAndFast() {
         let (app, _) = ThreadFixture.numbered().open()
         _ = app.handle(.paste("a\u{1B}[2Jb\u{202E}c\nd"))
-        XCTAssertFalse(app.composer.draft.string.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
-        XCTAssertTrue(app.composer.draft.string.hasSuffix("c\nd"))
-        let before = app.composer.draft.string.count
+        XCTAssertFalse(app.draft.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+        XCTAssertTrue(app.draft.hasSuffix("c\nd"))
+        let before = app.draft.count
         let big = String(repeating: "lorem ipsum dolor sit amet\n", count: 8_000)
         _ = app.handle(.paste(big))
-        XCTAssertEqual(app.composer.draft.string.count, before + big.count, "a 200 KB paste arrives whole")
+        XCTAssertEqual(app.draft.count, before + big.count, "a 200 KB paste arrives whole")
         _ = app.render()
     }
 }
@@ -216,7 +216,7 @@ extension ComposerFlowTests {
         XCTAssertEqual(Array(screen.plainLines[7...10]), ["↑ line 246", "  line 247", "  line 248", "  line 249"],
                        "the window follows the caret up")
         XCTAssertEqual(screen.cursor, CursorPosition(column: 10, row: 10))
-        XCTAssertEqual(app.composer.draft.cursorOffset, app.composer.draft.string.components(separatedBy: "line 249")[0].count + 8)
+        XCTAssertEqual(app.caretOffset, app.draft.components(separatedBy: "line 249")[0].count + 8)
     }
 }
 
@@ -224,11 +224,11 @@ extension ComposerFlowTests {
     func testAClickInTheComposerPlacesTheCaret() {
         let (app, _) = ThreadFixture.numbered().open()
         send("hello world", to: app)
-        let row = app.regions.composer.row
+        let row = app.composerRect.row
         send("\u{1B}[<0;\(2 + 6 + 1);\(row + 1)M\u{1B}[<0;\(2 + 6 + 1);\(row + 1)m", to: app)
-        XCTAssertEqual(app.composer.draft.cursorOffset, 6, "before the w")
+        XCTAssertEqual(app.caretOffset, 6, "before the w")
         send("big ", to: app)
-        XCTAssertEqual(app.composer.draft.string, "hello big world")
+        XCTAssertEqual(app.draft, "hello big world")
     }
 
     func testAFailedDraftSaveSaysSoAndTriesAgain() {
@@ -244,7 +244,7 @@ extension ComposerFlowTests {
         app.advance(to: app.now + 1)
         XCTAssertEqual(attempts, 1)
         XCTAssertEqual(app.message, "draft not saved (kept in memory): No space left on device")
-        XCTAssertEqual(app.composer.draft.string, "precious")
+        XCTAssertEqual(app.draft, "precious")
         full = false
         app.advance(to: app.now + 10)
         XCTAssertEqual(attempts, 2, "retried")
@@ -259,7 +259,7 @@ extension ComposerFlowTests {
         try file.save(Data("{\"version\": 1, \"runs\": [tru".utf8))
         let (app, _) = ThreadFixture.numbered().open()
         app.keepDraft(in: file)
-        XCTAssertTrue(app.composer.draft.isEmpty)
+        XCTAssertTrue(app.draft.isEmpty)
         let message = try XCTUnwrap(app.message)
         let aside = file.path + ".broken-1"
         XCTAssertTrue(message.hasPrefix("saved draft unreadable, set aside as \((aside as NSString).lastPathComponent) in \(directory.path)/"),
@@ -318,6 +318,6 @@ extension ComposerFlowTests {
         send(Self.ctrlX + "b", to: app)
         send(Self.altUp, to: app)
         send("\u{1B}r", to: app)
-        XCTAssertFalse(app.composer.draft.markdown.contains("**"), app.composer.draft.markdown)
+        XCTAssertFalse(app.draftMarkdown.contains("**"), app.draftMarkdown)
     }
 }

@@ -66,16 +66,16 @@ final class FeedScaleTests: XCTestCase {
         for _ in 0..<40 { _ = app.handle(.key(KeyPress(.pageUp))) }
         app.settle()
         screen.show(app)
-        let reading = app.feed.anchor.comment
+        let reading = app.feedTop.comment
         app.resize(columns: 30, rows: 20)
         screen.resize(columns: 30, rows: 20)
         screen.show(app)
-        XCTAssertEqual(app.feed.anchor.comment, reading)
+        XCTAssertEqual(app.feedTop.comment, reading)
         app.resize(columns: 100, rows: 30)
         screen.resize(columns: 100, rows: 30)
         screen.show(app)
-        XCTAssertEqual(app.feed.anchor.comment, reading)
-        XCTAssertFalse(app.feed.isFollowingBottom)
+        XCTAssertEqual(app.feedTop.comment, reading)
+        XCTAssertFalse(app.isFollowingBottom)
     }
 
     func testRowStepsAreExactAcrossCommentBoundaries() {
@@ -107,15 +107,15 @@ final class FeedScaleTests: XCTestCase {
         app.feed.scroll.jump(toFraction: 0.5, at: app.now)
         app.settle()
         screen.show(app)
-        XCTAssertEqual(Double(app.feed.anchor.comment), 500_000, accuracy: 2)
+        XCTAssertEqual(Double(app.feedTop.comment), 500_000, accuracy: 2)
         XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix("   comment 500000") })
         // Page up far past the window's start: batches are prepended, the window stays bounded.
-        var previous = app.feed.anchor.comment
+        var previous = app.feedTop.comment
         for _ in 0..<600 {
             _ = app.handle(.key(KeyPress(.pageUp)))
             app.settle()
-            XCTAssertLessThan(app.feed.anchor.comment, previous)
-            previous = app.feed.anchor.comment
+            XCTAssertLessThan(app.feedTop.comment, previous)
+            previous = app.feedTop.comment
             XCTAssertLessThanOrEqual(scroll.windowEnd - scroll.windowStart, FeedScroll.maximumWindow + FeedScroll.batch)
         }
         scroll._checkInvariants()
@@ -124,11 +124,11 @@ final class FeedScaleTests: XCTestCase {
         _ = app.handle(.key(KeyPress(.home, .ctrl)))
         app.settle()
         XCTAssertEqual(scroll.model.contentOffset, 0)
-        XCTAssertEqual(app.feed.position.index, 5, "the newest comment shown at the top")
+        XCTAssertEqual(app.statusPosition.index, 5, "the newest comment shown at the top")
         _ = app.handle(.key(KeyPress(.end, .ctrl)))
         app.settle()
-        XCTAssertTrue(app.feed.isFollowingBottom)
-        XCTAssertEqual(app.feed.position.count, 1_000_000)
+        XCTAssertTrue(app.isFollowingBottom)
+        XCTAssertEqual(app.statusPosition.count, 1_000_000)
     }
 
     func testProblemsFoundWhileOpeningShowInTheStatusBar() {

@@ -24,7 +24,7 @@ final class FeedScrollingTests: XCTestCase {
             app.advance(to: ScrollInstant(seconds: time))
             screen.show(app)
             app.feed.scroll._checkInvariants()
-            if phases.last != app.feed.scroll.model.phase { phases.append(app.feed.scroll.model.phase) }
+            if phases.last != app.scrollPhase { phases.append(app.scrollPhase) }
         }
         return phases
     }
@@ -36,7 +36,7 @@ final class FeedScrollingTests: XCTestCase {
     func testAWheelBurstInteractsThenDeceleratesThenRests() {
         let (app, screen) = ThreadFixture.numbered(40).open(columns: 40, rows: 16)
         screen.show(app)
-        let start = app.feed.scroll.model.contentOffset
+        let start = app.scrollOffset
         var phases: [ScrollPhase] = []
         for _ in 0..<6 {
             send(app, wheel(false))
@@ -46,17 +46,17 @@ final class FeedScrollingTests: XCTestCase {
         XCTAssertEqual(phases.first, .interacting)
         XCTAssertTrue(phases.contains(.decelerating), "\(phases)")
         XCTAssertEqual(phases.last, .idle)
-        XCTAssertLessThan(app.feed.scroll.model.contentOffset, start - 6 * 3, "momentum carries past the notches' own rows")
+        XCTAssertLessThan(app.scrollOffset, start - 6 * 3, "momentum carries past the notches' own rows")
     }
 
     func testASingleNotchIsAPreciseStep() {
         let (app, screen) = ThreadFixture.numbered(40).open(columns: 40, rows: 16)
         screen.show(app)
-        let start = app.feed.scroll.model.contentOffset
+        let start = app.scrollOffset
         send(app, wheel(false))
         run(app, screen, for: 1)
-        XCTAssertEqual(app.feed.scroll.model.contentOffset, start - 3)
-        XCTAssertEqual(app.feed.scroll.model.phase, .idle)
+        XCTAssertEqual(app.scrollOffset, start - 3)
+        XCTAssertEqual(app.scrollPhase, .idle)
     }
 
     func testCtrlHomeAnimatesToThePostAndTheHeaderExpands() {
@@ -64,11 +64,11 @@ final class FeedScrollingTests: XCTestCase {
         screen.show(app)
         XCTAssertEqual(screen.lines[0], " Hello ␛[2Jworld · @ann · 40 comments", "collapsed at the newest comments")
         send(app, .key(KeyPress(.home, .ctrl)))
-        XCTAssertEqual(app.feed.scroll.model.phase, .animating)
+        XCTAssertEqual(app.scrollPhase, .animating)
         let phases = run(app, screen, for: 1)
         XCTAssertEqual(phases, [.animating, .idle])
-        XCTAssertEqual(app.feed.scroll.model.contentOffset, 0)
-        XCTAssertEqual(app.feed.scroll.headerProgress, 0)
+        XCTAssertEqual(app.scrollOffset, 0)
+        XCTAssertEqual(app.headerProgress, 0)
         XCTAssertEqual(Array(screen.lines[0...4]), [
             " Hello ␛[2Jworld",
             " Ann @ann · 2025-04-17 10:00",
@@ -95,15 +95,15 @@ final class FeedScrollingTests: XCTestCase {
             app.snapMode = mode
             send(app, .key(KeyPress(.home, .ctrl)))
             run(app, screen, for: 1)
-            let distance = Double(app.feed.scroll.postRows)
+            let distance = Double(app.postRows)
             XCTAssertEqual(distance, 3, "author line and two body rows")
             dragAndHold(app, screen, rows: 1)
-            XCTAssertEqual(app.feed.scroll.model.contentOffset, 1, "held part-way")
+            XCTAssertEqual(app.scrollOffset, 1, "held part-way")
             run(app, screen, for: 1)
-            XCTAssertEqual(app.feed.scroll.headerProgress, 0, "\(mode): a third of the way snaps back open")
+            XCTAssertEqual(app.headerProgress, 0, "\(mode): a third of the way snaps back open")
             dragAndHold(app, screen, rows: 2)
             let phases = run(app, screen, for: 1)
-            XCTAssertEqual(app.feed.scroll.headerProgress, 1, "\(mode): two thirds of the way snaps shut")
+            XCTAssertEqual(app.headerProgress, 1, "\(mode): two thirds of the way snaps shut")
             XCTAssertEqual(phases.last, .idle)
             XCTAssertEqual(screen.lines[0], " Hello ␛[2Jworld · @ann · 40 comments")
         }
@@ -112,16 +112,16 @@ final class FeedScrollingTests: XCTestCase {
     func testADragMovesTheFeedAndAStillPressIsAClick() {
         let (app, screen) = ThreadFixture.numbered(40).open(columns: 40, rows: 16)
         screen.show(app)
-        let start = app.feed.scroll.model.contentOffset
+        let start = app.scrollOffset
         dragAndHold(app, screen, rows: -4)
-        XCTAssertEqual(app.feed.scroll.model.contentOffset, start - 4, "the content follows the pointer")
-        XCTAssertNil(app.feed.selected, "a drag is not a click")
+        XCTAssertEqual(app.scrollOffset, start - 4, "the content follows the pointer")
+        XCTAssertNil(app.selectedCommentIndex, "a drag is not a click")
         run(app, screen, for: 1)
         send(app, .mouse(MouseEvent(.left, .press, column: 10, row: 5)))
-        XCTAssertEqual(app.feed.scroll.model.phase, .tracking)
+        XCTAssertEqual(app.scrollPhase, .tracking)
         send(app, .mouse(MouseEvent(.left, .release, column: 10, row: 5)))
-        XCTAssertEqual(app.feed.scroll.model.phase, .idle)
-        XCTAssertNotNil(app.feed.selected, "a press and release in place selects the comment")
+        XCTAssertEqual(app.scrollPhase, .idle)
+        XCTAssertNotNil(app.selectedCommentIndex, "a press and release in place selects the comment")
     }
 
     func testAFlingLeavesMomentum() {
@@ -132,35 +132,35 @@ final class FeedScrollingTests: XCTestCase {
             time += 0.01
             send(app, .mouse(MouseEvent(.left, .drag, column: 10, row: 3 + step)))
         }
-        let released = app.feed.scroll.model.contentOffset
+        let released = app.scrollOffset
         send(app, .mouse(MouseEvent(.left, .release, column: 10, row: 11)))
-        XCTAssertEqual(app.feed.scroll.model.phase, .decelerating)
-        XCTAssertGreaterThan(abs(app.feed.scroll.model.velocity), 50)
+        XCTAssertEqual(app.scrollPhase, .decelerating)
+        XCTAssertGreaterThan(abs(app.scrollVelocity), 50)
         let phases = run(app, screen, for: 3)
         XCTAssertEqual(phases.last, .idle)
-        XCTAssertLessThan(app.feed.scroll.model.contentOffset, released - 10, "glides on after the release")
+        XCTAssertLessThan(app.scrollOffset, released - 10, "glides on after the release")
     }
 
     func testTheScrollbarShowsThePlaceAndADragOnItJumps() {
         let (app, screen) = ThreadFixture.numbered(200).open(columns: 40, rows: 16)
         screen.show(app)
-        let feed = app.regions.feed
+        let feed = app.feedRect
         let bar = feed.column + feed.width - 1
         XCTAssertEqual(screen.screen[bar, feed.maxRow - 1].text, "┃", "at the bottom the thumb is at the bottom")
         XCTAssertEqual(screen.screen[bar, feed.row].text, "│")
         send(app, .mouse(MouseEvent(.left, .press, column: bar, row: feed.row)))
         send(app, .mouse(MouseEvent(.left, .release, column: bar, row: feed.row)))
         run(app, screen, for: 0.1)
-        XCTAssertEqual(app.feed.scroll.model.contentOffset, 0, "the top of the bar is the top of the thread")
-        XCTAssertEqual(screen.screen[bar, feed.row + app.feed.scroll.postRowsShown].text, "┃", "below the header's rows")
-        let barTop = app.feed.chromeRect.row
+        XCTAssertEqual(app.scrollOffset, 0, "the top of the bar is the top of the thread")
+        XCTAssertEqual(screen.screen[bar, feed.row + app.postRowsShown].text, "┃", "below the header's rows")
+        let barTop = app.scrollbarRect.row
         send(app, .mouse(MouseEvent(.left, .press, column: bar, row: barTop)))
         send(app, .mouse(MouseEvent(.left, .drag, column: bar, row: feed.row + feed.height / 2)))
         send(app, .mouse(MouseEvent(.left, .release, column: bar, row: feed.row + feed.height / 2)))
         run(app, screen, for: 0.1)
-        let middle = app.feed.scroll.threadFraction
+        let middle = app.threadFraction
         XCTAssertEqual(middle, 0.5, accuracy: 0.1)
-        XCTAssertNil(app.feed.selected, "the scrollbar is not a comment")
+        XCTAssertNil(app.selectedCommentIndex, "the scrollbar is not a comment")
     }
 
     func testNewCommentsAreFollowedAtTheBottomAndCountedElsewhere() {
@@ -172,22 +172,22 @@ final class FeedScrollingTests: XCTestCase {
         arrive("x1")
         run(app, screen, for: 0.1)
         XCTAssertTrue(screen.plainLines.contains("   arrived x1"), "followed at the bottom")
-        XCTAssertEqual(app.feed.newCount, 0)
+        XCTAssertEqual(app.newCommentsBelow, 0)
         send(app, .key(KeyPress(.pageUp)))
         run(app, screen, for: 1)
         arrive("x2")
         arrive("x3")
         run(app, screen, for: 0.1)
-        XCTAssertEqual(app.feed.newCount, 2)
-        let feed = app.regions.feed
+        XCTAssertEqual(app.newCommentsBelow, 2)
+        let feed = app.feedRect
         let marker = screen.plainLines[feed.maxRow - 1]
         XCTAssertTrue(marker.hasSuffix("↓ 2 new"), marker)
         send(app, .mouse(MouseEvent(.left, .press, column: feed.width - 4, row: feed.maxRow - 1)))
         send(app, .mouse(MouseEvent(.left, .release, column: feed.width - 4, row: feed.maxRow - 1)))
-        XCTAssertEqual(app.feed.scroll.model.phase, .animating, "a click on the marker scrolls down, animated")
+        XCTAssertEqual(app.scrollPhase, .animating, "a click on the marker scrolls down, animated")
         run(app, screen, for: 1)
         XCTAssertTrue(screen.plainLines.contains("   arrived x3"))
-        XCTAssertEqual(app.feed.newCount, 0)
+        XCTAssertEqual(app.newCommentsBelow, 0)
     }
 
     func testSearchIsIncrementalEnterGoesOlderEscLeaves() {
@@ -195,19 +195,19 @@ final class FeedScrollingTests: XCTestCase {
         screen.show(app)
         func key(_ press: KeyPress) { send(app, .key(press)); run(app, screen, for: 0.5) }
         key(.ctrl("s"))
-        XCTAssertTrue(screen.lines[app.regions.composer.row].hasPrefix("search:"))
+        XCTAssertTrue(screen.lines[app.composerRect.row].hasPrefix("search:"))
         for c in "number 5" { key(KeyPress(.character(c))) }
-        XCTAssertEqual(app.feed.selected, 58, "the newest match: comment number 59")
+        XCTAssertEqual(app.selectedCommentIndex, 58, "the newest match: comment number 59")
         key(KeyPress(.enter))
-        XCTAssertEqual(app.feed.selected, 57)
+        XCTAssertEqual(app.selectedCommentIndex, 57)
         key(KeyPress(.character("0")))
-        XCTAssertEqual(app.feed.selected, 49, "typing narrows from the current match: number 50")
+        XCTAssertEqual(app.selectedCommentIndex, 49, "typing narrows from the current match: number 50")
         XCTAssertTrue(screen.plainLines.contains("▌  comment number 50"), "the match is scrolled into view, selected")
         key(KeyPress(.enter))
-        XCTAssertEqual(app.feed.selected, 49, "the only match wraps to itself")
+        XCTAssertEqual(app.selectedCommentIndex, 49, "the only match wraps to itself")
         key(KeyPress(.escape))
-        XCTAssertNil(app.feed.search)
-        XCTAssertTrue(screen.lines[app.regions.composer.row].hasPrefix("›"))
+        XCTAssertFalse(app.isSearchOpen)
+        XCTAssertTrue(screen.lines[app.composerRect.row].hasPrefix("›"))
     }
 
     /// Enter past the oldest match wraps to the newest, as in less and vim, and the status bar
@@ -231,7 +231,7 @@ final class FeedScrollingTests: XCTestCase {
         for c in "number 56" { key(KeyPress(.character(c))) }
         XCTAssertEqual(status, #" @ann · test · idle · comment 56/66 · search "number 56": match 1 of 1 (Enter: older)"#)
         key(.enter)
-        XCTAssertEqual(pilot.app.feed.selected, 55, "the only match stays put")
+        XCTAssertEqual(pilot.selectedCommentIndex, 55, "the only match stays put")
         XCTAssertEqual(status, #" @ann · test · idle · comment 56/66 · search "number 56": match 1 of 1 · the only match"#)
     }
 
@@ -244,16 +244,16 @@ final class FeedScrollingTests: XCTestCase {
         key(.ctrl("s"))
         _ = pilot.send(.paste("number\n5"))
         pilot.advance(by: 0.5)
-        XCTAssertEqual(pilot.app.feed.search?.query, "number 5")
-        XCTAssertEqual(pilot.app.feed.selected, 58, "the newest match: comment number 59")
+        XCTAssertEqual(pilot.searchQuery, "number 5")
+        XCTAssertEqual(pilot.selectedCommentIndex, 58, "the newest match: comment number 59")
         key(.ctrl("w"))
-        XCTAssertEqual(pilot.app.feed.search?.query, "number ")
+        XCTAssertEqual(pilot.searchQuery, "number ")
         key(.ctrl("u"))
-        XCTAssertEqual(pilot.app.feed.search?.query, "")
+        XCTAssertEqual(pilot.searchQuery, "")
         key(KeyPress(.backspace))
-        XCTAssertEqual(pilot.app.feed.search?.query, "", "Backspace on an empty query does nothing")
+        XCTAssertEqual(pilot.searchQuery, "", "Backspace on an empty query does nothing")
         key(.escape)
-        XCTAssertEqual(pilot.app.composer.draft.string, "", "nothing reached the hidden composer")
+        XCTAssertEqual(pilot.draft, "", "nothing reached the hidden composer")
     }
 
     func testF3StreamsScrollEvents() {
@@ -267,12 +267,12 @@ final class FeedScrollingTests: XCTestCase {
         XCTAssertTrue(panel.contains("phase idle → interacting"), panel)
         XCTAssertTrue(panel.contains("phase interacting → idle"), panel)
         XCTAssertTrue(panel.contains("debounced end at"), panel)
-        XCTAssertTrue(app.scrollEvents.lines.contains { $0.contains("offset ") })
+        XCTAssertTrue(app.scrollEventLines.contains { $0.contains("offset ") })
         send(app, .key(KeyPress(.home, .ctrl)))
         run(app, screen, for: 1)
         dragAndHold(app, screen, rows: 2)
         run(app, screen, for: 1)
-        XCTAssertTrue(app.scrollEvents.lines.contains { $0.contains("snap 2.0 → 3.0") }, app.scrollEvents.lines.joined(separator: "\n"))
+        XCTAssertTrue(app.scrollEventLines.contains { $0.contains("snap 2.0 → 3.0") }, app.scrollEventLines.joined(separator: "\n"))
         send(app, .key(KeyPress(.function(3))))
         run(app, screen, for: 0.1)
         XCTAssertFalse(screen.plainLines.contains { $0.contains("scroll events") })
@@ -310,7 +310,7 @@ final class FeedScrollingTests: XCTestCase {
         XCTAssertNil(app.render().scroll, "no move since the last frame")
         send(app, wheel(false))
         let frame = app.render()
-        XCTAssertEqual(frame.scroll, FrameScroll(rows: app.regions.feed.row..<app.regions.feed.maxRow, shift: -3),
+        XCTAssertEqual(frame.scroll, FrameScroll(rows: app.feedRect.row..<app.feedRect.maxRow, shift: -3),
                        "a notch up moves the content down three rows")
     }
 }

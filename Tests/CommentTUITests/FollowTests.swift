@@ -16,7 +16,7 @@ final class FollowTests: XCTestCase {
         screen.show(app)
         XCTAssertTrue(screen.plainLines.contains("   fresh from outside"))
         XCTAssertTrue(screen.plainLines.contains { $0.hasPrefix(" Zed @zed") })
-        XCTAssertEqual(app.feed.newCount, 0)
+        XCTAssertEqual(app.newCommentsBelow, 0)
         XCTAssertTrue(screen.plainLines[11].contains("comment") && !screen.plainLines[11].contains("new"))
     }
 
@@ -34,7 +34,7 @@ final class FollowTests: XCTestCase {
         _ = app.handle(.key(KeyPress(.end, .ctrl)))
         app.settle()
         screen.show(app)
-        XCTAssertEqual(app.feed.newCount, 0)
+        XCTAssertEqual(app.newCommentsBelow, 0)
         XCTAssertTrue(screen.plainLines.contains("   two"))
     }
 

@@ -21,22 +21,22 @@ extension FeedScrollingTests {
             _ = run(app, screen, for: 0.02)
         }
         _ = run(app, screen, for: 0.2)
-        XCTAssertEqual(app.feed.scroll.model.phase, .decelerating)
+        XCTAssertEqual(app.scrollPhase, .decelerating)
         return (app, screen)
     }
 
     func testAClickDuringAGlideOnlyStopsIt() {
         let (app, screen) = gliding()
-        let row = app.regions.feed.row + 3
+        let row = app.feedRect.row + 3
         send(app, mouse(.left, .press, row: row))
         let stoppedAt = app.feedOffset
         send(app, mouse(.left, .release, row: row))
         _ = run(app, screen, for: 1)
         XCTAssertEqual(app.feedOffset, stoppedAt, "stopped where it was drawn")
-        XCTAssertNil(app.feed.selected, "the click did not act on the comment under it")
+        XCTAssertNil(app.selectedCommentIndex, "the click did not act on the comment under it")
         send(app, mouse(.left, .press, row: row))
         send(app, mouse(.left, .release, row: row))
-        XCTAssertNotNil(app.feed.selected, "a click at rest does")
+        XCTAssertNotNil(app.selectedCommentIndex, "a click at rest does")
     }
 
     func testAnyKeyOrAClickOutsideTheFeedStopsAGlide() {
@@ -45,32 +45,32 @@ extension FeedScrollingTests {
             let (app, screen) = gliding()
             send(app, event)
             let stoppedAt = app.feedOffset
-            XCTAssertEqual(app.feed.scroll.model.phase, .idle, "\(event)")
+            XCTAssertEqual(app.scrollPhase, .idle, "\(event)")
             _ = run(app, screen, for: 1)
             XCTAssertEqual(app.feedOffset, stoppedAt, "\(event)")
         }
         let (app, screen) = gliding()
-        let draft = app.composer.draft
-        send(app, mouse(.left, .press, row: app.regions.composer.row))
-        send(app, mouse(.left, .release, row: app.regions.composer.row))
-        XCTAssertEqual(app.feed.scroll.model.phase, .idle)
+        let draft = app.draftDocument
+        send(app, mouse(.left, .press, row: app.composerRect.row))
+        send(app, mouse(.left, .release, row: app.composerRect.row))
+        XCTAssertEqual(app.scrollPhase, .idle)
         _ = run(app, screen, for: 0.1)
-        XCTAssertEqual(app.composer.draft, draft)
+        XCTAssertEqual(app.draftDocument, draft)
     }
 
     func testTheScrollbarIsHeldLikeTheContentAndEndsSnapped() {
         let post = String(repeating: "The post runs on and on over many rows of the header. ", count: 6)
         let (app, screen) = ThreadFixture.numbered(30, body: post).open(columns: 40, rows: 16)
         screen.show(app)
-        let bar = app.feed.chromeRect
+        let bar = app.scrollbarRect
         let column = bar.column + bar.width - 1
-        let thumb = app.feed.chrome.thumb(rows: bar.height)
+        let thumb = app.scrollbarThumb
         let thumbRow = bar.row + thumb.start
         // Pressing the thumb moves nothing.
         let before = app.feedOffset
         send(app, mouse(.left, .press, column: column, row: thumbRow))
         XCTAssertEqual(app.feedOffset, before, "a press on the thumb alone moves nothing")
-        XCTAssertEqual(app.feed.scroll.model.phase, .tracking)
+        XCTAssertEqual(app.scrollPhase, .tracking)
         // Dragged to just below the top: the header is part-way collapsed while the button is held.
         var phases: [ScrollPhase] = []
         for row in stride(from: thumbRow - 1, through: bar.row, by: -1) {
@@ -78,20 +78,20 @@ extension FeedScrollingTests {
             phases += run(app, screen, for: 0.05)
         }
         app.feed.scroll.jump(toFraction: 0.004, at: ScrollInstant(seconds: time))
-        XCTAssertGreaterThan(app.feed.scroll.headerProgress, 0)
-        XCTAssertLessThan(app.feed.scroll.headerProgress, 1, "part-way: \(app.feedOffset)")
+        XCTAssertGreaterThan(app.headerProgress, 0)
+        XCTAssertLessThan(app.headerProgress, 1, "part-way: \(app.feedOffset)")
         phases += run(app, screen, for: 0.5)
         XCTAssertEqual(phases.last, .tracking, "no snap while the button is held")
         send(app, mouse(.left, .release, column: column, row: bar.row))
         phases += run(app, screen, for: 1)
         XCTAssertEqual(phases.last, .idle, "\(phases)")
-        XCTAssertTrue(app.feed.scroll.headerProgress == 0 || app.feed.scroll.headerProgress == 1, "snapped: \(app.feed.scroll.headerProgress)")
+        XCTAssertTrue(app.headerProgress == 0 || app.headerProgress == 1, "snapped: \(app.headerProgress)")
     }
 
     func testTheWheelScrollsTheFeedOverTheHeaderComposerAndStatusBar() {
         let (app, screen) = ThreadFixture.numbered(60).open(columns: 40, rows: 16)
         screen.show(app)
-        for row in [0, app.regions.composer.row, 15] {
+        for row in [0, app.composerRect.row, 15] {
             let before = app.feedOffset
             send(app, mouse(.wheelUp, .press, row: row))
             _ = run(app, screen, for: 1)
@@ -116,7 +116,7 @@ extension FeedScrollingTests {
         let before = screen.frameCount
         send(app, .key(KeyPress(.up, .ctrl)))
         screen.show(app)
-        XCTAssertEqual(app.feed.scroll.model.phase, .idle, "a row from rest is made at once")
+        XCTAssertEqual(app.scrollPhase, .idle, "a row from rest is made at once")
         XCTAssertEqual(screen.frameCount, before + 1)
     }
 }

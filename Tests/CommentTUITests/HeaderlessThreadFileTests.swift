@@ -49,13 +49,13 @@ final class HeaderlessThreadFileTests: XCTestCase {
         type("after the cut\r", into: app)
         let mine = try XCTUnwrap(app.allComments.last)
         XCTAssertEqual(mine.body, "after the cut")
-        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine.id] { true } else { false } }, "the append failed")
+        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.unconfirmedComments[mine.id] { true } else { false } }, "the append failed")
         XCTAssertTrue(app.message?.contains("\(file.path) has no thread record") == true, app.message ?? "")
         XCTAssertEqual(try size(file.path), 0, "never appended")
         let outbox = CommentOutbox(files: try XCTUnwrap((app.source as? ThreadFileSource)?.stateFiles))
         XCTAssertEqual(try outbox.unsent().map(\.txn), [mine.id], "kept in the outbox")
         app.keepUnsentInDraft()
-        XCTAssertEqual(app.composer.draft.markdown, "after the cut", "and back in the draft at quit")
+        XCTAssertEqual(app.draftMarkdown, "after the cut", "and back in the draft at quit")
     }
 
     func testTheAppKeepsACommentWhoseFileWasCutWhileItsAppendWaited() throws {
@@ -65,13 +65,13 @@ final class HeaderlessThreadFileTests: XCTestCase {
         lock.release(after: 10)
         type("while it waits\r", into: app)
         let mine = try XCTUnwrap(app.allComments.last)
-        XCTAssertEqual(app.deliveries[mine.id], .sending)
+        XCTAssertEqual(app.unconfirmedComments[mine.id], .sending)
         // Cut (same file, same inode) while the append waits for the lock, then the lock goes.
         XCTAssertEqual(truncate(file.path, 0), 0)
         lock.release()
-        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine.id] { true } else { false } }, "the append failed")
+        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.unconfirmedComments[mine.id] { true } else { false } }, "the append failed")
         XCTAssertEqual(try size(file.path), 0, "never appended")
         app.keepUnsentInDraft()
-        XCTAssertEqual(app.composer.draft.markdown, "while it waits")
+        XCTAssertEqual(app.draftMarkdown, "while it waits")
     }
 }

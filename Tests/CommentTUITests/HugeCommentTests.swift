@@ -86,8 +86,8 @@ final class HugeCommentTests: XCTestCase {
         pilot.app.feed.selected = huge
         for expected in [(true, false), (true, true), (false, false)] {
             pilot.press(.alt("e"))
-            XCTAssertEqual(pilot.app.feed.expandedComments.contains("huge"), expected.0)
-            XCTAssertEqual(pilot.app.feed.shownBodyBytes["huge"] != nil, expected.1)
+            XCTAssertEqual(pilot.isExpanded(commentID: "huge"), expected.0)
+            XCTAssertEqual(pilot.shownBodyBytes(commentID: "huge") != nil, expected.1)
         }
     }
 

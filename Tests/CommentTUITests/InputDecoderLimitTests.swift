@@ -113,12 +113,12 @@ final class InputDecoderLimitTests: XCTestCase {
                            wallClock: { Date(timeIntervalSince1970: 1_744_884_030) })
         try pipe.write.writeAll(Array("\u{1B}[200~stuck".utf8))
         XCTAssertNil(try loop.runOnce())
-        XCTAssertEqual(app.composer.draft.string, "")
+        XCTAssertEqual(app.draft, "")
         XCTAssertEqual(loop.timeout()!, InputDecoder.pasteQuietTimeout, accuracy: 1e-9)
         clock += InputDecoder.pasteQuietTimeout
         XCTAssertEqual(loop.timeout(), 0)
         XCTAssertNil(try loop.runOnce())
-        XCTAssertEqual(app.composer.draft.string, "stuck")
+        XCTAssertEqual(app.draft, "stuck")
         try pipe.write.writeAll([0x03])
         XCTAssertEqual(try loop.runOnce(), AppLoop.Exit.quit, "Ctrl-C quits again")
     }

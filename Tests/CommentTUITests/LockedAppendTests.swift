@@ -38,7 +38,7 @@ final class LockedAppendTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: thread.path, withIntermediateDirectories: false)
         lock.release()
         let mine = try XCTUnwrap(app.allComments.last?.id, file: file, line: line)
-        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.deliveries[mine] { true } else { false } }, file: file, line: line)
+        XCTAssertTrue(LiveThreadFile.pump(app) { if case .failed = app.unconfirmedComments[mine] { true } else { false } }, file: file, line: line)
         return (thread, app, mine)
     }
 
@@ -46,19 +46,19 @@ final class LockedAppendTests: XCTestCase {
         let (file, app, lock) = try openWithTheLockHeld()
         let enter = seconds { type("held back\r", into: app) }
         XCTAssertLessThan(enter, 2, "Enter waited \(enter) s for the lock")
-        XCTAssertEqual(app.composer.draft.string, "", "the draft went out")
+        XCTAssertEqual(app.draft, "", "the draft went out")
         let mine = try XCTUnwrap(app.allComments.last)
         XCTAssertEqual(mine.body, "held back")
-        XCTAssertEqual(app.deliveries[mine.id], .sending, "shown as on its way")
+        XCTAssertEqual(app.unconfirmedComments[mine.id], .sending, "shown as on its way")
         XCTAssertEqual(app.message, "sending…")
         // Keys go on working while the lock is held.
         let key = seconds { type("next", into: app) }
         XCTAssertLessThan(key, 2)
-        XCTAssertEqual(app.composer.draft.string, "next")
+        XCTAssertEqual(app.draft, "next")
         XCTAssertFalse(try file.fileBodies().contains("held back"), "nothing is written while another holds the lock")
 
         lock.release()
-        XCTAssertTrue(LiveThreadFile.pump(app) { app.deliveries.isEmpty }, "the append finished once the lock was free")
+        XCTAssertTrue(LiveThreadFile.pump(app) { app.unconfirmedComments.isEmpty }, "the append finished once the lock was free")
         XCTAssertEqual(app.message, "posted")
         XCTAssertEqual(try file.fileBodies().filter { $0 == "held back" }.count, 1)
         XCTAssertEqual(app.allComments.map(\.id), try file.fileCommentIDs(), "shown once, where the file has it")
@@ -73,7 +73,7 @@ final class LockedAppendTests: XCTestCase {
             XCTAssertNil(app.prepareToExit())
         }
         XCTAssertLessThan(quit, 2, "quitting waited \(quit) s")
-        XCTAssertEqual(app.composer.draft.markdown, "first thought\n\nsecond", "the unsent comment came back into the draft")
+        XCTAssertEqual(app.draftMarkdown, "first thought\n\nsecond", "the unsent comment came back into the draft")
 
         // Once the lock is free, the withdrawn append is not written after all.
         lock.release()
@@ -89,7 +89,7 @@ final class LockedAppendTests: XCTestCase {
         let (_, app, _) = try failedAppend("doomed")
         XCTAssertTrue(app.message?.contains("not sent") == true, app.message ?? "")
         app.keepUnsentInDraft()
-        XCTAssertEqual(app.composer.draft.markdown, "doomed", "a comment that failed is kept too")
+        XCTAssertEqual(app.draftMarkdown, "doomed", "a comment that failed is kept too")
     }
 
     func testAFailedAppendDiscardedWithAltXIsNotKeptAtQuit() throws {
@@ -98,7 +98,7 @@ final class LockedAppendTests: XCTestCase {
         _ = app.update(.key(KeyPress(.character("x"), .alt)), at: app.now + 1.0)   // none selected: the second confirms
         XCTAssertFalse(app.allComments.contains { $0.id == mine })
         app.keepUnsentInDraft()
-        XCTAssertEqual(app.composer.draft.markdown, "", "discarded, so not brought back into the draft")
+        XCTAssertEqual(app.draftMarkdown, "", "discarded, so not brought back into the draft")
     }
 
     func testAFailedAppendTakenBackWhileTheDraftCannotBeSavedStaysInTheOutbox() throws {
@@ -106,7 +106,7 @@ final class LockedAppendTests: XCTestCase {
         struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
         app.composer.save = { _ in throw DiskFull() }
         _ = app.update(.key(KeyPress(.character("t"), .alt)))
-        XCTAssertEqual(app.composer.draft.markdown, "precious")
+        XCTAssertEqual(app.draftMarkdown, "precious")
         XCTAssertEqual(app.message, "taken back into the composer; the draft is not saved (No space left on device), so the outbox keeps it too")
         let outbox = CommentOutbox(files: try XCTUnwrap((app.source as? ThreadFileSource)?.stateFiles))
         XCTAssertEqual(try outbox.unsent().map(\.txn), [mine], "a crash now would not lose it")

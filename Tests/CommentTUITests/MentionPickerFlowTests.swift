@@ -39,7 +39,7 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertEqual(list.query, "ma1")
         XCTAssertEqual(list.results.total, 12, "ma1, ma10…ma19, and ma21 as a fuzzy match")
         screen.show(app)
-        let rule = app.regions.composerRule
+        let rule = app.composerRuleRow
         // The list stands on the composer: its last row is the feed's last row.
         XCTAssertEqual(list.frame.maxRow, rule)
         let titleRow = list.frame.row + list.visibleInsetRows
@@ -50,10 +50,10 @@ final class MentionPickerFlowTests: XCTestCase {
         send("\u{1B}[B", to: app)               // Down
         let chosen = try XCTUnwrap(list.highlightedUser)
         send("\r", to: app)
-        XCTAssertNil(app.mentions.picker)
-        XCTAssertEqual(app.composer.draft.string, "hi @\(chosen.handle) ")
-        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [chosen.id])
-        XCTAssertEqual(app.composer.draft.markdown, "hi @\(chosen.handle) ")
+        XCTAssertFalse(app.isMentionListOpen)
+        XCTAssertEqual(app.draft, "hi @\(chosen.handle) ")
+        XCTAssertEqual(app.draftDocument.mentionedUserIDs, [chosen.id])
+        XCTAssertEqual(app.draftMarkdown, "hi @\(chosen.handle) ")
     }
 
     /// At 20x8 long handles and names end in `…`, every name starts in one column, and with no
@@ -92,7 +92,7 @@ final class MentionPickerFlowTests: XCTestCase {
         app.settle()
         XCTAssertLessThan(app.feedOffset, feedBefore, "the feed under the inset moved")
         XCTAssertEqual(list.model.contentOffset, listBefore, "the list did not")
-        XCTAssertNotNil(app.mentions.picker, "the list stays open")
+        XCTAssertTrue(app.isMentionListOpen, "the list stays open")
     }
 
     func testWheelOnARowScrollsTheListAndShrinksTheTransparentRegion() throws {
@@ -119,9 +119,9 @@ final class MentionPickerFlowTests: XCTestCase {
         let item = try XCTUnwrap(list.item(atScreenRow: row))
         let user = list.results.matches[item].user
         send(mouse(0, column: 8, row: row) + mouse(0, column: 8, row: row, release: true), to: app)
-        XCTAssertNil(app.mentions.picker)
-        XCTAssertEqual(app.composer.draft.string, "@\(user.handle) ")
-        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [user.id])
+        XCTAssertFalse(app.isMentionListOpen)
+        XCTAssertEqual(app.draft, "@\(user.handle) ")
+        XCTAssertEqual(app.draftDocument.mentionedUserIDs, [user.id])
     }
 
     func testADragOnTheListScrollsItAndInsertsNoOne() throws {
@@ -130,11 +130,11 @@ final class MentionPickerFlowTests: XCTestCase {
         let list = try picker(app)
         let row = list.frame.maxRow - 1
         send(mouse(0, column: 8, row: row), to: app)
-        XCTAssertNotNil(app.mentions.picker, "a press alone inserts no one")
+        XCTAssertTrue(app.isMentionListOpen, "a press alone inserts no one")
         let before = list.model.contentOffset
         send(mouse(32, column: 8, row: row - 3) + mouse(0, column: 8, row: row - 3, release: true), to: app)
-        XCTAssertNotNil(app.mentions.picker, "a drag is a scroll, not a pick")
-        XCTAssertEqual(app.composer.draft.string, "@ma")
+        XCTAssertTrue(app.isMentionListOpen, "a drag is a scroll, not a pick")
+        XCTAssertEqual(app.draft, "@ma")
         XCTAssertGreaterThan(list.model.contentOffset, before, "the list scrolled with the pointer")
     }
 
@@ -159,7 +159,7 @@ final class MentionPickerFlowTests: XCTestCase {
         XCTAssertFalse(shown.contains(2), "scrolled past the highlight: \(shown)")
         XCTAssertEqual(list.highlightedUser, chosen)
         send("\t", to: app)
-        XCTAssertEqual(app.composer.draft.mentionedUserIDs, [chosen.id], "Tab inserts the user highlighted, not the first row shown")
+        XCTAssertEqual(app.draftDocument.mentionedUserIDs, [chosen.id], "Tab inserts the user highlighted, not the first row shown")
         // Down after the wheel goes on from the highlighted user and brings it into view.
         send("@ma", to: app)
         let again = try picker(app)
@@ -182,19 +182,19 @@ final class MentionPickerFlowTests: XCTestCase {
         let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)
         _ = app.handle(.key(KeyPress(.function(1))))
-        XCTAssertTrue(app.overlays.showsHelp)
+        XCTAssertTrue(app.showsHelp)
         _ = app.handle(.key(KeyPress(.enter)))
-        XCTAssertEqual(app.composer.draft.string, "@ma", "Enter under the help page inserts no one unseen, sends nothing")
-        XCTAssertFalse(app.overlays.showsHelp, "it only closed the page")
-        XCTAssertNotNil(app.mentions.picker)
+        XCTAssertEqual(app.draft, "@ma", "Enter under the help page inserts no one unseen, sends nothing")
+        XCTAssertFalse(app.showsHelp, "it only closed the page")
+        XCTAssertTrue(app.isMentionListOpen)
         _ = app.handle(.key(KeyPress(.function(1))))
         _ = app.handle(.key(KeyPress(.escape)))
-        XCTAssertFalse(app.overlays.showsHelp, "Esc closes the help page, the layer on top")
-        XCTAssertNotNil(app.mentions.picker, "and not the list under it")
+        XCTAssertFalse(app.showsHelp, "Esc closes the help page, the layer on top")
+        XCTAssertTrue(app.isMentionListOpen, "and not the list under it")
         // Search covers the feed's matches: the list closes.
         _ = app.handle(.key(KeyPress(.character("s"), .ctrl)))
-        XCTAssertNotNil(app.feed.search)
-        XCTAssertNil(app.mentions.picker)
+        XCTAssertTrue(app.isSearchOpen)
+        XCTAssertFalse(app.isMentionListOpen)
         // The "N new" marker stays above an open list.
         let (other, screen) = Self.mentions.open(columns: 60, rows: 24)
         _ = other.handle(.key(KeyPress(.pageUp))); other.settle()
@@ -220,17 +220,17 @@ final class MentionPickerFlowTests: XCTestCase {
         app.advance(to: app.now + 1)   // past the dissolve
         screen.show(app)
         XCTAssertTrue(screen.plainLines[row].contains("secret"), "revealed: \(screen.plainLines[row])")
-        XCTAssertNotNil(app.mentions.picker, "the list stays open")
+        XCTAssertTrue(app.isMentionListOpen, "the list stays open")
     }
 
     func testBackspaceAfterAMentionDeletesItWhole() throws {
         let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@zo\t", to: app)
-        XCTAssertEqual(app.composer.draft.string, "@zoe ")
+        XCTAssertEqual(app.draft, "@zoe ")
         send("\u{7F}", to: app)
-        XCTAssertEqual(app.composer.draft.string, "@zoe")
+        XCTAssertEqual(app.draft, "@zoe")
         send("\u{7F}", to: app)
-        XCTAssertEqual(app.composer.draft.string, "")
+        XCTAssertEqual(app.draft, "")
     }
 
     func testKeysMoveTheHighlightAndScrollItIntoView() throws {
@@ -251,17 +251,17 @@ final class MentionPickerFlowTests: XCTestCase {
         let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma", to: app)
         send("\u{1B}", to: app)
-        XCTAssertNil(app.mentions.picker)
+        XCTAssertFalse(app.isMentionListOpen)
         send("1", to: app)
-        XCTAssertNil(app.mentions.picker, "Esc closed it for this token")
+        XCTAssertFalse(app.isMentionListOpen, "Esc closed it for this token")
         send(" @zo", to: app)
-        XCTAssertNotNil(app.mentions.picker)
+        XCTAssertTrue(app.isMentionListOpen)
         send("x ", to: app)
-        XCTAssertNil(app.mentions.picker, "a space with no match closes")
+        XCTAssertFalse(app.isMentionListOpen, "a space with no match closes")
         send(" @mara ", to: app)
-        XCTAssertNotNil(app.mentions.picker, "a space while a name still matches keeps it open")
+        XCTAssertTrue(app.isMentionListOpen, "a space while a name still matches keeps it open")
         send("\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D", to: app)
-        XCTAssertNil(app.mentions.picker, "the caret left the token")
+        XCTAssertFalse(app.isMentionListOpen, "the caret left the token")
     }
 
     func testDiacriticInsensitiveMatch() throws {
@@ -282,7 +282,7 @@ final class MentionPickerFlowTests: XCTestCase {
         screen.present(frame, full: false)
         XCTAssertEqual(screen.screen[5, insetRow].style.background, Theme.hitPassThrough)
         XCTAssertEqual(screen.screen[5, list.frame.maxRow - 1].style.background, Theme.hitShade(.picker))
-        XCTAssertEqual(screen.screen[5, app.regions.composer.row].style.background, Theme.hitShade(.composer))
+        XCTAssertEqual(screen.screen[5, app.composerRect.row].style.background, Theme.hitShade(.composer))
         XCTAssertEqual(screen.screen[5, 0].style.background, Theme.hitShade(.header))
         XCTAssertTrue(screen.plainLines.last!.hasSuffix(" · F2: feed, via the list's inset"), screen.plainLines.last!)
         send(mouse(35, column: 5, row: list.frame.maxRow - 1), to: app)
@@ -298,27 +298,27 @@ extension MentionPickerFlowTests {
     func testAnAtTypedAgainAfterEscOpensTheListAgain() throws {
         let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("@ma\u{1B}", to: app)
-        XCTAssertNil(app.mentions.picker)
+        XCTAssertFalse(app.isMentionListOpen)
         send("\u{7F}\u{7F}\u{7F}@ma", to: app)
         XCTAssertEqual(try picker(app).query, "ma", "a new @ at the same place opens it again")
         send("\r", to: app)
         send("\r", to: app)                      // sends "@ma… "
         send("@", to: app)
-        XCTAssertNotNil(app.mentions.picker, "and in the next draft")
+        XCTAssertTrue(app.isMentionListOpen, "and in the next draft")
     }
 
     func testMovingTheCaretOrClickingInTheComposerClosesTheList() throws {
         let (app, _) = Self.mentions.open(columns: 60, rows: 24)
         send("hello @ma", to: app)
         send("\u{1B}[D", to: app)
-        XCTAssertNil(app.mentions.picker, "Left")
+        XCTAssertFalse(app.isMentionListOpen, "Left")
         send("\u{1B}[C @zo", to: app)
-        XCTAssertNotNil(app.mentions.picker)
-        let row = app.regions.composer.row
+        XCTAssertTrue(app.isMentionListOpen)
+        let row = app.composerRect.row
         send(mouse(0, column: 4, row: row) + mouse(0, column: 4, row: row, release: true), to: app)
-        XCTAssertNil(app.mentions.picker, "a click elsewhere in the draft")
+        XCTAssertFalse(app.isMentionListOpen, "a click elsewhere in the draft")
         send("\t", to: app)
-        XCTAssertFalse(app.composer.draft.string.contains("@zoe"), "Tab no longer inserts for the old token")
+        XCTAssertFalse(app.draft.contains("@zoe"), "Tab no longer inserts for the old token")
     }
 
     func testEnterWithNoMatchSends() throws {
@@ -327,7 +327,7 @@ extension MentionPickerFlowTests {
         XCTAssertEqual(try picker(app).results.total, 0)
         send("\r", to: app)
         XCTAssertEqual(app.memorySource.sent.map(\.body), ["ping @qqq"])
-        XCTAssertNil(app.mentions.picker)
+        XCTAssertFalse(app.isMentionListOpen)
     }
 
     func testNewCommentsReorderTheListByWhoWroteLast() throws {

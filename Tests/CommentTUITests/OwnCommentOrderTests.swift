@@ -19,7 +19,7 @@ final class OwnCommentOrderTests: XCTestCase {
         // Another writer's post lands; the client has not looked yet when Enter is pressed.
         try ThreadFileWriter(path: file.path).append(.comment(LiveThreadFile.comment("theirs")))
         LiveThreadFile.type("mine\r", into: app)
-        XCTAssertTrue(LiveThreadFile.pump(app) { app.deliveries.isEmpty && app.allComments.count == 5 })
+        XCTAssertTrue(LiveThreadFile.pump(app) { app.unconfirmedComments.isEmpty && app.allComments.count == 5 })
         XCTAssertEqual(try file.fileBodies().suffix(2), ["body of theirs", "mine"])
         XCTAssertEqual(app.allComments.map(\.body).suffix(2), ["body of theirs", "mine"])
         XCTAssertEqual(try mismatches(app, file), 0)
@@ -41,7 +41,7 @@ final class OwnCommentOrderTests: XCTestCase {
         XCTAssertTrue(LiveThreadFile.pump(app) { app.allComments.contains { $0.id == "holder" } })
         XCTAssertEqual(app.allComments.map(\.body).suffix(2), ["body of holder", "mine"], "ours, still on its way, stays last")
         lock.release()
-        XCTAssertTrue(LiveThreadFile.pump(app) { app.deliveries.isEmpty })
+        XCTAssertTrue(LiveThreadFile.pump(app) { app.unconfirmedComments.isEmpty })
         XCTAssertEqual(try mismatches(app, file), 0)
     }
 
@@ -63,7 +63,7 @@ final class OwnCommentOrderTests: XCTestCase {
         }
         group.wait()
         let total = writers * each + ours
-        XCTAssertTrue(LiveThreadFile.pump(app, timeout: 10) { app.deliveries.isEmpty && app.allComments.count >= total })
+        XCTAssertTrue(LiveThreadFile.pump(app, timeout: 10) { app.unconfirmedComments.isEmpty && app.allComments.count >= total })
         let differing = try mismatches(app, file)
         print("own comment order: \(differing) of \(total) positions differ from the file's under \(writers) writers")
         XCTAssertEqual(differing, 0)

@@ -70,7 +70,7 @@ final class PlantedStateFileTests: XCTestCase {
             saved draft unreadable, set aside as \((draftPath as NSString).lastPathComponent).broken-1 in \(scene.data)/comment-tui/state: \
             \(draftPath): is a symbolic link; comment-tui never follows a link to its own files
             """)
-        XCTAssertEqual(app.composer.draft.string, "", "nothing was read through the link")
+        XCTAssertEqual(app.draft, "", "nothing was read through the link")
         type("mine", into: app)
         app.advance(to: app.now + 5.0)
         try scene.victim.assertUntouched()

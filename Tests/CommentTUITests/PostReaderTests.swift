@@ -201,7 +201,7 @@ final class PostReaderTests: XCTestCase {
         pilot.press(.alt("e"))
         _ = pilot.send(.paste("copied from the post"))
         XCTAssertEqual(pilot.lines, feed, "a paste closed it and went into no hidden draft")
-        XCTAssertEqual(pilot.app.composer.draft.string, "")
+        XCTAssertEqual(pilot.draft, "")
     }
 
     func testTheOpenReaderAsksForNoFrames() {

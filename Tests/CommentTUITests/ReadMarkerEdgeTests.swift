@@ -41,7 +41,7 @@ final class ReadMarkerEdgeTests: XCTestCase {
         let source = try QueuedThreadSource(thread: ThreadFixture.numbered(3).thread, readMarker: ReadMarker(commentID: "c3", position: 2),
                                             unsent: [waiting])
         let pilot = pilot(source)
-        XCTAssertNil(pilot.app.feed.firstUnread, "her own comment is not unread")
+        XCTAssertNil(pilot.firstUnreadIndex, "her own comment is not unread")
         XCTAssertNil(pilot.app.message)
         source.deliver(.commentsAppended(arrivals(20)))
         pilot.app.sourceIsReady()
@@ -57,7 +57,7 @@ final class ReadMarkerEdgeTests: XCTestCase {
         let top = pilot.lines.compactMap { line in line.range(of: "comment number ").flatMap { Int(line[$0.upperBound...]) } }.min() ?? 0
         pilot.type("@")
         pilot.settle()
-        XCTAssertNotNil(pilot.app.mentions.picker)
+        XCTAssertTrue(pilot.isMentionListOpen)
         // Read up to the comment above the screen's first: every one shown joins the marker.
         pilot.app.restore(ReadMarker(commentID: "c\(top - 1)", position: top - 2))
         pilot.advance(by: 1)
@@ -87,7 +87,7 @@ final class ReadMarkerEdgeTests: XCTestCase {
         let source = try QueuedThreadSource(thread: ThreadFixture.numbered(30).read(by: ThreadFixture.cy).thread, hasOlder: true,
                                             readMarker: ReadMarker(commentID: "", position: -1))
         let pilot = pilot(source, rows: 14, me: ThreadFixture.cy)
-        XCTAssertEqual(pilot.app.unreadNotice, "30 unread · Alt-U", "exact: nothing older is unread")
+        XCTAssertEqual(pilot.unreadStatus, "30 unread · Alt-U", "exact: nothing older is unread")
         pilot.press(KeyPress(.character("u"), .alt))
         pilot.advance(by: 1)
         pilot.runFrames()

@@ -24,7 +24,7 @@ final class ReplacedThreadFileTests: XCTestCase {
         try ThreadFileWriter(path: file.path).append(.comment(LiveThreadFile.comment("later")))
         pump(app, "another writer's post after the reopen", until: { app.allComments.last?.id == "later" }, line: line)
         LiveThreadFile.type("mine after\r", into: app)
-        pump(app, "our post after the reopen", until: { app.deliveries.isEmpty }, line: line)
+        pump(app, "our post after the reopen", until: { app.unconfirmedComments.isEmpty }, line: line)
         XCTAssertEqual(app.allComments.map(\.id), try file.fileCommentIDs(), "the client shows the file at the path", line: line)
         app.feed.scroll._checkInvariants()
         XCTAssertTrue(app.render().buffer.lines.joined().contains("mine after"), "the feed shows the newest", line: line)
@@ -41,7 +41,7 @@ final class ReplacedThreadFileTests: XCTestCase {
 
         pump(app, "the client noticed the new file", until: { app.message?.contains("replaced") == true })
         XCTAssertEqual(app.message, "t.jsonl was replaced by another file: showing the new one")
-        XCTAssertEqual(app.comments.thread.title, "Other")
+        XCTAssertEqual(app.currentTitle, "Other")
         XCTAssertEqual(app.allComments.map(\.id), ["o1", "o2"])
         try assertFollowsTheFileAtThePath(app, file)
     }
@@ -69,7 +69,7 @@ final class ReplacedThreadFileTests: XCTestCase {
         // In the new file u1 is someone else, and ann is u9.
         try replace(file, users: [User(id: "u1", handle: "cy", name: "Cy"), User(id: "u9", handle: "ann", name: "Ann B")], in: app)
         LiveThreadFile.type("still me\r", into: app)
-        pump(app, "the post", until: { app.deliveries.isEmpty })
+        pump(app, "the post", until: { app.unconfirmedComments.isEmpty })
         let written = try ThreadFile.read(path: file.path)
         XCTAssertEqual(written.problems, [])
         XCTAssertEqual(written.thread.comments.last?.body, "still me")
@@ -82,9 +82,9 @@ final class ReplacedThreadFileTests: XCTestCase {
         let app = try file.openApp()
         try replace(file, users: [User(id: "u1", handle: "cy", name: "Cy")], in: app)
         LiveThreadFile.type("hello\r", into: app)
-        pump(app, "the first post", until: { app.deliveries.isEmpty })
+        pump(app, "the first post", until: { app.unconfirmedComments.isEmpty })
         LiveThreadFile.type("again\r", into: app)
-        pump(app, "the second post", until: { app.deliveries.isEmpty })
+        pump(app, "the second post", until: { app.unconfirmedComments.isEmpty })
         let written = try ThreadFile.read(path: file.path)
         XCTAssertEqual(written.problems, [], "check finds nothing: every author is a user of the file")
         let ann = try XCTUnwrap(written.thread.user(handle: "ann"))
@@ -101,12 +101,12 @@ final class ReplacedThreadFileTests: XCTestCase {
         let lock = try AppendLock(path: file.path)
         lock.release(after: 10)  // a safety net: the test lets go itself
         LiveThreadFile.type("waited\r", into: app)
-        XCTAssertEqual(app.deliveries.values.first, .sending)
+        XCTAssertEqual(app.unconfirmedComments.values.first, .sending)
         // In the new file u1 is Cy: the waiting comment must not land as hers.
         try replace(file, users: [User(id: "u1", handle: "cy", name: "Cy"), User(id: "u9", handle: "ann", name: "Ann B")], in: app)
         XCTAssertTrue(app.render().buffer.lines.contains { $0.contains("Ann B @ann") }, "shown as the new file's ann while it waits")
         lock.release()
-        pump(app, "the waiting post", until: { app.deliveries.isEmpty })
+        pump(app, "the waiting post", until: { app.unconfirmedComments.isEmpty })
         let written = try ThreadFile.read(path: file.path)
         XCTAssertEqual(written.problems, [])
         XCTAssertEqual(written.thread.comments.last.map { [$0.body, $0.author] }, ["waited", "u9"])
@@ -129,7 +129,7 @@ final class ReplacedThreadFileTests: XCTestCase {
         while source.following?.appender.deferredCount != 2, Date() < deadline { usleep(10_000) }
         XCTAssertEqual(source.following?.appender.deferredCount, 2, "both appends wait for the client")
         XCTAssertEqual(try file.fileBodies(), [], "nothing written to a file the client has not read")
-        pump(app, "the posts once the client read the new file", until: { app.deliveries.isEmpty })
+        pump(app, "the posts once the client read the new file", until: { app.unconfirmedComments.isEmpty })
         let written = try ThreadFile.read(path: file.path)
         XCTAssertEqual(written.problems, [])
         XCTAssertEqual(written.thread.comments.map { [$0.body, $0.author] }, [["raced", "u9"], ["raced too", "u9"]], "in the order sent")
@@ -143,7 +143,7 @@ final class ReplacedThreadFileTests: XCTestCase {
         LiveThreadFile.type("not lost\r", into: app)
         try replace(file, users: [User(id: "u1", handle: "cy", name: "Cy")], in: app)
         app.keepUnsentInDraft()
-        XCTAssertEqual(app.composer.draft.markdown, "not lost", "the reader's comment, under whichever id, comes back")
+        XCTAssertEqual(app.draftMarkdown, "not lost", "the reader's comment, under whichever id, comes back")
         lock.release()
         XCTAssertFalse(try file.fileBodies().contains("not lost"), "withdrawn, so never written")
     }
@@ -175,7 +175,7 @@ final class ReplacedThreadFileTests: XCTestCase {
         try handle.write(contentsOf: threadBytes("Bigger", (1...6).map { "b\($0)" }))
         try handle.close()
         pump(app, "the client noticed the rewrite", until: { app.message?.contains("cut") == true })
-        XCTAssertEqual(app.comments.thread.title, "Bigger")
+        XCTAssertEqual(app.currentTitle, "Bigger")
         XCTAssertEqual(app.allComments.map(\.id), ["b1", "b2", "b3", "b4", "b5", "b6"])
         try assertFollowsTheFileAtThePath(app, file)
     }

@@ -44,7 +44,7 @@ final class ReplyJumpTests: XCTestCase {
         source.postCommentID = "post"
         reply(to: "post", pilot, source)
         _ = pilot.app.handle(.key(.alt("j")))
-        XCTAssertTrue(pilot.app.seeksTop, "on through older pages to the post, as Ctrl-Home")
+        XCTAssertTrue(pilot.isWalkingToTop, "on through older pages to the post, as Ctrl-Home")
         XCTAssertEqual(pilot.app.message, "loading older… 301 comments · any key stops")
         XCTAssertNil(pilot.app.seeksReplied)
     }

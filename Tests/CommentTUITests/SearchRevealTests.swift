@@ -37,8 +37,8 @@ final class SearchRevealTests: XCTestCase {
         pilot.press(.ctrl("s"))
         pilot.type("needle")
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.selected, 1)
-        XCTAssertTrue(pilot.app.feed.expandedComments.contains("c1"), "expanded")
+        XCTAssertEqual(pilot.selectedCommentIndex, 1)
+        XCTAssertTrue(pilot.isExpanded(commentID: "c1"), "expanded")
         assertMarked("Needle", in: pilot)
         XCTAssertTrue(pilot.lines.contains("▌  here is the Needle, line 31"), pilot.lines.joined(separator: "\n"))
     }
@@ -48,8 +48,8 @@ final class SearchRevealTests: XCTestCase {
         pilot.press(.ctrl("s"))
         pilot.type("needle")
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.selected, 1)
-        XCTAssertFalse(pilot.app.feed.expandedComments.contains("c1"))
+        XCTAssertEqual(pilot.selectedCommentIndex, 1)
+        XCTAssertFalse(pilot.isExpanded(commentID: "c1"))
         assertMarked("Needle", in: pilot)
     }
 
@@ -61,8 +61,8 @@ final class SearchRevealTests: XCTestCase {
         pilot.press(.ctrl("s"))
         pilot.type("日本")
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.selected, 1)
-        XCTAssertFalse(pilot.app.feed.expandedComments.contains("c1"), "expanded for a match on the name")
+        XCTAssertEqual(pilot.selectedCommentIndex, 1)
+        XCTAssertFalse(pilot.isExpanded(commentID: "c1"), "expanded for a match on the name")
     }
 
     /// A match in a link's address (not drawn) in the collapsed part expands nothing either:
@@ -75,8 +75,8 @@ final class SearchRevealTests: XCTestCase {
         pilot.press(.ctrl("s"))
         pilot.type("needle")
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.selected, 1)
-        XCTAssertFalse(pilot.app.feed.expandedComments.contains("c1"), "expanded for a match it does not show")
+        XCTAssertEqual(pilot.selectedCommentIndex, 1)
+        XCTAssertFalse(pilot.isExpanded(commentID: "c1"), "expanded for a match it does not show")
     }
 
     /// Past the part of a huge comment laid out (`FeedLayout.shownBodyBytes`): laid out as far
@@ -87,9 +87,9 @@ final class SearchRevealTests: XCTestCase {
         pilot.press(.ctrl("s"))
         pilot.type("needle")
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.selected, 1)
+        XCTAssertEqual(pilot.selectedCommentIndex, 1)
         assertMarked("Needle", in: pilot)
-        XCTAssertGreaterThan(pilot.app.feed.shownBodyBytes["c1"] ?? 0, FeedLayout.shownBodyBytes)
+        XCTAssertGreaterThan(pilot.shownBodyBytes(commentID: "c1") ?? 0, FeedLayout.shownBodyBytes)
     }
 
     /// The query stands out in every comment on screen while the search is open, and no
@@ -145,7 +145,7 @@ final class SearchRevealTests: XCTestCase {
         pilot.app.sourceIsReady()
         pilot.press(.enter)
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.search?.match, 10)
+        XCTAssertEqual(pilot.searchMatch, 10)
         XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 5": match 2 of 2 · wrapped to the newest"#), pilot.lines.last!)
     }
 
@@ -155,15 +155,15 @@ final class SearchRevealTests: XCTestCase {
         pilot.press(.ctrl("s"))
         pilot.type("number 20")
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.search?.match, 19)
+        XCTAssertEqual(pilot.searchMatch, 19)
         source.deliver(.olderComments([comment("o1", "an older number 20"), comment("o2", "older")], hasMore: false))
         pilot.app.sourceIsReady()
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.search?.match, 21, "the same comment, two positions on")
+        XCTAssertEqual(pilot.searchMatch, 21, "the same comment, two positions on")
         XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 20": match 2 of 2 (Enter: older)"#), pilot.lines.last!)
         pilot.press(.enter)
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.search?.match, 0)
+        XCTAssertEqual(pilot.searchMatch, 0)
         XCTAssertTrue(pilot.lines.last!.hasSuffix(#"search "number 20": match 1 of 2 (Enter: older)"#), pilot.lines.last!)
     }
 
@@ -181,11 +181,11 @@ final class SearchRevealTests: XCTestCase {
         XCTAssertTrue(status.hasSuffix(#"search "number 5": match 1 of 2 (Enter: older)"#), status)
         pilot.press(.enter)
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.search?.match, 7)
+        XCTAssertEqual(pilot.searchMatch, 7)
         XCTAssertTrue(status.hasSuffix(#"search "number 5": match 2 of 2 · wrapped to the newest"#), status)
         pilot.app.receive([.commentEdited(comment("c5", "not any more"))])
         pilot.settle()
-        XCTAssertEqual(pilot.app.feed.search?.matches.count, 1)
+        XCTAssertEqual(pilot.searchMatchCount, 1)
         XCTAssertTrue(status.contains(#"search "number 5": match 1 of 1"#), status)
     }
 }

@@ -88,7 +88,7 @@ final class SearchScaleTests: XCTestCase {
             let before = store.reads
             _ = app.update(.key(KeyPress(.character(character))), at: pilot.time)
             XCTAssertLessThanOrEqual(store.reads - before, 40, "a key reads no more than a screen's comments")
-            XCTAssertEqual(app.feed.search?.scan?.done, 0, "a key starts a new scan (the one under way is dropped)")
+            XCTAssertEqual(app.searchScanned, 0, "a key starts a new scan (the one under way is dropped)")
         }
         func turn() {
             let before = store.reads
@@ -98,13 +98,13 @@ final class SearchScaleTests: XCTestCase {
         }
         for character in "xyzzy plug" { key(character) }
         for _ in 0..<3 { turn() }
-        XCTAssertEqual(app.feed.search?.scan?.done, 3 * FeedSearch.sliceComments, "still scanning: the needle is far")
+        XCTAssertEqual(app.searchScanned, 3 * FeedSearch.sliceComments, "still scanning: the needle is far")
         XCTAssertNotNil(app.nextDeadline, "the loop wakes for the next slice")
         key("h")
         var guardTurns = 0
-        while app.feed.search?.match == nil, guardTurns < 200 { turn(); guardTurns += 1 }
-        XCTAssertEqual(app.feed.search?.match, expected, "the match a plain scan finds")
-        XCTAssertEqual(app.feed.selected, expected)
+        while app.searchMatch == nil, guardTurns < 200 { turn(); guardTurns += 1 }
+        XCTAssertEqual(app.searchMatch, expected, "the match a plain scan finds")
+        XCTAssertEqual(app.selectedCommentIndex, expected)
         XCTAssertGreaterThan(turns, 10, "the 60,000 comments were read over many turns")
 
         // A long search, then Ctrl-C: it quits at once, reading nothing more.
@@ -137,12 +137,12 @@ final class SearchScaleTests: XCTestCase {
         pilot.type("h")
         var turns = 0
         var said: [String] = []
-        while app.feed.search?.match == nil, turns < 100 {
+        while app.searchMatch == nil, turns < 100 {
             pilot.advance(by: 1.0 / 60)
             turns += 1
             said.append(status)
         }
-        XCTAssertEqual(app.feed.search?.match, 0, "the oldest comment, in one key")
+        XCTAssertEqual(app.searchMatch, 0, "the oldest comment, in one key")
         XCTAssertLessThanOrEqual(turns, 15, "\(turns) turns for \(store.bytesJudged) bytes")
         let decoded = store.positionsRead.subtracting(readBefore).filter { $0 > 100 && $0 < index.commentCount - 100 }
         XCTAssertEqual(decoded, [150_000, 170_000], "away from the screens, only the lines of another shape were decoded")
@@ -150,20 +150,20 @@ final class SearchScaleTests: XCTestCase {
         XCTAssertEqual(Set(said.dropLast()).count, said.count - 1, "each turn says how far it got")
         XCTAssertTrue(said.contains { $0.hasSuffix(" of 200,005") }, said.joined(separator: "\n"))
         XCTAssertTrue(pilot.lines.contains { $0.contains("found it: the XYZZY Plugh door") }, "the match is on screen")
-        while app.feed.isSearching, turns < 100 { pilot.advance(by: 1.0 / 60); turns += 1 }
+        while app.isSearchScanning, turns < 100 { pilot.advance(by: 1.0 / 60); turns += 1 }
         XCTAssertTrue(status.hasSuffix(#"search "xyzzy plugh": match 1 of 1 (Enter: older)"#), status)
 
         pilot.press(.ctrl("u"))
         _ = pilot.send(.paste("secret door"))
-        while app.feed.isSearching, turns < 200 { pilot.advance(by: 1.0 / 60); turns += 1 }
+        while app.isSearchScanning, turns < 200 { pilot.advance(by: 1.0 / 60); turns += 1 }
         // From the oldest, where the last match was, past it to the newest.
         XCTAssertTrue(status.hasSuffix(#"search "secret door": match 3 of 3 · wrapped to the newest"#), status)
-        XCTAssertEqual(app.feed.search?.match, 180_000)
+        XCTAssertEqual(app.searchMatch, 180_000)
         pilot.press(.enter)
-        XCTAssertEqual(app.feed.search?.match, 160_000, "escaped: \\u0053 is S, \\u00f6 is ö")
+        XCTAssertEqual(app.searchMatch, 160_000, "escaped: \\u0053 is S, \\u00f6 is ö")
         XCTAssertTrue(status.hasSuffix(#"match 2 of 3 (Enter: older)"#), status)
         pilot.press(.enter)
-        XCTAssertEqual(app.feed.search?.match, 150_000, "another shape, decoded")
+        XCTAssertEqual(app.searchMatch, 150_000, "another shape, decoded")
         XCTAssertTrue(status.hasSuffix(#"match 1 of 3 (Enter: older)"#), status)
         pilot.press(.enter)
         XCTAssertTrue(status.hasSuffix(#"match 3 of 3 · wrapped to the newest"#), status)
@@ -182,7 +182,7 @@ final class SearchScaleTests: XCTestCase {
             pilot.advance(by: 1.0 / 60)
             said.append(pilot.lines.last!)
         }
-        XCTAssertTrue(pilot.app.feed.isSearching, "no stop at 100,000 comments")
+        XCTAssertTrue(pilot.isSearchScanning, "no stop at 100,000 comments")
         XCTAssertTrue(said[0].hasSuffix(#"search "absent": searching… 1,000 of 1,000,000"#), said[0])
         XCTAssertTrue(said[119].hasSuffix(#"search "absent": searching… 120,000 of 1,000,000"#), said[119])
         XCTAssertEqual(Set(said).count, said.count, "every turn says how far it got")
@@ -222,9 +222,9 @@ final class SearchScaleTests: XCTestCase {
         pilot.press(.ctrl("s"))
         pilot.type(Self.needle)
         var turns = 0
-        while app.feed.isSearching, turns < 400 { pilot.advance(by: 1.0 / 60); turns += 1 }
-        XCTAssertEqual(app.feed.search?.match, 100_000)
-        XCTAssertEqual(app.feed.search?.matches.count, 1, "the oldest matches no more")
+        while app.isSearchScanning, turns < 400 { pilot.advance(by: 1.0 / 60); turns += 1 }
+        XCTAssertEqual(app.searchMatch, 100_000)
+        XCTAssertEqual(app.searchMatchCount, 1, "the oldest matches no more")
         // The edited comment's line says no: it was read with its edit over it.
         let decoded = store.positionsRead.subtracting(readBefore)
             .filter { $0 > 100 && $0 < index.commentCount - 100 && abs($0 - 100_000) > 100 }

@@ -49,7 +49,7 @@ final class SpoilerLinkTests: XCTestCase {
 
     func testMentionsIgnoreTheHandlesCase() {
         let (app, screen) = secrets(["hello @bob and @BOB"]).open(columns: 60, rows: 24)
-        let mentions = CommentMarkup.parse("hello @bob and @BOB", users: app.comments.thread.users).runs
+        let mentions = CommentMarkup.parse("hello @bob and @BOB", users: app.threadUsers).runs
             .compactMap { $0.attributes[CommentAttributes.MentionAttribute.self] }
         XCTAssertEqual(mentions, ["u2", "u2"])
         _ = lines(app, screen)

@@ -30,22 +30,22 @@ final class StatusPositionTests: XCTestCase {
     func testAltUpWithNothingSelectedSelectsTheNewestCommentShownSoAReplyIsOneKeyAway() {
         let pilot = ThreadFixture.numbered(20).pilot(columns: 40, rows: 12)
         pilot.press(.altUp)
-        XCTAssertEqual(pilot.app.feed.selected, 19, "the last comment, the one the reader just read")
+        XCTAssertEqual(pilot.selectedCommentIndex, 19, "the last comment, the one the reader just read")
         pilot.press(.altUp)
         pilot.settle()
         XCTAssertEqual(position(pilot), "19/20", "a selected comment is the one counted")
         pilot.press(.altDown)
         pilot.feed("\u{1B}r")                   // Alt-R
-        XCTAssertTrue(pilot.app.composer.draft.string.hasPrefix("> comment number 20"), pilot.app.composer.draft.string)
+        XCTAssertTrue(pilot.draft.hasPrefix("> comment number 20"), pilot.draft)
         // Alt-Down from nothing selected starts there too; from the top, the newest shown is comment 2.
         let other = ThreadFixture.numbered(20).pilot(columns: 40, rows: 12)
         other.press(.ctrlHome)
         other.settle()
         other.press(.altDown)
-        XCTAssertEqual(other.app.feed.selected, 1)
+        XCTAssertEqual(other.selectedCommentIndex, 1)
         other.press(.escape)
         other.press(.altUp)
-        XCTAssertEqual(other.app.feed.selected, 1)
+        XCTAssertEqual(other.selectedCommentIndex, 1)
     }
 
     func testGapMarkersAreNotCounted() {
@@ -53,7 +53,7 @@ final class StatusPositionTests: XCTestCase {
         let later = (4...5).map { Comment(id: "c\($0)", author: "u2", created: ThreadFixture.start, body: "comment number \($0)") }
         pilot.app.receive([.gap(id: "g"), .commentsAppended(later)])
         pilot.settle()
-        XCTAssertEqual(pilot.app.comments.commentCount, 5)
+        XCTAssertEqual(pilot.readableCommentCount, 5)
         XCTAssertEqual(position(pilot), "5/5", pilot.lines.joined(separator: "\n"))
         XCTAssertTrue(pilot.lines[0].hasSuffix("5 comments"), pilot.lines[0])
     }
@@ -63,9 +63,9 @@ final class StatusPositionTests: XCTestCase {
         let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 12)
         pilot.app.receive([.gap(id: "g")])
         pilot.settle()
-        XCTAssertTrue(pilot.app.comments.isGap(at: 3), "the marker is the newest position")
+        XCTAssertTrue(pilot.isGap(at: 3), "the marker is the newest position")
         pilot.press(.altUp)
-        XCTAssertEqual(pilot.app.feed.selected, 2, "comment number 3, not the marker")
+        XCTAssertEqual(pilot.selectedCommentIndex, 2, "comment number 3, not the marker")
     }
 
     /// A store that, as an indexed thread file does, learns which lines do not read as it decodes them.

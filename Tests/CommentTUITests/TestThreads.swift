@@ -5,11 +5,6 @@ import Foundation
 import CommentTUITestSupport
 
 extension CommentApp {
-    /// The feed's top row as a row of its content (0: the first row).
-    var feedOffset: Int { feed.scroll.model.geometry.drawnOffset }
-    /// The offset that shows the feed's last row at the bottom.
-    var feedBottomOffset: Int { Int(feed.scroll.model.offsetBounds.upperBound.rounded(.down)) }
-
     /// Runs animations and timers to their end (five seconds on).
     func settle() {
         advance(to: now + 5)
@@ -51,5 +46,5 @@ extension CommentApp {
 
 extension CommentApp {
     /// Every comment the app holds, oldest first.
-    var allComments: [Comment] { (0..<comments.count).compactMap { try? comments.comment(at: $0).get() } }
+    var allComments: [Comment] { (0..<commentCount).compactMap { comment(at: $0) } }
 }

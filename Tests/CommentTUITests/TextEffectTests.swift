@@ -117,7 +117,7 @@ final class TextEffectTests: XCTestCase {
         pilot.app.receive(fileUpdates([.comment(Comment(id: "n1", author: "u2", created: ThreadFixture.start, body: body))]))
         pilot.draw()
         // Where its header is: the comment is not drawn yet, so ask the layout.
-        let feed = pilot.app.regions.feed
+        let feed = pilot.feedRect
         let header = (feed.row..<feed.maxRow).last { pilot.app.feed.scroll.position(atViewportRow: $0 - feed.row)?.comment == 6 } ?? 0
         let rows = pilot.app.feed.layout(6).rowCount
         return (pilot, header - rows + 1)

@@ -52,7 +52,7 @@ final class ThreadSourceSeamTests: XCTestCase {
         pilot.type("hello\n")
         XCTAssertEqual(pilot.app.message, "sending…")
         XCTAssertTrue(pilot.lines.contains("   hello"), "shown at once")
-        XCTAssertTrue(pilot.app.composer.draft.isEmpty)
+        XCTAssertTrue(pilot.draft.isEmpty)
         source.deliver(.sendConfirmed(commentID: source.sent[0].id))
         pilot.app.sourceIsReady()
         XCTAssertEqual(pilot.app.message, "posted")
@@ -60,7 +60,7 @@ final class ThreadSourceSeamTests: XCTestCase {
         source.deliver(.sendFailed(commentID: source.sent[1].id, reason: "room is read-only"))
         pilot.app.sourceIsReady()
         XCTAssertEqual(pilot.app.message, "not sent: room is read-only — Enter retries · Alt-T edits · Alt-X discards")
-        XCTAssertTrue(pilot.app.overlays.messageIsError)
+        XCTAssertTrue(pilot.messageIsError)
         pilot.draw()
         XCTAssertTrue(pilot.lines.contains { $0.contains("· not sent: room is read-only") }, "kept in the feed, marked: \(pilot.lines)")
         XCTAssertTrue(pilot.lines.contains("   again"))
@@ -91,7 +91,7 @@ final class ThreadSourceSeamTests: XCTestCase {
         pilot.type("and more")
         pilot.advance(by: 1)
         pilot.press(KeyPress(.character("t"), .alt))
-        XCTAssertEqual(pilot.app.composer.draft.markdown, "first try\n\nand more")
+        XCTAssertEqual(pilot.draftMarkdown, "first try\n\nand more")
         XCTAssertEqual(pilot.app.message, "taken back into the composer")
         pilot.advance(by: 1)
         XCTAssertFalse(pilot.lines.contains("   first try"), "gone from the feed: \(pilot.lines)")
@@ -152,8 +152,8 @@ final class ThreadSourceSeamTests: XCTestCase {
         pilot.settle()
         for _ in 0..<7 { pilot.press(.ctrlDown) }
         pilot.settle()
-        let anchor = pilot.app.feed.anchor
-        let feed = pilot.app.regions.feed
+        let anchor = pilot.feedTop
+        let feed = pilot.feedRect
         let before = Array(pilot.lines[feed.row..<feed.maxRow])
         XCTAssertGreaterThan(anchor.comment, 0)
 
@@ -162,8 +162,8 @@ final class ThreadSourceSeamTests: XCTestCase {
         pilot.app.sourceIsReady()
         pilot.draw()
         XCTAssertEqual(Array(pilot.lines[feed.row..<feed.maxRow]), before, "the same rows at the same place")
-        XCTAssertEqual(pilot.app.feed.anchor.comment, anchor.comment + 20)
-        XCTAssertEqual(pilot.app.comments.count, 50, "the count grew")
+        XCTAssertEqual(pilot.feedTop.comment, anchor.comment + 20)
+        XCTAssertEqual(pilot.commentCount, 50, "the count grew")
         XCTAssertTrue(pilot.lines.last!.contains("/50"), pilot.lines.last!)
         pilot.app.feed.scroll._checkInvariants()
 
@@ -185,7 +185,7 @@ final class ThreadSourceSeamTests: XCTestCase {
         XCTAssertEqual(source.gapRequests, ["g"])
         for _ in 0..<3 { pilot.press(.pageUp); pilot.settle() }
         XCTAssertEqual(source.gapRequests, ["g"])
-        let feed = pilot.app.regions.feed
+        let feed = pilot.feedRect
         let before = Array(pilot.lines[feed.row..<feed.maxRow])
         XCTAssertTrue(before.contains { $0.hasPrefix("   new ") }, "\(before)")
 
@@ -201,7 +201,7 @@ final class ThreadSourceSeamTests: XCTestCase {
         XCTAssertEqual(Array(pilot.lines[feed.row..<feed.maxRow]), before)
         let ids = pilot.app.allComments.map(\.id)
         XCTAssertEqual(Array(ids.dropFirst(3).prefix(10)), (1...9).map { "m\($0)" } + ["n1"])
-        XCTAssertEqual(pilot.app.comments.count, 3 + 9 + 300)
+        XCTAssertEqual(pilot.commentCount, 3 + 9 + 300)
         pilot.app.feed.scroll._checkInvariants()
     }
 

@@ -23,12 +23,12 @@ final class TopWalkTests: XCTestCase {
         pilot.press(.ctrlHome)
         XCTAssertEqual(pilot.app.message, "loading older… 20 comments · any key stops")
         _ = pilot.app.handle(.mouse(MouseEvent(.none, .move, column: 10, row: 5)))
-        XCTAssertTrue(pilot.app.seeksTop, "motion is no input")
+        XCTAssertTrue(pilot.isWalkingToTop, "motion is no input")
         page(30, from: 0, hasMore: true, pilot, source)
         XCTAssertEqual(pilot.app.message, "loading older… 50 comments · any key stops")
         XCTAssertTrue(pilot.lines.last!.contains("loading older… 50 comments"), pilot.lines.last!)
         page(5, from: 30, hasMore: false, pilot, source)
-        XCTAssertFalse(pilot.app.seeksTop)
+        XCTAssertFalse(pilot.isWalkingToTop)
         XCTAssertNil(pilot.app.message, "at the post: the line goes")
     }
 
@@ -36,11 +36,11 @@ final class TopWalkTests: XCTestCase {
         let (pilot, source) = try ThreadFixture.numbered(20).queuedPilot(columns: 70, rows: 16)
         pilot.press(.ctrlHome)
         page(30, from: 0, hasMore: true, pilot, source)
-        XCTAssertTrue(pilot.app.seeksTop)
+        XCTAssertTrue(pilot.isWalkingToTop)
         pilot.press(.down)
-        XCTAssertFalse(pilot.app.seeksTop)
+        XCTAssertFalse(pilot.isWalkingToTop)
         XCTAssertNotEqual(pilot.app.message?.hasPrefix("loading older…"), true)
         page(30, from: 30, hasMore: true, pilot, source)
-        XCTAssertGreaterThanOrEqual(pilot.app.feed.anchor.comment, 30, "the view stays below the page that came, not at the top")
+        XCTAssertGreaterThanOrEqual(pilot.feedTop.comment, 30, "the view stays below the page that came, not at the top")
     }
 }

@@ -9,7 +9,7 @@ final class UnreadTests: XCTestCase {
     func testAMarkerPutsTheDividerAboveTheFirstUnreadAndAltUGoesThere() {
         let (app, screen) = ThreadFixture.numbered(30).read(by: ThreadFixture.cy).open(rows: 14)
         app.restore(ReadMarker(commentID: "c10", position: 9))
-        XCTAssertEqual(app.feed.firstUnread, 10)
+        XCTAssertEqual(app.firstUnreadIndex, 10)
         screen.show(app)
         XCTAssertEqual(app.message, "20 unread · Alt-U", "said at once")
         XCTAssertFalse(screen.plainLines.contains { $0.contains(" new ") }, "the newest comments show; the divider is above")
@@ -25,7 +25,7 @@ final class UnreadTests: XCTestCase {
         let files = try XCTUnwrap(ThreadStateFiles(threadPath: file.path, environment: ["XDG_DATA_HOME": file.data]))
         try ReadMarker(commentID: "c2", position: 1).save(files)
         let app = try file.openApp()
-        XCTAssertEqual(app.feed.firstUnread, 2)
+        XCTAssertEqual(app.firstUnreadIndex, 2)
         XCTAssertEqual(app.message, "3 unread · Alt-U", "said as the thread opens, not only when a marker is restored later")
     }
 
@@ -43,7 +43,7 @@ final class UnreadTests: XCTestCase {
     func testAMarkerNamingAnotherCommentIsIgnored() {
         let (app, _) = ThreadFixture.numbered(30).open(rows: 14)
         app.restore(ReadMarker(commentID: "other", position: 9))
-        XCTAssertNil(app.feed.firstUnread)
+        XCTAssertNil(app.firstUnreadIndex)
         XCTAssertNil(app.message)
         _ = app.handle(.key(.alt("u"))); app.settle()
         XCTAssertEqual(app.message, "no unread comments")
@@ -74,7 +74,7 @@ final class UnreadTests: XCTestCase {
         let shown = pilot.lines.compactMap { line in line.range(of: "comment number ").flatMap { Int(line[$0.upperBound...]) } }
         XCTAssertEqual(shown.first, 11, pilot.lines.joined(separator: "\n"))
         XCTAssertEqual(pilot.app.readMarker?.commentID, "c\(shown.max() ?? 0)", "up to the screen's last, no further")
-        for _ in 0..<15 where !pilot.app.feed.isFollowingBottom {
+        for _ in 0..<15 where !pilot.isFollowingBottom {
             pilot.press(.pageDown)
             pilot.advance(by: 1)
             pilot.runFrames()

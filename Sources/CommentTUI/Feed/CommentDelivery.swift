@@ -1,5 +1,5 @@
 /// Where a comment of the reader's is on its way to the thread.
-enum CommentDelivery: Equatable, Sendable {
+public enum CommentDelivery: Equatable, Sendable {
     /// Sent and not yet confirmed: shown dimmed, `sending…`.
     case sending
     /// Refused for good, or given up on: shown dimmed, `not sent: <reason>`, until the reader

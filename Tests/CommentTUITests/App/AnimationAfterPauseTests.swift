@@ -41,13 +41,13 @@ final class AnimationAfterPauseTests: XCTestCase {
         pilot.idle(for: pause)
         let start = pilot.time
         input(pilot)
-        var motion = Motion(phases: [pilot.app.feed.scroll.model.phase])
+        var motion = Motion(phases: [pilot.scrollPhase])
         var last = pilot.lines
         pilot.runFrames { pilot in
             if pilot.lines != last { motion.changedFrames += 1 }
             if pilot.lines.last?.contains("animating") == true { motion.statusSaidAnimating = true }
             last = pilot.lines
-            let phase = pilot.app.feed.scroll.model.phase
+            let phase = pilot.scrollPhase
             if motion.phases.last != phase {
                 motion.phases.append(phase)
                 if phase == .idle { motion.duration = pilot.time.seconds - start.seconds }
@@ -125,13 +125,13 @@ final class AnimationAfterPauseTests: XCTestCase {
             let pilot = atRest()
             pilot.press(.ctrlHome)
             pilot.settle()
-            XCTAssertGreaterThan(pilot.app.feed.scroll.postRows, 3, "the header collapses over more than a notch")
+            XCTAssertGreaterThan(pilot.postRows, 3, "the header collapses over more than a notch")
             let seen = motion(after: pause, in: pilot) { $0.wheel(.down, column: 10, row: 12) }
             XCTAssertEqual(seen.phases, [.interacting, .decelerating, .idle], "after \(pause) s")
             // A snap takes a frame a row: it ends after the quiet period, not at the notch.
             XCTAssertGreaterThan(seen.duration, snapAt, "after \(pause) s the snap ended \(seen.duration) s after the notch")
             XCTAssertGreaterThanOrEqual(seen.changedFrames, 2, "the snap's rows drawn one by one after \(pause) s")
-            XCTAssertTrue([0, 1].contains(pilot.app.feed.scroll.headerProgress), "\(pilot.app.feed.scroll.headerProgress)")
+            XCTAssertTrue([0, 1].contains(pilot.headerProgress), "\(pilot.headerProgress)")
         }
     }
 
@@ -143,7 +143,7 @@ final class AnimationAfterPauseTests: XCTestCase {
             pilot.settle()
             pilot.press(.altUp)
             pilot.settle()
-            XCTAssertNotNil(pilot.app.feed.selected)
+            XCTAssertNotNil(pilot.selectedCommentIndex)
             let seen = motion(after: pause, in: pilot) { $0.press(KeyPress(.character("s"), .alt)) }
             XCTAssertGreaterThanOrEqual(seen.changedFrames, 10, "the dissolve after \(pause) s drew \(seen.changedFrames) changed frames")
         }
@@ -158,7 +158,7 @@ final class AnimationAfterPauseTests: XCTestCase {
         pilot.runFrames()
         pilot.idle(for: 30)
         pilot.press(.ctrlDown)
-        let log = pilot.app.scrollEvents.lines
+        let log = pilot.scrollEventLines
         let end = try XCTUnwrap(log.first { $0.contains("animating → idle") }, log.joined(separator: "\n"))
         let stamp = try XCTUnwrap(Double(end.split(separator: " ", omittingEmptySubsequences: true)[0]))
         XCTAssertLessThan(stamp - pressedAt.seconds, 1, "ended within a second of the key: \(end)")

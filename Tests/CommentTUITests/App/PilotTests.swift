@@ -18,10 +18,10 @@ final class PilotTests: XCTestCase {
 
     func testAWheelNotchOverTheFeedMovesItThreeRows() {
         let pilot = ThreadFixture.numbered(20).pilot()
-        let bottom = pilot.app.feedOffset
+        let bottom = pilot.feedOffset
         pilot.wheel(.up, column: 5, row: 5)
         pilot.settle()
-        XCTAssertEqual(pilot.app.feedOffset, bottom - 3)
+        XCTAssertEqual(pilot.feedOffset, bottom - 3)
     }
 
     func testTypingAndEnterPostTheComment() {

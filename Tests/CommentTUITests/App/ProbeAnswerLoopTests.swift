@@ -57,14 +57,14 @@ final class ProbeAnswerLoopTests: XCTestCase {
         try send(answers())
         clock += 30
         XCTAssertNil(try loop.runOnce())
-        XCTAssertFalse(app.overlays.showsScrollEvents, "no answer was read as a modified F3")
+        XCTAssertFalse(app.showsScrollEvents, "no answer was read as a modified F3")
         XCTAssertFalse(loop.awaitsTerminalAnswers)
         XCTAssertTrue(DisplayWidth.policy.intact.contains(.joiner), "the answers were taken")
         XCTAssertEqual(cache.policy(), DisplayWidth.policy, "and kept")
         // After the last answer, the same bytes are the key xterm sends (Shift-F3 works as F3).
         try send("\u{1B}[1;2R")
         XCTAssertNil(try loop.runOnce())
-        XCTAssertTrue(app.overlays.showsScrollEvents)
+        XCTAssertTrue(app.showsScrollEvents)
     }
 
     func testATerminalThatAnswersNothingIsGivenUpAfterTheWindowFromWhenTheProbeWasWritten() throws {
@@ -79,7 +79,7 @@ final class ProbeAnswerLoopTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(loop.timeout()), 1, "and not woken for it again")
         try send("\u{1B}[1;2R")
         XCTAssertNil(try loop.runOnce())
-        XCTAssertTrue(app.overlays.showsScrollEvents, "a modified F3 is a key again")
+        XCTAssertTrue(app.showsScrollEvents, "a modified F3 is a key again")
         XCTAssertEqual(DisplayWidth.policy, .substitute)
         XCTAssertNil(cache.policy(), "nothing kept: the next start asks again")
     }
@@ -102,8 +102,8 @@ final class ProbeAnswerLoopTests: XCTestCase {
         try send(answers(typing: "\u{1B}OP", after: 5))  // F1
         clock += 0.05
         XCTAssertNil(try loop.runOnce())
-        XCTAssertTrue(app.overlays.showsHelp, "the key acts")
-        XCTAssertFalse(app.overlays.showsScrollEvents, "and no answer did")
+        XCTAssertTrue(app.showsHelp, "the key acts")
+        XCTAssertFalse(app.showsScrollEvents, "and no answer did")
         XCTAssertFalse(loop.awaitsTerminalAnswers)
         XCTAssertEqual(DisplayWidth.policy, .substitute)
         XCTAssertNil(cache.policy())
@@ -118,7 +118,7 @@ final class ProbeAnswerLoopTests: XCTestCase {
             clock += 0.01
             XCTAssertNil(try loop.runOnce())
         }
-        XCTAssertFalse(app.overlays.showsScrollEvents)
+        XCTAssertFalse(app.showsScrollEvents)
         XCTAssertTrue(DisplayWidth.policy.intact.contains(.joiner))
         XCTAssertEqual(cache.policy(), DisplayWidth.policy)
     }

@@ -32,7 +32,7 @@ final class ClientSwitchingTests: XCTestCase {
             fixture.switchTo(String(title.prefix(4)))
             pilot.idle(for: 1)
             XCTAssertEqual(pilot.client.place, .thread(ClientFixture.key(title)))
-            XCTAssertEqual(pilot.app.composer.draft.string, drafts[title], title)
+            XCTAssertEqual(pilot.draft, drafts[title], title)
             XCTAssertEqual(pilot.app.feedTop.comment, tops[title]?.comment, title)
             XCTAssertEqual(pilot.app.feedTop.row, tops[title]?.row, title)
             XCTAssertEqual(fixture.openCount(title), 1, "\(title) opened once")
@@ -58,7 +58,7 @@ final class ClientSwitchingTests: XCTestCase {
         pilot.type("alp")
         pilot.press(.enter)
         XCTAssertEqual(pilot.client.place, .thread(ClientFixture.key("Alpha thread")))
-        XCTAssertEqual(pilot.app.composer.draft.string, "half a thought")
+        XCTAssertEqual(pilot.draft, "half a thought")
     }
 
     func testCtrlKKillsToTheLineEndWhileTextFollowsTheCaretElseOpensTheSwitcher() throws {
@@ -67,14 +67,14 @@ final class ClientSwitchingTests: XCTestCase {
         pilot.type("keep this, drop that")
         for _ in 0..<9 { pilot.press(.left) }
         pilot.press(KeyPress(.character("k"), .ctrl))
-        XCTAssertEqual(pilot.app.composer.draft.string, "keep this, ")
+        XCTAssertEqual(pilot.draft, "keep this, ")
         XCTAssertNil(pilot.client.switcher)
         pilot.idle(for: 1)
         pilot.press(KeyPress(.character("k"), .ctrl))
         XCTAssertNotNil(pilot.client.switcher)
         pilot.press(.escape)
         XCTAssertNil(pilot.client.switcher)
-        XCTAssertEqual(pilot.app.composer.draft.string, "keep this, ")
+        XCTAssertEqual(pilot.draft, "keep this, ")
     }
 
     func testAltAGoesToTheThreadWhereCommentsArrivedAndAltNToTheOneThatMentionsTheReader() throws {

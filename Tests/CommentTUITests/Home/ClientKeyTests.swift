@@ -13,7 +13,7 @@ final class ClientKeyTests: XCTestCase {
         pilot.press(.ctrl("a"))
         XCTAssertNil(pilot.app.clientAction(for: .ctrl("k")), "with text after the caret Ctrl-K kills, as readline's")
         pilot.press(.ctrl("k"))
-        XCTAssertEqual(pilot.app.composer.draft.string, "", "the thread kills as before")
+        XCTAssertEqual(pilot.draft, "", "the thread kills as before")
         XCTAssertEqual(pilot.app.clientAction(for: .ctrl("k")), .openSwitcher, "and then there is nothing left to kill")
     }
 

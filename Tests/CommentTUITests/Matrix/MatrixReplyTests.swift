@@ -25,10 +25,10 @@ final class MatrixReplyTests: SharedSynapseTestCase {
         pilot.draw()
         pilot.press(.altUp)
         pilot.feed("\u{1B}r")
-        XCTAssertTrue(app.composer.draft.string.contains("@\(carol.localpart)"), "the quote shows Carol by her handle here: \(app.composer.draft.string)")
+        XCTAssertTrue(app.draft.contains("@\(carol.localpart)"), "the quote shows Carol by her handle here: \(app.draft)")
         pilot.type("sure")
         pilot.press(.enter)
-        let shown = (0..<app.comments.count).compactMap { try? app.comments.comment(at: $0).get() }
+        let shown = (0..<app.commentCount).compactMap { app.comment(at: $0) }
         let sent = try XCTUnwrap(shown.last(where: { $0.body.hasSuffix("sure") }), "the reply is in the feed")
         try collectUpdates(from: source) { $0.contains { if case .sendConfirmed(sent.id) = $0 { true } else { false } } }
 
@@ -72,7 +72,7 @@ final class MatrixReplyTests: SharedSynapseTestCase {
         // A click on that quote goes to (and selects) the comment it quotes.
         let quoteRow = try XCTUnwrap(pilot.lines.firstIndex { $0.contains("↪ Bo: filler \(filler.count - 2)") })
         pilot.click(column: try XCTUnwrap(pilot.lines[quoteRow].firstIndex(of: "↪")).utf16Offset(in: pilot.lines[quoteRow]) + 2, row: quoteRow)
-        XCTAssertEqual(app.feed.selected.flatMap { try? app.comments.comment(at: $0).get().id }, filler[filler.count - 3])
+        XCTAssertEqual(app.selectedCommentIndex.flatMap { app.comment(at: $0)?.id }, filler[filler.count - 3])
         pilot.press(.escape)
 
         // The question is further back than the opening page: fetched, then quoted.
@@ -88,18 +88,18 @@ final class MatrixReplyTests: SharedSynapseTestCase {
         // Alt-J on the reply goes to the question, loading older pages until it is there.
         pilot.press(.altUp)
         pilot.press(.altUp)
-        XCTAssertEqual(try app.comments.comment(at: try XCTUnwrap(app.feed.selected)).get().body, "The early one")
+        XCTAssertEqual(try XCTUnwrap(app.comment(at: try XCTUnwrap(app.selectedCommentIndex))).body, "The early one")
         pilot.feed("\u{1B}j")
         let found = Date().addingTimeInterval(30)
-        while app.comments.index(ofComment: question, limit: app.comments.count) == nil || app.feed.selected.map({ try? app.comments.comment(at: $0).get().id }) != question,
+        while app.index(ofComment: question, limit: app.commentCount) == nil || app.selectedCommentIndex.map({ app.comment(at: $0)?.id }) != question,
               Date() < found {
             if let ready = source.updatesReady { _ = try Poll.readable([ready], timeout: 1) }
             app.receive(source.takeUpdates())
             pilot.advance(by: 1)
         }
         pilot.settle()
-        XCTAssertEqual(app.feed.selected.flatMap { try? app.comments.comment(at: $0).get().id }, question)
-        XCTAssertEqual(try app.comments.comment(at: try XCTUnwrap(app.feed.selected)).get().body, "(deleted)", "loaded as it is now")
+        XCTAssertEqual(app.selectedCommentIndex.flatMap { app.comment(at: $0)?.id }, question)
+        XCTAssertEqual(try XCTUnwrap(app.comment(at: try XCTUnwrap(app.selectedCommentIndex))).body, "(deleted)", "loaded as it is now")
     }
 
     func testADeletedTargetThatIsNotLoadedIsQuotedAnew() throws {
@@ -121,7 +121,7 @@ final class MatrixReplyTests: SharedSynapseTestCase {
         _ = try bo.other.redact(roomID: room, eventID: question)
         try waits(for: "↪ Bo: (deleted)", on: pilot, from: source)
         XCTAssertTrue(screen.contains("   │ ↪ Bo: (deleted)\n"), "the quote follows the deletion:\n\(screen)")
-        XCTAssertNil(app.comments.index(ofComment: question, limit: app.comments.count), "the target was never loaded: fetched again")
+        XCTAssertNil(app.index(ofComment: question, limit: app.commentCount), "the target was never loaded: fetched again")
     }
 
     /// Bo's room `name` with a post in it, Ann and Carol members.

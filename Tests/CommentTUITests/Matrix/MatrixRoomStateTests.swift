@@ -36,7 +36,7 @@ final class MatrixRoomStateTests: SharedSynapseTestCase {
         }
         func mentionable() -> [String] {
             pilot.type("@")
-            let ids = app.mentions.picker?.results.matches.map(\.user.id) ?? []
+            let ids = app.mentionResults?.matches.map(\.user.id) ?? []
             pilot.press(.escape)
             pilot.press(.backspace)
             return ids
@@ -88,7 +88,7 @@ final class MatrixRoomStateTests: SharedSynapseTestCase {
         try collectUpdates(from: source) { $0.contains { if case .membersChanged = $0 { true } else { false } } }.forEach { app.receive([$0]) }
         pilot.settle()
         pilot.type("@")
-        XCTAssertEqual(app.mentions.picker?.results.matches.map(\.user.id), [bo.account.userID])
+        XCTAssertEqual(app.mentionResults?.matches.map(\.user.id), [bo.account.userID])
         XCTAssertTrue(pilot.lines.contains { $0.contains("Carol") }, "her comment keeps her name:\n" + pilot.lines.joined(separator: "\n"))
     }
 }

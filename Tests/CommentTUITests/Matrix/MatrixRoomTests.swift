@@ -129,13 +129,13 @@ final class MatrixRoomTests: SharedSynapseTestCase {
         for _ in 0..<7 { _ = pilot.press(.ctrlDown) }
         pilot.settle()
         pilot.draw()
-        let feed = app.regions.feed
+        let feed = app.feedRect
         let before = Array(pilot.lines[feed.row..<feed.maxRow])
         let first = try collectUpdates(from: source) { $0.contains { if case .olderComments = $0 { true } else { false } } }
         app.receive(first)
         pilot.draw()
         XCTAssertEqual(Array(pilot.lines[feed.row..<feed.maxRow]), before, "the reading position stays put")
-        XCTAssertGreaterThan(app.comments.count, opened)
+        XCTAssertGreaterThan(app.commentCount, opened)
         for _ in 0..<10 where source.hasOlderComments {
             _ = pilot.press(.ctrlHome)
             pilot.settle()
@@ -242,11 +242,11 @@ final class MatrixRoomTests: SharedSynapseTestCase {
         XCTAssertTrue(first[gapAt...].contains { !$0.appended.isEmpty }, "the gap comes before the newest comments")
         XCTAssertEqual(first.flatMap(\.appended).map(\.body), (61...count).map { "gap \($0)" }, "the newest show at once")
         app.receive(first)
-        let marker = try XCTUnwrap((0..<app.comments.count).first(where: app.comments.isGap(at:)))
+        let marker = try XCTUnwrap((0..<app.commentCount).first(where: app.isGap(at:)))
         // Scrolled to the marker (the fill was asked for as it came near): it shows, dim, in place.
         app.feed.scroll.scrollTo(comment: marker, row: 0, alignment: .top, animated: false, at: app.now)
         pilot.draw()
-        let feed = app.regions.feed
+        let feed = app.feedRect
         XCTAssertTrue(pilot.lines[feed.row].contains("loading the messages missed"), pilot.lines.joined(separator: "\n"))
         let below = pilot.lines[(feed.row + 1)..<feed.maxRow].joined(separator: "\n")
         XCTAssertTrue(below.contains("gap 61"), below)
@@ -257,8 +257,8 @@ final class MatrixRoomTests: SharedSynapseTestCase {
         app.receive(filled)
         pilot.draw()
         XCTAssertEqual(pilot.lines[(feed.row + 1)..<feed.maxRow].joined(separator: "\n"), below, "what was on screen stays put")
-        let bodies = (0..<app.comments.count).compactMap { try? app.comments.comment(at: $0).get().body }
+        let bodies = (0..<app.commentCount).compactMap { app.comment(at: $0)?.body }
         XCTAssertEqual(Array(bodies.drop { $0 != "before the gap" }), ["before the gap"] + (1...count).map { "gap \($0)" })
-        XCTAssertNil((0..<app.comments.count).first(where: app.comments.isGap(at:)), "no marker left")
+        XCTAssertNil((0..<app.commentCount).first(where: app.isGap(at:)), "no marker left")
     }
 }

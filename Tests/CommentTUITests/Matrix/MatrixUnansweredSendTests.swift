@@ -45,13 +45,13 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         let app = CommentApp(source: source, me: source.reader, columns: 100, rows: 24)
         app.update(.paste(text))
         app.update(.key(KeyPress(.enter)))
-        let id = try XCTUnwrap(app.deliveries.keys.first, file: file, line: line)
+        let id = try XCTUnwrap(app.unconfirmedComments.keys.first, file: file, line: line)
         XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)", file: file, line: line)
         return (app, id)
     }
 
     private func isNotSent(_ id: String, in app: CommentApp) -> Bool {
-        if case .failed = app.deliveries[id] { true } else { false }
+        if case .failed = app.unconfirmedComments[id] { true } else { false }
     }
 
     private func failure(of id: String, in source: ThreadSource) throws -> String? {
@@ -70,9 +70,9 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         app.wallTime = Date()
         app.update(.paste("into the void"))
         app.update(.key(KeyPress(.enter)))
-        XCTAssertEqual(app.deliveries.values.first, .sending)
+        XCTAssertEqual(app.unconfirmedComments.values.first, .sending)
         XCTAssertTrue(app.unsentAtQuit?.contains("1 comment not sent yet; it waits in ") == true, app.unsentAtQuit ?? "nothing said at quit")
-        let id = try XCTUnwrap(app.deliveries.keys.first)
+        let id = try XCTUnwrap(app.unconfirmedComments.keys.first)
 
         XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)")
         guard case .failed(let reason) = app.deliveries[id] else { return XCTFail("not given up on") }
@@ -131,7 +131,7 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         let (app, id) = try sendGivenUp("it went after all", from: source, to: homeserver)
 
         try postedAfterAll(id, "it went after all", by: source, in: room)
-        XCTAssertTrue(pump(app, source) { app.deliveries[id] == nil }, "the echo confirms it")
+        XCTAssertTrue(pump(app, source) { app.unconfirmedComments[id] == nil }, "the echo confirms it")
         XCTAssertTrue(source.notSentReasons.isEmpty, "\(source.notSentReasons)")
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty, "marked sent")
         let lines = app.render().buffer.trimmedLines
@@ -141,7 +141,7 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         // Neither key posts it a second time.
         app.update(.key(KeyPress(.enter)))
         app.update(.key(KeyPress(.character("t"), .alt)))
-        XCTAssertEqual(app.composer.draft.markdown, "")
+        XCTAssertEqual(app.draftMarkdown, "")
         XCTAssertEqual(app.message, "no comment waits unsent")
         Thread.sleep(forTimeInterval: 1)
         XCTAssertEqual(try ann.other.messageBodies(roomID: room).filter { $0 == "it went after all" }.count, 1)
@@ -162,7 +162,7 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         try postedAfterAll(id, "discarded yet there", by: source, in: room)
         XCTAssertTrue(pump(app, source) { app.allComments.contains { $0.body.contains("discarded yet there") } },
                       "the late echo shows as a comment: \(app.allComments.map(\.body)) \(app.render().buffer.trimmedLines)")
-        XCTAssertTrue(app.deliveries.isEmpty)
+        XCTAssertTrue(app.unconfirmedComments.isEmpty)
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
     }
 

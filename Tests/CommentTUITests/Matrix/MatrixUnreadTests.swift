@@ -67,7 +67,7 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         XCTAssertLessThanOrEqual(Int(markerBody.dropFirst("while away ".count)) ?? 99, newestShown, "beyond the screen", file: file, line: line)
 
         // Page by page to the newest, as a reader does: the marker follows to it.
-        for _ in 0..<20 where !pilot.app.feed.isFollowingBottom {
+        for _ in 0..<20 where !pilot.isFollowingBottom {
             pilot.press(.pageDown)
             pause(pilot, source: source)
         }
@@ -87,7 +87,7 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         XCTAssertTrue(source.locked { source.hasCaughtUp }, "the first sync answered before the app was built")
         let pilot = pilot(source)
         try takeUpdates(into: pilot, from: source) { $0.lines.contains { $0.contains("while away 30") } }
-        XCTAssertEqual(pilot.app.unreadNotice, "30 unread · Alt-U", pilot.lines.joined(separator: "\n"))
+        XCTAssertEqual(pilot.unreadStatus, "30 unread · Alt-U", pilot.lines.joined(separator: "\n"))
     }
 
     /// Ann read six of the ten on another client (Element) while away: reopened, with the
@@ -105,7 +105,7 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
             let pilot = pilot(source)
             try takeUpdates(into: pilot, from: source) { $0.lines.contains { $0.hasSuffix("while away 10") } && !source.isCatchingUpNow }
             pause(pilot, source: source)
-            XCTAssertEqual(pilot.app.unreadNotice, "4 unread · Alt-U", "cache \(usesCache): \(pilot.lines.joined(separator: "\n"))")
+            XCTAssertEqual(pilot.unreadStatus, "4 unread · Alt-U", "cache \(usesCache): \(pilot.lines.joined(separator: "\n"))")
             let lines = pilot.lines
             let divider = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(" ─") && $0.contains(" new ") }, lines.joined(separator: "\n"))
             XCTAssertTrue(lines[divider...].prefix(3).contains { $0.hasSuffix("while away 7") }, "cache \(usesCache): \(lines.joined(separator: "\n"))")
@@ -130,7 +130,7 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
         try takeUpdates(into: pilot, from: source) { $0.lines.contains { $0.contains("while away 60") } && $0.lines.last?.contains(" unread · Alt-U") == true }
         XCTAssertTrue(pilot.lines[0].contains("Away"), "the room's name: \(pilot.lines[0])", file: file, line: line)
         // Both paths open back to the marker (one page before the newest): the count is exact.
-        XCTAssertEqual(pilot.app.unreadNotice, "60 unread · Alt-U", "\(pilot.lines.joined(separator: "\n"))", file: file, line: line)
+        XCTAssertEqual(pilot.unreadStatus, "60 unread · Alt-U", "\(pilot.lines.joined(separator: "\n"))", file: file, line: line)
         pause(pilot, source: source)
         XCTAssertEqual(try serverMarker(of: ann, in: room), lastRead, "the marker jumped over comments never shown", file: file, line: line)
         // Alt-U until the first of the sixty is on screen (the page before comes as the feed nears it).
@@ -242,9 +242,9 @@ final class MatrixUnreadTests: SharedSynapseTestCase {
             let again = try open(room, as: ann, environment: environment, usesCache: usesCache)
             defer { again.stop() }
             let pilot = pilot(again)
-            try takeUpdates(into: pilot, from: again) { $0.lines.contains { $0.hasSuffix("after 3") } && $0.app.unreadNotice != nil }
+            try takeUpdates(into: pilot, from: again) { $0.lines.contains { $0.hasSuffix("after 3") } && $0.app.unreadStatus != nil }
             // All on one screen with the divider: the notice has done its work and is gone.
-            XCTAssertEqual(pilot.app.unreadNotice, "3 unread · Alt-U",
+            XCTAssertEqual(pilot.unreadStatus, "3 unread · Alt-U",
                            "cache \(usesCache), marker \(String(describing: again.loadReadMarker())), unsent \(again.unsentComments.map(\.body)), \((again.openedComments as! ArrayCommentStore).comments.map(\.body)): \(pilot.lines.joined(separator: "\n"))")
             pause(pilot, source: again)
             let lines = pilot.lines
