@@ -5,7 +5,8 @@ import ThreadModel
 /// A source that learns things on another thread, as a homeserver's sync loop would: updates
 /// are queued under a lock and the loop is woken through a `WakePipe`. Sends stay pending until
 /// the test confirms or fails them; older pages come when the test delivers them.
-public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
+public final class QueuedThreadSource: ThreadSource, OlderPages, GapFilling, CatchingUp, ReplyTargets, ReaderMentions,
+    @unchecked Sendable {
     public let label = "queued"
     public let thread: CommentThread
     public let openedComments: CommentStore
@@ -15,7 +16,7 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     /// Comments of the reader's an earlier run left unsent, oldest first, and why those refused
     /// were (set before the app opens).
     public var unsentComments: [Comment] = []
-    public var notSentReasons: [String: String] = [:]
+    public var notSentReasons: [String: SendFailure] = [:]
     /// Comments handed to `send`, in order.
     public private(set) var sent: [Comment] = []
     /// How many times the app asked for older comments.
@@ -69,6 +70,7 @@ public final class QueuedThreadSource: ThreadSource, @unchecked Sendable {
     /// The post's id as a comment, for replies to it.
     public var postCommentID: String?
     public var openedAt: Date?
+    public var isCatchingUp: Bool { false }
     /// The comments `callsForReader` was asked about, in order.
     public private(set) var callsAsked: [String] = []
     public func callsForReader(_ comment: Comment) -> Bool { lock.withLock { callsAsked.append(comment.id) }; return false }

@@ -17,10 +17,11 @@ final class OpenCommandTests: XCTestCase {
         let environment = ["USER": "ann", "XDG_DATA_HOME": directory.path]
         let target = try OpenCommand.resolve(file: path, handle: nil, context: context(environment))
         XCTAssertEqual(target.me.handle, "ann")
-        XCTAssertEqual(target.fileSource?.path, path)
+        let fileSource = target.source as? ThreadFileSource
+        XCTAssertEqual(fileSource?.path, path)
         XCTAssertEqual(target.label, "team.jsonl")
         XCTAssertEqual(target.thread.title, "Team")
-        XCTAssertNotNil(target.fileSource?.index)
+        XCTAssertNotNil(fileSource?.index)
         XCTAssertNotNil(target.source.updatesReady, "the source follows the file")
         XCTAssertEqual(target.source.draftFile?.path.hasPrefix(directory.path + "/comment-tui/state/"), true)
     }

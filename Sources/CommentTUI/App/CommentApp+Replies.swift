@@ -19,7 +19,7 @@ extension CommentApp {
         case .unavailable: return ReplyQuote(note: "a comment that is not available")
         case .unreachable, nil: break
         }
-        if askedReplyTargets.insert(id).inserted { source.loadReplyTarget(id) }
+        if let fetcher = source.replyTargets, askedReplyTargets.insert(id).inserted { fetcher.loadReplyTarget(id) }
         return ReplyQuote(note: "loading the comment replied to…")
     }
 
@@ -62,7 +62,7 @@ extension CommentApp {
         }
         // Pages that cannot hold it are not loaded: the post is above them all, and a target the
         // server said it cannot give (deleted for good, another room's) is in none of them.
-        if id == source.postCommentID {
+        if id == source.replyTargets?.postCommentID {
             seeksReplied = nil
             // The walk's own line says how far it came; with all loaded, this says where it went.
             overlays.show("it replies to the post")
@@ -88,8 +88,8 @@ extension CommentApp {
     }
 
     private func loadOlderForReply() {
-        guard !isLoadingOlder else { return }
+        guard !isLoadingOlder, let olderPages = source.olderPages else { return }
         isLoadingOlder = true
-        source.loadOlderComments()
+        olderPages.loadOlderComments()
     }
 }

@@ -13,11 +13,11 @@ extension CommentApp {
         // draft is deleted, the next start sees the comment in the thread and drops the draft.
         composer.markSending(comment.id)
         switch source.send(comment, inReplyTo: replyingTo) {
-        case .failed(let reason):
+        case .failed(let failure):
             composer.markSending(nil)
-            return overlays.show("not sent, draft kept: \(reason)", error: true)
+            return overlays.show("not sent, draft kept: \(failure.message)", error: true)
         case .confirmed:
-            overlays.show(source is InMemoryThreadSource ? "posted (in memory only)" : "posted")
+            overlays.show(source.keepsCommentsInMemoryOnly ? "posted (in memory only)" : "posted")
             feed.commentsInserted(1, at: comments.insert([comment]), countAsNew: false)
         case .pending:
             deliveries[comment.id] = .sending
@@ -74,11 +74,11 @@ extension CommentApp {
                     fresh.append(comment)
                     guard comment.author != me.id else { continue }
                     // The source is asked first, always: it forgets the comment once asked.
-                    let called = source.callsForReader(comment)
+                    let called = source.readerMentions?.callsForReader(comment) ?? false
                     let mentioned = called || mentionsMe(comment)
                     // What a reopening catches up on (written before it) was not live: no bell,
                     // as none rings for the comments a fresh opening loads.
-                    if !(source.openedAt.map { comment.created < $0 } ?? false) {
+                    if !isCaughtUpOn(comment) {
                         if mentioned { overlays.ringBell() }
                         weighNotification(for: comment, callsForReader: mentioned)
                     }
@@ -119,13 +119,13 @@ extension CommentApp {
             case .sendConfirmed(let id):
                 place(id)
                 if deliveries.removeValue(forKey: id) != nil { overlays.show("posted") }
-            case .sendFailed(let id, let reason):
+            case .sendFailed(let id, let failure):
                 guard deliveries[id] != nil else { continue }
-                deliveries[id] = .failed(reason: reason)
+                deliveries[id] = .failed(reason: failure)
                 feed.invalidateLayouts()
-                overlays.show(Self.notSentNotice(reason, retries: sendingHeld == nil), error: true)
-            case .problem(let text):
-                overlays.show(text, error: true)
+                overlays.show(Self.notSentNotice(failure.message, retries: sendingHeld == nil), error: true)
+            case .problem(let problem):
+                overlays.show(problem.message, error: true)
             case .connection(let state):
                 connection = state
             case .typing(let users):
@@ -152,7 +152,7 @@ extension CommentApp {
         } else if added > 0 {
             mentions.commentsAdded()
         }
-        for arrival in arrivals where !(source.openedAt.map { arrival.comment.created < $0 } ?? false) {
+        for arrival in arrivals where !isCaughtUpOn(arrival.comment) {
             if arrival.mentionsMe { mentionArrivals.append(arrival.comment.id) }
             arrivalObserver?(arrival.comment, arrival.mentionsMe)
         }
@@ -161,6 +161,12 @@ extension CommentApp {
             for arrival in arrivals { feed.showArrival(of: arrival.comment, mentionsReader: arrival.mentionsMe) }
         }
         prepare()
+    }
+
+    /// Whether a comment arrived in a catch-up, written before the source opened: not live, so it
+    /// rings no bell (as none rings for the comments a fresh opening loads).
+    private func isCaughtUpOn(_ comment: Comment) -> Bool {
+        source.catchingUp?.openedAt.map { comment.created < $0 } ?? false
     }
 
     /// A comment of ours reached the thread: it moves to where it landed, if others of ours
@@ -175,7 +181,7 @@ extension CommentApp {
         var thread = source.thread
         rejoin(thread)
         if thread.user(id: me.id) != me { thread.add(me) }
-        comments.reopen(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments,
+        comments.reopen(thread: thread, opened: source.openedComments, hasOlder: source.olderPages?.hasOlderComments ?? false,
                         isInThread: source.containsComment(id:))
         for id in deliveries.keys where !comments.containsAdded(id: id) { deliveries[id] = nil }
         feed.threadReopened()
@@ -221,9 +227,9 @@ extension CommentApp {
         deliveries[id] = .sending
         feed.invalidateLayouts()
         switch source.send(comment) {
-        case .failed(let reason):
-            deliveries[id] = .failed(reason: reason)
-            overlays.show(Self.notSentNotice(reason, retries: sendingHeld == nil), error: true)
+        case .failed(let failure):
+            deliveries[id] = .failed(reason: failure)
+            overlays.show(Self.notSentNotice(failure.message, retries: sendingHeld == nil), error: true)
         case .confirmed:
             deliveries[id] = nil
             place(id)

@@ -101,13 +101,13 @@ public final class CommentApp {
         var thread = source.thread
         // Added only when missing or different: a big thread's users are not copied for nothing.
         if thread.user(id: me.id) != me { thread.add(me) }
-        comments = ThreadComments(thread: thread, opened: source.openedComments, hasOlder: source.hasOlderComments)
+        comments = ThreadComments(thread: thread, opened: source.openedComments, hasOlder: source.olderPages?.hasOlderComments ?? false)
         // Written in an earlier run and never confirmed: shown as on their way, in order.
         // Those refused for good before show so, with the reason; they wait for the reader.
         let notSent = source.notSentReasons
         for comment in source.unsentComments where !comments.containsAdded(id: comment.id) {
             comments.appendWaiting(comment)
-            deliveries[comment.id] = notSent[comment.id].map { .failed(reason: VisibleText.escape($0)) } ?? .sending
+            deliveries[comment.id] = notSent[comment.id].map { .failed(reason: SendFailure($0.kind, VisibleText.escape($0.message))) } ?? .sending
         }
         sendingHeld = source.sendingHeld
         size = (columns, rows)
@@ -119,10 +119,10 @@ public final class CommentApp {
         // Before the marker: it never rests on one of ours still on its way.
         feed.delivery = { [unowned self] in self.deliveries[$0] }
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
-        restoreReadMarker(source.loadReadMarker(), awaitsCatchUp: source.isCatchingUp)
+        restoreReadMarker(source.loadReadMarker(), awaitsCatchUp: source.catchingUp?.isCatchingUp ?? false)
         // The reason said is the oldest's, as the keys act on it first.
         if let oldest = notSentTarget, case .failed(let reason) = deliveries[oldest.comment.id] {
-            overlays.show(Self.notSentNotice(reason, count: notSent.count), error: true)
+            overlays.show(Self.notSentNotice(reason.message, count: notSent.count), error: true)
         }
         feed.replyQuote = { [unowned self] in self.replyQuote(for: $0) }
         feed.isPlaceholder = { [unowned self] in self.source.isPlaceholder($0) }
@@ -195,7 +195,7 @@ public final class CommentApp {
         }
         mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
                         feed: regions.feed)
-        if composer.revision != revision { source.readerIsTyping(composer.hasTextToSend) }
+        if composer.revision != revision { source.typingNotices?.readerIsTyping(composer.hasTextToSend) }
         prepare()
         return commands
     }
@@ -240,7 +240,7 @@ public final class CommentApp {
         // between frames (comments put in above ours still on their way, a catch-up's end).
         if let moved = feed.readMarker, moved.commentID != markerTold?.commentID {
             markerTold = moved
-            source.readMarkerMoved(moved)
+            source.readReceipts?.readMarkerMoved(moved)
         }
     }
 
@@ -339,14 +339,14 @@ public final class CommentApp {
         feed.prepare(rect: feedRect, columns: size.columns)
         mentions.picker?.relayout(feed: feedRect, now: now)
         feed.coveredFromRow = mentions.picker.map { $0.frame.row + $0.visibleInsetRows }
-        if comments.hasOlder, !isLoadingOlder, feed.anchor.comment < Self.olderPageMargin {
+        if comments.hasOlder, !isLoadingOlder, let olderPages = source.olderPages, feed.anchor.comment < Self.olderPageMargin {
             isLoadingOlder = true
-            source.loadOlderComments()
+            olderPages.loadOlderComments()
         }
         // A gap is filled as it comes near the view, like the older pages above the first comment.
         if let gap = comments.gapToFill(near: feed.anchor.comment, margin: Self.olderPageMargin) {
             feed.invalidate(gap.index)
-            source.fillGap(gap.id)
+            source.gapFilling?.fillGap(gap.id)
         }
     }
 

@@ -70,8 +70,6 @@ enum OpenCommand {
         /// before the client runs).
         var room: MatrixThreadSource?
 
-        /// The thread file's source, when the thread is a file.
-        var fileSource: ThreadFileSource? { source as? ThreadFileSource }
         /// The header and users; its comments are empty (they come from the source's store).
         var thread: CommentThread { source.thread }
         /// The status bar's name for the thread: the file name or the room.

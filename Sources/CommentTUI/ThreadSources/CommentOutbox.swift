@@ -9,8 +9,9 @@ import ThreadModel
 /// and sends it again under the same id (a room's transaction id; a file's source first looks
 /// whether the comment is in the file), so it is posted once. The file is JSON Lines, one record
 /// a line: `queued` (the comment), `sent` (its id and event, or what became of it), `refused`
-/// (the server refused it for good: it waits, with the reason, for the reader to retry, take it
-/// back or discard it, and is not sent blindly at the next start) and `discarded`; a torn last
+/// (the server refused it for good: it waits, with the reason's words and kind, for the reader
+/// to retry, take it back or discard it, and is not sent blindly at the next start; a record
+/// from before kinds were kept reads as of an unknown kind) and `discarded`; a torn last
 /// line from a crash mid-write is ignored. Once nothing is waiting the file is removed.
 struct CommentOutbox {
     /// A comment waiting to be sent, as queued.
@@ -23,7 +24,7 @@ struct CommentOutbox {
         var replyTo: String?
         /// Why it is not being sent (refused for good), as the last `refused` record says; a
         /// later `queued` record (a retry) clears it. Not part of the queued record itself.
-        var notSent: String? = nil
+        var notSent: SendFailure? = nil
 
         enum CodingKeys: String, CodingKey { case txn, author, created, body, replyTo = "reply_to" }
 
@@ -37,6 +38,8 @@ struct CommentOutbox {
         var txn: String?
         var event: String?
         var reason: String?
+        /// The reason's `SendFailure.Kind`; absent in records written before it was kept.
+        var kind: String?
     }
 
     /// The name it has among a thread's state files (`<stem>.outbox.jsonl`).
@@ -54,7 +57,7 @@ struct CommentOutbox {
         guard let data = try files.read(suffix: Self.suffix) else { return [] }
         var queued: [Entry] = []
         var sent: Set<String> = []
-        var refusals: [String: String] = [:]
+        var refusals: [String: SendFailure] = [:]
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         for line in data.split(separator: UInt8(ascii: "\n")) {
@@ -66,7 +69,10 @@ struct CommentOutbox {
                 refusals[entry.txn] = nil
             }
             if record.type == "sent" || record.type == "discarded", let txn = record.txn { sent.insert(txn) }
-            if record.type == "refused", let txn = record.txn { refusals[txn] = record.reason ?? "refused" }
+            if record.type == "refused", let txn = record.txn {
+                let kind = record.kind.flatMap(SendFailure.Kind.init(rawValue:)) ?? .unknown
+                refusals[txn] = SendFailure(kind, record.reason ?? "refused")
+            }
         }
         return queued.filter { !sent.contains($0.txn) }.map { entry in
             var entry = entry
@@ -86,8 +92,8 @@ struct CommentOutbox {
 
     /// Marks a comment refused for good, with the server's reason: it stays, not sent, until the
     /// reader retries (queued again) or discards it.
-    func markRefused(_ txn: String, reason: String) throws {
-        try append(Record(type: "refused", txn: txn, reason: reason))
+    func markRefused(_ txn: String, reason: SendFailure) throws {
+        try append(Record(type: "refused", txn: txn, reason: reason.message, kind: reason.kind.rawValue))
     }
 
     /// Forgets a comment the reader discarded (or took back into the draft); when nothing is left

@@ -7,14 +7,14 @@ public final class InMemoryThreadSource: ThreadSource {
     public let label: String
     public let thread: CommentThread
     public let openedComments: CommentStore
-    public var hasOlderComments: Bool { false }
     public var openingProblems: [ThreadFileProblem] { [] }
     public var updatesReady: FileDescriptor? { nil }
     public var draftFile: DraftFile? { nil }
+    public var keepsCommentsInMemoryOnly: Bool { true }
     /// Comments sent so far, in order.
     public private(set) var sent: [Comment] = []
     /// Decides whether a send fails, and why (nil: it succeeds).
-    public var sendFailure: ((Comment) -> String?)?
+    public var sendFailure: ((Comment) -> SendFailure?)?
     private var readMarker: ReadMarker?
 
     /// A source over `thread`; its comments become the opened ones.
@@ -28,7 +28,6 @@ public final class InMemoryThreadSource: ThreadSource {
         openedComments = ConcatenatedStore(first: store, then: thread.comments)
     }
 
-    public func loadOlderComments() {}
     public func takeUpdates() -> [ThreadUpdate] { [] }
 
     public func send(_ comment: Comment) -> SendOutcome {

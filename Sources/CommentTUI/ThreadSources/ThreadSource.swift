@@ -1,8 +1,14 @@
 import Foundation
 import ThreadModel
 
-/// Where a thread lives, as the app and the verbs see it: a JSON Lines file today, a room on a
-/// homeserver next.
+/// Where a thread lives, as the app and the verbs see it: a JSON Lines file, a room on a
+/// homeserver, a thread in memory.
+///
+/// This is what every source has. What only some have (older pages, gaps, typing notices, read
+/// receipts, a catch-up, reply targets, mentions by the source's own rules) are capabilities, each
+/// its own protocol, reached through one accessor here that is nil for a source without it (a
+/// source that adopts the capability's protocol answers with itself): the app asks for a
+/// capability, never for a concrete source.
 ///
 /// Calls come from the app's thread and never block on the network. A source that learns things
 /// elsewhere (a sync loop on its own thread, a file another process appends to) queues them and
@@ -16,15 +22,12 @@ public protocol ThreadSource: AnyObject {
     var thread: CommentThread { get }
     /// The comments known when the thread was opened, oldest first, decoded on demand.
     var openedComments: CommentStore { get }
-    /// Whether comments older than the oldest known exist; `loadOlderComments()` asks for them.
-    var hasOlderComments: Bool { get }
     /// Problems found while opening (lines that did not read), for the status bar.
     var openingProblems: [ThreadFileProblem] { get }
+    /// Whether what is sent is kept nowhere once the client ends (a thread in memory): "posted"
+    /// says so.
+    var keepsCommentsInMemoryOnly: Bool { get }
 
-    /// Asks for a page of older comments; they arrive as `.olderComments` from `takeUpdates()`.
-    func loadOlderComments()
-    /// Asks for comments missing at a gap the source reported (`.gap`); they arrive as `.gapFilled`.
-    func fillGap(_ id: String)
     /// Readable when updates wait; nil for a source that never changes after opening.
     ///
     /// Anything learned after opening makes it readable, so the loop needs no first call before
@@ -43,7 +46,7 @@ public protocol ThreadSource: AnyObject {
     /// Of `unsentComments`, those not on their way, and why, by id: refused for good before this
     /// run (or held back). They are not sent again until the reader retries them (`send` with
     /// the same comment), and go with `discardUnsent`.
-    var notSentReasons: [String: String] { get }
+    var notSentReasons: [String: SendFailure] { get }
     /// Where comments not in the thread yet wait between runs (an outbox), for the words at quit.
     var outboxPath: String? { get }
 
@@ -61,21 +64,12 @@ public protocol ThreadSource: AnyObject {
     func send(_ comment: Comment) -> SendOutcome
     /// Sends a comment that answers another (Alt-R); a source without replies sends it plainly.
     func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome
-    /// Whether the reader is typing in the composer, for sources that tell others.
-    func readerIsTyping(_ typing: Bool)
-    /// The reader has now seen up to this comment; a source on a server moves its marker at
-    /// once (in the background), a file keeps it for `saveReadMarker` at exit.
-    func readMarkerMoved(_ marker: ReadMarker)
 
     /// The read marker saved when the thread was last closed, if any; at position -1 when it is
     /// older than every comment opened (all of them unread): with an empty comment id when it
     /// stands just above them (nothing older is unread), else with an id older pages are
     /// searched for (a source may report `.readMarkerInOlder` as it finds it).
     func loadReadMarker() -> ReadMarker?
-    /// Whether comments written before this opening may still come (a room opened from its
-    /// offline copy, until its first sync): they are unread after a marker on the newest
-    /// comment, until `.caughtUp`.
-    var isCatchingUp: Bool { get }
     /// Saves the read marker (at exit); a source with nowhere to keep it does nothing.
     func saveReadMarker(_ marker: ReadMarker) throws
     /// Where the reader's unsent draft of this thread is kept; nil keeps drafts in memory only.
@@ -97,51 +91,65 @@ public protocol ThreadSource: AnyObject {
     /// or, `introducing`, not at all): their comments not sent yet go under the new id, and with
     /// `introducing` the next one written carries their user record. A room knows its members.
     func readerChanged(from oldID: String, to reader: User, introducing: Bool)
-    /// Whether a comment that just arrived calls for the reader by what the source alone knows
-    /// (a room message's `m.mentions`, `@room`, the reader's name); the app checks the body's
-    /// mentions itself. Asked once per comment, as it arrives.
-    func callsForReader(_ comment: Comment) -> Bool
-    /// Fetches a comment a reply answers that is not loaded (`replyTargetLoaded`).
-    func loadReplyTarget(_ id: String)
-    /// The id the post has as a comment (a room's pinned message), which replies may answer.
-    var postCommentID: String? { get }
-    /// When the source opened, if comments written before it may still arrive as new (a room's
-    /// catch-up after an opening from its offline copy): those ring no bell.
-    var openedAt: Date? { get }
+
+    /// Older comments on request; nil: the thread opens whole.
+    var olderPages: OlderPages? { get }
+    /// Comments missing at a reported gap, on request; nil: it never reports a gap.
+    var gapFilling: GapFilling? { get }
+    /// Telling others the reader is typing; nil: no one is told.
+    var typingNotices: TypingNotices? { get }
+    /// Moving the read marker as the reader reads; nil: it is only saved at exit.
+    var readReceipts: ReadReceipts? { get }
+    /// A catch-up after the opening; nil: everything written before the opening is there at once.
+    var catchingUp: CatchingUp? { get }
+    /// Fetching reply targets, and the post as a comment; nil: replies answer loaded comments only.
+    var replyTargets: ReplyTargets? { get }
+    /// Mentions by the source's own rules; nil: the body's `@handle`s alone call for the reader.
+    var readerMentions: ReaderMentions? { get }
 }
 
 extension ThreadSource {
     public func send(_ comment: Comment, inReplyTo parentID: String?) -> SendOutcome { send(comment) }
-    public func readerIsTyping(_ typing: Bool) {}
-    public func readMarkerMoved(_ marker: ReadMarker) {}
-    public var isCatchingUp: Bool { false }
+    public var keepsCommentsInMemoryOnly: Bool { false }
     public var unsentComments: [Comment] { [] }
     public var sendingHeld: String? { nil }
-    public var notSentReasons: [String: String] { [:] }
+    public var notSentReasons: [String: SendFailure] { [:] }
     public var outboxPath: String? { nil }
     public func discardUnsent(id: String) {}
     public func isPlaceholder(_ commentID: String) -> Bool { false }
     public func containsComment(id: String) -> Bool { unsentComments.contains { $0.id == id } }
-    public func fillGap(_ id: String) {}
     public func withdrawUnsent() -> [Comment] { [] }
     public func close() {}
     public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {}
-    public func callsForReader(_ comment: Comment) -> Bool { false }
-    public func loadReplyTarget(_ id: String) {}
-    public var postCommentID: String? { nil }
-    public var openedAt: Date? { nil }
+
+    public var olderPages: OlderPages? { nil }
+    public var gapFilling: GapFilling? { nil }
+    public var typingNotices: TypingNotices? { nil }
+    public var readReceipts: ReadReceipts? { nil }
+    public var catchingUp: CatchingUp? { nil }
+    public var replyTargets: ReplyTargets? { nil }
+    public var readerMentions: ReaderMentions? { nil }
 }
+
+// A source that adopts a capability's protocol answers its accessor with itself.
+extension ThreadSource where Self: OlderPages { public var olderPages: OlderPages? { self } }
+extension ThreadSource where Self: GapFilling { public var gapFilling: GapFilling? { self } }
+extension ThreadSource where Self: TypingNotices { public var typingNotices: TypingNotices? { self } }
+extension ThreadSource where Self: ReadReceipts { public var readReceipts: ReadReceipts? { self } }
+extension ThreadSource where Self: CatchingUp { public var catchingUp: CatchingUp? { self } }
+extension ThreadSource where Self: ReplyTargets { public var replyTargets: ReplyTargets? { self } }
+extension ThreadSource where Self: ReaderMentions { public var readerMentions: ReaderMentions? { self } }
 
 /// A change a thread source reports after opening.
 public enum ThreadUpdate: Sendable {
     /// Comments written after the newest known one, oldest first (others' and, once echoed, ours).
     case commentsAppended([Comment])
-    /// Comments older than the oldest known one, oldest first, answering `loadOlderComments()`.
+    /// Comments older than the oldest known one, oldest first, answering `OlderPages.loadOlderComments()`.
     case olderComments([Comment], hasMore: Bool)
     /// Comments are missing after the newest known one, before those appended next (a server
-    /// skipped them while we were away): the feed marks the place, and `fillGap(id)` asks for them.
+    /// skipped them while we were away): the feed marks the place, and `GapFilling.fillGap(id)` asks for them.
     case gap(id: String)
-    /// Comments that were missing at a gap, oldest first, answering `fillGap(id)`; `closed` when
+    /// Comments that were missing at a gap, oldest first, answering `GapFilling.fillGap(id)`; `closed` when
     /// none are missing there any more, else the gap stays, above them.
     case gapFilled(id: String, comments: [Comment], closed: Bool)
     /// A comment's new text (an edit); the comment keeps its id and place.
@@ -153,7 +161,7 @@ public enum ThreadUpdate: Sendable {
     case membersChanged(joined: [String], left: [String])
     /// The thread's title or post changed (a room renamed, a new post pinned).
     case headerChanged(title: String, body: String)
-    /// A comment a reply answers, asked for with `loadReplyTarget(id)`, or why it is not there.
+    /// A comment a reply answers, asked for with `ReplyTargets.loadReplyTarget(id)`, or why it is not there.
     case replyTargetLoaded(id: String, target: ReplyTarget)
     /// The thread was read again from its start (its file was replaced, cut or created anew by
     /// another program): `thread` and `openedComments` hold it now, and every comment known
@@ -163,11 +171,11 @@ public enum ThreadUpdate: Sendable {
     case sendConfirmed(commentID: String)
     /// A `.pending` comment could not be sent, and why: it stays, not sent, until the reader
     /// retries, takes back or discards it.
-    case sendFailed(commentID: String, reason: String)
+    case sendFailed(commentID: String, reason: SendFailure)
     /// Something went wrong that the reader should know of (a line that did not read, a
     /// connection lost), worded for the status bar; the source carries on where it can. A source
     /// that cannot carry on says so once ("stopped following: …") and then stays quiet.
-    case problem(String)
+    case problem(ThreadProblem)
     /// The connection to a thread on a server changed (a file source never reports one).
     case connection(ConnectionState)
     /// Who else is typing now (user ids), replacing the last list.
@@ -176,7 +184,7 @@ public enum ThreadUpdate: Sendable {
     /// New comments are refused, and those on their way end in `.sendFailed`, kept by the source.
     case sendingHeld(String)
     /// Every comment written before the thread was opened has been reported (a source that
-    /// was `isCatchingUp`, after its first sync); those after come while the reader is here.
+    /// was `CatchingUp.isCatchingUp`, after its first sync); those after come while the reader is here.
     case caughtUp
     /// The read marker, older than the comments loaded, is in the older page reported next
     /// (`.olderComments`): after the comment with this id, or above all of them (nil).
@@ -227,5 +235,5 @@ public enum SendOutcome: Equatable, Sendable {
     /// It is on its way; an update says how it ended.
     case pending
     /// It was not sent (the draft stays), and why.
-    case failed(String)
+    case failed(SendFailure)
 }

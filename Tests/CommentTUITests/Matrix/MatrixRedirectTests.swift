@@ -47,10 +47,10 @@ final class MatrixRedirectTests: SharedSynapseTestCase {
             updates.contains { if case .sendFailed(mine.id, _) = $0 { true } else { false } }
                 && updates.contains { if case .connection(.offline(retryIn: 4)) = $0 { true } else { false } }
         }
-        let refusal = updates.compactMap { if case .sendFailed(mine.id, let reason) = $0 { reason } else { nil } }.first ?? ""
+        let refusal = updates.compactMap { if case .sendFailed(mine.id, let reason) = $0 { reason.message } else { nil } }.first ?? ""
         XCTAssertTrue(refusal.hasPrefix("homeserver \(homeserver) redirected to \(other)/_matrix/client/v3/rooms/"), refusal)
         XCTAssertTrue(refusal.hasSuffix("(307); not followed: give that address as the homeserver"), refusal)
-        let problems = updates.compactMap { if case .problem(let text) = $0 { text } else { nil } }
+        let problems = updates.compactMap { if case .problem(let problem) = $0 { problem.message } else { nil } }
         XCTAssertEqual(problems.count, 1, "said once, not at every retry: \(problems)")
         XCTAssertTrue(problems.first?.hasPrefix("the room's updates stopped: homeserver \(homeserver) redirected to \(other)/_matrix/client/v3/sync") == true,
                       "\(problems)")

@@ -202,7 +202,7 @@ final class MatrixRefusalTests: SharedSynapseTestCase {
         var said: [String] = []
         for _ in 0..<3 {
             Thread.sleep(forTimeInterval: 1)
-            for case .problem(let text) in source.takeUpdates() { said.append(text) }
+            for case .problem(let problem) in source.takeUpdates() { said.append(problem.message) }
         }
         XCTAssertEqual(said, [], "said once, not for every comment")
         XCTAssertFalse(screenHas(pilot, "not sent"), "\(pilot.lines)")

@@ -27,9 +27,9 @@ final class MatrixSendRetryTests: XCTestCase {
         var limited = serverError(429, "M_LIMIT_EXCEEDED")
         limited.retryAfter = 7
         XCTAssertEqual(retry.next(after: limited), .retry(after: 7))
-        XCTAssertEqual(retry.next(after: serverError(403, "M_FORBIDDEN")), .notSent("forbidden: no"))
+        XCTAssertEqual(retry.next(after: serverError(403, "M_FORBIDDEN")), .notSent(SendFailure(.refused, "forbidden: no")))
         var fresh = MatrixSendRetry()
-        XCTAssertEqual(fresh.next(after: serverError(413, "M_TOO_LARGE")), .notSent("the homeserver answered 413 M_TOO_LARGE: no"))
+        XCTAssertEqual(fresh.next(after: serverError(413, "M_TOO_LARGE")), .notSent(SendFailure(.tooLarge, "the homeserver answered 413 M_TOO_LARGE: no")))
     }
 
     func testNoUsableAnswerIsTriedAFewTimesThenNotSent() {
@@ -39,13 +39,13 @@ final class MatrixSendRetryTests: XCTestCase {
         for _ in 1..<MatrixSendRetry.unansweredLimit {
             guard case .retry = retry.next(after: timedOut) else { return XCTFail("tried again below the bound") }
         }
-        XCTAssertEqual(retry.next(after: timedOut), .notSent("homeserver did not answer in time (3 tries; it may have reached the room)"))
+        XCTAssertEqual(retry.next(after: timedOut), .notSent(SendFailure(.gaveUp, "homeserver did not answer in time (3 tries; it may have reached the room)")))
         var empty = MatrixSendRetry()
         _ = empty.next(after: MatrixError(.malformed, "sending returned no event id"))
         _ = empty.next(after: MatrixError(.unreachable, "unreachable"))   // not counted: the server was away
         _ = empty.next(after: MatrixError(.malformed, "sending returned no event id"))
         XCTAssertEqual(empty.next(after: MatrixError(.malformed, "sending returned no event id")),
-                       .notSent("sending returned no event id (3 tries; it may have reached the room)"))
+                       .notSent(SendFailure(.gaveUp, "sending returned no event id (3 tries; it may have reached the room)")))
     }
 
     func testATimeoutWhileTheServerIsNotHeardFromIsWaitedOutWithoutEnd() {
@@ -59,7 +59,7 @@ final class MatrixSendRetryTests: XCTestCase {
         var empty = MatrixSendRetry()
         for _ in 1..<MatrixSendRetry.unansweredLimit { _ = empty.next(after: MatrixError(.malformed, "sending returned no event id"), inTouch: false) }
         XCTAssertEqual(empty.next(after: MatrixError(.malformed, "sending returned no event id"), inTouch: false),
-                       .notSent("sending returned no event id (3 tries; it may have reached the room)"))
+                       .notSent(SendFailure(.gaveUp, "sending returned no event id (3 tries; it may have reached the room)")))
     }
 
     func testAnEndedSessionStopsSendingWithoutRefusing() {

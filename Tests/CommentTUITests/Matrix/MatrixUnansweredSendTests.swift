@@ -56,7 +56,7 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
 
     private func failure(of id: String, in source: ThreadSource) throws -> String? {
         let updates = try collectUpdates(from: source, timeout: 40) { $0.contains { if case .sendFailed(id, _) = $0 { true } else { false } } }
-        for case .sendFailed(id, let reason) in updates { return reason }
+        for case .sendFailed(id, let reason) in updates { return reason.message }
         return nil
     }
 
@@ -76,8 +76,8 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
 
         XCTAssertTrue(pump(app, source) { isNotSent(id, in: app) }, "\(homeserver.requests)")
         guard case .failed(let reason) = app.deliveries[id] else { return XCTFail("not given up on") }
-        XCTAssertTrue(reason.contains("did not answer"), reason)
-        XCTAssertTrue(reason.contains("it may have reached the room"), reason)
+        XCTAssertTrue(reason.message.contains("did not answer"), reason.message)
+        XCTAssertTrue(reason.message.contains("it may have reached the room"), reason.message)
         let attempts = homeserver.requests
         XCTAssertEqual(attempts.count, MatrixSendRetry.unansweredLimit, "\(attempts)")
         XCTAssertEqual(Set(attempts).count, 1, "every attempt under the same transaction id: \(attempts)")

@@ -5,9 +5,9 @@ import ThreadModel
 /// Megolm yet, so it never sends plaintext there and reads only what is not encrypted.
 enum MatrixEncryption {
     /// Why a new comment is refused (the draft stays).
-    static let refusal = "the room is end-to-end encrypted and comment-tui cannot encrypt yet"
+    static let refusal = SendFailure(.encryptedRoom, "the room is end-to-end encrypted and comment-tui cannot encrypt yet")
     /// Why a comment on its way is held (it stays in the outbox, for a client that can).
-    static let held = refusal + "; it waits in the outbox"
+    static let held = SendFailure(.encryptedRoom, refusal.message + "; it waits in the outbox")
     /// The room's lasting notice: the header and the empty composer say it.
     static let notice = "🔒 end-to-end encrypted: comment-tui cannot send here yet"
 

@@ -13,7 +13,7 @@ struct MatrixSendRetry: Sendable {
         /// Send again after this many seconds.
         case retry(after: Double)
         /// Stop: the comment is not sent, for this reason.
-        case notSent(String)
+        case notSent(SendFailure)
         /// Stop sending anything: the session has ended on the server (the comment stays queued,
         /// for the next start after logging in again).
         case signedOut(String)
@@ -33,16 +33,16 @@ struct MatrixSendRetry: Sendable {
     /// from lately (a sync answered): only then does a timeout say it took the request and gave
     /// nothing back, else the network may be gone, which only delays the comment.
     mutating func next(after error: Error, inTouch: Bool = true) -> Next {
-        guard let error = error as? MatrixError else { return .notSent("\(error)") }
+        guard let error = error as? MatrixError else { return .notSent(SendFailure(.unknown, "\(error)")) }
         if error.errcode == "M_UNKNOWN_TOKEN" { return .signedOut(error.message) }
         if error.isUnanswered, inTouch || !error.timedOut {
             unanswered += 1
             if unanswered >= Self.unansweredLimit {
                 // Taken and never answered usably, a try may still have been posted.
-                return .notSent("\(error.message) (\(unanswered) tries; it may have reached the room)")
+                return .notSent(SendFailure(.gaveUp, "\(error.message) (\(unanswered) tries; it may have reached the room)"))
             }
         } else if !error.isTransient {
-            return .notSent(error.message)
+            return .notSent(SendFailure(error.errcode == "M_TOO_LARGE" ? .tooLarge : .refused, error.message))
         }
         defer { wait = min(wait * 2, Self.longestWait) }
         return .retry(after: error.retryAfter.map { min($0, longestRateLimitWait) } ?? wait)

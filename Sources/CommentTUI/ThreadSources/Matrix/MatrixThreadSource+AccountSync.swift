@@ -48,7 +48,7 @@ extension MatrixThreadSource: MatrixSyncListener {
 
     public func accountSyncFailed(_ error: MatrixError) {
         guard !stopped else { return }
-        report([.problem("the room's updates stopped: \(error.message)")])
+        report([.problem(ThreadProblem(.stoppedFollowing, "the room's updates stopped: \(error.message)"))])
     }
 
     /// Catches up from the room's own position (an answer could not be applied), unless it is
@@ -75,7 +75,7 @@ extension MatrixThreadSource: MatrixSyncListener {
                     return try self.catchUp(reading: reads)
                 } catch {
                     if self.stopped || (error as? MatrixError)?.kind == .cancelled { return }
-                    if !told { self.report([.problem("could not load the messages missed: \(error)")]) }
+                    if !told { self.report([.problem(ThreadProblem(.notLoaded, "could not load the messages missed: \(error)"))]) }
                     told = true
                     reads = true
                     if !self.pause(delay) { return }

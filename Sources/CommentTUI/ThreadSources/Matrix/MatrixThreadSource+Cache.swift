@@ -70,7 +70,7 @@ extension MatrixThreadSource {
         do {
             try cache.save(snapshot)
         } catch {
-            report([.problem("could not keep the room for offline use: \(error)")])
+            report([.problem(ThreadProblem(.notKept, "could not keep the room for offline use: \(error)"))])
         }
     }
 }

@@ -34,7 +34,7 @@ extension MatrixThreadSource {
     func refuseIfEncrypted(known: Bool = false) throws {
         if known { report(locked { timeline.switchEncryptionOn() }) }
         if try known || holdsSending() {
-            throw MatrixError(.server(status: 0, errcode: nil), MatrixEncryption.refusal + "; nothing was posted")
+            throw MatrixError(.server(status: 0, errcode: nil), MatrixEncryption.refusal.message + "; nothing was posted")
         }
     }
 }

@@ -41,7 +41,7 @@ extension MatrixThreadSource {
             let txn = "import" + ThreadStateFiles.stem(key: "\(thread.id)/\(comment.id)", name: "")
             if try holdsSending() {
                 throw MatrixError(.server(status: 0, errcode: nil),
-                                  MatrixEncryption.refusal + "; the import stopped after \(outcome.posted) of \(thread.comments.count) comments")
+                                  MatrixEncryption.refusal.message + "; the import stopped after \(outcome.posted) of \(thread.comments.count) comments")
             }
             _ = try (poster ?? client).send(room: roomID, transactionID: txn, content: .object(content),
                                             timestamp: poster == nil ? nil : comment.created)

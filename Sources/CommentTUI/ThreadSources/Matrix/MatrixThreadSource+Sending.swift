@@ -14,13 +14,13 @@ extension MatrixThreadSource {
         let entry = CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created, body: comment.body, replyTo: replyTo)
         // What the server would refuse for good is refused here, before it leaves: the draft stays.
         if let problem = MatrixEventSize.problem(content: locked({ messageContent(entry.body, replyTo: entry.replyTo) })) {
-            return .failed(problem)
+            return .failed(SendFailure(.tooLarge, problem))
         }
         do {
             // On disk before the first attempt: whatever happens next, the next start sends it.
             try outbox?.queue(entry)
         } catch {
-            return .failed("could not keep it in the outbox: \(error)")
+            return .failed(SendFailure(.notKept, "could not keep it in the outbox: \(error)"))
         }
         locked { refused[comment.id] = nil }
         stopTyping()
@@ -131,12 +131,12 @@ extension MatrixThreadSource {
             defer { isSignedOut = true }
             return !isSignedOut
         }
-        if first { report([.problem(message)]) }
+        if first { report([.problem(ThreadProblem(.signedOut, message))]) }
     }
 
     /// Leaves a comment not sent, for good until the reader acts: kept so, with the reason, in
     /// the outbox (the next start shows it so, and does not send it blindly).
-    private func refuse(_ entry: CommentOutbox.Entry, reason: String) {
+    private func refuse(_ entry: CommentOutbox.Entry, reason: SendFailure) {
         var kept = entry
         kept.notSent = reason
         // Its echo may have come while the last attempts went unanswered: it is in the room after

@@ -81,7 +81,7 @@ extension MatrixThreadSource {
                 updates.append(.typing(typing))
             }
         } else if answer["rooms"]?["leave"]?[roomID] != nil {
-            updates.append(.problem("you are no longer in \(label)"))
+            updates.append(.problem(ThreadProblem(.threadGone, "you are no longer in \(label)")))
         }
         let (wentLive, caughtUp) = locked { () -> (Bool, Bool) in
             nextBatch = next
@@ -157,7 +157,7 @@ extension MatrixThreadSource {
                 self.report([.gapFilled(id: id, comments: comments, closed: fill.rest == nil)] + others)
             } catch {
                 if self.stopped { return }
-                self.report([.problem("could not load the messages missed: \(error)")])
+                self.report([.problem(ThreadProblem(.notLoaded, "could not load the messages missed: \(error)"))])
                 _ = self.pause(2)
                 self.report([.gapFilled(id: id, comments: [], closed: false)])
             }
@@ -203,7 +203,7 @@ extension MatrixThreadSource {
             }
         } catch {
             if stopped { return }
-            report([.problem("could not load older comments: \(error)")])
+            report([.problem(ThreadProblem(.notLoaded, "could not load older comments: \(error)"))])
             _ = pause(2)
             locked { isLoadingOlder = false }
             report([.olderComments([], hasMore: true)])

@@ -8,7 +8,8 @@ import ThreadModel
 /// The app's thread only queues work and takes updates; network calls happen on the account's
 /// sync thread and two serial queues (sends, and everything else), which report through
 /// `updates` and wake the loop's poll through `wake`.
-public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
+public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, TypingNotices, ReadReceipts, CatchingUp,
+    ReplyTargets, ReaderMentions, @unchecked Sendable {
     /// The room as the status bar names it: its alias, else its name (following renames), else its id.
     public var label: String { labelLock.withLock { currentLabel } }
     /// The label now (under `labelLock`, apart from `lock`: the label is read while that is held).
@@ -31,7 +32,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
     /// The reader's user id.
     public let me: String
     /// When the room was opened here: what its first syncs bring from before rings no bell.
-    public let openedAt = Date()
+    public let openedAt: Date? = Date()
     /// Whether read receipts are private (`m.read.private`).
     public var privateReceipts = false
 
@@ -207,7 +208,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         if follows { for entry in waiting where entry.notSent != nil { refused[entry.txn] = entry } }
         if !isFromCache { saveCache() }
         if !opening.departed.isEmpty { report([.membersChanged(joined: [], left: opening.departed.sorted())]) }
-        if let outboxProblem { report([.problem(outboxProblem)]) }
+        if let outboxProblem { report([.problem(ThreadProblem(.notKept, outboxProblem))]) }
         if follows {
             startSyncing()
             for entry in waiting where entry.notSent == nil { resend(entry) }
@@ -222,7 +223,7 @@ public final class MatrixThreadSource: ThreadSource, @unchecked Sendable {
         ThreadStateFiles(key: "matrix:\(me):\(roomID)", name: roomID, environment: environment)
     }
 
-    public var notSentReasons: [String: String] { locked { refused.compactMapValues(\.notSent) } }
+    public var notSentReasons: [String: SendFailure] { locked { refused.compactMapValues(\.notSent) } }
 
     public var outboxPath: String? { outbox?.path }
 

@@ -59,11 +59,11 @@ extension ThreadFileSource {
         var updates: [ThreadUpdate] = []
         if let failure = unreportedFailure {
             unreportedFailure = nil
-            updates.append(.problem(failure))
+            updates.append(.problem(ThreadProblem(.stoppedFollowing, failure)))
         }
         if let problem = outboxProblem {
             outboxProblem = nil
-            updates.append(.problem(problem))
+            updates.append(.problem(ThreadProblem(.notKept, problem)))
         }
         // Taken before the file is read: an append that ended is in the file by now, so its
         // echo comes first, at its place among other writers' records.
@@ -71,7 +71,7 @@ extension ThreadFileSource {
         if following.watch != nil { updates += follow() }
         for outcome in ended {
             if let failure = outcome.failure {
-                updates.append(.sendFailed(commentID: outcome.id, reason: failure))
+                updates.append(.sendFailed(commentID: outcome.id, reason: SendFailure(.notWritable, failure)))
             } else {
                 try? outbox?.markSent(outcome.id, event: Self.appended)
                 updates.append(.sendConfirmed(commentID: outcome.id))
@@ -92,7 +92,7 @@ extension ThreadFileSource {
         guard let current = named else {
             guard !saidRemoved else { return [] }
             saidRemoved = true
-            return [.problem("\(label) was removed: still showing what it held (posts fail until it is back)")]
+            return [.problem(ThreadProblem(.threadGone, "\(label) was removed: still showing what it held (posts fail until it is back)"))]
         }
         saidRemoved = false
         guard let tail else {
@@ -109,7 +109,7 @@ extension ThreadFileSource {
         } catch {
             // Keep what is on screen; the watch stays open (a loop may have registered it).
             self.tail = nil
-            return [.problem("stopped following: \(error)")]
+            return [.problem(ThreadProblem(.stoppedFollowing, "stopped following: \(error)"))]
         }
     }
 
@@ -130,7 +130,7 @@ extension ThreadFileSource {
         } catch {
             followed = (try? FileSystem.identity(of: path)) ?? nil
             following?.appender.failDeferred("the thread file was replaced and could not be read: \(error)")
-            return [.problem("stopped following: \(error)")]
+            return [.problem(ThreadProblem(.stoppedFollowing, "stopped following: \(error)"))]
         }
     }
 
@@ -150,7 +150,7 @@ extension ThreadFileSource {
         // Users first: a comment's author may have joined in the same append.
         if !users.isEmpty { updates.append(.usersChanged(users)) }
         if !comments.isEmpty { updates.append(.commentsAppended(comments)) }
-        updates += appended.problems.map { .problem("\(label) line \($0.line): \($0.message)") }
+        updates += appended.problems.map { .problem(ThreadProblem(.unreadableLine, "\(label) line \($0.line): \($0.message)")) }
         return updates
     }
 }

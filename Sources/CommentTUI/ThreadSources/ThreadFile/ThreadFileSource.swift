@@ -130,13 +130,8 @@ public final class ThreadFileSource: ThreadSource {
 
     /// The index: every comment in the file when it was (re)opened.
     public var openedComments: CommentStore { index }
-    /// False: the index holds every comment in the file.
-    public var hasOlderComments: Bool { false }
     /// The lines that did not read while indexing.
     public var openingProblems: [ThreadFileProblem] { index.problems }
-
-    /// Nothing to do: every comment was opened.
-    public func loadOlderComments() {}
 
     /// Appends the comment under the file's lock (fsynced). Followed, the append waits for the
     /// lock on a thread of its own: `.pending`, then `.sendConfirmed` or `.sendFailed` from
@@ -159,8 +154,10 @@ public final class ThreadFileSource: ThreadSource {
                                              body: comment.body, replyTo: nil))
             following.appender.append(comment)
             return .pending
+        } catch let error as OverLimit {
+            return .failed(SendFailure(.tooLarge, "\(error)"))
         } catch {
-            return .failed("\(error)")
+            return .failed(SendFailure(.notWritable, "\(error)"))
         }
     }
 
