@@ -96,6 +96,9 @@ final class TmuxHomeMatrixTests: OwnSynapseTestCase {
         XCTAssertEqual(HomeScreen.preview(of: "Invitation", in: home), "invite from Bo")
         XCTAssertEqual(HomeScreen.preview(of: "Bo", in: home), "Bo: a word between us")
         XCTAssertEqual(HomeScreen.preview(of: "Room 11", in: home), "Bo: Ann, what do you think of Room 11?")
+        // The demo, never opened on this machine, still previews its newest comment.
+        let demo = try XCTUnwrap(HomeScreen.preview(of: "Scrolling like a phone, in a terminal", in: home))
+        XCTAssertTrue(demo.contains("Last comment of the demo"), demo)
         for name in made.order where counts[made.id(of: name)]!.unread > 0 {
             // Unread rooms are bold.
             let row = try XCTUnwrap(HomeScreen.row(named: name, in: home))
