@@ -55,6 +55,20 @@ final class TmuxHomeRoomsMatrixTests: OwnSynapseTestCase {
             XCTAssertTrue(back.contains { $0.hasPrefix("› draft for \(name)") }, "\(back)")
             Thread.sleep(forTimeInterval: 1)
         }
+        // A minute away (the one long pause of these tests): Delta as it was left all the same.
+        Thread.sleep(forTimeInterval: 60)
+        try terminal.tmux.keys("C-k")
+        try terminal.open("Delta", header: "Delta")
+        // Only the comments' ages have moved on (and the blanks after them to the scrollbar).
+        func aged(_ rows: [String]) -> [String] {
+            rows.map {
+                $0.replacingOccurrences(of: #" · (now|\d+m ago)"#, with: " · (age)", options: .regularExpression)
+                    .replacingOccurrences(of: " +", with: " ", options: .regularExpression)
+            }
+        }
+        let wasLeft = aged(try XCTUnwrap(left["Delta"]))
+        let later = try terminal.tmux.waitFor("Delta as it was left, a minute later") { aged(self.withoutStatus($0)) == wasLeft }
+        XCTAssertTrue(later.contains { $0.hasPrefix("› draft for Delta") }, "\(later)")
         try terminal.quit()
     }
 
