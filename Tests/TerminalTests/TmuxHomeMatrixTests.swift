@@ -226,4 +226,33 @@ final class TmuxHomeMatrixTests: OwnSynapseTestCase {
         XCTAssertEqual(HomeScreen.row(named: "Room 05", in: caughtUp), 1, "newest first:\n\(caughtUp.joined(separator: "\n"))")
         try terminal.quit()
     }
+
+    /// Whether the thread on screen is `name` (its header, open or collapsed).
+    private func header(_ screen: [String], is name: String) -> Bool {
+        screen.first.map { $0 == " \(name)" || $0.hasPrefix(" \(name) · ") } == true
+    }
+
+    func testAltNAndAltAGoThroughTheMentionedAndUnreadRoomsInHomesOrder() throws {
+        let made = try thirtyRooms()
+        let terminal = try HomeTerminal()
+        try terminal.logIn(made.world.annLocalpart, password: "pw-ann", homeserver: server.baseURL)
+        try terminal.startHome(showing: "Invitation")
+        let counts = try made.world.annCounts()
+        try terminal.tmux.waitFor("every room with the server's counts") { self.showsRooms(made, counts: counts, on: $0) }
+        try terminal.open("Room 01", header: "Room 01")
+        // From the oldest room, cycling: the mentioned rooms newest first.
+        let mentioned = made.order.filter(ThirtyRooms.mentioned.contains)
+        XCTAssertEqual(mentioned, ["Room 19", "Room 04", "Room 11"])
+        for name in mentioned {
+            Thread.sleep(forTimeInterval: 1)
+            try terminal.tmux.keys("M-n")
+            try terminal.tmux.waitFor("\(name), the next mention") { self.header($0, is: name) }
+        }
+        // The next unread after Room 11 is the room under it at home.
+        let next = made.order[try XCTUnwrap(made.order.firstIndex(of: "Room 11")) + 1]
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.tmux.keys("M-a")
+        try terminal.tmux.waitFor("\(next), the next unread") { self.header($0, is: next) }
+        try terminal.quit()
+    }
 }

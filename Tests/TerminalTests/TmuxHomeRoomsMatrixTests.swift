@@ -127,4 +127,44 @@ final class TmuxHomeRoomsMatrixTests: OwnSynapseTestCase {
         try ann.quit()
         try bo.quit()
     }
+
+    func testAnInviteDeclinedAndARoomLeftFromHomeAskFirstAndBoSeesAnnGo() throws {
+        let world = try HomeMatrixWorld(server: server)
+        let lobby = try world.joinedRooms(["Lobby"])[0]
+        let invited = try world.boClient.createRoom(name: "Unwanted", preset: .privateChat, invite: [world.ann.userID])
+        let terminal = try HomeTerminal(columns: 90, rows: 24)
+        try terminal.logIn(world.annLocalpart, password: "pw-ann", homeserver: server.baseURL)
+        try terminal.startHome(showing: "Unwanted")
+
+        try terminal.tmux.literal("Unwanted")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.tmux.keys("M-x")
+        try terminal.tmux.waitFor("the question") { $0.first?.hasPrefix(" Decline the invite to Unwanted? y/n") == true }
+        XCTAssertEqual(try world.annMembership(in: invited), "invite", "nothing done before the answer")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.tmux.literal("y")
+        try terminal.tmux.waitFor("the invite gone from home") { HomeScreen.row(named: "Unwanted", in: $0) == nil }
+        try Waiting.until("Bo to see the invite declined", timeout: 15) { try world.annMembership(in: invited) == "leave" }
+
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.tmux.keys("Escape")
+        try terminal.tmux.waitFor("the filter cleared") { $0.first?.hasPrefix(" Home · 2 threads") == true }
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.tmux.literal("Lobby")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.tmux.keys("M-l")
+        try terminal.tmux.waitFor("the question") { $0.first?.hasPrefix(" Leave Lobby? y/n") == true }
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.tmux.literal("n")
+        try terminal.tmux.waitFor("no question") { $0.first?.hasPrefix(" Home") == true }
+        XCTAssertEqual(try world.annMembership(in: lobby), "join", "n keeps the room")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.tmux.keys("M-l")
+        try terminal.tmux.waitFor("the question again") { $0.first?.hasPrefix(" Leave Lobby? y/n") == true }
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.tmux.literal("y")
+        try terminal.tmux.waitFor("the room gone from home") { HomeScreen.row(named: "Lobby", in: $0) == nil }
+        try Waiting.until("Bo to see Ann leave", timeout: 15) { try world.annMembership(in: lobby) == "leave" }
+        try terminal.quit()
+    }
 }
