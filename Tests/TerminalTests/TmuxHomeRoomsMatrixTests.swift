@@ -167,4 +167,29 @@ final class TmuxHomeRoomsMatrixTests: OwnSynapseTestCase {
         try Waiting.until("Bo to see Ann leave", timeout: 15) { try world.annMembership(in: lobby) == "leave" }
         try terminal.quit()
     }
+
+    func testAHostileRoomNameAndMessageReachHomeAndTheNotificationAsTextOnly() throws {
+        let world = try HomeMatrixWorld(server: server)
+        let title = "\u{1B}]0;pwned\u{07}Evil\u{1B}[2J\u{9B}31m room"
+        let evil = try world.joinedRooms([title])[0]
+        let terminal = try HomeTerminal(columns: 90, rows: 24)
+        try terminal.logIn(world.annLocalpart, password: "pw-ann", homeserver: server.baseURL)
+        try terminal.tmux.run("clear; TERM=xterm-256color TERM_PROGRAM=WezTerm \(TmuxSession.clientPath); echo EXIT=$?")
+        try terminal.tmux.waitFor("home with the room") { $0.contains { $0.contains("pwned") && $0.contains("Evil") } && $0.last?.contains(" live") == true }
+        try terminal.focus(false)
+        try world.mention(in: evil, "look \u{1B}]777;notify;fake;fake\u{1B}\\ \u{1B}]0;title\u{07}here")
+        try terminal.tmux.waitFor("the preview") { $0.contains { $0.contains("here") && $0.contains("Ann, look") } }
+        try Waiting.until("the notification", state: { terminal.written().debugDescription }) { !terminal.notifications().isEmpty }
+        Thread.sleep(forTimeInterval: 1)
+        let raised = terminal.notifications()
+        XCTAssertEqual(raised.count, 1, "\(raised)")
+        let first = try XCTUnwrap(raised.first)
+        XCTAssertFalse(first.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, first.debugDescription)
+        XCTAssertEqual(first.filter { $0 == ";" }.count, 2, "notify, title, body: \(first.debugDescription)")
+        // Nothing from the room became a sequence: its escapes left the client as placeholders (␛), never as ESC.
+        let written = terminal.written()
+        XCTAssertFalse(written.contains("\u{1B}]0;pwned") || written.contains("\u{1B}]0;title") || written.contains("\u{1B}]777;notify;fake"),
+                       written.debugDescription)
+        try terminal.quit()
+    }
 }
