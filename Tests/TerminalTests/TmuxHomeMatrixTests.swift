@@ -91,6 +91,7 @@ final class TmuxHomeMatrixTests: OwnSynapseTestCase {
         XCTAssertTrue(home[0].contains("31 threads"), "30 rooms and the demo: \(home[0])")
         XCTAssertEqual(HomeScreen.row(named: "Invitation", in: home), 1, "the invite, new to the client, first:\n\(home.joined(separator: "\n"))")
         XCTAssertEqual(HomeScreen.row(named: made.order[0], in: home), 3, "then the newest room")
+        XCTAssertTrue(home[1].hasPrefix("▸ "), "the selection on the first row, not on the demo listed first at the start:\n\(home.joined(separator: "\n"))")
         let vault = try XCTUnwrap(HomeScreen.row(named: "Vault", in: home))
         XCTAssertTrue(home[vault].contains("🔒"), home[vault])
         XCTAssertEqual(HomeScreen.preview(of: "Invitation", in: home), "invite from Bo")
