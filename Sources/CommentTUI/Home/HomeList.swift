@@ -27,6 +27,10 @@ final class HomeList {
     private var rowOfKey: [ThreadKey: Int] = [:]
     /// The selected thread (nil only when no row is shown).
     private(set) var selectedKey: ThreadKey?
+    /// Whether the reader put the selection where it is (keys, a click, scrolling, a jump).
+    /// Until then it stays on the first row as threads arrive: at a start the demo is listed
+    /// first and the account's newer rooms come after it, and the newest must show.
+    private var selectionChosen = false
     /// A question waiting for y or n (leave, decline an invite); set by the keys (`+Input`).
     var question: HomeQuestion?
     /// Where the list is on screen: the header row, then the rows.
@@ -103,7 +107,8 @@ final class HomeList {
         ranker = nil
         previews.keep(only: Set(positions.keys))
         if let question, positions[question.key] == nil { self.question = nil }
-        rebuildRows(selectionFallback: oldRow)
+        if !selectionChosen { selectedKey = nil }
+        rebuildRows(selectionFallback: selectionChosen ? oldRow : 0)
         // The selection moved with its thread; if it was on screen it stays there.
         if wasVisible, model.phase == .idle { scrollSelectionIntoView() }
     }
@@ -164,6 +169,7 @@ final class HomeList {
     func select(_ key: ThreadKey) {
         guard rowOfKey[key] != nil else { return }
         selectedKey = key
+        selectionChosen = true
         scrollSelectionIntoView()
     }
 
@@ -172,6 +178,7 @@ final class HomeList {
         guard !rows.isEmpty else { return }
         let row = min(max(0, (selectedRow ?? 0) + step), rows.count - 1)
         selectedKey = summary(atRow: row).key
+        selectionChosen = true
         scrollSelectionIntoView()
     }
 
@@ -197,6 +204,7 @@ final class HomeList {
     /// After the reader scrolled: a selection scrolled off screen moves to the nearest row on it.
     func keepSelectionOnScreen() {
         guard let row = selectedRow, !rows.isEmpty else { return }
+        selectionChosen = true
         let top = model.geometry.drawnOffset
         let h = Self.rowHeight
         let first = min(rows.count - 1, max(0, (top + h - 1) / h))

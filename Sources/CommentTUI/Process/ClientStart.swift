@@ -107,6 +107,9 @@ struct ClientStart {
         let mailbox = mailbox
         DispatchQueue.global(qos: .utility).async {
             var rows: [ThreadSummary] = []
+            // A start at home (an account logged in) may come before the demo was ever opened:
+            // its file is written as opening it would, so its row shows its comments.
+            if let demo = DemoThread.filePath(environment: environment) { try? DemoThread.install(at: demo) }
             if let demo = DemoThread.filePath(environment: environment), FileManager.default.fileExists(atPath: demo),
                var row = try? FileThreadSummary.summary(path: demo, environment: environment) {
                 row.key = .demo

@@ -81,6 +81,22 @@ final class HomeListTests: XCTestCase {
         XCTAssertEqual(list.selected?.name, "Room 01")
     }
 
+    func testUntilTheReaderChoosesTheSelectionStaysOnTheFirstRowAsThreadsArrive() {
+        // A start with an account: the demo alone, then the account's rooms, all newer.
+        let demo = F.room("Demo", minutesAgo: 1000)
+        let list = F.list([demo])
+        list.replaceAll([demo] + F.numbered(8))
+        XCTAssertEqual(list.selected?.name, "Room 00", "the newest, not the demo at the bottom")
+        XCTAssertEqual(list.model.contentOffset, 0, "the newest on screen")
+        list.update(F.room("Room 05", minutesAgo: 0))
+        XCTAssertEqual(list.selected?.name, "Room 05", "still the first row")
+        // Chosen: from then on the selection follows its thread.
+        list.press(KeyPress(.down))
+        list.update(F.room("Room 07", minutesAgo: -1))
+        XCTAssertEqual(list.selected?.name, "Room 00")
+        XCTAssertEqual(list.selectedRow, 2)
+    }
+
     func testAnUpdateKeepsASelectionThatWasOnScreenOnScreen() {
         // 4 whole rows show (8 of the 9 list rows); the selection on the last of them.
         let list = F.list(F.numbered(10), rows: 10)
