@@ -62,10 +62,13 @@ private struct HomeBenchmark {
         }
         let cacheBytes = HomeCache(account: reader.userID, environment: ["XDG_CACHE_HOME": "\(folder)/\(kept)"])
             .flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int } ?? 0
-        return rows(colds: colds, cached: cached, setupSeconds: setupSeconds, cacheBytes: cacheBytes)
+        let shares = try HomeBenchmarkShares(client: MatrixClient(homeserver: server.baseURL, accessToken: reader.accessToken),
+                                             account: reader.userID).rows(openedRoom: opened[0])
+        return rows(colds: colds, cached: cached, setupSeconds: setupSeconds, cacheBytes: cacheBytes, shares: shares)
     }
 
-    private func rows(colds: [HomeChildFigures], cached: [HomeChildFigures], setupSeconds: Double, cacheBytes: Int) -> [BenchmarkRow] {
+    private func rows(colds: [HomeChildFigures], cached: [HomeChildFigures], setupSeconds: Double, cacheBytes: Int,
+                      shares: [BenchmarkRow]) -> [BenchmarkRow] {
         let n = Self.rooms
         func row(_ name: String, _ value: String) -> BenchmarkRow { BenchmarkRow(area: "home", name: name, value: value) }
         func ms(_ value: Double) -> String { value >= 1000 ? String(format: "%.2f s", value / 1000) : String(format: "%.1f ms", value) }
@@ -98,6 +101,7 @@ private struct HomeBenchmark {
                 String(format: "%.1f–%.1f ms", (idle.min() ?? 0) * 1000, (idle.max() ?? 0) * 1000)
                     + " · \(colds.map { "\($0.idleFrames)" }.joined(separator: ", ")) · target ≈ 0"),
         ]
+        rows += shares
         rows += documentedRows(row)
         return rows
     }
