@@ -24,6 +24,12 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--huge-only" {
     exit(0)
 }
 
+// `comment-tui-bench --home-only MODE USER THREADS [ROOM ...]`: the client that `homeBenchmarks`
+// starts, so that its memory and CPU time are the client's alone.
+if CommandLine.arguments.count >= 5, CommandLine.arguments[1] == "--home-only" {
+    runHomeOnly(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
+
 // `comment-tui-bench [GROUP ...]` runs only the named groups (all without arguments).
 let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("scroll", scrollBenchmarks),
@@ -43,6 +49,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("mentions", mentionBenchmarks),
     ("members", memberStormBenchmarks),
     ("matrix", matrixBenchmarks),
+    ("home", homeBenchmarks),
     // Not run by default: its first run fills a 100,000-message room (most of an hour).
     ("matrix-scale", matrixScaleBenchmarks),
 ]
