@@ -15,9 +15,11 @@ enum OpenCommand {
 
     Opens a thread file, or a room on a Matrix homeserver (matrix:!id:server,
     matrix:#alias:server or a https://matrix.to/#/ link; log in first), in the terminal.
-    Without FILE it opens the demo thread
-    ($XDG_DATA_HOME/comment-tui/demo.jsonl, else ~/.local/share/comment-tui/demo.jsonl,
-    written on first run) as the demo's own user, tatiana.
+    Without FILE it opens home (every room of each logged-in account, invites, the
+    thread files opened before, the demo) when there is an account or such a file, else
+    the demo thread ($XDG_DATA_HOME/comment-tui/demo.jsonl, else
+    ~/.local/share/comment-tui/demo.jsonl, written on first run) as the demo's own user,
+    tatiana. Home is one key away in any thread: Alt-H; Ctrl-K switches threads.
       --as HANDLE     who you are in the thread (default: the user whose handle is $USER);
                       in a room, the logged-in account @user:server (default: the only one)
       --private-receipts

@@ -17,7 +17,9 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     private var rooms: MatrixAccountRooms
     private var nextBatch: String?
     private var savedAt: Date?
+    /// The rooms changed since the cache was written; the token alone moving is kept at close.
     private var unsaved = false
+    private var tokenMoved = false
     /// Seconds between two writes of the home cache while answers come.
     static let cacheInterval: TimeInterval = 10
 
@@ -54,13 +56,21 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         saveCache(force: true)
     }
 
+    /// An answer: home's rows posted, and the cache written, only when a room changed (a long
+    /// poll that ends with nothing new costs the loop nothing).
     func accountSynced(_ answer: JSONValue) throws {
-        let rows = lock.withLock { () -> [ThreadSummary] in
+        let rows = lock.withLock { () -> [ThreadSummary]? in
+            let before = rooms
             rooms.apply(sync: answer, at: Date())
-            if let next = answer["next_batch"]?.string { nextBatch = next }
+            if let next = answer["next_batch"]?.string, next != nextBatch {
+                nextBatch = next
+                tokenMoved = true
+            }
+            guard rooms != before else { return nil }
             unsaved = true
             return rooms.summaries
         }
+        guard let rows else { return }
         mailbox.post(.summaries(account: account.userID, rows))
         saveCache(force: false)
     }
@@ -77,9 +87,10 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     private func saveCache(force: Bool) {
         guard let cache else { return }
         let snapshot = lock.withLock { () -> HomeCache.Snapshot? in
-            guard unsaved, let nextBatch else { return nil }
+            guard unsaved || (force && tokenMoved), let nextBatch else { return nil }
             if !force, let savedAt, Date().timeIntervalSince(savedAt) < Self.cacheInterval { return nil }
             unsaved = false
+            tokenMoved = false
             savedAt = Date()
             return HomeCache.Snapshot(rooms: rooms, nextBatch: nextBatch)
         }

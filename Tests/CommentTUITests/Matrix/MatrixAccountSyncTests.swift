@@ -136,4 +136,25 @@ final class MatrixAccountSyncTests: SharedSynapseTestCase {
     }
 
     private static func isCaughtUp(_ update: ThreadUpdate) -> Bool { if case .caughtUp = update { true } else { false } }
+
+    /// A process exits right after the client closes: the sync's thread must be out of its
+    /// request by then (OpenSSL's cleanup at exit once crashed under a request in flight).
+    func testStoppingWaitsForTheLongPollInFlightToEnd() throws {
+        let server = try server
+        let ann = try registerUser("ann", on: server)
+        let upstream = server.baseURL
+        let front = try ScriptedHomeserver { .forwarded($0, to: upstream) }
+        defer { front.stop() }
+        let sync = MatrixAccountSync(client: MatrixClient(homeserver: front.baseURL, accessToken: ann.account.accessToken))
+        sync.start()
+        let polling = Date().addingTimeInterval(15)
+        while !front.requests.contains(where: { $0.path.hasSuffix("/sync") && $0.target.contains("timeout=30000") }), Date() < polling {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTAssertFalse(sync.hasEnded, "long-polling")
+        let started = Date()
+        sync.stop()
+        XCTAssertTrue(sync.hasEnded, "stop returned with the thread still in its request")
+        XCTAssertLessThan(Date().timeIntervalSince(started), MatrixAccountSync.stopWait, "the request was cancelled, not waited out")
+    }
 }

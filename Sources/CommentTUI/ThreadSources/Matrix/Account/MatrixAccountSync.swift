@@ -16,6 +16,13 @@ public final class MatrixAccountSync: @unchecked Sendable {
     private var listeners: [WeakListener] = []
     private var isStarted = false
     private var isStopped = false
+    /// Whether the loop's thread has returned (its last request ended).
+    private var threadEnded = false
+    /// Signalled when the loop's thread returns: `stop()` waits for it (bounded), so a process
+    /// that exits right after is never tearing down the TLS library under a request in flight.
+    private let ended = DispatchSemaphore(value: 0)
+    /// The longest `stop()` waits for the loop's thread.
+    static let stopWait: TimeInterval = 3
     private var requests = 0
     /// Seconds a sync's answer may take past its long poll's wait, start to last byte.
     private var margin: TimeInterval = 30
@@ -50,8 +57,12 @@ public final class MatrixAccountSync: @unchecked Sendable {
             return !isStarted && !isStopped
         }
         guard starts else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "comment-tui.matrix.account-sync"
+        let thread = Thread { [self] in
+            run()
+            locked { threadEnded = true }
+            ended.signal()
+        }
+        thread.name = Self.threadName
         thread.start()
     }
 
@@ -66,7 +77,15 @@ public final class MatrixAccountSync: @unchecked Sendable {
         signal.lock()
         signal.broadcast()
         signal.unlock()
+        // Not from the loop's own thread (a listener stopping it), which would wait for itself.
+        guard locked({ isStarted }), Thread.current.name != Self.threadName else { return }
+        _ = ended.wait(timeout: .now() + Self.stopWait)
     }
+
+    /// Whether the loop's thread has returned, after `stop()`.
+    public var hasEnded: Bool { locked { threadEnded } }
+
+    private static let threadName = "comment-tui.matrix.account-sync"
 
     /// Adds a listener that has the account's events up to `since` (a room's opening position).
     /// Returns whether it must catch up by itself from there: the sync may be past that

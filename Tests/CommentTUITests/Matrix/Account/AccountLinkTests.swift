@@ -1,0 +1,29 @@
+import Foundation
+import XCTest
+@testable import CommentTUI
+
+/// What an account's answers tell home: a room that changed is posted; a long poll that ends
+/// with nothing new costs the loop nothing (no rows re-sent, no cache written).
+final class AccountLinkTests: XCTestCase {
+    private func summaryPosts(_ mailbox: ClientMailbox) -> [[ThreadSummary]] {
+        mailbox.take().compactMap { if case .summaries(_, let rows) = $0 { rows } else { nil } }
+    }
+
+    func testOnlyAnswersThatChangeARoomReachHome() throws {
+        let mailbox = try ClientMailbox()
+        let account = MatrixAccounts.Account(userID: "@ann:a.org", homeserver: "http://127.0.0.1:9", accessToken: "t", deviceID: "D")
+        let link = AccountLink(account: account, client: MatrixClient(homeserver: URL(string: account.homeserver)!, accessToken: "t"),
+                               environment: [:], usesCache: false, mailbox: mailbox)
+        _ = mailbox.take()
+        let room = SyncAnswer.joined(state: [SyncAnswer.state("m.room.name", ["name": "Lobby"])],
+                                     timeline: [SyncAnswer.message("$1", from: "@bo:a.org", "hello", ts: 1_000)],
+                                     counts: SyncAnswer.counts(1, 0))
+        try link.accountSynced(SyncAnswer.answer(join: ["!r:a.org": room], nextBatch: "s1"))
+        XCTAssertEqual(summaryPosts(mailbox).map { $0.map(\.name) }, [["Lobby"]])
+        // Long polls that end empty: only the token moves.
+        for n in 2...5 { try link.accountSynced(SyncAnswer.answer(nextBatch: "s\(n)")) }
+        XCTAssertEqual(summaryPosts(mailbox).count, 0)
+        try link.accountSynced(SyncAnswer.answer(join: ["!r:a.org": SyncAnswer.joined(counts: SyncAnswer.counts(2, 1))], nextBatch: "s6"))
+        XCTAssertEqual(summaryPosts(mailbox).first?.first?.unread, 2)
+    }
+}
