@@ -1,7 +1,8 @@
 extension CellBuffer {
-    /// Writes a thread's name with the parts a filter matched (offsets of Unicode scalars, as
-    /// `ThreadNameRanker` gives them) underlined, cut with `…` (`TextFit`) where it would pass
-    /// `end`; returns the column after it. (The mention list draws its matches the same way.)
+    /// Writes a name with the parts a filter matched (offsets of Unicode scalars, as the mention
+    /// ranker and `ThreadNameRanker` give them) underlined, cut with `…` (`TextFit`) where it
+    /// would pass `end`; returns the column after it. Home, the switcher and the mention list
+    /// draw their matches with it.
     @discardableResult
     mutating func write(_ text: String, highlighting ranges: [Range<Int>], column: Int, row: Int, style: CellStyle, end: Int) -> Int {
         let (kept, isCut) = TextFit.kept(text, width: end - column)

@@ -62,34 +62,9 @@ struct MentionPickerView {
         var x = buffer.write(highlighted ? " ▸ " : "   ", column: picker.frame.column, row: row, style: base, limit: end)
         x = buffer.write("@", column: x, row: row, style: base.adding(.bold), limit: end)
         // A handle longer than the column is cut, so every name starts in the same column.
-        x = write(match.user.handle, highlighting: match.handleHighlights, into: &buffer, column: x, row: row,
-                  style: base.adding(.bold), end: min(end, nameColumn - 2))
-        _ = write(match.user.name, highlighting: match.nameHighlights, into: &buffer, column: max(x + 2, nameColumn), row: row,
-                  style: base, end: end)
-    }
-
-    /// Writes text with the matched parts (ranges of Unicode scalars) underlined, cut with `…`
-    /// (`TextFit`) where it would pass `end`.
-    private func write(_ text: String, highlighting ranges: [Range<Int>], into buffer: inout CellBuffer,
-                       column: Int, row: Int, style: CellStyle, end: Int) -> Int {
-        let (kept, isCut) = TextFit.kept(text, width: end - column)
-        let scalars = kept.unicodeScalars
-        var x = column, at = 0
-        func segment(_ range: Range<Int>, _ style: CellStyle) {
-            guard !range.isEmpty else { return }
-            let lower = scalars.index(scalars.startIndex, offsetBy: range.lowerBound)
-            let upper = scalars.index(scalars.startIndex, offsetBy: range.upperBound)
-            x = buffer.write(String(scalars[lower..<upper]), column: x, row: row, style: style, limit: end)
-        }
-        // A match that runs past the cut is underlined as far as it shows.
-        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where range.lowerBound >= at && range.lowerBound < scalars.count {
-            let shown = range.lowerBound..<min(range.upperBound, scalars.count)
-            segment(at..<shown.lowerBound, style)
-            segment(shown, style.adding(.underline))
-            at = shown.upperBound
-        }
-        segment(at..<scalars.count, style)
-        if isCut { x = buffer.write(String(TextFit.ellipsis), column: x, row: row, style: style, limit: end) }
-        return x
+        x = buffer.write(match.user.handle, highlighting: match.handleHighlights, column: x, row: row,
+                         style: base.adding(.bold), end: min(end, nameColumn - 2))
+        buffer.write(match.user.name, highlighting: match.nameHighlights, column: max(x + 2, nameColumn), row: row,
+                     style: base, end: end)
     }
 }

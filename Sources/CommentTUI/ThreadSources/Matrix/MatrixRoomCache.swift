@@ -81,17 +81,18 @@ struct MatrixRoomCache {
 
     /// The cache of `address` for account `me`, in `$XDG_CACHE_HOME` (else `~/.cache`); nil when neither is set.
     init?(me: String, address: MatrixRoomAddress, environment: [String: String]) {
-        let base: String
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            base = cache
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            base = home + "/.cache"
-        } else {
-            return nil
-        }
+        guard let directory = Self.directory(environment: environment) else { return nil }
         let stem = ThreadStateFiles.stem(key: "matrix:\(me):\(address.identifier)", name: address.identifier)
-        directory = base + "/comment-tui/matrix"
+        self.directory = directory
         name = "\(stem).jsonl"
+    }
+
+    /// Where Matrix's offline copies live: `$XDG_CACHE_HOME/comment-tui/matrix` (else
+    /// `~/.cache/…`); nil when neither is set.
+    static func directory(environment: [String: String]) -> String? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/comment-tui/matrix" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/comment-tui/matrix" }
+        return nil
     }
 
     /// The snapshot, if there is one that reads; one that does not is moved aside.

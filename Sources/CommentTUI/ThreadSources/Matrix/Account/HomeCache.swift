@@ -56,16 +56,9 @@ public struct HomeCache: Sendable {
 
     /// The cache of `account` in `$XDG_CACHE_HOME` (else `~/.cache`); nil when neither is set.
     public init?(account: String, environment: [String: String]) {
-        let base: String
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            base = cache
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            base = home + "/.cache"
-        } else {
-            return nil
-        }
+        guard let directory = MatrixRoomCache.directory(environment: environment) else { return nil }
         self.account = account
-        directory = base + "/comment-tui/matrix"
+        self.directory = directory
         name = "home-\(ThreadStateFiles.stem(key: "matrix-home:\(account)", name: account)).json"
     }
 
