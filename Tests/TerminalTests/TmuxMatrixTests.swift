@@ -84,7 +84,7 @@ final class TmuxMatrixTests: OwnSynapseTestCase {
         // joined hold the rest whole.
         let said = exit.joined().replacingOccurrences(of: " ", with: "")
         XCTAssertTrue(exit.contains { $0.hasPrefix("comment-tui: 1 comment not sent yet; it waits in ") }, "\(exit)")
-        XCTAssertTrue(said.contains("outbox.jsonlandissentonthenextstart"), said)
+        XCTAssertTrue(said.contains("outbox.jsonlandissentwhenthethreadisnextopen"), said)
         XCTAssertTrue(exit.contains { $0.hasPrefix("comment-tui: 1 comment not sent; it waits in ") }, "\(exit)")
         XCTAssertTrue(said.contains("outbox.jsonltoberetried,editedordiscarded"), said)
         XCTAssertFalse(said.contains(ann.accessToken) || said.contains("writteninatunnel") || said.contains("refusedbytheroom"),

@@ -91,7 +91,7 @@ extension CommentApp {
         let place = "in \(VisibleText.escape(path))"
         var parts: [String] = []
         if pending > 0 {
-            parts.append("\(Self.count(pending)) not sent yet; \(pending == 1 ? "it waits" : "they wait") \(place) and \(pending == 1 ? "is" : "are") sent on the next start")
+            parts.append("\(Self.count(pending)) not sent yet; \(pending == 1 ? "it waits" : "they wait") \(place) and \(pending == 1 ? "is" : "are") sent when the thread is next open")
         }
         if refused > 0 {
             parts.append("\(Self.count(refused)) not sent; \(refused == 1 ? "it waits" : "they wait") \(place) to be retried, edited or discarded")

@@ -15,7 +15,8 @@ extension CommentClient {
             weighRoomChanges(from: summaries, to: rows)
             let kept = summaries.filter { $0.key.account != account }
             summaries = kept
-            for row in rows { summaries[row.key] = row }
+            for row in rows where !leftRooms.contains(row.key) { summaries[row.key] = row }
+            refreshNotificationThreads()
         case .summaries(nil, let rows):
             for row in rows { summaries[row.key] = row }
         case .connection(let account, let state):
@@ -29,7 +30,8 @@ extension CommentClient {
     func accept(_ key: ThreadKey) {
         guard let opener, key.account != nil else { return }
         awaited = key
-        homeMessage = ("joining \(VisibleText.escape(summaries[key]?.name ?? key.description))…", false)
+        leftRooms.remove(key)
+        say("joining \(VisibleText.escape(summaries[key]?.name ?? key.description))…")
         opener.open(key, acceptsInvite: true)
     }
 
@@ -38,9 +40,12 @@ extension CommentClient {
 
     /// Leaves a room (home asked first); its thread closes if it was open.
     func leave(_ key: ThreadKey) {
+        if awaited == key { awaited = nil }
         if let session = sessions.removeValue(forKey: key) {
             openOrder.removeAll { $0 == key }
             session.prepareToExit()
+            // Comments still on their way stay in the outbox: said, not dropped in silence.
+            if let unsent = session.unsentAtQuit { say(unsent.replacingOccurrences(of: "\n", with: " · ")) }
             session.source.close()
         }
         leaveRoom(key, words: "left")
@@ -52,6 +57,7 @@ extension CommentClient {
         guard case .room(let account, let roomID) = key, let link = accounts[account], let mailbox else { return }
         let name = VisibleText.escape(summaries[key]?.name ?? roomID)
         summaries[key] = nil
+        leftRooms.insert(key)
         refreshHome()
         DispatchQueue.global(qos: .userInitiated).async {
             do {

@@ -66,7 +66,8 @@ extension CommentClient {
     /// Home's input: its list's keys, then the client's own (quit, redraw, suspend).
     func updateHome(_ event: InputEvent) -> [AppCommand] {
         guard let home else { return [] }
-        homeMessage = nil
+        // A key answers the message; the pointer passing does not.
+        if case .key = event { homeMessage = nil }
         if homePage != nil { return updateHomePage(event) }
         switch event {
         case .key(let press):

@@ -26,6 +26,11 @@ extension CommentClient {
                                   isPrivate: summary.map { $0.isPrivate || $0.isEncrypted } ?? true)
     }
 
+    /// Gives each open room what home learned of it since it opened (direct, private).
+    func refreshNotificationThreads() {
+        for (key, session) in sessions where key.account != nil { session.notificationThread = notificationThread(of: key) }
+    }
+
     /// Tells each open thread whether it is the one on screen.
     func markOnScreen() {
         for (key, session) in sessions { session.isOnScreen = place == .thread(key) }
@@ -37,16 +42,13 @@ extension CommentClient {
         var escape = frame.notification
         for key in openOrder where place != .thread(key) {
             guard let session = sessions[key] else { continue }
-            let raised = session.takeNotification()
-            if !raised.isEmpty { escape = raised }
+            escape += session.takeNotification()
             if session.takeBell() { frame.ringsBell = true }
         }
-        if pendingRoomNotification == [0x07] {
-            frame.ringsBell = true
-        } else if !pendingRoomNotification.isEmpty {
-            escape = pendingRoomNotification
-        }
+        if pendingRoomBell { frame.ringsBell = true }
+        escape += pendingRoomNotification
         pendingRoomNotification = []
+        pendingRoomBell = false
         frame.notification = escape
     }
 
@@ -66,7 +68,7 @@ extension CommentClient {
                                               text: text, callsForReader: mentioned, isDirect: row.isDirect,
                                               isPrivate: isPrivate, isOnScreen: false, terminalFocused: focusedTerminal)
             guard let escape = roomNotifications?.escape(for: arrival, at: clock.now) else { continue }
-            pendingRoomNotification = roomNotifications?.style == .bell ? [0x07] : escape
+            if roomNotifications?.style == .bell { pendingRoomBell = true } else { pendingRoomNotification += escape }
         }
     }
 }

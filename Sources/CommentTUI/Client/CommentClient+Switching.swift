@@ -25,7 +25,7 @@ extension CommentClient {
         }
         guard let opener else { return }
         awaited = key
-        homeMessage = ("opening \(VisibleText.escape(summaries[key]?.name ?? key.description))…", false)
+        say("opening \(VisibleText.escape(summaries[key]?.name ?? key.description))…")
         opener.open(key)
     }
 
@@ -49,7 +49,12 @@ extension CommentClient {
     func finishOpening(_ opened: ThreadOpener.Opened) {
         switch opened.result {
         case .success(let target):
-            if sessions[opened.key] == nil { adopt(target, as: opened.key) }
+            // Opened twice, or left while it opened: closed, never shown.
+            guard sessions[opened.key] == nil, !leftRooms.contains(opened.key) else {
+                target.source.close()
+                return
+            }
+            adopt(target, as: opened.key)
             if awaited == opened.key {
                 homeMessage = nil
                 show(opened.key)
@@ -58,7 +63,7 @@ extension CommentClient {
             if awaited == opened.key { awaited = nil }
             let name = summaries[opened.key]?.name ?? opened.key.description
             let words = (error as? CommandFailure)?.message ?? "\(error)"
-            homeMessage = ("\(VisibleText.escape(name)) did not open: \(VisibleText.escape(words))", true)
+            say("\(VisibleText.escape(name)) did not open: \(VisibleText.escape(words))", error: true)
         }
     }
 

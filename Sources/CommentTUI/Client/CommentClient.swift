@@ -54,6 +54,9 @@ public final class CommentClient {
     /// Notifications of rooms not open here (their counts changed), and one raised for the next frame.
     var roomNotifications: DesktopNotifications?
     var pendingRoomNotification: [UInt8] = []
+    var pendingRoomBell = false
+    /// Rooms left here: an opening that ends after is closed, never shown.
+    var leftRooms: Set<ThreadKey> = []
     /// What home knows of each thread, by key (the accounts' rooms, remembered files, the demo).
     var summaries: [ThreadKey: ThreadSummary] = [:]
     /// The thread asked for last that is still opening: shown as soon as it opens.
@@ -192,15 +195,13 @@ public final class CommentClient {
         for session in sessions.values { session.clusterWidthsChanged() }
     }
 
-    /// Saves what must not wait for a timer in every open thread (drafts); the first draft that
-    /// could not be saved, as Markdown, with why.
+    /// Saves what must not wait for a timer in every open thread (drafts); each draft that could
+    /// not be saved, as Markdown, with its thread and why.
     @discardableResult
-    public func prepareToExit() -> (error: Error, markdown: String)? {
-        var first: (error: Error, markdown: String)?
-        for key in openOrder {
-            if let unsaved = sessions[key]?.prepareToExit(), first == nil { first = unsaved }
+    public func prepareToExit() -> [(thread: String, error: Error, markdown: String)] {
+        openOrder.compactMap { key in
+            sessions[key].flatMap { session in session.prepareToExit().map { (session.source.label, $0.error, $0.markdown) } }
         }
-        return first
     }
 
     /// Takes the editor's text into the thread on screen's draft.

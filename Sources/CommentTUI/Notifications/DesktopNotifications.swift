@@ -8,8 +8,15 @@ public struct DesktopNotifications: Sendable {
     public var policy: NotificationPolicy
     /// The escape the terminal takes (`TerminalNotification.style(environment:)`).
     public var style: TerminalNotification.Style
-    /// Notifications raised so far (kitty's are told apart by it).
-    public private(set) var raised = 0
+    /// Notifications raised so far (kitty's are told apart by it), shared by every copy: the
+    /// client's threads each hold one, and their ids must not collide.
+    public var raised: Int { counter.value }
+    private let counter = RaisedCount()
+
+    /// A count shared by copies (one client raises all of them on one thread).
+    private final class RaisedCount: @unchecked Sendable {
+        var value = 0
+    }
 
     public init(policy: NotificationPolicy = NotificationPolicy(), style: TerminalNotification.Style) {
         self.policy = policy
@@ -25,7 +32,7 @@ public struct DesktopNotifications: Sendable {
     /// none. In the `.bell` style that is BEL: a frame that rings the bell anyway rings it once.
     public mutating func escape(for arrival: NotificationArrival, at time: ScrollInstant) -> [UInt8]? {
         guard let text = policy.decide(arrival, at: time) else { return nil }
-        raised += 1
-        return TerminalNotification.bytes(text, style: style, identifier: raised)
+        counter.value += 1
+        return TerminalNotification.bytes(text, style: style, identifier: counter.value)
     }
 }

@@ -16,7 +16,15 @@ struct ClientStart {
     /// account logged in), else the demo thread as the first run always did.
     static func resolve(_ request: OpenCommand.Request, context: CommandContext) throws -> ClientStart {
         let mailbox = try ClientMailbox()
-        let accounts = try links(request: request, context: context, mailbox: mailbox)
+        let accounts: [String: AccountLink]
+        do {
+            accounts = try links(request: request, context: context, mailbox: mailbox)
+        } catch let failure as CommandFailure {
+            // An accounts file that does not read stops no thread file from opening: home says why.
+            guard let file = request.file, try RoomOpener.address(file) == nil else { throw failure }
+            mailbox.post(.message(failure.message, isError: true))
+            accounts = [:]
+        }
         if let file = request.file {
             let target: OpenCommand.Target
             if let room = try RoomOpener.address(file) {
@@ -129,8 +137,11 @@ struct ClientStart {
     /// Puts a thread file opened on home's list for the next start; a list that cannot be kept
     /// costs nothing but that.
     static func remember(_ path: String, context: CommandContext) {
-        try? RememberedThreads(environment: context.environment)?.add(path)
+        // Openings run at once on the opener's queue: one read-and-rewrite of the list at a time.
+        rememberLock.withLock { try? RememberedThreads(environment: context.environment)?.add(path) }
     }
+
+    private static let rememberLock = NSLock()
 
     /// Opens a thread home asked for (on the opener's thread).
     static func open(_ key: ThreadKey, acceptsInvite: Bool, request: OpenCommand.Request, context: CommandContext,

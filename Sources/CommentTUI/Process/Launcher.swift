@@ -131,11 +131,13 @@ public enum Launcher {
         if loop.awaitsTerminalAnswers { TerminalDevice.discardInput() }
         signals.uninstall()
         let seen = orphaned ? FileDescriptor.standardOutput : FileDescriptor.standardError
-        if let unsaved {
+        for draft in unsaved {
             // The screen is gone: say it where the user sees it, with the text itself.
-            let text = "comment-tui: the draft could not be saved (\(unsaved.error)); here it is:\n\(unsaved.markdown)\n"
+            let thread = unsaved.count > 1 ? " of \(draft.thread)" : ""
+            let text = "comment-tui: the draft\(thread) could not be saved (\(draft.error)); here it is:\n\(draft.markdown)\n"
             _ = try? seen.writeAll(Array(text.utf8))
-        } else if orphaned {
+        }
+        if unsaved.isEmpty, orphaned {
             _ = try? seen.writeAll(Array("comment-tui: quit because its supervisor process ended; the draft is saved\n".utf8))
         }
         for session in app.openSessions {

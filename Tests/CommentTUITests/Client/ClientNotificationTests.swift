@@ -57,4 +57,24 @@ final class ClientNotificationTests: XCTestCase {
         XCTAssertEqual(notificationTexts(pilot).count, 1)
         XCTAssertTrue(notificationTexts(pilot)[0].contains("Alpha thread"))
     }
+
+    /// Two threads off screen calling for the reader between two frames: both notifications
+    /// leave with the next frame, and kitty's ids tell them apart (each thread holds a copy of
+    /// the notifications; the count is shared).
+    func testMentionsInTwoThreadsOffScreenBothLeaveWithDistinctIDs() throws {
+        let fixture = try ClientFixture(titles: ["Alpha thread", "Beta thread", "Gamma thread"],
+                                        notifications: DesktopNotifications(style: .osc99))
+        let pilot = fixture.pilot
+        fixture.switchTo("Beta")
+        fixture.switchTo("Gamma")
+        fixture.switchTo("Alpha")
+        pilot.idle(for: 1)
+        fixture.source("Beta thread")?.deliver(mention("b1", seconds: 60))
+        fixture.source("Gamma thread")?.deliver(mention("g1", seconds: 60))
+        pilot.takeUpdates()
+        let sent = notificationTexts(pilot).joined()
+        XCTAssertTrue(sent.contains("Beta thread") && sent.contains("Gamma thread"), sent)
+        let ids = Set(sent.components(separatedBy: "\u{1B}]99;").dropFirst().compactMap { $0.split(separator: ":").first })
+        XCTAssertEqual(ids, ["i=1", "i=2"], sent)
+    }
 }
