@@ -1,6 +1,6 @@
 /// Why a comment of the reader's was not sent: what kind of failure it was, for the app to act on,
 /// and the words the status bar and the feed say (`message`, shown as it is today).
-public struct SendFailure: Error, Equatable, Sendable, CustomStringConvertible, ExpressibleByStringInterpolation {
+public struct SendFailure: Error, Equatable, Sendable, KindedReason {
     /// What went wrong, as far as the source knows.
     public enum Kind: String, Equatable, Sendable {
         /// The server refused it for good (a 4xx other than a rate limit).
@@ -24,15 +24,10 @@ public struct SendFailure: Error, Equatable, Sendable, CustomStringConvertible, 
     /// The words for the status bar and the feed's `not sent: …`.
     public var message: String
 
+    public static var unknownKind: Kind { .unknown }
+
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
-
-    /// A failure known only by its words.
-    public init(stringLiteral message: String) { self.init(.unknown, message) }
-
-    public init(stringInterpolation: DefaultStringInterpolation) { self.init(.unknown, String(stringInterpolation: stringInterpolation)) }
-
-    public var description: String { message }
 }

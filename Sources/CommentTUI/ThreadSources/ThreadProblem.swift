@@ -1,6 +1,6 @@
 /// Something that went wrong with a thread that the reader should know of (`ThreadUpdate.problem`):
 /// what kind of problem, and the words for the status bar (`message`).
-public struct ThreadProblem: Equatable, Sendable, CustomStringConvertible, ExpressibleByStringInterpolation {
+public struct ThreadProblem: Equatable, Sendable, KindedReason {
     /// What went wrong, as far as the source knows.
     public enum Kind: Equatable, Sendable {
         /// A line of the thread file did not read.
@@ -24,15 +24,10 @@ public struct ThreadProblem: Equatable, Sendable, CustomStringConvertible, Expre
     /// The words for the status bar.
     public var message: String
 
+    public static var unknownKind: Kind { .unknown }
+
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
-
-    /// A problem known only by its words.
-    public init(stringLiteral message: String) { self.init(.unknown, message) }
-
-    public init(stringInterpolation: DefaultStringInterpolation) { self.init(.unknown, String(stringInterpolation: stringInterpolation)) }
-
-    public var description: String { message }
 }
