@@ -88,6 +88,8 @@ extension CommentClient {
         for key in openOrder where key.account == nil {
             if let session = sessions[key] { summaries[key] = fileSummary(of: session, key: key) }
         }
+        guard summaries != summariesShown else { return }
+        summariesShown = summaries
         home.replaceAll(Array(summaries.values))
     }
 

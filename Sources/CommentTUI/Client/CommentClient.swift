@@ -59,6 +59,8 @@ public final class CommentClient {
     var leftRooms: Set<ThreadKey> = []
     /// What home knows of each thread, by key (the accounts' rooms, remembered files, the demo).
     var summaries: [ThreadKey: ThreadSummary] = [:]
+    /// The summaries home was last given: a wake that changed none re-sorts nothing.
+    var summariesShown: [ThreadKey: ThreadSummary] = [:]
     /// The thread asked for last that is still opening: shown as soon as it opens.
     var awaited: ThreadKey?
     /// A message for the status bar at home (an opening that failed, an invite declined).
