@@ -165,7 +165,7 @@ public struct MatrixTestClient: Sendable {
     }
 
     /// Percent-encodes one path segment (room IDs, aliases, event types, user IDs).
-    static func escape(_ segment: String) -> String {
+    public static func escape(_ segment: String) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
     }

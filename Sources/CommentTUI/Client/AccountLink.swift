@@ -22,12 +22,23 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     private var tokenMoved = false
     /// Seconds between two writes of the home cache while answers come.
     static let cacheInterval: TimeInterval = 10
+    /// The longest the first window is waited for before the sync starts anyway.
+    static let windowDeadline: TimeInterval = 5
+    /// Rooms a cold start asks for first (`MatrixFirstWindow`); nil: the initial sync alone.
+    let firstWindow: Int?
+    /// A sync answer came (the window, answered later, is then stale); the window's rows are
+    /// listed; the link was closed.
+    private var hasSynced = false
+    private var showsWindow = false
+    private var isClosed = false
 
     /// The account's link, its cached rooms posted to `mailbox` at once; the sync not started.
     /// - Parameter usesCache: false neither reads nor writes the home cache (`--no-cache`).
+    /// - Parameter firstWindow: how many of the newest rooms a cold start lists first.
     init(account: MatrixAccounts.Account, client: MatrixClient, environment: [String: String], usesCache: Bool,
-         mailbox: ClientMailbox) {
+         mailbox: ClientMailbox, firstWindow: Int? = MatrixFirstWindow.rooms) {
         self.account = account
+        self.firstWindow = firstWindow
         self.client = client
         self.mailbox = mailbox
         cache = usesCache ? HomeCache(account: account.userID, environment: environment) : nil
@@ -46,11 +57,54 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         _ = sync.add(self, since: snapshot?.nextBatch)
     }
 
-    /// Starts following the account.
-    func start() { sync.start() }
+    /// Starts following the account. With nothing cached (no position to resume from), home's
+    /// first window of rooms is asked for first (`MatrixFirstWindow`): the initial sync of an
+    /// account in hundreds of rooms takes its server seconds, the window tens of milliseconds.
+    func start() {
+        guard let firstWindow, lock.withLock({ nextBatch == nil }) else { return sync.start() }
+        // Not on the loop's thread; the sync starts after it, so the two do not share the server.
+        Thread.detachNewThread { [self] in
+            readFirstWindow(rooms: firstWindow)
+            sync.start()
+        }
+    }
+
+    /// Asks for the first window and lists its rooms, unless the sync answered first. A server
+    /// without sliding sync (or any failure) costs nothing but the request: the sync lists all.
+    private func readFirstWindow(rooms count: Int) {
+        let window: JSONValue
+        do {
+            window = try client.request("POST", MatrixFirstWindow.path, query: ["timeout": "0"], body: MatrixFirstWindow.body(rooms: count),
+                                        timeout: Self.windowDeadline, limit: MatrixAnswerLimit.large)
+        } catch {
+            return
+        }
+        list(firstWindow: window)
+    }
+
+    /// Lists the rooms of a first window's answer, their counts pending, unless the sync
+    /// answered first.
+    func list(firstWindow window: JSONValue) {
+        let reading = MatrixFirstWindow.read(window)
+        let listed = lock.withLock { () -> (rows: [ThreadSummary], coming: Int)? in
+            guard !hasSynced, !isClosed else { return nil }
+            rooms.apply(sync: reading.answer, at: Date())
+            showsWindow = true
+            let rows = rooms.summaries.map { row -> ThreadSummary in
+                var row = row
+                row.countsPending = true
+                return row
+            }
+            return (rows, max(0, (reading.total ?? 0) - rooms.roomIDs.count))
+        }
+        guard let listed else { return }
+        mailbox.post(.summaries(account: account.userID, listed.rows))
+        mailbox.post(.roomsComing(account: account.userID, count: listed.coming))
+    }
 
     /// Stops the sync and keeps what home knows for the next start.
     func close() {
+        lock.withLock { isClosed = true }
         sync.remove(self)
         sync.stop()
         saveCache(force: true)
@@ -59,6 +113,14 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     /// An answer: home's rows posted, and the cache written, only when a room changed (a long
     /// poll that ends with nothing new costs the loop nothing).
     func accountSynced(_ answer: JSONValue) throws {
+        let windowDone = lock.withLock { () -> Bool in
+            let shown = showsWindow
+            hasSynced = true
+            showsWindow = false
+            return shown
+        }
+        // The whole list came, with its counts: nothing more is coming.
+        if windowDone { mailbox.post(.roomsComing(account: account.userID, count: nil)) }
         let rows = lock.withLock { () -> [ThreadSummary]? in
             let before = rooms
             rooms.apply(sync: answer, at: Date())
@@ -66,7 +128,8 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
                 nextBatch = next
                 tokenMoved = true
             }
-            guard rooms != before else { return nil }
+            // After the window, the rows are posted whatever changed: they now have their counts.
+            guard rooms != before || windowDone else { return nil }
             unsaved = true
             return rooms.summaries
         }

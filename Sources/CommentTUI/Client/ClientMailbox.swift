@@ -11,6 +11,9 @@ final class ClientMailbox: @unchecked Sendable {
         case summaries(account: String?, [ThreadSummary])
         /// How an account's sync is connected.
         case connection(account: String, ConnectionState)
+        /// How many more rooms an account has than home lists yet: its first window is shown,
+        /// its whole list and the counts still coming; nil once they came.
+        case roomsComing(account: String, count: Int?)
         /// A line for the status bar.
         case message(String, isError: Bool)
     }

@@ -21,6 +21,9 @@ extension CommentClient {
             for row in rows { summaries[row.key] = row }
         case .connection(let account, let state):
             connections[account] = state
+        case .roomsComing(let account, let count):
+            roomsComing[account] = count
+            home?.roomsComing = roomsComing.isEmpty ? nil : roomsComing.values.reduce(0, +)
         case .message(let text, let isError):
             say(text, error: isError)
         }

@@ -58,7 +58,8 @@ extension CommentClient {
     func weighRoomChanges(from old: [ThreadKey: ThreadSummary], to new: [ThreadSummary]) {
         guard roomNotifications != nil else { return }
         for row in new where sessions[row.key] == nil {
-            guard let before = old[row.key] else { continue }
+            // A row first seen, or seen without its counts (home's first window), is no news.
+            guard let before = old[row.key], !before.countsPending else { continue }
             let mentioned = row.highlights > before.highlights
             let direct = row.isDirect && row.unread > before.unread
             guard mentioned || direct, row.activity != before.activity || mentioned else { continue }

@@ -43,6 +43,8 @@ public final class CommentClient {
     let accounts: [String: AccountLink]
     /// Each account's connection, for home's status bar.
     var connections: [String: ConnectionState] = [:]
+    /// Rooms each account has that home does not list yet, while its first window is shown.
+    var roomsComing: [String: Int] = [:]
     /// Home: every thread the person has; nil in a client of one thread.
     let home: HomeList?
     /// The Ctrl-K switcher, while it is open.

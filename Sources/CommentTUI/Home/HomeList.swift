@@ -20,6 +20,9 @@ final class HomeList {
     /// Every thread, newest activity first (none last; ties by name).
     private(set) var summaries: [ThreadSummary] = []
     private var positions: [ThreadKey: Int] = [:]
+    /// Rooms of the accounts not listed yet, while only their first windows came (their counts
+    /// are coming too): the header says so. Nil when every list came whole.
+    var roomsComing: Int?
     /// What was typed to filter the list.
     private(set) var filter = ""
     /// The rows shown: every thread in order with no filter, else the matches, best first.

@@ -31,7 +31,8 @@ struct HomeView {
         }
     }
 
-    /// ` Home · 3 threads`, ` Home · caf · 1 of 3 · Esc clears`, or the question.
+    /// ` Home · 3 threads` (` · 440 more and the counts coming` while a list comes),
+    /// ` Home · caf · 1 of 3 · Esc clears`, or the question.
     private func drawHeader(into buffer: inout CellBuffer) {
         let frame = list.frame
         let end = frame.maxColumn
@@ -49,7 +50,8 @@ struct HomeView {
         var x = buffer.write(" Home", column: frame.column, row: frame.row, style: Theme.homeHeader.adding(.bold), limit: end)
         let count = list.filter.isEmpty ? CountText.of(list.summaries.count, "thread") : "\(list.rows.count) of \(list.summaries.count)"
         guard !list.filter.isEmpty else {
-            buffer.write(" · " + count, column: x, row: frame.row, style: Theme.homeHeader, cuttingAt: end)
+            let coming = list.roomsComing.map { $0 > 0 ? " · \($0) more and the counts coming" : " · counts coming" } ?? ""
+            buffer.write(" · " + count + coming, column: x, row: frame.row, style: Theme.homeHeader, cuttingAt: end)
             return
         }
         // The filter whole where it fits, then the count, then the key that clears it.

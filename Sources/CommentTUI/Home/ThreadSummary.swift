@@ -29,6 +29,9 @@ public struct ThreadSummary: Hashable, Codable, Sendable {
     public var isPrivate: Bool
     /// An invite not accepted yet, and who sent it (their name), when known.
     public var invite: Invite?
+    /// The counts are not known yet (home's first window: its server gave none): shown as
+    /// none, and the counts that come later are no news to notify.
+    public var countsPending = false
 
     /// An invite to a room, from `inviter`.
     public struct Invite: Hashable, Codable, Sendable {

@@ -46,6 +46,33 @@ final class ClientNotificationTests: XCTestCase {
         XCTAssertEqual(notificationTexts(pilot).count, 2)
     }
 
+    func testCountsThatComeAfterHomesFirstWindowAreNoNewsButLaterMentionsAre() throws {
+        let fixture = try ClientFixture(titles: ["Alpha thread"], notifications: DesktopNotifications(style: .osc777))
+        let pilot = fixture.pilot
+        let mailbox = try XCTUnwrap(pilot.client.mailbox)
+        let account = "@ann:a.org"
+        var row = ThreadSummary(key: .room(account: account, roomID: "!lobby:a.org"), name: "Lobby", preview: "hi @ann",
+                                author: "Bo", activity: ThreadFixture.now)
+        // The first window: the row without its counts, then the whole list with them.
+        row.countsPending = true
+        mailbox.post(.summaries(account: account, [row]))
+        mailbox.post(.roomsComing(account: account, count: 40))
+        pilot.takeUpdates()
+        row.countsPending = false
+        (row.unread, row.highlights) = (3, 1)
+        pilot.idle(for: 1)
+        mailbox.post(.summaries(account: account, [row]))
+        mailbox.post(.roomsComing(account: account, count: nil))
+        pilot.takeUpdates()
+        XCTAssertEqual(notificationTexts(pilot), [], "a mention from before the start is no news")
+        // A mention that arrives a minute later is.
+        pilot.idle(for: 60)
+        (row.unread, row.highlights, row.activity) = (4, 2, ThreadFixture.now.addingTimeInterval(61))
+        mailbox.post(.summaries(account: account, [row]))
+        pilot.takeUpdates()
+        XCTAssertEqual(notificationTexts(pilot).count, 1)
+    }
+
     func testTheThreadOnScreenNotifiesOnceTheTerminalLosesTheFocus() throws {
         let fixture = try ClientFixture(titles: ["Alpha thread", "Beta thread"],
                                         notifications: DesktopNotifications(style: .osc777))

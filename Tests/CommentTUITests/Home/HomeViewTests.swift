@@ -38,6 +38,28 @@ final class HomeViewTests: XCTestCase {
         ], legend: legend)
     }
 
+    func testWhileAnAccountsWholeListIsComingTheHeaderSaysHowManyMore() {
+        let list = F.list([F.room("Lobby", minutesAgo: 3), F.room("Design", minutesAgo: 9)], columns: 52, rows: 3)
+        list.roomsComing = 440
+        assertScreen(draw(list), [
+            " Home · 2 threads · 440 more and the counts coming  ", "HHHHHhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
+            "▸ Lobby                                       3m ago", "gg                                            dddddd",
+            "  no comments yet", "ggddddddddddddddd",
+        ], legend: legend)
+        list.roomsComing = 0
+        assertScreen(draw(list), [
+            " Home · 2 threads · counts coming                   ", "HHHHHhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
+            "▸ Lobby                                       3m ago", "gg                                            dddddd",
+            "  no comments yet", "ggddddddddddddddd",
+        ], legend: legend)
+        list.roomsComing = nil
+        assertScreen(draw(list), [
+            " Home · 2 threads                                   ", "HHHHHhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
+            "▸ Lobby                                       3m ago", "gg                                            dddddd",
+            "  no comments yet", "ggddddddddddddddd",
+        ], legend: legend)
+    }
+
     func testTypingEncryptedRoomsAndInvitesHaveTheirMarkers() {
         let list = F.list([
             F.room("Design review", minutesAgo: 90, preview: "hidden by typing", author: "Ann", typing: ["Bo", "Al"], encrypted: true),

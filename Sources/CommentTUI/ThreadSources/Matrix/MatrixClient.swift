@@ -87,8 +87,9 @@ public final class MatrixClient: @unchecked Sendable {
         }
         let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         let prefix = path.first == "media" ? "/_matrix" : "/_matrix/client"
-        // A path may start with its API version (`v1` for endpoints that never were v3); else v3.
-        let isVersioned = path.first.map { $0.hasPrefix("v") && Int($0.dropFirst()) != nil } ?? false
+        // A path may start with its API version (`v1` for endpoints that never were v3, `unstable`
+        // for a proposal's); else v3.
+        let isVersioned = path.first.map { $0 == "unstable" || $0.hasPrefix("v") && Int($0.dropFirst()) != nil } ?? false
         components.percentEncodedPath = base + prefix + (isVersioned ? "/" : "/v3/") + encoded.joined(separator: "/")
         if !query.isEmpty {
             components.percentEncodedQueryItems = query.sorted { $0.key < $1.key }.map {
