@@ -92,6 +92,30 @@ final class GapFillTests: XCTestCase {
         XCTAssertEqual(missing(fill), ["$7", "$8", "$9"])
     }
 
+    func testAServerGivingBackTheTokenItWasAskedFromEndsTheFillClosed() {
+        // An older Synapse said the room's start so; from a hostile server, a gap left open would
+        // be asked for again and again as long as the reader stays near it.
+        var fill = GapFill(before: "t0", pages: MatrixThreadSource.gapPagesPerFill)
+        var asked: [String] = []
+        while let request = fill.request {
+            asked.append(request.from)
+            fill.answered(events: events("$9"), end: request.from, known: [])
+        }
+        XCTAssertEqual(asked, ["t0"], "one page, not the same page again")
+        XCTAssertNil(fill.rest, "closed: the server gives nothing before it")
+        XCTAssertEqual(missing(fill), ["$9"])
+    }
+
+    func testAServerLeadingBackToATokenAskedBeforeEndsTheFillClosed() {
+        var fill = GapFill(before: "t0", pages: MatrixThreadSource.gapPagesPerFill)
+        fill.answered(events: events("$9"), end: "t1", known: [])
+        fill.answered(events: events("$8"), end: "t2", known: [])
+        fill.answered(events: events("$9"), end: "t1", known: [])
+        XCTAssertTrue(fill.isDone)
+        XCTAssertNil(fill.rest)
+        XCTAssertEqual(missing(fill), ["$8", "$9"])
+    }
+
     func testAnAnswerWhenNothingWasAskedChangesNothing() {
         var fill = GapFill(before: "t0", pages: 1)
         fill.answered(events: events("$9"), end: nil, known: [])

@@ -26,11 +26,14 @@ struct GapFill: Equatable {
     private var foundIDs: Set<String> = []
     /// Pages still allowed.
     private var pagesLeft: Int
+    /// The tokens asked from: a page leading back to one is a server going round in circles.
+    private var tokensAsked: Set<String>
 
     /// A fill of the events missing before `token`, reading at most `pages` pages of `pageSize`.
     init(before token: String, pages: Int, pageSize: Int = MatrixThreadSource.gapPageSize) {
         rest = token
         pagesLeft = pages
+        tokensAsked = [token]
         request = pages > 0 ? Request(from: token, limit: pageSize) : nil
     }
 
@@ -52,12 +55,15 @@ struct GapFill: Equatable {
             if let id, !foundIDs.insert(id).inserted { continue }
             found.append(event)
         }
-        guard let end else { return close() }
+        // No `end` is the room's start. An `end` already asked from (its own `from`, as older
+        // Synapse said the start) gives nothing more: left open, the gap would be asked for again
+        // and again while the reader stays near it, so it closes with what was found.
+        guard let end, tokensAsked.insert(end).inserted else { return close() }
         rest = end
         request = pagesLeft > 0 ? Request(from: end, limit: asked.limit) : nil
     }
 
-    /// Nothing more is missing.
+    /// Nothing more is missing, or to be had.
     private mutating func close() {
         rest = nil
         request = nil
