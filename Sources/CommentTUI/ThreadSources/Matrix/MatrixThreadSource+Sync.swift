@@ -123,21 +123,16 @@ extension MatrixThreadSource {
     }
 
     /// Events newer than all known and older than `token`, oldest first, read back at most
-    /// `pages` pages; `rest` is where the ones still missing end (nil: none are).
+    /// `pages` pages; `rest` is where the ones still missing end (nil: none are). `GapFill`
+    /// decides what to ask and when it is done; this only asks.
     private func missingEvents(before token: String, pages: Int) throws -> (events: [JSONValue], rest: String?) {
-        var collected: [JSONValue] = []
-        var from: String? = token
-        for _ in 0..<pages {
-            guard let start = from else { break }
-            let page = try client.messages(room: roomID, from: start, backwards: true, limit: Self.gapPageSize)
+        var fill = GapFill(before: token, pages: pages, pageSize: Self.gapPageSize)
+        while let request = fill.request {
+            let page = try client.messages(room: roomID, from: request.from, backwards: true, limit: request.limit)
             let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter(timeline.hasApplied(eventID:))) }
-            for event in page.events {
-                if let id = event["event_id"]?.string, known.contains(id) { return (collected.reversed(), nil) }
-                collected.append(event)
-            }
-            from = page.end
+            fill.answered(events: page.events, end: page.end, known: known)
         }
-        return (collected.reversed(), from)
+        return (fill.missing, fill.rest)
     }
 
     /// Loads comments missing at a gap: a few pages back from where they end, reported as
