@@ -58,6 +58,27 @@ final class MatrixPositionOpeningTests: SharedSynapseTestCase {
         XCTAssertEqual(updates.flatMap(\.appended).map(\.body), ["late"], "nothing the opening had comes again")
     }
 
+    /// The read marker just before the newest page: one page more is read, as an opening by
+    /// sync reads it, so both open with the same comments and the same marker.
+    func testAReadMarkerJustBeforeThePageOpensAsBySync() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Marker before", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        var sent: [String] = []
+        for n in 1...(MatrixThreadSource.pageSize + 20) { sent.append(try bo.other.sendText(roomID: room, body: "message \(n)")) }
+        try ann.client.setReadMarkers(room: room, eventID: sent[9], privately: true)
+        let position = try XCTUnwrap(ann.client.sync(since: nil, filter: MatrixAccountFilter.lean, wait: 0)["next_batch"]?.string)
+        let address = try XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)"))
+        let opening = try MatrixRoomOpening(client: ann.client, address: address, me: ann.account.userID,
+                                            pageSize: MatrixThreadSource.pageSize, position: position)
+        let bySync = try MatrixRoomOpening(client: ann.client, address: address, me: ann.account.userID, pageSize: MatrixThreadSource.pageSize)
+        XCTAssertEqual(opening.fullyRead, sent[9])
+        XCTAssertNotNil(opening.fullyReadPosition, "the page read back holds the marker")
+        XCTAssertEqual(opening.comments.map(\.id), bySync.comments.map(\.id))
+        XCTAssertEqual(opening.fullyReadPosition, bySync.fullyReadPosition)
+        XCTAssertEqual(opening.olderToken != nil, bySync.olderToken != nil)
+    }
+
     /// The account's sync moved past the position between reading it and the room following
     /// it: the room catches up by itself from its position, and hears each message once.
     func testWhatCameAfterThePositionArrivesOnceWhenTheSyncMovedOnWhileTheRoomOpened() throws {
