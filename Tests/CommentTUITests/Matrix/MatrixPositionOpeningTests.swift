@@ -164,6 +164,34 @@ final class MatrixPositionOpeningTests: SharedSynapseTestCase {
         XCTAssertEqual(updates.flatMap(\.appended).map(\.body), ["late"])
     }
 
+    /// A room whose whole state is too big to read (tens of thousands of members; here Synapse's
+    /// answer padded past the values an answer may hold) opens by sync, whose members are lazy.
+    func testARoomWhoseStateIsTooBigToReadOpensBySync() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Too big", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        try bo.other.sendText(roomID: room, body: "newest")
+        let upstream = server.baseURL
+        let padding = String(repeating: "0,", count: MatrixAnswerLimit.values)
+        let front = try ScriptedHomeserver { request in
+            guard request.path.hasSuffix("/state") else { return .forwarded(request, to: upstream) }
+            return .forwarded(request, to: upstream) { "[" + padding + $0.dropFirst() }
+        }
+        defer { front.stop() }
+        let client = MatrixClient(homeserver: front.baseURL, accessToken: ann.account.accessToken)
+        let sync = try runningSync(of: client)
+        defer { sync.stop() }
+        let source = try MatrixThreadSource(client: client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                            me: ann.account.userID, environment: [:], usesCache: false, accountSync: sync)
+        defer { source.stop() }
+        XCTAssertTrue(front.requests.contains { $0.path.hasSuffix("/state") }, "the state was asked for")
+        XCTAssertEqual(source.opened.comments.last?.body, "newest")
+        XCTAssertEqual(source.thread.title, "Too big")
+        try bo.other.sendText(roomID: room, body: "late")
+        let updates = try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.body == "late" } }
+        XCTAssertEqual(updates.flatMap(\.appended).map(\.body), ["late"])
+    }
+
     /// An account's sync, started, once it has a position (its first answer).
     private func runningSync(of client: MatrixClient) throws -> MatrixAccountSync {
         let sync = MatrixAccountSync(client: client)
