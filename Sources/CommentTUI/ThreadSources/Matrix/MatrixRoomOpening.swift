@@ -3,9 +3,10 @@ import ThreadModel
 
 /// Opening a room as a thread: its id, header, members, newest page and sync position.
 ///
-/// One filtered `/sync` gives the newest page, the state and the read marker together; the
-/// joined members fill the mention list; the post is the pinned event, else the creator's first
-/// message (one page from the room's start).
+/// One filtered `/sync` gives the newest page, the state and the read marker together, or, where
+/// the account's sync has a position, a page back from it and the room's state (`+Position`);
+/// the joined members fill the mention list; the post is the pinned event, else the creator's
+/// first message (one page from the room's start).
 struct MatrixRoomOpening {
     var roomID: String
     var me: String
@@ -56,17 +57,46 @@ struct MatrixRoomOpening {
         isFromCache = true
     }
 
+    /// What an opening read from the server, before it is made into the thread: each way of
+    /// opening (an initial sync of the room; the account's sync's position) gathers it, and the
+    /// rest (title, label, post, members, comments, the read marker's page) is shared.
+    struct Start {
+        var roomID: String
+        var isEncrypted: Bool
+        /// Member events from before the page (its senders'), applied before it.
+        var stateEvents: [JSONValue]
+        /// The newest page, oldest first.
+        var timelineEvents: [JSONValue]
+        /// The room's state, the newest of each type and state key (keyed `type\0key`).
+        var current: [String: JSONValue]
+        var fullyRead: String?
+        var olderToken: String?
+        var nextBatch: String?
+        /// The joined members and their names, when the start read them (nil: asked for).
+        var joined: [String: String?]?
+    }
+
     /// - Parameter joinsEncrypted: join an encrypted room the account is not in (only invited
     ///   to, or public); without it such a room is refused before joining when the server says
     ///   so beforehand (an invite's state, the room's summary). Where it cannot say (an invite
     ///   without `m.room.encryption` in its state, a server without room summaries), the room is
     ///   joined and, if encrypted, opens read-only.
-    init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int, joinsEncrypted: Bool = false) throws {
-        self.me = me
-        roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
+    /// - Parameter position: where the account's sync stands (`MatrixAccountSync.position`):
+    ///   a joined room opens from there with no sync of its own (`+Position`); nil, or a room
+    ///   to join first, opens with an initial sync of the room.
+    init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int, joinsEncrypted: Bool = false,
+         position: String? = nil) throws {
+        let start = try position.flatMap { try Self.start(client: client, address: address, me: me, pageSize: pageSize, at: $0) }
+            ?? Self.syncStart(client: client, address: address, me: me, pageSize: pageSize, joinsEncrypted: joinsEncrypted)
+        try self.init(start: start, client: client, address: address, me: me, pageSize: pageSize)
+    }
+
+    /// The start read with an initial sync of the room alone (and a catch-up), joining it first.
+    static func syncStart(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int,
+                          joinsEncrypted: Bool) throws -> Start {
+        let roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
         // Encrypted rooms open to be read (their encrypted events as rows that say so); nothing is sent to them.
         let isEncrypted = try client.stateContent(room: roomID, type: "m.room.encryption") != nil
-        filter = Self.filter(room: roomID, pageSize: pageSize)
         // Synapse keeps each sync's answer for a while (two minutes), keyed by the request: an
         // opening asks with a filter of its own (leaving out a room that cannot exist), so a
         // reopen is never given an earlier opening's answers, which lack what came since.
@@ -75,13 +105,14 @@ struct MatrixRoomOpening {
         let room = sync["rooms"]?["join"]?[roomID]
         var stateEvents = room?["state"]?["events"]?.array ?? []
         var timelineEvents = room?["timeline"]?["events"]?.array ?? []
-        fullyRead = (room?["account_data"]?["events"]?.array ?? [])
+        var fullyRead = (room?["account_data"]?["events"]?.array ?? [])
             .first { $0["type"]?.string == "m.fully_read" }?["content"]?["event_id"]?.string
+        var olderToken: String?
         if room?["timeline"]?["limited"]?.bool == true { olderToken = room?["timeline"]?["prev_batch"]?.string }
         // A server may answer a repeated initial sync from a cache (Synapse does, for two
         // minutes, unless the request differs as above), missing what came since: catch up at once.
         let catchUp = try client.sync(since: sync["next_batch"]?.string, filter: openingFilter, wait: 0)
-        nextBatch = catchUp["next_batch"]?.string ?? sync["next_batch"]?.string
+        let nextBatch = catchUp["next_batch"]?.string ?? sync["next_batch"]?.string
         if let newer = catchUp["rooms"]?["join"]?[roomID] {
             stateEvents += newer["state"]?["events"]?.array ?? []
             let events = newer["timeline"]?["events"]?.array ?? []
@@ -93,12 +124,32 @@ struct MatrixRoomOpening {
                 timelineEvents += events
             }
         }
-
         // Room state as of the page's end: the newest of each type from state, then the timeline.
         var current: [String: JSONValue] = [:]
-        for event in stateEvents + timelineEvents where event["state_key"] != nil {
-            current["\(event["type"]?.string ?? "")\u{0}\(event["state_key"]?.string ?? "")"] = event
-        }
+        for event in stateEvents + timelineEvents { Self.note(event, in: &current) }
+        if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
+        return Start(roomID: roomID, isEncrypted: isEncrypted, stateEvents: stateEvents, timelineEvents: timelineEvents,
+                     current: current, fullyRead: fullyRead, olderToken: olderToken, nextBatch: nextBatch, joined: nil)
+    }
+
+    /// Puts a state event in `current` under its type and state key (over an older one); not a state event, nothing.
+    static func note(_ event: JSONValue, in current: inout [String: JSONValue]) {
+        guard event["state_key"] != nil else { return }
+        current["\(event["type"]?.string ?? "")\u{0}\(event["state_key"]?.string ?? "")"] = event
+    }
+
+    /// The thread made of what a start read: the header, the post, the members, the comments,
+    /// and one page more when the read marker is just before the page.
+    private init(start: Start, client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int) throws {
+        self.me = me
+        roomID = start.roomID
+        filter = Self.filter(room: roomID, pageSize: pageSize)
+        var stateEvents = start.stateEvents
+        var timelineEvents = start.timelineEvents
+        let current = start.current
+        fullyRead = start.fullyRead
+        olderToken = start.olderToken
+        nextBatch = start.nextBatch
         func content(_ type: String) -> JSONValue? { current["\(type)\u{0}"]?["content"] }
         // The create event is before a new member's timeline: ask for it whole (its sender is the
         // creator; from room version 11 on the content no longer says).
@@ -109,7 +160,6 @@ struct MatrixRoomOpening {
         alias = address.isAlias ? address.identifier : content("m.room.canonical_alias")?["alias"]?.string
         let title = content("m.room.name")?["name"]?.string ?? alias ?? address.identifier
         label = alias ?? content("m.room.name")?["name"]?.string.map { VisibleText.escape($0) } ?? address.identifier
-        if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
         // The read marker just before the page (more came while away than a page): one page
         // back, as a sync's gap is filled when the room opens from its offline copy, so both
         // open with the same comments and count the same unread.
@@ -124,10 +174,10 @@ struct MatrixRoomOpening {
         power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), create: create)
 
         var members = MatrixMembers(me: me)
-        let joined = try? client.joinedMembers(room: roomID)
+        let joined = start.joined ?? (try? client.joinedMembers(room: roomID))
         members.update(joined ?? [:])
         timeline = MatrixTimeline(members: members)
-        if isEncrypted { _ = timeline.switchEncryptionOn() }
+        if start.isEncrypted { _ = timeline.switchEncryptionOn() }
         _ = timeline.applyState(stateEvents)
 
         let post = try Self.post(client: client, room: roomID, creator: creator, pinned: content("m.room.pinned_events"))

@@ -141,12 +141,14 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     /// - Parameter joinsEncrypted: join an encrypted room the account is only invited to (refused otherwise).
     /// - Parameter accountSync: the account's sync to follow the room through (the caller starts
     ///   and stops it); nil makes one for this room, started with it and stopped at `close()`.
+    ///   Where it has a position already, a joined room opens from there, with no sync of its own.
     public convenience init(client: MatrixClient, address: MatrixRoomAddress, me: String,
                             environment: [String: String], follows: Bool = true, usesCache: Bool = true,
                             joinsEncrypted: Bool = false, accountSync: MatrixAccountSync? = nil) throws {
         let cache = usesCache ? MatrixRoomCache(me: me, address: address, environment: environment) : nil
         let opening = try cache?.load().map { MatrixRoomOpening(snapshot: $0, me: me, pageSize: Self.pageSize) }
-            ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize, joinsEncrypted: joinsEncrypted)
+            ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize, joinsEncrypted: joinsEncrypted,
+                                 position: accountSync?.position)
         try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache,
                       accountSync: accountSync)
     }

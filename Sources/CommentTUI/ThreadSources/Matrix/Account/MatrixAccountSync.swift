@@ -24,6 +24,8 @@ public final class MatrixAccountSync: @unchecked Sendable {
     /// The longest `stop()` waits for the loop's thread.
     static let stopWait: TimeInterval = 3
     private var requests = 0
+    /// The `next_batch` of the newest answer handed to the listeners (nil before the first).
+    private var answeredPosition: String?
     /// Seconds a sync's answer may take past its long poll's wait, start to last byte.
     private var margin: TimeInterval = 30
     /// Wakes the loop from a wait (stop, a proven connection).
@@ -117,6 +119,12 @@ public final class MatrixAccountSync: @unchecked Sendable {
     /// Whether it was started and not stopped.
     public var isRunning: Bool { locked { isStarted && !isStopped } }
 
+    /// Where the sync stands: the `next_batch` of its newest answer, which its listeners were
+    /// given (nil until one came; a position it was merely given to resume from is not one).
+    /// A room opening at it has what came up to it from the server and hears all after it from
+    /// the answers that follow (or from its own catch-up, when the sync moved on meanwhile).
+    public var position: String? { locked { answeredPosition } }
+
     /// `/sync` requests made so far.
     public var syncRequests: Int { locked { requests } }
 
@@ -180,6 +188,7 @@ public final class MatrixAccountSync: @unchecked Sendable {
             }
             let targets = locked { () -> [MatrixSyncListener] in
                 schedule.answered(nextBatch: next, at: now)
+                answeredPosition = next
                 return current
             }
             for listener in targets { try? listener.accountSynced(answer) }
