@@ -46,7 +46,7 @@ struct HomeBenchmarkShares {
         return [
             BenchmarkRow(area: "home", name: "of a cold start: the initial sync asked alone (server, transfer, parse) · \(answerRooms) rooms taken in (median of 3)",
                          value: "\(ms(requests)) · \(ms(taking))"),
-            BenchmarkRow(area: "home", name: "of an opening: one initial sync filtered to the room, asked alone (median of 3; an opening makes it and a catch-up)",
+            BenchmarkRow(area: "home", name: "of an opening before the account's first answer (no position yet): the initial sync filtered to the room it makes, asked alone (median of 3)",
                          value: ms(openings)),
         ]
     }

@@ -31,6 +31,9 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     private var hasSynced = false
     private var showsWindow = false
     private var isClosed = false
+    /// The first window's request while it runs, and its thread (entered until it ends).
+    private var windowSession: MatrixClient?
+    private let windowThread = DispatchGroup()
 
     /// The account's link, its cached rooms posted to `mailbox` at once; the sync not started.
     /// - Parameter usesCache: false neither reads nor writes the home cache (`--no-cache`).
@@ -62,19 +65,30 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     /// account in hundreds of rooms takes its server seconds, the window tens of milliseconds.
     func start() {
         guard let firstWindow, lock.withLock({ nextBatch == nil }) else { return sync.start() }
-        // Not on the loop's thread; the sync starts after it, so the two do not share the server.
+        // Not on the loop's thread. The sync starts after it, so the two do not share the server
+        // (unless a room opened first started it: the window is then dropped if it answers late).
+        windowThread.enter()
         Thread.detachNewThread { [self] in
             readFirstWindow(rooms: firstWindow)
             sync.start()
+            windowThread.leave()
         }
     }
 
     /// Asks for the first window and lists its rooms, unless the sync answered first. A server
     /// without sliding sync (or any failure) costs nothing but the request: the sync lists all.
     private func readFirstWindow(rooms count: Int) {
+        // A session of its own, which `close()` cancels.
+        let session = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
+        let asks = lock.withLock { () -> Bool in
+            windowSession = isClosed ? nil : session
+            return !isClosed
+        }
+        guard asks else { return }
+        defer { lock.withLock { windowSession = nil } }
         let window: JSONValue
         do {
-            window = try client.request("POST", MatrixFirstWindow.path, query: ["timeout": "0"], body: MatrixFirstWindow.body(rooms: count),
+            window = try session.request("POST", MatrixFirstWindow.path, query: ["timeout": "0"], body: MatrixFirstWindow.body(rooms: count),
                                         timeout: Self.windowDeadline, limit: MatrixAnswerLimit.large)
         } catch {
             return
@@ -85,9 +99,10 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     /// Lists the rooms of a first window's answer, their counts pending, unless the sync
     /// answered first.
     func list(firstWindow window: JSONValue) {
-        let reading = MatrixFirstWindow.read(window)
-        let listed = lock.withLock { () -> (rows: [ThreadSummary], coming: Int)? in
-            guard !hasSynced, !isClosed else { return nil }
+        let reading = MatrixFirstWindow.read(window, me: account.userID)
+        // Posted under the lock, as the sync's rows are: a whole list is never overtaken by these.
+        lock.withLock {
+            guard !hasSynced, !isClosed else { return }
             rooms.apply(sync: reading.answer, at: Date())
             showsWindow = true
             let rows = rooms.summaries.map { row -> ThreadSummary in
@@ -95,16 +110,21 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
                 row.countsPending = true
                 return row
             }
-            return (rows, max(0, (reading.total ?? 0) - rooms.roomIDs.count))
+            mailbox.post(.summaries(account: account.userID, rows))
+            mailbox.post(.roomsComing(account: account.userID, count: max(0, (reading.total ?? 0) - rooms.roomIDs.count)))
         }
-        guard let listed else { return }
-        mailbox.post(.summaries(account: account.userID, listed.rows))
-        mailbox.post(.roomsComing(account: account.userID, count: listed.coming))
     }
 
     /// Stops the sync and keeps what home knows for the next start.
     func close() {
-        lock.withLock { isClosed = true }
+        let window = lock.withLock { () -> MatrixClient? in
+            isClosed = true
+            return windowSession
+        }
+        // The window's request ends at once; its thread is waited for (bounded), as the sync's
+        // is, so a process that exits next is not tearing down TLS under it.
+        window?.cancelAll()
+        _ = windowThread.wait(timeout: .now() + MatrixAccountSync.stopWait)
         sync.remove(self)
         sync.stop()
         saveCache(force: true)
@@ -113,29 +133,28 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     /// An answer: home's rows posted, and the cache written, only when a room changed (a long
     /// poll that ends with nothing new costs the loop nothing).
     func accountSynced(_ answer: JSONValue) throws {
-        let windowDone = lock.withLock { () -> Bool in
-            let shown = showsWindow
+        let posted = lock.withLock { () -> Bool in
+            let windowDone = showsWindow
             hasSynced = true
             showsWindow = false
-            return shown
-        }
-        // The whole list came, with its counts: nothing more is coming.
-        if windowDone { mailbox.post(.roomsComing(account: account.userID, count: nil)) }
-        let rows = lock.withLock { () -> [ThreadSummary]? in
             let before = rooms
+            // The first answer after the window is the initial sync, whole: a room only the
+            // window listed (left since) goes.
+            if windowDone { rooms = MatrixAccountRooms(account: rooms.account, limits: rooms.limits) }
             rooms.apply(sync: answer, at: Date())
             if let next = answer["next_batch"]?.string, next != nextBatch {
                 nextBatch = next
                 tokenMoved = true
             }
             // After the window, the rows are posted whatever changed: they now have their counts.
-            guard rooms != before || windowDone else { return nil }
+            // Nothing more is coming then. Posted under the lock, so in the order they were made.
+            defer { if windowDone { mailbox.post(.roomsComing(account: account.userID, count: nil)) } }
+            guard rooms != before || windowDone else { return false }
             unsaved = true
-            return rooms.summaries
+            mailbox.post(.summaries(account: account.userID, rooms.summaries))
+            return true
         }
-        guard let rows else { return }
-        mailbox.post(.summaries(account: account.userID, rows))
-        saveCache(force: false)
+        if posted { saveCache(force: false) }
     }
 
     func accountConnectionChanged(_ state: ConnectionState) {

@@ -185,6 +185,9 @@ final class MatrixPositionOpeningTests: SharedSynapseTestCase {
                                             me: ann.account.userID, environment: [:], usesCache: false, accountSync: sync)
         defer { source.stop() }
         XCTAssertTrue(front.requests.contains { $0.path.hasSuffix("/state") }, "the state was asked for")
+        // The account's sync asks with its filter (the only one with receipts); the opening's own is the fallback.
+        let opening = front.requests.filter { $0.path.hasSuffix("/sync") && !$0.target.contains("m.receipt") }
+        XCTAssertFalse(opening.isEmpty, "opened by a sync of its own")
         XCTAssertEqual(source.opened.comments.last?.body, "newest")
         XCTAssertEqual(source.thread.title, "Too big")
         try bo.other.sendText(roomID: room, body: "late")

@@ -36,7 +36,7 @@ extension MatrixRoomOpening {
         let reachedStart = page.events.contains { $0["type"]?.string == "m.room.create" && $0["state_key"]?.string == "" }
         return Start(roomID: roomID, isEncrypted: current["m.room.encryption\u{0}"] != nil, stateEvents: page.state,
                      timelineEvents: timelineEvents, current: current,
-                     fullyRead: try client.fullyRead(room: roomID, userID: me),
+                     fullyRead: try? client.fullyRead(room: roomID, userID: me),
                      olderToken: reachedStart || page.events.isEmpty ? nil : page.end, nextBatch: position, joined: joined)
     }
 }

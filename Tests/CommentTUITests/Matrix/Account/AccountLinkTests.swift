@@ -39,7 +39,8 @@ final class AccountLinkTests: XCTestCase {
         _ = mailbox.take()
         let message = SyncAnswer.message("$1", from: "@bo:a.org", "hello", ts: 1_000)
         let name = SyncAnswer.state("m.room.name", ["name": "Lobby"])
-        link.list(firstWindow: ["rooms": ["!r:a.org": ["required_state": [name], "timeline": [message], "notification_count": 0]],
+        let joined = SyncAnswer.member("@ann:a.org", "Ann")
+        link.list(firstWindow: ["rooms": ["!r:a.org": ["required_state": [name, joined], "timeline": [message], "notification_count": 0]],
                                 "lists": ["home": ["count": 3]]])
         let windowed = mailbox.take()
         XCTAssertEqual(summaryPosts(windowed).first?.map(\.countsPending), [true])
@@ -51,5 +52,22 @@ final class AccountLinkTests: XCTestCase {
         let whole = mailbox.take()
         XCTAssertEqual(summaryPosts(whole).first?.map(\.countsPending), [false], "its counts came, though they did not change")
         XCTAssertTrue(whole.contains { if case .roomsComing(_, nil) = $0 { true } else { false } })
+    }
+
+    func testARoomOnlyTheFirstWindowListedIsGoneOnceTheWholeListCame() throws {
+        let mailbox = try ClientMailbox()
+        let account = MatrixAccounts.Account(userID: "@ann:a.org", homeserver: "http://127.0.0.1:9", accessToken: "t", deviceID: "D")
+        let link = AccountLink(account: account, client: MatrixClient(homeserver: URL(string: account.homeserver)!, accessToken: "t"),
+                               environment: [:], usesCache: false, mailbox: mailbox)
+        func room(_ name: String) -> JSONValue {
+            ["required_state": [SyncAnswer.state("m.room.name", .object(["name": .string(name)])), SyncAnswer.member("@ann:a.org", "Ann")],
+             "timeline": [SyncAnswer.message("$\(name)", from: "@bo:a.org", "hi", ts: 1_000)]]
+        }
+        link.list(firstWindow: ["rooms": ["!kept:a.org": room("Kept"), "!left:a.org": room("Left")]])
+        XCTAssertEqual(summaryPosts(mailbox).last?.map(\.name).sorted(), ["Kept", "Left"])
+        // Left meanwhile: the initial sync, whole, has the one room.
+        try link.accountSynced(SyncAnswer.answer(join: ["!kept:a.org": SyncAnswer.joined(state: [SyncAnswer.state("m.room.name", ["name": "Kept"])])],
+                                                 nextBatch: "s1"))
+        XCTAssertEqual(summaryPosts(mailbox).last?.map(\.name), ["Kept"])
     }
 }

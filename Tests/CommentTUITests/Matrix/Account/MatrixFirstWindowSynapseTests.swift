@@ -44,7 +44,7 @@ final class MatrixFirstWindowSynapseTests: SharedSynapseTestCase {
         let me = world.ann.account.userID
         let client = world.ann.client
         let window = try client.request("POST", MatrixFirstWindow.path, query: ["timeout": "0"], body: MatrixFirstWindow.body(rooms: 4))
-        let reading = MatrixFirstWindow.read(window)
+        let reading = MatrixFirstWindow.read(window, me: world.ann.account.userID)
         XCTAssertNil(reading.answer["next_batch"], "a window is no position to go on from")
         XCTAssertEqual(reading.total, 8, "six rooms, the direct one and the invite")
         let seen = Date()

@@ -119,8 +119,9 @@ public final class MatrixAccountSync: @unchecked Sendable {
     /// Whether it was started and not stopped.
     public var isRunning: Bool { locked { isStarted && !isStopped } }
 
-    /// Where the sync stands: the `next_batch` of its newest answer, which its listeners were
-    /// given (nil until one came; a position it was merely given to resume from is not one).
+    /// Where the sync stands: the `next_batch` of its newest answer, set just before its
+    /// listeners are given it (nil until one came; a position it was merely given to resume
+    /// from is not one).
     /// A room opening at it has what came up to it from the server and hears all after it from
     /// the answers that follow (or from its own catch-up, when the sync moved on meanwhile).
     public var position: String? { locked { answeredPosition } }

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Only the list's first rows come this way, and without their counts (Synapse's are all 0):
 /// the account's one sync still makes its initial `/sync` (the position every room and later
-/// answer goes on from), and that answer, whole, replaces what the window said. The window's answer is read into the shape of a `/sync`
-/// answer, so `MatrixAccountRooms` has one way in, with its bounds and checks, for both.
+/// answer goes on from), and that answer, whole, replaces what the window said (`AccountLink`).
+/// The window's answer is read into the shape of a `/sync` answer, so `MatrixAccountRooms` has
+/// one way in, with its bounds and checks, for both.
 /// Pure: the request's body and the reading of its answer; `AccountLink` carries it out.
 public enum MatrixFirstWindow {
     /// Rooms asked for: more than any terminal shows at once (two rows each).
@@ -23,7 +24,9 @@ public enum MatrixFirstWindow {
     /// shows, and the account data that says which rooms are direct.
     static func body(rooms: Int = Self.rooms) -> JSONValue {
         let types = ["m.room.name", "m.room.canonical_alias", "m.room.encryption", "m.room.join_rules"]
-        let state: [JSONValue] = types.map { JSONValue.array([.string($0), ""]) } + [["m.room.member", "$LAZY"]]
+        // The account's own member event: a room it was kicked or banned from is listed too.
+        let state: [JSONValue] = types.map { JSONValue.array([.string($0), ""]) }
+            + [["m.room.member", "$LAZY"], ["m.room.member", "$ME"]]
         return [
             "lists": [
                 "home": [
@@ -43,16 +46,17 @@ public enum MatrixFirstWindow {
         var total: Int?
     }
 
-    /// Reads a window's answer. Values of the wrong shape are left out, as `MatrixAccountRooms`
-    /// leaves them out of a `/sync` answer.
-    static func read(_ window: JSONValue) -> Reading {
+    /// Reads a window's answer for the account `me`. Values of the wrong shape are left out, as
+    /// `MatrixAccountRooms` leaves them out of a `/sync` answer; a room is listed as joined only
+    /// where the account's own member event says it is (not one it was kicked from).
+    static func read(_ window: JSONValue, me: String, limits: MatrixAccountRooms.Limits = .init()) -> Reading {
         var joined: [String: JSONValue] = [:]
         var invited: [String: JSONValue] = [:]
         for (roomID, room) in window["rooms"]?.object ?? [:] {
             if let stripped = room["invite_state"]?.array {
                 invited[roomID] = ["invite_state": ["events": .array(stripped)]]
-            } else {
-                joined[roomID] = joinedEntry(room)
+            } else if isJoined(room, me: me) {
+                joined[roomID] = joinedEntry(room, limits: limits)
             }
         }
         let accountData = window["extensions"]?["account_data"]?["global"]?.array ?? []
@@ -60,26 +64,35 @@ public enum MatrixFirstWindow {
             "rooms": ["join": .object(joined), "invite": .object(invited)],
             "account_data": ["events": .array(accountData)],
         ]
-        return Reading(answer: answer, total: MatrixAccountRooms.count(window["lists"]?["home"]?["count"]))
+        let total = MatrixAccountRooms.count(window["lists"]?["home"]?["count"]).map { min($0, limits.rooms) }
+        return Reading(answer: answer, total: total)
+    }
+
+    /// Whether the room's state has the account's member event saying it is joined.
+    private static func isJoined(_ room: JSONValue, me: String) -> Bool {
+        (room["required_state"]?.array ?? []).contains {
+            $0["type"]?.string == "m.room.member" && $0["state_key"]?.string == me && $0["content"]?["membership"]?.string == "join"
+        }
     }
 
     /// A joined room's entry as `/sync` has it: the summary (heroes, member counts), the state,
     /// the timeline, the counts. The heroes' names, which the window gives beside them, become
     /// their member events, as lazy loading would have sent them.
-    private static func joinedEntry(_ room: JSONValue) -> JSONValue {
+    private static func joinedEntry(_ room: JSONValue, limits: MatrixAccountRooms.Limits) -> JSONValue {
         var summary: [String: JSONValue] = [:]
-        var state = room["required_state"]?.array ?? []
+        var state: [JSONValue] = []
         if let heroes = room["heroes"]?.array {
-            let ids = heroes.compactMap { $0["user_id"]?.string }
-            summary["m.heroes"] = .array(ids.map(JSONValue.string))
-            for hero in heroes {
-                guard let id = hero["user_id"]?.string else { continue }
+            // As many as a row keeps: a server's thousands would cost time and nothing else.
+            let kept = heroes.lazy.filter { $0["user_id"]?.string != nil }.prefix(limits.heroes)
+            summary["m.heroes"] = .array(kept.compactMap { $0["user_id"] })
+            for hero in kept {
                 var content: [String: JSONValue] = ["membership": "join"]
                 if let name = hero["displayname"]?.string { content["displayname"] = .string(name) }
-                // Before the room's own state: a member event it has is the truer one.
-                state.insert(["type": "m.room.member", "state_key": .string(id), "content": .object(content)], at: 0)
+                state.append(["type": "m.room.member", "state_key": hero["user_id"] ?? "", "content": .object(content)])
             }
         }
+        // After the heroes' events: a member event of the room's own is the truer one.
+        state += room["required_state"]?.array ?? []
         if let joined = room["joined_count"] { summary["m.joined_member_count"] = joined }
         if let invited = room["invited_count"] { summary["m.invited_member_count"] = invited }
         // No counts: Synapse sends 0 for every room (its sliding sync leaves them to clients), so
