@@ -186,6 +186,8 @@ extension MatrixThreadSource {
         var comments: [Comment] = []
         var updates: [ThreadUpdate] = []
         var marker = OlderReadMarker(eventID: locked { markerInOlder })
+        // Kept with `olderToken` only when the load succeeds: a page retried after an error is no circle.
+        var walk = locked { olderWalk }
         do {
             // Pages of only state events (joins, renames) bring no comments: keep going a little.
             for _ in 0..<5 where comments.isEmpty {
@@ -194,7 +196,7 @@ extension MatrixThreadSource {
                 updates += page.updates
                 marker.look(in: page.events, comments: page.comments)
                 comments = page.comments + comments
-                from = page.end
+                from = walk.page(from: start, gave: page.end)
             }
         } catch {
             if stopped { return }
@@ -206,6 +208,7 @@ extension MatrixThreadSource {
         }
         let hasMore = locked { () -> Bool in
             olderToken = from
+            olderWalk = walk
             isLoadingOlder = false
             if marker.isFound { markerInOlder = nil }
             return from != nil

@@ -46,6 +46,8 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     /// Where older pages start; nil once the room's start is reached.
     var olderToken: String?
     var isLoadingOlder = false
+    /// The tokens older pages were asked from: a page leading back to one is the room's start.
+    var olderWalk = OlderPagesWalk()
     /// Gaps reported to the app, by id: where the comments still missing there end.
     var gaps: [String: String] = [:]
     /// Where the room's events are applied up to (the account's sync's `next_batch`, or its own
