@@ -116,6 +116,31 @@ final class GapFillTests: XCTestCase {
         XCTAssertEqual(missing(fill), ["$8", "$9"])
     }
 
+    func testALaterFillOfTheGapReadsOnWhereTheLastStopped() throws {
+        var fill = GapFill(before: "t0", pages: 1, pageSize: 2)
+        fill.answered(events: events("$9", "$8"), end: "t1", known: [])
+        var next = try XCTUnwrap(fill.resumed(pages: 3))
+        XCTAssertEqual(next.request, .init(from: "t1", limit: 2), "where the gap was left open, pages as large")
+        XCTAssertEqual(next.missing.count, 0, "the first fill's events were applied with it")
+        next.answered(events: events("$7"), end: nil, known: [])
+        XCTAssertNil(next.rest)
+        XCTAssertEqual(missing(next), ["$7"])
+        XCTAssertNil(next.resumed(pages: 3), "closed: no fill follows")
+    }
+
+    func testALaterFillLeadingBackToATokenAnEarlierFillAskedClosesTheGap() throws {
+        // Each fill as the reader nears the gap: left open, the pages would go round for ever.
+        var first = GapFill(before: "t0", pages: 1)
+        first.answered(events: events("$9"), end: "t1", known: [])
+        XCTAssertEqual(first.rest, "t1")
+        var second = try XCTUnwrap(first.resumed(pages: MatrixThreadSource.gapPagesPerFill))
+        XCTAssertEqual(second.request?.from, "t1")
+        second.answered(events: events("$8"), end: "t0", known: [])
+        XCTAssertTrue(second.isDone, "nothing asked from t0 again")
+        XCTAssertNil(second.rest, "closed with what came")
+        XCTAssertEqual(missing(second), ["$8"])
+    }
+
     func testAnAnswerWhenNothingWasAskedChangesNothing() {
         var fill = GapFill(before: "t0", pages: 1)
         fill.answered(events: events("$9"), end: nil, known: [])

@@ -26,15 +26,28 @@ struct GapFill: Equatable {
     private var foundIDs: Set<String> = []
     /// Pages still allowed.
     private var pagesLeft: Int
-    /// The tokens asked from: a page leading back to one is a server going round in circles.
+    /// The tokens asked from, by this fill and the earlier fills of its gap: a page leading back
+    /// to one is a server going round in circles.
     private var tokensAsked: Set<String>
+    private let pageSize: Int
 
     /// A fill of the events missing before `token`, reading at most `pages` pages of `pageSize`.
     init(before token: String, pages: Int, pageSize: Int = MatrixThreadSource.gapPageSize) {
         rest = token
         pagesLeft = pages
         tokensAsked = [token]
+        self.pageSize = pageSize
         request = pages > 0 ? Request(from: token, limit: pageSize) : nil
+    }
+
+    /// The next fill of the gap this one left open, `pages` more pages from where it stopped;
+    /// nil if it closed. It knows the tokens asked so far, so a later fill leading back to one
+    /// asked by an earlier fill closes the gap too.
+    func resumed(pages: Int) -> GapFill? {
+        guard let rest else { return nil }
+        var next = GapFill(before: rest, pages: pages, pageSize: pageSize)
+        next.tokensAsked = tokensAsked
+        return next
     }
 
     /// Whether the fill asks for nothing more.

@@ -54,12 +54,12 @@ extension MatrixThreadSource {
             if room["timeline"]?["limited"]?.bool == true, let gapStart = batchStart {
                 // One page closes most gaps (a short sleep); a longer absence is marked and filled
                 // as the reader scrolls to it, so the newest comments show at once.
-                let fill = try missingEvents(before: gapStart, pages: 1)
-                events = fill.events + events
+                let fill = try read(GapFill(before: gapStart, pages: 1, pageSize: Self.gapPageSize))
+                events = fill.missing + events
                 if let rest = fill.rest {
                     let id = "gap-\(UUID().uuidString)"
                     locked {
-                        gaps[id] = rest
+                        gaps[id] = fill.resumed(pages: Self.gapPagesPerFill)
                         // The offline copy cannot hold a gap: it starts again after this one.
                         cached = ([], rest)
                     }
@@ -122,29 +122,29 @@ extension MatrixThreadSource {
         return locked { cached.comments.contains { $0.id == marker } } ? marker : nil
     }
 
-    /// Events newer than all known and older than `token`, oldest first, read back at most
-    /// `pages` pages; `rest` is where the ones still missing end (nil: none are). `GapFill`
-    /// decides what to ask and when it is done; this only asks.
-    private func missingEvents(before token: String, pages: Int) throws -> (events: [JSONValue], rest: String?) {
-        var fill = GapFill(before: token, pages: pages, pageSize: Self.gapPageSize)
+    /// `fill` carried out: the pages it names asked for until it is done, its `missing` the
+    /// events newer than all known, its `rest` where the ones still missing end (nil: none are).
+    /// `GapFill` decides what to ask and when it is done; this only asks.
+    private func read(_ fill: GapFill) throws -> GapFill {
+        var fill = fill
         while let request = fill.request {
             let page = try client.messages(room: roomID, from: request.from, backwards: true, limit: request.limit)
             let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter(timeline.hasApplied(eventID:))) }
             fill.answered(events: page.events, end: page.end, known: known)
         }
-        return (fill.missing, fill.rest)
+        return fill
     }
 
     /// Loads comments missing at a gap: a few pages back from where they end, reported as
     /// `.gapFilled` (the gap stays open above them if more are missing).
     public func fillGap(_ id: String) {
         workQueue.async { [weak self] in
-            guard let self, let token = self.locked({ self.gaps[id] }) else { return }
+            guard let self, let next = self.locked({ self.gaps[id] }) else { return }
             do {
-                let fill = try self.missingEvents(before: token, pages: Self.gapPagesPerFill)
+                let fill = try self.read(next)
                 let applied = self.locked { () -> [ThreadUpdate] in
-                    self.gaps[id] = fill.rest
-                    return self.timeline.applyNewer(fill.events)
+                    self.gaps[id] = fill.resumed(pages: Self.gapPagesPerFill)
+                    return self.timeline.applyNewer(fill.missing)
                 }
                 // What the timeline would append belongs in the gap's place; edits and the rest follow.
                 let comments = applied.flatMap { update -> [Comment] in if case .commentsAppended(let list) = update { list } else { [] } }
@@ -186,6 +186,8 @@ extension MatrixThreadSource {
         var comments: [Comment] = []
         var updates: [ThreadUpdate] = []
         var marker = OlderReadMarker(eventID: locked { markerInOlder })
+        // Kept with `olderToken` only when the load succeeds: a page retried after an error is no circle.
+        var walk = locked { olderWalk }
         do {
             // Pages of only state events (joins, renames) bring no comments: keep going a little.
             for _ in 0..<5 where comments.isEmpty {
@@ -194,7 +196,7 @@ extension MatrixThreadSource {
                 updates += page.updates
                 marker.look(in: page.events, comments: page.comments)
                 comments = page.comments + comments
-                from = page.end
+                from = walk.page(from: start, gave: page.end)
             }
         } catch {
             if stopped { return }
@@ -206,6 +208,7 @@ extension MatrixThreadSource {
         }
         let hasMore = locked { () -> Bool in
             olderToken = from
+            olderWalk = walk
             isLoadingOlder = false
             if marker.isFound { markerInOlder = nil }
             return from != nil

@@ -7,15 +7,15 @@ extension MatrixThreadSource {
     /// - Parameter pageLimit: at most this many pages are read (a bound for huge rooms).
     public func allComments(pageLimit: Int = 100_000) throws -> [Comment] {
         var older: [Comment] = []
-        var from = locked { olderToken }
+        var (from, walk) = locked { (olderToken, olderWalk) }
         var pages = 0
         while let start = from, pages < pageLimit {
             let page = try olderPage(from: start, limit: 100)
             older = page.comments + older
-            from = page.end
+            from = walk.page(from: start, gave: page.end)
             pages += 1
         }
-        locked { olderToken = from }
+        locked { (olderToken, olderWalk) = (from, walk) }
         // Edits seen while paging back apply to the comments already handed out too.
         let changed = locked { timeline.changed }
         return older + opened.comments.map { changed[$0.id] ?? $0 }

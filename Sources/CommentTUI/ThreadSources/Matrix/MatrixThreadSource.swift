@@ -46,8 +46,11 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     /// Where older pages start; nil once the room's start is reached.
     var olderToken: String?
     var isLoadingOlder = false
-    /// Gaps reported to the app, by id: where the comments still missing there end.
-    var gaps: [String: String] = [:]
+    /// The tokens older pages were asked from: a page leading back to one is the room's start.
+    var olderWalk = OlderPagesWalk()
+    /// Gaps reported to the app, by id: the fill that reads on there (where the comments still
+    /// missing end, and the tokens the gap's pages were asked from).
+    var gaps: [String: GapFill] = [:]
     /// Where the room's events are applied up to (the account's sync's `next_batch`, or its own
     /// catch-up's): the offline copy resumes there, and a catch-up of its own starts there.
     var nextBatch: String?
