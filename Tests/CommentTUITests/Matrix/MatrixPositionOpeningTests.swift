@@ -195,6 +195,40 @@ final class MatrixPositionOpeningTests: SharedSynapseTestCase {
         XCTAssertEqual(updates.flatMap(\.appended).map(\.body), ["late"])
     }
 
+    /// Opened from home while the account's initial sync still runs (Synapse takes seconds at
+    /// hundreds of rooms): the opening waits for its answer and opens at its position, rather
+    /// than asking the server for a second initial sync, of the room.
+    func testARoomOpenedWhileTheAccountsFirstSyncRunsWaitsForItsPosition() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("While syncing", on: server)
+        try bo.other.sendText(roomID: room, body: "post")
+        try bo.other.sendText(roomID: room, body: "newest")
+        let upstream = server.baseURL
+        // The account's initial sync (its filter asks for receipts; no `since`) answers 1.5 s late.
+        let front = try ScriptedHomeserver { request in
+            if request.path.hasSuffix("/sync"), request.target.contains("m.receipt"), !request.target.contains("since=") {
+                Thread.sleep(forTimeInterval: 1.5)
+            }
+            return .forwarded(request, to: upstream)
+        }
+        defer { front.stop() }
+        let client = MatrixClient(homeserver: front.baseURL, accessToken: ann.account.accessToken)
+        let sync = MatrixAccountSync(client: client)
+        sync.start()
+        defer { sync.stop() }
+        XCTAssertNil(sync.position)
+        let source = try MatrixThreadSource(client: client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)")),
+                                            me: ann.account.userID, environment: [:], usesCache: false, accountSync: sync)
+        defer { source.stop() }
+        XCTAssertNotNil(sync.position, "opened once the account's sync had answered")
+        let opening = front.requests.filter { $0.path.hasSuffix("/sync") && !$0.target.contains("m.receipt") }
+        XCTAssertEqual(opening.map(\.target), [], "the opening made no sync of its own")
+        XCTAssertEqual(source.opened.comments.last?.body, "newest")
+        try bo.other.sendText(roomID: room, body: "late")
+        let updates = try collectUpdates(from: source) { $0.flatMap(\.appended).contains { $0.body == "late" } }
+        XCTAssertEqual(updates.flatMap(\.appended).map(\.body), ["late"])
+    }
+
     /// An account's sync, started, once it has a position (its first answer).
     private func runningSync(of client: MatrixClient) throws -> MatrixAccountSync {
         let sync = MatrixAccountSync(client: client)

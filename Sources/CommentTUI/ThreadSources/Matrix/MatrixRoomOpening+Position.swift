@@ -7,14 +7,15 @@ import Foundation
 /// room's own catch-up, when the sync moved on meanwhile) bring exactly what came after: no gap,
 /// nothing twice. The room's state is read whole, as it is now, which may be newer than the page.
 extension MatrixRoomOpening {
-    /// The start read at the account's sync's `position`; nil when the room is to be joined
-    /// first (a page before the position would not hold the join: it opens with a sync, as
-    /// alone) or its state is too big to read whole (tens of thousands of members, which a
-    /// sync lazy-loads).
+    /// The start read at the account's sync's `position` (asked for once the room is known to
+    /// be joined: it may wait for the sync's first answer); nil when there is none, when the
+    /// room is to be joined first (a page before the position would not hold the join: it
+    /// opens with a sync, as alone) or its state is too big to read whole (tens of thousands
+    /// of members, which a sync lazy-loads).
     static func start(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int,
-                      at position: String) throws -> Start? {
+                      at position: () -> String?) throws -> Start? {
         let roomID = address.isAlias ? try client.resolve(alias: address.identifier) : address.identifier
-        guard try client.joinedRooms().contains(roomID) else { return nil }
+        guard try client.joinedRooms().contains(roomID), let position = position() else { return nil }
         let state: [JSONValue]
         do {
             state = try client.state(room: roomID)

@@ -84,9 +84,16 @@ struct MatrixRoomOpening {
     /// - Parameter position: where the account's sync stands (`MatrixAccountSync.position`):
     ///   a joined room opens from there with no sync of its own (`+Position`); nil, or a room
     ///   to join first, opens with an initial sync of the room.
+    /// - Parameter sync: the account's sync, running, whose first answer a joined room waits
+    ///   for (`MatrixAccountSync.positionWait` at most) when no position is given: Synapse
+    ///   takes about as long for the room's own initial sync, and the server does one, not two.
     init(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int, joinsEncrypted: Bool = false,
-         position: String? = nil) throws {
-        let start = try position.flatMap { try Self.start(client: client, address: address, me: me, pageSize: pageSize, at: $0) }
+         position: String? = nil, awaiting sync: MatrixAccountSync? = nil) throws {
+        let known = position ?? sync?.position
+        let atPosition = known != nil || sync?.isRunning == true
+        let start = try (atPosition ? Self.start(client: client, address: address, me: me, pageSize: pageSize, at: {
+            known ?? sync?.awaitPosition(timeout: MatrixAccountSync.positionWait)
+        }) : nil)
             ?? Self.syncStart(client: client, address: address, me: me, pageSize: pageSize, joinsEncrypted: joinsEncrypted)
         try self.init(start: start, client: client, address: address, me: me, pageSize: pageSize)
     }

@@ -151,7 +151,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
         let cache = usesCache ? MatrixRoomCache(me: me, address: address, environment: environment) : nil
         let opening = try cache?.load().map { MatrixRoomOpening(snapshot: $0, me: me, pageSize: Self.pageSize) }
             ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize, joinsEncrypted: joinsEncrypted,
-                                 position: accountSync?.position)
+                                 awaiting: accountSync)
         try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache,
                       accountSync: accountSync)
     }

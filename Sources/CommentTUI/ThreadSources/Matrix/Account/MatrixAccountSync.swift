@@ -30,6 +30,8 @@ public final class MatrixAccountSync: @unchecked Sendable {
     private var margin: TimeInterval = 30
     /// Wakes the loop from a wait (stop, a proven connection).
     private let signal = NSCondition()
+    /// Signalled when an answer sets the position, and at stop (`awaitPosition`).
+    private let positionKnown = NSCondition()
     /// Held while listeners are told of the connection, so states set from two threads (the
     /// loop's, a stall watch's, a send's) reach them in the order they were set.
     private let telling = NSLock()
@@ -79,6 +81,7 @@ public final class MatrixAccountSync: @unchecked Sendable {
         signal.lock()
         signal.broadcast()
         signal.unlock()
+        tellPosition()
         // Not from the loop's own thread (a listener stopping it), which would wait for itself.
         guard locked({ isStarted }), Thread.current.name != Self.threadName else { return }
         _ = ended.wait(timeout: .now() + Self.stopWait)
@@ -118,6 +121,30 @@ public final class MatrixAccountSync: @unchecked Sendable {
 
     /// Whether it was started and not stopped.
     public var isRunning: Bool { locked { isStarted && !isStopped } }
+
+    /// The longest an opening waits for the first answer (`awaitPosition`).
+    public static let positionWait: TimeInterval = 15
+
+    /// The position once the sync has one: at once when it has, else waiting up to `timeout`
+    /// seconds for its first answer while it runs; nil when it is not running, stops, or the
+    /// time runs out.
+    public func awaitPosition(timeout: TimeInterval) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        positionKnown.lock()
+        defer { positionKnown.unlock() }
+        while true {
+            let (position, running) = locked { (answeredPosition, isStarted && !isStopped) }
+            if position != nil || !running { return position }
+            if !positionKnown.wait(until: deadline) { return locked { answeredPosition } }
+        }
+    }
+
+    /// Wakes `awaitPosition` (an answer came, or the sync stopped).
+    private func tellPosition() {
+        positionKnown.lock()
+        positionKnown.broadcast()
+        positionKnown.unlock()
+    }
 
     /// Where the sync stands: the `next_batch` of its newest answer, set just before its
     /// listeners are given it (nil until one came; a position it was merely given to resume
@@ -192,6 +219,7 @@ public final class MatrixAccountSync: @unchecked Sendable {
                 answeredPosition = next
                 return current
             }
+            tellPosition()
             for listener in targets { try? listener.accountSynced(answer) }
             tellConnection()
         } catch let error as MatrixError {
