@@ -8,6 +8,7 @@ func describe(_ update: ThreadUpdate) -> String {
     case .gap(let id): "gap \(id)"
     case .gapFilled(let id, let comments, let closed): "filled \(id) " + comments.map(\.id).joined(separator: " ") + (closed ? "" : " +")
     case .commentEdited(let comment): "edited \(comment.id)"
+    case .commentChanged(let change): "\(change.recordType) \(change.comment)"
     case .usersChanged(let users): "users " + users.map(\.handle).joined(separator: " ")
     case .reopened(let reason): "reopened: \(reason)"
     case .sendConfirmed(let id): "confirmed \(id)"

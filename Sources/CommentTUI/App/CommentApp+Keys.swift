@@ -15,6 +15,8 @@ extension CommentApp {
 
     /// Carries out a key; returns the loop's commands and how the draft was edited by typing.
     func handleKey(_ press: KeyPress) -> ([AppCommand], DraftEdit?) {
+        // Alt-W's y/n takes the next key, whatever it is.
+        if deleteAsked != nil { answerDelete(press); return ([], nil) }
         if composer.isInChord {
             if feed.search != nil, let action = KeyMap.actions(for: press, in: [.search]).first {
                 return (perform(action, press: press) ?? [], nil)
@@ -58,6 +60,7 @@ extension CommentApp {
             guard allowsCrashTest else { return nil }
             fatalError("crash test requested with F12")
         case .dismiss:
+            if leaveEditing() { break }
             if !feed.clearSelection() { overlays.clearMessage() }
         case .scrollFeed(let key): feed.handle(.key(key))
         case .feedToTop: seekTop()
@@ -74,6 +77,8 @@ extension CommentApp {
         case .toggleExpanded: apply(feed.toggleExpandedSelection())
         case .openLink: apply(feed.openSelectedLink())
         case .reply: startReply()
+        case .editOwnComment: startEditingSelected()
+        case .deleteOwnComment: askToDeleteSelected()
         case .jumpToReplied: jumpToSelectedReply()
         case .search:
             mentions.close()  // the list would cover the matches

@@ -5,6 +5,7 @@ import ThreadModel
 extension CommentApp {
     /// Sends the draft as a comment of `me`; a failure keeps the draft and says why.
     func send() {
+        if editing != nil { return finishEditing() }
         guard let body = composer.bodyToSend else { return retryFailedSend() }
         // Whole seconds: what a thread file stores, so the feed shows the same time after a reload.
         let created = Date(timeIntervalSince1970: wallTime.timeIntervalSince1970.rounded(.down))
@@ -116,6 +117,8 @@ extension CommentApp {
                 replyTargets[comment.id] = nil
                 feed.invalidateLayouts()
                 feed.searchCommentEdited()
+            case .commentChanged(let change):
+                receiveChange(change)
             case .sendConfirmed(let id):
                 place(id)
                 if deliveries.removeValue(forKey: id) != nil { overlays.show("posted") }

@@ -26,6 +26,12 @@ public final class CommentApp {
     var discardAsked: (id: String, at: ScrollInstant)?
     /// The comment the draft answers (Alt-R), until it is sent.
     var replyingTo: String?
+    /// The reader's comment the composer edits (Alt-C), and the draft set aside meanwhile.
+    var editing: OwnCommentEdit?
+    /// Alt-W asked whether to delete this comment of the reader's: the next key answers.
+    var deleteAsked: Comment?
+    /// Our edits and deletions shown already, until the source's echo of each passes.
+    var sentChanges: Set<CommentChange> = []
     /// How the source is connected, when it is on a server.
     var connection: ConnectionState?
     /// Others typing now, by user id (from the source).

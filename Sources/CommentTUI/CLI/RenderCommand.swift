@@ -84,6 +84,11 @@ enum RenderCommand {
                 }
             }
         }
+        // Every comment is decoded now, so every edit and deletion that does not count is known.
+        problems += index.changeProblems.values
+        for (id, found) in index.changes where !ids.contains(id) {
+            problems += found.map { CommentChange.unknownCommentProblem($0.change, line: $0.line) }
+        }
         return (problems.sorted { $0.line < $1.line }, readable)
     }
 

@@ -178,6 +178,13 @@ final class ComposerModel {
         return saveIfDue(force: true)
     }
 
+    /// Puts `document` in the composer and returns the draft it replaces (Alt-C's edit of a
+    /// sent comment comes and goes so).
+    func exchangeDraft(for document: ComposerDocument) -> ComposerDocument {
+        defer { draft = document }
+        return draft
+    }
+
     /// Takes the editor's text back as the draft.
     func replaceAll(withEdited text: String, handles: (String) -> String?) {
         draft.replaceAll(withTyped: text, handles: handles)

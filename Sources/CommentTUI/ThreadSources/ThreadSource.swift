@@ -154,6 +154,9 @@ public enum ThreadUpdate: Sendable {
     case gapFilled(id: String, comments: [Comment], closed: Bool)
     /// A comment's new text (an edit); the comment keeps its id and place.
     case commentEdited(Comment)
+    /// An edit or deletion of a comment read as its own record (a thread file's): the app
+    /// applies it to the comment it names, if its author made it.
+    case commentChanged(CommentChange)
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
     /// Members who joined (again) or left a room, by user id: those who left keep their

@@ -57,6 +57,8 @@ struct ThreadFileReader: Sendable {
         var comments: [Comment] = []
         var commentIDs: Set<String> = []
         var authorLines: [(author: String, line: Int)] = []
+        /// Edits and deletions, in file order, applied once every comment is read.
+        var changes: [(change: CommentChange, line: Int)] = []
         var problems: [ThreadFileProblem] = []
         var recordCount = 0
         let decoder = ThreadRecordDecoder()
@@ -89,6 +91,8 @@ struct ThreadFileReader: Sendable {
                 }
                 comments.append(comment)
                 authorLines.append((comment.author, line))
+            case .change(let change):
+                changes.append((change, line))
             }
             recordCount += 1
         }
@@ -105,12 +109,29 @@ struct ThreadFileReader: Sendable {
             if header == nil {
                 problems.append(ThreadFileProblem(line: 1, message: "no thread record (the title and post are missing)"))
             }
+            applyChanges()
             problems.sort { $0.line < $1.line }
             let head = header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")
             let thread = CommentThread(
                 id: head.id, title: head.title, author: head.author, created: head.created, body: head.body,
                 users: Array(users.values), comments: comments)
             return ThreadFile(thread: thread, problems: problems, recordCount: recordCount, lineCount: lineCount, pendingBytes: pendingBytes)
+        }
+
+        /// Each comment as its author's edits and deletion leave it; a change of a comment the
+        /// file does not hold, or that does not count (`CommentChange.apply`), is reported and ignored.
+        mutating func applyChanges() {
+            guard !changes.isEmpty else { return }
+            var byComment: [String: [(change: CommentChange, line: Int)]] = [:]
+            for entry in changes { byComment[entry.change.comment, default: []].append(entry) }
+            for position in comments.indices {
+                // The first comment with an id is the one kept (a later one was skipped).
+                guard let found = byComment.removeValue(forKey: comments[position].id) else { continue }
+                let applied = CommentChange.apply(found, to: comments[position], readOnLine: authorLines[position].line)
+                comments[position] = applied.comment
+                problems += applied.problems
+            }
+            for (change, line) in byComment.values.joined() { problems.append(CommentChange.unknownCommentProblem(change, line: line)) }
         }
     }
 }

@@ -8,6 +8,9 @@ public enum ThreadRecord: Hashable, Sendable {
     case user(User)
     /// A comment: `{"type":"comment","id","author","created","body","edited"?}`.
     case comment(Comment)
+    /// A change of a comment by its author: `{"type":"edit","comment","author","created","body"}`
+    /// or `{"type":"delete","comment","author","created"}`, appended after the comment.
+    case change(CommentChange)
 
     /// The records that make up a thread: its header, its users, then its comments.
     public static func records(of thread: CommentThread) -> [ThreadRecord] {

@@ -43,6 +43,11 @@ struct ThreadRecordDecoder: Sendable {
                 return .record(.comment(Comment(
                     id: try string("id", fields), author: try string("author", fields),
                     created: try date("created", fields), body: try string("body", fields), edited: edited)))
+            case "edit", "delete":
+                let kind: CommentChange.Kind = type == "edit" ? .edit(body: try string("body", fields)) : .delete
+                return .record(.change(CommentChange(
+                    comment: try string("comment", fields), author: try string("author", fields),
+                    created: try date("created", fields), kind: kind)))
             default:
                 return .ignored
             }

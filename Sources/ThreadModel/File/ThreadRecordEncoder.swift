@@ -41,6 +41,15 @@ public struct ThreadRecordEncoder: Sendable {
             field("created", Timestamp.format(comment.created), to: &out)
             field("body", comment.body, to: &out)
             if let edited = comment.edited { field("edited", Timestamp.format(edited), to: &out) }
+        case .change(let change):
+            switch change.kind {
+            case .edit: begin("edit", to: &out)
+            case .delete: begin("delete", to: &out)
+            }
+            field("comment", change.comment, to: &out)
+            field("author", change.author, to: &out)
+            field("created", Timestamp.format(change.created), to: &out)
+            if case .edit(let body) = change.kind { field("body", body, to: &out) }
         }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))

@@ -24,10 +24,15 @@ public final class ThreadIndex {
     let commentOffsets: [Int]
     let commentLengths: [UInt32]
     let commentLines: [UInt32]
+    /// The file's edits and deletions by comment id, applied as each comment is decoded.
+    public let changes: [String: [(change: CommentChange, line: Int)]]
     var cache = DecodedCommentCache(limit: ThreadIndex.cacheLimit)
     /// Positions found to hold a line that does not decode (shown as its problem, not counted as
     /// a comment); only those decoded so far are known, as no line is decoded before it is shown.
     public private(set) var unreadablePositions: Set<Int> = []
+    /// Edits and deletions found not to count (by another author, …) by line, among the
+    /// comments decoded so far (`render` decodes them all).
+    public private(set) var changeProblems: [Int: ThreadFileProblem] = [:]
     private let decoder = ThreadRecordDecoder()
 
     private init(path: String, descriptor: FileDescriptor, scan: ThreadIndexScan) {
@@ -41,6 +46,7 @@ public final class ThreadIndex {
         commentOffsets = scan.commentOffsets
         commentLengths = scan.commentLengths
         commentLines = scan.commentLines
+        changes = scan.changes
     }
 
     deinit { descriptor.close() }
@@ -110,7 +116,12 @@ public final class ThreadIndex {
             return .failure(ThreadFileProblem(line: line, message: "the file shrank since it was opened; reopen it"))
         }
         switch decoder.decode(bytes[...]) {
-        case .record(.comment(let comment)): return .success(comment)
+        case .record(.comment(let comment)):
+            // Only changes after the comment's line count (`check` reports the others).
+            guard let found = changes[comment.id] else { return .success(comment) }
+            let applied = CommentChange.apply(found, to: comment, readOnLine: line)
+            for problem in applied.problems { changeProblems[problem.line] = problem }
+            return .success(applied.comment)
         case .malformed(let message): return .failure(ThreadFileProblem(line: line, message: message))
         case .record, .ignored:
             // Only if the file was changed in place since it was indexed.

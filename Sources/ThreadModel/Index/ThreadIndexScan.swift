@@ -21,6 +21,9 @@ struct ThreadIndexScan {
     /// Line number (from 1) of each comment line.
     private(set) var commentLines: [UInt32] = []
     private(set) var header: ThreadHeader?
+    /// Edits and deletions by the id of the comment they change, in file order, with their
+    /// line numbers (decoded as they come: rare, and never in the canonical comment shape).
+    private(set) var changes: [String: [(change: CommentChange, line: Int)]] = [:]
     private(set) var users = ThreadUserTable()
     private(set) var problems: [ThreadFileProblem] = []
     /// Complete (newline-terminated) lines, blank ones included.
@@ -78,6 +81,7 @@ struct ThreadIndexScan {
             guard header == nil else { return problem("a second thread record, ignored") }
             header = value
         case .record(.user(let user)): add(user)
+        case .record(.change(let change)): changes[change.comment, default: []].append((change, lineCount))
         case .ignored: break
         case .malformed(let message): problem(message)
         }

@@ -32,6 +32,10 @@ enum KeyAction: Equatable {
     case toggleExpanded
     case openLink
     case reply
+    /// Alt-C: the selected comment of the reader's into the composer to edit (Enter sends, Esc leaves).
+    case editOwnComment
+    /// Alt-W: the selected comment of the reader's deleted, after a y/n.
+    case deleteOwnComment
     /// To the comment the selected reply answers.
     case jumpToReplied
     case search

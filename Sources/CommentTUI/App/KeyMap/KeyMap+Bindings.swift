@@ -15,6 +15,7 @@ extension KeyMap {
         let find = KeyHelp("Alt-U · Ctrl-S", "first unread · search (Enter older, Esc)")
         let select = KeyHelp("Alt-Up/Down · Alt-J · Esc", "select · to what it replies to · clear")
         let act = KeyHelp("Alt-S · Alt-E · Alt-O · Alt-R", "spoilers · expand · open link · reply")
+        let own = KeyHelp("Alt-C · Alt-W", "your comment: edit (Enter saves, Esc leaves) · delete (y/n)")
         let move = KeyHelp("Ctrl-A/E, Ctrl-B/F, Alt-B/F", "line start/end, char, word")
         let arrows = KeyHelp("arrows, Home/End", "move in the draft (Up/Down by row)")
         let kill = KeyHelp("Ctrl-K/U/W, Alt-D, Ctrl-Y", "kill and yank")
@@ -54,6 +55,8 @@ extension KeyMap {
             KeyBinding(.feed, [.alt("e")], .toggleExpanded, act),
             KeyBinding(.feed, [.alt("o")], .openLink, act),
             KeyBinding(.feed, [.alt("r")], .reply, act),
+            KeyBinding(.feed, [.alt("c")], .editOwnComment, own),
+            KeyBinding(.feed, [.alt("w")], .deleteOwnComment, own),
             KeyBinding(.feed, [.alt("j")], .jumpToReplied, select),
 
             // The composer: readline editing, selection, undo, Ctrl-X.

@@ -139,10 +139,12 @@ extension ThreadFileSource {
     static func updates(from appended: ThreadFileUpdate, label: String) -> [ThreadUpdate] {
         var users: [User] = []
         var comments: [Comment] = []
+        var changes: [CommentChange] = []
         for (record, _) in appended.records {
             switch record {
             case .user(let user): users.append(user)
             case .comment(let comment): comments.append(comment)
+            case .change(let change): changes.append(change)
             case .thread: break
             }
         }
@@ -150,6 +152,8 @@ extension ThreadFileSource {
         // Users first: a comment's author may have joined in the same append.
         if !users.isEmpty { updates.append(.usersChanged(users)) }
         if !comments.isEmpty { updates.append(.commentsAppended(comments)) }
+        // After the comments: an edit may change one appended in the same batch.
+        updates += changes.map(ThreadUpdate.commentChanged)
         updates += appended.problems.map { .problem(ThreadProblem(.unreadableLine, "\(label) line \($0.line): \($0.message)")) }
         return updates
     }

@@ -1,0 +1,148 @@
+import Foundation
+import ScrollEngine
+import ThreadModel
+
+/// What Alt-C's edit keeps while the composer holds the comment: the comment as it was, and the
+/// draft (and its save) that come back when the edit is sent or left.
+struct OwnCommentEdit {
+    var comment: Comment
+    var draftBefore: ComposerDocument
+    var replyingTo: String?
+    /// The draft's save, set aside so that the file keeps the draft, not the edit.
+    var save: ((Data?) throws -> Void)?
+}
+
+/// The reader's own comments after sending: Alt-C brings the selected one back into the
+/// composer (Enter sends the edit, Esc leaves it), Alt-W deletes it after a y/n. Others'
+/// comments are not changed; the change shows at once and the source's echo changes nothing more.
+extension CommentApp {
+    /// The selected comment, if the reader may change it; else what the status bar says.
+    private func ownSelected(_ verb: String) -> Result<Comment, OwnCommentRefusal> {
+        guard let index = feed.selected, case .success(let comment) = comments.comment(at: index) else {
+            return .failure(OwnCommentRefusal(FeedModel.selectFirst))
+        }
+        guard comment.author == me.id, !source.isPlaceholder(comment.id) else {
+            return .failure(OwnCommentRefusal(.message("only your own comments can be \(verb)")))
+        }
+        guard deliveries[comment.id] == nil else {
+            return .failure(OwnCommentRefusal(.message("not sent yet: Alt-T takes it back into the composer")))
+        }
+        guard !comment.isDeleted else { return .failure(OwnCommentRefusal(.message("this comment was deleted"))) }
+        guard source.commentEditing != nil else {
+            return .failure(OwnCommentRefusal(.message("comments in this thread cannot be \(verb)")))
+        }
+        return .success(comment)
+    }
+
+    /// Alt-C: the selected comment of the reader's into the composer, mentions as tokens; the
+    /// draft waits until the edit is sent or left.
+    func startEditingSelected() {
+        if editing != nil { return overlays.show("already editing: Enter saves · Esc leaves") }
+        let comment: Comment
+        switch ownSelected("edited") {
+        case .failure(let refusal): return apply(refusal.effect)
+        case .success(let own): comment = own
+        }
+        mentions.close()
+        // The draft on disk is the draft: saved now, and not overwritten by the edit.
+        composer.saveIfDue(force: true)
+        let before = composer.exchangeDraft(for: ComposerDocument())
+        editing = OwnCommentEdit(comment: comment, draftBefore: before, replyingTo: replyingTo, save: composer.save)
+        composer.save = nil
+        replyingTo = nil
+        composer.replaceAll(withEdited: comment.body, handles: comments.handleID)
+        overlays.show("editing your comment — Enter saves · Esc leaves")
+    }
+
+    /// Enter while editing: the edit is sent and shown, and the draft comes back.
+    func finishEditing() {
+        guard let edit = editing else { return }
+        guard let body = composer.bodyToSend else { return overlays.show("the edit is empty — Esc leaves it, Alt-W deletes the comment") }
+        guard body != edit.comment.body else {
+            endEditing()
+            return overlays.show("unchanged")
+        }
+        let change = CommentChange(comment: edit.comment.id, author: me.id, created: wholeSecondNow, kind: .edit(body: body))
+        if let failure = source.commentEditing?.change(change) {
+            return overlays.show("not edited, the edit is kept: \(failure.message)", error: true)
+        }
+        applyOwn(change, to: edit.comment)
+        endEditing()
+        overlays.show("edited")
+    }
+
+    /// Esc while editing: the comment stays as it was and the draft comes back; false when not editing.
+    func leaveEditing() -> Bool {
+        guard editing != nil else { return false }
+        endEditing()
+        overlays.show("edit left; the comment is unchanged")
+        return true
+    }
+
+    private func endEditing() {
+        guard let edit = editing else { return }
+        editing = nil
+        mentions.close()
+        _ = composer.exchangeDraft(for: edit.draftBefore)
+        composer.save = edit.save
+        replyingTo = edit.replyingTo
+    }
+
+    /// Alt-W: asks whether to delete the selected comment of the reader's; the next key answers.
+    func askToDeleteSelected() {
+        switch ownSelected("deleted") {
+        case .failure(let refusal): apply(refusal.effect)
+        case .success(let comment):
+            deleteAsked = comment
+            overlays.show("delete your comment? y/n")
+        }
+    }
+
+    /// The key after Alt-W: y (or Enter) deletes, anything else keeps the comment.
+    func answerDelete(_ press: KeyPress) {
+        guard let comment = deleteAsked else { return }
+        deleteAsked = nil
+        guard press == KeyPress(.character("y")) || press == KeyPress(.character("Y"), .shift)
+                || press == KeyPress(.character("Y")) || press == KeyPress(.enter) else {
+            return overlays.show("kept your comment")
+        }
+        let change = CommentChange(comment: comment.id, author: me.id, created: wholeSecondNow, kind: .delete)
+        if let failure = source.commentEditing?.change(change) {
+            return overlays.show("not deleted: \(failure.message)", error: true)
+        }
+        applyOwn(change, to: comment)
+        overlays.show("deleted")
+    }
+
+    /// Shows our change at once; its echo from the source is then passed over.
+    private func applyOwn(_ change: CommentChange, to comment: Comment) {
+        sentChanges.insert(change)
+        showChanged(comment.applying(change))
+    }
+
+    /// A change read from the source (a thread file's record): applied to the comment it names
+    /// when its author made it; our own, already shown, is passed over.
+    func receiveChange(_ change: CommentChange) {
+        if sentChanges.remove(change) != nil { return }
+        guard let index = comments.index(ofComment: change.comment, limit: comments.count),
+              case .success(let comment) = comments.comment(at: index), change.refusal(for: comment) == nil else { return }
+        showChanged(comment.applying(change))
+    }
+
+    private func showChanged(_ comment: Comment) {
+        comments.replace(comment)
+        // An edited or deleted target is quoted anew.
+        replyTargets[comment.id] = nil
+        feed.invalidateLayouts()
+        feed.searchCommentEdited()
+    }
+
+    /// Whole seconds: what a thread file stores.
+    private var wholeSecondNow: Date { Date(timeIntervalSince1970: wallTime.timeIntervalSince1970.rounded(.down)) }
+}
+
+/// Why Alt-C or Alt-W does nothing to the selected comment, as the status bar says it.
+struct OwnCommentRefusal: Error {
+    var effect: FeedEffect
+    init(_ effect: FeedEffect) { self.effect = effect }
+}

@@ -1,0 +1,18 @@
+import ThreadModel
+
+/// Changing the reader's own comments after they were sent: an edit (a new body) or a deletion.
+///
+/// A thread file appends a record for the change; a room sends an `m.replace` edit or a
+/// redaction. The app shows the change at once; the source's echo of it (a file's record read
+/// back, a room's event in its sync) changes nothing more.
+public protocol CommentEditing: AnyObject {
+    /// Sends a change of one of the reader's comments (the app only asks for their own). Nil
+    /// when it is written or on its way (kept until it is: it is not lost offline, nor sent
+    /// twice); else why it was not.
+    func change(_ change: CommentChange) -> SendFailure?
+}
+
+extension ThreadSource {
+    /// Changing the reader's comments; nil: comments stay as sent.
+    public var commentEditing: CommentEditing? { self as? CommentEditing }
+}

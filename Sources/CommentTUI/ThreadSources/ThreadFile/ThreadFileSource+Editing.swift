@@ -1,0 +1,19 @@
+import ThreadModel
+
+/// A thread file's edits and deletions: a record appended under the file's lock.
+extension ThreadFileSource: CommentEditing {
+    /// Appends the change's record at once (fsynced): it is small, and the append either
+    /// lands or fails here, so it is never lost nor written twice. Followed, the record comes
+    /// back from `takeUpdates()` as `.commentChanged`, which the app has applied already.
+    public func change(_ change: CommentChange) -> SendFailure? {
+        do {
+            if case .edit(let body) = change.kind { try ThreadFileLimits.checkBody(body) }
+            try ThreadFileWriter(path: path).append([.change(change)])
+            return nil
+        } catch let error as OverLimit {
+            return SendFailure(.tooLarge, "\(error)")
+        } catch {
+            return SendFailure(.notWritable, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import XCTest
+@testable import ThreadModel
+
+/// Editing our own comment in a thread file in the real client (issue 32): Alt-Up selects it,
+/// Alt-C brings it into the composer, Enter appends the edit record and the feed shows it.
+final class TmuxOwnCommentEditTests: XCTestCase {
+    func testAnEditedCommentIsAppendedAndShownEdited() throws {
+        let tmux = try TmuxSession()
+        let file = tmux.home.appendingPathComponent("team.jsonl").path
+        let client = TmuxSession.clientPath
+        try tmux.run("\(client) new \(file) --title Plans --as ann --name Ann --body first; echo NEW=$?")
+        try tmux.waitFor("the thread") { $0.contains { $0.contains("NEW=0") } }
+        try tmux.run("\(client) \(file) --as ann; echo EXIT=$?")
+        try tmux.waitFor("the client") { $0.contains { $0.contains("@ann · team.jsonl") } }
+        try tmux.literal("teh plan")
+        try tmux.keys("Enter")
+        try tmux.waitFor("our comment, posted") { $0.contains("   teh plan") && $0.last!.contains("posted") }
+        Thread.sleep(forTimeInterval: 1)
+        try tmux.keys("M-Up")
+        Thread.sleep(forTimeInterval: 1)
+        try tmux.keys("M-c")
+        try tmux.waitFor("the comment in the composer") { $0.contains { $0.contains("› teh plan") } && $0.last!.contains("editing your comment") }
+        Thread.sleep(forTimeInterval: 1)
+        try tmux.keys("C-a", "DC", "DC", "DC")
+        try tmux.literal("the")
+        Thread.sleep(forTimeInterval: 1)
+        try tmux.keys("Enter")
+        let screen = try tmux.waitFor("the edit in the feed") { $0.contains("▌  the plan") && $0.last!.contains("edited") }
+        XCTAssertFalse(screen.contains { $0.contains("teh plan") }, screen.joined(separator: "\n"))
+        XCTAssertTrue(screen.contains { $0.contains("Ann") && $0.contains("edited") }, screen.joined(separator: "\n"))
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        let last = try XCTUnwrap(lines.last.map(String.init))
+        XCTAssertTrue(last.hasPrefix(#"{"type":"edit","comment":""#) && last.hasSuffix(#","body":"the plan"}"#), last)
+        XCTAssertEqual(try ThreadFile.read(path: file).thread.comments.map(\.body), ["the plan"])
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+}
