@@ -5,7 +5,8 @@ extension KeyMap {
     /// `CommentApp.keyContexts` gives); the F1 page lists help lines in this order, each once.
     static let bindings: [KeyBinding] = {
         let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send (empty: retry unsent) · new line")
-        let notSent = KeyHelp("Alt-T · Alt-X", "not sent: edit in the composer · discard")
+        // One row for the reader's own comments, sent (edit, delete after y/n) or not (take back, discard).
+        let own = KeyHelp("Alt-C, Alt-W · Alt-T, Alt-X", "yours: edit, delete · unsent: edit, drop")
         let quit = KeyHelp("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)")
         // Pages and rows share a line, and so do Ctrl-X's two uses, so that with home's keys
         // the page still fits 80×24.
@@ -15,7 +16,6 @@ extension KeyMap {
         let find = KeyHelp("Alt-U · Ctrl-S", "first unread · search (Enter older, Esc)")
         let select = KeyHelp("Alt-Up/Down · Alt-J · Esc", "select · to what it replies to · clear")
         let act = KeyHelp("Alt-S · Alt-E · Alt-O · Alt-R", "spoilers · expand · open link · reply")
-        let own = KeyHelp("Alt-C · Alt-W", "your comment: edit (Enter saves, Esc leaves) · delete (y/n)")
         let move = KeyHelp("Ctrl-A/E, Ctrl-B/F, Alt-B/F", "line start/end, char, word")
         let arrows = KeyHelp("arrows, Home/End", "move in the draft (Up/Down by row)")
         let kill = KeyHelp("Ctrl-K/U/W, Alt-D, Ctrl-Y", "kill and yank")
@@ -36,8 +36,8 @@ extension KeyMap {
         return [
             // The client and the feed: tried before the composer.
             KeyBinding(.feed, [.key(.enter)], .send, send),
-            KeyBinding(.feed, [.alt("t")], .takeBackNotSent, notSent),
-            KeyBinding(.feed, [.alt("x")], .discardNotSent, notSent),
+            KeyBinding(.feed, [.alt("t")], .takeBackNotSent, own),
+            KeyBinding(.feed, [.alt("x")], .discardNotSent, own),
             KeyBinding(.feed, [.ctrl("c"), .key(.function(10))], .quit, quit),
             KeyBinding(.feed, [.ctrl("d")], .quitOrDeleteForward, quit),
             KeyBinding(.feed, [.key(.pageUp)], .scrollFeed(.pageUp), page),
