@@ -63,7 +63,7 @@ extension CommentApp {
             return overlays.show("unchanged")
         }
         let change = CommentChange(comment: edit.comment.id, author: me.id, created: wholeSecondNow, kind: .edit(body: body))
-        if let failure = source.commentEditing?.change(change) {
+        if let failure = source.commentEditing?.change(change, of: edit.comment) {
             return overlays.show("not edited, the edit is kept: \(failure.message)", error: true)
         }
         applyOwn(change, to: edit.comment)
@@ -107,7 +107,7 @@ extension CommentApp {
             return overlays.show("kept your comment")
         }
         let change = CommentChange(comment: comment.id, author: me.id, created: wholeSecondNow, kind: .delete)
-        if let failure = source.commentEditing?.change(change) {
+        if let failure = source.commentEditing?.change(change, of: comment) {
             return overlays.show("not deleted: \(failure.message)", error: true)
         }
         applyOwn(change, to: comment)

@@ -25,8 +25,19 @@ struct CommentOutbox {
         /// Why it is not being sent (refused for good), as the last `refused` record says; a
         /// later `queued` record (a retry) clears it. Not part of the queued record itself.
         var notSent: SendFailure? = nil
+        /// For an edit of a comment of ours (no comment of its own): the event it replaces.
+        var replaces: String? = nil
+        /// For a deletion of a comment of ours: the event it redacts.
+        var redacts: String? = nil
+        /// For an edit: whom the comment mentioned before it (the edit does not ping them again).
+        var mentionedBefore: [String]? = nil
 
-        enum CodingKeys: String, CodingKey { case txn, author, created, body, replyTo = "reply_to" }
+        enum CodingKeys: String, CodingKey {
+            case txn, author, created, body, replyTo = "reply_to", replaces, redacts, mentionedBefore = "mentioned_before"
+        }
+
+        /// Whether it changes a comment sent before (an edit or a deletion) rather than being one.
+        var isChange: Bool { replaces != nil || redacts != nil }
 
         /// The comment as the app shows it.
         var comment: Comment { Comment(id: txn, author: author, created: created, body: body) }

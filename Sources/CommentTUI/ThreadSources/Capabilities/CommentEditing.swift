@@ -6,10 +6,10 @@ import ThreadModel
 /// redaction. The app shows the change at once; the source's echo of it (a file's record read
 /// back, a room's event in its sync) changes nothing more.
 public protocol CommentEditing: AnyObject {
-    /// Sends a change of one of the reader's comments (the app only asks for their own). Nil
-    /// when it is written or on its way (kept until it is: it is not lost offline, nor sent
-    /// twice); else why it was not.
-    func change(_ change: CommentChange) -> SendFailure?
+    /// Sends a change of `comment`, one of the reader's (the app only asks for their own), as
+    /// shown before the change. Nil when it is written or on its way (kept until it is: it is
+    /// not lost offline, nor sent twice); else why it was not.
+    func change(_ change: CommentChange, of comment: Comment) -> SendFailure?
 }
 
 extension ThreadSource {

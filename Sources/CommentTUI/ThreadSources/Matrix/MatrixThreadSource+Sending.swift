@@ -126,7 +126,7 @@ extension MatrixThreadSource {
 
     /// The server ended the session (401 `M_UNKNOWN_TOKEN`): nothing more is sent, and what
     /// waits stays queued, not refused, so the next start after logging in sends it. Said once.
-    private func signedOut(_ message: String) {
+    func signedOut(_ message: String) {
         let first = locked { () -> Bool in
             defer { isSignedOut = true }
             return !isSignedOut

@@ -208,6 +208,9 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
                 waiting.append(entry)
             }
         }
+        // Edits and deletions of ours not sent yet go again too; they are no comments to show.
+        let changes = waiting.filter(\.isChange)
+        waiting.removeAll(where: \.isChange)
         unsentComments = follows ? waiting.map(\.comment) : []
         // Refused in an earlier run: shown not sent, with the reason, until the reader acts.
         if follows { for entry in waiting where entry.notSent != nil { refused[entry.txn] = entry } }
@@ -217,6 +220,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
         if follows {
             startSyncing()
             for entry in waiting where entry.notSent == nil { resend(entry) }
+            for entry in changes where entry.notSent == nil { resendChange(entry) }
         }
     }
 

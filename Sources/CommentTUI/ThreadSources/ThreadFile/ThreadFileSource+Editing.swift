@@ -5,7 +5,7 @@ extension ThreadFileSource: CommentEditing {
     /// Appends the change's record at once (fsynced): it is small, and the append either
     /// lands or fails here, so it is never lost nor written twice. Followed, the record comes
     /// back from `takeUpdates()` as `.commentChanged`, which the app has applied already.
-    public func change(_ change: CommentChange) -> SendFailure? {
+    public func change(_ change: CommentChange, of comment: Comment) -> SendFailure? {
         do {
             if case .edit(let body) = change.kind { try ThreadFileLimits.checkBody(body) }
             try ThreadFileWriter(path: path).append([.change(change)])

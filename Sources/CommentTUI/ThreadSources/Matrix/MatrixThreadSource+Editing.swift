@@ -1,0 +1,103 @@
+import Foundation
+import ThreadModel
+
+/// Editing and deleting our own comments in a room: an edit is an `m.replace` event whose
+/// `m.new_content` is the content a send of the new body makes, with the `* ` fallback body
+/// outside; a deletion is a redaction. Both go through the outbox under a transaction id of
+/// their own, so one made offline is sent when the room is next open, and never twice.
+extension MatrixThreadSource: CommentEditing {
+    public func change(_ change: CommentChange, of comment: Comment) -> SendFailure? {
+        // Never into an encrypted room: an edit in plaintext would show what the room hides.
+        if sendingHeld != nil { return MatrixEncryption.refusal }
+        guard let eventID = locked({ timeline.eventID(forComment: change.comment) }) ?? (change.comment.hasPrefix("$") ? change.comment : nil) else {
+            return SendFailure(.unknown, "it is not in the room yet")
+        }
+        var entry = CommentOutbox.Entry(txn: ThreadFileWriter.newCommentID(), author: change.author, created: change.created,
+                                        body: "", replyTo: nil)
+        switch change.kind {
+        case .edit(let body):
+            entry.body = body
+            entry.replaces = eventID
+            entry.mentionedBefore = locked { Self.mentions(in: messageContent(comment.body)) }
+            if let problem = MatrixEventSize.problem(content: locked({ editContent(entry) })) {
+                return SendFailure(.tooLarge, problem)
+            }
+        case .delete:
+            entry.redacts = eventID
+        }
+        do {
+            // On disk before the first attempt, as a comment is.
+            try outbox?.queue(entry)
+        } catch {
+            return SendFailure(.notKept, "could not keep it in the outbox: \(error)")
+        }
+        resendChange(entry)
+        return nil
+    }
+
+    /// The content of an edit (call locked): the new content as a send makes it, under
+    /// `m.new_content`; outside, the same with `* ` before the bodies (what clients without edits
+    /// show) and, in `m.mentions`, only those the edit newly mentions (the others were pinged).
+    func editContent(_ entry: CommentOutbox.Entry) -> JSONValue {
+        let new = messageContent(entry.body)
+        guard case .object(var outer) = new, let eventID = entry.replaces else { return new }
+        if let plain = outer["body"]?.string { outer["body"] = .string("* " + plain) }
+        if let html = outer["formatted_body"]?.string { outer["formatted_body"] = .string("* " + html) }
+        let before = Set(entry.mentionedBefore ?? [])
+        let added = Self.mentions(in: new).filter { !before.contains($0) }
+        outer["m.mentions"] = .object(added.isEmpty ? [:] : ["user_ids": .array(added.map(JSONValue.string))])
+        outer["m.new_content"] = new
+        outer["m.relates_to"] = .object(["rel_type": .string("m.replace"), "event_id": .string(eventID)])
+        return .object(outer)
+    }
+
+    /// The user ids a message content's `m.mentions` names.
+    static func mentions(in content: JSONValue) -> [String] {
+        content["m.mentions"]?["user_ids"]?.array?.compactMap(\.string) ?? []
+    }
+
+    /// Queues a kept edit or deletion for sending (again).
+    func resendChange(_ entry: CommentOutbox.Entry) {
+        let content = entry.replaces == nil ? nil : locked { editContent(entry) }
+        sendQueue.async { [weak self] in self?.deliverChange(entry, content: content) }
+    }
+
+    /// Sends until the server accepts or refuses, as a comment is sent (`MatrixSendRetry`); the
+    /// transaction id makes a retry, and a resend after a restart, one event.
+    private func deliverChange(_ entry: CommentOutbox.Entry, content: JSONValue?) {
+        if locked({ isSignedOut }) { return }
+        var retry = MatrixSendRetry()
+        retry.longestRateLimitWait = locked { longestRateLimitWait }
+        while !stopped {
+            do {
+                // Held, it stays in the outbox for a client that can encrypt.
+                if try holdsSending() { return }
+                let event: String
+                if let content {
+                    event = try sendAttempt(client, roomID, entry.txn, content, sendTimeout)
+                } else if let redacted = entry.redacts {
+                    try client.redact(room: roomID, eventID: redacted, transactionID: entry.txn)
+                    event = redacted
+                } else {
+                    return
+                }
+                locked { heardFrom = Date() }
+                try? outbox?.markSent(entry.txn, event: event)
+                connectionProven()
+                return
+            } catch {
+                if stopped || (error as? MatrixError)?.kind == .cancelled { return }
+                switch retry.next(after: error, inTouch: isInTouch) {
+                case .retry(let seconds):
+                    if !pause(seconds) { return }
+                case .notSent(let reason):
+                    try? outbox?.markRefused(entry.txn, reason: reason)
+                    let what = entry.redacts == nil ? "edit" : "deletion"
+                    return report([.problem(ThreadProblem(.unknown, "your \(what) was not sent: \(reason.message)"))])
+                case .signedOut(let message):
+                    return signedOut(message)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import ThreadModel
+import CommentTUITestSupport
+@testable import CommentTUI
+
+/// Editing and deleting our own comment in a room, against the real Synapse: another client
+/// reads our edit as an `m.replace` with the new text (and the `* ` fallback), our deletion as a
+/// redaction; our feed shows both at once and the sync's echo changes nothing more.
+final class MatrixOwnCommentEditTests: SharedSynapseTestCase {
+    /// The first event in bo's view of the room that `matches`, waited for (bounded).
+    private func event(in room: String, seenBy bo: MatrixTestUser, _ what: String,
+                       matching matches: ([String: Any]) -> Bool) throws -> [String: Any] {
+        var found: [String: Any]?
+        let deadline = Date().addingTimeInterval(20)
+        while found == nil, Date() < deadline {
+            found = try bo.other.messages(roomID: room).first(where: matches)
+            if found == nil { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        return try XCTUnwrap(found, "\(what) did not reach another client")
+    }
+
+    func testOurEditArrivesAsAReplaceAndOurDeletionAsARedaction() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Edits", on: server)
+        let state = try temporaryDirectory(self).path
+        let source = try open(room, as: ann, environment: ["XDG_DATA_HOME": state])
+        defer { source.stop() }
+        let pilot = pilot(source)
+        pilot.type("teh plan")
+        pilot.press(KeyPress(.enter))
+        try pump(pilot, source, "our comment posted") { pilot.app.unconfirmedComments.isEmpty && screenHas(pilot, "teh plan") }
+        let original = try event(in: room, seenBy: bo, "our comment") { ($0["content"] as? [String: Any])?["body"] as? String == "teh plan" }
+        let originalID = try XCTUnwrap(original["event_id"] as? String)
+
+        pilot.type("a draft")
+        pause(pilot, source)
+        pilot.press(KeyPress(.up, .alt))
+        pause(pilot, source)
+        pilot.press(.alt("c"))
+        XCTAssertEqual(pilot.app.draft, "teh plan")
+        pause(pilot, source)
+        pilot.press(.ctrl("a"))
+        pilot.press(KeyPress(.delete)); pilot.press(KeyPress(.delete)); pilot.press(KeyPress(.delete))
+        pilot.type("the")
+        pause(pilot, source)
+        pilot.press(KeyPress(.enter))
+        XCTAssertEqual(pilot.app.message, "edited")
+        XCTAssertEqual(pilot.app.draft, "a draft")
+        XCTAssertTrue(screenHas(pilot, "  the plan") && !screenHas(pilot, "teh plan"), "shown at once: \(pilot.lines)")
+
+        let edit = try event(in: room, seenBy: bo, "our edit") {
+            (($0["content"] as? [String: Any])?["m.relates_to"] as? [String: Any])?["rel_type"] as? String == "m.replace"
+        }
+        let content = try XCTUnwrap(edit["content"] as? [String: Any])
+        XCTAssertEqual(edit["type"] as? String, "m.room.message")
+        XCTAssertEqual((content["m.relates_to"] as? [String: Any])?["event_id"] as? String, originalID)
+        XCTAssertEqual(content["body"] as? String, "* the plan", "the fallback for clients without edits")
+        let new = try XCTUnwrap(content["m.new_content"] as? [String: Any])
+        XCTAssertEqual(new["body"] as? String, "the plan")
+        XCTAssertEqual(new["msgtype"] as? String, "m.text")
+        XCTAssertNil(new["m.relates_to"])
+        XCTAssertEqual(content["m.mentions"] as? [String: Any] as NSDictionary?, [:] as NSDictionary, "nobody newly mentioned")
+
+        // The sync's echo of our edit: still one comment, edited once.
+        pause(pilot, source); pause(pilot, source)
+        XCTAssertEqual(pilot.lines.filter { $0.hasSuffix("  the plan") }.count, 1, "\(pilot.lines)")
+        XCTAssertTrue(pilot.lines.contains { $0.contains("edited") && !$0.hasPrefix("›") })
+
+        pilot.press(.alt("w"))
+        XCTAssertEqual(pilot.app.message, "delete your comment? y/n")
+        pause(pilot, source)
+        pilot.press(KeyPress(.character("y")))
+        XCTAssertEqual(pilot.app.message, "deleted")
+        XCTAssertTrue(screenHas(pilot, "(deleted)"), "\(pilot.lines)")
+        let redaction = try event(in: room, seenBy: bo, "our redaction") { $0["type"] as? String == "m.room.redaction" }
+        let redacts = (redaction["redacts"] as? String) ?? ((redaction["content"] as? [String: Any])?["redacts"] as? String)
+        XCTAssertEqual(redacts, originalID)
+        XCTAssertEqual(redaction["sender"] as? String, ann.account.userID)
+        pause(pilot, source); pause(pilot, source)
+        XCTAssertTrue(screenHas(pilot, "(deleted)"), "\(pilot.lines)")
+        XCTAssertFalse(screenHas(pilot, "the plan"), "\(pilot.lines)")
+        XCTAssertNil(source.outboxPath.flatMap { FileManager.default.contents(atPath: $0) }, "nothing waits in the outbox")
+    }
+}
