@@ -83,4 +83,58 @@ final class MatrixOwnCommentEditTests: SharedSynapseTestCase {
         XCTAssertFalse(screenHas(pilot, "the plan"), "\(pilot.lines)")
         XCTAssertNil(source.outboxPath.flatMap { FileManager.default.contents(atPath: $0) }, "nothing waits in the outbox")
     }
+
+    /// An edit whose answer never came (the server took it, then the network went) waits in the
+    /// outbox; the next start sends it again under the same transaction id: one edit in the room.
+    func testAnEditMadeOfflineIsSentAtTheNextStartAndOnlyOnce() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Offline edit", on: server)
+        let environment = ["XDG_DATA_HOME": try temporaryDirectory(self).path]
+        let first = try open(room, as: ann, environment: environment)
+        let pilot = pilot(first)
+        pilot.type("teh plan")
+        pilot.press(KeyPress(.enter))
+        try pump(pilot, first, "our comment posted") { pilot.app.unconfirmedComments.isEmpty && screenHas(pilot, "teh plan") }
+        let originalID = try XCTUnwrap(try event(in: room, seenBy: bo, "our comment") {
+            ($0["content"] as? [String: Any])?["body"] as? String == "teh plan"
+        }["event_id"] as? String)
+
+        // The first attempt reaches Synapse but its answer is lost; after it the network is gone.
+        let reachedOnce = NSLock()
+        nonisolated(unsafe) var reached = false
+        first.sendAttempt = { client, room, transactionID, content, timeout in
+            let send = reachedOnce.withLock { () -> Bool in defer { reached = true }; return !reached }
+            if send { _ = try client.send(room: room, transactionID: transactionID, content: content, timeout: timeout) }
+            throw MatrixError(.unreachable, "the network is gone")
+        }
+        pause(pilot, first)
+        pilot.press(KeyPress(.up, .alt))
+        pause(pilot, first)
+        pilot.press(.alt("c"))
+        pilot.press(.ctrl("a"))
+        pilot.press(KeyPress(.delete)); pilot.press(KeyPress(.delete)); pilot.press(KeyPress(.delete))
+        pilot.type("the")
+        pause(pilot, first)
+        pilot.press(KeyPress(.enter))
+        XCTAssertEqual(pilot.app.message, "edited")
+        XCTAssertTrue(screenHas(pilot, "  the plan"), "shown at once, offline too: \(pilot.lines)")
+        pause(pilot, first); pause(pilot, first)
+        XCTAssertTrue(reachedOnce.withLock { reached })
+        let waiting = try CommentOutbox(files: XCTUnwrap(MatrixThreadSource.stateFiles(me: ann.account.userID, roomID: room,
+                                                                                        environment: environment))).unsent()
+        XCTAssertEqual(waiting.map(\.replaces), [originalID], "the edit waits in the outbox")
+        first.stop()   // the client ends (a crash keeps the same: the outbox was fsynced first)
+
+        let second = try open(room, as: ann, environment: environment)
+        defer { second.stop() }
+        let outbox = try XCTUnwrap(second.outboxPath)
+        let deadline = Date().addingTimeInterval(20)
+        while FileManager.default.fileExists(atPath: outbox), Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: outbox), "sent at the next start, the outbox is empty")
+        let edits = try bo.other.messages(roomID: room).filter {
+            (($0["content"] as? [String: Any])?["m.relates_to"] as? [String: Any])?["rel_type"] as? String == "m.replace"
+        }
+        XCTAssertEqual(edits.count, 1, "one edit in the room: \(edits)")
+        XCTAssertEqual(second.unsentComments, [], "an edit waiting is no comment of its own")
+    }
 }
