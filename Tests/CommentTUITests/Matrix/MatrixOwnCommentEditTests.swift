@@ -137,4 +137,40 @@ final class MatrixOwnCommentEditTests: SharedSynapseTestCase {
         XCTAssertEqual(edits.count, 1, "one edit in the room: \(edits)")
         XCTAssertEqual(second.unsentComments, [], "an edit waiting is no comment of its own")
     }
+
+    /// A room switched to encryption gets no edit and no redaction of ours: the app says why.
+    func testNoEditOrDeletionGoesIntoAnEncryptedRoom() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Encrypted later", on: server)
+        let source = try open(room, as: ann, environment: ["XDG_DATA_HOME": try temporaryDirectory(self).path])
+        defer { source.stop() }
+        let pilot = pilot(source)
+        pilot.type("teh plan")
+        pilot.press(KeyPress(.enter))
+        try pump(pilot, source, "our comment posted") { pilot.app.unconfirmedComments.isEmpty && screenHas(pilot, "teh plan") }
+        _ = try bo.other.sendState(roomID: room, type: "m.room.encryption", content: ["algorithm": "m.megolm.v1.aes-sha2"])
+        try pump(pilot, source, "the switch seen") { source.sendingHeld != nil }
+        pause(pilot, source)
+        pilot.press(KeyPress(.up, .alt))
+        // The switch's row is newest: our comment is the one above it.
+        var selectedBody: String? { pilot.app.selectedCommentIndex.flatMap { pilot.app.comment(at: $0)?.body } }
+        if selectedBody != "teh plan" { pilot.press(KeyPress(.up, .alt)) }
+        XCTAssertEqual(selectedBody, "teh plan")
+        pause(pilot, source)
+        pilot.press(.alt("c"))
+        pilot.type(" fixed")
+        pause(pilot, source)
+        pilot.press(KeyPress(.enter))
+        XCTAssertEqual(pilot.app.message, "not edited, the edit is kept: " + MatrixEncryption.refusal.message)
+        XCTAssertEqual(pilot.app.draft, "teh plan fixed", "the edit stays in the composer")
+        pilot.press(KeyPress(.escape))
+        pause(pilot, source)
+        pilot.press(.alt("w"))
+        pilot.press(KeyPress(.character("y")))
+        XCTAssertEqual(pilot.app.message, "not deleted: " + MatrixEncryption.refusal.message)
+        pause(pilot, source)
+        let events = try bo.other.messages(roomID: room)
+        XCTAssertFalse(events.contains { $0["type"] as? String == "m.room.redaction" }, "no redaction")
+        XCTAssertFalse(events.contains { (($0["content"] as? [String: Any])?["m.relates_to"] as? [String: Any]) != nil }, "no edit")
+    }
 }

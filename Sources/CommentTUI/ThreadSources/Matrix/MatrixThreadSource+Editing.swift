@@ -71,7 +71,10 @@ extension MatrixThreadSource: CommentEditing {
         while !stopped {
             do {
                 // Held, it stays in the outbox for a client that can encrypt.
-                if try holdsSending() { return }
+                if try holdsSending() {
+                    return report([.problem(ThreadProblem(.unknown, "your \(entry.redacts == nil ? "edit" : "deletion") waits: "
+                                                          + MatrixEncryption.held.message))])
+                }
                 let event: String
                 if let content {
                     event = try sendAttempt(client, roomID, entry.txn, content, sendTimeout)
