@@ -140,3 +140,30 @@ final class OwnCommentEditFlowTests: XCTestCase {
         XCTAssertFalse(pilot.lines.contains { $0.contains("forged") })
     }
 }
+
+extension OwnCommentEditFlowTests {
+    /// Another program holds the file's lock (`post` indexing a big file): the edit waits about
+    /// a second at most, fails with the reason and stays in the composer; Enter again sends it.
+    func testAnEditMeetingAHeldLockFailsSoonAndIsKept() throws {
+        let pilot = try open()
+        pilot.press(KeyPress(.up, .alt))
+        pause(pilot)
+        pilot.press(.alt("c"))
+        pilot.type("!")
+        pause(pilot)
+        let lock = try AppendLock(path: live.path)
+        lock.release(after: 30)   // a client that wrongly waits fails the test rather than hang it
+        let started = Date()
+        pilot.press(KeyPress(.enter))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the screen did not wait for the lock")
+        let message = try XCTUnwrap(pilot.app.message)
+        XCTAssertTrue(message.hasPrefix("not edited, the edit is kept: ") && message.contains("holds the file's lock"), message)
+        XCTAssertEqual(pilot.app.draft, "teh plan, @bo!")
+        XCTAssertEqual(try live.fileBodies(), ["body of c1", "teh plan, @bo"])
+        lock.release()
+        pause(pilot)
+        pilot.press(KeyPress(.enter))
+        XCTAssertEqual(pilot.app.message, "edited")
+        XCTAssertEqual(try live.fileBodies(), ["body of c1", "teh plan, @bo!"])
+    }
+}

@@ -12,8 +12,14 @@ public struct ThreadFileWriter: Sendable {
     /// The thread file.
     public let path: String
     private let encoder = ThreadRecordEncoder()
+    /// How many 20 ms tries the lock gets before the append fails (a client's edit, which must
+    /// not keep the screen waiting); nil waits for as long as another writer holds it.
+    public let lockTries: Int?
 
-    public init(path: String) { self.path = path }
+    public init(path: String, lockTries: Int? = nil) {
+        self.path = path
+        self.lockTries = lockTries
+    }
 
     /// Appends records, in order, to an existing file.
     public func append(_ records: [ThreadRecord]) throws {
@@ -116,7 +122,7 @@ public struct ThreadFileWriter: Sendable {
         for _ in 0..<Self.reopenLimit {
             let file = try FileDescriptor.openExistingForAppend(path)
             do {
-                try file.lockExclusive()
+                if let lockTries { try file.lockExclusive(tries: lockTries) } else { try file.lockExclusive() }
                 if try FileSystem.identity(of: path) == file.identity() { return file }
             } catch {
                 file.close()

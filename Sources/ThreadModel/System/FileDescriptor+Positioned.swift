@@ -11,6 +11,17 @@ extension FileDescriptor {
         }
     }
 
+    /// Takes the exclusive lock if another writer lets go of it within about `tries` × 20 ms (no
+    /// clock read: a short sleep between tries); else throws, naming the lock as held.
+    func lockExclusive(tries: Int) throws {
+        for attempt in 0..<max(1, tries) {
+            if flock(rawValue, LOCK_EX | LOCK_NB) == 0 { return }
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw SystemError("flock", path: path) }
+            if attempt + 1 < tries { usleep(20_000) }
+        }
+        throw SystemError(refusing: path, "another program holds the file's lock (it may be indexing a big file); try again", code: EWOULDBLOCK)
+    }
+
     /// Releases the lock (closing the descriptor also does).
     func unlock() { _ = flock(rawValue, LOCK_UN) }
 
