@@ -167,3 +167,26 @@ extension OwnCommentEditFlowTests {
         XCTAssertEqual(try live.fileBodies(), ["body of c1", "teh plan, @bo!"])
     }
 }
+
+extension OwnCommentEditFlowTests {
+    /// While an edit holds the composer, Alt-R's quote and Alt-W wait for it: nothing else gets
+    /// into the edit, and the comment edited is not deleted under it.
+    func testKeysThatWouldPutOtherTextIntoTheEditWaitForIt() throws {
+        let pilot = try open()
+        pilot.press(KeyPress(.up, .alt))
+        pause(pilot)
+        pilot.press(.alt("c"))
+        pause(pilot)
+        pilot.press(.alt("r"))
+        XCTAssertEqual(pilot.app.draft, "teh plan, @bo", "no quote in the edit")
+        XCTAssertEqual(pilot.app.message, "editing your comment — Enter saves · Esc leaves")
+        pause(pilot)
+        pilot.press(.alt("w"))
+        pilot.press(KeyPress(.character("y")))
+        XCTAssertEqual(pilot.app.draft, "teh plan, @bo y", "no question was asked")
+        XCTAssertEqual(try live.fileBodies(), ["body of c1", "teh plan, @bo"])
+        pause(pilot)
+        pilot.press(KeyPress(.escape))
+        XCTAssertEqual(pilot.app.draft, "half a thought")
+    }
+}

@@ -76,15 +76,15 @@ extension CommentApp {
         case .toggleSpoilers: apply(feed.toggleSpoilers())
         case .toggleExpanded: apply(feed.toggleExpandedSelection())
         case .openLink: apply(feed.openSelectedLink())
-        case .reply: startReply()
+        case .reply: if !isBusyEditing() { startReply() }
         case .editOwnComment: startEditingSelected()
-        case .deleteOwnComment: askToDeleteSelected()
+        case .deleteOwnComment: if !isBusyEditing() { askToDeleteSelected() }
         case .jumpToReplied: jumpToSelectedReply()
         case .search:
             mentions.close()  // the list would cover the matches
             apply(feed.startSearch())
         case .send: send()
-        case .takeBackNotSent: takeBackNotSent()
+        case .takeBackNotSent: if !isBusyEditing() { takeBackNotSent() }
         case .discardNotSent: discardNotSent()
         case .edit: return nil    // carried out by handleKey, which passes the edit on to the mention list
         case .startChord: return apply(composer.startChord())

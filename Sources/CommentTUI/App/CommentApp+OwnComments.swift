@@ -34,10 +34,20 @@ extension CommentApp {
         return .success(comment)
     }
 
+    /// Whether an edit holds the composer, said in the status bar: what would put other text
+    /// there (Alt-R's quote, Alt-T's comment) or act on another comment (Alt-W) waits for it.
+    func isBusyEditing() -> Bool {
+        guard editing != nil else { return false }
+        overlays.show(Self.editingNotice)
+        return true
+    }
+
+    static let editingNotice = "editing your comment — Enter saves · Esc leaves"
+
     /// Alt-C: the selected comment of the reader's into the composer, mentions as tokens; the
     /// draft waits until the edit is sent or left.
     func startEditingSelected() {
-        if editing != nil { return overlays.show("already editing: Enter saves · Esc leaves") }
+        if isBusyEditing() { return }
         let comment: Comment
         switch ownSelected("edited") {
         case .failure(let refusal): return apply(refusal.effect)
@@ -51,7 +61,7 @@ extension CommentApp {
         composer.save = nil
         replyingTo = nil
         composer.replaceAll(withEdited: comment.body, handles: comments.handleID)
-        overlays.show("editing your comment — Enter saves · Esc leaves")
+        overlays.show(Self.editingNotice)
     }
 
     /// Enter while editing: the edit is sent and shown, and the draft comes back.
