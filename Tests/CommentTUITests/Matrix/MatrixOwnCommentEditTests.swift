@@ -173,4 +173,33 @@ final class MatrixOwnCommentEditTests: SharedSynapseTestCase {
         XCTAssertFalse(events.contains { $0["type"] as? String == "m.room.redaction" }, "no redaction")
         XCTAssertFalse(events.contains { (($0["content"] as? [String: Any])?["m.relates_to"] as? [String: Any]) != nil }, "no edit")
     }
+
+    /// An edit that adds a mention pings only the one added: its `m.mentions` names Carol, not
+    /// Bo whom the comment mentioned before; the new content names both, as a send would.
+    func testAnEditsMentionsNameOnlyThoseItAdds() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Mentions edited", on: server)
+        let carol = try registerUser("carol", displayName: "Carol", on: server)
+        _ = try carol.other.join(room)
+        let source = try open(room, as: ann, environment: ["XDG_DATA_HOME": try temporaryDirectory(self).path])
+        defer { source.stop() }
+        try collectUpdates(from: source) { _ in source.reader.id == ann.account.userID && source.locked { source.timeline.members.userID(handle: carol.localpart) } != nil }
+        let comment = Comment(id: "c-mentions", author: ann.account.userID, created: Date(), body: "ask @\(bo.localpart)")
+        XCTAssertEqual(source.send(comment), .pending)
+        try collectUpdates(from: source) { $0.contains { if case .sendConfirmed("c-mentions") = $0 { true } else { false } } }
+        let change = CommentChange(comment: comment.id, author: ann.account.userID, created: Date(),
+                                   kind: .edit(body: "ask @\(bo.localpart) and @\(carol.localpart)"))
+        XCTAssertNil(source.change(change, of: comment))
+        let edit = try event(in: room, seenBy: bo, "the edit") {
+            (($0["content"] as? [String: Any])?["m.relates_to"] as? [String: Any])?["rel_type"] as? String == "m.replace"
+        }
+        let content = try XCTUnwrap(edit["content"] as? [String: Any])
+        XCTAssertEqual((content["m.mentions"] as? [String: Any])?["user_ids"] as? [String], [carol.account.userID])
+        let new = try XCTUnwrap(content["m.new_content"] as? [String: Any])
+        XCTAssertEqual(Set((new["m.mentions"] as? [String: Any])?["user_ids"] as? [String] ?? []), [bo.account.userID, carol.account.userID])
+        XCTAssertEqual(new["body"] as? String, "ask Bo and Carol")
+        XCTAssertEqual(content["body"] as? String, "* ask Bo and Carol")
+        let html = try XCTUnwrap(content["formatted_body"] as? String)
+        XCTAssertTrue(html.hasPrefix("* ") && html.contains("https://matrix.to/#/\(carol.account.userID)"), html)
+    }
 }
