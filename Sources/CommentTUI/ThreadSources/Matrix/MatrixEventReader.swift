@@ -14,8 +14,8 @@ struct MatrixEventReader {
 
     /// The body shown for an event that could not be read.
     static let unreadable = "(unreadable message)"
-    /// The body shown for a deleted comment.
-    static let deleted = "(deleted)"
+    /// The body shown for a deleted comment (as a thread file's deleted comments show).
+    static let deleted = Comment.deletedBody
 
     func read(_ event: JSONValue) -> MatrixTimelineItem {
         guard let type = event["type"]?.string, let sender = event["sender"]?.string else { return .ignored }
