@@ -116,6 +116,9 @@ extension CommentApp {
                 replyTargets[comment.id] = nil
                 feed.invalidateLayouts()
                 feed.searchCommentEdited()
+            case .reactionsChanged(let id, let counts):
+                reactions[id] = counts.isEmpty ? nil : counts
+                feed.reactionsChanged(of: id)
             case .sendConfirmed(let id):
                 place(id)
                 if deliveries.removeValue(forKey: id) != nil { overlays.show("posted") }

@@ -119,6 +119,11 @@ struct FeedView {
                     let seen = shownLines[position.comment]
                     shownLines[position.comment] = (seen?.first ?? line, line)
                 }
+            case .reactions:
+                drawn.commentRows[screenRow] = position.comment
+                if let reactions = comment.reactions {
+                    drawReactions(reactions, into: &buffer, row: screenRow, column: rect.column + FeedLayout.bodyIndent, end: end)
+                }
             case .gap:
                 break
             }

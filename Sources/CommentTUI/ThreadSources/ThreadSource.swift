@@ -154,6 +154,9 @@ public enum ThreadUpdate: Sendable {
     case gapFilled(id: String, comments: [Comment], closed: Bool)
     /// A comment's new text (an edit); the comment keeps its id and place.
     case commentEdited(Comment)
+    /// The reactions to a comment now, by key (empty: none left). Drawn under its text, which
+    /// is not laid out again; may name a comment not loaded yet (it shows them once it is).
+    case reactionsChanged(commentID: String, [ReactionCount])
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
     /// Members who joined (again) or left a room, by user id: those who left keep their

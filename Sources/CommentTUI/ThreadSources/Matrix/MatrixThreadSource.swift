@@ -214,6 +214,8 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
         if !isFromCache { saveCache() }
         if !opening.departed.isEmpty { report([.membersChanged(joined: [], left: opening.departed.sorted())]) }
         if let outboxProblem { report([.problem(ThreadProblem(.notKept, outboxProblem))]) }
+        // The opening page's reactions, drawn under the comments they annotate.
+        report(timeline.allReactionUpdates())
         if follows {
             startSyncing()
             for entry in waiting where entry.notSent == nil { resend(entry) }
