@@ -1,0 +1,83 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import ThreadModel
+import CommentTUITestSupport
+@testable import CommentTUI
+
+/// Reactions in a room, against the real Synapse: another client's `m.reaction` events counted
+/// on the comment they annotate, live, on the opening page and older pages, a redacted one gone.
+final class MatrixReactionTests: SharedSynapseTestCase {
+    /// An `m.reaction`'s content, as Element sends it.
+    private func reaction(to eventID: String, _ key: String) -> [String: Any] {
+        ["m.relates_to": ["rel_type": "m.annotation", "event_id": eventID, "key": key]]
+    }
+
+    /// The counts last reported for a comment, as `describe` writes them (`👍2*`: ours among them).
+    private func latest(_ updates: [ThreadUpdate], of id: String) -> String? {
+        updates.last { if case .reactionsChanged(id, _) = $0 { true } else { false } }.map(describe)
+    }
+
+    /// Bo's room with a post, Ann (who reads here) and Carol members.
+    private func room(_ name: String, on server: SynapseServer) throws -> (bo: MatrixTestUser, ann: MatrixTestUser, carol: MatrixTestUser, room: String) {
+        let (bo, ann, room) = try twoUsersInARoom(name, on: server)
+        let carol = try registerUser("carol", displayName: "Carol", on: server)
+        _ = try carol.other.join(room)
+        try bo.other.sendText(roomID: room, body: "post")
+        return (bo, ann, carol, room)
+    }
+
+    func testReactionsFromOtherClientsCountOnTheirCommentLiveOursMarkedAndARedactedOneGoes() throws {
+        let server = try server
+        let (bo, ann, carol, room) = try room("Reactions live", on: server)
+        let first = try bo.other.sendText(roomID: room, body: "first")
+        let second = try bo.other.sendText(roomID: room, body: "second")
+        try carol.other.send(roomID: room, content: reaction(to: first, "👍"), type: "m.reaction")
+        let source = try open(room, as: ann, usesCache: false)
+        defer { source.stop() }
+        let opening = try collectUpdates(from: source) { self.latest($0, of: first) != nil }
+        XCTAssertEqual(latest(opening, of: first), "reactions \(first) 👍1", "the opening page's reaction")
+        XCTAssertNil(latest(opening, of: second))
+
+        let bosThumb = try bo.other.send(roomID: room, content: reaction(to: first, "👍"), type: "m.reaction")
+        // Ours, from another of Ann's clients.
+        try ann.other.send(roomID: room, content: reaction(to: first, "👍"), type: "m.reaction")
+        try bo.other.send(roomID: room, content: reaction(to: second, "🎉"), type: "m.reaction")
+        let live = try collectUpdates(from: source) {
+            self.latest($0, of: second) != nil && self.latest($0, of: first) == "reactions \(first) 👍3*"
+        }
+        XCTAssertEqual(latest(live, of: second), "reactions \(second) 🎉1", "on the comment it annotates, not ours")
+
+        try bo.other.redact(roomID: room, eventID: bosThumb)
+        let redacted = try collectUpdates(from: source) { self.latest($0, of: first) != nil }
+        XCTAssertEqual(latest(redacted, of: first), "reactions \(first) 👍2*", "Bo's redacted reaction is gone")
+    }
+
+    /// A comment older than the opening page gets its reactions when its page comes: those in
+    /// its page, and one in the opening page that came before it; a redacted one never counts.
+    func testAnOlderPagesCommentCountsItsReactionsFromItsPageAndTheOpeningPage() throws {
+        let server = try server
+        let (bo, ann, carol, room) = try room("Reactions older", on: server)
+        let old = try bo.other.sendText(roomID: room, body: "old")
+        try carol.other.send(roomID: room, content: reaction(to: old, "🎉"), type: "m.reaction")
+        let taken = try bo.other.send(roomID: room, content: reaction(to: old, "🎉"), type: "m.reaction")
+        try bo.other.redact(roomID: room, eventID: taken)
+        for n in 1...(MatrixThreadSource.pageSize + 10) { try bo.other.sendText(roomID: room, body: "filler \(n)") }
+        try carol.other.send(roomID: room, content: reaction(to: old, "👀"), type: "m.reaction")
+        let source = try open(room, as: ann, follows: false, usesCache: false)
+        defer { source.stop() }
+        XCTAssertFalse(source.opened.comments.contains { $0.id == old }, "the comment is in an older page")
+        var updates: [ThreadUpdate] = []
+        for _ in 0..<5 where source.hasOlderComments && !updates.contains(where: { $0.olderList.contains { $0.id == old } }) {
+            source.loadOlderComments()
+            updates += try collectUpdates(from: source) { $0.contains { if case .olderComments = $0 { true } else { false } } }
+        }
+        XCTAssertTrue(updates.contains { $0.olderList.contains { $0.id == old } }, "the old comment was loaded")
+        XCTAssertEqual(latest(updates, of: old), "reactions \(old) 🎉1 👀1")
+    }
+}
+
+extension ThreadUpdate {
+    /// The comments an older page brings, if it is one.
+    var olderList: [Comment] { if case .olderComments(let list, _) = self { list } else { [] } }
+}
