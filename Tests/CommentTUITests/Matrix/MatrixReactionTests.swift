@@ -75,6 +75,28 @@ final class MatrixReactionTests: SharedSynapseTestCase {
         XCTAssertTrue(updates.contains { $0.olderList.contains { $0.id == old } }, "the old comment was loaded")
         XCTAssertEqual(latest(updates, of: old), "reactions \(old) 🎉1 👀1")
     }
+
+    /// The app over the room: a reaction from another client shows under its comment, live,
+    /// and goes when it is redacted; a person's pauses between the steps.
+    func testTheAppShowsAReactionUnderItsCommentLiveAndTakesItAwayWhenRedacted() throws {
+        let server = try server
+        let (bo, ann, carol, room) = try room("Reactions shown", on: server)
+        let look = try bo.other.sendText(roomID: room, body: "look at this")
+        try bo.other.sendText(roomID: room, body: "and this")
+        let source = try open(room, as: ann, usesCache: false)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        pause(pilot, source)
+        let party = try carol.other.send(roomID: room, content: reaction(to: look, "🎉"), type: "m.reaction")
+        pump(pilot, source, "the reaction showing") { screenHas(pilot, "🎉 1") }
+        let text = try XCTUnwrap(pilot.lines.firstIndex { $0.contains("look at this") })
+        XCTAssertEqual(pilot.lines[text + 1], "   🎉 1", "under the comment it annotates: \(pilot.lines)")
+        XCTAssertTrue(pilot.lines[text + 3].contains("Bo"), "the next comment follows a blank row after it: \(pilot.lines)")
+        pause(pilot, source)
+        try carol.other.redact(roomID: room, eventID: party)
+        pump(pilot, source, "the redacted reaction going") { !screenHas(pilot, "🎉") }
+        XCTAssertEqual(pilot.lines[text + 1], "", "the row is gone with it: \(pilot.lines)")
+    }
 }
 
 extension ThreadUpdate {
