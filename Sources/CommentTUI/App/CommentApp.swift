@@ -24,6 +24,9 @@ public final class CommentApp {
     var deliveries: [String: CommentDelivery] = [:]
     /// The reactions to comments, by comment id, as the source last reported them.
     var reactions: [String: [ReactionCount]] = [:]
+    /// The reaction picker while it is open (Alt-K), and the keys the reader reacted with last.
+    var reactionPicker: ReactionPicker?
+    var recentReactions: [String] = []
     /// A first Alt-X with no comment not sent selected: the one it would discard, and when.
     var discardAsked: (id: String, at: ScrollInstant)?
     /// The comment the draft answers (Alt-R), until it is sent.
