@@ -97,6 +97,67 @@ final class MatrixReactionTests: SharedSynapseTestCase {
         pump(pilot, source, "the redacted reaction going") { !screenHas(pilot, "🎉") }
         XCTAssertEqual(pilot.lines[text + 1], "", "the row is gone with it: \(pilot.lines)")
     }
+
+    /// The app flow, a person's pauses between keys: Alt-Up selects Bo's comment, Alt-K opens
+    /// the picker, 4 picks 🎉: Bo's client sees our `m.reaction` on his comment, and our row shows
+    /// it as ours; Alt-K, `:tada:` and Enter take it back: Bo's client sees the redaction.
+    func testOurReactionTogglesOnAndOffAndTheOtherClientSeesTheEventAndItsRedaction() throws {
+        let server = try server
+        let (bo, ann, _, room) = try room("Reactions toggled", on: server)
+        let comment = try bo.other.sendText(roomID: room, body: "shall we?")
+        let source = try open(room, as: ann, usesCache: false)
+        defer { source.stop() }
+        let pilot = pilot(source)
+        pause(pilot, source)
+        pilot.press(.altUp)
+        pause(pilot, source)
+        pilot.feed("\u{1B}k")
+        XCTAssertTrue(pilot.lines.contains { $0.hasPrefix("react: 1👍 2❤ 3😂 4🎉 5👀 ›") }, "the picker: \(pilot.lines)")
+        pause(pilot, source)
+        pilot.type("4")
+        pump(pilot, source, "our reaction showing") { screenHas(pilot, "🎉 1") }
+        let text = try XCTUnwrap(pilot.lines.firstIndex { $0.contains("shall we?") })
+        let row = text + 1
+        XCTAssertEqual(pilot.lines[row], "▌  🎉 1", "under the comment, still selected")
+        XCTAssertTrue(pilot.screen.screen[3, row].style.attributes.contains(.reverse), "ours, marked")
+        let reaction = try XCTUnwrap(bo.other.messages(roomID: room).first { $0["type"] as? String == "m.reaction" }, "Bo's client sees it")
+        XCTAssertEqual(reaction["sender"] as? String, ann.account.userID)
+        let relation = try XCTUnwrap((reaction["content"] as? [String: Any])?["m.relates_to"] as? [String: Any])
+        XCTAssertEqual(relation["rel_type"] as? String, "m.annotation")
+        XCTAssertEqual(relation["event_id"] as? String, comment)
+        XCTAssertEqual(relation["key"] as? String, "🎉")
+
+        pause(pilot, source)
+        pilot.feed("\u{1B}k")
+        XCTAssertTrue(pilot.lines.contains { $0.hasPrefix("react: 1🎉 2👍") }, "the recent key first: \(pilot.lines)")
+        pause(pilot, source)
+        pilot.type(":tada:")
+        pause(pilot, source)
+        pilot.press(KeyPress(.enter))
+        pump(pilot, source, "our reaction going") { !screenHas(pilot, "🎉 1") }
+        XCTAssertEqual(pilot.lines[row], "▌", "the row is gone: \(pilot.lines)")
+        let reactionID = try XCTUnwrap(reaction["event_id"] as? String)
+        let events = try bo.other.messages(roomID: room)
+        XCTAssertTrue(events.contains {
+            $0["type"] as? String == "m.room.redaction"
+                && ($0["redacts"] as? String ?? ($0["content"] as? [String: Any])?["redacts"] as? String) == reactionID
+        }, "Bo's client sees our reaction redacted")
+        XCTAssertEqual(events.filter { $0["type"] as? String == "m.reaction" }.count, 1, "one reaction was ever sent")
+    }
+
+    /// In an encrypted room nothing is sent: the toggle says why.
+    func testNoReactionIsSentIntoAnEncryptedRoom() throws {
+        let server = try server
+        let (bo, ann, _, room) = try room("Reactions encrypted", on: server)
+        let comment = try bo.other.sendText(roomID: room, body: "secret soon")
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: ["algorithm": "m.megolm.v1.aes-sha2"])
+        let source = try open(room, as: ann, usesCache: false)
+        defer { source.stop() }
+        guard case .refused(let reason) = source.toggleReaction("👍", on: comment) else { return XCTFail("a reaction was sent") }
+        XCTAssertTrue(reason.contains("encrypted"), reason)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertFalse(try bo.other.messages(roomID: room).contains { $0["type"] as? String == "m.reaction" })
+    }
 }
 
 extension ThreadUpdate {
