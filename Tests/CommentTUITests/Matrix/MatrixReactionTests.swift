@@ -145,6 +145,32 @@ final class MatrixReactionTests: SharedSynapseTestCase {
         XCTAssertEqual(events.filter { $0["type"] as? String == "m.reaction" }.count, 1, "one reaction was ever sent")
     }
 
+    /// The offline copy keeps the reactions to its comments: a room opened from it shows them
+    /// at once, and a redaction arriving later still takes one away.
+    func testTheOfflineCopyKeepsTheReactionsToItsComments() throws {
+        let server = try server
+        let (bo, ann, carol, room) = try room("Reactions kept", on: server)
+        let comment = try bo.other.sendText(roomID: room, body: "keep me")
+        let thumb = try carol.other.send(roomID: room, content: reaction(to: comment, "👍"), type: "m.reaction")
+        try bo.other.send(roomID: room, content: reaction(to: comment, "👍"), type: "m.reaction")
+        let environment = temporaryDataEnvironment()
+        let first = try open(room, as: ann, environment: environment)
+        try collectUpdates(from: first) { self.latest($0, of: comment) == "reactions \(comment) 👍2" }
+        first.stop()
+
+        let again = try open(room, as: ann, follows: false, environment: environment)
+        XCTAssertTrue(again.isFromCache)
+        let opened = try collectUpdates(from: again) { self.latest($0, of: comment) != nil }
+        XCTAssertEqual(latest(opened, of: comment), "reactions \(comment) 👍2", "shown from the copy")
+        again.stop()
+
+        try carol.other.redact(roomID: room, eventID: thumb)
+        let live = try open(room, as: ann, environment: environment)
+        defer { live.stop() }
+        let caughtUp = try collectUpdates(from: live) { self.latest($0, of: comment) == "reactions \(comment) 👍1" }
+        XCTAssertEqual(latest(caughtUp, of: comment), "reactions \(comment) 👍1", "the redaction met while away takes it away")
+    }
+
     /// In an encrypted room nothing is sent: the toggle says why.
     func testNoReactionIsSentIntoAnEncryptedRoom() throws {
         let server = try server

@@ -58,6 +58,12 @@ struct MatrixReactions {
             }
     }
 
+    /// The reactions to these events, by reaction event id (what the offline copy keeps).
+    func reactions(to events: Set<String>) -> [(eventID: String, reaction: Reaction)] {
+        events.flatMap { target in (byTarget[target] ?? []).compactMap { id in byEvent[id].map { (id, $0) } } }
+            .sorted { $0.eventID < $1.eventID }
+    }
+
     /// The event id of a sender's reaction with a key to an event (ours, to take it back).
     func event(target: String, key: String, sender: String) -> String? {
         byTarget[target]?.first { byEvent[$0]?.key == key && byEvent[$0]?.sender == sender }
