@@ -221,9 +221,11 @@ final class FeedModel {
         scroll.prepare(rows: rowCount)
     }
 
-    /// A comment's reactions changed: drawn anew under its text, which keeps its layout.
-    func reactionsChanged(of commentID: String) {
+    /// A comment's reactions changed: drawn anew under its text, which keeps its layout; a new
+    /// reaction (`isNew`) flashes the row once (not with `--reduce-motion`).
+    func reactionsChanged(of commentID: String, isNew: Bool = false) {
         guard let index = comments.index(ofComment: commentID) else { return }
+        if isNew { effects.start(.reactionFlash, on: commentID, at: now) }
         layoutCache.reannotate(index, layoutSource)
         scroll.invalidate(index)
         scroll.prepare(rows: rowCount)

@@ -75,4 +75,37 @@ final class FeedReactionTests: XCTestCase {
         XCTAssertFalse(pilot.lines.contains("   ok 2"), "the last reaction taken away: no row")
         XCTAssertEqual(pilot.app.feed.bytesLaidOut, laidOut)
     }
+
+    /// A new reaction flashes its row once; one taken back does not; `--reduce-motion` shows
+    /// the end at once.
+    func testANewReactionFlashesItsRowOnceUnlessMotionIsReduced() {
+        for reduced in [false, true] {
+            let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)
+            pilot.app.reduceMotion = reduced
+            pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 1, includesMine: false)])])
+            pilot.advance(by: 0.1)
+            let row = try! XCTUnwrap(pilot.lines.firstIndex(of: "   ok 1"))
+            let flashed = pilot.screen.screen[3, row].style != .plain
+            XCTAssertEqual(flashed, !reduced, "reduced: \(reduced)")
+            pilot.settle()
+            XCTAssertEqual(pilot.screen.screen[3, row].style, .plain, "the flash is over")
+            pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 2, includesMine: false)])])
+            pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 1, includesMine: false)])])
+            pilot.settle()
+            pilot.app.receive([.reactionsChanged(commentID: "c2", [])])
+            pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 1, includesMine: false)])])
+            pilot.advance(by: 0.1)
+            XCTAssertEqual(pilot.screen.screen[3, row].style != .plain, !reduced, "back after none: new again")
+        }
+    }
+
+    func testAReactionTakenBackDoesNotFlash() {
+        let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)
+        pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 2, includesMine: false)])])
+        pilot.settle()
+        pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 1, includesMine: false)])])
+        pilot.advance(by: 0.1)
+        let row = try! XCTUnwrap(pilot.lines.firstIndex(of: "   ok 1"))
+        XCTAssertEqual(pilot.screen.screen[3, row].style, .plain)
+    }
 }
