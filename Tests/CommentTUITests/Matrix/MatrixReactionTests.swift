@@ -171,6 +171,26 @@ final class MatrixReactionTests: SharedSynapseTestCase {
         XCTAssertEqual(latest(caughtUp, of: comment), "reactions \(comment) 👍1", "the redaction met while away takes it away")
     }
 
+    /// Our toggle counts once the server answers, before any sync brings its echo: a second
+    /// toggle at once takes back what the first sent (here no sync runs at all).
+    func testOurToggleCountsWhenTheServerAnswersSoASecondOneAtOnceTakesItBack() throws {
+        let server = try server
+        let (bo, ann, _, room) = try room("Reactions answered", on: server)
+        let comment = try bo.other.sendText(roomID: room, body: "quick")
+        let source = try open(room, as: ann, follows: false, usesCache: false)
+        defer { source.stop() }
+        XCTAssertEqual(source.toggleReaction("🚀", on: comment), .adding)
+        let added = try collectUpdates(from: source) { self.latest($0, of: comment) != nil }
+        XCTAssertEqual(latest(added, of: comment), "reactions \(comment) 🚀1*")
+        XCTAssertEqual(source.toggleReaction("🚀", on: comment), .removing)
+        let removed = try collectUpdates(from: source) { self.latest($0, of: comment) != nil }
+        XCTAssertEqual(latest(removed, of: comment), "reactions \(comment) ")
+        let events = try bo.other.messages(roomID: room)
+        let sent = try XCTUnwrap(events.first { $0["type"] as? String == "m.reaction" }?["event_id"] as? String)
+        XCTAssertTrue(events.contains { $0["type"] as? String == "m.room.redaction"
+            && ($0["redacts"] as? String ?? ($0["content"] as? [String: Any])?["redacts"] as? String) == sent })
+    }
+
     /// In an encrypted room nothing is sent: the toggle says why.
     func testNoReactionIsSentIntoAnEncryptedRoom() throws {
         let server = try server

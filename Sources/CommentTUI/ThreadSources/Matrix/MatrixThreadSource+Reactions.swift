@@ -22,12 +22,17 @@ extension MatrixThreadSource: Reacting {
         sendQueue.async { [weak self] in
             guard let self, !self.stopped else { return }
             do {
+                // Applied once the server answers, before its echo (which then changes nothing):
+                // a second toggle at once acts on what the first did.
                 if let ours {
                     try self.client.redact(room: self.roomID, eventID: ours, transactionID: transactionID)
+                    self.report(self.locked { self.timeline.unreact(eventID: ours) }.map { [$0] } ?? [])
                 } else {
                     let relation: JSONValue = ["rel_type": "m.annotation", "event_id": .string(target), "key": .string(key)]
-                    _ = try self.client.send(room: self.roomID, type: "m.reaction", transactionID: transactionID,
-                                             content: ["m.relates_to": relation], timeout: self.sendTimeout)
+                    let id = try self.client.send(room: self.roomID, type: "m.reaction", transactionID: transactionID,
+                                                  content: ["m.relates_to": relation], timeout: self.sendTimeout)
+                    let reaction = MatrixReactions.Reaction(target: target, key: key, sender: self.me, at: Date())
+                    self.report(self.locked { self.timeline.react(eventID: id, reaction) }.map { [$0] } ?? [])
                 }
             } catch {
                 if self.stopped { return }
