@@ -180,6 +180,8 @@ final class MatrixReactionTests: SharedSynapseTestCase {
         let source = try open(room, as: ann, follows: false, usesCache: false)
         defer { source.stop() }
         XCTAssertEqual(source.toggleReaction("🚀", on: comment), .adding)
+        XCTAssertEqual(source.toggleReaction("🚀", on: comment), .refused("🚀 is still on its way"),
+                       "pressed again before the server answered: not sent twice")
         let added = try collectUpdates(from: source) { self.latest($0, of: comment) != nil }
         XCTAssertEqual(latest(added, of: comment), "reactions \(comment) 🚀1*")
         XCTAssertEqual(source.toggleReaction("🚀", on: comment), .removing)

@@ -11,6 +11,10 @@ extension MatrixThreadSource: Reacting {
             guard let target = timeline.eventID(forComment: commentID) else {
                 return .failure(ReactionRefusal("this comment is not in the room yet"))
             }
+            // A second key before the server answered the first would send the same again.
+            guard reactionsOnTheirWay.insert(target + "\u{0}" + key).inserted else {
+                return .failure(ReactionRefusal("\(key) is still on its way"))
+            }
             return .success((target, timeline.reactions.event(target: target, key: key, sender: me)))
         }
         let target: String, ours: String?
@@ -19,25 +23,35 @@ extension MatrixThreadSource: Reacting {
         case .success(let planned): (target, ours) = planned
         }
         let transactionID = "reaction-" + UUID().uuidString
+        let slot = target + "\u{0}" + key
         sendQueue.async { [weak self] in
-            guard let self, !self.stopped else { return }
+            guard let self else { return }
+            // Done: off its way and applied under one lock, so the update the app sees next
+            // finds the key free to toggle again.
+            func finish(_ change: () -> ThreadUpdate?) {
+                let update = locked { () -> ThreadUpdate? in
+                    reactionsOnTheirWay.remove(slot)
+                    return change()
+                }
+                report(update.map { [$0] } ?? [])
+            }
+            guard !stopped else { return finish { nil } }
             do {
-                // Applied once the server answers, before its echo (which then changes nothing):
-                // a second toggle at once acts on what the first did.
+                // Applied once the server answers, before its echo (which then changes nothing).
                 if let ours {
-                    try self.client.redact(room: self.roomID, eventID: ours, transactionID: transactionID)
-                    self.report(self.locked { self.timeline.unreact(eventID: ours) }.map { [$0] } ?? [])
+                    try client.redact(room: roomID, eventID: ours, transactionID: transactionID)
+                    finish { timeline.unreact(eventID: ours) }
                 } else {
                     let relation: JSONValue = ["rel_type": "m.annotation", "event_id": .string(target), "key": .string(key)]
-                    let id = try self.client.send(room: self.roomID, type: "m.reaction", transactionID: transactionID,
-                                                  content: ["m.relates_to": relation], timeout: self.sendTimeout)
-                    let reaction = MatrixReactions.Reaction(target: target, key: key, sender: self.me, at: Date())
-                    self.report(self.locked { self.timeline.react(eventID: id, reaction) }.map { [$0] } ?? [])
+                    let id = try client.send(room: roomID, type: "m.reaction", transactionID: transactionID,
+                                             content: ["m.relates_to": relation], timeout: sendTimeout)
+                    finish { timeline.react(eventID: id, MatrixReactions.Reaction(target: target, key: key, sender: me, at: Date())) }
                 }
             } catch {
-                if self.stopped { return }
+                finish { nil }
+                if stopped { return }
                 let what = ours == nil ? "reaction not sent" : "reaction not taken back"
-                self.report([.problem(ThreadProblem(.unknown, "\(what): \(error)"))])
+                report([.problem(ThreadProblem(.unknown, "\(what): \(error)"))])
             }
         }
         return ours == nil ? .adding : .removing
