@@ -57,7 +57,7 @@ struct ReactionRow: Equatable {
         return clusters + [DisplayCluster(text: "…", width: 1)]
     }
 
-    /// The text of the row, as drawn (tests, `render`).
+    /// The text of the row, as drawn (for tests).
     var text: String {
         var parts = pieces.map { $0.key.map(\.text).joined() + " " + $0.count }
         if more > 0 { parts.append("+\(more)") }

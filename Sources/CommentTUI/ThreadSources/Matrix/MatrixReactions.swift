@@ -17,6 +17,9 @@ struct MatrixReactions {
 
     /// Keys longer than this (UTF-8 bytes) are not reactions anyone can read: not kept.
     static let longestKey = 256
+    /// The most reactions kept on one event: counting them is work done on every change, and a
+    /// storm of them from a hostile room stays bounded (those past it are not counted).
+    static let mostPerEvent = 2000
 
     private var byEvent: [String: Reaction] = [:]
     /// Reaction event ids by the event they annotate.
@@ -24,7 +27,8 @@ struct MatrixReactions {
 
     /// Adds a reaction; false when it was known or its key is not kept.
     mutating func add(eventID: String, _ reaction: Reaction) -> Bool {
-        guard byEvent[eventID] == nil, !reaction.key.isEmpty, reaction.key.utf8.count <= Self.longestKey else { return false }
+        guard byEvent[eventID] == nil, !reaction.key.isEmpty, reaction.key.utf8.count <= Self.longestKey,
+              byTarget[reaction.target, default: []].count < Self.mostPerEvent else { return false }
         byEvent[eventID] = reaction
         byTarget[reaction.target, default: []].insert(eventID)
         return true
