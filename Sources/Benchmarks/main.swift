@@ -37,6 +37,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("render", renderBenchmarks),
     ("effects", effectBenchmarks),
     ("layout", { [commentLayoutBenchmark()] }),
+    ("reactions", reactionBenchmarks),
     ("index", threadIndexBenchmarks),
     ("first-frame", firstFrameBenchmarks),
     ("post", postBenchmarks),

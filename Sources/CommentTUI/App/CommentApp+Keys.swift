@@ -8,6 +8,7 @@ extension CommentApp {
         // The layer on top takes the keys: a page covers everything (see `handleKey`).
         if overlays.page != nil { return [.page, .feed] }
         var contexts: [KeyContext] = []
+        if reactionPicker != nil { contexts.append(.reactionPicker) }
         if feed.search != nil { contexts.append(.search) }
         if mentions.isOpen { contexts.append(.mentionList) }
         return contexts + [.feed, .composer]
@@ -83,6 +84,13 @@ extension CommentApp {
         case .search:
             mentions.close()  // the list would cover the matches
             apply(feed.startSearch())
+        case .openReactionPicker: openReactionPicker()
+        case .chooseReaction: chooseReaction()
+        case .typeIntoReactionPicker:
+            guard let character = press.character else { return nil }
+            typeIntoReactionPicker(character)
+        case .deleteReactionCharacter: reactionPicker?.deleteBackward()
+        case .closeReactionPicker: reactionPicker = nil
         case .send: send()
         case .takeBackNotSent: if !isBusyEditing() { takeBackNotSent() }
         case .discardNotSent: discardNotSent()

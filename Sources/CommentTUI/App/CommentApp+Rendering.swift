@@ -49,7 +49,8 @@ extension CommentApp {
             .draw(into: &buffer, width: size.columns)
         shown.links.formUnion(postLinks)
         buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)
-        let cursor = feed.search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
+        let cursor = reactionPicker.map { ReactionPickerView(picker: $0).draw(into: &buffer, rect: r.composer) }
+            ?? feed.search.map { SearchBarView(query: $0.query).draw(into: &buffer, rect: r.composer) }
             ?? ComposerView(window: composer.window(handles: comments.handleID), placeholder: sendingHeld).draw(into: &buffer, rect: r.composer)
         StatusBarView(
             handle: me.handle, threadLabel: source.label, phase: phaseUnderPointer.rawValue, position: feed.position,

@@ -119,6 +119,11 @@ extension CommentApp {
                 feed.searchCommentEdited()
             case .commentChanged(let change):
                 receiveChange(change)
+            case .reactionsChanged(let id, let counts):
+                // New when a key gained people (not when one was taken back).
+                let before = Dictionary((reactions[id] ?? []).map { ($0.key, $0.count) }, uniquingKeysWith: max)
+                reactions[id] = counts.isEmpty ? nil : counts
+                feed.reactionsChanged(of: id, isNew: counts.contains { $0.count > before[$0.key] ?? 0 })
             case .sendConfirmed(let id):
                 place(id)
                 if deliveries.removeValue(forKey: id) != nil { overlays.show("posted") }

@@ -22,6 +22,11 @@ public final class CommentApp {
     let scrollEvents = ScrollEventLog()
     /// Our comments not in the thread yet (sending, or failed and kept for a retry), by id.
     var deliveries: [String: CommentDelivery] = [:]
+    /// The reactions to comments, by comment id, as the source last reported them.
+    var reactions: [String: [ReactionCount]] = [:]
+    /// The reaction picker while it is open (Alt-K), and the keys the reader reacted with last.
+    var reactionPicker: ReactionPicker?
+    var recentReactions: [String] = []
     /// A first Alt-X with no comment not sent selected: the one it would discard, and when.
     var discardAsked: (id: String, at: ScrollInstant)?
     /// The comment the draft answers (Alt-R), until it is sent.
@@ -124,6 +129,7 @@ public final class CommentApp {
         scrollEvents.observe(feed.scroll.model)
         // Before the marker: it never rests on one of ours still on its way.
         feed.delivery = { [unowned self] in self.deliveries[$0] }
+        feed.reactions = { [unowned self] in self.reactions[$0] ?? [] }
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
         restoreReadMarker(source.loadReadMarker(), awaitsCatchUp: source.catchingUp?.isCatchingUp ?? false)
         // The reason said is the oldest's, as the keys act on it first.

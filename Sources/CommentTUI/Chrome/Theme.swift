@@ -31,6 +31,9 @@ public enum Theme {
     /// A search's query where it shows in a comment: reverse video, as `less` marks a match,
     /// seen in eight colours and with none (`NO_COLOR`, a monochrome terminal) alike.
     public static let searchMatch = CellStyle([.reverse, .bold])
+    /// A reaction's count; the reader's own reactions stand in reverse video, key and count.
+    public static let reactionCount = CellStyle(.dim)
+    public static let ownReaction = CellStyle(.reverse)
     public static let selectionGutter = CellStyle(.bold, foreground: .yellow)
     public static let unreadDivider = CellStyle(foreground: .red)
     // The scrollbar scrolls with the feed region and is repaired after every step; in the plain

@@ -8,6 +8,8 @@ struct CommentLayout {
         case divider
         case header(Int)
         case body(Int)
+        /// The reactions under the body (`ReactionRow`).
+        case reactions
         case gap
     }
 
@@ -29,7 +31,12 @@ struct CommentLayout {
     /// Body lines at the top that quote the comment replied to (a click there goes to it).
     var replyQuoteLines = 0
 
-    var rowCount: Int { dividerRows + headerRows + body.lines.count + 1 }
+    /// The comment's reactions, an annotation under its text: set and changed apart from the
+    /// text's layout (`FeedLayout.reannotate`), which a reaction never makes again.
+    var reactions: ReactionRow?
+
+    var rowCount: Int { dividerRows + headerRows + body.lines.count + reactionRows + 1 }
+    var reactionRows: Int { reactions == nil ? 0 : 1 }
     var headerRows: Int { header?.rows.count ?? 0 }
     var dividerRows: Int { hasDivider ? 1 : 0 }
 
@@ -39,7 +46,8 @@ struct CommentLayout {
         let row = row - dividerRows
         if row < headerRows { return .header(row) }
         let line = row - headerRows
-        return line < body.lines.count ? .body(line) : .gap
+        if line < body.lines.count { return .body(line) }
+        return line < body.lines.count + reactionRows ? .reactions : .gap
     }
 
     /// The comment's id, if it read.

@@ -14,6 +14,8 @@ struct TextEffect: Equatable, Sendable {
         case mentionGlow
         /// The comment a jump went to (Alt-U, a search): its header flashes once.
         case headerFlash
+        /// A new reaction on the comment: its reaction row flashes once.
+        case reactionFlash
 
         /// How long it runs, in seconds.
         var duration: Double {
@@ -21,7 +23,7 @@ struct TextEffect: Equatable, Sendable {
             case .spoiler: 0.3
             case .arrival: 0.25
             case .mentionGlow: 2
-            case .headerFlash: 0.6
+            case .headerFlash, .reactionFlash: 0.6
             }
         }
 
@@ -30,7 +32,7 @@ struct TextEffect: Equatable, Sendable {
         var steps: Int {
             switch self {
             case .spoiler, .arrival: max(1, Int((duration * 60).rounded()))
-            case .mentionGlow, .headerFlash: EffectPalette.rampSteps
+            case .mentionGlow, .headerFlash, .reactionFlash: EffectPalette.rampSteps
             }
         }
     }

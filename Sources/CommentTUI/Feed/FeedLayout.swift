@@ -51,6 +51,8 @@ final class FeedLayout {
         var isGap: (Int) -> Bool = { _ in false }
         /// For a reply, the quote of what it replies to.
         var replyQuote: (Comment) -> ReplyQuote? = { _ in nil }
+        /// The reactions to a comment, by id (an annotation: drawn under the text, not in it).
+        var reactions: (String) -> [ReactionCount] = { _ in [] }
         /// Laid out for print (`render`): every body whole (to `printedBodyBytes`), with no
         /// marker to click, as nothing can be clicked on paper.
         var printsWhole = false
@@ -65,9 +67,22 @@ final class FeedLayout {
         var layout = makeLayout(source.comment(index), source)
         layout.hasDivider = source.startsUnread(index)
         layout.isGap = source.isGap(index)
+        layout.reactions = reactionRow(of: layout, source)
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
         cache[index] = layout
         return layout
+    }
+
+    /// Draws a comment's reactions anew, keeping its text's layout (only the reactions changed).
+    func reannotate(_ index: Int, _ source: Source) {
+        guard let layout = cache[index] else { return }
+        cache[index]?.reactions = reactionRow(of: layout, source)
+    }
+
+    /// The row of a comment's reactions at this width, if it has any.
+    private func reactionRow(of layout: CommentLayout, _ source: Source) -> ReactionRow? {
+        guard let id = layout.commentID else { return nil }
+        return ReactionRow(source.reactions(id), width: bodyWidth)
     }
 
     /// Forgets a comment's layout (after it was expanded or collapsed).

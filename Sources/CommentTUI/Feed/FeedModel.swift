@@ -43,6 +43,8 @@ final class FeedModel {
     var replyQuote: (Comment) -> ReplyQuote? = { _ in nil }
     /// Whether a comment is a row in place of what cannot be shown (`ThreadSource.isPlaceholder`).
     var isPlaceholder: (String) -> Bool = { _ in false }
+    /// The reactions to a comment, by id; set by the app.
+    var reactions: (String) -> [ReactionCount] = { _ in [] }
     /// Long comments the reader expanded, by comment id.
     var expandedComments: Set<String> = []
     /// Body bytes shown of huge comments the reader asked to see more of ("show more"), by comment id.
@@ -169,7 +171,12 @@ final class FeedModel {
 
     /// The comment at a feed position as the feed shows it.
     func layout(_ index: Int) -> CommentLayout {
-        layoutCache.layout(of: index, FeedLayout.Source(
+        layoutCache.layout(of: index, layoutSource)
+    }
+
+    /// What the layouts read from the app.
+    private var layoutSource: FeedLayout.Source {
+        FeedLayout.Source(
             comment: { self.comments.comment(at: $0) },
             user: { self.comments.user(id: $0) },
             handleID: { self.comments.handleID($0) },
@@ -177,7 +184,8 @@ final class FeedModel {
             shownBytes: { self.shownBodyBytes[$0] },
             startsUnread: { $0 == self.firstUnread },
             isGap: { self.comments.isGap(at: $0) },
-            replyQuote: { self.replyQuote($0) }))
+            replyQuote: { self.replyQuote($0) },
+            reactions: { self.reactions($0) })
     }
 
     /// Rows the comment at a feed position takes.
@@ -209,6 +217,16 @@ final class FeedModel {
     /// Lays one comment out again (it was expanded, collapsed or edited).
     func invalidate(_ index: Int) {
         layoutCache.invalidate(index)
+        scroll.invalidate(index)
+        scroll.prepare(rows: rowCount)
+    }
+
+    /// A comment's reactions changed: drawn anew under its text, which keeps its layout; a new
+    /// reaction (`isNew`) flashes the row once (not with `--reduce-motion`).
+    func reactionsChanged(of commentID: String, isNew: Bool = false) {
+        guard let index = comments.index(ofComment: commentID) else { return }
+        if isNew { effects.start(.reactionFlash, on: commentID, at: now) }
+        layoutCache.reannotate(index, layoutSource)
         scroll.invalidate(index)
         scroll.prepare(rows: rowCount)
     }

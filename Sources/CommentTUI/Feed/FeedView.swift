@@ -119,6 +119,15 @@ struct FeedView {
                     let seen = shownLines[position.comment]
                     shownLines[position.comment] = (seen?.first ?? line, line)
                 }
+            case .reactions:
+                drawn.commentRows[screenRow] = position.comment
+                if let reactions = comment.reactions {
+                    let x = drawReactions(reactions, into: &buffer, row: screenRow, column: rect.column + FeedLayout.bodyIndent, end: end)
+                    if let flash = running.first(where: { $0.kind == .reactionFlash }) {
+                        let progress = flash.progress(at: time)
+                        buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: x) { palette.flash(&$0, progress: progress) }
+                    }
+                }
             case .gap:
                 break
             }
@@ -145,7 +154,7 @@ struct FeedView {
             switch effect.kind {
             case .mentionGlow: buffer.restyle(row: row, from: start, to: end) { palette.glow(&$0, progress: progress) }
             case .headerFlash: buffer.restyle(row: row, from: start, to: end) { palette.flash(&$0, progress: progress) }
-            case .arrival, .spoiler: break
+            case .arrival, .spoiler, .reactionFlash: break
             }
         }
     }

@@ -104,6 +104,8 @@ public protocol ThreadSource: AnyObject {
     var catchingUp: CatchingUp? { get }
     /// Fetching reply targets, and the post as a comment; nil: replies answer loaded comments only.
     var replyTargets: ReplyTargets? { get }
+    /// The reader's reactions to comments, if the thread takes them.
+    var reacting: Reacting? { get }
     /// Mentions by the source's own rules; nil: the body's `@handle`s alone call for the reader.
     var readerMentions: ReaderMentions? { get }
 }
@@ -128,6 +130,7 @@ extension ThreadSource {
     public var readReceipts: ReadReceipts? { nil }
     public var catchingUp: CatchingUp? { nil }
     public var replyTargets: ReplyTargets? { nil }
+    public var reacting: Reacting? { nil }
     public var readerMentions: ReaderMentions? { nil }
 }
 
@@ -138,6 +141,7 @@ extension ThreadSource where Self: TypingNotices { public var typingNotices: Typ
 extension ThreadSource where Self: ReadReceipts { public var readReceipts: ReadReceipts? { self } }
 extension ThreadSource where Self: CatchingUp { public var catchingUp: CatchingUp? { self } }
 extension ThreadSource where Self: ReplyTargets { public var replyTargets: ReplyTargets? { self } }
+extension ThreadSource where Self: Reacting { public var reacting: Reacting? { self } }
 extension ThreadSource where Self: ReaderMentions { public var readerMentions: ReaderMentions? { self } }
 
 /// A change a thread source reports after opening.
@@ -157,6 +161,9 @@ public enum ThreadUpdate: Sendable {
     /// An edit or deletion of a comment read as its own record (a thread file's): the app
     /// applies it to the comment it names, if its author made it.
     case commentChanged(CommentChange)
+    /// The reactions to a comment now, by key (empty: none left). Drawn under its text, which
+    /// is not laid out again; may name a comment not loaded yet (it shows them once it is).
+    case reactionsChanged(commentID: String, [ReactionCount])
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
     /// Members who joined (again) or left a room, by user id: those who left keep their

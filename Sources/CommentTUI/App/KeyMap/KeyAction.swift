@@ -39,6 +39,16 @@ enum KeyAction: Equatable {
     /// To the comment the selected reply answers.
     case jumpToReplied
     case search
+    /// Alt-K: the reaction picker for the selected comment.
+    case openReactionPicker
+
+    // The reaction picker (`ReactionPicker`)
+    /// Enter: the typed emoji or `:shortcode:`, else the first choice.
+    case chooseReaction
+    /// A digit picks a choice while nothing is typed; other characters are typed.
+    case typeIntoReactionPicker
+    case deleteReactionCharacter
+    case closeReactionPicker
 
     // A page over the screen (F1, the post)
     case page(PageKey)

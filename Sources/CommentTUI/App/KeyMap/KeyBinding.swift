@@ -3,7 +3,7 @@
 /// Home and the switcher read their own; `client` holds the keys of every screen (home, the
 /// switcher, the next thread), which the coordinator tries before a thread's.
 enum KeyContext: Hashable, CaseIterable {
-    case page, search, mentionList, chord, feed, composer
+    case page, search, reactionPicker, mentionList, chord, feed, composer
     case home, switcher, client
 }
 

@@ -15,7 +15,9 @@ extension KeyMap {
         let ends = KeyHelp("Ctrl-Home / Ctrl-End", "feed to the post / the newest")
         let find = KeyHelp("Alt-U · Ctrl-S", "first unread · search (Enter older, Esc)")
         let select = KeyHelp("Alt-Up/Down · Alt-J · Esc", "select · to what it replies to · clear")
-        let act = KeyHelp("Alt-S · Alt-E · Alt-O · Alt-R", "spoilers · expand · open link · reply")
+        // Alt-K's picker names its own keys in its bar (1-9, an emoji or :shortcode: then Enter, Esc).
+        let act = KeyHelp("Alt-S · Alt-E · Alt-O · Alt-R/K", "spoilers · expand · link · reply/react")
+        let react = act
         let move = KeyHelp("Ctrl-A/E, Ctrl-B/F, Alt-B/F", "line start/end, char, word")
         let arrows = KeyHelp("arrows, Home/End", "move in the draft (Up/Down by row)")
         let kill = KeyHelp("Ctrl-K/U/W, Alt-D, Ctrl-Y", "kill and yank")
@@ -58,6 +60,13 @@ extension KeyMap {
             KeyBinding(.feed, [.alt("c")], .editOwnComment, own),
             KeyBinding(.feed, [.alt("w")], .deleteOwnComment, own),
             KeyBinding(.feed, [.alt("j")], .jumpToReplied, select),
+            KeyBinding(.feed, [.alt("k")], .openReactionPicker, react),
+
+            // The reaction picker (Alt-K): typing goes to it; keys not bound here act as usual.
+            KeyBinding(.reactionPicker, [.key(.escape)], .closeReactionPicker, react),
+            KeyBinding(.reactionPicker, [.key(.enter)], .chooseReaction, react),
+            KeyBinding(.reactionPicker, [.key(.backspace)], .deleteReactionCharacter, react),
+            KeyBinding(.reactionPicker, [anyCharacter, .anyCharacter(.shift)], .typeIntoReactionPicker, react),
 
             // The composer: readline editing, selection, undo, Ctrl-X.
             KeyBinding(.composer, [anyCharacter], .edit(.typeCharacter), nil),

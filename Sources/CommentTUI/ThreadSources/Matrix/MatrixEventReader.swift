@@ -40,11 +40,23 @@ struct MatrixEventReader {
             let created = MatrixServerNumber.time(milliseconds: event["origin_server_ts"])
             let row = event["event_id"]?.string.map { MatrixEncryption.switchedOn(eventID: $0, sender: sender, created: created) }
             return .encryptionSwitchedOn(row)
+        case "m.reaction":
+            return reaction(event, sender: sender, content: content)
         case "m.room.name":
             return content?["name"]?.string.map { .roomName($0) } ?? .ignored
         default:
             return .ignored
         }
+    }
+
+    /// A reaction, or nothing for one redacted (its relation is gone) or malformed.
+    private func reaction(_ event: JSONValue, sender: String, content: JSONValue?) -> MatrixTimelineItem {
+        let relation = content?["m.relates_to"]
+        guard event["unsigned"]?["redacted_because"] == nil, let id = event["event_id"]?.string,
+              relation?["rel_type"]?.string == "m.annotation", let target = relation?["event_id"]?.string,
+              let key = relation?["key"]?.string else { return .ignored }
+        let at = MatrixServerNumber.time(milliseconds: event["origin_server_ts"])
+        return .reaction(eventID: id, MatrixReactions.Reaction(target: target, key: key, sender: sender, at: at))
     }
 
     private func message(_ event: JSONValue, sender: String, content: JSONValue?) -> MatrixTimelineItem {

@@ -21,7 +21,13 @@ struct MatrixMembers: Sendable {
     /// Handles tried while assigning them, ever: the work member changes cost.
     private(set) var handlesTried = 0
 
-    init(me: String) { homeServer = Self.server(of: me) }
+    /// The reader's user id (their reactions are marked).
+    let me: String
+
+    init(me: String) {
+        self.me = me
+        homeServer = Self.server(of: me)
+    }
 
     /// Adds or renames members; returns the users whose name or handle changed, in id order.
     /// `held`: handles new members had before (the offline copy's), kept where still free.

@@ -4,10 +4,10 @@ import ThreadModel
 /// A room's newest page kept on this machine, so the room opens at once (and offline) and
 /// catches up from where it left: `$XDG_CACHE_HOME/comment-tui/matrix/<account and room>.jsonl`.
 ///
-/// JSON Lines: a `room` record (ids, tokens, the header, the read marker), then `user` and
-/// `comment` records. Written whole to a temporary file and renamed, so a reader sees the old
-/// snapshot or the new one; a file that does not read is moved aside (`.broken-N`) and rebuilt,
-/// never trusted half-way.
+/// JSON Lines: a `room` record (ids, tokens, the header, the read marker), then `user`,
+/// `comment` and `reaction` records (those to the kept comments). Written whole to a temporary
+/// file and renamed, so a reader sees the old snapshot or the new one; a file that does not
+/// read is moved aside (`.broken-N`) and rebuilt, never trusted half-way.
 struct MatrixRoomCache {
     /// What a snapshot holds.
     struct Snapshot: Equatable, Sendable {
@@ -26,6 +26,8 @@ struct MatrixRoomCache {
         var isEncrypted = false
         /// The comments that are rows in place of what cannot be shown (`MatrixTimeline.placeholders`).
         var placeholders: Set<String> = []
+        /// The reactions to the kept comments, by reaction event id (a redaction can still take one away).
+        var reactions: [String: MatrixReactions.Reaction] = [:]
     }
 
     private struct RoomRecord: Codable {
@@ -65,6 +67,16 @@ struct MatrixRoomCache {
         var replyTo: String?
         /// Written only when true: a row in place of an encrypted event.
         var placeholder: Bool?
+    }
+
+    /// A reaction to a kept comment (`m.reaction`).
+    private struct ReactionRecord: Codable {
+        var type = "reaction"
+        var id: String
+        var target: String
+        var key: String
+        var sender: String
+        var created: Date
     }
 
     private struct Kind: Decodable { var type: String }
@@ -129,6 +141,9 @@ struct MatrixRoomCache {
                 snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
                                                          replyTo: c.replyTo))
                 if c.placeholder == true { snapshot?.placeholders.insert(c.id) }
+            case "reaction" where snapshot != nil:
+                guard let r = try? decoder.decode(ReactionRecord.self, from: bytes) else { return nil }
+                snapshot?.reactions[r.id] = MatrixReactions.Reaction(target: r.target, key: r.key, sender: r.sender, at: r.created)
             default:
                 return nil
             }
@@ -149,10 +164,15 @@ struct MatrixRoomCache {
         for user in snapshot.users {
             out += try encoder.encode(UserRecord(id: user.id, handle: user.handle, name: user.name)) + Data("\n".utf8)
         }
-        for c in snapshot.comments.suffix(Self.keptComments) {
+        let kept = snapshot.comments.suffix(Self.keptComments)
+        for c in kept {
             out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
                                                             replyTo: c.replyTo,
                                                             placeholder: snapshot.placeholders.contains(c.id) ? true : nil)) + Data("\n".utf8)
+        }
+        let keptIDs = Set(kept.map(\.id))
+        for (id, r) in snapshot.reactions.sorted(by: { $0.key < $1.key }) where keptIDs.contains(r.target) {
+            out += try encoder.encode(ReactionRecord(id: id, target: r.target, key: r.key, sender: r.sender, created: r.at)) + Data("\n".utf8)
         }
         // A copy that can be rebuilt: not fsynced, but never seen half-written.
         try PrivateDirectory(directory).replace(name, with: Array(out), synchronized: false)

@@ -46,6 +46,7 @@ struct MatrixRoomOpening {
         timeline.postEventID = snapshot.postEventID
         if snapshot.isEncrypted { _ = timeline.switchEncryptionOn() }
         timeline.adopt(snapshot.comments, placeholders: snapshot.placeholders)
+        for (id, reaction) in snapshot.reactions { _ = timeline.reactions.add(eventID: id, reaction) }
         comments = snapshot.comments
         let header = snapshot.header
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,

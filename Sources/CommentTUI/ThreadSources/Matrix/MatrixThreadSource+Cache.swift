@@ -61,7 +61,8 @@ extension MatrixThreadSource {
                 roomID: roomID, label: label, header: liveHeader ?? ThreadHeader(thread), postEventID: timeline.postEventID,
                 users: [], comments: cached.comments, olderToken: cached.olderToken,
                 nextBatch: nextBatch, fullyRead: markerSent, isEncrypted: timeline.isEncrypted,
-                placeholders: timeline.placeholders.intersection(cached.comments.map(\.id)))
+                placeholders: timeline.placeholders.intersection(cached.comments.map(\.id)),
+                reactions: Dictionary(timeline.reactions.reactions(to: Set(cached.comments.map(\.id))), uniquingKeysWith: { a, _ in a }))
             return (snapshot, timeline.members)
         }
         guard let (unlisted, members) = taken else { return }

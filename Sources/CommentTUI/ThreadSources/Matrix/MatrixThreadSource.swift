@@ -128,6 +128,8 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     var liveHeader: ThreadHeader?
     /// The pinned events as the room's state last listed them (nil: not seen since opening).
     var pinnedEvents: [String]?
+    /// Our reactions (or their taking back) on their way, by event and key (`+Reactions`).
+    var reactionsOnTheirWay: Set<String> = []
     /// Reply targets fetched for the app (not loaded), by event id: their comment ids.
     var fetchedReplyTargets: [String: String] = [:]
     /// When the reader's typing notices go (`+Sending`), on the source's own clock.
@@ -217,6 +219,8 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
         if !isFromCache { saveCache() }
         if !opening.departed.isEmpty { report([.membersChanged(joined: [], left: opening.departed.sorted())]) }
         if let outboxProblem { report([.problem(ThreadProblem(.notKept, outboxProblem))]) }
+        // The opening page's reactions, drawn under the comments they annotate.
+        report(timeline.allReactionUpdates())
         if follows {
             startSyncing()
             for entry in waiting where entry.notSent == nil { resend(entry) }

@@ -31,6 +31,8 @@ struct MatrixTimeline {
     private(set) var encryptedEvents: [String: MatrixEncryptedEvent] = [:]
     /// The rows made in place of what cannot be shown (encrypted events, the switch), by id.
     private(set) var placeholders: Set<String> = []
+    /// The reactions met, by the event they annotate (`MatrixTimeline+Reactions`).
+    var reactions = MatrixReactions()
 
     init(members: MatrixMembers) { self.members = members }
 
@@ -151,8 +153,13 @@ struct MatrixTimeline {
                     flush()
                     updates.append(.commentEdited(edited))
                 }
+            case .reaction(let id, let reaction):
+                if let changed = react(eventID: id, reaction) { flush(); updates.append(changed) }
             case .redaction(let target):
-                if let comment = known[target] {
+                if let changed = unreact(eventID: target) {
+                    flush()
+                    updates.append(changed)
+                } else if let comment = known[target] {
                     let deleted = Comment(id: target, author: comment.author, created: comment.created, body: MatrixEventReader.deleted)
                     remember(deleted)
                     flush()
@@ -185,6 +192,7 @@ struct MatrixTimeline {
         var updates = applyState(state)
         var importedUsers: [User] = []
         var page: [Comment] = []
+        var reacted: Set<String> = []
         for event in events {
             switch reader.read(event) {
             case .comment(let comment, _, let imported):
@@ -201,6 +209,10 @@ struct MatrixTimeline {
                 waitingEdits[target] = (body, at, sender)
             case .redaction(let target):
                 waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
+            case .reaction(let id, let reaction):
+                // Its redaction, newer, was met first: it is gone.
+                if waitingEdits[id]?.body == MatrixEventReader.deleted { waitingEdits[id] = nil; continue }
+                if reactions.add(eventID: id, reaction) { reacted.insert(reaction.target) }
             case .encrypted(let encrypted):
                 if let row = encryptedRow(encrypted) { page.append(row) }
             case .encryptionSwitchedOn(let row):
@@ -211,6 +223,7 @@ struct MatrixTimeline {
             }
         }
         if !importedUsers.isEmpty { updates.append(.usersChanged(importedUsers)) }
+        updates += reacted.sorted().map(reactionsUpdate(of:))
         return (page.reversed(), updates)
     }
 

@@ -17,8 +17,10 @@ enum MatrixTimelineItem: Sendable {
     /// End-to-end encryption was switched on (`m.room.encryption`), with the row that says so
     /// where it happened; nil for the state alone (no event id).
     case encryptionSwitchedOn(Comment?)
+    /// A reaction (`m.reaction`, `m.annotation`) to an earlier event, with its key.
+    case reaction(eventID: String, MatrixReactions.Reaction)
     /// The room was renamed.
     case roomName(String)
-    /// Nothing the thread shows (reactions, other state, our own edits' relations…).
+    /// Nothing the thread shows (other state, our own edits' relations…).
     case ignored
 }

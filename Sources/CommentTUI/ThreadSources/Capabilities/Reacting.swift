@@ -1,0 +1,16 @@
+/// A source whose comments take reactions from the reader (a room's `m.reaction`).
+public protocol Reacting: AnyObject {
+    /// Adds the reader's reaction with `key` to a comment, or takes it back if they reacted so
+    /// already; the new counts come later as `.reactionsChanged`, a failure as `.problem`.
+    func toggleReaction(_ key: String, on commentID: String) -> ReactionToggle
+}
+
+/// What a reaction key did, at once.
+public enum ReactionToggle: Equatable, Sendable {
+    /// The reaction is on its way.
+    case adding
+    /// Its taking back is on its way.
+    case removing
+    /// Nothing was sent, and why (an encrypted room, a comment not in the thread yet).
+    case refused(String)
+}

@@ -1,0 +1,75 @@
+import Foundation
+import ThreadModel
+
+/// The reactions (`m.reaction` with an `m.annotation` relation) a room's events carry, by the
+/// event they annotate, and how they count: each sender once per key, a redacted reaction gone.
+///
+/// Kept by event id, whether or not their target is loaded: a reaction can come before its
+/// comment (in the opening page, the comment in an older one), and counts once it does.
+struct MatrixReactions {
+    /// One reaction event.
+    struct Reaction: Equatable {
+        var target: String
+        var key: String
+        var sender: String
+        var at: Date
+    }
+
+    /// Keys longer than this (UTF-8 bytes) are not reactions anyone can read: not kept.
+    static let longestKey = 256
+    /// The most reactions kept on one event: counting them is work done on every change, and a
+    /// storm of them from a hostile room stays bounded (those past it are not counted).
+    static let mostPerEvent = 2000
+
+    private var byEvent: [String: Reaction] = [:]
+    /// Reaction event ids by the event they annotate.
+    private var byTarget: [String: Set<String>] = [:]
+
+    /// Adds a reaction; false when it was known or its key is not kept.
+    mutating func add(eventID: String, _ reaction: Reaction) -> Bool {
+        guard byEvent[eventID] == nil, !reaction.key.isEmpty, reaction.key.utf8.count <= Self.longestKey,
+              byTarget[reaction.target, default: []].count < Self.mostPerEvent else { return false }
+        byEvent[eventID] = reaction
+        byTarget[reaction.target, default: []].insert(eventID)
+        return true
+    }
+
+    /// Removes a reaction (it was redacted); the event it annotated, if it was one.
+    mutating func remove(eventID: String) -> String? {
+        guard let reaction = byEvent.removeValue(forKey: eventID) else { return nil }
+        byTarget[reaction.target]?.remove(eventID)
+        if byTarget[reaction.target]?.isEmpty == true { byTarget[reaction.target] = nil }
+        return reaction.target
+    }
+
+    /// The events with reactions.
+    var targets: Dictionary<String, Set<String>>.Keys { byTarget.keys }
+
+    /// The reactions to an event by key: most people first, then the key reacted with first.
+    func counts(of target: String, me: String) -> [ReactionCount] {
+        var senders: [String: Set<String>] = [:]
+        var first: [String: Date] = [:]
+        for id in byTarget[target] ?? [] {
+            guard let reaction = byEvent[id] else { continue }
+            senders[reaction.key, default: []].insert(reaction.sender)
+            first[reaction.key] = min(first[reaction.key] ?? reaction.at, reaction.at)
+        }
+        return senders.map { ReactionCount(key: $0.key, count: $0.value.count, includesMine: $0.value.contains(me)) }
+            .sorted { a, b in
+                if a.count != b.count { return a.count > b.count }
+                if first[a.key]! != first[b.key]! { return first[a.key]! < first[b.key]! }
+                return a.key < b.key
+            }
+    }
+
+    /// The reactions to these events, by reaction event id (what the offline copy keeps).
+    func reactions(to events: Set<String>) -> [(eventID: String, reaction: Reaction)] {
+        events.flatMap { target in (byTarget[target] ?? []).compactMap { id in byEvent[id].map { (id, $0) } } }
+            .sorted { $0.eventID < $1.eventID }
+    }
+
+    /// The event id of a sender's reaction with a key to an event (ours, to take it back).
+    func event(target: String, key: String, sender: String) -> String? {
+        byTarget[target]?.first { byEvent[$0]?.key == key && byEvent[$0]?.sender == sender }
+    }
+}

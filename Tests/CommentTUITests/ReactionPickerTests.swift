@@ -1,0 +1,44 @@
+import XCTest
+import ThreadModel
+import CommentTUITestSupport
+@testable import CommentTUI
+
+/// The reaction picker's choices and what its keys pick.
+final class ReactionPickerTests: XCTestCase {
+    func testRecentKeysComeFirstThenTheDefaultsEachOnceAtMostNine() {
+        let picker = ReactionPicker(commentID: "c1", recent: ["🎉", "🚀"])
+        XCTAssertEqual(picker.choices, ["🎉", "🚀", "👍", "❤️", "😂", "👀"])
+        let many = ReactionPicker(commentID: "c1", recent: (1...12).map { "k\($0)" })
+        XCTAssertEqual(many.choices.count, ReactionPicker.maxChoices)
+    }
+
+    func testADigitPicksWhileNothingIsTypedElseItIsTyped() {
+        var picker = ReactionPicker(commentID: "c1", recent: [])
+        XCTAssertEqual(picker.type("2"), "❤️")
+        XCTAssertNil(picker.type("9"), "no ninth choice: typed")
+        XCTAssertEqual(picker.query, "9")
+        XCTAssertNil(picker.type("1"), "something typed: a digit is typed too")
+        XCTAssertEqual(picker.chosen, .success("91"))
+    }
+
+    func testEnterTakesAShortcodesEmojiOrTheFirstChoiceAndRefusesAnUnknownShortcode() {
+        var picker = ReactionPicker(commentID: "c1", recent: [])
+        XCTAssertEqual(picker.chosen, .success("👍"), "nothing typed: the first choice")
+        for character in ":Tada:" { _ = picker.type(character) }
+        XCTAssertEqual(picker.chosen, .success("🎉"))
+        var unknown = ReactionPicker(commentID: "c1", recent: [])
+        for character in ":nope:" { _ = unknown.type(character) }
+        XCTAssertEqual(unknown.chosen, .failure(ReactionPicker.PickerRefusal("no emoji is called :nope:")))
+        var long = ReactionPicker(commentID: "c1", recent: [])
+        for _ in 0..<100 { _ = long.type("x") }
+        XCTAssertEqual(long.query.count, ReactionPicker.longestQuery, "a key, not a message")
+    }
+
+    /// Alt-K with no comment selected asks for one; on a thread file there are no reactions.
+    func testAltKNeedsASelectedCommentInARoom() {
+        let pilot = ThreadFixture.numbered(3).pilot(columns: 60, rows: 12)
+        pilot.feed("\u{1B}k")
+        XCTAssertNil(pilot.app.reactionPicker)
+        XCTAssertTrue(pilot.lines.last?.contains("reactions are for rooms") == true, "\(pilot.lines)")
+    }
+}
