@@ -89,7 +89,8 @@ extension CommentApp {
         return true
     }
 
-    private func endEditing() {
+    /// The draft (and its save) back from under the edit, the edit left (also at quit).
+    func endEditing() {
         guard let edit = editing else { return }
         editing = nil
         mentions.close()

@@ -219,6 +219,9 @@ extension CommentApp {
     /// typed since, so the draft saved at exit holds them: quitting never waits for the lock,
     /// and an unsent comment is never lost.
     public func keepUnsentInDraft() {
+        // An edit holds the composer and its save is set aside: the draft comes back first, so
+        // what is withdrawn joins it and is saved (the edit itself is left, as Esc leaves it).
+        endEditing()
         // Only the reader's own (under any id they had): the demo's companion posts through the
         // source too.
         let unsent = source.withdrawUnsent().filter { $0.author != demoCompanion?.author.id }
