@@ -54,4 +54,47 @@ final class OwnCommentEditEdgeTests: XCTestCase {
         XCTAssertTrue(source.waitForAppends(timeout: 5))
         XCTAssertEqual(try live.fileBodies(), ["body of c1", "teh plan"], "withdrawn, and the edit not sent")
     }
+
+    /// Alt-W's question: only y or Y deletes; Enter, any other key, a paste or a click keeps the
+    /// comment, and none of them is typed, sent or acted on.
+    func testOnlyYAnswersTheDeleteQuestionYes() throws {
+        let pilot = try open()
+        pilot.press(KeyPress(.up, .alt))
+        pause(pilot)
+        pilot.press(.alt("w"))
+        pause(pilot)
+        pilot.press(KeyPress(.enter))
+        XCTAssertEqual(pilot.app.message, "kept your comment")
+        XCTAssertEqual(pilot.app.draft, "half a thought", "Enter did not send the draft")
+        XCTAssertTrue(pilot.app.unconfirmedComments.isEmpty)
+        pause(pilot)
+        pilot.press(.alt("w"))
+        pause(pilot)
+        pilot.send(.paste("y"))
+        XCTAssertEqual(pilot.app.message, "kept your comment")
+        XCTAssertEqual(pilot.app.draft, "half a thought", "the paste is not typed")
+        pause(pilot)
+        pilot.press(.alt("w"))
+        pause(pilot)
+        pilot.draw()
+        let selected = pilot.app.selectedCommentID
+        pilot.click(column: 5, row: 5)
+        XCTAssertEqual(pilot.app.message, "kept your comment")
+        XCTAssertEqual(pilot.app.selectedCommentID, selected, "the click only answered")
+        pause(pilot)
+        pilot.press(KeyPress(.character("y")))
+        XCTAssertEqual(pilot.app.draft, "half a thoughty", "no question is left armed")
+        XCTAssertEqual(try live.fileBodies(), ["body of c1", "teh plan"])
+        pilot.press(KeyPress(.backspace))
+        pause(pilot)
+        pilot.press(.alt("w"))
+        pause(pilot)
+        pilot.press(KeyPress(.character("Y"), .shift))
+        XCTAssertEqual(pilot.app.message, "deleted")
+        XCTAssertEqual(try live.fileBodies(), ["body of c1", "(deleted)"])
+        // Without the question the same click selects another comment.
+        pause(pilot)
+        pilot.click(column: 5, row: 5)
+        XCTAssertNotEqual(pilot.app.selectedCommentID, selected)
+    }
 }

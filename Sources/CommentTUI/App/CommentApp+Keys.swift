@@ -16,8 +16,6 @@ extension CommentApp {
 
     /// Carries out a key; returns the loop's commands and how the draft was edited by typing.
     func handleKey(_ press: KeyPress) -> ([AppCommand], DraftEdit?) {
-        // Alt-W's y/n takes the next key, whatever it is.
-        if deleteAsked != nil { answerDelete(press); return ([], nil) }
         if composer.isInChord {
             if feed.search != nil, let action = KeyMap.actions(for: press, in: [.search]).first {
                 return (perform(action, press: press) ?? [], nil)

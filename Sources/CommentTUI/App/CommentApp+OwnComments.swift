@@ -109,20 +109,30 @@ extension CommentApp {
         }
     }
 
-    /// The key after Alt-W: y (or Enter) deletes, anything else keeps the comment.
-    func answerDelete(_ press: KeyPress) {
-        guard let comment = deleteAsked else { return }
+    /// The input after Alt-W: y or Y deletes; any other key (Enter too), a paste or a click
+    /// keeps the comment, and is not typed or acted on. False when no question is asked.
+    func answerDelete(_ event: InputEvent) -> Bool {
+        guard let comment = deleteAsked else { return false }
+        switch event {
+        case .key, .paste: break
+        case .mouse(let mouse) where mouse.action != .move: break
+        // The pointer only passing over, focus and the terminal's answers are no answer.
+        default: return false
+        }
         deleteAsked = nil
-        guard press == KeyPress(.character("y")) || press == KeyPress(.character("Y"), .shift)
-                || press == KeyPress(.character("Y")) || press == KeyPress(.enter) else {
-            return overlays.show("kept your comment")
+        guard case .key(let press) = event, press.modifiers.subtracting(.shift).isEmpty,
+              press.key == .character("y") || press.key == .character("Y") else {
+            overlays.show("kept your comment")
+            return true
         }
         let change = CommentChange(comment: comment.id, author: me.id, created: wholeSecondNow, kind: .delete)
         if let failure = source.commentEditing?.change(change, of: comment) {
-            return overlays.show("not deleted: \(failure.message)", error: true)
+            overlays.show("not deleted: \(failure.message)", error: true)
+            return true
         }
         applyOwn(change, to: comment)
         overlays.show("deleted")
+        return true
     }
 
     /// Shows our change at once; its echo from the source is then passed over.

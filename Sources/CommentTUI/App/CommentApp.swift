@@ -190,6 +190,8 @@ public final class CommentApp {
         if case .key = event { stopWalks() }
         if case .mouse(let mouse) = event, mouse.action != .move { stopWalks() }
         switch event {
+        // Alt-W's y/n takes the next input, whatever it is.
+        case _ where answerDelete(event): break
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)
         case .paste(let text):
