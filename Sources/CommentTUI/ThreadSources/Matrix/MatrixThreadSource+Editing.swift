@@ -28,6 +28,7 @@ extension MatrixThreadSource: CommentEditing {
         do {
             // On disk before the first attempt, as a comment is.
             try outbox?.queue(entry)
+            locked { changedFrom[entry.txn] = comment }
         } catch {
             return SendFailure(.notKept, "could not keep it in the outbox: \(error)")
         }
@@ -86,6 +87,7 @@ extension MatrixThreadSource: CommentEditing {
                 }
                 locked { heardFrom = Date() }
                 try? outbox?.markSent(entry.txn, event: event)
+                locked { changedFrom[entry.txn] = nil }
                 connectionProven()
                 return
             } catch {
@@ -94,13 +96,24 @@ extension MatrixThreadSource: CommentEditing {
                 case .retry(let seconds):
                     if !pause(seconds) { return }
                 case .notSent(let reason):
-                    try? outbox?.markRefused(entry.txn, reason: reason)
-                    let what = entry.redacts == nil ? "edit" : "deletion"
-                    return report([.problem(ThreadProblem(.unknown, "your \(what) was not sent: \(reason.message)"))])
+                    return refuseChange(entry, reason: reason)
                 case .signedOut(let message):
                     return signedOut(message)
                 }
             }
         }
+    }
+}
+
+extension MatrixThreadSource {
+    /// The server refused an edit or deletion for good: sending it again would be refused too,
+    /// so it leaves the outbox, and the comment shows again as the room has it (as it was before,
+    /// or as a change since made it), with the reason in the status bar.
+    func refuseChange(_ entry: CommentOutbox.Entry, reason: SendFailure) {
+        try? outbox?.discard(entry.txn)
+        let before = locked { changedFrom.removeValue(forKey: entry.txn).map { timeline.changed[$0.id] ?? $0 } }
+        let what = entry.redacts == nil ? "edit" : "deletion"
+        report((before.map { [ThreadUpdate.commentEdited($0)] } ?? [])
+               + [.problem(ThreadProblem(.unknown, "your \(what) was not sent, the comment is as it was: \(reason.message)"))])
     }
 }

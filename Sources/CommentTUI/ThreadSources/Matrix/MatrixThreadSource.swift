@@ -93,6 +93,9 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     /// Comments of ours refused for good (here or in an earlier run), by transaction id, with the
     /// reason in `notSent`: kept for a retry, never sent on their own.
     var refused: [String: CommentOutbox.Entry] = [:]
+    /// Our edits and deletions on their way, by transaction id: the comment as it was before,
+    /// shown again if the server refuses the change.
+    var changedFrom: [String: Comment] = [:]
     /// When the homeserver last answered (the opening, a sync, a send): a send's timeout counts
     /// against it only while it is heard from (`isInTouch`).
     var heardFrom: Date?
@@ -213,6 +216,8 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
         // Edits and deletions of ours not sent yet go again too; they are no comments to show.
         let changes = waiting.filter(\.isChange)
         waiting.removeAll(where: \.isChange)
+        // One refused in an earlier run (kept before refusals were dropped) is never sent.
+        for entry in changes where entry.notSent != nil { try? outbox?.discard(entry.txn) }
         unsentComments = follows ? waiting.map(\.comment) : []
         // Refused in an earlier run: shown not sent, with the reason, until the reader acts.
         if follows { for entry in waiting where entry.notSent != nil { refused[entry.txn] = entry } }
