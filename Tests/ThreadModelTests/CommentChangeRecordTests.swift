@@ -87,6 +87,20 @@ final class CommentChangeRecordTests: XCTestCase {
         XCTAssertTrue(index.problems.isEmpty, "\(index.problems)")
     }
 
+    /// Ctrl-S judges lines from their bytes: a comment the file edits is left for decoding, so
+    /// the search finds its new text and not its old.
+    func testTheIndexLeavesAnEditedCommentUndecidedForSearch() throws {
+        let path = try file(Self.base + [Self.edit("c1", by: "u1", "the typo fixed @bo")])
+        let index = try ThreadIndex.open(path: path)
+        let users = index.users
+        let old = index.verdictsFromLines(SearchPattern(query: "teh", users: users), below: 2, atMost: 2, maxBytes: 1 << 20)
+        XCTAssertEqual(old.verdicts, [.no, .undecided], "the old text is not taken as a match")
+        let new = index.verdictsFromLines(SearchPattern(query: "fixed", users: users), below: 2, atMost: 2, maxBytes: 1 << 20)
+        XCTAssertEqual(new.verdicts, [.no, .undecided], "the new text is not passed over")
+        guard case .success(let decoded) = index.comment(at: 0) else { return XCTFail() }
+        XCTAssertTrue(SearchPattern(query: "fixed", users: users).matches(decoded), "decoded, it matches")
+    }
+
     func testAChangeBeforeItsCommentsLineDoesNotCount() throws {
         var records = Self.base
         records.insert(Self.edit("c2", by: "u2", "early"), at: 3)

@@ -4,7 +4,8 @@ extension ThreadIndex {
     /// Verdicts for the comments below `end`, from `end - 1` down: at most `count` of them, and
     /// lines of at most `maxBytes` together (the first line whatever its size). A run that does
     /// not read back (the file shrank) is undecided, so decoding it reports why; so is a line
-    /// whose comment has one of `ids` (shown with other text: an edit).
+    /// whose comment has one of `ids` (shown with other text: an edit), or one the file edits or
+    /// deletes.
     public func verdictsFromLines(_ pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int,
                                   leavingUndecided ids: Set<String> = []) -> SearchVerdicts {
         precondition(end > 0 && end <= commentCount && count > 0, "a run of comments in the index")
@@ -25,7 +26,9 @@ extension ThreadIndex {
                 let start = commentOffsets[position] - base
                 let line = UnsafeRawBufferPointer(rebasing: raw[start..<(start + Int(commentLengths[position]))])
                 let verdict = pattern.verdict(line: line)
-                verdicts.append(verdict == .undecided || idBytes.isEmpty || !Self.hasID(line, in: idBytes) ? verdict : .undecided)
+                let changed = (!idBytes.isEmpty && Self.hasID(line, in: idBytes))
+                    || (!changedIDBytes.isEmpty && Self.hasID(line, in: changedIDBytes))
+                verdicts.append(verdict == .undecided || !changed ? verdict : .undecided)
             }
         }
         return SearchVerdicts(verdicts: verdicts, bytes: span)

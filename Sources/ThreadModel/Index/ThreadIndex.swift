@@ -26,6 +26,8 @@ public final class ThreadIndex {
     let commentLines: [UInt32]
     /// The file's edits and deletions by comment id, applied as each comment is decoded.
     public let changes: [String: [(change: CommentChange, line: Int)]]
+    /// The ids of `changes` as bytes: Ctrl-S leaves their lines undecided (shown with other text).
+    let changedIDBytes: Set<[UInt8]>
     var cache = DecodedCommentCache(limit: ThreadIndex.cacheLimit)
     /// Positions found to hold a line that does not decode (shown as its problem, not counted as
     /// a comment); only those decoded so far are known, as no line is decoded before it is shown.
@@ -47,6 +49,7 @@ public final class ThreadIndex {
         commentLengths = scan.commentLengths
         commentLines = scan.commentLines
         changes = scan.changes
+        changedIDBytes = Set(scan.changes.keys.map { Array($0.utf8) })
     }
 
     deinit { descriptor.close() }
