@@ -101,6 +101,17 @@ final class CommentChangeRecordTests: XCTestCase {
         XCTAssertTrue(SearchPattern(query: "fixed", users: users).matches(decoded), "decoded, it matches")
     }
 
+    /// A live change finds its comment by id: a canonical line's id is read from its first
+    /// bytes, any other's from the decoded comment.
+    func testTheIndexReadsACommentsIDWithoutDecodingACanonicalLine() throws {
+        var records = Self.base
+        records.append(.comment(Comment(id: "c\"3", author: "u1", created: Self.start, body: "escaped id")))
+        let index = try ThreadIndex.open(path: try file(records))
+        XCTAssertEqual(index.commentID(at: 1), "c2")
+        XCTAssertNil(index.cache.value(for: 1), "not decoded")
+        XCTAssertEqual(index.commentID(at: 2), "c\"3", "an id with an escape, decoded")
+    }
+
     func testAChangeBeforeItsCommentsLineDoesNotCount() throws {
         var records = Self.base
         records.insert(Self.edit("c2", by: "u2", "early"), at: 3)

@@ -145,7 +145,7 @@ extension CommentApp {
     /// when its author made it; our own, already shown, is passed over.
     func receiveChange(_ change: CommentChange) {
         if sentChanges.remove(change) != nil { return }
-        guard let index = comments.index(ofComment: change.comment, limit: comments.count),
+        guard let index = comments.indexForChange(ofComment: change.comment),
               case .success(let comment) = comments.comment(at: index), change.refusal(for: comment) == nil else { return }
         showChanged(comment.applying(change))
     }

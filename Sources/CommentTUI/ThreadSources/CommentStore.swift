@@ -17,6 +17,9 @@ public protocol CommentStore: AnyObject {
     /// one of `ids` are undecided (their text is shown from elsewhere: an edit).
     func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int,
                         leavingUndecided ids: Set<String>) -> SearchVerdicts?
+    /// The id of the comment at a position, nil where its line did not read; a store of bytes
+    /// reads it without decoding the comment.
+    func commentID(at index: Int) -> String?
 }
 
 extension CommentStore {
@@ -25,6 +28,8 @@ extension CommentStore {
 
     /// None: every position holds a comment.
     public func unreadableCount(through position: Int) -> Int { 0 }
+    /// From the comment, decoded.
+    public func commentID(at index: Int) -> String? { try? comment(at: index).get().id }
     /// None: the comments are read whole.
     public func searchVerdicts(for pattern: SearchPattern, below end: Int, atMost count: Int, maxBytes: Int,
                                leavingUndecided ids: Set<String>) -> SearchVerdicts? { nil }

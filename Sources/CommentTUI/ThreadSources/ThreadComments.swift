@@ -38,6 +38,9 @@ final class ThreadComments {
     }
     /// The ids of `edits`, kept for each slice of a search.
     private var editedIDs: Set<String> = []
+    /// The newest stored comments' positions (in `opened`) by id, read once when a live change
+    /// first looks one up (`indexForChange`); nil until then.
+    private var recentStoredIDs: [String: Int]?
 
     init(thread: CommentThread, opened: CommentStore, hasOlder: Bool) {
         self.thread = thread
@@ -202,6 +205,7 @@ final class ThreadComments {
         waiting = addedIDs
         gapCount = 0
         edits = [:]
+        recentStoredIDs = nil
         indexHandles()
     }
 
@@ -255,6 +259,27 @@ final class ThreadComments {
             if case .success(let comment) = unedited(at: index), comment.id == id { return index }
         }
         return nil
+    }
+
+    /// How many of the newest stored comments a live edit or deletion may name: theirs are read
+    /// once, so a record naming a comment not there costs a look-up, never a scan of the thread
+    /// (one older than these shows changed when the thread is next opened).
+    static let changeLookupWindow = 5000
+
+    /// The position of the comment a live edit or deletion names: one that arrived after opening,
+    /// or among the newest `changeLookupWindow` stored ones; nil for any other.
+    func indexForChange(ofComment id: String) -> Int? {
+        if let added = indexOfAdded(id: id) { return added }
+        if recentStoredIDs == nil {
+            var ids: [String: Int] = [:]
+            let end = opened.commentCount
+            for stored in stride(from: end - 1, through: max(0, end - Self.changeLookupWindow), by: -1) {
+                // Of an id written twice, the newest (as a scan from the end finds it).
+                if let id = opened.commentID(at: stored), ids[id] == nil { ids[id] = stored }
+            }
+            recentStoredIDs = ids
+        }
+        return recentStoredIDs?[id].map { older.count + $0 }
     }
 
     /// Members who left a room: not offered as mentions until they join again.

@@ -89,6 +89,22 @@ public final class ThreadIndex {
         return result
     }
 
+    /// The id of the comment at a position: read from the line's first bytes when it is
+    /// canonical (one short `pread`, no decoding), else from the decoded comment.
+    public func commentID(at index: Int) -> String? {
+        let prefix = ThreadIndexScan.commentPrefix + Array(#""id":""#.utf8)
+        let length = min(Int(commentLengths[index]), prefix.count + Self.idBytesRead)
+        if let start = try? descriptor.read(at: commentOffsets[index], count: length), start.starts(with: prefix),
+           let close = start[prefix.count...].firstIndex(of: UInt8(ascii: "\"")),
+           !start[prefix.count..<close].contains(UInt8(ascii: "\\")) {
+            return String(decoding: start[prefix.count..<close], as: UTF8.self)
+        }
+        return try? comment(at: index).get().id
+    }
+
+    /// How much of an id `commentID(at:)` reads past the prefix (a longer one is decoded).
+    private static let idBytesRead = 128
+
     /// Whether a comment line has this id, newest first (a comment just sent is near the end).
     ///
     /// A canonical line is told by its first bytes alone (its id follows the fixed prefix), so
