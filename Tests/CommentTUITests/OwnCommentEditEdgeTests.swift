@@ -97,4 +97,25 @@ final class OwnCommentEditEdgeTests: XCTestCase {
         pilot.click(column: 5, row: 5)
         XCTAssertNotEqual(pilot.app.selectedCommentID, selected)
     }
+
+    /// An emptied edit is not sent; the status bar says how to delete instead, in the order
+    /// that works (Alt-W waits while an edit holds the composer).
+    func testAnEmptyEditSaysToLeaveItBeforeDeleting() throws {
+        let pilot = try open()
+        pilot.press(KeyPress(.up, .alt))
+        pause(pilot)
+        pilot.press(.alt("c"))
+        pause(pilot)
+        for _ in 0..<"teh plan".count { pilot.press(KeyPress(.backspace)) }
+        XCTAssertEqual(pilot.app.draft, "")
+        pause(pilot)
+        pilot.press(KeyPress(.enter))
+        XCTAssertEqual(pilot.app.message, "the edit is empty — Esc leaves it; then Alt-W deletes the comment")
+        pause(pilot)
+        pilot.press(KeyPress(.escape))
+        pause(pilot)
+        pilot.press(.alt("w"))
+        XCTAssertEqual(pilot.app.message, "delete your comment? y/n", "as the status bar said")
+        XCTAssertEqual(try live.fileBodies(), ["body of c1", "teh plan"])
+    }
 }

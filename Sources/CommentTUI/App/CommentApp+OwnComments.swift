@@ -67,7 +67,7 @@ extension CommentApp {
     /// Enter while editing: the edit is sent and shown, and the draft comes back.
     func finishEditing() {
         guard let edit = editing else { return }
-        guard let body = composer.bodyToSend else { return overlays.show("the edit is empty — Esc leaves it, Alt-W deletes the comment") }
+        guard let body = composer.bodyToSend else { return overlays.show("the edit is empty — Esc leaves it; then Alt-W deletes the comment") }
         guard body != edit.comment.body else {
             endEditing()
             return overlays.show("unchanged")
