@@ -53,6 +53,7 @@ extension CommentApp {
         case .failure(let refusal): return apply(refusal.effect)
         case .success(let own): comment = own
         }
+        if let refusal = source.commentEditing?.editRefusal(of: comment) { return overlays.show(refusal) }
         mentions.close()
         // The draft on disk is the draft: saved now, and not overwritten by the edit.
         composer.saveIfDue(force: true)

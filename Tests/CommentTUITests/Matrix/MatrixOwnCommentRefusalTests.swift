@@ -39,4 +39,41 @@ final class MatrixOwnCommentRefusalTests: SharedSynapseTestCase {
         XCTAssertNil(pilot.app.allComments.last?.edited)
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty, "nothing is left to send again")
     }
+
+    /// Our emote and our image, sent from another client: an edit would make them `m.text`, so
+    /// Alt-C refuses with the reason and the draft stays.
+    func testAnEmoteOrMediaOfOursIsNotEdited() throws {
+        let server = try server
+        let (_, ann, room) = try twoUsersInARoom("Emote", on: server)
+        try ann.other.send(roomID: room, content: ["msgtype": "m.emote", "body": "waves"])
+        try ann.other.send(roomID: room, content: ["msgtype": "m.image", "body": "cat.png", "url": "mxc://example.org/cat"])
+        try ann.other.sendText(roomID: room, body: "plain words")
+        let source = try open(room, as: ann, environment: temporaryDataEnvironment())
+        defer { source.stop() }
+        let pilot = pilot(source)
+        try pump(pilot, source, "the three messages") { screenHas(pilot, "plain words") && screenHas(pilot, "cat.png") }
+        pilot.type("a draft")
+        pause(pilot, source)
+        pilot.press(KeyPress(.up, .alt))   // plain words
+        pilot.press(KeyPress(.up, .alt))   // the image
+        pause(pilot, source)
+        pilot.press(.alt("c"))
+        XCTAssertEqual(pilot.app.message, "only a text message can be edited here")
+        XCTAssertEqual(pilot.app.draft, "a draft")
+        pause(pilot, source)
+        pilot.press(KeyPress(.up, .alt))   // the emote
+        pause(pilot, source)
+        pilot.press(.alt("c"))
+        XCTAssertEqual(pilot.app.message, "only a text message can be edited here")
+        XCTAssertEqual(pilot.app.draft, "a draft")
+        // Nor through the source directly.
+        let emote = try XCTUnwrap(pilot.app.selectedCommentID.flatMap { id in pilot.app.allComments.first { $0.id == id } })
+        let change = CommentChange(comment: emote.id, author: ann.account.userID, created: Date(), kind: .edit(body: "dances"))
+        XCTAssertEqual(source.change(change, of: emote)?.message, "only a text message can be edited here")
+        pause(pilot, source)
+        pilot.press(KeyPress(.down, .alt)); pilot.press(KeyPress(.down, .alt))   // plain words
+        pause(pilot, source)
+        pilot.press(.alt("c"))
+        XCTAssertEqual(pilot.app.draft, "plain words", "a text message is edited")
+    }
 }

@@ -10,6 +10,14 @@ public protocol CommentEditing: AnyObject {
     /// shown before the change. Nil when it is written or on its way (kept until it is: it is
     /// not lost offline, nor sent twice); else why it was not.
     func change(_ change: CommentChange, of comment: Comment) -> SendFailure?
+    /// Why the comment cannot be edited here (an edit would change its kind: a room's emote or
+    /// media would become text), for the status bar; nil when it can.
+    func editRefusal(of comment: Comment) -> String?
+}
+
+extension CommentEditing {
+    /// Every comment of the reader's can be edited.
+    public func editRefusal(of comment: Comment) -> String? { nil }
 }
 
 extension ThreadSource {

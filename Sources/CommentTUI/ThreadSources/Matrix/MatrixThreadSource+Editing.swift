@@ -16,6 +16,7 @@ extension MatrixThreadSource: CommentEditing {
                                         body: "", replyTo: nil)
         switch change.kind {
         case .edit(let body):
+            if let refusal = editRefusal(of: comment) { return SendFailure(.unknown, refusal) }
             entry.body = body
             entry.replaces = eventID
             entry.mentionedBefore = locked { Self.mentions(in: messageContent(comment.body)) }
@@ -34,6 +35,16 @@ extension MatrixThreadSource: CommentEditing {
         }
         resendChange(entry)
         return nil
+    }
+
+    /// An emote, media or a message that does not read is not edited: the edit's new content
+    /// would be `m.text`, changing what kind of message it is.
+    public func editRefusal(of comment: Comment) -> String? {
+        locked {
+            guard let eventID = timeline.eventID(forComment: comment.id) ?? (comment.id.hasPrefix("$") ? comment.id : nil),
+                  timeline.notPlainText.contains(eventID) else { return nil }
+            return "only a text message can be edited here"
+        }
     }
 
     /// The content of an edit (call locked): the new content as a send makes it, under

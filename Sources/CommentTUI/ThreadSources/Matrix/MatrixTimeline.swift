@@ -33,6 +33,9 @@ struct MatrixTimeline {
     private(set) var placeholders: Set<String> = []
     /// The reactions met, by the event they annotate (`MatrixTimeline+Reactions`).
     var reactions = MatrixReactions()
+    /// Comments whose event is no plain message (an emote, media, one that does not read), by
+    /// event id: an edit would make them `m.text`, so they are not edited.
+    private(set) var notPlainText: Set<String> = []
 
     init(members: MatrixMembers) { self.members = members }
 
@@ -135,6 +138,7 @@ struct MatrixTimeline {
             switch reader.read(event) {
             case .comment(let comment, let transactionID, let imported):
                 if comment.id == postEventID || known[comment.id] != nil { continue }
+                noteKind(of: event, id: comment.id)
                 if imported != nil, let sender = event["sender"]?.string { importSenders[comment.id] = sender }
                 if let imported, let user = adoptImported(imported) { flush(); updates.append(.usersChanged([user])) }
                 if let transactionID { echoedTransactions[transactionID] = comment.id }
@@ -196,6 +200,7 @@ struct MatrixTimeline {
         for event in events {
             switch reader.read(event) {
             case .comment(let comment, _, let imported):
+                noteKind(of: event, id: comment.id)
                 if imported != nil, let sender = event["sender"]?.string { importSenders[comment.id] = sender }
                 if let imported, let user = adoptImported(imported) { importedUsers.append(user) }
                 // Ours from an earlier run, shown under the app's id since its outbox resend.
@@ -286,6 +291,13 @@ struct MatrixTimeline {
     mutating func adopt(_ comments: [Comment], placeholders: Set<String> = []) {
         for comment in comments { remember(comment) }
         self.placeholders.formUnion(placeholders)
+    }
+
+    /// Notes a comment's event that is no plain message (`notPlainText`).
+    private mutating func noteKind(of event: JSONValue, id: String) {
+        let content = event["content"]
+        let msgtype = content?["msgtype"]?.string
+        if (msgtype != "m.text" && msgtype != "m.notice") || content?["body"]?.string == nil { notPlainText.insert(id) }
     }
 
     /// Members named directly (the joined-members list when opening).
