@@ -118,4 +118,48 @@ final class OwnCommentEditEdgeTests: XCTestCase {
         XCTAssertEqual(pilot.app.message, "delete your comment? y/n", "as the status bar said")
         XCTAssertEqual(try live.fileBodies(), ["body of c1", "teh plan"])
     }
+
+    /// Ann's other client deletes the comment while this one edits it, or asks whether to
+    /// delete it: Enter and y find it deleted and append nothing.
+    func testACommentDeletedMeanwhileIsNeitherEditedNorDeletedAgain() throws {
+        let pilot = try open()
+        pilot.press(KeyPress(.up, .alt))
+        pause(pilot)
+        pilot.press(.alt("c"))
+        pilot.type(" fixed")
+        pause(pilot)
+        try ThreadFileWriter(path: live.path).append([
+            .change(CommentChange(comment: "c2", author: "u1", created: LiveThreadFile.start + 30, kind: .delete)),
+        ])
+        XCTAssertTrue(LiveThreadFile.pump(pilot.app) { pilot.app.allComments.last?.isDeleted == true })
+        pause(pilot)
+        pilot.press(KeyPress(.enter))
+        XCTAssertEqual(pilot.app.message, "the comment was deleted meanwhile — Esc leaves the edit")
+        XCTAssertEqual(pilot.app.allComments.last?.body, "(deleted)")
+        pause(pilot)
+        pilot.press(KeyPress(.escape))
+        XCTAssertEqual(pilot.app.draft, "half a thought")
+        let lines = try String(contentsOfFile: live.path, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(lines.last?.contains(#""type":"delete""#) == true, "no edit appended: \(lines.last ?? "")")
+
+        // Alt-W asked before the deletion came.
+        try ThreadFileWriter(path: live.path).append([.comment(Comment(id: "c3", author: "u1", created: LiveThreadFile.start + 40,
+                                                                        body: "another"))])
+        XCTAssertTrue(LiveThreadFile.pump(pilot.app) { pilot.app.allComments.last?.id == "c3" })
+        pause(pilot)
+        pilot.press(KeyPress(.up, .alt))
+        for _ in 0..<3 where pilot.app.selectedCommentID != "c3" { pilot.press(KeyPress(.down, .alt)) }
+        XCTAssertEqual(pilot.app.selectedCommentID, "c3")
+        pilot.press(.alt("w"))
+        XCTAssertEqual(pilot.app.message, "delete your comment? y/n")
+        try ThreadFileWriter(path: live.path).append([
+            .change(CommentChange(comment: "c3", author: "u1", created: LiveThreadFile.start + 50, kind: .delete)),
+        ])
+        XCTAssertTrue(LiveThreadFile.pump(pilot.app) { pilot.app.allComments.last?.isDeleted == true })
+        pause(pilot)
+        pilot.press(KeyPress(.character("y")))
+        XCTAssertEqual(pilot.app.message, "the comment was deleted meanwhile")
+        let after = try String(contentsOfFile: live.path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(after.filter { $0.contains(#""comment":"c3""#) }.count, 1, "deleted once")
+    }
 }

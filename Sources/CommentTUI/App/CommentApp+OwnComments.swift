@@ -69,15 +69,19 @@ extension CommentApp {
     func finishEditing() {
         guard let edit = editing else { return }
         guard let body = composer.bodyToSend else { return overlays.show("the edit is empty — Esc leaves it; then Alt-W deletes the comment") }
-        guard body != edit.comment.body else {
+        // As it is now: another client of the reader's may have changed it since Alt-C.
+        guard let comment = currentComment(edit.comment), !comment.isDeleted else {
+            return overlays.show("the comment was deleted meanwhile — Esc leaves the edit", error: true)
+        }
+        guard body != comment.body else {
             endEditing()
             return overlays.show("unchanged")
         }
-        let change = CommentChange(comment: edit.comment.id, author: me.id, created: wholeSecondNow, kind: .edit(body: body))
-        if let failure = source.commentEditing?.change(change, of: edit.comment) {
+        let change = CommentChange(comment: comment.id, author: me.id, created: wholeSecondNow, kind: .edit(body: body))
+        if let failure = source.commentEditing?.change(change, of: comment) {
             return overlays.show("not edited, the edit is kept: \(failure.message)", error: true)
         }
-        applyOwn(change, to: edit.comment)
+        applyOwn(change, to: comment)
         endEditing()
         overlays.show("edited")
     }
@@ -113,7 +117,7 @@ extension CommentApp {
     /// The input after Alt-W: y or Y deletes; any other key (Enter too), a paste or a click
     /// keeps the comment, and is not typed or acted on. False when no question is asked.
     func answerDelete(_ event: InputEvent) -> Bool {
-        guard let comment = deleteAsked else { return false }
+        guard let asked = deleteAsked else { return false }
         switch event {
         case .key, .paste: break
         case .mouse(let mouse) where mouse.action != .move: break
@@ -126,6 +130,10 @@ extension CommentApp {
             overlays.show("kept your comment")
             return true
         }
+        guard let comment = currentComment(asked), !comment.isDeleted else {
+            overlays.show("the comment was deleted meanwhile")
+            return true
+        }
         let change = CommentChange(comment: comment.id, author: me.id, created: wholeSecondNow, kind: .delete)
         if let failure = source.commentEditing?.change(change, of: comment) {
             overlays.show("not deleted: \(failure.message)", error: true)
@@ -134,6 +142,14 @@ extension CommentApp {
         applyOwn(change, to: comment)
         overlays.show("deleted")
         return true
+    }
+
+    /// The comment as the feed holds it now (a change may have come since the key that asked);
+    /// nil when it is gone.
+    private func currentComment(_ asked: Comment) -> Comment? {
+        guard let index = comments.indexForChange(ofComment: asked.id) ?? comments.index(ofComment: asked.id),
+              case .success(let comment) = comments.comment(at: index), comment.id == asked.id else { return nil }
+        return comment
     }
 
     /// Shows our change at once; its echo from the source is then passed over.
