@@ -112,6 +112,27 @@ final class CommentChangeRecordTests: XCTestCase {
         XCTAssertEqual(index.commentID(at: 2), "c\"3", "an id with an escape, decoded")
     }
 
+    /// The index keeps where each edit is, not its body: the last edit that counts is read back
+    /// when its comment is decoded.
+    func testTheIndexHoldsNoEditBodyAndReadsTheLastCountingOneBack() throws {
+        let large = String(repeating: "long edit ", count: 10_000)
+        let path = try file(Self.base + [
+            Self.edit("c1", by: "u1", large),
+            Self.edit("c1", by: "u1", "final words", at: 90),
+            Self.edit("c1", by: "u2", "bo's forgery", at: 100),
+            Self.edit("c2", by: "u2", large),
+            Self.delete("c2", by: "u2"),
+        ])
+        let index = try ThreadIndex.open(path: path)
+        let bodies = index.changes.values.flatMap { $0 }.compactMap { if case .edit(let body) = $0.change.kind { body } else { nil } }
+        XCTAssertEqual(bodies.count, 4)
+        XCTAssertTrue(bodies.allSatisfy(\.isEmpty), "no edit body held")
+        guard case .success(let first) = index.comment(at: 0), case .success(let second) = index.comment(at: 1) else { return XCTFail() }
+        XCTAssertEqual(first.body, "final words")
+        XCTAssertEqual(first.edited, Self.start + 90)
+        XCTAssertEqual(second.body, "(deleted)")
+    }
+
     func testAChangeBeforeItsCommentsLineDoesNotCount() throws {
         var records = Self.base
         records.insert(Self.edit("c2", by: "u2", "early"), at: 3)

@@ -25,7 +25,9 @@ public final class ThreadIndex {
     let commentLengths: [UInt32]
     let commentLines: [UInt32]
     /// The file's edits and deletions by comment id, applied as each comment is decoded.
+    /// An edit's body is not held here: it is read back (`editLines`) when its comment is decoded.
     public let changes: [String: [(change: CommentChange, line: Int)]]
+    let editLines: [Int: (offset: Int, length: Int)]
     /// The ids of `changes` as bytes: Ctrl-S leaves their lines undecided (shown with other text).
     let changedIDBytes: Set<[UInt8]>
     var cache = DecodedCommentCache(limit: ThreadIndex.cacheLimit)
@@ -49,6 +51,7 @@ public final class ThreadIndex {
         commentLengths = scan.commentLengths
         commentLines = scan.commentLines
         changes = scan.changes
+        editLines = scan.editLines
         changedIDBytes = Set(scan.changes.keys.map { Array($0.utf8) })
     }
 
@@ -138,14 +141,30 @@ public final class ThreadIndex {
         case .record(.comment(let comment)):
             // Only changes after the comment's line count (`check` reports the others).
             guard let found = changes[comment.id] else { return .success(comment) }
-            let applied = CommentChange.apply(found, to: comment, readOnLine: line)
+            var applied = CommentChange.apply(found, to: comment, readOnLine: line)
             for problem in applied.problems { changeProblems[problem.line] = problem }
+            // The last edit that counts, if the comment was not deleted after it, gives the body.
+            let refused = Set(applied.problems.map(\.line))
+            if !applied.comment.isDeleted, let last = found.last(where: { !refused.contains($0.line) }),
+               case .edit = last.change.kind {
+                applied.comment.body = editBody(onLine: last.line) ?? applied.comment.body
+            }
             return .success(applied.comment)
         case .malformed(let message): return .failure(ThreadFileProblem(line: line, message: message))
         case .record, .ignored:
             // Only if the file was changed in place since it was indexed.
             return .failure(ThreadFileProblem(line: line, message: "no longer a comment record; reopen the file"))
         }
+    }
+}
+
+extension ThreadIndex {
+    /// The body of the edit record on `line`, read back from the file; nil if it no longer reads.
+    func editBody(onLine line: Int) -> String? {
+        guard let place = editLines[line], let bytes = try? descriptor.read(at: place.offset, count: place.length),
+              bytes.count == place.length, case .record(.change(let change)) = decoder.decode(bytes[...]),
+              case .edit(let body) = change.kind else { return nil }
+        return body
     }
 }
 

@@ -23,7 +23,10 @@ struct ThreadIndexScan {
     private(set) var header: ThreadHeader?
     /// Edits and deletions by the id of the comment they change, in file order, with their
     /// line numbers (decoded as they come: rare, and never in the canonical comment shape).
+    /// An edit's body is not kept (`.edit(body: "")`): `editLines` says where to read it.
     private(set) var changes: [String: [(change: CommentChange, line: Int)]] = [:]
+    /// Where each edit record is, by its line number: its body is read back when its comment is shown.
+    private(set) var editLines: [Int: (offset: Int, length: Int)] = [:]
     private(set) var users = ThreadUserTable()
     private(set) var problems: [ThreadFileProblem] = []
     /// Complete (newline-terminated) lines, blank ones included.
@@ -81,7 +84,13 @@ struct ThreadIndexScan {
             guard header == nil else { return problem("a second thread record, ignored") }
             header = value
         case .record(.user(let user)): add(user)
-        case .record(.change(let change)): changes[change.comment, default: []].append((change, lineCount))
+        case .record(.change(var change)):
+            // An edit's body waits in the file: a file of many large edits costs no memory for them.
+            if case .edit = change.kind {
+                change.kind = .edit(body: "")
+                editLines[lineCount] = (offset, line.count)
+            }
+            changes[change.comment, default: []].append((change, lineCount))
         case .ignored: break
         case .malformed(let message): problem(message)
         }
