@@ -33,6 +33,12 @@ struct ReactionPicker {
 
     mutating func deleteBackward() { _ = query.popLast() }
 
+    /// A paste goes into the query (never picks), its control characters dropped, cut at the longest.
+    mutating func paste(_ text: String) {
+        let printable = text.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        query += printable.prefix(max(0, Self.longestQuery - query.count))
+    }
+
     /// What Enter reacts with: the typed key (a `:shortcode:` as its emoji), the first choice
     /// when nothing is typed; or why it cannot.
     var chosen: Result<String, PickerRefusal> {
