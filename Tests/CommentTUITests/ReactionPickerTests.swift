@@ -58,6 +58,17 @@ final class ReactionPickerTests: XCTestCase {
         XCTAssertEqual(pilot.app.composer.draft, draft)
     }
 
+    /// A key longer than a room keeps (a few characters, each piled with combining marks) is
+    /// refused before it is sent, never sent to be dropped.
+    func testAKeyLongerThanARoomKeepsIsRefused() {
+        var picker = ReactionPicker(commentID: "c1", recent: [])
+        let piled = Character("x" + String(repeating: "\u{301}", count: 60))
+        for _ in 0..<5 { _ = picker.type(piled) }
+        XCTAssertGreaterThan(picker.query.utf8.count, MatrixReactions.longestKey)
+        XCTAssertEqual(picker.chosen, .failure(ReactionPicker.PickerRefusal("a reaction is one emoji or a short word")))
+        XCTAssertEqual(ReactionPicker.longestKeyBytes, MatrixReactions.longestKey)
+    }
+
     /// Alt-K with no comment selected asks for one; on a thread file there are no reactions.
     func testAltKNeedsASelectedCommentInARoom() {
         let pilot = ThreadFixture.numbered(3).pilot(columns: 60, rows: 12)

@@ -15,6 +15,8 @@ struct ReactionPicker {
     static let maxChoices = 9
     /// The most characters typed: a key, not a message.
     static let longestQuery = 32
+    /// The longest key in UTF-8 bytes, as rooms keep them.
+    static let longestKeyBytes = 256
 
     init(commentID: String, recent: [String]) {
         self.commentID = commentID
@@ -46,6 +48,8 @@ struct ReactionPicker {
         if typed.isEmpty { return choices.first.map { .success($0) } ?? .failure(PickerRefusal("type an emoji")) }
         if let emoji = ReactionShortcodes.emoji(for: typed) { return .success(emoji) }
         if typed.hasPrefix(":"), typed.hasSuffix(":"), typed.count > 2 { return .failure(PickerRefusal("no emoji is called \(typed)")) }
+        // What a room keeps (`MatrixReactions.longestKey`): a longer key would be sent and never counted.
+        if typed.utf8.count > Self.longestKeyBytes { return .failure(PickerRefusal("a reaction is one emoji or a short word")) }
         return .success(typed)
     }
 

@@ -20,23 +20,41 @@ struct MatrixReactions {
     /// The most reactions kept on one event: counting them is work done on every change, and a
     /// storm of them from a hostile room stays bounded (those past it are not counted).
     static let mostPerEvent = 2000
+    /// The most reactions one sender has kept on one event: a person reacts with a few keys, and
+    /// one hostile sender cannot fill an event's bound for everyone else.
+    static let mostPerSender = 20
 
+    /// The reader: their reactions are always kept (shown as theirs, and can be taken back).
+    let me: String
     private var byEvent: [String: Reaction] = [:]
     /// Reaction event ids by the event they annotate.
     private var byTarget: [String: Set<String>] = [:]
+    /// How many reactions each sender has kept on each event (keyed target, NUL, sender).
+    private var perSender: [String: Int] = [:]
 
-    /// Adds a reaction; false when it was known or its key is not kept.
+    init(me: String = "") { self.me = me }
+
+    /// Adds a reaction; false when it was known, its key is not kept or its sender's or its
+    /// event's bound is reached (never for ours).
     mutating func add(eventID: String, _ reaction: Reaction) -> Bool {
-        guard byEvent[eventID] == nil, !reaction.key.isEmpty, reaction.key.utf8.count <= Self.longestKey,
-              byTarget[reaction.target, default: []].count < Self.mostPerEvent else { return false }
+        guard byEvent[eventID] == nil, !reaction.key.isEmpty, reaction.key.utf8.count <= Self.longestKey else { return false }
+        let senderSlot = reaction.target + "\u{0}" + reaction.sender
+        if reaction.sender != me {
+            guard byTarget[reaction.target, default: []].count < Self.mostPerEvent,
+                  perSender[senderSlot, default: 0] < Self.mostPerSender else { return false }
+        }
         byEvent[eventID] = reaction
         byTarget[reaction.target, default: []].insert(eventID)
+        perSender[senderSlot, default: 0] += 1
         return true
     }
 
     /// Removes a reaction (it was redacted); the event it annotated, if it was one.
     mutating func remove(eventID: String) -> String? {
         guard let reaction = byEvent.removeValue(forKey: eventID) else { return nil }
+        let senderSlot = reaction.target + "\u{0}" + reaction.sender
+        perSender[senderSlot, default: 1] -= 1
+        if perSender[senderSlot] == 0 { perSender[senderSlot] = nil }
         byTarget[reaction.target]?.remove(eventID)
         if byTarget[reaction.target]?.isEmpty == true { byTarget[reaction.target] = nil }
         return reaction.target

@@ -34,7 +34,10 @@ struct MatrixTimeline {
     /// The reactions met, by the event they annotate (`MatrixTimeline+Reactions`).
     var reactions = MatrixReactions()
 
-    init(members: MatrixMembers) { self.members = members }
+    init(members: MatrixMembers) {
+        self.members = members
+        reactions = MatrixReactions(me: members.me)
+    }
 
     /// A comment handed out, without its text.
     private struct KnownComment {
