@@ -131,6 +131,11 @@ struct MatrixTimeline {
             if !appended.isEmpty { updates.append(.commentsAppended(appended)); appended = [] }
             applyJoining()
         }
+        // The comments whose reactions changed, in order: counted once each, after the batch
+        // (counting per reaction event would be quadratic in a batch of them).
+        var reacted: [String] = []
+        var reactedSet: Set<String> = []
+        func touched(_ target: String) { if reactedSet.insert(target).inserted { reacted.append(target) } }
         for event in events {
             if let id = event["event_id"]?.string, !applied.insert(id).inserted { continue }
             // The run's members are known before any other event is read (its names, its pills).
@@ -157,11 +162,10 @@ struct MatrixTimeline {
                     updates.append(.commentEdited(edited))
                 }
             case .reaction(let id, let reaction):
-                if let changed = react(eventID: id, reaction) { flush(); updates.append(changed) }
+                if reactions.add(eventID: id, reaction) { touched(reaction.target) }
             case .redaction(let target):
-                if let changed = unreact(eventID: target) {
-                    flush()
-                    updates.append(changed)
+                if let annotated = reactions.remove(eventID: target) {
+                    touched(annotated)
                 } else if let comment = known[target] {
                     let deleted = Comment(id: target, author: comment.author, created: comment.created, body: MatrixEventReader.deleted)
                     remember(deleted)
@@ -186,7 +190,7 @@ struct MatrixTimeline {
             }
         }
         flush()
-        return updates
+        return updates + reacted.map(reactionsUpdate(of:))
     }
 
     /// Applies a page of older events as `/messages?dir=b` gives them (newest first); returns

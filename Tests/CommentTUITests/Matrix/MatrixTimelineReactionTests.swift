@@ -1,0 +1,46 @@
+import XCTest
+import ThreadModel
+@testable import CommentTUI
+
+/// How the timeline reports reactions as events come: once per comment per batch, whatever
+/// the batch holds.
+final class MatrixTimelineReactionTests: XCTestCase {
+    private func message(_ id: String, _ sender: String, _ body: String, ts: Int) -> JSONValue {
+        ["type": "m.room.message", "event_id": .string(id), "sender": .string(sender), "origin_server_ts": .number(Double(ts)),
+         "content": ["msgtype": "m.text", "body": .string(body)]]
+    }
+
+    private func reaction(_ id: String, to target: String, _ key: String, by sender: String, ts: Int) -> JSONValue {
+        ["type": "m.reaction", "event_id": .string(id), "sender": .string(sender), "origin_server_ts": .number(Double(ts)),
+         "content": ["m.relates_to": ["rel_type": "m.annotation", "event_id": .string(target), "key": .string(key)]]]
+    }
+
+    private func redaction(_ id: String, of target: String, by sender: String, ts: Int) -> JSONValue {
+        ["type": "m.room.redaction", "event_id": .string(id), "sender": .string(sender), "origin_server_ts": .number(Double(ts)),
+         "redacts": .string(target), "content": ["redacts": .string(target)]]
+    }
+
+    private func timeline() -> MatrixTimeline {
+        var members = MatrixMembers(me: "@ann:h.org")
+        members.update(["@ann:h.org": "Ann", "@bo:h.org": "Bo"])
+        return MatrixTimeline(members: members)
+    }
+
+    /// The reaction updates in a batch's updates, as comment id and counts.
+    private func reactionUpdates(_ updates: [ThreadUpdate]) -> [(String, [ReactionCount])] {
+        updates.compactMap { if case .reactionsChanged(let id, let counts) = $0 { (id, counts) } else { nil } }
+    }
+
+    func testABatchOfReactionsToOneCommentYieldsOneUpdatePerCommentWithTheFinalCounts() {
+        var line = timeline()
+        _ = line.applyNewer([message("$a", "@bo:h.org", "first", ts: 1000), message("$b", "@bo:h.org", "second", ts: 1001)])
+        let count = 300
+        var batch = (0..<count).map { reaction("$r\($0)", to: "$a", "k\($0 % 10)", by: "@u\($0):h.org", ts: 2000 + $0) }
+        batch.append(reaction("$rb", to: "$b", "👍", by: "@bo:h.org", ts: 3000))
+        batch.append(redaction("$x", of: "$r0", by: "@u0:h.org", ts: 3001))
+        let changes = reactionUpdates(line.applyNewer(batch))
+        XCTAssertEqual(changes.map(\.0), ["$a", "$b"], "one update per comment touched, in the order first touched")
+        XCTAssertEqual(changes.first?.1.reduce(0) { $0 + $1.count }, count - 1, "the counts after the whole batch")
+        XCTAssertEqual(changes.last?.1, [ReactionCount(key: "👍", count: 1, includesMine: false)])
+    }
+}
