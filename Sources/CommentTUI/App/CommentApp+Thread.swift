@@ -122,7 +122,8 @@ extension CommentApp {
             case .reactionsChanged(let id, let counts):
                 // New when a key gained people (not when one was taken back).
                 let before = Dictionary((reactions[id] ?? []).map { ($0.key, $0.count) }, uniquingKeysWith: max)
-                reactions[id] = counts.isEmpty ? nil : counts
+                // No more than a row looks at: a hostile room's thousands of keys cost nothing here.
+                reactions[id] = counts.isEmpty ? nil : Array(counts.prefix(ReactionRow.maxKeys))
                 feed.reactionsChanged(of: id, isNew: counts.contains { $0.count > before[$0.key] ?? 0 })
             case .sendConfirmed(let id):
                 place(id)

@@ -43,4 +43,20 @@ final class MatrixTimelineReactionTests: XCTestCase {
         XCTAssertEqual(changes.first?.1.reduce(0) { $0 + $1.count }, count - 1, "the counts after the whole batch")
         XCTAssertEqual(changes.last?.1, [ReactionCount(key: "👍", count: 1, includesMine: false)])
     }
+
+    /// Reactions to events no comment is known for (older pages, or made up by a hostile room)
+    /// are bounded: past the bound the events first reacted to longest ago are dropped; a
+    /// loaded comment's are kept however old.
+    func testReactionsToEventsNoCommentIsKnownForAreBoundedTheOldestDropped() {
+        var line = timeline()
+        _ = line.applyNewer([message("$a", "@bo:h.org", "loaded", ts: 1000)])
+        let most = MatrixTimeline.mostLooseReactionTargets
+        _ = line.applyNewer([reaction("$ra", to: "$a", "👍", by: "@bo:h.org", ts: 1500)])
+        _ = line.applyNewer((0..<(most + 10)).map { reaction("$r\($0)", to: "$t\($0)", "👍", by: "@bo:h.org", ts: 2000 + $0) })
+        XCTAssertEqual(line.reactions.targets.count, most + 1, "the bound, and the loaded comment")
+        XCTAssertFalse(line.reactions.counts(of: "$a", me: "@ann:h.org").isEmpty, "a loaded comment's are kept")
+        XCTAssertTrue(line.reactions.counts(of: "$t9", me: "@ann:h.org").isEmpty, "the oldest dropped")
+        XCTAssertFalse(line.reactions.counts(of: "$t10", me: "@ann:h.org").isEmpty)
+        XCTAssertFalse(line.reactions.counts(of: "$t\(most + 9)", me: "@ann:h.org").isEmpty, "the newest kept")
+    }
 }

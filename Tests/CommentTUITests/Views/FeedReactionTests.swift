@@ -59,6 +59,15 @@ final class FeedReactionTests: XCTestCase {
         XCTAssertNil(ReactionRow([], width: 30), "no reactions: no row")
     }
 
+    /// The app keeps no more counts per comment than a row looks at: a hostile room's thousands
+    /// of keys on one comment cost nothing more.
+    func testTheAppKeepsAtMostARowsKeysPerComment() {
+        let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)
+        let many = (0..<1000).map { ReactionCount(key: "k\($0)", count: 1000 - $0, includesMine: false) }
+        pilot.app.receive([.reactionsChanged(commentID: "c2", many)])
+        XCTAssertEqual(pilot.app.reactions["c2"], Array(many.prefix(ReactionRow.maxKeys)), "the first (most people) kept")
+    }
+
     /// A reaction arriving redraws its comment's reactions: the text is not parsed again.
     func testAReactionChangesTheRowWithoutLayingTheTextOutAgain() {
         let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)

@@ -31,6 +31,10 @@ struct MatrixReactions {
     private var byTarget: [String: Set<String>] = [:]
     /// How many reactions each sender has kept on each event (keyed target, NUL, sender).
     private var perSender: [String: Int] = [:]
+    /// When each event first got a reaction kept (a running number): the oldest go first when
+    /// too many events no comment is known for are kept (`drop(oldestOf:keeping:)`).
+    private var firstKept: [String: Int] = [:]
+    private var keptSoFar = 0
 
     init(me: String = "") { self.me = me }
 
@@ -44,6 +48,7 @@ struct MatrixReactions {
                   perSender[senderSlot, default: 0] < Self.mostPerSender else { return false }
         }
         byEvent[eventID] = reaction
+        if byTarget[reaction.target] == nil { firstKept[reaction.target] = keptSoFar; keptSoFar += 1 }
         byTarget[reaction.target, default: []].insert(eventID)
         perSender[senderSlot, default: 0] += 1
         return true
@@ -56,8 +61,26 @@ struct MatrixReactions {
         perSender[senderSlot, default: 1] -= 1
         if perSender[senderSlot] == 0 { perSender[senderSlot] = nil }
         byTarget[reaction.target]?.remove(eventID)
-        if byTarget[reaction.target]?.isEmpty == true { byTarget[reaction.target] = nil }
+        if byTarget[reaction.target]?.isEmpty == true { byTarget[reaction.target] = nil; firstKept[reaction.target] = nil }
         return reaction.target
+    }
+
+    /// Drops every reaction to an event (it was deleted, or is dropped as too old).
+    mutating func removeAll(target: String) {
+        for id in byTarget.removeValue(forKey: target) ?? [] {
+            if let reaction = byEvent.removeValue(forKey: id) { perSender[reaction.target + "\u{0}" + reaction.sender] = nil }
+        }
+        firstKept[target] = nil
+    }
+
+    /// Keeps at most `most` of the `loose` events (no comment is known for them), dropping those
+    /// that got their first reaction longest ago: reactions to events that never load (or are
+    /// made up by a hostile room) cost bounded memory.
+    mutating func drop(oldestOf most: Int, among loose: [String]) {
+        guard loose.count > most else { return }
+        for target in loose.sorted(by: { firstKept[$0, default: 0] < firstKept[$1, default: 0] }).prefix(loose.count - most) {
+            removeAll(target: target)
+        }
     }
 
     /// The events with reactions.

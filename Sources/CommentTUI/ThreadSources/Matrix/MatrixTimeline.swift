@@ -190,6 +190,7 @@ struct MatrixTimeline {
             }
         }
         flush()
+        boundLooseReactions()
         return updates + reacted.map(reactionsUpdate(of:))
     }
 
@@ -230,6 +231,7 @@ struct MatrixTimeline {
             }
         }
         if !importedUsers.isEmpty { updates.append(.usersChanged(importedUsers)) }
+        boundLooseReactions()
         updates += reacted.sorted().map(reactionsUpdate(of:))
         return (page.reversed(), updates)
     }
