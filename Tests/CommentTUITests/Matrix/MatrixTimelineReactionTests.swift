@@ -59,4 +59,17 @@ final class MatrixTimelineReactionTests: XCTestCase {
         XCTAssertFalse(line.reactions.counts(of: "$t10", me: "@ann:h.org").isEmpty)
         XCTAssertFalse(line.reactions.counts(of: "$t\(most + 9)", me: "@ann:h.org").isEmpty, "the newest kept")
     }
+
+    /// A deleted (redacted) comment drops its reactions: the app is told its counts are none,
+    /// and a reaction arriving after does not count.
+    func testADeletedCommentDropsItsReactions() {
+        var line = timeline()
+        _ = line.applyNewer([message("$a", "@bo:h.org", "soon gone", ts: 1000), reaction("$r1", to: "$a", "👍", by: "@bo:h.org", ts: 1001)])
+        let deleted = line.applyNewer([redaction("$x", of: "$a", by: "@bo:h.org", ts: 2000)])
+        XCTAssertEqual(reactionUpdates(deleted).map(\.0), ["$a"])
+        XCTAssertEqual(reactionUpdates(deleted).first?.1, [], "no reactions left")
+        let late = line.applyNewer([reaction("$r2", to: "$a", "🎉", by: "@bo:h.org", ts: 3000)])
+        XCTAssertTrue(reactionUpdates(late).isEmpty, "a deleted comment takes none")
+        XCTAssertFalse(line.reactions.hasReactions("$a"))
+    }
 }

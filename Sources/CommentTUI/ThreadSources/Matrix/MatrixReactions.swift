@@ -83,6 +83,9 @@ struct MatrixReactions {
         }
     }
 
+    /// Whether an event has reactions kept.
+    func hasReactions(_ target: String) -> Bool { byTarget[target] != nil }
+
     /// The events with reactions.
     var targets: Dictionary<String, Set<String>>.Keys { byTarget.keys }
 

@@ -162,6 +162,8 @@ struct MatrixTimeline {
                     updates.append(.commentEdited(edited))
                 }
             case .reaction(let id, let reaction):
+                // A deleted comment takes no reactions.
+                if known[reaction.target]?.isDeleted == true { continue }
                 if reactions.add(eventID: id, reaction) { touched(reaction.target) }
             case .redaction(let target):
                 if let annotated = reactions.remove(eventID: target) {
@@ -171,6 +173,8 @@ struct MatrixTimeline {
                     remember(deleted)
                     flush()
                     updates.append(.commentEdited(relabelled(deleted)))
+                    // Its reactions go with it.
+                    if reactions.hasReactions(target) { reactions.removeAll(target: target); touched(target) }
                 } else {
                     waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
                 }
@@ -211,6 +215,11 @@ struct MatrixTimeline {
                 let shown = withWaitingEdit(comment)
                 remember(shown)
                 page.append(relabelled(shown))
+                // Deleted since: the reactions newer pages brought go with it.
+                if shown.body == MatrixEventReader.deleted, reactions.hasReactions(comment.id) {
+                    reactions.removeAll(target: comment.id)
+                    reacted.insert(comment.id)
+                }
             case .edit(let target, let sender, let body, let at):
                 // Newer than its target (which is further back): keep the newest valid one.
                 if let waiting = waitingEdits[target], waiting.at >= at { continue }
@@ -218,8 +227,9 @@ struct MatrixTimeline {
             case .redaction(let target):
                 waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
             case .reaction(let id, let reaction):
-                // Its redaction, newer, was met first: it is gone.
+                // Its redaction, newer, was met first: it is gone; so is one to a deleted comment.
                 if waitingEdits[id]?.body == MatrixEventReader.deleted { waitingEdits[id] = nil; continue }
+                if waitingEdits[reaction.target]?.body == MatrixEventReader.deleted || known[reaction.target]?.isDeleted == true { continue }
                 if reactions.add(eventID: id, reaction) { reacted.insert(reaction.target) }
             case .encrypted(let encrypted):
                 if let row = encryptedRow(encrypted) { page.append(row) }
