@@ -15,7 +15,12 @@ final class MatrixReactionTests: SharedSynapseTestCase {
 
     /// The counts last reported for a comment, as `describe` writes them (`👍2*`: ours among them).
     private func latest(_ updates: [ThreadUpdate], of id: String) -> String? {
-        updates.last { if case .reactionsChanged(id, _) = $0 { true } else { false } }.map(describe)
+        updates.last {
+            switch $0 {
+            case .reactionsChanged(id, _), .reactionsKnown(id, _): true
+            default: false
+            }
+        }.map(describe)
     }
 
     /// Bo's room with a post, Ann (who reads here) and Carol members.

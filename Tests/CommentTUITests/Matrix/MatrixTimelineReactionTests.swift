@@ -72,4 +72,14 @@ final class MatrixTimelineReactionTests: XCTestCase {
         XCTAssertTrue(reactionUpdates(late).isEmpty, "a deleted comment takes none")
         XCTAssertFalse(line.reactions.hasReactions("$a"))
     }
+
+    /// What an older page brings is read with the room, not a live change (no flash).
+    func testAnOlderPagesReactionsAreReportedAsReadNotLive() {
+        var line = timeline()
+        let page = line.applyOlder([reaction("$r", to: "$old", "👍", by: "@bo:h.org", ts: 1001), message("$old", "@bo:h.org", "old", ts: 1000)],
+                                   state: []).updates
+        XCTAssertTrue(page.contains { if case .reactionsKnown("$old", let counts) = $0 { counts.count == 1 } else { false } },
+                      "\(page)")
+        XCTAssertFalse(page.contains { if case .reactionsChanged = $0 { true } else { false } })
+    }
 }

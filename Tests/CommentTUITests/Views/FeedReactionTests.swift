@@ -108,6 +108,22 @@ final class FeedReactionTests: XCTestCase {
         }
     }
 
+    /// Reactions read with the room (its opening, an older page) show without a flash: only a
+    /// live change flashes, so a room does not open with every row flashing.
+    func testReactionsReadWithTheRoomDoNotFlashALiveOneDoes() {
+        let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)
+        pilot.app.receive([.reactionsKnown(commentID: "c2", [ReactionCount(key: "ok", count: 1, includesMine: false)]),
+                           .reactionsKnown(commentID: "c3", [ReactionCount(key: "hi", count: 1, includesMine: false)])])
+        pilot.advance(by: 0.1)
+        let row = try! XCTUnwrap(pilot.lines.firstIndex(of: "   ok 1"), "\(pilot.lines)")
+        let other = try! XCTUnwrap(pilot.lines.firstIndex(of: "   hi 1"), "\(pilot.lines)")
+        XCTAssertEqual(pilot.screen.screen[3, row].style, .plain, "shown, not flashed")
+        XCTAssertEqual(pilot.screen.screen[3, other].style, .plain)
+        pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 2, includesMine: false)])])
+        pilot.advance(by: 0.1)
+        XCTAssertNotEqual(pilot.screen.screen[3, row].style, .plain, "a live one flashes")
+    }
+
     func testAReactionTakenBackDoesNotFlash() {
         let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)
         pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 2, includesMine: false)])])

@@ -31,8 +31,13 @@ extension MatrixTimeline {
         reactions.drop(oldestOf: Self.mostLooseReactionTargets, among: loose)
     }
 
+    /// The counts of an event's reactions as read with it (no live change).
+    func reactionsKnown(of target: String) -> ThreadUpdate {
+        .reactionsKnown(commentID: commentID(forEvent: target), reactions.counts(of: target, me: members.me))
+    }
+
     /// The counts of every event with reactions (what the opening page brought).
     func allReactionUpdates() -> [ThreadUpdate] {
-        reactions.targets.sorted().map(reactionsUpdate(of:))
+        reactions.targets.sorted().map(reactionsKnown(of:))
     }
 }

@@ -242,7 +242,7 @@ struct MatrixTimeline {
         }
         if !importedUsers.isEmpty { updates.append(.usersChanged(importedUsers)) }
         boundLooseReactions()
-        updates += reacted.sorted().map(reactionsUpdate(of:))
+        updates += reacted.sorted().map(reactionsKnown(of:))
         return (page.reversed(), updates)
     }
 
