@@ -124,6 +124,23 @@ final class FeedReactionTests: XCTestCase {
         XCTAssertNotEqual(pilot.screen.screen[3, row].style, .plain, "a live one flashes")
     }
 
+    /// Taking back the last reaction of the comment being read (its row under the text goes)
+    /// leaves the reading position where it was: the same text row stays on top.
+    func testTheLastReactionTakenBackKeepsTheReadingPosition() {
+        let pilot = ThreadFixture.numbered(20).pilot(columns: 40, rows: 12)
+        pilot.app.receive([.reactionsKnown(commentID: "c6", [ReactionCount(key: "ok", count: 1, includesMine: true)])])
+        pilot.settle()
+        pilot.app.feed.scroll.scrollTo(comment: 5, row: 1, animated: false, at: pilot.app.feed.now)
+        pilot.settle()
+        let before = pilot.app.feed.anchor
+        XCTAssertEqual(before, FeedAnchor(comment: 5, row: 1), "\(pilot.lines)")
+        let top = pilot.lines.first
+        pilot.app.receive([.reactionsChanged(commentID: "c6", [])])
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.anchor, before, "the same row of the text on top: \(pilot.lines)")
+        XCTAssertEqual(pilot.lines.first, top)
+    }
+
     func testAReactionTakenBackDoesNotFlash() {
         let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)
         pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 2, includesMine: false)])])
