@@ -34,6 +34,41 @@ final class ReactionPickerTests: XCTestCase {
         XCTAssertEqual(long.query.count, ReactionPicker.longestQuery, "a key, not a message")
     }
 
+    /// The picker hides the draft, so it is modal: a key it does not take closes it and never
+    /// edits the draft (Ctrl-U, Delete, arrows, Ctrl-D), and a paste goes into its query.
+    func testWithThePickerOpenKeysAndPastesLeaveTheHiddenDraftAlone() {
+        let pilot = ThreadFixture.numbered(3).pilot(columns: 60, rows: 12)
+        pilot.type("my draft")
+        pilot.press(KeyPress(.left))
+        let draft = pilot.app.composer.draft
+        let keys: [KeyPress] = [.ctrl("u"), KeyPress(.delete), KeyPress(.left), KeyPress(.right), KeyPress(.up),
+                                KeyPress(.down), .ctrl("d"), .ctrl("w"), .ctrl("k")]
+        for key in keys {
+            pilot.app.reactionPicker = ReactionPicker(commentID: "c1", recent: [])
+            pilot.press(key)
+            XCTAssertEqual(pilot.app.composer.draft, draft, "\(key) edited the hidden draft")
+            XCTAssertEqual(pilot.app.composer.draft.cursorOffset, draft.cursorOffset, "\(key) moved the hidden caret")
+            XCTAssertNil(pilot.app.reactionPicker, "\(key) closes the picker")
+        }
+        pilot.app.reactionPicker = ReactionPicker(commentID: "c1", recent: [])
+        pilot.feed("\u{1B}[200~:tada:\u{1B}[201~")
+        XCTAssertEqual(pilot.app.composer.draft, draft, "a paste into the picker")
+        XCTAssertEqual(pilot.app.reactionPicker?.query, ":tada:", "the picker's query takes it")
+        pilot.press(KeyPress(.enter))
+        XCTAssertEqual(pilot.app.composer.draft, draft)
+    }
+
+    /// A key longer than a room keeps (a few characters, each piled with combining marks) is
+    /// refused before it is sent, never sent to be dropped.
+    func testAKeyLongerThanARoomKeepsIsRefused() {
+        var picker = ReactionPicker(commentID: "c1", recent: [])
+        let piled = Character("x" + String(repeating: "\u{301}", count: 60))
+        for _ in 0..<5 { _ = picker.type(piled) }
+        XCTAssertGreaterThan(picker.query.utf8.count, MatrixReactions.longestKey)
+        XCTAssertEqual(picker.chosen, .failure(ReactionPicker.PickerRefusal("a reaction is one emoji or a short word")))
+        XCTAssertEqual(ReactionPicker.longestKeyBytes, MatrixReactions.longestKey)
+    }
+
     /// Alt-K with no comment selected asks for one; on a thread file there are no reactions.
     func testAltKNeedsASelectedCommentInARoom() {
         let pilot = ThreadFixture.numbered(3).pilot(columns: 60, rows: 12)

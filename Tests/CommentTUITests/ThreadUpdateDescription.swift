@@ -20,7 +20,8 @@ func describe(_ update: ThreadUpdate) -> String {
     case .membersChanged(let joined, let left): "members joined " + joined.joined(separator: " ") + " left " + left.joined(separator: " ")
     case .headerChanged(let title, _): "header " + title
     case .replyTargetLoaded(let id, let target): "reply target \(id) " + (target == .unavailable ? "missing" : target == .unreachable ? "unreachable" : "loaded")
-    case .reactionsChanged(let id, let counts): "reactions \(id) " + counts.map { "\($0.key)\($0.count)\($0.includesMine ? "*" : "")" }.joined(separator: " ")
+    case .reactionsChanged(let id, let counts), .reactionsKnown(let id, let counts):
+        "reactions \(id) " + counts.map { "\($0.key)\($0.count)\($0.includesMine ? "*" : "")" }.joined(separator: " ")
     case .caughtUp: "caught up"
     case .readMarkerInOlder(let id): "read marker in older after \(id ?? "none")"
     case .readMarkerMovedElsewhere(let id): "read marker moved elsewhere after \(id)"

@@ -31,6 +31,16 @@ extension CommentApp {
             overlays.closePage()
             return ([], nil)
         }
+        if reactionPicker != nil {
+            // Modal too: the draft under it is hidden, so a key the picker does not take must not
+            // edit it; the client's own keys work, any other closes the picker.
+            if let action = KeyMap.actions(for: press, in: [.reactionPicker]).first
+                ?? KeyMap.actions(for: press, in: keyContexts).first(where: \.worksOverPage) {
+                return (perform(action, press: press) ?? [], nil)
+            }
+            reactionPicker = nil
+            return ([], nil)
+        }
         for action in KeyMap.actions(for: press, in: keyContexts) {
             if case .edit(let edit) = action {
                 return ([], composer.apply(edit, typed: press.character, handles: comments.handleID))

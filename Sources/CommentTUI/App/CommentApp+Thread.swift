@@ -122,8 +122,13 @@ extension CommentApp {
             case .reactionsChanged(let id, let counts):
                 // New when a key gained people (not when one was taken back).
                 let before = Dictionary((reactions[id] ?? []).map { ($0.key, $0.count) }, uniquingKeysWith: max)
-                reactions[id] = counts.isEmpty ? nil : counts
+                // No more than a row looks at: a hostile room's thousands of keys cost nothing here.
+                reactions[id] = counts.isEmpty ? nil : Array(counts.prefix(ReactionRow.maxKeys))
                 feed.reactionsChanged(of: id, isNew: counts.contains { $0.count > before[$0.key] ?? 0 })
+            case .reactionsKnown(let id, let counts):
+                // Read with the room (its opening, an older page): shown, not flashed.
+                reactions[id] = counts.isEmpty ? nil : Array(counts.prefix(ReactionRow.maxKeys))
+                feed.reactionsChanged(of: id)
             case .sendConfirmed(let id):
                 place(id)
                 if deliveries.removeValue(forKey: id) != nil { overlays.show("posted") }

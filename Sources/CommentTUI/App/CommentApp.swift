@@ -195,10 +195,12 @@ public final class CommentApp {
         case .key(let press): (commands, edit) = handleKey(press)
         case .mouse(let mouse): handleMouse(mouse)
         case .paste(let text):
-            // Nothing is typed under a page: a paste closes it, as any other key does. With
-            // search open the query takes it: the composer is hidden under the search bar.
+            // Nothing is typed under a page: a paste closes it, as any other key does. With the
+            // reaction picker or search open their query takes it: the composer is hidden.
             if overlays.page != nil {
                 overlays.closePage()
+            } else if reactionPicker != nil {
+                reactionPicker?.paste(text)
             } else if feed.search != nil {
                 apply(feed.pasteIntoSearch(text))
             } else {

@@ -227,7 +227,7 @@ final class FeedModel {
         guard let index = comments.index(ofComment: commentID) else { return }
         if isNew { effects.start(.reactionFlash, on: commentID, at: now) }
         layoutCache.reannotate(index, layoutSource)
-        scroll.invalidate(index)
+        scroll.invalidateBelowText(index)
         scroll.prepare(rows: rowCount)
     }
 

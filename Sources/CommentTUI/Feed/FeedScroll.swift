@@ -37,6 +37,8 @@ final class FeedScroll {
     }
     /// Comments whose model height is their laid-out height.
     private var measured: Set<Int> = []
+    /// Comments to lay out again whose text kept its rows (`invalidateBelowText`).
+    private var changedBelowText: Set<Int> = []
 
     init(commentCount: Int, viewportRows: Int, columns: Int, postRows: Int, configuration: ScrollConfiguration, now: ScrollInstant) {
         self.commentCount = commentCount
@@ -152,6 +154,7 @@ final class FeedScroll {
         let top = anchor
         let heights = measuredHeights(windowStart..<windowEnd)
         measured = Set(measured.map { $0 + count })
+        changedBelowText = []
         commentCount += count
         windowStart += count
         windowEnd += count
@@ -180,6 +183,7 @@ final class FeedScroll {
         for id in windowStart..<windowEnd { heights[id] = model.items.height(of: id) }
         func moved(_ position: Int) -> Int? { position < index ? position : position >= after ? position + delta : nil }
         measured = Set(measured.compactMap(moved))
+        changedBelowText = []
         commentCount += delta
         if windowStart > index { windowStart = max(index, windowStart + delta) }
         if windowEnd >= index { windowEnd = max(windowStart, windowEnd + delta) }
@@ -199,6 +203,7 @@ final class FeedScroll {
     func replaceAll(commentCount count: Int, at time: ScrollInstant) {
         commentCount = count
         measured = []
+        changedBelowText = []
         windowEnd = count
         windowStart = max(0, count - Self.initialWindow)
         model.setItems(items(windowStart..<windowEnd, withPost: windowStart == 0))
@@ -212,10 +217,23 @@ final class FeedScroll {
     }
 
     /// A comment's height changed (expanded, collapsed); it is laid out again before the next frame.
-    func invalidate(_ comment: Int) { measured.remove(comment) }
+    func invalidate(_ comment: Int) {
+        measured.remove(comment)
+        changedBelowText.remove(comment)
+    }
+
+    /// Only the rows under a comment's text changed (its reactions): laid out again, the reading
+    /// position inside it is kept rather than scaled.
+    func invalidateBelowText(_ comment: Int) {
+        measured.remove(comment)
+        changedBelowText.insert(comment)
+    }
 
     /// Every height is stale (a new width, a new divider).
-    func invalidateAll() { measured.removeAll() }
+    func invalidateAll() {
+        measured.removeAll()
+        changedBelowText.removeAll()
+    }
 
     /// The viewport's new size; the reading position is kept.
     func setViewport(rows: Int, columns: Int, postRows newPostRows: Int) {
@@ -303,8 +321,10 @@ final class FeedScroll {
             let height = rows(id)
             if height != model.items.height(of: id) { changes.append((id, height)) }
         }
+        let below = changedBelowText.filter { range.contains($0) }
+        changedBelowText.subtract(below)
         guard !changes.isEmpty else { return false }
-        model.updateHeights(changes)
+        model.updateHeights(changes, changedBelow: below)
         return true
     }
 

@@ -15,6 +15,8 @@ struct ReactionPicker {
     static let maxChoices = 9
     /// The most characters typed: a key, not a message.
     static let longestQuery = 32
+    /// The longest key in UTF-8 bytes, as rooms keep them.
+    static let longestKeyBytes = 256
 
     init(commentID: String, recent: [String]) {
         self.commentID = commentID
@@ -33,6 +35,12 @@ struct ReactionPicker {
 
     mutating func deleteBackward() { _ = query.popLast() }
 
+    /// A paste goes into the query (never picks), its control characters dropped, cut at the longest.
+    mutating func paste(_ text: String) {
+        let printable = text.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        query += printable.prefix(max(0, Self.longestQuery - query.count))
+    }
+
     /// What Enter reacts with: the typed key (a `:shortcode:` as its emoji), the first choice
     /// when nothing is typed; or why it cannot.
     var chosen: Result<String, PickerRefusal> {
@@ -40,6 +48,8 @@ struct ReactionPicker {
         if typed.isEmpty { return choices.first.map { .success($0) } ?? .failure(PickerRefusal("type an emoji")) }
         if let emoji = ReactionShortcodes.emoji(for: typed) { return .success(emoji) }
         if typed.hasPrefix(":"), typed.hasSuffix(":"), typed.count > 2 { return .failure(PickerRefusal("no emoji is called \(typed)")) }
+        // What a room keeps (`MatrixReactions.longestKey`): a longer key would be sent and never counted.
+        if typed.utf8.count > Self.longestKeyBytes { return .failure(PickerRefusal("a reaction is one emoji or a short word")) }
         return .success(typed)
     }
 

@@ -164,6 +164,9 @@ public enum ThreadUpdate: Sendable {
     /// The reactions to a comment now, by key (empty: none left). Drawn under its text, which
     /// is not laid out again; may name a comment not loaded yet (it shows them once it is).
     case reactionsChanged(commentID: String, [ReactionCount])
+    /// A comment's reactions as they were when it was read (the opening, an older page, the
+    /// offline copy): shown as `reactionsChanged` is, without the effect of a live change.
+    case reactionsKnown(commentID: String, [ReactionCount])
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
     /// Members who joined (again) or left a room, by user id: those who left keep their

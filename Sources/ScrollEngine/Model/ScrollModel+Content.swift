@@ -22,9 +22,12 @@ extension ScrollModel {
         changeContent { $0.setHeight(height, for: id) }
     }
 
-    /// Changes many items' heights (after a re-wrap at a new width), O(k log n).
-    public func updateHeights(_ heights: [(id: ID, height: Int)]) {
-        changeContent { items in
+    /// Changes many items' heights (after a re-wrap at a new width), O(k log n). Those in
+    /// `changedBelow` changed only under their first rows (a row added or taken away at their
+    /// end): the anchor's row in one of them is kept, not scaled.
+    public func updateHeights(_ heights: [(id: ID, height: Int)], changedBelow: Set<ID> = []) {
+        let keepsRow = anchor.map { changedBelow.contains($0.id) } ?? false
+        changeContent(keepingAnchorRow: keepsRow) { items in
             for entry in heights { items.setHeight(entry.height, for: entry.id) }
         }
     }
@@ -45,7 +48,7 @@ extension ScrollModel {
     ///   item scaled with the item's height when that changed (re-wrap);
     /// - motions, drags and animation targets move with the content.
     /// The offset change is not a scroll, so it does not restart the debounced end.
-    func changeContent(_ change: (inout ItemHeights<ID>) -> Void) {
+    func changeContent(keepingAnchorRow keepsRow: Bool = false, _ change: (inout ItemHeights<ID>) -> Void) {
         perform {
             let follows = phase == .idle && isAtBottom
             let anchor = self.anchor
@@ -57,7 +60,7 @@ extension ScrollModel {
                 new = geometry.maxOffset
             } else if let anchor, let oldHeight = anchorHeight,
                       let start = items.offset(of: anchor.id), let height = items.height(of: anchor.id) {
-                new = Double(start) + Self.rescale(row: anchor.row, from: oldHeight, to: height)
+                new = Double(start) + (keepsRow ? anchor.row : Self.rescale(row: anchor.row, from: oldHeight, to: height))
             }
             contentOffset = clamp(new)
             shiftMotion(by: contentOffset - old)

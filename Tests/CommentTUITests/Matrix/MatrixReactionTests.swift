@@ -15,7 +15,12 @@ final class MatrixReactionTests: SharedSynapseTestCase {
 
     /// The counts last reported for a comment, as `describe` writes them (`👍2*`: ours among them).
     private func latest(_ updates: [ThreadUpdate], of id: String) -> String? {
-        updates.last { if case .reactionsChanged(id, _) = $0 { true } else { false } }.map(describe)
+        updates.last {
+            switch $0 {
+            case .reactionsChanged(id, _), .reactionsKnown(id, _): true
+            default: false
+            }
+        }.map(describe)
     }
 
     /// Bo's room with a post, Ann (who reads here) and Carol members.
@@ -205,6 +210,30 @@ final class MatrixReactionTests: SharedSynapseTestCase {
         XCTAssertTrue(reason.contains("encrypted"), reason)
         Thread.sleep(forTimeInterval: 1)
         XCTAssertFalse(try bo.other.messages(roomID: room).contains { $0["type"] as? String == "m.reaction" })
+    }
+
+    /// Encrypted after the room was opened, with no sync to say so: the toggle, taken in good
+    /// faith, asks the server right before sending, so neither a reaction nor a redaction goes.
+    func testAReactionIsNotSentNorTakenBackWhenTheRoomWasEncryptedSinceOpening() throws {
+        let server = try server
+        let (bo, ann, _, room) = try room("Reactions encrypted later", on: server)
+        let comment = try bo.other.sendText(roomID: room, body: "secret later")
+        let source = try open(room, as: ann, follows: false, usesCache: false)
+        defer { source.stop() }
+        XCTAssertEqual(source.toggleReaction("👍", on: comment), .adding)
+        try collectUpdates(from: source) { self.latest($0, of: comment) == "reactions \(comment) 👍1*" }
+        try bo.other.sendState(roomID: room, type: "m.room.encryption", content: ["algorithm": "m.megolm.v1.aes-sha2"])
+        XCTAssertEqual(source.toggleReaction("🎉", on: comment), .adding, "the switch is not known yet")
+        let taken = source.toggleReaction("👍", on: comment)
+        XCTAssertTrue(taken == .removing || taken == .refused(MatrixEncryption.notice), "\(taken)")
+        let refused = try collectUpdates(from: source) { $0.contains { if case .problem = $0 { true } else { false } } }
+        XCTAssertTrue(refused.contains { if case .problem(let problem) = $0 { problem.message.contains("encrypted") } else { false } },
+                      "\(refused.map(describe))")
+        XCTAssertEqual(source.sendingHeld, MatrixEncryption.notice, "the switch is known now")
+        Thread.sleep(forTimeInterval: 1)
+        let events = try bo.other.messages(roomID: room)
+        XCTAssertEqual(events.filter { $0["type"] as? String == "m.reaction" }.count, 1, "only the one sent before the switch")
+        XCTAssertFalse(events.contains { $0["type"] as? String == "m.room.redaction" }, "nor a redaction after it")
     }
 }
 

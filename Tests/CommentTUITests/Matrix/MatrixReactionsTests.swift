@@ -37,9 +37,30 @@ final class MatrixReactionsTests: XCTestCase {
         var reactions = MatrixReactions()
         XCTAssertFalse(reactions.add(eventID: "$e", reaction("", by: "@bo")))
         XCTAssertFalse(reactions.add(eventID: "$h", reaction(String(repeating: "x", count: MatrixReactions.longestKey + 1), by: "@bo")))
-        for n in 0..<MatrixReactions.mostPerEvent { XCTAssertTrue(reactions.add(eventID: "$\(n)", reaction("k\(n)", by: "@bo"))) }
-        XCTAssertFalse(reactions.add(eventID: "$past", reaction("one more", by: "@bo")))
+        for n in 0..<MatrixReactions.mostPerEvent {
+            XCTAssertTrue(reactions.add(eventID: "$\(n)", reaction("k\(n)", by: "@s\(n / MatrixReactions.mostPerSender)")))
+        }
+        XCTAssertFalse(reactions.add(eventID: "$past", reaction("one more", by: "@new")))
         XCTAssertEqual(reactions.counts(of: "$c", me: "@me").count, MatrixReactions.mostPerEvent)
         XCTAssertTrue(reactions.add(eventID: "$other", reaction("👍", by: "@bo", on: "$d")), "another comment has its own bound")
+    }
+
+    /// One sender cannot fill a comment's bound: they keep a few keys, others still count, and
+    /// the reader's own reaction is always kept (so it shows, and can be taken back).
+    func testOneSendersStormIsBoundedPerSenderAndOursIsAlwaysKept() {
+        var reactions = MatrixReactions(me: "@me")
+        for n in 0..<MatrixReactions.mostPerEvent { _ = reactions.add(eventID: "$\(n)", reaction("k\(n)", by: "@hostile")) }
+        XCTAssertEqual(reactions.counts(of: "$c", me: "@me").count, MatrixReactions.mostPerSender, "one sender's bound")
+        XCTAssertTrue(reactions.add(eventID: "$bo", reaction("👍", by: "@bo")), "others still count")
+        XCTAssertTrue(reactions.add(eventID: "$mine", reaction("👍", by: "@me")))
+        XCTAssertEqual(reactions.event(target: "$c", key: "👍", sender: "@me"), "$mine", "ours can be taken back")
+        XCTAssertEqual(reactions.remove(eventID: "$0"), "$c")
+        XCTAssertTrue(reactions.add(eventID: "$again", reaction("again", by: "@hostile")), "a redaction frees the sender's room")
+
+        var full = MatrixReactions(me: "@me")
+        for n in 0..<MatrixReactions.mostPerEvent { _ = full.add(eventID: "$\(n)", reaction("k", by: "@s\(n)")) }
+        XCTAssertFalse(full.add(eventID: "$late", reaction("k", by: "@late")), "the event's bound")
+        XCTAssertTrue(full.add(eventID: "$mine", reaction("🎉", by: "@me")), "ours past the event's bound too")
+        XCTAssertTrue(full.counts(of: "$c", me: "@me").contains { $0.key == "🎉" && $0.includesMine })
     }
 }

@@ -59,6 +59,15 @@ final class FeedReactionTests: XCTestCase {
         XCTAssertNil(ReactionRow([], width: 30), "no reactions: no row")
     }
 
+    /// The app keeps no more counts per comment than a row looks at: a hostile room's thousands
+    /// of keys on one comment cost nothing more.
+    func testTheAppKeepsAtMostARowsKeysPerComment() {
+        let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)
+        let many = (0..<1000).map { ReactionCount(key: "k\($0)", count: 1000 - $0, includesMine: false) }
+        pilot.app.receive([.reactionsChanged(commentID: "c2", many)])
+        XCTAssertEqual(pilot.app.reactions["c2"], Array(many.prefix(ReactionRow.maxKeys)), "the first (most people) kept")
+    }
+
     /// A reaction arriving redraws its comment's reactions: the text is not parsed again.
     func testAReactionChangesTheRowWithoutLayingTheTextOutAgain() {
         let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)
@@ -97,6 +106,39 @@ final class FeedReactionTests: XCTestCase {
             pilot.advance(by: 0.1)
             XCTAssertEqual(pilot.screen.screen[3, row].style != .plain, !reduced, "back after none: new again")
         }
+    }
+
+    /// Reactions read with the room (its opening, an older page) show without a flash: only a
+    /// live change flashes, so a room does not open with every row flashing.
+    func testReactionsReadWithTheRoomDoNotFlashALiveOneDoes() {
+        let pilot = ThreadFixture.numbered(3).pilot(columns: 40, rows: 16)
+        pilot.app.receive([.reactionsKnown(commentID: "c2", [ReactionCount(key: "ok", count: 1, includesMine: false)]),
+                           .reactionsKnown(commentID: "c3", [ReactionCount(key: "hi", count: 1, includesMine: false)])])
+        pilot.advance(by: 0.1)
+        let row = try! XCTUnwrap(pilot.lines.firstIndex(of: "   ok 1"), "\(pilot.lines)")
+        let other = try! XCTUnwrap(pilot.lines.firstIndex(of: "   hi 1"), "\(pilot.lines)")
+        XCTAssertEqual(pilot.screen.screen[3, row].style, .plain, "shown, not flashed")
+        XCTAssertEqual(pilot.screen.screen[3, other].style, .plain)
+        pilot.app.receive([.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: 2, includesMine: false)])])
+        pilot.advance(by: 0.1)
+        XCTAssertNotEqual(pilot.screen.screen[3, row].style, .plain, "a live one flashes")
+    }
+
+    /// Taking back the last reaction of the comment being read (its row under the text goes)
+    /// leaves the reading position where it was: the same text row stays on top.
+    func testTheLastReactionTakenBackKeepsTheReadingPosition() {
+        let pilot = ThreadFixture.numbered(20).pilot(columns: 40, rows: 12)
+        pilot.app.receive([.reactionsKnown(commentID: "c6", [ReactionCount(key: "ok", count: 1, includesMine: true)])])
+        pilot.settle()
+        pilot.app.feed.scroll.scrollTo(comment: 5, row: 1, animated: false, at: pilot.app.feed.now)
+        pilot.settle()
+        let before = pilot.app.feed.anchor
+        XCTAssertEqual(before, FeedAnchor(comment: 5, row: 1), "\(pilot.lines)")
+        let top = pilot.lines.first
+        pilot.app.receive([.reactionsChanged(commentID: "c6", [])])
+        pilot.settle()
+        XCTAssertEqual(pilot.app.feed.anchor, before, "the same row of the text on top: \(pilot.lines)")
+        XCTAssertEqual(pilot.lines.first, top)
     }
 
     func testAReactionTakenBackDoesNotFlash() {

@@ -20,27 +20,71 @@ struct MatrixReactions {
     /// The most reactions kept on one event: counting them is work done on every change, and a
     /// storm of them from a hostile room stays bounded (those past it are not counted).
     static let mostPerEvent = 2000
+    /// The most reactions one sender has kept on one event: a person reacts with a few keys, and
+    /// one hostile sender cannot fill an event's bound for everyone else.
+    static let mostPerSender = 20
 
+    /// The reader: their reactions are always kept (shown as theirs, and can be taken back).
+    let me: String
     private var byEvent: [String: Reaction] = [:]
     /// Reaction event ids by the event they annotate.
     private var byTarget: [String: Set<String>] = [:]
+    /// How many reactions each sender has kept on each event (keyed target, NUL, sender).
+    private var perSender: [String: Int] = [:]
+    /// When each event first got a reaction kept (a running number): the oldest go first when
+    /// too many events no comment is known for are kept (`drop(oldestOf:keeping:)`).
+    private var firstKept: [String: Int] = [:]
+    private var keptSoFar = 0
 
-    /// Adds a reaction; false when it was known or its key is not kept.
+    init(me: String = "") { self.me = me }
+
+    /// Adds a reaction; false when it was known, its key is not kept or its sender's or its
+    /// event's bound is reached (never for ours).
     mutating func add(eventID: String, _ reaction: Reaction) -> Bool {
-        guard byEvent[eventID] == nil, !reaction.key.isEmpty, reaction.key.utf8.count <= Self.longestKey,
-              byTarget[reaction.target, default: []].count < Self.mostPerEvent else { return false }
+        guard byEvent[eventID] == nil, !reaction.key.isEmpty, reaction.key.utf8.count <= Self.longestKey else { return false }
+        let senderSlot = reaction.target + "\u{0}" + reaction.sender
+        if reaction.sender != me {
+            guard byTarget[reaction.target, default: []].count < Self.mostPerEvent,
+                  perSender[senderSlot, default: 0] < Self.mostPerSender else { return false }
+        }
         byEvent[eventID] = reaction
+        if byTarget[reaction.target] == nil { firstKept[reaction.target] = keptSoFar; keptSoFar += 1 }
         byTarget[reaction.target, default: []].insert(eventID)
+        perSender[senderSlot, default: 0] += 1
         return true
     }
 
     /// Removes a reaction (it was redacted); the event it annotated, if it was one.
     mutating func remove(eventID: String) -> String? {
         guard let reaction = byEvent.removeValue(forKey: eventID) else { return nil }
+        let senderSlot = reaction.target + "\u{0}" + reaction.sender
+        perSender[senderSlot, default: 1] -= 1
+        if perSender[senderSlot] == 0 { perSender[senderSlot] = nil }
         byTarget[reaction.target]?.remove(eventID)
-        if byTarget[reaction.target]?.isEmpty == true { byTarget[reaction.target] = nil }
+        if byTarget[reaction.target]?.isEmpty == true { byTarget[reaction.target] = nil; firstKept[reaction.target] = nil }
         return reaction.target
     }
+
+    /// Drops every reaction to an event (it was deleted, or is dropped as too old).
+    mutating func removeAll(target: String) {
+        for id in byTarget.removeValue(forKey: target) ?? [] {
+            if let reaction = byEvent.removeValue(forKey: id) { perSender[reaction.target + "\u{0}" + reaction.sender] = nil }
+        }
+        firstKept[target] = nil
+    }
+
+    /// Keeps at most `most` of the `loose` events (no comment is known for them), dropping those
+    /// that got their first reaction longest ago: reactions to events that never load (or are
+    /// made up by a hostile room) cost bounded memory.
+    mutating func drop(oldestOf most: Int, among loose: [String]) {
+        guard loose.count > most else { return }
+        for target in loose.sorted(by: { firstKept[$0, default: 0] < firstKept[$1, default: 0] }).prefix(loose.count - most) {
+            removeAll(target: target)
+        }
+    }
+
+    /// Whether an event has reactions kept.
+    func hasReactions(_ target: String) -> Bool { byTarget[target] != nil }
 
     /// The events with reactions.
     var targets: Dictionary<String, Set<String>>.Keys { byTarget.keys }

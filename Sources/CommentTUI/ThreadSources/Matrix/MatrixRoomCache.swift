@@ -4,10 +4,12 @@ import ThreadModel
 /// A room's newest page kept on this machine, so the room opens at once (and offline) and
 /// catches up from where it left: `$XDG_CACHE_HOME/comment-tui/matrix/<account and room>.jsonl`.
 ///
-/// JSON Lines: a `room` record (ids, tokens, the header, the read marker), then `user`,
-/// `comment` and `reaction` records (those to the kept comments). Written whole to a temporary
-/// file and renamed, so a reader sees the old snapshot or the new one; a file that does not
-/// read is moved aside (`.broken-N`) and rebuilt, never trusted half-way.
+/// JSON Lines: a `room` record (ids, tokens, the header, the read marker), then `user` and
+/// `comment` records, a comment's reactions in an optional field of its record (so a build that
+/// does not know them reads the copy). A record of a type this build does not know (written by
+/// a newer one) is skipped. Written whole to a temporary file and renamed, so a reader sees the
+/// old snapshot or the new one; a file that does not read is moved aside (`.broken-N`) and
+/// rebuilt, never trusted half-way.
 struct MatrixRoomCache {
     /// What a snapshot holds.
     struct Snapshot: Equatable, Sendable {
@@ -67,9 +69,19 @@ struct MatrixRoomCache {
         var replyTo: String?
         /// Written only when true: a row in place of an encrypted event.
         var placeholder: Bool?
+        /// Its reactions, by reaction event id order; written only when there are some.
+        var reactions: [CommentReaction]?
     }
 
-    /// A reaction to a kept comment (`m.reaction`).
+    /// A reaction in its comment's record (`m.reaction`).
+    private struct CommentReaction: Codable {
+        var id: String
+        var key: String
+        var sender: String
+        var created: Date
+    }
+
+    /// A reaction record, as builds before reactions moved into the comment record wrote them.
     private struct ReactionRecord: Codable {
         var type = "reaction"
         var id: String
@@ -141,11 +153,16 @@ struct MatrixRoomCache {
                 snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
                                                          replyTo: c.replyTo))
                 if c.placeholder == true { snapshot?.placeholders.insert(c.id) }
+                for r in c.reactions ?? [] {
+                    snapshot?.reactions[r.id] = MatrixReactions.Reaction(target: c.id, key: r.key, sender: r.sender, at: r.created)
+                }
             case "reaction" where snapshot != nil:
                 guard let r = try? decoder.decode(ReactionRecord.self, from: bytes) else { return nil }
                 snapshot?.reactions[r.id] = MatrixReactions.Reaction(target: r.target, key: r.key, sender: r.sender, at: r.created)
+            case "room", "user", "comment", "reaction":
+                return nil // out of place
             default:
-                return nil
+                continue // a newer build's record: what it adds is not known here
             }
         }
         return snapshot
@@ -165,14 +182,16 @@ struct MatrixRoomCache {
             out += try encoder.encode(UserRecord(id: user.id, handle: user.handle, name: user.name)) + Data("\n".utf8)
         }
         let kept = snapshot.comments.suffix(Self.keptComments)
+        let keptIDs = Set(kept.map(\.id))
+        var reactions: [String: [CommentReaction]] = [:]
+        for (id, r) in snapshot.reactions.sorted(by: { $0.key < $1.key }) where keptIDs.contains(r.target) {
+            reactions[r.target, default: []].append(CommentReaction(id: id, key: r.key, sender: r.sender, created: r.at))
+        }
         for c in kept {
             out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
                                                             replyTo: c.replyTo,
-                                                            placeholder: snapshot.placeholders.contains(c.id) ? true : nil)) + Data("\n".utf8)
-        }
-        let keptIDs = Set(kept.map(\.id))
-        for (id, r) in snapshot.reactions.sorted(by: { $0.key < $1.key }) where keptIDs.contains(r.target) {
-            out += try encoder.encode(ReactionRecord(id: id, target: r.target, key: r.key, sender: r.sender, created: r.at)) + Data("\n".utf8)
+                                                            placeholder: snapshot.placeholders.contains(c.id) ? true : nil,
+                                                            reactions: reactions[c.id])) + Data("\n".utf8)
         }
         // A copy that can be rebuilt: not fsynced, but never seen half-written.
         try PrivateDirectory(directory).replace(name, with: Array(out), synchronized: false)

@@ -37,6 +37,13 @@ extension MatrixThreadSource: Reacting {
             }
             guard !stopped else { return finish { nil } }
             do {
+                // The room may have been encrypted since the key was pressed: asked right before
+                // sending, as for every other send.
+                if try holdsSending() {
+                    finish { nil }
+                    let what = ours == nil ? "reaction not sent" : "reaction not taken back"
+                    return report([.problem(ThreadProblem(.unknown, "\(what): \(MatrixEncryption.refusal.message)"))])
+                }
                 // Applied once the server answers, before its echo (which then changes nothing).
                 if let ours {
                     try client.redact(room: roomID, eventID: ours, transactionID: transactionID)

@@ -19,8 +19,25 @@ extension MatrixTimeline {
         .reactionsChanged(commentID: commentID(forEvent: target), reactions.counts(of: target, me: members.me))
     }
 
+    /// The most events with reactions kept while no comment is known for them (their comment
+    /// may be in an older page; or never was one).
+    static let mostLooseReactionTargets = 5000
+
+    /// Drops the reactions to the events first reacted to longest ago past the bound of those
+    /// whose comment is not known.
+    mutating func boundLooseReactions() {
+        guard reactions.targets.count > Self.mostLooseReactionTargets else { return }
+        let loose = reactions.targets.filter { !knows($0) && $0 != postEventID }
+        reactions.drop(oldestOf: Self.mostLooseReactionTargets, among: loose)
+    }
+
+    /// The counts of an event's reactions as read with it (no live change).
+    func reactionsKnown(of target: String) -> ThreadUpdate {
+        .reactionsKnown(commentID: commentID(forEvent: target), reactions.counts(of: target, me: members.me))
+    }
+
     /// The counts of every event with reactions (what the opening page brought).
     func allReactionUpdates() -> [ThreadUpdate] {
-        reactions.targets.sorted().map(reactionsUpdate(of:))
+        reactions.targets.sorted().map(reactionsKnown(of:))
     }
 }

@@ -37,7 +37,10 @@ struct MatrixTimeline {
     /// event id: an edit would make them `m.text`, so they are not edited.
     private(set) var notPlainText: Set<String> = []
 
-    init(members: MatrixMembers) { self.members = members }
+    init(members: MatrixMembers) {
+        self.members = members
+        reactions = MatrixReactions(me: members.me)
+    }
 
     /// A comment handed out, without its text.
     private struct KnownComment {
@@ -131,6 +134,11 @@ struct MatrixTimeline {
             if !appended.isEmpty { updates.append(.commentsAppended(appended)); appended = [] }
             applyJoining()
         }
+        // The comments whose reactions changed, in order: counted once each, after the batch
+        // (counting per reaction event would be quadratic in a batch of them).
+        var reacted: [String] = []
+        var reactedSet: Set<String> = []
+        func touched(_ target: String) { if reactedSet.insert(target).inserted { reacted.append(target) } }
         for event in events {
             if let id = event["event_id"]?.string, !applied.insert(id).inserted { continue }
             // The run's members are known before any other event is read (its names, its pills).
@@ -158,16 +166,19 @@ struct MatrixTimeline {
                     updates.append(.commentEdited(edited))
                 }
             case .reaction(let id, let reaction):
-                if let changed = react(eventID: id, reaction) { flush(); updates.append(changed) }
+                // A deleted comment takes no reactions.
+                if known[reaction.target]?.isDeleted == true { continue }
+                if reactions.add(eventID: id, reaction) { touched(reaction.target) }
             case .redaction(let target):
-                if let changed = unreact(eventID: target) {
-                    flush()
-                    updates.append(changed)
+                if let annotated = reactions.remove(eventID: target) {
+                    touched(annotated)
                 } else if let comment = known[target] {
                     let deleted = Comment(id: target, author: comment.author, created: comment.created, body: MatrixEventReader.deleted)
                     remember(deleted)
                     flush()
                     updates.append(.commentEdited(relabelled(deleted)))
+                    // Its reactions go with it.
+                    if reactions.hasReactions(target) { reactions.removeAll(target: target); touched(target) }
                 } else {
                     waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
                 }
@@ -187,7 +198,8 @@ struct MatrixTimeline {
             }
         }
         flush()
-        return updates
+        boundLooseReactions()
+        return updates + reacted.map(reactionsUpdate(of:))
     }
 
     /// Applies a page of older events as `/messages?dir=b` gives them (newest first); returns
@@ -208,6 +220,11 @@ struct MatrixTimeline {
                 let shown = withWaitingEdit(comment)
                 remember(shown)
                 page.append(relabelled(shown))
+                // Deleted since: the reactions newer pages brought go with it.
+                if shown.body == MatrixEventReader.deleted, reactions.hasReactions(comment.id) {
+                    reactions.removeAll(target: comment.id)
+                    reacted.insert(comment.id)
+                }
             case .edit(let target, let sender, let body, let at):
                 // Newer than its target (which is further back): keep the newest valid one.
                 if let waiting = waitingEdits[target], waiting.at >= at { continue }
@@ -215,8 +232,9 @@ struct MatrixTimeline {
             case .redaction(let target):
                 waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
             case .reaction(let id, let reaction):
-                // Its redaction, newer, was met first: it is gone.
+                // Its redaction, newer, was met first: it is gone; so is one to a deleted comment.
                 if waitingEdits[id]?.body == MatrixEventReader.deleted { waitingEdits[id] = nil; continue }
+                if waitingEdits[reaction.target]?.body == MatrixEventReader.deleted || known[reaction.target]?.isDeleted == true { continue }
                 if reactions.add(eventID: id, reaction) { reacted.insert(reaction.target) }
             case .encrypted(let encrypted):
                 if let row = encryptedRow(encrypted) { page.append(row) }
@@ -228,7 +246,8 @@ struct MatrixTimeline {
             }
         }
         if !importedUsers.isEmpty { updates.append(.usersChanged(importedUsers)) }
-        updates += reacted.sorted().map(reactionsUpdate(of:))
+        boundLooseReactions()
+        updates += reacted.sorted().map(reactionsKnown(of:))
         return (page.reversed(), updates)
     }
 
