@@ -77,41 +77,25 @@ extension MatrixThreadSource: CommentEditing {
     /// Sends until the server accepts or refuses, as a comment is sent (`MatrixSendRetry`); the
     /// transaction id makes a retry, and a resend after a restart, one event.
     private func deliverChange(_ entry: CommentOutbox.Entry, content: JSONValue?) {
-        if locked({ isSignedOut }) { return }
-        var retry = MatrixSendRetry()
-        retry.longestRateLimitWait = locked { longestRateLimitWait }
-        while !stopped {
-            do {
-                // Held, it stays in the outbox for a client that can encrypt.
-                if try holdsSending() {
-                    return report([.problem(ThreadProblem(.unknown, "your \(entry.redacts == nil ? "edit" : "deletion") waits: "
-                                                          + MatrixEncryption.held.message))])
-                }
-                let event: String
-                if let content {
-                    event = try sendAttempt(client, roomID, entry.txn, content, sendTimeout)
-                } else if let redacted = entry.redacts {
-                    try client.redact(room: roomID, eventID: redacted, transactionID: entry.txn)
-                    event = redacted
-                } else {
-                    return
-                }
-                locked { heardFrom = Date() }
-                try? outbox?.markSent(entry.txn, event: event)
-                locked { changedFrom[entry.txn] = nil }
-                connectionProven()
-                return
-            } catch {
-                if stopped || (error as? MatrixError)?.kind == .cancelled { return }
-                switch retry.next(after: error, inTouch: isInTouch) {
-                case .retry(let seconds):
-                    if !pause(seconds) { return }
-                case .notSent(let reason):
-                    return refuseChange(entry, reason: reason)
-                case .signedOut(let message):
-                    return signedOut(message)
-                }
+        untilAnswered(refused: { refuseChange(entry, reason: $0) }) {
+            // Held, it stays in the outbox for a client that can encrypt.
+            if try holdsSending() {
+                return report([.problem(ThreadProblem(.unknown, "your \(entry.redacts == nil ? "edit" : "deletion") waits: "
+                                                      + MatrixEncryption.held.message))])
             }
+            let event: String
+            if let content {
+                event = try sendAttempt(client, roomID, entry.txn, content, sendTimeout)
+            } else if let redacted = entry.redacts {
+                try client.redact(room: roomID, eventID: redacted, transactionID: entry.txn)
+                event = redacted
+            } else {
+                return
+            }
+            locked { heardFrom = Date() }
+            try? outbox?.markSent(entry.txn, event: event)
+            locked { changedFrom[entry.txn] = nil }
+            connectionProven()
         }
     }
 }

@@ -81,36 +81,44 @@ extension MatrixThreadSource {
     /// server that never answers usably is given a few tries (`MatrixSendRetry`).
     private func deliver(_ content: JSONValue, entry: CommentOutbox.Entry) {
         let transactionID = entry.txn
-        // Signed out: it waits, queued in the outbox, for a start after logging in again.
+        untilAnswered(refused: { refuse(entry, reason: $0) }) {
+            if try holdsSending() { return hold(transactionID) }
+            let eventID = try sendAttempt(client, roomID, transactionID, content, sendTimeout)
+            locked { heardFrom = Date() }
+            try? outbox?.markSent(transactionID, event: eventID)
+            connectionProven()
+            // Confirmed by whichever comes first, this answer or the sync's echo (matched by
+            // `unsigned.transaction_id`): a resend after a restart may get no echo at all.
+            if locked({ timeline.sent(transactionID: transactionID, eventID: eventID) }) {
+                report([.sendConfirmed(commentID: transactionID)])
+            }
+            // Kept under its event id: a reopened copy knows it as the room does (its read
+            // marker, sent as that event, names it).
+            if var comment = locked({ sending.removeValue(forKey: transactionID) }) {
+                comment.id = eventID
+                remember(sent: comment)
+            }
+        }
+    }
+
+    /// Runs `attempt` (a send of the outbox's, on the send queue) until it returns: again after
+    /// each failure `MatrixSendRetry` says to retry, `refused` when it says the server will not
+    /// take it. Signed out, nothing is tried: what waits stays queued in the outbox for a start
+    /// after logging in again.
+    func untilAnswered(refused: (SendFailure) -> Void, _ attempt: () throws -> Void) {
         if locked({ isSignedOut }) { return }
         var retry = MatrixSendRetry()
         retry.longestRateLimitWait = locked { longestRateLimitWait }
         while !stopped {
             do {
-                if try holdsSending() { return hold(transactionID) }
-                let eventID = try sendAttempt(client, roomID, transactionID, content, sendTimeout)
-                locked { heardFrom = Date() }
-                try? outbox?.markSent(transactionID, event: eventID)
-                connectionProven()
-                // Confirmed by whichever comes first, this answer or the sync's echo (matched by
-                // `unsigned.transaction_id`): a resend after a restart may get no echo at all.
-                if locked({ timeline.sent(transactionID: transactionID, eventID: eventID) }) {
-                    report([.sendConfirmed(commentID: transactionID)])
-                }
-                // Kept under its event id: a reopened copy knows it as the room does (its read
-                // marker, sent as that event, names it).
-                if var comment = locked({ sending.removeValue(forKey: transactionID) }) {
-                    comment.id = eventID
-                    remember(sent: comment)
-                }
-                return
+                return try attempt()
             } catch {
                 if stopped || (error as? MatrixError)?.kind == .cancelled { return }
                 switch retry.next(after: error, inTouch: isInTouch) {
                 case .retry(let seconds):
                     if !pause(seconds) { return }
                 case .notSent(let reason):
-                    return refuse(entry, reason: reason)
+                    return refused(reason)
                 case .signedOut(let message):
                     return signedOut(message)
                 }
