@@ -108,6 +108,24 @@ final class FeedReactionTests: XCTestCase {
         }
     }
 
+    /// A reaction arriving after the reader sat still for a second, then a minute (the loop
+    /// asleep in `poll()`, no frame drawn): its flash is timed from its arrival, so it is drawn
+    /// in frames after it comes, not over before the first one.
+    func testAReactionAfterALongStillnessFlashesInFramesFromItsArrival() throws {
+        let (pilot, source) = try ThreadFixture.numbered(3).queuedPilot(columns: 40, rows: 16)
+        for (n, stillness) in [1.0, 60.0].enumerated() {
+            pilot.idle(for: stillness)
+            source.deliver(.reactionsChanged(commentID: "c2", [ReactionCount(key: "ok", count: n + 1, includesMine: false)]))
+            pilot.takeUpdates()
+            let row = try XCTUnwrap(pilot.lines.firstIndex(of: "   ok \(n + 1)"), "\(pilot.lines)")
+            XCTAssertNotEqual(pilot.screen.screen[3, row].style, .plain, "flashing on arrival after \(stillness) s")
+            var flashing = 0
+            pilot.runFrames { if $0.screen.screen[3, row].style != .plain { flashing += 1 } }
+            XCTAssertGreaterThanOrEqual(flashing, 5, "drawn in frames after \(stillness) s still")
+            XCTAssertEqual(pilot.screen.screen[3, row].style, .plain, "and over")
+        }
+    }
+
     /// Reactions read with the room (its opening, an older page) show without a flash: only a
     /// live change flashes, so a room does not open with every row flashing.
     func testReactionsReadWithTheRoomDoNotFlashALiveOneDoes() {
