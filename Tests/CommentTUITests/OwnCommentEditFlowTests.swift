@@ -12,14 +12,9 @@ final class OwnCommentEditFlowTests: XCTestCase {
 
     /// bo's c1, then ann's c2 mentioning bo; the pilot is ann with a draft in progress.
     private func open() throws -> Pilot {
-        live = try LiveThreadFile(self, comments: 1)
-        try ThreadFileWriter(path: live.path).append([.comment(Comment(id: "c2", author: "u1", created: LiveThreadFile.start,
-                                                                        body: "teh plan, @bo"))])
-        let app = try live.openApp(columns: 60, rows: 20)
-        let pilot = Pilot(app: app, screen: HeadlessScreen(columns: 60, rows: 20))
-        pilot.type("half a thought")
-        pilot.advance(by: 1)
-        return pilot
+        let opened = try openOwnCommentThread(c2: "teh plan, @bo")
+        live = opened.file
+        return opened.pilot
     }
 
     private func pause(_ pilot: Pilot) { pilot.advance(by: 1) }
