@@ -35,8 +35,8 @@ enum OpenCommand {
                       projected (default) picks the end as the gesture ends and moves
                       there in one motion; debounce waits 50 ms of quiet, then animates
       --reduce-motion no text effects (a spoiler's dissolve, an arriving comment's
-                      transition, a mention's glow, a jump's flash): end states at once;
-                      also COMMENT_TUI_REDUCE_MOTION=1
+                      transition, a mention's glow, a jump's or reaction's flash):
+                      end states at once; also COMMENT_TUI_REDUCE_MOTION=1
       --no-notify     no desktop notifications (a mention arriving while the terminal is
                       not focused raises one through the terminal: OSC 777, 9 or 99
                       where it is known to show them, else the bell); also
