@@ -115,12 +115,12 @@ final class MatrixTimelineTests: XCTestCase {
                                        encrypted("$ref", "@bo:h.org", ts: 2700, replacing: "$x", relation: "m.reference"),
                                        encrypted("$in", "@bo:h.org", ts: 2800, replacing: "$x", relation: "m.thread"),
                                        message("$b", "@bo:h.org", "plain again", ts: 3000)])
-        XCTAssertEqual(updates.map(summary), ["appended $a", "held: \(MatrixEncryption.notice)", "appended $on, $x, $in, $b"],
-                       "an encrypted edit, reaction or reference has no row of its own; a thread's message has")
+        XCTAssertEqual(updates.map(summary), ["appended $a", "held: \(MatrixEncryption.notice)", "appended $on, $x, $b"],
+                       "an encrypted edit, reaction or reference has no row of its own; a thread's message has one in its post")
         XCTAssertEqual(line.encryptedEvents["$like"]?.relation?.target, "$x", "kept by reference")
         XCTAssertEqual(line.encryptedEvents["$ref"]?.relation?.type, "m.reference")
         guard updates.count == 3, case .commentsAppended(let rows) = updates[2] else { return XCTFail("no rows") }
-        XCTAssertEqual(rows[2].body, MatrixEncryptedEvent.body)
+        XCTAssertEqual(rows[2].body, "plain again")
         XCTAssertTrue(rows[0].body.contains("switched on end-to-end encryption"), rows[0].body)
         XCTAssertEqual(rows[1], Comment(id: "$x", author: "@bo:h.org", created: Date(timeIntervalSince1970: 2), body: MatrixEncryptedEvent.body))
         XCTAssertTrue(line.isEncrypted)

@@ -9,6 +9,8 @@ struct MatrixTimeline {
     private(set) var members: MatrixMembers
     /// The post's event: shown in the header, never as a comment.
     var postEventID: String?
+    /// Which messages are comments: the room's own, or one post's replies.
+    var scope = MatrixTimelineScope.room
     /// What is kept of each comment handed out, by event id: enough to recognise it again, and
     /// to edit or delete it, without its text (the app keeps the text, in a window of pages).
     private var known: [String: KnownComment] = [:]
@@ -145,7 +147,7 @@ struct MatrixTimeline {
             if event["type"]?.string != "m.room.member" { applyJoining() }
             switch reader.read(event) {
             case .comment(let comment, let transactionID, let imported):
-                if comment.id == postEventID || known[comment.id] != nil { continue }
+                if comment.id == postEventID || known[comment.id] != nil || !isInScope(event) { continue }
                 noteKind(of: event, id: comment.id)
                 if imported != nil, let sender = event["sender"]?.string { importSenders[comment.id] = sender }
                 if let imported, let user = adoptImported(imported) { flush(); updates.append(.usersChanged([user])) }
@@ -188,7 +190,7 @@ struct MatrixTimeline {
                 if !appended.isEmpty { updates.append(.commentsAppended(appended)); appended = [] }
                 joining[id] = name
             case .encrypted(let encrypted):
-                if let row = encryptedRow(encrypted) { appended.append(row) }
+                if isInScope(event), let row = encryptedRow(encrypted) { appended.append(row) }
             case .encryptionSwitchedOn(let row):
                 let held = switchEncryptionOn()
                 if !held.isEmpty { flush(); updates += held }
@@ -212,6 +214,7 @@ struct MatrixTimeline {
         for event in events {
             switch reader.read(event) {
             case .comment(let comment, _, let imported):
+                guard isInScope(event) else { continue }
                 noteKind(of: event, id: comment.id)
                 if imported != nil, let sender = event["sender"]?.string { importSenders[comment.id] = sender }
                 if let imported, let user = adoptImported(imported) { importedUsers.append(user) }
@@ -237,7 +240,7 @@ struct MatrixTimeline {
                 if waitingEdits[reaction.target]?.body == MatrixEventReader.deleted || known[reaction.target]?.isDeleted == true { continue }
                 if reactions.add(eventID: id, reaction) { reacted.insert(reaction.target) }
             case .encrypted(let encrypted):
-                if let row = encryptedRow(encrypted) { page.append(row) }
+                if isInScope(event), let row = encryptedRow(encrypted) { page.append(row) }
             case .encryptionSwitchedOn(let row):
                 updates += switchEncryptionOn()
                 if let row, let shown = newRow(row) { page.append(shown) }
@@ -250,6 +253,9 @@ struct MatrixTimeline {
         updates += reacted.sorted().map(reactionsKnown(of:))
         return (page.reversed(), updates)
     }
+
+    /// Whether a message or encrypted event is one of this thread's comments (`scope`).
+    private func isInScope(_ event: JSONValue) -> Bool { scope.admits(threadRoot: MatrixTimelineScope.threadRoot(of: event)) }
 
     /// Member events and the switch to encryption (a page's lazy-loaded state, a sync's state block).
     mutating func applyState(_ state: [JSONValue]) -> [ThreadUpdate] {
