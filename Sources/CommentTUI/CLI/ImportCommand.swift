@@ -37,7 +37,8 @@ enum ImportCommand {
         do {
             let outcome = try source.importComments(of: file.thread, appServiceToken: parsed.value("--appservice-token"))
             try context.print("imported \(CountText.of(outcome.posted, "comment")) into \(VisibleText.escape(room.identifier))"
-                + (outcome.alreadyThere > 0 ? " (\(outcome.alreadyThere) \(outcome.alreadyThere == 1 ? "was" : "were") there already)" : ""))
+                + (outcome.alreadyThere > 0 ? " (\(outcome.alreadyThere) \(outcome.alreadyThere == 1 ? "was" : "were") there already)" : "")
+                + (outcome.deleted > 0 ? "; \(CountText.of(outcome.deleted, "deleted comment")) left out" : ""))
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(room.identifier)): \(error.message); run it again to post the rest")
         }

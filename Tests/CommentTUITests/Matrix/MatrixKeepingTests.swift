@@ -114,6 +114,34 @@ final class MatrixKeepingTests: SharedSynapseTestCase {
         XCTAssertEqual(back.map { users[$0.author]?.handle }, comments.map { $0.author == marco.id ? "marco" : "zoe" })
     }
 
+    func testAnImportPostsAnEditedCommentAsEditedAndLeavesADeletedOneOut() throws {
+        let server = try server
+        let ann = try registerUser("ann", on: server)
+        let room = try ann.other.createRoom(name: "Edited archive", preset: .publicChat)
+        try ann.other.sendText(roomID: room, body: "The archive")
+        let marco = User(id: "u-marco", handle: "marco", name: "Marco Polo")
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let edited = start.addingTimeInterval(3600)
+        let comments = [
+            Comment(id: "c1", author: marco.id, created: start, body: "fixed text", edited: edited),
+            Comment(id: "c2", author: marco.id, created: start.addingTimeInterval(60), body: "soon gone").applying(
+                CommentChange(comment: "c2", author: marco.id, created: edited, kind: .delete)),
+            Comment(id: "c3", author: marco.id, created: start.addingTimeInterval(120), body: "as written"),
+        ]
+        XCTAssertTrue(comments[1].isDeleted)
+        let file = CommentThread(id: "t-edited", title: "Edited", author: marco.id, created: start, body: "post",
+                                 users: [marco], comments: comments)
+        let source = try open(room, as: ann, follows: false)
+        XCTAssertEqual(try source.importComments(of: file), .init(posted: 2, alreadyThere: 0, deleted: 1))
+        XCTAssertEqual(try source.importComments(of: file), .init(posted: 0, alreadyThere: 2, deleted: 1), "nothing twice")
+
+        let back = try open(room, as: ann, follows: false).allComments()
+        XCTAssertEqual(back.map(\.body), ["fixed text", "as written"], "the deleted comment is not in the room")
+        XCTAssertEqual(back.map(\.edited), [edited, nil], "shown edited when it was in the file")
+        let events = try ann.other.messages(roomID: room, dir: "f")
+        XCTAssertFalse(events.contains { (($0["content"] as? [String: Any])?["body"] as? String) == Comment.deletedBody })
+    }
+
     func testAnApplicationServiceImportPostsAsEachAuthorAtTheOriginalTime() throws {
         let server = try server
         let ann = try registerUser("ann", on: server)

@@ -76,12 +76,14 @@ struct MatrixEventReader {
         }
         let replyTo = relation?["m.in_reply_to"]?["event_id"]?.string
         let body = content.flatMap { markdown(of: $0, sender: sender, isReply: replyTo != nil) } ?? Self.unreadable
-        if let origin = content.flatMap(MatrixImportOrigin.init(content:)), !origin.postedAsAuthor {
-            // Imported from a thread file: shown as its original author and time.
-            return .comment(Comment(id: id, author: origin.author.id, created: origin.created, body: body, replyTo: replyTo),
+        let origin = content.flatMap(MatrixImportOrigin.init(content:))
+        if let origin, !origin.postedAsAuthor {
+            // Imported from a thread file: shown as its original author and time, edited as it was there.
+            return .comment(Comment(id: id, author: origin.author.id, created: origin.created, body: body, edited: origin.edited, replyTo: replyTo),
                             transactionID: transactionID, importedAuthor: origin.author)
         }
-        return .comment(Comment(id: id, author: sender, created: created, body: body, replyTo: replyTo), transactionID: transactionID)
+        return .comment(Comment(id: id, author: sender, created: created, body: body, edited: origin?.edited, replyTo: replyTo),
+                        transactionID: transactionID)
     }
 
     /// The Markdown for a message content, or nil when it is not a message we can show.

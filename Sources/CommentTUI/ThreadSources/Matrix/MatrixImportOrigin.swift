@@ -18,6 +18,8 @@ struct MatrixImportOrigin: Equatable, Sendable {
     var comment: String
     var author: User
     var created: Date
+    /// When the comment was last edited in the file, if ever: the room shows it edited then.
+    var edited: Date?
     /// Posted by an application service as a user of its own with the original time: the event's
     /// sender and time are the author's, and nothing here overrides them.
     var postedAsAuthor = false
@@ -28,6 +30,7 @@ struct MatrixImportOrigin: Equatable, Sendable {
         self.comment = comment.id
         self.author = User(id: "@\(MatrixMembers.handleBase(author.handle)):\(Self.server)", handle: author.handle, name: author.name)
         created = comment.created
+        edited = comment.edited
     }
 
     /// The origin in a message content, if it has a well-formed one.
@@ -40,11 +43,16 @@ struct MatrixImportOrigin: Equatable, Sendable {
         author = User(id: "@\(base):\(Self.server)", handle: base, name: origin["author_name"]?.string ?? base)
         created = MatrixServerNumber.time(milliseconds: origin["created_ms"])
         postedAsAuthor = origin["posted_as_author"]?.bool ?? false
+        if case .number? = origin["edited_ms"] { edited = MatrixServerNumber.time(milliseconds: origin["edited_ms"]) }
     }
 
     /// The value stored under `key`.
     var json: JSONValue {
-        ["thread": .string(thread), "id": .string(comment), "author": .string(author.handle), "author_name": .string(author.name),
-         "created_ms": .number((created.timeIntervalSince1970 * 1000).rounded()), "posted_as_author": .bool(postedAsAuthor)]
+        var json: [String: JSONValue] = [
+            "thread": .string(thread), "id": .string(comment), "author": .string(author.handle), "author_name": .string(author.name),
+            "created_ms": .number((created.timeIntervalSince1970 * 1000).rounded()), "posted_as_author": .bool(postedAsAuthor),
+        ]
+        if let edited { json["edited_ms"] = .number((edited.timeIntervalSince1970 * 1000).rounded()) }
+        return .object(json)
     }
 }

@@ -3,12 +3,16 @@ import ThreadModel
 
 /// Importing a thread file into the room, once: each comment goes under a transaction id made
 /// from the file's thread and comment ids, and comments the room already has (by their origin)
-/// are skipped, so an import cut short and run again posts nothing twice.
+/// are skipped, so an import cut short and run again posts nothing twice. An edited comment is
+/// posted as edited (its last text, and when, in its origin); a deleted one is left out.
 extension MatrixThreadSource {
     /// How an import went.
     public struct ImportOutcome: Equatable, Sendable {
         public var posted: Int
         public var alreadyThere: Int
+        /// Comments deleted in the file: left out (the room would show a deletion as nothing, and
+        /// a redacted event loses the origin that keeps a second run from posting it again).
+        public var deleted = 0
     }
 
     /// Posts `thread`'s comments in order as the reader, each with its origin; `progress` hears
@@ -24,6 +28,10 @@ extension MatrixThreadSource {
         let present = try importedCommentIDs(thread: thread.id)
         var outcome = ImportOutcome(posted: 0, alreadyThere: 0)
         for comment in thread.comments {
+            if comment.isDeleted {
+                outcome.deleted += 1
+                continue
+            }
             if present.contains(comment.id) {
                 outcome.alreadyThere += 1
                 continue
