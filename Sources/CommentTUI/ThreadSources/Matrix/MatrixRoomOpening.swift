@@ -47,6 +47,7 @@ struct MatrixRoomOpening {
         if snapshot.isEncrypted { _ = timeline.switchEncryptionOn() }
         timeline.adopt(snapshot.comments, placeholders: snapshot.placeholders)
         for (id, reaction) in snapshot.reactions { _ = timeline.reactions.add(eventID: id, reaction) }
+        for (root, entry) in snapshot.posts { timeline.threadSummaries.adopt(root: root, entry) }
         comments = snapshot.comments
         let header = snapshot.header
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,
@@ -303,7 +304,7 @@ struct MatrixRoomOpening {
             "account_data": ["not_types": ["*"]],
             "room": [
                 "rooms": [.string(room)],
-                "timeline": ["limit": .number(Double(pageSize))],
+                "timeline": ["limit": .number(Double(pageSize)), "unread_thread_notifications": true],
                 "state": ["lazy_load_members": true],
                 "ephemeral": ["types": ["m.typing"]],
                 "account_data": ["types": ["m.fully_read"]],

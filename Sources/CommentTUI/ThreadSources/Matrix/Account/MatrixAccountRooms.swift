@@ -26,6 +26,8 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
         public var typing = 10
         /// Heroes kept from a summary.
         public var heroes = 10
+        /// Posts (threads) per room whose unread counts are kept.
+        public var postCounts = 200
 
         public init() {}
 
@@ -171,6 +173,9 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
         if let counts = entry["unread_notifications"] {
             if let unread = Self.count(counts["notification_count"]) { room.unread = unread }
             if let highlights = Self.count(counts["highlight_count"]) { room.highlights = highlights }
+            // Counted per post as well (the filter asks): the room's own are its main timeline's
+            // then, and its row counts its posts' too, as it did before they were apart.
+            room.notePostCounts(entry["unread_thread_notifications"], most: limits.postCounts)
         }
         rooms[roomID] = room
     }
