@@ -76,6 +76,9 @@ struct MatrixRoomOpening {
         var nextBatch: String?
         /// The joined members and their names, when the start read them (nil: asked for).
         var joined: [String: String?]?
+        /// The room in the newest sync the start read, if it did: its posts' unread counts and
+        /// our threaded receipts (`MatrixTimeline.postsRead`).
+        var syncedRoom: JSONValue?
     }
 
     /// - Parameter joinsEncrypted: join an encrypted room the account is not in (only invited
@@ -138,7 +141,8 @@ struct MatrixRoomOpening {
         for event in stateEvents + timelineEvents { Self.note(event, in: &current) }
         if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
         return Start(roomID: roomID, isEncrypted: isEncrypted, stateEvents: stateEvents, timelineEvents: timelineEvents,
-                     current: current, fullyRead: fullyRead, olderToken: olderToken, nextBatch: nextBatch, joined: nil)
+                     current: current, fullyRead: fullyRead, olderToken: olderToken, nextBatch: nextBatch, joined: nil,
+                     syncedRoom: catchUp["rooms"]?["join"]?[roomID] ?? room)
     }
 
     /// Puts a state event in `current` under its type and state key (over an older one); not a state event, nothing.
@@ -205,6 +209,7 @@ struct MatrixRoomOpening {
             if case .commentEdited(let edited) = update, let at = opened.firstIndex(where: { $0.id == edited.id }) { opened[at] = edited }
         }
         comments = opened
+        if let room = start.syncedRoom { _ = timeline.postsRead(in: room) }
         if let fullyRead, let at = timelineEvents.firstIndex(where: { $0["event_id"]?.string == fullyRead }) {
             let upToMarker = Set(timelineEvents[...at].compactMap { $0["event_id"]?.string })
             fullyReadPosition = opened.lastIndex { upToMarker.contains($0.id) } ?? -1
