@@ -90,14 +90,24 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
         }
     }
 
+    /// Takes a joined room's newest posts (a page of its `/threads`, `MatrixAccountRoom+Posts`);
+    /// false when the room is not known.
+    @discardableResult
+    mutating func setPosts(roomID: String, _ posts: MatrixRoomPosts) -> Bool {
+        guard rooms[roomID]?.membership == .join else { return false }
+        rooms[roomID]?.posts = posts
+        return true
+    }
+
     /// Forgets who is typing everywhere (a copy kept between runs: stale by the next start).
     public mutating func forgetTyping() {
         for id in rooms.keys { rooms[id]?.typing = [] }
     }
 
-    /// Every room as a home row, newest activity first (rooms with none last, by id).
+    /// Every room as a home row, newest activity first (rooms with none last, by id), and the
+    /// rows of rooms' posts (home puts them under their room).
     public var summaries: [ThreadSummary] {
-        rooms.map { summary(roomID: $0.key, room: $0.value) }.sorted { a, b in
+        rooms.flatMap { [summary(roomID: $0.key, room: $0.value)] + postSummaries(roomID: $0.key, room: $0.value) }.sorted { a, b in
             switch (a.activity, b.activity) {
             case let (x?, y?) where x != y: x > y
             case (_?, nil): true
