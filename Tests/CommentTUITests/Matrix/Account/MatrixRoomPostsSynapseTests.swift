@@ -52,4 +52,40 @@ final class MatrixRoomPostsSynapseTests: SharedSynapseTestCase {
         XCTAssertEqual(roomRow.unread, main + 5)
         XCTAssertEqual(roomRow.highlights, 1)
     }
+
+    /// The account's link asks for a start's newest rooms' posts, and again for a room whose
+    /// sync brought a thread reply; home's rows come through the mailbox.
+    func testTheAccountsLinkAsksForPostsAtTheStartAndWhenAThreadMoves() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Posts through the link", on: server)
+        let first = try bo.other.sendText(roomID: room, body: "first post")
+        try bo.other.send(roomID: room, content: threadReply("a reply", root: first))
+        let mailbox = try ClientMailbox()
+        let account = MatrixAccounts.Account(userID: ann.account.userID, homeserver: server.baseURL.absoluteString,
+                                             accessToken: ann.account.accessToken, deviceID: "D")
+        let link = AccountLink(account: account, client: ann.client, environment: [:], usesCache: false, mailbox: mailbox)
+        defer { link.close() }
+        func postRows(until done: ([ThreadSummary]) -> Bool) throws -> [ThreadSummary] {
+            let deadline = Date().addingTimeInterval(20)
+            var rows: [ThreadSummary] = []
+            while Date() < deadline {
+                for case .summaries(_, let list) in mailbox.take() { rows = list.filter { $0.key.postRoom != nil } }
+                if done(rows) { return rows }
+                _ = try Poll.readable([mailbox.ready], timeout: 0.5)
+            }
+            XCTFail("post rows never came: \(rows.map(\.name))")
+            return rows
+        }
+        var answer = try ann.client.sync(since: nil, filter: MatrixAccountFilter.lean, wait: 0)
+        try link.accountSynced(answer)
+        XCTAssertEqual(try postRows { !$0.isEmpty }.map(\.name), ["first post"])
+
+        let second = try bo.other.sendText(roomID: room, body: "second post")
+        try bo.other.send(roomID: room, content: threadReply("another", root: second))
+        answer = try ann.client.sync(since: answer["next_batch"]?.string, filter: MatrixAccountFilter.lean, wait: 0)
+        try link.accountSynced(answer)
+        let rows = try postRows { $0.count == 2 }
+        XCTAssertEqual(rows.sorted { $0.activity! > $1.activity! }.map(\.name), ["second post", "first post"])
+        XCTAssertEqual(rows.first { $0.name == "second post" }?.unread, 1, "its own count")
+    }
 }
