@@ -47,6 +47,16 @@ final class HomePostRowTests: XCTestCase {
         XCTAssertEqual(ThreadKey.post(account: F.account, roomID: "!lobby:example.org", root: "$b").postLocator, "matrix:!lobby:example.org/$b")
     }
 
+    /// Alt-L on a post asks nothing: a post is left with its room; Enter opens it by its key.
+    func testAPostIsNotLeftAlone() {
+        let list = F.list([F.room("Lobby", minutesAgo: 5),
+                           post("Which editor?", in: "Lobby", root: "$b", minutesAgo: 2, replies: 1, preview: "vim", author: "Cy")])
+        list.press(KeyPress(.down))
+        XCTAssertEqual(list.press(.alt("l")), .message("a post is left with its room"))
+        XCTAssertNil(list.question)
+        XCTAssertEqual(list.press(KeyPress(.enter)), .open(.post(account: F.account, roomID: "!lobby:example.org", root: "$b")))
+    }
+
     private func draw(_ list: HomeList) -> CellBuffer {
         var buffer = CellBuffer(columns: list.frame.maxColumn, rows: list.frame.maxRow)
         HomeView(list: list, now: F.now).draw(into: &buffer)
