@@ -67,4 +67,22 @@ final class MatrixRoomPostsTests: XCTestCase {
         XCTAssertEqual([p2?.unread, p2?.highlights, p2?.replies], [2, 1, 2])
         XCTAssertEqual(rows[.post(account: "@ann:h.org", roomID: "!r:h.org", root: "$p1")]?.unread, 0)
     }
+
+    /// Home's cache keeps a room's posts and their counts: home lists them at the next start
+    /// with no request.
+    func testHomesCacheKeepsThePostsAndTheirCounts() throws {
+        var rooms = MatrixAccountRooms(account: "@ann:h.org")
+        rooms.apply(sync: ["next_batch": "s1", "rooms": ["join": ["!r:h.org": [
+            "timeline": ["events": []], "unread_notifications": ["notification_count": 0, "highlight_count": 0],
+            "unread_thread_notifications": ["$p1": ["notification_count": 1, "highlight_count": 0]],
+        ]]]])
+        rooms.setPosts(roomID: "!r:h.org", MatrixRoomPosts(roots: [root("$p1", ts: 1, latest: 2)], next: nil, limits: .init()))
+        let folder = NSTemporaryDirectory() + "home-posts-\(UUID().uuidString)"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = try XCTUnwrap(HomeCache(account: "@ann:h.org", environment: ["XDG_CACHE_HOME": folder]))
+        try cache.save(.init(rooms: rooms, nextBatch: "s1"))
+        let loaded = try XCTUnwrap(try cache.load())
+        XCTAssertEqual(loaded.rooms.summaries, rooms.summaries)
+        XCTAssertEqual(loaded.rooms.summaries.first { $0.key.postRoom != nil }?.unread, 1)
+    }
 }
