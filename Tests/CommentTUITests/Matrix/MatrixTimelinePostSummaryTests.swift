@@ -77,6 +77,20 @@ final class MatrixTimelinePostSummaryTests: XCTestCase {
         XCTAssertEqual((summaries(line.applyNewer([message("$n1", ts: 6000, thread: "$new")]))["$new"] ?? nil)?.replyCount, 1)
     }
 
+    /// A reply counted live and then redacted is off the count; the last one gone, no summary.
+    func testARedactedLiveReplyIsOffTheCount() {
+        var line = timeline()
+        _ = line.applyNewer([message("$root", ts: 1000)])
+        _ = line.applyNewer([message("$r1", ts: 2000, thread: "$root"), message("$r2", ts: 3000, thread: "$root")])
+        func redaction(_ id: String, of target: String) -> JSONValue {
+            ["type": "m.room.redaction", "event_id": .string(id), "sender": "@bo:h.org", "origin_server_ts": 4000, "redacts": .string(target),
+             "content": ["redacts": .string(target)]]
+        }
+        XCTAssertEqual((summaries(line.applyNewer([redaction("$x1", of: "$r2")]))["$root"] ?? nil)?.replyCount, 1)
+        XCTAssertTrue(summaries(line.applyNewer([redaction("$x2", of: "$r2")])).isEmpty, "once")
+        XCTAssertEqual(summaries(line.applyNewer([redaction("$x3", of: "$r1")]))["$root"], .some(nil), "none left")
+    }
+
     /// A newer page's bundle replaces a count made live; an older one does not undo a live reply.
     func testANewerBundleWinsAndAnOlderOneDoesNot() {
         var line = timeline()

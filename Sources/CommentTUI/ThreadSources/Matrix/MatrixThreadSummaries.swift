@@ -31,6 +31,10 @@ struct MatrixThreadSummaries {
     private(set) var entries: [String: Entry] = [:]
     /// The server's unread counts by root; nil until a sync said (then a root it leaves out has none).
     private(set) var counts: [String: Counts]?
+    /// The replies counted live, by event id, and the post each is in: a redaction of one takes it
+    /// off the count (a page's newer bundle counts as the server does). At most `mostCountedReplies`.
+    private var counted: [String: String] = [:]
+    static let mostCountedReplies = 10_000
     /// When we last read each post (our threaded receipt's `ts`), by root.
     private(set) var readAt: [String: Date] = [:]
 
@@ -63,11 +67,21 @@ struct MatrixThreadSummaries {
             guard eventID != entry.latestEventID, at >= entry.latestAt else { return false }
         }
         entry.count = min(entry.count + 1, Self.mostReplies)
+        if counted.count < Self.mostCountedReplies { counted[eventID] = root }
         entry.latestEventID = eventID
         entry.latestSender = sender
         entry.latestAt = at
         entries[root] = entry
         return true
+    }
+
+    /// A reply counted live was redacted: it is off its post's count; the post, if it was one.
+    /// (The newest reply shown stays until a page's bundle says which is newest now.)
+    mutating func replyRedacted(_ eventID: String) -> String? {
+        guard let root = counted.removeValue(forKey: eventID), var entry = entries[root] else { return nil }
+        entry.count = max(0, entry.count - 1)
+        entries[root] = entry
+        return root
     }
 
     /// The server's unread counts for the room in a sync that holds it (`unread_thread_notifications`:

@@ -185,6 +185,8 @@ struct MatrixTimeline {
                     updates.append(.commentEdited(relabelled(deleted)))
                     // Its reactions go with it.
                     if reactions.hasReactions(target) { reactions.removeAll(target: target); touched(target) }
+                } else if let root = threadSummaries.replyRedacted(target) {
+                    summed.insert(root)
                 } else {
                     waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
                 }
