@@ -72,4 +72,24 @@ final class MatrixPostSummaryTests: SharedSynapseTestCase {
         XCTAssertEqual(counted.mentionCount, 1, "Carol's reply mentions Ann")
         XCTAssertEqual(source.takeUpdates().filter { if case .postSummaryChanged(first, _) = $0 { true } else { false } }.count, 0)
     }
+
+    /// On screen: the room's feed shows the root with its summary line under it and none of
+    /// the thread's replies; a live reply moves the line.
+    func testTheSummaryLineShowsUnderItsRootOnScreenAndMovesLive() throws {
+        let server = try server
+        let (bo, ann, room) = try twoUsersInARoom("Posts on screen", on: server)
+        try bo.other.sendText(roomID: room, body: "the room's post")
+        let root = try bo.other.sendText(roomID: room, body: "a root with replies")
+        let reply = try bo.other.send(roomID: room, content: threadReply("hidden in the thread", root: root, latest: root))
+        let source = try open(room, as: ann, usesCache: false)
+        defer { source.stop() }
+        let pilot = pilot(source, columns: 60, rows: 20)
+        pump(pilot, source, "the summary line") { screenHas(pilot, "↳ 1 reply · Bo now") }
+        XCTAssertFalse(screenHas(pilot, "hidden in the thread"))
+        try bo.other.send(roomID: room, content: threadReply("also hidden", root: root, latest: reply))
+        pump(pilot, source, "the live reply counted") { screenHas(pilot, "↳ 2 replies · Bo now") }
+        XCTAssertFalse(screenHas(pilot, "also hidden"))
+        let rootRow = try XCTUnwrap(pilot.lines.firstIndex { $0.contains("a root with replies") })
+        XCTAssertTrue(pilot.lines[rootRow + 1].contains("↳ 2 replies"), "right under the root's text: \(pilot.lines)")
+    }
 }
