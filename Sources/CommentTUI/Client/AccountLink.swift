@@ -37,6 +37,10 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     /// Rooms whose posts (`/threads`) are to be asked for, one request at a time off the sync's
     /// thread; whether a start's rooms were asked for yet.
     private let postsQueue = DispatchQueue(label: "comment-tui.account-posts")
+    /// The posts' requests go through a session of their own, which `close()` cancels and waits
+    /// for (bounded), as the window's.
+    private let postsSession: MatrixClient
+    private let postsWork = DispatchGroup()
     private var postsWanted: [String] = []
     private var postsAsked = false
     /// Rooms whose posts a start asks for: the newest (and any with unread posts).
@@ -50,6 +54,7 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         self.account = account
         self.firstWindow = firstWindow
         self.client = client
+        postsSession = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
         self.mailbox = mailbox
         cache = usesCache ? HomeCache(account: account.userID, environment: environment) : nil
         var snapshot: HomeCache.Snapshot?
@@ -132,6 +137,8 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         // is, so a process that exits next is not tearing down TLS under it.
         window?.cancelAll()
         _ = windowThread.wait(timeout: .now() + MatrixAccountSync.stopWait)
+        postsSession.cancelAll()
+        _ = postsWork.wait(timeout: .now() + MatrixAccountSync.stopWait)
         sync.remove(self)
         sync.stop()
         saveCache(force: true)
@@ -177,13 +184,19 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         guard !wanted.isEmpty else { return }
         let wasIdle = postsWanted.isEmpty
         postsWanted += wanted
-        if wasIdle { postsQueue.async { [weak self] in self?.readPosts() } }
+        if wasIdle {
+            postsWork.enter()
+            postsQueue.async { [weak self] in
+                self?.readPosts()
+                self?.postsWork.leave()
+            }
+        }
     }
 
     /// Reads the wanted rooms' posts, one room at a time; home's rows are posted after each.
     private func readPosts() {
         while let roomID = lock.withLock({ isClosed ? nil : postsWanted.first }) {
-            let page = try? client.threads(room: roomID, limit: MatrixRoomPosts.asked)
+            let page = try? postsSession.threads(room: roomID, limit: MatrixRoomPosts.asked)
             lock.withLock {
                 postsWanted.removeFirst()
                 guard let page, !isClosed else { return }
