@@ -22,6 +22,8 @@ func describe(_ update: ThreadUpdate) -> String {
     case .replyTargetLoaded(let id, let target): "reply target \(id) " + (target == .unavailable ? "missing" : target == .unreachable ? "unreachable" : "loaded")
     case .reactionsChanged(let id, let counts), .reactionsKnown(let id, let counts):
         "reactions \(id) " + counts.map { "\($0.key)\($0.count)\($0.includesMine ? "*" : "")" }.joined(separator: " ")
+    case .postSummaryChanged(let id, let summary):
+        "post \(id) " + (summary.map { "\($0.replyCount) \($0.latestAuthor)\($0.isUnread ? " unread \($0.unreadCount)" : "")" } ?? "none")
     case .caughtUp: "caught up"
     case .readMarkerInOlder(let id): "read marker in older after \(id ?? "none")"
     case .readMarkerMovedElsewhere(let id): "read marker moved elsewhere after \(id)"

@@ -129,6 +129,10 @@ extension CommentApp {
                 // Read with the room (its opening, an older page): shown, not flashed.
                 reactions[id] = counts.isEmpty ? nil : Array(counts.prefix(ReactionRow.maxKeys))
                 feed.reactionsChanged(of: id)
+            case .postSummaryChanged(let id, let summary):
+                postSummaries[id] = summary
+                // Drawn anew under the root's text, as reactions are.
+                feed.reactionsChanged(of: id)
             case .sendConfirmed(let id):
                 place(id)
                 if deliveries.removeValue(forKey: id) != nil { overlays.show("posted") }

@@ -24,6 +24,8 @@ public final class CommentApp {
     var deliveries: [String: CommentDelivery] = [:]
     /// The reactions to comments, by comment id, as the source last reported them.
     var reactions: [String: [ReactionCount]] = [:]
+    /// The summaries of the posts comments are the roots of, by comment id, as last reported.
+    var postSummaries: [String: PostSummary] = [:]
     /// The reaction picker while it is open (Alt-K), and the keys the reader reacted with last.
     var reactionPicker: ReactionPicker?
     var recentReactions: [String] = []
@@ -130,6 +132,7 @@ public final class CommentApp {
         // Before the marker: it never rests on one of ours still on its way.
         feed.delivery = { [unowned self] in self.deliveries[$0] }
         feed.reactions = { [unowned self] in self.reactions[$0] ?? [] }
+        feed.postSummary = { [unowned self] in self.postSummaries[$0] }
         // Said first: a problem with the file or the draft is more urgent and says itself over it.
         restoreReadMarker(source.loadReadMarker(), awaitsCatchUp: source.catchingUp?.isCatchingUp ?? false)
         // The reason said is the oldest's, as the keys act on it first.

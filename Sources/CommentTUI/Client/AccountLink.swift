@@ -34,6 +34,17 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     /// The first window's request while it runs, and its thread (entered until it ends).
     private var windowSession: MatrixClient?
     private let windowThread = DispatchGroup()
+    /// Rooms whose posts (`/threads`) are to be asked for, one request at a time off the sync's
+    /// thread; whether a start's rooms were asked for yet.
+    private let postsQueue = DispatchQueue(label: "comment-tui.account-posts")
+    /// The posts' requests go through a session of their own, which `close()` cancels and waits
+    /// for (bounded), as the window's.
+    private let postsSession: MatrixClient
+    private let postsWork = DispatchGroup()
+    private var postsWanted: [String] = []
+    private var postsAsked = false
+    /// Rooms whose posts a start asks for: the newest (and any with unread posts).
+    static let postRooms = 20
 
     /// The account's link, its cached rooms posted to `mailbox` at once; the sync not started.
     /// - Parameter usesCache: false neither reads nor writes the home cache (`--no-cache`).
@@ -43,6 +54,7 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         self.account = account
         self.firstWindow = firstWindow
         self.client = client
+        postsSession = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
         self.mailbox = mailbox
         cache = usesCache ? HomeCache(account: account.userID, environment: environment) : nil
         var snapshot: HomeCache.Snapshot?
@@ -125,6 +137,8 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         // is, so a process that exits next is not tearing down TLS under it.
         window?.cancelAll()
         _ = windowThread.wait(timeout: .now() + MatrixAccountSync.stopWait)
+        postsSession.cancelAll()
+        _ = postsWork.wait(timeout: .now() + MatrixAccountSync.stopWait)
         sync.remove(self)
         sync.stop()
         saveCache(force: true)
@@ -149,12 +163,50 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
             // After the window, the rows are posted whatever changed: they now have their counts.
             // Nothing more is coming then. Posted under the lock, so in the order they were made.
             defer { if windowDone { mailbox.post(.roomsComing(account: account.userID, count: nil)) } }
+            askForPosts(after: answer)
             guard rooms != before || windowDone else { return false }
             unsaved = true
             mailbox.post(.summaries(account: account.userID, rooms.summaries))
             return true
         }
         if posted { saveCache(force: false) }
+    }
+
+    /// Under the lock: the rooms whose posts an answer changed (a start: the newest rooms),
+    /// asked for off the sync's thread, each once however many answers named it meanwhile.
+    private func askForPosts(after answer: JSONValue) {
+        var rooms = MatrixAccountRooms.roomsWithThreadActivity(in: answer)
+        if !postsAsked {
+            postsAsked = true
+            rooms += self.rooms.newestJoinedRooms(Self.postRooms)
+        }
+        let wanted = rooms.filter { !postsWanted.contains($0) }
+        guard !wanted.isEmpty else { return }
+        let wasIdle = postsWanted.isEmpty
+        postsWanted += wanted
+        if wasIdle {
+            postsWork.enter()
+            postsQueue.async { [weak self] in
+                self?.readPosts()
+                self?.postsWork.leave()
+            }
+        }
+    }
+
+    /// Reads the wanted rooms' posts, one room at a time; home's rows are posted after each.
+    private func readPosts() {
+        while let roomID = lock.withLock({ isClosed ? nil : postsWanted.first }) {
+            let page = try? postsSession.threads(room: roomID, limit: MatrixRoomPosts.asked)
+            lock.withLock {
+                postsWanted.removeFirst()
+                guard let page, !isClosed else { return }
+                let before = rooms
+                rooms.setPosts(roomID: roomID, MatrixRoomPosts(roots: page.roots, next: page.next, limits: rooms.limits))
+                guard rooms != before else { return }
+                unsaved = true
+                mailbox.post(.summaries(account: account.userID, rooms.summaries))
+            }
+        }
     }
 
     func accountConnectionChanged(_ state: ConnectionState) {

@@ -57,7 +57,8 @@ extension CommentClient {
     /// for a public room that is not encrypted).
     func weighRoomChanges(from old: [ThreadKey: ThreadSummary], to new: [ThreadSummary]) {
         guard roomNotifications != nil else { return }
-        for row in new where sessions[row.key] == nil {
+        // A post's counts are in its room's too: the room's row alone notifies.
+        for row in new where sessions[row.key] == nil && row.key.postRoom == nil {
             // A row first seen, or seen without its counts (home's first window), is no news.
             guard let before = old[row.key], !before.countsPending else { continue }
             let mentioned = row.highlights > before.highlights

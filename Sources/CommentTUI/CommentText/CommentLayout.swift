@@ -10,6 +10,8 @@ struct CommentLayout {
         case body(Int)
         /// The reactions under the body (`ReactionRow`).
         case reactions
+        /// A post's summary under its root (`PostSummaryLine`).
+        case postSummary
         case gap
     }
 
@@ -35,8 +37,12 @@ struct CommentLayout {
     /// text's layout (`FeedLayout.reannotate`), which a reaction never makes again.
     var reactions: ReactionRow?
 
-    var rowCount: Int { dividerRows + headerRows + body.lines.count + reactionRows + 1 }
+    /// The summary of the post this comment is the root of, an annotation as reactions are.
+    var postSummary: PostSummaryLine?
+
+    var rowCount: Int { dividerRows + headerRows + body.lines.count + reactionRows + postSummaryRows + 1 }
     var reactionRows: Int { reactions == nil ? 0 : 1 }
+    var postSummaryRows: Int { postSummary == nil ? 0 : 1 }
     var headerRows: Int { header?.rows.count ?? 0 }
     var dividerRows: Int { hasDivider ? 1 : 0 }
 
@@ -47,7 +53,8 @@ struct CommentLayout {
         if row < headerRows { return .header(row) }
         let line = row - headerRows
         if line < body.lines.count { return .body(line) }
-        return line < body.lines.count + reactionRows ? .reactions : .gap
+        if line < body.lines.count + reactionRows { return .reactions }
+        return line < body.lines.count + reactionRows + postSummaryRows ? .postSummary : .gap
     }
 
     /// The comment's id, if it read.

@@ -53,6 +53,8 @@ final class FeedLayout {
         var replyQuote: (Comment) -> ReplyQuote? = { _ in nil }
         /// The reactions to a comment, by id (an annotation: drawn under the text, not in it).
         var reactions: (String) -> [ReactionCount] = { _ in [] }
+        /// The summary of the post a comment is the root of, by id (an annotation too).
+        var postSummary: (String) -> PostSummary? = { _ in nil }
         /// Laid out for print (`render`): every body whole (to `printedBodyBytes`), with no
         /// marker to click, as nothing can be clicked on paper.
         var printsWhole = false
@@ -68,6 +70,7 @@ final class FeedLayout {
         layout.hasDivider = source.startsUnread(index)
         layout.isGap = source.isGap(index)
         layout.reactions = reactionRow(of: layout, source)
+        layout.postSummary = layout.commentID.flatMap(source.postSummary).map(PostSummaryLine.init)
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
         cache[index] = layout
         return layout
@@ -77,6 +80,7 @@ final class FeedLayout {
     func reannotate(_ index: Int, _ source: Source) {
         guard let layout = cache[index] else { return }
         cache[index]?.reactions = reactionRow(of: layout, source)
+        cache[index]?.postSummary = layout.commentID.flatMap(source.postSummary).map(PostSummaryLine.init)
     }
 
     /// The row of a comment's reactions at this width, if it has any.

@@ -45,6 +45,8 @@ final class FeedModel {
     var isPlaceholder: (String) -> Bool = { _ in false }
     /// The reactions to a comment, by id; set by the app.
     var reactions: (String) -> [ReactionCount] = { _ in [] }
+    /// The summary of the post a comment is the root of, by id; set by the app.
+    var postSummary: (String) -> PostSummary? = { _ in nil }
     /// Long comments the reader expanded, by comment id.
     var expandedComments: Set<String> = []
     /// Body bytes shown of huge comments the reader asked to see more of ("show more"), by comment id.
@@ -185,7 +187,8 @@ final class FeedModel {
             startsUnread: { $0 == self.firstUnread },
             isGap: { self.comments.isGap(at: $0) },
             replyQuote: { self.replyQuote($0) },
-            reactions: { self.reactions($0) })
+            reactions: { self.reactions($0) },
+            postSummary: { self.postSummary($0) })
     }
 
     /// Rows the comment at a feed position takes.

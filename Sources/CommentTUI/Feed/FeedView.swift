@@ -128,6 +128,11 @@ struct FeedView {
                         buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: x) { palette.flash(&$0, progress: progress) }
                     }
                 }
+            case .postSummary:
+                drawn.commentRows[screenRow] = position.comment
+                if let line = comment.postSummary {
+                    drawPostSummary(line, into: &buffer, row: screenRow, column: rect.column + FeedLayout.bodyIndent, end: end)
+                }
             case .gap:
                 break
             }

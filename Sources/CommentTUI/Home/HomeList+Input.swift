@@ -49,6 +49,8 @@ extension HomeList {
                 question = HomeQuestion(kind: .decline, key: selected.key, name: selected.name)
             } else if selected.key.account == nil {
                 return .message("only a room can be left")
+            } else if selected.key.postRoom != nil {
+                return .message("a post is left with its room")
             } else {
                 question = HomeQuestion(kind: .leave, key: selected.key, name: selected.name)
             }

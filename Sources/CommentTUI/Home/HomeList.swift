@@ -105,7 +105,7 @@ final class HomeList {
     private func resort() {
         let wasVisible = selectedRow.map(isFullyVisible) ?? false
         let oldRow = selectedRow
-        summaries.sort(by: Self.inOrder)
+        summaries = Self.grouped(summaries)
         positions = Dictionary(uniqueKeysWithValues: summaries.enumerated().map { ($1.key, $0) })
         ranker = nil
         previews.keep(only: Set(positions.keys))

@@ -72,7 +72,11 @@ struct HomeView {
         let selected = item == list.selectedRow
         let end = rect.maxColumn
         let gutter = selected && line == 0 ? "▸ " : "  "
-        let x = buffer.write(gutter, column: rect.column, row: row, style: Theme.selectionGutter, limit: end)
+        var x = buffer.write(gutter, column: rect.column, row: row, style: Theme.selectionGutter, limit: end)
+        // A post sits under its room, indented, its name line marked as one of the room's.
+        if summary.key.postRoom != nil {
+            x = buffer.write(line == 0 ? "↳ " : "  ", column: x, row: row, style: Theme.dim, limit: end)
+        }
         if line == 0 {
             drawNameLine(summary, highlights: list.rows[item].highlights, into: &buffer, column: x, row: row, end: end)
         } else {
@@ -85,6 +89,7 @@ struct HomeView {
     private func drawNameLine(_ summary: ThreadSummary, highlights: [Range<Int>], into buffer: inout CellBuffer,
                               column: Int, row: Int, end: Int) {
         var right: [(String, CellStyle)] = []
+        if let replies = summary.replies { right.append((CountText.of(replies, "reply", plural: "replies"), Theme.dim)) }
         if summary.unread > 0 { right.append(("\(summary.unread)", Theme.homeUnread)) }
         if summary.highlights > 0 { right.append(("@\(summary.highlights)", Theme.homeMentionBadge)) }
         if let activity = summary.activity { right.append((RelativeTime.text(for: activity, now: now), Theme.dim)) }
@@ -108,8 +113,15 @@ struct HomeView {
         }
     }
 
-    /// The invite, who is typing, or `author: preview` (as the feed renders it).
+    /// The invite, who is typing, or `author: preview` (as the feed renders it); a room's last
+    /// post row ends in how many more posts it has.
     private func drawPreviewLine(_ summary: ThreadSummary, into buffer: inout CellBuffer, column: Int, row: Int, end: Int) {
+        var end = end
+        if let more = summary.morePosts {
+            let tail = " · \(more) more posts"
+            end = max(column, end - DisplayWidth.width(of: tail))
+            buffer.write(tail, column: end, row: row, style: Theme.dim, limit: end + DisplayWidth.width(of: tail))
+        }
         if let invite = summary.invite {
             let from = invite.inviter.map { "invite from \($0)" } ?? "invite"
             buffer.write(from, column: column, row: row, style: Theme.homeInvite, cuttingAt: end)

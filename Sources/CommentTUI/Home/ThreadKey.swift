@@ -10,18 +10,34 @@ public enum ThreadKey: Hashable, Codable, Sendable, CustomStringConvertible {
     case file(path: String)
     /// The built-in demo thread.
     case demo
+    /// A post in a room of the account `account` (a Matrix thread), by its root's event id.
+    case post(account: String, roomID: String, root: String)
 
     public var description: String {
         switch self {
         case .room(let account, let roomID): "\(account) \(roomID)"
         case .file(let path): path
         case .demo: "demo"
+        case .post(let account, let roomID, let root): "\(account) \(roomID)/\(root)"
         }
+    }
+
+    /// The room a post is in (its row goes under the room's); nil for anything else.
+    public var postRoom: ThreadKey? {
+        if case .post(let account, let roomID, _) = self { return .room(account: account, roomID: roomID) }
+        return nil
+    }
+
+    /// A post's locator, `matrix:<roomID>/<rootEventID>` (what opens it); nil for anything else.
+    public var postLocator: String? {
+        if case .post(_, let roomID, let root) = self { return "matrix:\(roomID)/\(root)" }
+        return nil
     }
 
     /// The account a room belongs to; nil for a file or the demo.
     public var account: String? {
         if case .room(let account, _) = self { return account }
+        if case .post(let account, _, _) = self { return account }
         return nil
     }
 }

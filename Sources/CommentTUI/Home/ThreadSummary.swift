@@ -32,6 +32,10 @@ public struct ThreadSummary: Hashable, Codable, Sendable {
     /// The counts are not known yet (home's first window: its server gave none): shown as
     /// none, and the counts that come later are no news to notify.
     public var countsPending = false
+    /// A post's replies (a Matrix thread's); nil for a thread that is no post.
+    public var replies: Int?
+    /// On a room's last post row: how many more posts the room has (`12`, `50+`); nil: none.
+    public var morePosts: String?
 
     /// An invite to a room, from `inviter`.
     public struct Invite: Hashable, Codable, Sendable {

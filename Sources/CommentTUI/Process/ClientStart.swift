@@ -159,6 +159,12 @@ struct ClientStart {
             }
             return try openRoom(address, as: account, request: request, context: context, accounts: accounts,
                                 joinsEncrypted: acceptsInvite)
+        case .post(let account, let roomID, _):
+            // Until a post opens as a thread of its own, its room opens.
+            guard let address = MatrixRoomAddress(locator: "matrix:\(roomID)") else {
+                throw CommandFailure("'\(VisibleText.escape(roomID))' is not a room id")
+            }
+            return try openRoom(address, as: account, request: request, context: context, accounts: accounts, joinsEncrypted: false)
         }
     }
 }

@@ -167,6 +167,10 @@ public enum ThreadUpdate: Sendable {
     /// A comment's reactions as they were when it was read (the opening, an older page, the
     /// offline copy): shown as `reactionsChanged` is, without the effect of a live change.
     case reactionsKnown(commentID: String, [ReactionCount])
+    /// A post's summary under its root (a Matrix thread's replies: how many, the newest, unread;
+    /// nil: none). Drawn under the root's text, which is not laid out again; may name a comment
+    /// not loaded yet (it shows once it is).
+    case postSummaryChanged(commentID: String, PostSummary?)
     /// Users who joined or changed their name or handle.
     case usersChanged([User])
     /// Members who joined (again) or left a room, by user id: those who left keep their

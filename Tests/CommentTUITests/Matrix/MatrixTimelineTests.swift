@@ -109,12 +109,16 @@ final class MatrixTimelineTests: XCTestCase {
         var line = timeline()
         let switchOn: JSONValue = ["type": "m.room.encryption", "state_key": "", "event_id": "$on", "sender": "@bo:h.org",
                                    "origin_server_ts": 1500, "content": ["algorithm": "m.megolm.v1.aes-sha2"]]
-        let updates = line.applyNewer([message("$a", "@bo:h.org", "plain", ts: 1000), switchOn, encrypted("$x", "@bo:h.org", ts: 2000),
+        let applied = line.applyNewer([message("$a", "@bo:h.org", "plain", ts: 1000), switchOn, encrypted("$x", "@bo:h.org", ts: 2000),
                                        encrypted("$fix", "@bo:h.org", ts: 2500, replacing: "$x"),
                                        encrypted("$like", "@bo:h.org", ts: 2600, replacing: "$x", relation: "m.annotation"),
                                        encrypted("$ref", "@bo:h.org", ts: 2700, replacing: "$x", relation: "m.reference"),
                                        encrypted("$in", "@bo:h.org", ts: 2800, replacing: "$x", relation: "m.thread"),
                                        message("$b", "@bo:h.org", "plain again", ts: 3000)])
+        // The encrypted thread reply counts in its root's post (its relation is in the clear).
+        guard case .postSummaryChanged("$x", let post)? = applied.last else { return XCTFail("no post summary: \(applied.map(summary))") }
+        XCTAssertEqual(post?.replyCount, 1)
+        let updates = Array(applied.dropLast())
         XCTAssertEqual(updates.map(summary), ["appended $a", "held: \(MatrixEncryption.notice)", "appended $on, $x, $b"],
                        "an encrypted edit, reaction or reference has no row of its own; a thread's message has one in its post")
         XCTAssertEqual(line.encryptedEvents["$like"]?.relation?.target, "$x", "kept by reference")

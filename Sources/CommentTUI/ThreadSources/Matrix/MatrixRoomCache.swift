@@ -30,6 +30,8 @@ struct MatrixRoomCache {
         var placeholders: Set<String> = []
         /// The reactions to the kept comments, by reaction event id (a redaction can still take one away).
         var reactions: [String: MatrixReactions.Reaction] = [:]
+        /// The posts the kept comments are the roots of, by root (`MatrixThreadSummaries`).
+        var posts: [String: MatrixThreadSummaries.Entry] = [:]
     }
 
     private struct RoomRecord: Codable {
@@ -71,6 +73,16 @@ struct MatrixRoomCache {
         var placeholder: Bool?
         /// Its reactions, by reaction event id order; written only when there are some.
         var reactions: [CommentReaction]?
+        /// The post it is the root of (a Matrix thread): written only when it has replies.
+        var thread: PostRecord?
+    }
+
+    /// A post's summary in its root's record.
+    private struct PostRecord: Codable {
+        var count: Int
+        var latest: String?
+        var sender: String
+        var created: Date
     }
 
     /// A reaction in its comment's record (`m.reaction`).
@@ -153,6 +165,10 @@ struct MatrixRoomCache {
                 snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
                                                          replyTo: c.replyTo))
                 if c.placeholder == true { snapshot?.placeholders.insert(c.id) }
+                if let p = c.thread {
+                    snapshot?.posts[c.id] = MatrixThreadSummaries.Entry(count: min(max(p.count, 0), MatrixThreadSummaries.mostReplies),
+                                                                        latestEventID: p.latest, latestSender: p.sender, latestAt: p.created)
+                }
                 for r in c.reactions ?? [] {
                     snapshot?.reactions[r.id] = MatrixReactions.Reaction(target: c.id, key: r.key, sender: r.sender, at: r.created)
                 }
@@ -191,7 +207,10 @@ struct MatrixRoomCache {
             out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
                                                             replyTo: c.replyTo,
                                                             placeholder: snapshot.placeholders.contains(c.id) ? true : nil,
-                                                            reactions: reactions[c.id])) + Data("\n".utf8)
+                                                            reactions: reactions[c.id],
+                                                            thread: snapshot.posts[c.id].map {
+                                                                PostRecord(count: $0.count, latest: $0.latestEventID, sender: $0.latestSender, created: $0.latestAt)
+                                                            })) + Data("\n".utf8)
         }
         // A copy that can be rebuilt: not fsynced, but never seen half-written.
         try PrivateDirectory(directory).replace(name, with: Array(out), synchronized: false)

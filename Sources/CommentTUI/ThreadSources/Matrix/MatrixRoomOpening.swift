@@ -47,6 +47,7 @@ struct MatrixRoomOpening {
         if snapshot.isEncrypted { _ = timeline.switchEncryptionOn() }
         timeline.adopt(snapshot.comments, placeholders: snapshot.placeholders)
         for (id, reaction) in snapshot.reactions { _ = timeline.reactions.add(eventID: id, reaction) }
+        for (root, entry) in snapshot.posts { timeline.threadSummaries.adopt(root: root, entry) }
         comments = snapshot.comments
         let header = snapshot.header
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,
@@ -75,6 +76,9 @@ struct MatrixRoomOpening {
         var nextBatch: String?
         /// The joined members and their names, when the start read them (nil: asked for).
         var joined: [String: String?]?
+        /// The room in the newest sync the start read, if it did: its posts' unread counts and
+        /// our threaded receipts (`MatrixTimeline.postsRead`).
+        var syncedRoom: JSONValue?
     }
 
     /// - Parameter joinsEncrypted: join an encrypted room the account is not in (only invited
@@ -137,7 +141,8 @@ struct MatrixRoomOpening {
         for event in stateEvents + timelineEvents { Self.note(event, in: &current) }
         if fullyRead == nil { fullyRead = try? client.fullyRead(room: roomID, userID: me) }
         return Start(roomID: roomID, isEncrypted: isEncrypted, stateEvents: stateEvents, timelineEvents: timelineEvents,
-                     current: current, fullyRead: fullyRead, olderToken: olderToken, nextBatch: nextBatch, joined: nil)
+                     current: current, fullyRead: fullyRead, olderToken: olderToken, nextBatch: nextBatch, joined: nil,
+                     syncedRoom: catchUp["rooms"]?["join"]?[roomID] ?? room)
     }
 
     /// Puts a state event in `current` under its type and state key (over an older one); not a state event, nothing.
@@ -204,6 +209,7 @@ struct MatrixRoomOpening {
             if case .commentEdited(let edited) = update, let at = opened.firstIndex(where: { $0.id == edited.id }) { opened[at] = edited }
         }
         comments = opened
+        if let room = start.syncedRoom { _ = timeline.postsRead(in: room) }
         if let fullyRead, let at = timelineEvents.firstIndex(where: { $0["event_id"]?.string == fullyRead }) {
             let upToMarker = Set(timelineEvents[...at].compactMap { $0["event_id"]?.string })
             fullyReadPosition = opened.lastIndex { upToMarker.contains($0.id) } ?? -1
@@ -303,7 +309,7 @@ struct MatrixRoomOpening {
             "account_data": ["not_types": ["*"]],
             "room": [
                 "rooms": [.string(room)],
-                "timeline": ["limit": .number(Double(pageSize))],
+                "timeline": ["limit": .number(Double(pageSize)), "unread_thread_notifications": true],
                 "state": ["lazy_load_members": true],
                 "ephemeral": ["types": ["m.typing"]],
                 "account_data": ["types": ["m.fully_read"]],

@@ -57,12 +57,14 @@ extension MatrixThreadSource {
             if ifDue, let last = cacheSavedAt, now.timeIntervalSince(last) < Self.cacheInterval { return nil }
             guard let nextBatch else { return nil }
             cacheSavedAt = now
+            let keptIDs = Set(cached.comments.map(\.id))
             let snapshot = MatrixRoomCache.Snapshot(
                 roomID: roomID, label: label, header: liveHeader ?? ThreadHeader(thread), postEventID: timeline.postEventID,
                 users: [], comments: cached.comments, olderToken: cached.olderToken,
                 nextBatch: nextBatch, fullyRead: markerSent, isEncrypted: timeline.isEncrypted,
                 placeholders: timeline.placeholders.intersection(cached.comments.map(\.id)),
-                reactions: Dictionary(timeline.reactions.reactions(to: Set(cached.comments.map(\.id))), uniquingKeysWith: { a, _ in a }))
+                reactions: Dictionary(timeline.reactions.reactions(to: keptIDs), uniquingKeysWith: { a, _ in a }),
+                posts: timeline.threadSummaries.entries.filter { keptIDs.contains($0.key) })
             return (snapshot, timeline.members)
         }
         guard let (unlisted, members) = taken else { return }

@@ -74,6 +74,7 @@ extension MatrixThreadSource {
             confirmGivenUp(applied)
             remembered = (switched + applied, batchStart)
             updates += applied
+            updates += locked { timeline.postsRead(in: room) }
             updates += roomStateUpdates(events: events, state: state)
             markerElsewhere = movedMarker(in: room, events: events, applied: applied, lastBefore: lastBefore)
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {

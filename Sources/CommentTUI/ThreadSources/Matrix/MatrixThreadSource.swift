@@ -226,6 +226,8 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
         if let outboxProblem { report([.problem(ThreadProblem(.notKept, outboxProblem))]) }
         // The opening page's reactions, drawn under the comments they annotate.
         report(timeline.allReactionUpdates())
+        // And its posts, summed up under their roots.
+        report(timeline.allPostSummaryUpdates())
         if follows {
             startSyncing()
             for entry in waiting where entry.notSent == nil { resend(entry) }

@@ -38,6 +38,8 @@ struct MatrixTimeline {
     /// Comments whose event is no plain message (an emote, media, one that does not read), by
     /// event id: an edit would make them `m.text`, so they are not edited.
     private(set) var notPlainText: Set<String> = []
+    /// The room's posts summed up under their roots (`MatrixTimeline+PostSummaries`).
+    var threadSummaries = MatrixThreadSummaries()
 
     init(members: MatrixMembers) {
         self.members = members
@@ -141,12 +143,14 @@ struct MatrixTimeline {
         var reacted: [String] = []
         var reactedSet: Set<String> = []
         func touched(_ target: String) { if reactedSet.insert(target).inserted { reacted.append(target) } }
+        var summed: Set<String> = []
         for event in events {
             if let id = event["event_id"]?.string, !applied.insert(id).inserted { continue }
             // The run's members are known before any other event is read (its names, its pills).
             if event["type"]?.string != "m.room.member" { applyJoining() }
             switch reader.read(event) {
             case .comment(let comment, let transactionID, let imported):
+                if let root = notePost(newer: event) { summed.insert(root) }
                 if comment.id == postEventID || known[comment.id] != nil || !isInScope(event) { continue }
                 noteKind(of: event, id: comment.id)
                 if imported != nil, let sender = event["sender"]?.string { importSenders[comment.id] = sender }
@@ -181,6 +185,8 @@ struct MatrixTimeline {
                     updates.append(.commentEdited(relabelled(deleted)))
                     // Its reactions go with it.
                     if reactions.hasReactions(target) { reactions.removeAll(target: target); touched(target) }
+                } else if let root = threadSummaries.replyRedacted(target) {
+                    summed.insert(root)
                 } else {
                     waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
                 }
@@ -190,6 +196,7 @@ struct MatrixTimeline {
                 if !appended.isEmpty { updates.append(.commentsAppended(appended)); appended = [] }
                 joining[id] = name
             case .encrypted(let encrypted):
+                if let root = notePost(newer: event) { summed.insert(root) }
                 if isInScope(event), let row = encryptedRow(encrypted) { appended.append(row) }
             case .encryptionSwitchedOn(let row):
                 let held = switchEncryptionOn()
@@ -201,7 +208,8 @@ struct MatrixTimeline {
         }
         flush()
         boundLooseReactions()
-        return updates + reacted.map(reactionsUpdate(of:))
+        boundLoosePosts()
+        return updates + reacted.map(reactionsUpdate(of:)) + postSummaryUpdates(summed)
     }
 
     /// Applies a page of older events as `/messages?dir=b` gives them (newest first); returns
@@ -211,9 +219,11 @@ struct MatrixTimeline {
         var importedUsers: [User] = []
         var page: [Comment] = []
         var reacted: Set<String> = []
+        var summed: Set<String> = []
         for event in events {
             switch reader.read(event) {
             case .comment(let comment, _, let imported):
+                if let root = notePost(older: event) { summed.insert(root) }
                 guard isInScope(event) else { continue }
                 noteKind(of: event, id: comment.id)
                 if imported != nil, let sender = event["sender"]?.string { importSenders[comment.id] = sender }
@@ -251,6 +261,7 @@ struct MatrixTimeline {
         if !importedUsers.isEmpty { updates.append(.usersChanged(importedUsers)) }
         boundLooseReactions()
         updates += reacted.sorted().map(reactionsKnown(of:))
+        updates += postSummaryUpdates(summed)
         return (page.reversed(), updates)
     }
 

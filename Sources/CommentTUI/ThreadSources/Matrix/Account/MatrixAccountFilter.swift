@@ -23,7 +23,8 @@ public enum MatrixAccountFilter {
         "presence": ["not_types": ["*"]],
         "account_data": ["types": ["m.direct"]],
         "room": [
-            "timeline": ["limit": .number(Double(timelineLimit)), "lazy_load_members": true],
+            // Unread counts per post (Matrix thread) as well as for the room's own timeline.
+            "timeline": ["limit": .number(Double(timelineLimit)), "lazy_load_members": true, "unread_thread_notifications": true],
             "state": ["types": .array(stateTypes.map(JSONValue.string)), "lazy_load_members": true],
             "ephemeral": ["types": ["m.typing", "m.receipt"]],
             "account_data": ["types": ["m.fully_read"]],

@@ -46,6 +46,11 @@ struct MatrixAccountRoom: Codable, Equatable, Sendable {
     var lastEventTime: Date?
     var unread = 0
     var highlights = 0
+    /// The unread counts of the room's posts (Matrix threads) by root, those with any
+    /// (`MatrixAccountRoom+Posts`); nil in copies from before they were kept.
+    var postCounts: [String: PostCounts]?
+    /// The room's newest posts, as its server last listed them (`MatrixRoomPosts`); nil: not asked.
+    var posts: MatrixRoomPosts?
     /// User ids typing now, the reader excluded.
     var typing: [String] = []
     /// Who invited the account, and when (the invite's `origin_server_ts`, when the server sent it).

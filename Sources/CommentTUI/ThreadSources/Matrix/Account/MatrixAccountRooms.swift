@@ -26,6 +26,8 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
         public var typing = 10
         /// Heroes kept from a summary.
         public var heroes = 10
+        /// Posts (threads) per room whose unread counts are kept.
+        public var postCounts = 200
 
         public init() {}
 
@@ -88,14 +90,24 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
         }
     }
 
+    /// Takes a joined room's newest posts (a page of its `/threads`, `MatrixAccountRoom+Posts`);
+    /// false when the room is not known.
+    @discardableResult
+    mutating func setPosts(roomID: String, _ posts: MatrixRoomPosts) -> Bool {
+        guard rooms[roomID]?.membership == .join else { return false }
+        rooms[roomID]?.posts = posts
+        return true
+    }
+
     /// Forgets who is typing everywhere (a copy kept between runs: stale by the next start).
     public mutating func forgetTyping() {
         for id in rooms.keys { rooms[id]?.typing = [] }
     }
 
-    /// Every room as a home row, newest activity first (rooms with none last, by id).
+    /// Every room as a home row, newest activity first (rooms with none last, by id), and the
+    /// rows of rooms' posts (home puts them under their room).
     public var summaries: [ThreadSummary] {
-        rooms.map { summary(roomID: $0.key, room: $0.value) }.sorted { a, b in
+        rooms.flatMap { [summary(roomID: $0.key, room: $0.value)] + postSummaries(roomID: $0.key, room: $0.value) }.sorted { a, b in
             switch (a.activity, b.activity) {
             case let (x?, y?) where x != y: x > y
             case (_?, nil): true
@@ -171,6 +183,9 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
         if let counts = entry["unread_notifications"] {
             if let unread = Self.count(counts["notification_count"]) { room.unread = unread }
             if let highlights = Self.count(counts["highlight_count"]) { room.highlights = highlights }
+            // Counted per post as well (the filter asks): the room's own are its main timeline's
+            // then, and its row counts its posts' too, as it did before they were apart.
+            room.notePostCounts(entry["unread_thread_notifications"], most: limits.postCounts)
         }
         rooms[roomID] = room
     }

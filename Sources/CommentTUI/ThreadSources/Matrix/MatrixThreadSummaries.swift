@@ -1,0 +1,137 @@
+import Foundation
+import ThreadModel
+
+/// The posts (Matrix threads) of a room as its feed sums them up under their roots: from the
+/// aggregation servers bundle with a root (`unsigned["m.relations"]["m.thread"]`: `count`,
+/// `latest_event`), from replies arriving live, and whether they are read (the sync's
+/// `unread_thread_notifications`, else our threaded read receipt).
+///
+/// Pure, and hostile input throughout: counts are clamped, a root's entry is bounded in number.
+struct MatrixThreadSummaries {
+    /// One post's replies as known.
+    struct Entry: Equatable {
+        var count: Int
+        /// The newest reply's event (nil: a bundle that named none).
+        var latestEventID: String?
+        var latestSender: String
+        var latestAt: Date
+    }
+
+    /// What the server counts as unread in one post.
+    struct Counts: Equatable {
+        var notifications: Int
+        var highlights: Int
+    }
+
+    /// The most replies a count says (a hostile bundle may say 10^300).
+    static let mostReplies = 999_999
+    /// The most posts kept whose root is not a known comment (replies to roots further back).
+    static let mostLooseRoots = 2000
+
+    private(set) var entries: [String: Entry] = [:]
+    /// The server's unread counts by root; nil until a sync said (then a root it leaves out has none).
+    private(set) var counts: [String: Counts]?
+    /// The replies counted live, by event id, and the post each is in: a redaction of one takes it
+    /// off the count (a page's newer bundle counts as the server does). At most `mostCountedReplies`.
+    private var counted: [String: String] = [:]
+    static let mostCountedReplies = 10_000
+    /// When we last read each post (our threaded receipt's `ts`), by root.
+    private(set) var readAt: [String: Date] = [:]
+
+    /// A count from a server's JSON, clamped to `0...mostReplies`; nil when it is no number.
+    static func count(_ value: JSONValue?) -> Int? {
+        guard case .number(let n)? = value, !n.isNaN else { return nil }
+        return Int(min(max(n, 0), Double(mostReplies)))
+    }
+
+    /// Reads a root event's bundled thread aggregation; the root when it changed what is known.
+    /// A bundle replaces what is known unless that is newer (a reply arrived live since).
+    mutating func read(bundleOf root: JSONValue) -> String? {
+        guard let rootID = root["event_id"]?.string,
+              let bundle = root["unsigned"]?["m.relations"]?["m.thread"], bundle.object != nil else { return nil }
+        let latest = bundle["latest_event"]
+        guard let sender = latest?["sender"]?.string, !sender.isEmpty else { return nil }
+        let entry = Entry(count: Self.count(bundle["count"]) ?? 1, latestEventID: latest?["event_id"]?.string, latestSender: sender,
+                          latestAt: MatrixServerNumber.time(milliseconds: latest?["origin_server_ts"]))
+        if let known = entries[rootID], known.latestAt > entry.latestAt || known == entry { return nil }
+        entries[rootID] = entry
+        return rootID
+    }
+
+    /// A reply in a post arrived newer than what is known (each event once: the timeline's
+    /// `applied`); true when it counts. One no newer than the bundle's latest reply was counted
+    /// by the bundle already (a page and the sync after it overlap).
+    mutating func replyArrived(root: String, eventID: String, sender: String, at: Date) -> Bool {
+        var entry = entries[root] ?? Entry(count: 0, latestEventID: nil, latestSender: sender, latestAt: at)
+        if entries[root] != nil {
+            guard eventID != entry.latestEventID, at >= entry.latestAt else { return false }
+        }
+        entry.count = min(entry.count + 1, Self.mostReplies)
+        if counted.count < Self.mostCountedReplies { counted[eventID] = root }
+        entry.latestEventID = eventID
+        entry.latestSender = sender
+        entry.latestAt = at
+        entries[root] = entry
+        return true
+    }
+
+    /// A reply counted live was redacted: it is off its post's count; the post, if it was one.
+    /// (The newest reply shown stays until a page's bundle says which is newest now.)
+    mutating func replyRedacted(_ eventID: String) -> String? {
+        guard let root = counted.removeValue(forKey: eventID), var entry = entries[root] else { return nil }
+        entry.count = max(0, entry.count - 1)
+        entries[root] = entry
+        return root
+    }
+
+    /// The server's unread counts for the room in a sync that holds it (`unread_thread_notifications`:
+    /// absent when it counts none); the roots whose counts changed. Until a sync has held them
+    /// once, their absence says nothing (a server that does not count per post never sends them).
+    mutating func countsArrived(_ value: JSONValue?) -> Set<String> {
+        guard value?.object != nil || counts != nil else { return [] }
+        var now: [String: Counts] = [:]
+        for (root, counts) in value?.object ?? [:] {
+            let notifications = Self.count(counts["notification_count"]) ?? 0
+            let highlights = Self.count(counts["highlight_count"]) ?? 0
+            if notifications > 0 || highlights > 0 { now[root] = Counts(notifications: notifications, highlights: highlights) }
+        }
+        let before = counts
+        counts = now
+        guard let before else { return Set(now.keys).union(entries.keys) }
+        return Set(now.keys.filter { now[$0] != before[$0] }).union(before.keys.filter { now[$0] == nil })
+    }
+
+    /// Our threaded read receipt in a post (`m.receipt` with `thread_id`); true when it is newer.
+    mutating func readReceipt(root: String, at: Date) -> Bool {
+        guard readAt[root].map({ $0 < at }) ?? true else { return false }
+        readAt[root] = at
+        return true
+    }
+
+    /// A post as the offline copy kept it.
+    mutating func adopt(root: String, _ entry: Entry) { entries[root] = entry }
+
+    /// Forgets posts past `mostLooseRoots` whose root is not among the comments (`isKnown`).
+    mutating func bound(isKnown: (String) -> Bool) {
+        guard entries.count > Self.mostLooseRoots else { return }
+        let loose = entries.filter { !isKnown($0.key) }.sorted { $0.value.latestAt < $1.value.latestAt }
+        for (root, _) in loose.prefix(max(0, entries.count - Self.mostLooseRoots)) { entries[root] = nil }
+    }
+
+    /// A post's summary: unread as the server counts it when it said, else when its newest
+    /// reply is someone else's and newer than our receipt in it (none known: read).
+    func summary(of root: String, me: String, name: (String) -> String) -> PostSummary? {
+        guard let entry = entries[root], entry.count > 0 else { return nil }
+        var summary = PostSummary(replyCount: entry.count, latestAuthor: entry.latestSender, latestName: name(entry.latestSender),
+                                  latestAt: entry.latestAt)
+        if let counts {
+            let mine = counts[root] ?? Counts(notifications: 0, highlights: 0)
+            summary.unreadCount = mine.notifications
+            summary.mentionCount = mine.highlights
+            summary.isUnread = mine.notifications > 0 || mine.highlights > 0
+        } else if entry.latestSender != me, let read = readAt[root] {
+            summary.isUnread = entry.latestAt > read
+        }
+        return summary
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import ThreadModel
+
+/// Posts summed up under their roots in the room's feed (`MatrixThreadSummaries`): kept apart
+/// from the comments' text and reported as a root's `.postSummaryChanged`, which the feed draws
+/// under the text without laying it out again. Only the room's own feed sums posts up.
+extension MatrixTimeline {
+    /// Notes a message or encrypted event met as newer: a reply in a post counts in its root's
+    /// summary (the event is applied once: `applied`), a root's bundle is read. The root whose
+    /// summary changed, if one did.
+    mutating func notePost(newer event: JSONValue) -> String? {
+        guard scope == .room else { return nil }
+        guard let root = MatrixTimelineScope.threadRoot(of: event) else { return threadSummaries.read(bundleOf: event) }
+        guard let id = event["event_id"]?.string, let sender = event["sender"]?.string else { return nil }
+        let at = MatrixServerNumber.time(milliseconds: event["origin_server_ts"])
+        return threadSummaries.replyArrived(root: root, eventID: id, sender: sender, at: at) ? root : nil
+    }
+
+    /// Notes a message met in an older page: only a root's bundle counts (its older replies are in it).
+    mutating func notePost(older event: JSONValue) -> String? {
+        guard scope == .room, MatrixTimelineScope.threadRoot(of: event) == nil else { return nil }
+        return threadSummaries.read(bundleOf: event)
+    }
+
+    /// A sync's word on the room's posts: the server's unread counts per post and our threaded
+    /// read receipts (`m.receipt` with a `thread_id`); the summaries that changed.
+    mutating func postsRead(in room: JSONValue) -> [ThreadUpdate] {
+        guard scope == .room else { return [] }
+        var changed = threadSummaries.countsArrived(room["unread_thread_notifications"])
+        for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.receipt" {
+            for (_, receipt) in event["content"]?.object ?? [:] {
+                guard let mine = receipt["m.read"]?[members.me] ?? receipt["m.read.private"]?[members.me],
+                      let root = mine["thread_id"]?.string, root != "main" else { continue }
+                if threadSummaries.readReceipt(root: root, at: MatrixServerNumber.time(milliseconds: mine["ts"])) { changed.insert(root) }
+            }
+        }
+        return postSummaryUpdates(changed)
+    }
+
+    /// The summaries of these roots, by the id the app knows each by (nil: none, or no replies).
+    func postSummaryUpdates(_ roots: some Sequence<String>) -> [ThreadUpdate] {
+        roots.sorted().map { root in
+            .postSummaryChanged(commentID: commentID(forEvent: root),
+                                threadSummaries.summary(of: root, me: members.me, name: { members.name(of: $0) }))
+        }
+    }
+
+    /// Every post's summary (what the opening or the offline copy brought).
+    func allPostSummaryUpdates() -> [ThreadUpdate] {
+        postSummaryUpdates(threadSummaries.entries.keys.filter { knows($0) })
+    }
+
+    /// The roots among `roots` that are comments handed out, or the post.
+    private func known(among roots: some Sequence<String>) -> Set<String> {
+        Set(roots.filter { knows($0) || $0 == postEventID })
+    }
+
+    /// Forgets the posts past the bound whose root is not a known comment.
+    mutating func boundLoosePosts() {
+        guard threadSummaries.entries.count > MatrixThreadSummaries.mostLooseRoots else { return }
+        let known = known(among: threadSummaries.entries.keys)
+        threadSummaries.bound { known.contains($0) }
+    }
+}
