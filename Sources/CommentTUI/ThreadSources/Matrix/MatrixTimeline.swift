@@ -11,6 +11,8 @@ struct MatrixTimeline {
     var postEventID: String?
     /// Which messages are comments: the room's own, or one post's replies.
     var scope = MatrixTimelineScope.room
+    /// The event of the newest comment applied as newer (a post's comment falls back to it).
+    private(set) var newestComment: String?
     /// What is kept of each comment handed out, by event id: enough to recognise it again, and
     /// to edit or delete it, without its text (the app keeps the text, in a window of pages).
     private var known: [String: KnownComment] = [:]
@@ -117,6 +119,7 @@ struct MatrixTimeline {
     mutating func sent(transactionID: String, eventID: String) -> Bool {
         appIDs[eventID] = transactionID
         eventIDs[transactionID] = eventID
+        newestComment = eventID
         return unconfirmed.remove(transactionID) != nil
     }
 
@@ -161,6 +164,7 @@ struct MatrixTimeline {
                 }
                 let shown = withWaitingEdit(comment)
                 remember(shown)
+                newestComment = comment.id
                 appended.append(relabelled(shown))
             case .edit(let target, let sender, let body, let at):
                 if let edited = edit(target: target, sender: sender, body: body, at: at) {

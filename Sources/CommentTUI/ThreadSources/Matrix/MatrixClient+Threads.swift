@@ -1,0 +1,20 @@
+import Foundation
+
+/// The endpoints of Matrix threads (spec v1.4 on): a root's replies, threaded read receipts.
+extension MatrixClient {
+    /// One page of a thread's replies, newest first (`GET /v1/rooms/{room}/relations/{root}/m.thread`),
+    /// before `from` (a `next_batch` of the page after it); nil starts at the newest.
+    public func threadReplies(room: String, root: String, from token: String?, limit: Int) throws -> JSONValue {
+        var query = ["dir": "b", "limit": String(limit)]
+        if let token { query["from"] = token }
+        return try request("GET", ["v1", "rooms", room, "relations", root, "m.thread"], query: query, timeout: 60,
+                           limit: MatrixAnswerLimit.large)
+    }
+
+    /// Moves the read receipt in one thread (`thread_id`: the root, or `main` for the room's own
+    /// timeline), private when `privately`. The fully-read marker is the room's, not moved.
+    public func setThreadReceipt(room: String, eventID: String, thread: String, privately: Bool, timeout: TimeInterval = 5) throws {
+        try request("POST", ["rooms", room, "receipt", privately ? "m.read.private" : "m.read", eventID],
+                    body: ["thread_id": .string(thread)], timeout: timeout)
+    }
+}
