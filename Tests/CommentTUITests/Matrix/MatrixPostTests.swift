@@ -35,9 +35,9 @@ final class MatrixPostTests: SharedSynapseTestCase {
     }
 
     private func openPost(_ room: String, root: String, as user: MatrixTestUser,
-                          environment: [String: String]? = nil) throws -> MatrixThreadSource {
+                          environment: [String: String]? = nil, usesCache: Bool = false) throws -> MatrixThreadSource {
         try MatrixThreadSource(client: user.client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room)/\(root)")),
-                               me: user.account.userID, environment: environment ?? temporaryDataEnvironment(), usesCache: false)
+                               me: user.account.userID, environment: environment ?? temporaryDataEnvironment(), usesCache: usesCache)
     }
 
     private func relation(of event: JSONValue) -> JSONValue? { event["content"]?["m.relates_to"] }
@@ -121,6 +121,27 @@ final class MatrixPostTests: SharedSynapseTestCase {
         let thread = try post.bo.client.threadReplies(room: post.room, root: root, from: nil, limit: 10)
         let listed = (thread["chunk"]?.array ?? []).compactMap { $0["event_id"]?.string }
         XCTAssertTrue(listed.contains(sentID) && listed.contains(answerID), "\(listed)")
+    }
+
+    func testAPostsOfflineCopyIsItsOwnNotTheRooms() throws {
+        let server = try server
+        let post = try postRoom("Posts kept", on: server)
+        let root = post.roots[0]
+        try reply(by: post.bo, in: post.room, root: root, "kept reply")
+        let environment = temporaryDataEnvironment()
+        let first = try openPost(post.room, root: root, as: post.ann, environment: environment, usesCache: true)
+        first.stop()
+        let room = try open(post.room, as: post.ann, environment: environment)
+        room.stop()
+        let roomAgain = try open(post.room, as: post.ann, environment: environment)
+        defer { roomAgain.stop() }
+        let postAgain = try openPost(post.room, root: root, as: post.ann, environment: environment, usesCache: true)
+        defer { postAgain.stop() }
+        XCTAssertTrue(roomAgain.isCatchingUp && postAgain.isCatchingUp, "both from their offline copies")
+        XCTAssertEqual(postAgain.opened.comments.map(\.body), ["kept reply"])
+        XCTAssertEqual(postAgain.thread.title, "Post 1")
+        XCTAssertFalse(roomAgain.opened.comments.contains { $0.body == "kept reply" }, "the room's copy has no thread reply")
+        XCTAssertTrue(roomAgain.opened.comments.contains { $0.body.hasPrefix("Post 2") })
     }
 
     func testReadingAPostMovesTheThreadedReceipt() throws {

@@ -48,6 +48,8 @@ final class MatrixThreadPageTests: XCTestCase {
                                  "next_batch": "older-token"]
         let page = MatrixThreadPage(answer: answer, root: "$root")
         XCTAssertEqual(page.next, "older-token")
+        XCTAssertEqual(page.olderToken.flatMap(MatrixThreadPage.relationsToken), "older-token", "kept marked as a /relations token")
+        XCTAssertNil(MatrixThreadPage.relationsToken("s72_5_0"), "a sync's token pages the room")
         var newest = postTimeline()
         let opened = comments(newest.applyNewer(page.oldestFirst))
         XCTAssertEqual(opened.map(\.id), ["$r1", "$r2"])

@@ -55,7 +55,7 @@ extension MatrixRoomOpening {
             if case .commentEdited(let edited) = update, let at = opened.firstIndex(where: { $0.id == edited.id }) { opened[at] = edited }
         }
         comments = opened
-        olderToken = page.next
+        olderToken = page.olderToken
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,
                                users: timeline.members.users)
     }

@@ -13,6 +13,18 @@ struct MatrixThreadPage: Equatable {
     /// Where the page before starts (`next_batch`); nil at the thread's start.
     var next: String?
 
+    /// Where the page before starts, as the source keeps it: marked as a `/relations` token, so
+    /// it is never asked of `/messages` (a post's older token may also be a sync's, after a gap
+    /// or the offline copy starting again: that one pages the room, its replies picked out).
+    var olderToken: String? { next.map { Self.tokenMark + $0 } }
+
+    static let tokenMark = "relations:"
+
+    /// The `/relations` token an older token holds; nil for a room's (`/messages`) token.
+    static func relationsToken(_ token: String) -> String? {
+        token.hasPrefix(tokenMark) ? String(token.dropFirst(tokenMark.count)) : nil
+    }
+
     /// The same events oldest first, each edit after its reply (as a sync brings them).
     var oldestFirst: [JSONValue] { newestFirst.reversed() }
 

@@ -18,13 +18,13 @@ extension MatrixThreadSource {
     /// The post's root; nil for the room's own feed.
     public var postRoot: String? { locked { timeline.scope.root } }
 
-    /// One page of the post's replies before `token` (a `next_batch`), read into the timeline
+    /// One page of the post's replies before `token` (a `next_batch`, unmarked), read into the timeline
     /// as a room's older page is; `end` is where the page before starts.
     func olderReplies(root: String, from token: String, limit: Int)
         throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?, events: [String]) {
         let page = MatrixThreadPage(answer: try client.threadReplies(room: roomID, root: root, from: token, limit: limit), root: root)
         let applied = locked { timeline.applyOlder(page.newestFirst, state: []) }
-        return (applied.comments, applied.updates, page.next, page.newestFirst.compactMap { $0["event_id"]?.string })
+        return (applied.comments, applied.updates, page.olderToken, page.newestFirst.compactMap { $0["event_id"]?.string })
     }
 
     /// `content` (a message's) put in the post's thread (call locked): a reply to `replyTo` is a
