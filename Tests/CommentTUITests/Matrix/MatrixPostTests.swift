@@ -153,20 +153,35 @@ final class MatrixPostTests: SharedSynapseTestCase {
         let source = try openPost(post.room, root: root, as: post.ann)
         defer { source.stop() }
         try source.saveReadMarker(ReadMarker(commentID: two, position: 1))
+        XCTAssertEqual(try receiptThread(of: post.ann, on: two, in: post.room, seenBy: post.bo), root,
+                       "Ann's receipt on the reply is in the post's thread")
+    }
 
-        // Bo's sync shows Ann's receipt on the reply, in the post's thread.
+    func testReadingTheRoomsFeedSendsAReceiptInTheMainTimeline() throws {
+        let server = try server
+        let post = try postRoom("Posts main receipt", on: server)
+        let source = try open(post.room, as: post.ann, environment: temporaryDataEnvironment(), usesCache: false)
+        defer { source.stop() }
+        try source.saveReadMarker(ReadMarker(commentID: post.roots[2], position: 2))
+        XCTAssertEqual(try receiptThread(of: post.ann, on: post.roots[2], in: post.room, seenBy: post.bo), "main",
+                       "the room's reading leaves its posts unread")
+        XCTAssertEqual(try post.ann.client.fullyRead(room: post.room, userID: post.ann.account.userID), post.roots[2])
+    }
+
+    /// The `thread_id` of `reader`'s `m.read` receipt on `event`, as `other`'s sync shows it
+    /// (waited for, bounded); nil when none comes.
+    private func receiptThread(of reader: MatrixTestUser, on event: String, in room: String, seenBy other: MatrixTestUser) throws -> String? {
         let deadline = Date().addingTimeInterval(15)
-        var threadOfReceipt: String?
-        while threadOfReceipt == nil, Date() < deadline {
-            let sync = try post.bo.other.sync()
-            let ephemeral = ((sync["rooms"] as? [String: Any])?["join"] as? [String: Any])?[post.room] as? [String: Any]
-            let events = (ephemeral?["ephemeral"] as? [String: Any])?["events"] as? [[String: Any]] ?? []
-            for event in events where event["type"] as? String == "m.receipt" {
-                let reads = ((event["content"] as? [String: Any])?[two] as? [String: Any])?["m.read"] as? [String: Any]
-                threadOfReceipt = (reads?[post.ann.account.userID] as? [String: Any])?["thread_id"] as? String
+        while Date() < deadline {
+            let sync = try other.other.sync()
+            let joined = ((sync["rooms"] as? [String: Any])?["join"] as? [String: Any])?[room] as? [String: Any]
+            let events = (joined?["ephemeral"] as? [String: Any])?["events"] as? [[String: Any]] ?? []
+            for receipt in events where receipt["type"] as? String == "m.receipt" {
+                let reads = ((receipt["content"] as? [String: Any])?[event] as? [String: Any])?["m.read"] as? [String: Any]
+                if let mine = reads?[reader.account.userID] as? [String: Any] { return mine["thread_id"] as? String }
             }
-            if threadOfReceipt == nil { Thread.sleep(forTimeInterval: 0.5) }
+            Thread.sleep(forTimeInterval: 0.5)
         }
-        XCTAssertEqual(threadOfReceipt, root)
+        return nil
     }
 }

@@ -40,9 +40,16 @@ extension MatrixThreadSource {
         return .object(object)
     }
 
-    /// Moves the reader's receipt in the post (`thread_id`: its root); the room's fully-read
-    /// marker is the room's feed's, left where it is.
-    func setPostReceipt(root: String, eventID: String, timeout: TimeInterval = 5) throws {
-        try client.setThreadReceipt(room: roomID, eventID: eventID, thread: root, privately: privateReceipts, timeout: timeout)
+    /// Moves the reader's markers to `eventID`: in a post, its threaded receipt (`thread_id`: the
+    /// root), the room's fully-read marker left to the room's feed; in the room's feed, the
+    /// fully-read marker and a receipt in the main timeline (`thread_id: main`), so the room's
+    /// reading never marks its posts read (an unthreaded receipt would, up to that event).
+    func moveReadMarkers(to eventID: String, timeout: TimeInterval = 5) throws {
+        if let root = postRoot {
+            try client.setThreadReceipt(room: roomID, eventID: eventID, thread: root, privately: privateReceipts, timeout: timeout)
+        } else {
+            try client.setReadMarkers(room: roomID, eventID: eventID, receipt: false, privately: privateReceipts, timeout: timeout)
+            try client.setThreadReceipt(room: roomID, eventID: eventID, thread: "main", privately: privateReceipts, timeout: timeout)
+        }
     }
 }

@@ -337,11 +337,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     public func saveReadMarker(_ marker: ReadMarker) throws {
         guard let eventID = locked({ timeline.eventID(forComment: marker.commentID) }),
               eventID != locked({ markerSent }) else { return }
-        if let root = postRoot {
-            try setPostReceipt(root: root, eventID: eventID, timeout: 2)
-        } else {
-            try client.setReadMarkers(room: roomID, eventID: eventID, privately: privateReceipts, timeout: 2)
-        }
+        try moveReadMarkers(to: eventID, timeout: 2)
         // The offline copy saved at close keeps it: a reopen from it starts from here.
         locked { markerSent = eventID }
     }
@@ -360,9 +356,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
                 return self.markerDue.flatMap { self.timeline.eventID(forComment: $0.commentID) }
             }
             guard let eventID = next, eventID != self.locked({ self.markerSent }) else { return }
-            let root = self.postRoot
-            if (try? root.map { try self.setPostReceipt(root: $0, eventID: eventID) }
-                ?? self.client.setReadMarkers(room: self.roomID, eventID: eventID, privately: self.privateReceipts)) != nil {
+            if (try? self.moveReadMarkers(to: eventID)) != nil {
                 self.locked { self.markerSent = eventID }
             }
         }
