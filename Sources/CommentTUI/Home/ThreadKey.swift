@@ -6,6 +6,8 @@ import Foundation
 public enum ThreadKey: Hashable, Codable, Sendable, CustomStringConvertible {
     /// A room (joined, or an invite) of the account `account` (`@user:server`), by room id.
     case room(account: String, roomID: String)
+    /// A post in a room (a Matrix thread) of the account, by room id and root event id.
+    case post(account: String, roomID: String, root: String)
     /// A thread file, by its absolute path.
     case file(path: String)
     /// The built-in demo thread.
@@ -14,6 +16,7 @@ public enum ThreadKey: Hashable, Codable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .room(let account, let roomID): "\(account) \(roomID)"
+        case .post(let account, let roomID, let root): "\(account) \(roomID)/\(root)"
         case .file(let path): path
         case .demo: "demo"
         }
@@ -22,6 +25,7 @@ public enum ThreadKey: Hashable, Codable, Sendable, CustomStringConvertible {
     /// The account a room belongs to; nil for a file or the demo.
     public var account: String? {
         if case .room(let account, _) = self { return account }
+        if case .post(let account, _, _) = self { return account }
         return nil
     }
 }

@@ -159,6 +159,12 @@ struct ClientStart {
             }
             return try openRoom(address, as: account, request: request, context: context, accounts: accounts,
                                 joinsEncrypted: acceptsInvite)
+        case .post(let account, let roomID, let root):
+            guard var address = MatrixRoomAddress(locator: "matrix:\(roomID)"), MatrixRoomAddress.isEventID(root) else {
+                throw CommandFailure("'\(VisibleText.escape(roomID))/\(VisibleText.escape(root))' is not a post")
+            }
+            address.postRoot = root
+            return try openRoom(address, as: account, request: request, context: context, accounts: accounts, joinsEncrypted: false)
         }
     }
 }

@@ -33,10 +33,12 @@ extension KeyMap {
         // Home's and the switcher's keys (Esc clears the filter or closes, as in a search).
         let homeKeys = KeyHelp("type · arrows · Enter · Alt-Y/X/L", "filter · move · open · invite y/n · leave")
         let homeRoom = homeKeys
+        let posts = KeyHelp("Enter · Esc (on a post's root)", "open the post (empty draft) · back to its room")
         let anyCharacter = KeyPattern.anyCharacter([])
 
         return [
             // The client and the feed: tried before the composer.
+            KeyBinding(.feed, [.key(.enter)], .openPost, posts),
             KeyBinding(.feed, [.key(.enter)], .send, send),
             KeyBinding(.feed, [.alt("t")], .takeBackNotSent, own),
             KeyBinding(.feed, [.alt("x")], .discardNotSent, own),
@@ -52,6 +54,7 @@ extension KeyMap {
             KeyBinding(.feed, [.ctrl("s")], .search, find),
             KeyBinding(.feed, [.key(.up, .alt)], .selectComment(step: -1), select),
             KeyBinding(.feed, [.key(.down, .alt)], .selectComment(step: 1), select),
+            KeyBinding(.feed, [.key(.escape)], .leavePost, posts),
             KeyBinding(.feed, [.key(.escape)], .dismiss, select),
             KeyBinding(.feed, [.alt("s")], .toggleSpoilers, act),
             KeyBinding(.feed, [.alt("e")], .toggleExpanded, act),

@@ -18,6 +18,15 @@ extension MatrixThreadSource {
     /// The post's root; nil for the room's own feed.
     public var postRoot: String? { locked { timeline.scope.root } }
 
+    public var isPost: Bool { postRoot != nil }
+
+    public func postRoot(ofComment id: String) -> String? {
+        locked { () -> String? in
+            guard timeline.scope == .room, let event = timeline.eventID(forComment: id), timeline.postRoots.contains(event) else { return nil }
+            return event
+        }
+    }
+
     /// One page of the post's replies before `token` (a `next_batch`, unmarked), read into the timeline
     /// as a room's older page is; `end` is where the page before starts.
     func olderReplies(root: String, from token: String, limit: Int)

@@ -9,7 +9,7 @@ import ThreadModel
 /// sync thread and two serial queues (sends, and everything else), which report through
 /// `updates` and wake the loop's poll through `wake`.
 public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, TypingNotices, ReadReceipts, CatchingUp,
-    ReplyTargets, ReaderMentions, @unchecked Sendable {
+    ReplyTargets, ReaderMentions, PostOpening, @unchecked Sendable {
     /// The room as the status bar names it: its alias, else its name (following renames), else its id.
     public var label: String { labelLock.withLock { currentLabel } }
     /// The label now (under `labelLock`, apart from `lock`: the label is read while that is held).

@@ -13,6 +13,9 @@ struct MatrixTimeline {
     var scope = MatrixTimelineScope.room
     /// The event of the newest comment applied as newer (a post's comment falls back to it).
     private(set) var newestComment: String?
+    /// The events known to be posts' roots: a thread reply named them, or the server bundled a
+    /// thread summary with them (`unsigned.m.relations.m.thread`).
+    private(set) var postRoots: Set<String> = []
     /// What is kept of each comment handed out, by event id: enough to recognise it again, and
     /// to edit or delete it, without its text (the app keeps the text, in a window of pages).
     private var known: [String: KnownComment] = [:]
@@ -146,6 +149,7 @@ struct MatrixTimeline {
         func touched(_ target: String) { if reactedSet.insert(target).inserted { reacted.append(target) } }
         for event in events {
             if let id = event["event_id"]?.string, !applied.insert(id).inserted { continue }
+            notePostRoot(event)
             // The run's members are known before any other event is read (its names, its pills).
             if event["type"]?.string != "m.room.member" { applyJoining() }
             switch reader.read(event) {
@@ -216,6 +220,7 @@ struct MatrixTimeline {
         var page: [Comment] = []
         var reacted: Set<String> = []
         for event in events {
+            notePostRoot(event)
             switch reader.read(event) {
             case .comment(let comment, _, let imported):
                 guard isInScope(event) else { continue }
@@ -256,6 +261,12 @@ struct MatrixTimeline {
         boundLooseReactions()
         updates += reacted.sorted().map(reactionsKnown(of:))
         return (page.reversed(), updates)
+    }
+
+    /// Notes the post's root a thread reply names, or the event itself when it has a thread summary.
+    private mutating func notePostRoot(_ event: JSONValue) {
+        if let root = MatrixTimelineScope.threadRoot(of: event) { postRoots.insert(root) }
+        if event["unsigned"]?["m.relations"]?["m.thread"]?.object != nil, let id = event["event_id"]?.string { postRoots.insert(id) }
     }
 
     /// Whether a message or encrypted event is one of this thread's comments (`scope`).
