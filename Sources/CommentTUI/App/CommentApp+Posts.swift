@@ -19,12 +19,13 @@ extension CommentApp {
         return feed.selected == nil && feed.search == nil && reactionPicker == nil && !mentions.isOpen && !isBusyEditing()
     }
 
-    /// The post key's action, when it applies now.
+    /// Enter's and Esc's meaning between a room and its posts, when it applies now: the key
+    /// sends (Enter) or dismisses (Esc) otherwise, so the map binds them once.
     func postAction(for press: KeyPress) -> KeyAction? {
-        for action in KeyMap.actions(for: press, in: keyContexts) {
-            if action == .openPost, selectedPostRoot != nil { return action }
-            if action == .leavePost, leavesPostOnEscape { return action }
+        switch KeyMap.actions(for: press, in: keyContexts).first {
+        case .send?: return selectedPostRoot != nil ? .openPost : nil
+        case .dismiss?: return leavesPostOnEscape ? .leavePost : nil
+        default: return nil
         }
-        return nil
     }
 }

@@ -4,7 +4,7 @@ extension KeyMap {
     /// The table. Within a context the first matching row wins (contexts are tried in the order
     /// `CommentApp.keyContexts` gives); the F1 page lists help lines in this order, each once.
     static let bindings: [KeyBinding] = {
-        let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send (empty: retry unsent) · new line")
+        let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send (empty: retry, open post) · new line")
         // One row for the reader's own comments, sent (edit, delete after y/n) or not (take back, discard).
         let own = KeyHelp("Alt-C, Alt-W · Alt-T, Alt-X", "yours: edit, delete · unsent: edit, drop")
         let quit = KeyHelp("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)")
@@ -14,7 +14,7 @@ extension KeyMap {
         let row = page
         let ends = KeyHelp("Ctrl-Home / Ctrl-End", "feed to the post / the newest")
         let find = KeyHelp("Alt-U · Ctrl-S", "first unread · search (Enter older, Esc)")
-        let select = KeyHelp("Alt-Up/Down · Alt-J · Esc", "select · to what it replies to · clear")
+        let select = KeyHelp("Alt-Up/Down · Alt-J · Esc", "select · to what it answers · clear, back")
         // Alt-K's picker names its own keys in its bar (1-9, an emoji or :shortcode: then Enter, Esc).
         let act = KeyHelp("Alt-S · Alt-E · Alt-O · Alt-R/K", "spoilers · expand · link · reply/react")
         let react = act
@@ -33,12 +33,10 @@ extension KeyMap {
         // Home's and the switcher's keys (Esc clears the filter or closes, as in a search).
         let homeKeys = KeyHelp("type · arrows · Enter · Alt-Y/X/L", "filter · move · open · invite y/n · leave")
         let homeRoom = homeKeys
-        let posts = KeyHelp("Enter · Esc (on a post's root)", "open the post (empty draft) · back to its room")
         let anyCharacter = KeyPattern.anyCharacter([])
 
         return [
             // The client and the feed: tried before the composer.
-            KeyBinding(.feed, [.key(.enter)], .openPost, posts),
             KeyBinding(.feed, [.key(.enter)], .send, send),
             KeyBinding(.feed, [.alt("t")], .takeBackNotSent, own),
             KeyBinding(.feed, [.alt("x")], .discardNotSent, own),
@@ -54,7 +52,6 @@ extension KeyMap {
             KeyBinding(.feed, [.ctrl("s")], .search, find),
             KeyBinding(.feed, [.key(.up, .alt)], .selectComment(step: -1), select),
             KeyBinding(.feed, [.key(.down, .alt)], .selectComment(step: 1), select),
-            KeyBinding(.feed, [.key(.escape)], .leavePost, posts),
             KeyBinding(.feed, [.key(.escape)], .dismiss, select),
             KeyBinding(.feed, [.alt("s")], .toggleSpoilers, act),
             KeyBinding(.feed, [.alt("e")], .toggleExpanded, act),
