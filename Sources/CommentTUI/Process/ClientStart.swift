@@ -76,7 +76,10 @@ struct ClientStart {
 
     /// The key a thread opened from the command line goes under.
     private static func key(of target: OpenCommand.Target, named locator: String, context: CommandContext) throws -> ThreadKey {
-        if let room = target.room { return .room(account: room.me, roomID: room.roomID) }
+        if let room = target.room {
+            if let root = room.postRoot { return .post(account: room.me, roomID: room.roomID, root: root) }
+            return .room(account: room.me, roomID: room.roomID)
+        }
         return .file(path: absolute(locator, context: context))
     }
 
