@@ -123,6 +123,38 @@ final class MatrixPostTests: SharedSynapseTestCase {
         XCTAssertTrue(listed.contains(sentID) && listed.contains(answerID), "\(listed)")
     }
 
+    func testOurEditOfACommentInAPostIsAReplaceThatOthersSeeInThePost() throws {
+        let server = try server
+        let post = try postRoom("Posts editing", on: server)
+        let root = post.roots[1]
+        try reply(by: post.bo, in: post.room, root: root, "a question")
+        let source = try openPost(post.room, root: root, as: post.ann)
+        defer { source.stop() }
+        let mine = comment(by: post.ann, "teh answer")
+        XCTAssertEqual(source.send(mine), .pending)
+        try collectUpdates(from: source) { $0.contains { if case .sendConfirmed(mine.id) = $0 { true } else { false } } }
+        let sentID = try XCTUnwrap(source.locked { source.timeline.eventID(forComment: mine.id) })
+        XCTAssertNil(source.change(CommentChange(comment: mine.id, author: post.ann.account.userID, created: Date(),
+                                                 kind: .edit(body: "the answer")), of: mine))
+
+        // Bo's client sees it bundled with the reply in the thread, as a whole m.replace event.
+        let deadline = Date().addingTimeInterval(15)
+        var edit: JSONValue?
+        while edit == nil, Date() < deadline {
+            let page = try post.bo.client.threadReplies(room: post.room, root: root, from: nil, limit: 10)
+            let reply = (page["chunk"]?.array ?? []).first { $0["event_id"]?.string == sentID }
+            edit = reply.flatMap { MatrixThreadPage.bundledEdit(of: $0, id: sentID) }
+            if edit == nil { Thread.sleep(forTimeInterval: 0.5) }
+        }
+        let content = try XCTUnwrap(edit?["content"])
+        XCTAssertEqual(content["m.relates_to"]?["rel_type"]?.string, "m.replace")
+        XCTAssertEqual(content["m.new_content"]?["body"]?.string, "the answer")
+        XCTAssertNil(content["m.new_content"]?["m.relates_to"], "the new content holds no relation")
+        let seen = try openPost(post.room, root: root, as: post.bo)
+        defer { seen.stop() }
+        XCTAssertEqual(seen.opened.comments.map(\.body), ["a question", "the answer"])
+    }
+
     func testAPostsOfflineCopyIsItsOwnNotTheRooms() throws {
         let server = try server
         let post = try postRoom("Posts kept", on: server)
