@@ -7,8 +7,9 @@ extension CommentApp {
     /// the caret is at the draft's end with nothing selected, where it would kill nothing: only
     /// there does it open the switcher. Nothing is taken in a Ctrl-X chord or under a page.
     func clientAction(for press: KeyPress) -> KeyAction? {
-        guard !composer.isInChord, overlays.page == nil,
-              let action = KeyMap.actions(for: press, in: [.client]).first else { return nil }
+        guard !composer.isInChord, overlays.page == nil else { return nil }
+        if let action = postAction(for: press) { return action }
+        guard let action = KeyMap.actions(for: press, in: [.client]).first else { return nil }
         if action == .openSwitcher {
             let draft = composer.draft
             guard draft.selection.isEmpty, draft.caret == draft.text.endIndex else { return nil }

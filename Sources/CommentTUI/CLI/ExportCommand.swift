@@ -8,7 +8,8 @@ enum ExportCommand {
 
     Writes the thread as a JSON Lines thread file on standard output: the header, the users,
     then every comment oldest first, edits applied, authors and times kept. THREAD is a
-    thread file or a room (matrix:!id:server, matrix:#alias:server, a matrix.to link).
+    thread file or a room (matrix:!id:server, matrix:#alias:server, a matrix.to link), or a
+    post in one (matrix:ROOM/$EVENT, a matrix.to link to the event): its root and replies.
     Example: comment-tui export matrix:#release:example.org > release.jsonl
     """
 

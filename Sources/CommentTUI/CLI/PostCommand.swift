@@ -8,7 +8,8 @@ enum PostCommand {
 
     Appends a comment to a thread file and prints its id. Without --body the comment is read
     from standard input (which must not be a terminal). FILE may be a room (matrix:…): the
-    comment is sent as the logged-in account (--as @user:server) and its event id printed.
+    comment is sent as the logged-in account (--as @user:server) and its event id printed; in
+    a post (matrix:ROOM/$EVENT, or its matrix.to link) it is sent in the post's thread.
       --as HANDLE     who writes; a handle new to the thread needs --name to join it
       --name NAME     display name for a new participant (a user record is appended first)
       --body TEXT     the comment, Markdown; mentions are written @handle (at most 1 MiB)

@@ -12,7 +12,8 @@ enum RenderCommand {
     Prints the thread as the client lays it out, with ANSI styles (without colours when NO_COLOR
     is set; or --plain text): the post and every comment whole (a body's first 1 MiB; a longer
     one ends counting the rest). Lines that do not read are named on stderr as FILE:LINE:
-    message, with exit status 1. FILE may be a room (matrix:…, read whole as the logged-in account; --as @user:server picks one):
+    message, with exit status 1. FILE may be a room (matrix:…, read whole as the logged-in account; --as @user:server picks one)
+    or a post in one (matrix:ROOM/$EVENT: the root and its replies):
       --width N     columns to lay out in (default: $COLUMNS, else 80; at least 20)
       --now TIME    the time relative times count to, e.g. 2025-04-17T12:00:00Z (default: now)
       --as HANDLE   whose mentions stand out, as in the client

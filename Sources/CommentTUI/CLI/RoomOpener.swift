@@ -35,6 +35,9 @@ enum RoomOpener {
     /// The room a locator names, or nil for a file; a malformed room locator is an error.
     static func address(_ locator: String) throws -> MatrixRoomAddress? {
         if let address = MatrixRoomAddress(locator: locator) { return address }
+        if let problem = MatrixRoomAddress.problem(in: locator) {
+            throw CommandFailure("'\(VisibleText.escape(locator))' is not a post: \(problem)")
+        }
         if MatrixRoomAddress.looksLikeRoom(locator) {
             throw CommandFailure("'\(VisibleText.escape(locator))' is not a room: use matrix:!id:server, matrix:#alias:server or a https://matrix.to/#/ link")
         }

@@ -14,6 +14,12 @@ extension CommentClient {
             showHome()
         case .openSwitcher:
             openSwitcher()
+        case .openPost:
+            guard case .thread(.room(let account, let roomID)) = place, let root = current?.selectedPostRoot else { return nil }
+            show(.post(account: account, roomID: roomID, root: root))
+        case .leavePost:
+            guard case .thread(.post(let account, let roomID, _)) = place else { return nil }
+            show(.room(account: account, roomID: roomID))
         case .nextUnreadThread, .nextMentionThread:
             let mentions = action == .nextMentionThread
             if let key = nextThread(withMentions: mentions) {

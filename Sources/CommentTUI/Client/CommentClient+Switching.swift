@@ -7,9 +7,6 @@ import ThreadModel
 extension CommentClient {
     /// Shows the thread `key`: at once when it is open, else once it opens (home says so meanwhile).
     public func show(_ key: ThreadKey) {
-        // Until a post opens as a thread of its own (by its locator, `postLocator`), its room
-        // shows: under the room's key, so the room is never followed twice.
-        let key = key.postRoom ?? key
         switcher = nil
         if sessions[key] != nil {
             leaveCurrent()

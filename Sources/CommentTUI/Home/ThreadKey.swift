@@ -6,19 +6,19 @@ import Foundation
 public enum ThreadKey: Hashable, Codable, Sendable, CustomStringConvertible {
     /// A room (joined, or an invite) of the account `account` (`@user:server`), by room id.
     case room(account: String, roomID: String)
+    /// A post in a room (a Matrix thread) of the account, by room id and root event id.
+    case post(account: String, roomID: String, root: String)
     /// A thread file, by its absolute path.
     case file(path: String)
     /// The built-in demo thread.
     case demo
-    /// A post in a room of the account `account` (a Matrix thread), by its root's event id.
-    case post(account: String, roomID: String, root: String)
 
     public var description: String {
         switch self {
         case .room(let account, let roomID): "\(account) \(roomID)"
+        case .post(let account, let roomID, let root): "\(account) \(roomID)/\(root)"
         case .file(let path): path
         case .demo: "demo"
-        case .post(let account, let roomID, let root): "\(account) \(roomID)/\(root)"
         }
     }
 

@@ -76,7 +76,10 @@ struct ClientStart {
 
     /// The key a thread opened from the command line goes under.
     private static func key(of target: OpenCommand.Target, named locator: String, context: CommandContext) throws -> ThreadKey {
-        if let room = target.room { return .room(account: room.me, roomID: room.roomID) }
+        if let room = target.room {
+            if let root = room.postRoot { return .post(account: room.me, roomID: room.roomID, root: root) }
+            return .room(account: room.me, roomID: room.roomID)
+        }
         return .file(path: absolute(locator, context: context))
     }
 
@@ -159,11 +162,11 @@ struct ClientStart {
             }
             return try openRoom(address, as: account, request: request, context: context, accounts: accounts,
                                 joinsEncrypted: acceptsInvite)
-        case .post(let account, let roomID, _):
-            // Until a post opens as a thread of its own, its room opens.
-            guard let address = MatrixRoomAddress(locator: "matrix:\(roomID)") else {
-                throw CommandFailure("'\(VisibleText.escape(roomID))' is not a room id")
+        case .post(let account, let roomID, let root):
+            guard var address = MatrixRoomAddress(locator: "matrix:\(roomID)"), MatrixRoomAddress.isEventID(root) else {
+                throw CommandFailure("'\(VisibleText.escape(roomID))/\(VisibleText.escape(root))' is not a post")
             }
+            address.postRoot = root
             return try openRoom(address, as: account, request: request, context: context, accounts: accounts, joinsEncrypted: false)
         }
     }

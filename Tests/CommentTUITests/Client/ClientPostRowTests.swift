@@ -4,12 +4,12 @@ import Foundation
 import ThreadModel
 import XCTest
 
-/// Home's post row, chosen: until a post opens as a thread of its own, its room opens (once,
-/// under the room's key: the room is never followed twice).
+/// Home's post row, chosen: the post opens as a thread of its own, under the post's key (once:
+/// chosen again, the open one shows), not its room.
 final class ClientPostRowTests: XCTestCase {
     private final class Asked { var keys: [ThreadKey] = [] }
 
-    func testChoosingAPostShowsItsRoom() throws {
+    func testChoosingAPostOpensThePostOnce() throws {
         let room = ThreadKey.room(account: "@ann:h.org", roomID: "!r:h.org")
         let post = ThreadKey.post(account: "@ann:h.org", roomID: "!r:h.org", root: "$p")
         let asked = Asked()
@@ -24,12 +24,12 @@ final class ClientPostRowTests: XCTestCase {
         let pilot = Pilot(client: client, screen: HeadlessScreen(columns: 50, rows: 16))
         client.show(post)
         pilot.takeUpdates()
-        XCTAssertEqual(asked.keys, [room])
-        XCTAssertEqual(client.place, .thread(room))
+        XCTAssertEqual(asked.keys, [post])
+        XCTAssertEqual(client.place, .thread(post))
         client.showHome()
         client.show(post)
         pilot.takeUpdates()
-        XCTAssertEqual(asked.keys, [room], "opened once")
-        XCTAssertEqual(client.place, .thread(room))
+        XCTAssertEqual(asked.keys, [post], "opened once")
+        XCTAssertEqual(client.place, .thread(post))
     }
 }

@@ -57,3 +57,49 @@ final class MatrixRoomAddressTests: XCTestCase {
         XCTAssertNil(try RoomOpener.address("notes/matrix.jsonl"))
     }
 }
+
+/// A post's locator: the room and the root event of the post, in each form a post is named by.
+final class MatrixPostLocatorTests: XCTestCase {
+    func testEveryPostLocatorFormNamesTheRoomAndTheRoot() {
+        let cases: [(String, String, String?)] = [
+            ("matrix:!abc:example.org/$ev", "!abc:example.org", "$ev"),
+            ("matrix:#release:example.org/$ev:example.org", "#release:example.org", "$ev:example.org"),
+            ("matrix:roomid/abc:example.org/e/ev?via=example.org", "!abc:example.org", "$ev"),
+            ("matrix:r/release:example.org/e/ev", "#release:example.org", "$ev"),
+            ("https://matrix.to/#/!abc:example.org/$ev?via=a.org", "!abc:example.org", "$ev"),
+            ("https://matrix.to/#/%21abc%3Aexample.org/%24ev%2Bx%2Fy", "!abc:example.org", "$ev+x/y"),
+            ("matrix:!abc:example.org/$ev/with/slashes", "!abc:example.org", "$ev/with/slashes"),
+            ("matrix:!abc:example.org/", "!abc:example.org", nil),
+            ("matrix:!abc:example.org", "!abc:example.org", nil),
+        ]
+        for (locator, room, root) in cases {
+            let address = MatrixRoomAddress(locator: locator)
+            XCTAssertEqual(address?.identifier, room, locator)
+            XCTAssertEqual(address?.postRoot, root, locator)
+        }
+        XCTAssertEqual(MatrixRoomAddress(locator: "https://matrix.to/#/!abc:a.org/$ev?via=b.org")?.via, ["b.org"])
+        XCTAssertEqual(MatrixRoomAddress(locator: "matrix:!abc:a.org/$ev")?.locator, "matrix:!abc:a.org/$ev")
+    }
+
+    func testAMalformedEventIsAClearErrorWithNoControls() {
+        let hostile = [
+            "matrix:!abc:example.org/notanevent",
+            "matrix:!abc:example.org/$",
+            "matrix:!abc:example.org/$ev%1B[2J",
+            "matrix:!abc:example.org/$ev%0Ax",
+            "matrix:!abc:example.org/$ev with space",
+            "matrix:!abc:example.org/$" + String(repeating: "a", count: 300),
+            "matrix:roomid/abc:example.org/u/ann:example.org",
+            "https://matrix.to/#/!abc:example.org/%E2%80%AEev",
+        ]
+        for locator in hostile {
+            XCTAssertNil(MatrixRoomAddress(locator: locator), locator)
+            XCTAssertThrowsError(try RoomOpener.address(locator), locator) { error in
+                let message = (error as? CommandFailure)?.message ?? ""
+                XCTAssertTrue(message.contains("is not a post"), message)
+                XCTAssertFalse(message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value)
+                    || $0.value == 0x202E }, "no controls: \(message.debugDescription)")
+            }
+        }
+    }
+}

@@ -18,6 +18,11 @@ enum KeyAction: Equatable {
     case crashTest
     /// Esc: clear the selection, else the message.
     case dismiss
+    /// Enter on a selected post's root with an empty draft: open the post (the client's; not
+    /// bound in the map: Enter is `send` there, `CommentApp.postAction(for:)` tells them apart).
+    case openPost
+    /// Esc in a post with nothing else to leave: back to its room (the client's, as `openPost`).
+    case leavePost
 
     // The feed
     case scrollFeed(ScrollKey)

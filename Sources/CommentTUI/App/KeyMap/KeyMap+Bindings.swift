@@ -4,7 +4,7 @@ extension KeyMap {
     /// The table. Within a context the first matching row wins (contexts are tried in the order
     /// `CommentApp.keyContexts` gives); the F1 page lists help lines in this order, each once.
     static let bindings: [KeyBinding] = {
-        let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send (empty: retry unsent) · new line")
+        let send = KeyHelp("Enter · Alt-Enter, Ctrl-J", "send (empty: retry, open post) · new line")
         // One row for the reader's own comments, sent (edit, delete after y/n) or not (take back, discard).
         let own = KeyHelp("Alt-C, Alt-W · Alt-T, Alt-X", "yours: edit, delete · unsent: edit, drop")
         let quit = KeyHelp("Ctrl-C, F10, Ctrl-D (empty)", "quit (the draft is kept)")
@@ -14,7 +14,7 @@ extension KeyMap {
         let row = page
         let ends = KeyHelp("Ctrl-Home / Ctrl-End", "feed to the post / the newest")
         let find = KeyHelp("Alt-U · Ctrl-S", "first unread · search (Enter older, Esc)")
-        let select = KeyHelp("Alt-Up/Down · Alt-J · Esc", "select · to what it replies to · clear")
+        let select = KeyHelp("Alt-Up/Down · Alt-J · Esc", "select · to what it answers · clear, back")
         // Alt-K's picker names its own keys in its bar (1-9, an emoji or :shortcode: then Enter, Esc).
         let act = KeyHelp("Alt-S · Alt-E · Alt-O · Alt-R/K", "spoilers · expand · link · reply/react")
         let react = act

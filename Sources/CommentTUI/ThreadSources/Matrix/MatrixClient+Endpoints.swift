@@ -184,11 +184,12 @@ extension MatrixClient {
         try request("PUT", ["rooms", room, "redact", eventID, transactionID], body: .object(reason.map { ["reason": .string($0)] } ?? [:]))
     }
 
-    /// Moves the fully-read marker and the read receipt (private when `privately`).
-    public func setReadMarkers(room: String, eventID: String, privately: Bool, timeout: TimeInterval = 5) throws {
-        try request("POST", ["rooms", room, "read_markers"],
-                    body: ["m.fully_read": .string(eventID), privately ? "m.read.private" : "m.read": .string(eventID)],
-                    timeout: timeout)
+    /// Moves the fully-read marker and (unless `receipt` is false) the unthreaded read receipt
+    /// (private when `privately`).
+    public func setReadMarkers(room: String, eventID: String, receipt: Bool = true, privately: Bool, timeout: TimeInterval = 5) throws {
+        var body: [String: JSONValue] = ["m.fully_read": .string(eventID)]
+        if receipt { body[privately ? "m.read.private" : "m.read"] = .string(eventID) }
+        try request("POST", ["rooms", room, "read_markers"], body: .object(body), timeout: timeout)
     }
 
     /// The event the fully-read marker is on, if set.

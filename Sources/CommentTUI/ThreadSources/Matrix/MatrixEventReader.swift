@@ -74,7 +74,9 @@ struct MatrixEventReader {
             }
             return .edit(target: target, sender: sender, body: body, at: created)
         }
-        let replyTo = relation?["m.in_reply_to"]?["event_id"]?.string
+        // A thread reply's `m.in_reply_to` is only a fallback for clients without threads
+        // unless `is_falling_back` is false: then it is a real reply.
+        let replyTo = relation?["is_falling_back"]?.bool == true ? nil : relation?["m.in_reply_to"]?["event_id"]?.string
         let body = content.flatMap { markdown(of: $0, sender: sender, isReply: replyTo != nil) } ?? Self.unreadable
         let origin = content.flatMap(MatrixImportOrigin.init(content:))
         if let origin, !origin.postedAsAuthor {

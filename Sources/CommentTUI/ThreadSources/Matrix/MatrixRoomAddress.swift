@@ -18,6 +18,10 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
     /// A server that is not in the room cannot join it by id alone: it needs one that is.
     public var via: [String] = []
 
+    /// The root event of the post the locator names (`matrix:ROOM/$event`, `…/e/event`, a
+    /// matrix.to link to the event); nil for the room's own feed.
+    public var postRoot: String?
+
     /// How many of a link's servers are tried: each is a join attempt, and a link is anyone's
     /// text (Element's links name three).
     public static let viaLimit = 5
@@ -33,26 +37,49 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { identifier }
 
-    /// Reads a locator; nil when it is not a room (a file path).
+    /// Reads a locator; nil when it is not a room (a file path), or names a post by a malformed
+    /// event id (`problem(in:)` says which).
     public init?(locator: String) {
+        guard case .success(let address)? = Self.read(locator) else { return nil }
+        self = address
+    }
+
+    /// A room by its identifier alone (no link servers, no post).
+    init(identifier: String, via: [String] = [], postRoot: String? = nil) {
+        self.identifier = identifier
+        self.via = via
+        self.postRoot = postRoot
+    }
+
+    /// Why a locator that looks like a room is none, worded for the command line; nil when it reads.
+    public static func problem(in locator: String) -> String? {
+        if case .failure(let problem)? = read(locator) { return problem.message }
+        return nil
+    }
+
+    /// A locator read: nil when it is no room at all, else the room (and post) or why not.
+    static func read(_ locator: String) -> Result<MatrixRoomAddress, LocatorProblem>? {
         var rest: Substring
+        var isURI = false
         if locator.hasPrefix("matrix:") {
             rest = locator.dropFirst("matrix:".count)
-            if rest.hasPrefix("r/") { rest = "#" + rest.dropFirst(2) }
-            else if rest.hasPrefix("roomid/") { rest = "!" + rest.dropFirst(7) }
+            if rest.hasPrefix("r/") { rest = "#" + rest.dropFirst(2); isURI = true }
+            else if rest.hasPrefix("roomid/") { rest = "!" + rest.dropFirst(7); isURI = true }
         } else if let range = locator.range(of: "matrix.to/#/"), locator.hasPrefix("https://") || locator.hasPrefix("http://") {
             rest = locator[range.upperBound...]
         } else {
             return nil
         }
-        // A link may carry `?via=` and an event after the room: only the room is the thread,
-        // the servers are where to join it through.
+        // A link may carry `?via=` and an event after the room: the servers are where to join
+        // it through, the event (if any) the post's root.
+        var via: [String] = []
         if let cut = rest.firstIndex(where: { $0 == "?" }) {
             via = Self.servers(inQuery: rest[rest.index(after: cut)...])
             rest = rest[..<cut]
         }
-        var text = String(rest).removingPercentEncoding ?? String(rest)
-        if let slash = text.firstIndex(of: "/") { text = String(text[..<slash]) }
+        // Split before decoding: an event id of room version 3 may hold an encoded `/`.
+        let segments = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let text = String(segments[0]).removingPercentEncoding ?? String(segments[0])
         guard let sigil = text.first, sigil == "!" || sigil == "#", text.count > 1,
               !text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else { return nil }
         // An alias always names its server; a room id has none from room version 12 on.
@@ -61,7 +88,14 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
         } else if sigil == "#" {
             return nil
         }
-        identifier = text
+        var root: String?
+        if segments.count == 2, !segments[1].isEmpty {
+            switch Self.postRoot(segments[1], isURI: isURI) {
+            case .success(let event): root = event
+            case .failure(let problem): return .failure(problem)
+            }
+        }
+        return .success(MatrixRoomAddress(identifier: text, via: via, postRoot: root))
     }
 
     /// The `via` values of a query, decoded, without duplicates or ones that could not be a server name.

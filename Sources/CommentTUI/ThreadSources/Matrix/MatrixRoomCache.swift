@@ -118,7 +118,9 @@ struct MatrixRoomCache {
     /// The cache of `address` for account `me`, in `$XDG_CACHE_HOME` (else `~/.cache`); nil when neither is set.
     init?(me: String, address: MatrixRoomAddress, environment: [String: String]) {
         guard let directory = Self.directory(environment: environment) else { return nil }
-        let stem = ThreadStateFiles.stem(key: "matrix:\(me):\(address.identifier)", name: address.identifier)
+        // A post's copy is its own, by room and root: its comments are not the room's.
+        let post = address.postRoot.map { "/" + $0 } ?? ""
+        let stem = ThreadStateFiles.stem(key: "matrix:\(me):\(address.identifier)\(post)", name: address.identifier + post)
         self.directory = directory
         name = "\(stem).jsonl"
     }

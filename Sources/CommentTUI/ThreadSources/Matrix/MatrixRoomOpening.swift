@@ -32,7 +32,8 @@ struct MatrixRoomOpening {
     var isFromCache = false
 
     /// The room as the cache last saw it: no request at all, so it opens offline too.
-    init(snapshot: MatrixRoomCache.Snapshot, me: String, pageSize: Int) {
+    /// `root`: the post the snapshot is of (its cache is keyed by it), nil for the room's feed.
+    init(snapshot: MatrixRoomCache.Snapshot, me: String, pageSize: Int, root: String? = nil) {
         self.me = me
         roomID = snapshot.roomID
         label = snapshot.label
@@ -44,6 +45,7 @@ struct MatrixRoomOpening {
                        held: Dictionary(snapshot.users.map { ($0.id, $0.handle) }, uniquingKeysWith: { a, _ in a }))
         timeline = MatrixTimeline(members: members)
         timeline.postEventID = snapshot.postEventID
+        if let root { timeline.scope = .post(root: root); timeline.postEventID = root }
         if snapshot.isEncrypted { _ = timeline.switchEncryptionOn() }
         timeline.adopt(snapshot.comments, placeholders: snapshot.placeholders)
         for (id, reaction) in snapshot.reactions { _ = timeline.reactions.add(eventID: id, reaction) }

@@ -58,7 +58,10 @@ extension MatrixThreadSource: CommentEditing {
         let before = Set(entry.mentionedBefore ?? [])
         let added = Self.mentions(in: new).filter { !before.contains($0) }
         outer["m.mentions"] = .object(added.isEmpty ? [:] : ["user_ids": .array(added.map(JSONValue.string))])
-        outer["m.new_content"] = new
+        // A post's comment keeps its thread by the edited event: the new content holds no relation.
+        var newContent = new
+        if case .object(var object) = new { object["m.relates_to"] = nil; newContent = .object(object) }
+        outer["m.new_content"] = newContent
         outer["m.relates_to"] = .object(["rel_type": .string("m.replace"), "event_id": .string(eventID)])
         return .object(outer)
     }

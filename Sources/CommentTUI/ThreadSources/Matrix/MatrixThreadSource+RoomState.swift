@@ -34,6 +34,8 @@ extension MatrixThreadSource {
             updates.append(.membersChanged(joined: membership.filter(\.value).keys.sorted(),
                                            left: membership.filter { !$0.value }.keys.sorted()))
         }
+        // A post's header is its root, whatever the room's name and pins.
+        if locked({ timeline.scope.root }) != nil { return updates }
         let post = pinned.flatMap(newestPin).flatMap { id in locked { timeline.postEventID } == id ? nil : newPost(id) }
         guard name != nil || post != nil else { return updates }
         let header = locked { () -> ThreadHeader in

@@ -74,7 +74,7 @@ extension MatrixThreadSource {
         let message = MatrixMessageContent(markdown: body, handles: { members.userID(handle: $0) },
                                            displayName: { (members.names[$0] ?? nil) ?? $0 }, replyTo: eventID,
                                            replyToSender: eventID.flatMap { timeline.replyMention(ofEvent: $0, me: me) })
-        return JSONValue(foundation: message.json)
+        return inPost(JSONValue(foundation: message.json), replyTo: eventID)
     }
 
     /// Sends until the server accepts or refuses; the network's absence only delays it, and a

@@ -176,6 +176,9 @@ extension MatrixThreadSource {
     /// member changes it brought, and where the page before it starts (nil at the room's start).
     /// `events`: the page's event ids, newest first (any event: the read marker may be on one).
     func olderPage(from token: String, limit: Int) throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?, events: [String]) {
+        if let root = locked({ timeline.scope.root }), let relations = MatrixThreadPage.relationsToken(token) {
+            return try olderReplies(root: root, from: relations, limit: limit)
+        }
         let page = try client.messages(room: roomID, from: token, backwards: true, limit: limit, filter: ["lazy_load_members": true])
         let applied = locked { timeline.applyOlder(page.events, state: page.state) }
         return (applied.comments, applied.updates, page.end, page.events.compactMap { $0["event_id"]?.string })

@@ -9,7 +9,7 @@ import ThreadModel
 /// sync thread and two serial queues (sends, and everything else), which report through
 /// `updates` and wake the loop's poll through `wake`.
 public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, TypingNotices, ReadReceipts, CatchingUp,
-    ReplyTargets, ReaderMentions, @unchecked Sendable {
+    ReplyTargets, ReaderMentions, PostOpening, @unchecked Sendable {
     /// The room as the status bar names it: its alias, else its name (following renames), else its id.
     public var label: String { labelLock.withLock { currentLabel } }
     /// The label now (under `labelLock`, apart from `lock`: the label is read while that is held).
@@ -154,9 +154,8 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
                             environment: [String: String], follows: Bool = true, usesCache: Bool = true,
                             joinsEncrypted: Bool = false, accountSync: MatrixAccountSync? = nil) throws {
         let cache = usesCache ? MatrixRoomCache(me: me, address: address, environment: environment) : nil
-        let opening = try cache?.load().map { MatrixRoomOpening(snapshot: $0, me: me, pageSize: Self.pageSize) }
-            ?? MatrixRoomOpening(client: client, address: address, me: me, pageSize: Self.pageSize, joinsEncrypted: joinsEncrypted,
-                                 awaiting: accountSync)
+        let opening = try cache?.load().map { MatrixRoomOpening(snapshot: $0, me: me, pageSize: Self.pageSize, root: address.postRoot) }
+            ?? Self.opening(client: client, address: address, me: me, joinsEncrypted: joinsEncrypted, accountSync: accountSync)
         try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache,
                       accountSync: accountSync)
     }
@@ -193,7 +192,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
         filter = opening.filter
         readerMention = MatrixReaderMention(me: opening.me, power: opening.power)
         wake = try WakePipe()
-        let state = Self.stateFiles(me: me, roomID: roomID, environment: environment)
+        let state = Self.stateFiles(me: me, roomID: roomID, root: opening.timeline.scope.root, environment: environment)
         draftFile = state.map(DraftFile.init)
         outbox = state.map { CommentOutbox(files: $0) }
         // What an earlier run queued: the server has the ones the opening page echoed; the rest
@@ -239,8 +238,10 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
 
     /// Where the draft and the outbox of a room are kept for an account: named by the room's id,
     /// which never changes (its name and aliases may).
-    static func stateFiles(me: String, roomID: String, environment: [String: String]) -> ThreadStateFiles? {
-        ThreadStateFiles(key: "matrix:\(me):\(roomID)", name: roomID, environment: environment)
+    /// A post's are its own (by its root): its comments are sent in its thread, not the room's.
+    static func stateFiles(me: String, roomID: String, root: String? = nil, environment: [String: String]) -> ThreadStateFiles? {
+        let key = "matrix:\(me):\(roomID)" + (root.map { "/" + $0 } ?? "")
+        return ThreadStateFiles(key: key, name: roomID + (root.map { "/" + $0 } ?? ""), environment: environment)
     }
 
     public var notSentReasons: [String: SendFailure] { locked { refused.compactMapValues(\.notSent) } }
@@ -338,7 +339,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     public func saveReadMarker(_ marker: ReadMarker) throws {
         guard let eventID = locked({ timeline.eventID(forComment: marker.commentID) }),
               eventID != locked({ markerSent }) else { return }
-        try client.setReadMarkers(room: roomID, eventID: eventID, privately: privateReceipts, timeout: 2)
+        try moveReadMarkers(to: eventID, timeout: 2)
         // The offline copy saved at close keeps it: a reopen from it starts from here.
         locked { markerSent = eventID }
     }
@@ -357,7 +358,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
                 return self.markerDue.flatMap { self.timeline.eventID(forComment: $0.commentID) }
             }
             guard let eventID = next, eventID != self.locked({ self.markerSent }) else { return }
-            if (try? self.client.setReadMarkers(room: self.roomID, eventID: eventID, privately: self.privateReceipts)) != nil {
+            if (try? self.moveReadMarkers(to: eventID)) != nil {
                 self.locked { self.markerSent = eventID }
             }
         }

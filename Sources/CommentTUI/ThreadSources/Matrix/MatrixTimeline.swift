@@ -11,6 +11,11 @@ struct MatrixTimeline {
     var postEventID: String?
     /// Which messages are comments: the room's own, or one post's replies.
     var scope = MatrixTimelineScope.room
+    /// The event of the newest comment applied as newer (a post's comment falls back to it).
+    private(set) var newestComment: String?
+    /// The events known to be posts' roots: a thread reply named them, or the server bundled a
+    /// thread summary with them (`unsigned.m.relations.m.thread`).
+    private(set) var postRoots: Set<String> = []
     /// What is kept of each comment handed out, by event id: enough to recognise it again, and
     /// to edit or delete it, without its text (the app keeps the text, in a window of pages).
     private var known: [String: KnownComment] = [:]
@@ -119,6 +124,7 @@ struct MatrixTimeline {
     mutating func sent(transactionID: String, eventID: String) -> Bool {
         appIDs[eventID] = transactionID
         eventIDs[transactionID] = eventID
+        newestComment = eventID
         return unconfirmed.remove(transactionID) != nil
     }
 
@@ -146,6 +152,7 @@ struct MatrixTimeline {
         var summed: Set<String> = []
         for event in events {
             if let id = event["event_id"]?.string, !applied.insert(id).inserted { continue }
+            notePostRoot(event)
             // The run's members are known before any other event is read (its names, its pills).
             if event["type"]?.string != "m.room.member" { applyJoining() }
             switch reader.read(event) {
@@ -165,6 +172,7 @@ struct MatrixTimeline {
                 }
                 let shown = withWaitingEdit(comment)
                 remember(shown)
+                newestComment = comment.id
                 appended.append(relabelled(shown))
             case .edit(let target, let sender, let body, let at):
                 if let edited = edit(target: target, sender: sender, body: body, at: at) {
@@ -221,6 +229,7 @@ struct MatrixTimeline {
         var reacted: Set<String> = []
         var summed: Set<String> = []
         for event in events {
+            notePostRoot(event)
             switch reader.read(event) {
             case .comment(let comment, _, let imported):
                 if let root = notePost(older: event) { summed.insert(root) }
@@ -263,6 +272,12 @@ struct MatrixTimeline {
         updates += reacted.sorted().map(reactionsKnown(of:))
         updates += postSummaryUpdates(summed)
         return (page.reversed(), updates)
+    }
+
+    /// Notes the post's root a thread reply names, or the event itself when it has a thread summary.
+    private mutating func notePostRoot(_ event: JSONValue) {
+        if let root = MatrixTimelineScope.threadRoot(of: event) { postRoots.insert(root) }
+        if event["unsigned"]?["m.relations"]?["m.thread"]?.object != nil, let id = event["event_id"]?.string { postRoots.insert(id) }
     }
 
     /// Whether a message or encrypted event is one of this thread's comments (`scope`).

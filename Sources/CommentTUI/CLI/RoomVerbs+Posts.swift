@@ -1,0 +1,45 @@
+import Foundation
+import ThreadModel
+
+/// The verbs' side of posts (Matrix threads): `new` in a room that exists starts a post there.
+extension RoomVerbs {
+    /// The room `locator` names when it exists and the account is in it (or may join it): a
+    /// room id, or an alias the directory resolves; nil when it is an alias no room has yet
+    /// (`new` creates that room) or names a post already.
+    static func existingRoom(_ locator: String, as userID: String?, context: CommandContext) throws -> (MatrixClient, String)? {
+        guard let address = try RoomOpener.address(locator), address.postRoot == nil else { return nil }
+        let account = try RoomOpener.account(userID, context: context)
+        guard let url = URL(string: account.homeserver) else { throw CommandFailure("the saved homeserver is not a URL; log in again") }
+        let client = MatrixClient(homeserver: url, accessToken: account.accessToken)
+        do {
+            if address.isAlias {
+                do {
+                    _ = try client.resolve(alias: address.identifier)
+                } catch let error as MatrixError where error.status == 404 {
+                    return nil
+                }
+            }
+            return (client, try MatrixRoomOpening.joinedRoom(client: client, address: address, joinsEncrypted: false))
+        } catch let error as MatrixError {
+            throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
+        }
+    }
+
+    /// `new matrix:ROOM --title T [--body POST]` in a room that exists: sends the post's root
+    /// (the title its first line, the body after a blank line) and prints the post's locator.
+    static func startPost(in room: String, client: MatrixClient, title: String, body: String?, context: CommandContext) throws {
+        // The title is the root's first line: a line break in it would cut it short.
+        let firstLine = title.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let markdown = [firstLine, body ?? ""].filter { !$0.isEmpty }.joined(separator: "\n\n")
+        do {
+            if try client.stateContent(room: room, type: "m.room.encryption") != nil {
+                throw CommandFailure("\(VisibleText.escape(room)) is end-to-end encrypted, and comment-tui cannot encrypt yet: nothing was posted")
+            }
+            let content = JSONValue(foundation: MatrixMessageContent(markdown: markdown, handles: { _ in nil }, displayName: { _ in nil }).json)
+            let root = try client.send(room: room, transactionID: ThreadFileWriter.newCommentID(), content: content)
+            try context.print(VisibleText.escape(MatrixRoomAddress(identifier: room, postRoot: root).locator))
+        } catch let error as MatrixError {
+            throw CommandFailure("\(VisibleText.escape(room)): \(error.message)")
+        }
+    }
+}

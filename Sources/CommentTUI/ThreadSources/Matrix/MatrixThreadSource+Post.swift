@@ -1,0 +1,64 @@
+import Foundation
+import ThreadModel
+
+/// A post of a room (a Matrix thread) as the thread: opened from its root, paged back through
+/// `/relations`, written to with `m.thread` relations, read with threaded receipts.
+extension MatrixThreadSource {
+    /// The room's opening, or the post's when the address names one.
+    static func opening(client: MatrixClient, address: MatrixRoomAddress, me: String, joinsEncrypted: Bool,
+                        accountSync: MatrixAccountSync?) throws -> MatrixRoomOpening {
+        if let root = address.postRoot {
+            return try MatrixRoomOpening(client: client, address: address, root: root, me: me, pageSize: pageSize,
+                                         joinsEncrypted: joinsEncrypted, awaiting: accountSync)
+        }
+        return try MatrixRoomOpening(client: client, address: address, me: me, pageSize: pageSize, joinsEncrypted: joinsEncrypted,
+                                     awaiting: accountSync)
+    }
+
+    /// The post's root; nil for the room's own feed.
+    public var postRoot: String? { locked { timeline.scope.root } }
+
+    public var isPost: Bool { postRoot != nil }
+
+    public func postRoot(ofComment id: String) -> String? {
+        locked { () -> String? in
+            guard timeline.scope == .room, let event = timeline.eventID(forComment: id), timeline.postRoots.contains(event) else { return nil }
+            return event
+        }
+    }
+
+    /// One page of the post's replies before `token` (a `next_batch`, unmarked), read into the timeline
+    /// as a room's older page is; `end` is where the page before starts.
+    func olderReplies(root: String, from token: String, limit: Int)
+        throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?, events: [String]) {
+        let page = MatrixThreadPage(answer: try client.threadReplies(room: roomID, root: root, from: token, limit: limit), root: root)
+        let applied = locked { timeline.applyOlder(page.newestFirst, state: []) }
+        return (applied.comments, applied.updates, page.olderToken, page.newestFirst.compactMap { $0["event_id"]?.string })
+    }
+
+    /// `content` (a message's) put in the post's thread (call locked): a reply to `replyTo` is a
+    /// real reply in it (`is_falling_back: false`); any other comment falls back to the post's
+    /// newest comment (or its root) for clients without threads. The room's feed: unchanged.
+    func inPost(_ content: JSONValue, replyTo: String?) -> JSONValue {
+        guard let root = timeline.scope.root, case .object(var object) = content else { return content }
+        let target = replyTo ?? timeline.newestComment ?? root
+        object["m.relates_to"] = [
+            "rel_type": "m.thread", "event_id": .string(root), "is_falling_back": .bool(replyTo == nil),
+            "m.in_reply_to": ["event_id": .string(target)],
+        ]
+        return .object(object)
+    }
+
+    /// Moves the reader's markers to `eventID`: in a post, its threaded receipt (`thread_id`: the
+    /// root), the room's fully-read marker left to the room's feed; in the room's feed, the
+    /// fully-read marker and a receipt in the main timeline (`thread_id: main`), so the room's
+    /// reading never marks its posts read (an unthreaded receipt would, up to that event).
+    func moveReadMarkers(to eventID: String, timeout: TimeInterval = 5) throws {
+        if let root = postRoot {
+            try client.setThreadReceipt(room: roomID, eventID: eventID, thread: root, privately: privateReceipts, timeout: timeout)
+        } else {
+            try client.setReadMarkers(room: roomID, eventID: eventID, receipt: false, privately: privateReceipts, timeout: timeout)
+            try client.setThreadReceipt(room: roomID, eventID: eventID, thread: "main", privately: privateReceipts, timeout: timeout)
+        }
+    }
+}

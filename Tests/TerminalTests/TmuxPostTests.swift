@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+import SynapseFixture
+import CommentTUITestSupport
+
+/// A post in a real terminal against a real Synapse: Enter on a post's root in the room's feed
+/// opens the post (its root in the header, its replies the comments), Esc goes back.
+final class TmuxPostTests: OwnSynapseTestCase {
+    func testEnterOnARootOpensItsPostAndEscGoesBackToTheRoom() throws {
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")
+        let bo = try server.register(localpart: "bo-\(suffix)", password: "pw-bo", displayName: "Bo")
+        let boClient = server.client(for: bo)
+        let roomID = try boClient.createRoom(name: "Trip", preset: .publicChat)
+        try boClient.sendText(roomID: roomID, body: "Welcome to the trip room")
+        _ = try server.client(for: ann).join(roomID)
+        let root = try boClient.sendText(roomID: roomID, body: "Ferry plans\nwhich one do we take")
+        try boClient.send(roomID: roomID, content: [
+            "msgtype": "m.text", "body": "the early one",
+            "m.relates_to": ["rel_type": "m.thread", "event_id": root, "is_falling_back": true, "m.in_reply_to": ["event_id": root]],
+        ])
+        try boClient.sendText(roomID: roomID, body: "not a post")
+
+        let terminal = try TmuxSession(columns: 80, rows: 20)
+        try terminal.run("printf '%s\\n' 'pw-ann' | \(TmuxSession.clientPath) login --homeserver \(server.baseURL.absoluteString) --user ann-\(suffix) --password-stdin")
+        try terminal.waitFor("ann to log in") { $0.contains { $0.contains("logged in as @ann-\(suffix):") } }
+        try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:\(roomID)'; echo EXIT=$?")
+        let room = try terminal.waitFor("the room to open live") { $0.last?.contains("live") == true && $0.contains { $0.contains("not a post") } }
+        XCTAssertFalse(room.contains { $0.contains("the early one") }, "the reply is in its post: \(room)")
+
+        // A person's pace: select the root, open it, look, go back.
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.keys("M-Up")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.keys("M-Up")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.keys("Enter")
+        let post = try terminal.waitFor("the post with its reply") { $0.contains { $0.contains("the early one") } }
+        XCTAssertTrue(post.contains { $0.contains("Ferry plans") }, "the root is the post: \(post)")
+        XCTAssertFalse(post.contains { $0.contains("not a post") }, "the room's comments are not the post's: \(post)")
+
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.keys("Escape")
+        let back = try terminal.waitFor("the room again") { $0.contains { $0.contains("not a post") } }
+        XCTAssertFalse(back.contains { $0.contains("the early one") }, "\(back)")
+
+        try terminal.keys("C-c")
+        try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }
+
+        // Opened by its locator, the post is a post too: Esc goes to its room. Without the
+        // offline copies: a room reopened from its copy was seen with none of its comments
+        // (the same without posts; reported, not fixed here).
+        try terminal.run("clear; \(TmuxSession.clientPath) --no-cache 'matrix:\(roomID)/\(root)'; echo EXIT2=$?")
+        let direct = try terminal.waitFor("the post by its locator") { $0.contains { $0.contains("the early one") } }
+        XCTAssertFalse(direct.contains { $0.contains("not a post") }, "\(direct)")
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.keys("Escape")
+        try terminal.waitFor("its room") { $0.contains { $0.contains("not a post") } && !$0.contains { $0.contains("the early one") } }
+        try terminal.keys("C-c")
+        try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT2=0") } }
+    }
+}
