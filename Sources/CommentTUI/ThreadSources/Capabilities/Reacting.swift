@@ -3,6 +3,13 @@ public protocol Reacting: AnyObject {
     /// Adds the reader's reaction with `key` to a comment, or takes it back if they reacted so
     /// already; the new counts come later as `.reactionsChanged`, a failure as `.problem`.
     func toggleReaction(_ key: String, on commentID: String) -> ReactionToggle
+    /// The reader is `userID`: their reactions are written under it and marked as theirs (a
+    /// thread file's; a room knows its reader and ignores this).
+    func readerIs(_ userID: String)
+}
+
+extension Reacting {
+    public func readerIs(_ userID: String) {}
 }
 
 /// What a reaction key did, at once.
