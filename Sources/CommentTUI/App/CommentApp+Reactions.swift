@@ -8,7 +8,7 @@ extension CommentApp {
 
     /// Alt-K: opens the picker for the selected comment.
     func openReactionPicker() {
-        guard source.reacting != nil else { return overlays.show("reactions are for rooms; this thread takes none") }
+        guard source.reacting != nil else { return overlays.show("this thread takes no reactions (a demo in memory)") }
         guard let index = feed.selected, case .success(let comment) = comments.comment(at: index) else {
             return apply(FeedModel.selectFirst)
         }
