@@ -44,6 +44,8 @@ extension CommentApp {
             overlays.show("reacting \(key)…")
         case .removing:
             overlays.show("taking back \(key)…")
+        case .cancelled:
+            overlays.show("\(key) was not sent yet: taken back")
         case .refused(let reason):
             overlays.show("no reaction: \(reason)", error: true)
         }

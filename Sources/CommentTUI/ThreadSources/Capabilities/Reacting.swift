@@ -18,6 +18,8 @@ public enum ReactionToggle: Equatable, Sendable {
     case adding
     /// Its taking back is on its way.
     case removing
+    /// The reaction was still waiting to be sent (offline): it is cancelled, never sent.
+    case cancelled
     /// Nothing was sent, and why (an encrypted room, a comment not in the thread yet).
     case refused(String)
 }
