@@ -6,10 +6,14 @@ public protocol Reacting: AnyObject {
     /// The reader is `userID`: their reactions are written under it and marked as theirs (a
     /// thread file's; a room knows its reader and ignores this).
     func readerIs(_ userID: String)
+    /// Who reacted to a comment (user ids) with each key, most people first, each key's people
+    /// in the order they reacted; none when it has no reactions.
+    func reactors(of commentID: String) -> [(key: String, authors: [String])]
 }
 
 extension Reacting {
     public func readerIs(_ userID: String) {}
+    public func reactors(of commentID: String) -> [(key: String, authors: [String])] { [] }
 }
 
 /// What a reaction key did, at once.
