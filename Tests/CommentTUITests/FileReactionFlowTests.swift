@@ -80,3 +80,25 @@ final class FileReactionFlowTests: XCTestCase {
         pump(pilot, "Bo's reaction gone") { pilot.lines[text + 1] == "" }
     }
 }
+
+extension FileReactionFlowTests {
+    /// Our comment still waiting for the file's lock is in no thread yet: Alt-K on it reacts
+    /// with nothing, and says why, rather than append a reaction to a comment the file may never hold.
+    func testAltKOnOurCommentNotSentYetSaysSo() throws {
+        let live = try LiveThreadFile(self, comments: 1)
+        let pilot = Pilot(app: try live.openApp(columns: 60, rows: 20), screen: HeadlessScreen(columns: 60, rows: 20))
+        let lock = try AppendLock(path: live.path)
+        lock.release(after: 10)
+        pilot.type("held back")
+        pilot.press(KeyPress(.enter))
+        pause(pilot)
+        pilot.press(.altUp)   // ours, on its way
+        pause(pilot)
+        pilot.feed("\u{1B}k")
+        XCTAssertNil(pilot.app.reactionPicker)
+        XCTAssertEqual(pilot.app.message, "no reaction: this comment is not sent yet")
+        lock.release()
+        XCTAssertTrue(LiveThreadFile.pump(pilot.app) { pilot.app.deliveries.isEmpty })
+        XCTAssertFalse(try String(contentsOfFile: live.path, encoding: .utf8).contains(#""type":"react""#))
+    }
+}

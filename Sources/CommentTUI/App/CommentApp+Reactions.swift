@@ -12,6 +12,8 @@ extension CommentApp {
         guard let index = feed.selected, case .success(let comment) = comments.comment(at: index) else {
             return apply(FeedModel.selectFirst)
         }
+        // Ours still on its way (or not sent) is in no thread yet: a reaction would name nothing.
+        guard deliveries[comment.id] == nil else { return overlays.show("no reaction: this comment is not sent yet", error: true) }
         mentions.close()
         reactionPicker = ReactionPicker(commentID: comment.id, recent: recentReactions)
         overlays.clearMessage()
