@@ -86,13 +86,3 @@ extension MatrixThreadSource {
         deliverReactionLater(entry)
     }
 }
-
-extension MatrixThreadSource {
-    /// Who reacted to a comment with each key, as the room's reactions count them.
-    public func reactors(of commentID: String) -> [(key: String, authors: [String])] {
-        locked {
-            guard let target = timeline.eventID(forComment: commentID) else { return [] }
-            return timeline.reactions.reactors(of: target).map { ($0.key, $0.senders) }
-        }
-    }
-}

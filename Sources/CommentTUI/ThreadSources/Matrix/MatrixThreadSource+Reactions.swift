@@ -53,6 +53,14 @@ extension MatrixThreadSource: Reacting {
         return entry.unreacts == nil ? .adding : .removing
     }
 
+    /// Who reacted to a comment with each key, as the room's reactions count them.
+    public func reactors(of commentID: String) -> [(key: String, authors: [String])] {
+        locked {
+            guard let target = timeline.eventID(forComment: commentID) else { return [] }
+            return timeline.reactions.reactors(of: target).map { ($0.key, $0.senders) }
+        }
+    }
+
     /// What a toggle does: cancel a reaction not sent yet, or send one (or its taking back).
     private enum ReactionPlan {
         case cancel(String)

@@ -42,7 +42,7 @@ public final class ThreadFileSource: ThreadSource {
     /// comment goes with their user record. (Followed, the appender keeps it.)
     var introduction: User?
     /// The reactions the file's records leave, and ours on their way (`ThreadFileSource+Reactions`).
-    var reactionState = ReactionState()
+    var reactionState = FileReactionState()
 
     /// Opens the thread file at `path`; with `follows`, watches it for appends.
     ///
