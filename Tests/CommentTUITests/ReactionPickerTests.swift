@@ -69,11 +69,11 @@ final class ReactionPickerTests: XCTestCase {
         XCTAssertEqual(ReactionPicker.longestKeyBytes, MatrixReactions.longestKey)
     }
 
-    /// Alt-K with no comment selected asks for one; on a thread file there are no reactions.
-    func testAltKNeedsASelectedCommentInARoom() {
+    /// A thread in memory (the demo) takes no reactions: Alt-K says so (thread files and rooms do).
+    func testAltKSaysAThreadInMemoryTakesNoReactions() {
         let pilot = ThreadFixture.numbered(3).pilot(columns: 60, rows: 12)
         pilot.feed("\u{1B}k")
         XCTAssertNil(pilot.app.reactionPicker)
-        XCTAssertTrue(pilot.lines.last?.contains("reactions are for rooms") == true, "\(pilot.lines)")
+        XCTAssertTrue(pilot.lines.last?.contains("this thread takes no reactions") == true, "\(pilot.lines)")
     }
 }

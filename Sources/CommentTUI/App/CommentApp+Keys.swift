@@ -63,7 +63,7 @@ extension CommentApp {
         case .toggleHelp: toggleKeyPage()
         case .closePage: overlays.closePage()
         case .page(let key): apply(overlays.page?.handle(key))
-        case .toggleHitTestInspector: overlays.toggleHitTest()
+        case .toggleHitTestInspector: if !showReactors() { overlays.toggleHitTest() }
         case .toggleScrollEventPanel: overlays.toggleScrollEvents()
         case .crashTest:
             guard allowsCrashTest else { return nil }

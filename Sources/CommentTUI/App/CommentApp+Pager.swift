@@ -20,9 +20,9 @@ extension CommentApp {
     }
 
     /// Whether the post's page is open.
-    public var showsPostReader: Bool { overlays.page.map { !$0.isKeyPage } ?? false }
+    public var showsPostReader: Bool { overlays.page?.isPostPage ?? false }
 
-    private func show(_ page: Pager) {
+    func show(_ page: Pager) {
         // A drag under way on the feed ends here: its release will go to the page.
         if feed.gesture != nil {
             feed.gesture = nil

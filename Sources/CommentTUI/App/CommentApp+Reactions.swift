@@ -8,10 +8,12 @@ extension CommentApp {
 
     /// Alt-K: opens the picker for the selected comment.
     func openReactionPicker() {
-        guard source.reacting != nil else { return overlays.show("reactions are for rooms; this thread takes none") }
+        guard source.reacting != nil else { return overlays.show("this thread takes no reactions (a demo in memory)") }
         guard let index = feed.selected, case .success(let comment) = comments.comment(at: index) else {
             return apply(FeedModel.selectFirst)
         }
+        // Ours still on its way (or not sent) is in no thread yet: a reaction would name nothing.
+        guard deliveries[comment.id] == nil else { return overlays.show("no reaction: this comment is not sent yet", error: true) }
         mentions.close()
         reactionPicker = ReactionPicker(commentID: comment.id, recent: recentReactions)
         overlays.clearMessage()
@@ -44,6 +46,8 @@ extension CommentApp {
             overlays.show("reacting \(key)…")
         case .removing:
             overlays.show("taking back \(key)…")
+        case .cancelled:
+            overlays.show("\(key) was not sent yet: taken back")
         case .refused(let reason):
             overlays.show("no reaction: \(reason)", error: true)
         }

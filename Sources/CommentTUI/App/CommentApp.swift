@@ -111,6 +111,7 @@ public final class CommentApp {
     public init(source: ThreadSource, me: User, columns: Int, rows: Int, snapMode: SnapMode = .projected) {
         self.source = source
         self.me = me
+        source.reacting?.readerIs(me.id)
         var thread = source.thread
         // Added only when missing or different: a big thread's users are not copied for nothing.
         if thread.user(id: me.id) != me { thread.add(me) }

@@ -8,9 +8,10 @@ enum ImportCommand {
 
     Posts the comments of a thread file into a room (matrix:…), oldest first, as the logged-in
     account. Each keeps its original author, id and time under org.comment_tui.origin, and
-    comment-tui shows them as the comment's author and time. Run again after an interruption,
-    it posts only what the room does not have yet. With an application service's token (its
-    registration owning @import_.* users), each author posts as @import_<handle>:server with the
+    comment-tui shows them as the comment's author and time; the reactions standing in the
+    file follow as m.reaction events. Run again after an interruption, it posts only what the
+    room does not have yet. With an application service's token (its registration owning
+    @import_.* users), each author posts and reacts as @import_<handle>:server with the
     comment's original time instead.
     Example: comment-tui import release.jsonl 'matrix:#release-archive:example.org'
     """
@@ -38,6 +39,7 @@ enum ImportCommand {
             let outcome = try source.importComments(of: file.thread, appServiceToken: parsed.value("--appservice-token"))
             try context.print("imported \(CountText.of(outcome.posted, "comment")) into \(VisibleText.escape(room.identifier))"
                 + (outcome.alreadyThere > 0 ? " (\(outcome.alreadyThere) \(outcome.alreadyThere == 1 ? "was" : "were") there already)" : "")
+                + (outcome.reactions > 0 ? ", and \(CountText.of(outcome.reactions, "reaction"))" : "")
                 + (outcome.deleted > 0 ? "; \(CountText.of(outcome.deleted, "deleted comment")) left out" : ""))
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(room.identifier)): \(error.message); run it again to post the rest")

@@ -40,7 +40,7 @@ enum RenderCommand {
             // In a room `--as` names the account (@user:server), whose mentions stand out.
             let (source, thread) = try RoomVerbs.snapshot(room, as: parsed.value("--as"), context: context)
             try render(InMemoryThreadSource(thread: thread, label: room.identifier), width: width, now: now,
-                       plain: parsed.flags.contains("--plain"), as: source.reader.handle, context: context)
+                       plain: parsed.flags.contains("--plain"), as: source.reader.handle, reactions: thread.reactions, context: context)
             return 0
         }
         let source: ThreadFileSource
@@ -51,9 +51,9 @@ enum RenderCommand {
             throw CommandFailure("cannot read \(VisibleText.escape(error.description))")
         }
         // Every line is read once for the problems; the header counts the comments that read.
-        let (problems, readable) = problems(of: source)
+        let (problems, readable, reactions) = problems(of: source)
         try render(source, width: width, now: now, plain: parsed.flags.contains("--plain"), as: parsed.value("--as"),
-                   commentCount: readable, context: context)
+                   commentCount: readable, reactions: reactions, context: context)
         // What reads is printed; what does not is named on stderr, and the status says so.
         for problem in problems {
             context.writeError("\(VisibleText.escape(path)):\(problem.line): \(VisibleText.escape(problem.message))\n")
@@ -63,18 +63,20 @@ enum RenderCommand {
 
     /// The file's problems as `check` finds them (lines that did not read, comments by unknown
     /// users, ids used twice), from the index and a pass over its comments, in line order; and
-    /// how many comments read.
-    static func problems(of source: ThreadFileSource) -> (problems: [ThreadFileProblem], readable: Int) {
+    /// how many comments read, and the reactions standing (`ReactionTally.counting`, as `check`).
+    static func problems(of source: ThreadFileSource) -> (problems: [ThreadFileProblem], readable: Int, reactions: ReactionTally) {
         var problems = source.openingProblems
         var readable = 0
         let index = source.index
         var ids: Set<String> = []
+        var deleted: Set<String> = []
         for position in 0..<index.commentCount {
             switch index.comment(at: position) {
             case .failure(let problem):
                 problems.append(problem)
             case .success(let comment):
                 readable += 1
+                if comment.isDeleted { deleted.insert(comment.id) }
                 let line = index.lineNumber(ofComment: position)
                 if !ids.insert(comment.id).inserted {
                     problems.append(ThreadFileProblem(line: line, message: "comment id \"\(comment.id)\" used before"))
@@ -90,13 +92,17 @@ enum RenderCommand {
         for (id, found) in index.changes where !ids.contains(id) {
             problems += found.map { CommentChange.unknownCommentProblem($0.change, line: $0.line) }
         }
-        return (problems.sorted { $0.line < $1.line }, readable)
+        let users = Set(source.thread.users.map(\.id))
+        let counted = ReactionTally.counting(index.reactionRecords, commentIDs: ids, deleted: deleted, isKnownUser: users.contains)
+        problems += counted.problems
+        return (problems.sorted { $0.line < $1.line }, readable, counted.tally)
     }
 
     /// Prints the thread of any source as opened: its header, then its opened comments.
     /// `commentCount`: the comments that read, for the header (default: every one opened).
+    /// `reactions`: drawn under their comments, the reader's (`handle`) marked.
     static func render(_ source: ThreadSource, width: Int, now: Date, plain: Bool, as handle: String?,
-                       commentCount: Int? = nil, context: CommandContext) throws {
+                       commentCount: Int? = nil, reactions: ReactionTally = ReactionTally(), context: CommandContext) throws {
         let thread = source.thread
         let comments = source.openedComments
         let me = handle.flatMap { thread.user(handle: $0) }
@@ -116,8 +122,10 @@ enum RenderCommand {
         headerView.draw(into: &header, width: width)
         try print(header)
         let layout = FeedLayout(width: width)
-        let feedSource = FeedLayout.Source(comment: comments.comment(at:), user: thread.user(id:), handleID: { handles[$0.lowercased()] },
+        var feedSource = FeedLayout.Source(comment: comments.comment(at:), user: thread.user(id:), handleID: { handles[$0.lowercased()] },
                                            isExpanded: { _ in true }, printsWhole: true)
+        let myID = me?.id ?? ""
+        feedSource.reactions = { Array(reactions.counts(of: $0, me: myID).prefix(ReactionRow.maxKeys)) }
         for position in 0..<comments.commentCount {
             let comment = layout.layout(of: position, feedSource)
             var buffer = CellBuffer(columns: width, rows: comment.rowCount)

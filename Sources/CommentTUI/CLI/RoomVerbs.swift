@@ -65,8 +65,9 @@ enum RoomVerbs {
             throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
         }
         let head = source.thread
-        let thread = CommentThread(id: head.id, title: head.title, author: head.author, created: head.created, body: head.body,
+        var thread = CommentThread(id: head.id, title: head.title, author: head.author, created: head.created, body: head.body,
                                    users: source.users, comments: comments)
+        thread.reactions = source.reactionTally(of: comments)
         return (source, thread)
     }
 

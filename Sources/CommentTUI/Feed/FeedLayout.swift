@@ -84,8 +84,9 @@ final class FeedLayout {
     }
 
     /// The row of a comment's reactions at this width, if it has any.
+    /// A deleted comment has none (a file's reactions to it may stand; `render` drops them too).
     private func reactionRow(of layout: CommentLayout, _ source: Source) -> ReactionRow? {
-        guard let id = layout.commentID else { return nil }
+        guard let id = layout.commentID, (try? layout.comment.get())?.isDeleted != true else { return nil }
         return ReactionRow(source.reactions(id), width: bodyWidth)
     }
 

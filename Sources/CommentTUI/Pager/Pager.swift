@@ -19,6 +19,8 @@ struct Pager {
         case keys
         /// The thread's post: its markup, and the user ids its `@handles` name.
         case post(body: String, handles: (String) -> String?)
+        /// Who reacted to a comment: each key in a bold column, the names beside it (F2).
+        case reactors([KeyHelp])
     }
 
     /// Rows of chrome: the title above the text, the status line below it.
@@ -49,6 +51,12 @@ struct Pager {
         size = (columns, rows)
         text = PageText(width: 4, lines: [])
         text = layOut()
+    }
+
+    /// Whether this is the post's page.
+    var isPostPage: Bool {
+        if case .post = content { return true }
+        return false
     }
 
     /// Whether this is the F1 key page.
@@ -131,6 +139,7 @@ struct Pager {
         switch content {
         case .keys: return .keys(width: width)
         case .post(let body, let handles): return PageText(markup: body, handles: handles, width: width, bodyBytes: bodyBytes)
+        case .reactors(let lines): return .keys(width: width, lines: lines)
         }
     }
 

@@ -31,13 +31,18 @@ struct CommentOutbox {
         var redacts: String? = nil
         /// For an edit: whom the comment mentioned before it (the edit does not ping them again).
         var mentionedBefore: [String]? = nil
+        /// For a reaction of ours (its key in `body`): the event it annotates.
+        var reactsTo: String? = nil
+        /// For the taking back of a reaction of ours (`reactsTo` and `body` name it): its event, redacted.
+        var unreacts: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case txn, author, created, body, replyTo = "reply_to", replaces, redacts, mentionedBefore = "mentioned_before"
+            case txn, author, created, body, replyTo = "reply_to", replaces, redacts, mentionedBefore = "mentioned_before",
+                 reactsTo = "reacts_to", unreacts
         }
 
-        /// Whether it changes a comment sent before (an edit or a deletion) rather than being one.
-        var isChange: Bool { replaces != nil || redacts != nil }
+        /// Whether it changes a comment sent before (an edit, a deletion, a reaction) rather than being one.
+        var isChange: Bool { replaces != nil || redacts != nil || reactsTo != nil }
 
         /// The comment as the app shows it.
         var comment: Comment { Comment(id: txn, author: author, created: created, body: body) }

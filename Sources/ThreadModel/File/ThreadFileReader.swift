@@ -59,6 +59,8 @@ struct ThreadFileReader: Sendable {
         var authorLines: [(author: String, line: Int)] = []
         /// Edits and deletions, in file order, applied once every comment is read.
         var changes: [(change: CommentChange, line: Int)] = []
+        /// Reactions added and taken back, in file order, counted once every comment is read.
+        var reactions: [(change: ReactionChange, line: Int)] = []
         var problems: [ThreadFileProblem] = []
         var recordCount = 0
         let decoder = ThreadRecordDecoder()
@@ -93,6 +95,8 @@ struct ThreadFileReader: Sendable {
                 authorLines.append((comment.author, line))
             case .change(let change):
                 changes.append((change, line))
+            case .reaction(let reaction):
+                reactions.append((reaction, line))
             }
             recordCount += 1
         }
@@ -110,11 +114,13 @@ struct ThreadFileReader: Sendable {
                 problems.append(ThreadFileProblem(line: 1, message: "no thread record (the title and post are missing)"))
             }
             applyChanges()
+            let tally = countReactions()
             problems.sort { $0.line < $1.line }
             let head = header ?? ThreadHeader(id: "", title: "", author: "", created: Date(timeIntervalSince1970: 0), body: "")
-            let thread = CommentThread(
+            var thread = CommentThread(
                 id: head.id, title: head.title, author: head.author, created: head.created, body: head.body,
                 users: Array(users.values), comments: comments)
+            thread.reactions = tally
             return ThreadFile(thread: thread, problems: problems, recordCount: recordCount, lineCount: lineCount, pendingBytes: pendingBytes)
         }
 
@@ -132,6 +138,14 @@ struct ThreadFileReader: Sendable {
                 problems += applied.problems
             }
             for (change, line) in byComment.values.joined() { problems.append(CommentChange.unknownCommentProblem(change, line: line)) }
+        }
+
+        /// The reactions the records leave (`ReactionTally.counting`), and their problems.
+        mutating func countReactions() -> ReactionTally {
+            guard !reactions.isEmpty else { return ReactionTally() }
+            let counted = ReactionTally.counting(reactions, comments: comments, isKnownUser: { users[$0] != nil })
+            problems += counted.problems
+            return counted.tally
         }
     }
 }

@@ -11,10 +11,15 @@ public enum ThreadRecord: Hashable, Sendable {
     /// A change of a comment by its author: `{"type":"edit","comment","author","created","body"}`
     /// or `{"type":"delete","comment","author","created"}`, appended after the comment.
     case change(CommentChange)
+    /// A reaction added or taken back: `{"type":"react","comment","author","created","key"}`
+    /// or `{"type":"unreact",…}` with the same fields, appended after the comment.
+    case reaction(ReactionChange)
 
-    /// The records that make up a thread: its header, its users, then its comments.
+    /// The records that make up a thread: its header, its users, its comments, then the
+    /// reactions standing to them (comment by comment, as `react` records).
     public static func records(of thread: CommentThread) -> [ThreadRecord] {
         [.thread(ThreadHeader(thread))] + thread.users.map(ThreadRecord.user) + thread.comments.map(ThreadRecord.comment)
+            + thread.reactions.standing(inOrderOf: thread.comments.map(\.id)).map(ThreadRecord.reaction)
     }
 }
 

@@ -48,6 +48,12 @@ struct ThreadRecordDecoder: Sendable {
                 return .record(.change(CommentChange(
                     comment: try string("comment", fields), author: try string("author", fields),
                     created: try date("created", fields), kind: kind)))
+            case "react", "unreact":
+                let key = try string("key", fields)
+                if let problem = ReactionChange.keyProblem(key) { throw Problem(problem) }
+                return .record(.reaction(ReactionChange(
+                    comment: try string("comment", fields), author: try string("author", fields),
+                    created: try date("created", fields), key: key, removes: type == "unreact")))
             default:
                 return .ignored
             }

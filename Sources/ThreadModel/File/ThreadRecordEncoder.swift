@@ -50,6 +50,12 @@ public struct ThreadRecordEncoder: Sendable {
             field("author", change.author, to: &out)
             field("created", Timestamp.format(change.created), to: &out)
             if case .edit(let body) = change.kind { field("body", body, to: &out) }
+        case .reaction(let reaction):
+            begin(reaction.recordType, to: &out)
+            field("comment", reaction.comment, to: &out)
+            field("author", reaction.author, to: &out)
+            field("created", Timestamp.format(reaction.created), to: &out)
+            field("key", reaction.key, to: &out)
         }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))

@@ -27,6 +27,8 @@ struct ThreadIndexScan {
     private(set) var changes: [String: [(change: CommentChange, line: Int)]] = [:]
     /// Where each edit record is, by its line number: its body is read back when its comment is shown.
     private(set) var editLines: [Int: (offset: Int, length: Int)] = [:]
+    /// Reactions added and taken back, in file order, with their line numbers (small: kept whole).
+    private(set) var reactions: [(change: ReactionChange, line: Int)] = []
     private(set) var users = ThreadUserTable()
     private(set) var problems: [ThreadFileProblem] = []
     /// Complete (newline-terminated) lines, blank ones included.
@@ -91,6 +93,8 @@ struct ThreadIndexScan {
                 editLines[lineCount] = (offset, line.count)
             }
             changes[change.comment, default: []].append((change, lineCount))
+        case .record(.reaction(let reaction)):
+            reactions.append((reaction, lineCount))
         case .ignored: break
         case .malformed(let message): problem(message)
         }

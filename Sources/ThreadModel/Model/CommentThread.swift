@@ -12,6 +12,8 @@ public struct CommentThread: Sendable {
     /// Comments in the order they were posted.
     public private(set) var comments: [Comment]
     private var commentIDs: Set<String>
+    /// The reactions to the comments (a file's `react` records, a room's `m.reaction`s).
+    public var reactions = ReactionTally()
     private var usersByID: [String: User]
 
     public init(id: String, title: String, author: String, created: Date, body: String, users: [User] = [], comments: [Comment] = []) {

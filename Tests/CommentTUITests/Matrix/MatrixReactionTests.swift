@@ -177,7 +177,8 @@ final class MatrixReactionTests: SharedSynapseTestCase {
     }
 
     /// Our toggle counts once the server answers, before any sync brings its echo: a second
-    /// toggle at once takes back what the first sent (here no sync runs at all).
+    /// toggle at once takes back what the first sent (here no sync runs at all). (A second one
+    /// before the server answered cancels the first: `MatrixReactionOutboxTests`.)
     func testOurToggleCountsWhenTheServerAnswersSoASecondOneAtOnceTakesItBack() throws {
         let server = try server
         let (bo, ann, _, room) = try room("Reactions answered", on: server)
@@ -185,8 +186,6 @@ final class MatrixReactionTests: SharedSynapseTestCase {
         let source = try open(room, as: ann, follows: false, usesCache: false)
         defer { source.stop() }
         XCTAssertEqual(source.toggleReaction("🚀", on: comment), .adding)
-        XCTAssertEqual(source.toggleReaction("🚀", on: comment), .refused("🚀 is still on its way"),
-                       "pressed again before the server answered: not sent twice")
         let added = try collectUpdates(from: source) { self.latest($0, of: comment) != nil }
         XCTAssertEqual(latest(added, of: comment), "reactions \(comment) 🚀1*")
         XCTAssertEqual(source.toggleReaction("🚀", on: comment), .removing)

@@ -28,7 +28,7 @@ extension KeyMap {
         let mentions = KeyHelp("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close")
         let pages = KeyHelp("Up/Down, PgUp/PgDn, Space, Home/End", "scroll F1 or the post · Esc, q close")
         // One line for the client's own keys, so the page still fits 80×24.
-        let panels = KeyHelp("F1, F2, F3 · Ctrl-L · Ctrl-Z", "help, hit-test, events · redraw · suspend")
+        let panels = KeyHelp("F1, F2, F3 · Ctrl-L · Ctrl-Z", "help, reactors, events · redraw · suspend")
         let threads = KeyHelp("Alt-H · Ctrl-K · Alt-A, Alt-N", "home · switcher · next unread, mention")
         // Home's and the switcher's keys (Esc clears the filter or closes, as in a search).
         let homeKeys = KeyHelp("type · arrows · Enter · Alt-Y/X/L", "filter · move · open · invite y/n · leave")

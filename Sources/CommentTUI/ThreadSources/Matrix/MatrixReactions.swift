@@ -106,6 +106,21 @@ struct MatrixReactions {
             }
     }
 
+    /// Who reacted to an event with each key, in `counts` order, each key's senders in the
+    /// order they reacted.
+    func reactors(of target: String) -> [(key: String, senders: [String])] {
+        var byKey: [String: [Reaction]] = [:]
+        for id in byTarget[target] ?? [] {
+            guard let reaction = byEvent[id] else { continue }
+            byKey[reaction.key, default: []].append(reaction)
+        }
+        return counts(of: target, me: "").map { count in
+            let people = (byKey[count.key] ?? []).sorted { $0.at != $1.at ? $0.at < $1.at : $0.sender < $1.sender }
+            var seen = Set<String>()
+            return (count.key, people.map(\.sender).filter { seen.insert($0).inserted })
+        }
+    }
+
     /// The reactions to these events, by reaction event id (what the offline copy keeps).
     func reactions(to events: Set<String>) -> [(eventID: String, reaction: Reaction)] {
         events.flatMap { target in (byTarget[target] ?? []).compactMap { id in byEvent[id].map { (id, $0) } } }

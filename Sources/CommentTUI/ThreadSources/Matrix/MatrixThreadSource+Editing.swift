@@ -73,6 +73,7 @@ extension MatrixThreadSource: CommentEditing {
 
     /// Queues a kept edit or deletion for sending (again).
     func resendChange(_ entry: CommentOutbox.Entry) {
+        if entry.reactsTo != nil { return resendReaction(entry) }
         let content = entry.replaces == nil ? nil : locked { editContent(entry) }
         sendQueue.async { [weak self] in self?.deliverChange(entry, content: content) }
     }

@@ -133,6 +133,11 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     var pinnedEvents: [String]?
     /// Our reactions (or their taking back) on their way, by event and key (`+Reactions`).
     var reactionsOnTheirWay: Set<String> = []
+    /// Our reactions kept in the outbox and not answered yet, by event and key: a toggle
+    /// cancels one (`+ReactionOutbox`).
+    var queuedReactions: [String: CommentOutbox.Entry] = [:]
+    /// Transaction ids of reactions cancelled before the server answered them.
+    var cancelledReactions: Set<String> = []
     /// Reply targets fetched for the app (not loaded), by event id: their comment ids.
     var fetchedReplyTargets: [String: String] = [:]
     /// When the reader's typing notices go (`+Sending`), on the source's own clock.

@@ -68,6 +68,7 @@ extension ThreadFileSource {
         // Taken before the file is read: an append that ended is in the file by now, so its
         // echo comes first, at its place among other writers' records.
         let ended = following.appender.takeFinished()
+        updates += reactionState.takeOpening()
         if following.watch != nil { updates += follow() }
         for outcome in ended {
             if let failure = outcome.failure {
@@ -103,7 +104,8 @@ extension ThreadFileSource {
             return reopen(because: "\(label) was replaced by another file: showing the new one")
         }
         do {
-            return Self.updates(from: try tail.readAppended(), label: label)
+            let appended = try tail.readAppended()
+            return Self.updates(from: appended, label: label) + reactionState.updates(from: appended)
         } catch is ThreadFileTail.Cut {
             return reopen(because: "\(label) was cut short by another program: read again from the start")
         } catch {
@@ -124,9 +126,11 @@ extension ThreadFileSource {
             let tail = try ThreadFileTail(path: path, follower: index.follower)
             self.index = index
             thread = Self.thread(of: index)
+            // Counted anew and said after `.reopened`, which forgets what the app held.
+            reactionState.count(index)
             followed = identity
             if tail.identity == identity { self.tail = tail } else { following?.wake.wake() }
-            return [.reopened(reason)]
+            return [.reopened(reason)] + reactionState.takeOpening()
         } catch {
             followed = (try? FileSystem.identity(of: path)) ?? nil
             following?.appender.failDeferred("the thread file was replaced and could not be read: \(error)")
@@ -145,7 +149,7 @@ extension ThreadFileSource {
             case .user(let user): users.append(user)
             case .comment(let comment): comments.append(comment)
             case .change(let change): changes.append(change)
-            case .thread: break
+            case .thread, .reaction: break
             }
         }
         var updates: [ThreadUpdate] = []

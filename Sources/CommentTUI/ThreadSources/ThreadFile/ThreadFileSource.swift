@@ -41,6 +41,8 @@ public final class ThreadFileSource: ThreadSource {
     /// Unfollowed: the reader, whom the file (replaced since opening) does not know; their next
     /// comment goes with their user record. (Followed, the appender keeps it.)
     var introduction: User?
+    /// The reactions the file's records leave, and ours on their way (`ThreadFileSource+Reactions`).
+    var reactionState = FileReactionState()
 
     /// Opens the thread file at `path`; with `follows`, watches it for appends.
     ///
@@ -65,6 +67,7 @@ public final class ThreadFileSource: ThreadSource {
         index = try ThreadIndex.open(path: path)
         thread = Self.thread(of: index)
         stateFiles = ThreadStateFiles(threadPath: path, environment: environment)
+        reactionState.count(index)
         guard let watch else {
             following = nil
             outbox = nil
@@ -76,6 +79,8 @@ public final class ThreadFileSource: ThreadSource {
         // Without a watch no replacement is ever read: appends go to whatever the path names.
         if following.startFailure == nil { following.appender.expect(before) }
         resumeUnsent()
+        // The opening's reactions come with the first updates.
+        if !reactionState.tally.isEmpty { following.wake.wake() }
         unreportedFailure = following.startFailure
         followed = before
         guard unreportedFailure == nil else { return }
@@ -165,6 +170,7 @@ public final class ThreadFileSource: ThreadSource {
     /// outbox too, for a next start); with `introducing`, their user record goes before the next.
     public func readerChanged(from oldID: String, to reader: User, introducing: Bool) {
         introduction = introducing ? reader : nil
+        reactionState.reader = reader.id
         guard let following else { return }
         for comment in following.appender.readerChanged(from: oldID, to: reader, introducing: introducing, expecting: followed) {
             keepInOutbox(CommentOutbox.Entry(txn: comment.id, author: comment.author, created: comment.created,

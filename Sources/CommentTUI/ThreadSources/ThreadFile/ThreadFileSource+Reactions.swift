@@ -1,0 +1,36 @@
+import Foundation
+import ThreadModel
+
+/// A thread file's reactions: the reader's toggles are `react` / `unreact` records appended
+/// under the file's lock, and every writer's come back through the follower as counts.
+extension ThreadFileSource: Reacting {
+    /// Appends the reader's reaction with `key` to a comment, or its taking back if they have
+    /// it, at once (fsynced, the lock waited for about a second as for an edit). The counts come
+    /// when the record is read back from the file, as anyone's: `.reactionsChanged`.
+    public func toggleReaction(_ key: String, on commentID: String) -> ReactionToggle {
+        guard following != nil, tail != nil else { return .refused("this file is not followed: a reaction would not show") }
+        guard let reader = reactionState.reader else { return .refused("the reader is not known") }
+        if let problem = ReactionChange.keyProblem(key) { return .refused(problem) }
+        let slot = FileReactionState.slot(commentID, key)
+        // A second toggle before the first is read back would write the same again.
+        guard !reactionState.onTheirWay.contains(slot) else { return .refused("\(key) is still on its way") }
+        let removes = reactionState.tally.contains(key, by: reader, on: commentID)
+        // To the second, as the file keeps it: the record read back is the one written.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let change = ReactionChange(comment: commentID, author: reader, created: now, key: key, removes: removes)
+        do {
+            try ThreadFileWriter(path: path, lockTries: Self.changeLockTries).append([.reaction(change)])
+        } catch {
+            return .refused("\(error)")
+        }
+        reactionState.onTheirWay.insert(slot)
+        return removes ? .removing : .adding
+    }
+
+    public func readerIs(_ userID: String) { reactionState.reader = userID }
+
+    /// Who reacted to a comment with each key (user ids), as the file's records leave it.
+    public func reactors(of commentID: String) -> [(key: String, authors: [String])] {
+        reactionState.tally.reactors(of: commentID)
+    }
+}

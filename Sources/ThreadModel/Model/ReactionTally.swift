@@ -1,0 +1,145 @@
+import Foundation
+
+/// The reactions to a thread's comments as `react` and `unreact` records leave them, in file
+/// order: each person counted once per key, a reaction taken back gone. Bounded as a room's are:
+/// a comment keeps at most `mostPerComment` reactions and a person at most `mostPerSender` on one
+/// comment (those past it are reported and not counted), so a hostile file stays cheap to count.
+public struct ReactionTally: Sendable {
+    /// The most reactions counted on one comment.
+    public static let mostPerComment = 2000
+    /// The most reactions one person has counted on one comment.
+    public static let mostPerSender = 20
+
+    /// One comment's reactions: per key, who reacted and when, in the order they did.
+    struct Reactions: Sendable {
+        var keys: [String] = []
+        var reactors: [String: [(author: String, at: Date)]] = [:]
+        var total = 0
+        /// How many reactions each person has here.
+        var perSender: [String: Int] = [:]
+    }
+
+    private var byComment: [String: Reactions] = [:]
+
+    public init() {}
+
+    /// Whether no comment has reactions.
+    public var isEmpty: Bool { byComment.isEmpty }
+
+    /// The comments with reactions.
+    public var commentIDs: [String] { Array(byComment.keys) }
+
+    /// Applies a record: whether the counts changed, and why it does not count when it is past
+    /// a bound (a repeat or a taking back of nothing changes nothing and is no problem).
+    @discardableResult
+    public mutating func apply(_ change: ReactionChange) -> (changed: Bool, refusal: String?) {
+        var reactions = byComment[change.comment] ?? Reactions()
+        var people = reactions.reactors[change.key] ?? []
+        let known = people.firstIndex { $0.author == change.author }
+        if change.removes {
+            guard let known else { return (false, nil) }
+            people.remove(at: known)
+            reactions.total -= 1
+            reactions.perSender[change.author, default: 1] -= 1
+            if reactions.perSender[change.author] == 0 { reactions.perSender[change.author] = nil }
+        } else {
+            guard known == nil else { return (false, nil) }
+            if reactions.total >= Self.mostPerComment {
+                return (false, "over the bound of \(Self.mostPerComment) reactions to one comment, ignored")
+            }
+            if reactions.perSender[change.author, default: 0] >= Self.mostPerSender {
+                return (false, "over the bound of \(Self.mostPerSender) reactions by one person to one comment, ignored")
+            }
+            people.append((change.author, change.created))
+            reactions.total += 1
+            reactions.perSender[change.author, default: 0] += 1
+        }
+        if people.isEmpty {
+            reactions.reactors[change.key] = nil
+            reactions.keys.removeAll { $0 == change.key }
+        } else {
+            if reactions.reactors[change.key] == nil { reactions.keys.append(change.key) }
+            reactions.reactors[change.key] = people
+        }
+        byComment[change.comment] = reactions.total == 0 ? nil : reactions
+        return (true, nil)
+    }
+
+    /// Applies records in file order, each with its line: the problems of those past a bound.
+    public mutating func apply(_ changes: [(change: ReactionChange, line: Int)]) -> [ThreadFileProblem] {
+        changes.compactMap { change, line in
+            apply(change).refusal.map { ThreadFileProblem(line: line, message: "\(change.recordType) of comment \"\(change.comment)\" \($0)") }
+        }
+    }
+
+    /// The tally of a file's reaction records (in file order) to its comments, and the
+    /// problems of those that do not count: to a comment the file does not hold, past a bound.
+    /// A deleted comment keeps none. `isKnownUser` names reactions by someone with no user record
+    /// (they count, as such comments show). The one rule for the reader and `render`.
+    public static func counting(_ records: [(change: ReactionChange, line: Int)], comments: [Comment],
+                                isKnownUser: (String) -> Bool) -> (tally: ReactionTally, problems: [ThreadFileProblem]) {
+        counting(records, commentIDs: Set(comments.map(\.id)), deleted: Set(comments.filter(\.isDeleted).map(\.id)), isKnownUser: isKnownUser)
+    }
+
+    /// `counting(_:comments:isKnownUser:)` given the comments' ids and those of the deleted ones.
+    public static func counting(_ records: [(change: ReactionChange, line: Int)], commentIDs ids: Set<String>, deleted: Set<String>,
+                                isKnownUser: (String) -> Bool) -> (tally: ReactionTally, problems: [ThreadFileProblem]) {
+        var tally = ReactionTally()
+        var problems: [ThreadFileProblem] = []
+        for (change, line) in records {
+            guard ids.contains(change.comment) else {
+                problems.append(ReactionChange.unknownCommentProblem(change, line: line))
+                continue
+            }
+            if !isKnownUser(change.author) {
+                problems.append(ThreadFileProblem(line: line, message: "\(change.recordType) by unknown user \"\(change.author)\" (no user record with that id)"))
+            }
+            problems += tally.apply([(change, line)])
+        }
+        for id in deleted { tally.removeAll(of: id) }
+        return (tally, problems)
+    }
+
+    /// Forgets a comment's reactions (it was deleted, or is not in the thread).
+    public mutating func removeAll(of commentID: String) { byComment[commentID] = nil }
+
+    /// The reactions to a comment by key, as a room's are counted: most people first, then
+    /// the key reacted with first; `me` marks the reader's.
+    public func counts(of commentID: String, me: String) -> [ReactionCount] {
+        guard let reactions = byComment[commentID] else { return [] }
+        var counts: [ReactionCount] = []
+        for key in reactions.keys {
+            let people = reactions.reactors[key] ?? []
+            let mine = people.contains { $0.author == me }
+            counts.append(ReactionCount(key: key, count: people.count, includesMine: mine))
+        }
+        // Stable: keys with as many people keep the order they were first reacted with.
+        let ordered = counts.enumerated().sorted { a, b in
+            a.element.count != b.element.count ? a.element.count > b.element.count : a.offset < b.offset
+        }
+        return ordered.map(\.element)
+    }
+
+    /// Who reacted to a comment with each key, in the order of `counts(of:me:)`, each key's
+    /// people in the order they reacted.
+    public func reactors(of commentID: String) -> [(key: String, authors: [String])] {
+        guard let reactions = byComment[commentID] else { return [] }
+        return counts(of: commentID, me: "").map { count in (count.key, (reactions.reactors[count.key] ?? []).map(\.author)) }
+    }
+
+    /// Whether `author` has reacted to a comment with `key`.
+    public func contains(_ key: String, by author: String, on commentID: String) -> Bool {
+        byComment[commentID]?.reactors[key]?.contains { $0.author == author } ?? false
+    }
+
+    /// The reactions standing now, as `react` records (what `export` writes): comment by
+    /// comment in `order`, each comment's keys and people in the order they came.
+    public func standing(inOrderOf order: [String]) -> [ReactionChange] {
+        order.flatMap { id -> [ReactionChange] in
+            guard let reactions = byComment[id] else { return [] }
+            return reactions.keys.flatMap { key in
+                (reactions.reactors[key] ?? []).map { ReactionChange(comment: id, author: $0.author, created: $0.at, key: key) }
+            }
+        }
+    }
+}
