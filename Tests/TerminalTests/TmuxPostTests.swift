@@ -47,10 +47,9 @@ final class TmuxPostTests: OwnSynapseTestCase {
         try terminal.keys("C-c")
         try terminal.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }
 
-        // Opened by its locator, the post is a post too: Esc goes to its room. Without the
-        // offline copies: a room reopened from its copy was seen with none of its comments
-        // (the same without posts; reported, not fixed here).
-        try terminal.run("clear; \(TmuxSession.clientPath) --no-cache 'matrix:\(roomID)/\(root)'; echo EXIT2=$?")
+        // Opened by its locator (from its offline copy), the post is a post too: Esc goes to its
+        // room, from the room's copy.
+        try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:\(roomID)/\(root)'; echo EXIT2=$?")
         let direct = try terminal.waitFor("the post by its locator") { $0.contains { $0.contains("the early one") } }
         XCTAssertFalse(direct.contains { $0.contains("not a post") }, "\(direct)")
         Thread.sleep(forTimeInterval: 1)

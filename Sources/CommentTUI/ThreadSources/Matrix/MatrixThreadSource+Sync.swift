@@ -45,13 +45,18 @@ extension MatrixThreadSource {
         var remembered: (updates: [ThreadUpdate], batchStart: String?)?
         var markerElsewhere: String?
         if let room = answer["rooms"]?["join"]?[roomID] {
-            var events = locked { (room["timeline"]?["events"]?.array ?? []).filter { !timeline.hasApplied($0) } }
+            let window = room["timeline"]?["events"]?.array ?? []
+            var events = locked { window.filter { !timeline.hasApplied($0) } }
             let state = room["state"]?["events"]?.array ?? []
             var batchStart = room["timeline"]?["prev_batch"]?.string
             // A switch to encryption in this sync holds sending at once, not after a gap's pages.
             let switched = locked { timeline.switchEncryptionOn(ifAmong: state + events) }
             report(switched)
-            if room["timeline"]?["limited"]?.bool == true, let gapStart = batchStart {
+            // A limited window that holds an event applied already joins what the room has:
+            // nothing is missing before it (an initial sync answered after the room opened
+            // repeats its newest events, `limited` because the room has older ones).
+            let overlaps = events.count < window.count
+            if room["timeline"]?["limited"]?.bool == true, !overlaps, let gapStart = batchStart {
                 // One page closes most gaps (a short sleep); a longer absence is marked and filled
                 // as the reader scrolls to it, so the newest comments show at once.
                 let fill = try read(GapFill(before: gapStart, pages: 1, pageSize: Self.gapPageSize))
