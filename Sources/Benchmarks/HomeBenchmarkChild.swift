@@ -96,7 +96,7 @@ struct HomeChildFigures {
 }
 
 /// The child's steps over one client.
-private final class HomeChild {
+final class HomeChild {
     let user: String
     let threads: Int
     let screen = HeadlessScreen(columns: 100, rows: 30)
@@ -235,7 +235,7 @@ private final class HomeChild {
 
     /// Takes what the client's descriptors announce within `timeout` seconds; true if any woke.
     @discardableResult
-    private func take(for timeout: Double) -> Bool {
+    func take(for timeout: Double) -> Bool {
         let ready = (try? Poll.readable(client.updateDescriptors, timeout: timeout)) ?? []
         guard !ready.isEmpty else { return false }
         client.wallTime = Date()
@@ -244,7 +244,7 @@ private final class HomeChild {
     }
 
     /// One frame as the loop presents it (a switch paints the screen whole).
-    private func present() {
+    func present() {
         client.wallTime = Date()
         client.advance(to: now)
         let frame = client.render()

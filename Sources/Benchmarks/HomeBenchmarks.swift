@@ -54,7 +54,8 @@ private struct HomeBenchmark {
         for run in 0..<Self.coldRuns {
             // A device of its own each run: Synapse answers a sync asked again within two minutes
             // (same user, device, filter, position) from its cache, which a cold start never meets.
-            try logIn(newDevice(of: reader, on: server), homeserver: server.baseURL, config: "\(folder)/config-\(run)")
+            try BenchmarkLogin.write(BenchmarkLogin.newDevice(of: reader.userID, password: reader.password, on: server.baseURL),
+                                     homeserver: server.baseURL, config: "\(folder)/config-\(run)")
             colds.append(try child(["cold", reader.userID, "\(threads)"] + opened, folder: folder, run: run))
         }
         var cached: [HomeChildFigures] = []
@@ -150,28 +151,6 @@ private struct HomeBenchmark {
         }
         if failures.value > 0 { throw BenchmarkFailure("\(failures.value) rooms could not be made") }
         return made.all
-    }
-
-    /// A new device's access token and id for `account` (a password login).
-    private func newDevice(of account: MatrixTestAccount, on server: SynapseServer) throws -> (user: String, token: String, device: String) {
-        let anonymous = MatrixTestClient(baseURL: server.baseURL, accessToken: nil, userID: nil)
-        let answer = try anonymous.call("POST", "/_matrix/client/v3/login", body: [
-            "type": "m.login.password", "identifier": ["type": "m.id.user", "user": account.userID], "password": account.password,
-        ])
-        guard let token = answer["access_token"] as? String, let device = answer["device_id"] as? String else {
-            throw BenchmarkFailure("the login answer had no token")
-        }
-        return (account.userID, token, device)
-    }
-
-    /// Writes the account where `comment-tui` reads it (`config`, the `XDG_CONFIG_HOME`).
-    private func logIn(_ login: (user: String, token: String, device: String), homeserver: URL, config: String) throws {
-        let json: [String: String] = ["user_id": login.user, "homeserver": homeserver.absoluteString,
-                                      "access_token": login.token, "device_id": login.device]
-        let account = try JSONDecoder().decode(MatrixAccounts.Account.self, from: JSONSerialization.data(withJSONObject: json))
-        var accounts = try MatrixAccounts(path: "\(config)/comment-tui/accounts.json")
-        accounts.add(account)
-        try accounts.save()
     }
 
     /// Runs the child with the benchmark's folders as its `HOME` and `XDG_*` ones (cold run

@@ -30,6 +30,12 @@ if CommandLine.arguments.count >= 5, CommandLine.arguments[1] == "--home-only" {
     runHomeOnly(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
 
+// `comment-tui-bench --posts-only USER ROOM ROOT NEWEST`: the client that `matrixPostsBenchmarks`
+// starts, so that its memory is the client's alone.
+if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--posts-only" {
+    runPostsOnly(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
+
 // `comment-tui-bench [GROUP ...]` runs only the named groups (all without arguments).
 let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("scroll", scrollBenchmarks),
