@@ -223,9 +223,9 @@ final class PostReaderTests: XCTestCase {
         pilot.press(KeyPress(.end))
         XCTAssertEqual(pilot.lines[7], " Shift+drag          select text with", text(pilot))
         XCTAssertEqual(pilot.lines[8], "                     the terminal", "the last key row, its words wrapped in their column")
-        XCTAssertEqual(pilot.lines[9], " lines 48–55 of 55 · Esc or F1 closes")
+        XCTAssertEqual(pilot.lines[9], " lines 49–56 of 56 · Esc or F1 closes")
         pilot.press(.pageUp)
-        XCTAssertEqual(pilot.lines[9], " lines 41–48 of 55 · Esc or F1 closes")
+        XCTAssertEqual(pilot.lines[9], " lines 42–49 of 56 · Esc or F1 closes")
         pilot.press(.f(1))
         XCTAssertFalse(text(pilot).contains("Shift+drag"), "F1 closes it")
     }
@@ -233,7 +233,7 @@ final class PostReaderTests: XCTestCase {
     func testTheKeyPageShowsEveryRowAtEightyByTwentyFour() {
         let pilot = Self.longPost.pilot(columns: 80, rows: 24)
         pilot.press(.f(1))
-        XCTAssertEqual(pilot.lines[1], " Enter · Alt-Enter, Ctrl-J            send (empty: retry unsent) · new line")
+        XCTAssertEqual(pilot.lines[1], " Enter · Alt-Enter, Ctrl-J            send (empty: retry, open post) · new line")
         XCTAssertEqual(pilot.lines[22], " Shift+drag                           select text with the terminal")
         XCTAssertEqual(pilot.lines[23], " lines 1–22 of 22 · Esc or F1 closes")
     }

@@ -13,7 +13,7 @@ final class ReplyQuoteTests: XCTestCase {
     /// The reply `body` (answering `target`) laid out at `width`, with the quote of `quote`.
     private func layout(_ body: String, quote: ReplyQuote?, width: Int = 40) -> CommentLayout {
         let reply = Comment(id: "r", author: "u1", created: created, body: body, replyTo: "t")
-        let source = FeedLayout.Source(comment: { _ in .success(reply) }, user: { _ in nil }, handleID: { _ in nil },
+        let source = FeedLayout.Source(item: { _ in .comment(reply) }, user: { _ in nil }, handleID: { _ in nil },
                                        isExpanded: { _ in false }, replyQuote: { _ in quote })
         return FeedLayout(width: width).layout(of: 0, source)
     }

@@ -21,7 +21,7 @@ final class ShownPartsTests: XCTestCase {
     /// A feed layout of one comment, shown to whatever `shown` says.
     private func feed(_ body: String, shown: @escaping () -> Int?) -> (FeedLayout, FeedLayout.Source) {
         let comment = Comment(id: "huge", author: "u1", created: ThreadFixture.start, body: body)
-        let source = FeedLayout.Source(comment: { _ in .success(comment) }, user: { _ in nil }, handleID: { _ in nil },
+        let source = FeedLayout.Source(item: { _ in .comment(comment) }, user: { _ in nil }, handleID: { _ in nil },
                                        isExpanded: { _ in true }, shownBytes: { _ in shown() })
         return (FeedLayout(width: 80), source)
     }
@@ -90,7 +90,7 @@ final class ShownPartsTests: XCTestCase {
         var comment = Comment(id: "huge", author: "u1", created: ThreadFixture.start, body: Self.body(lines: 3_000))
         var asked: Int? = 150_000
         let layout = FeedLayout(width: 80)
-        let source = FeedLayout.Source(comment: { _ in .success(comment) }, user: { _ in nil }, handleID: { _ in nil },
+        let source = FeedLayout.Source(item: { _ in .comment(comment) }, user: { _ in nil }, handleID: { _ in nil },
                                        isExpanded: { _ in true }, shownBytes: { _ in asked })
         _ = layout.layout(of: 0, source)
         // Edited: the parts of the old body are not the new body's.
@@ -224,7 +224,7 @@ final class ShownPartsTests: XCTestCase {
     func testABodyChangedWithItsLengthAndEditTimeKeptIsLaidOutAgain() {
         var comment = Comment(id: "huge", author: "u1", created: ThreadFixture.start, body: Self.body(lines: 3_000))
         let layout = FeedLayout(width: 80)
-        let source = FeedLayout.Source(comment: { _ in .success(comment) }, user: { _ in nil }, handleID: { _ in nil },
+        let source = FeedLayout.Source(item: { _ in .comment(comment) }, user: { _ in nil }, handleID: { _ in nil },
                                        isExpanded: { _ in true }, shownBytes: { _ in 150_000 })
         _ = layout.layout(of: 0, source)
         // A redaction, or a local echo replaced: same length, no edit time.

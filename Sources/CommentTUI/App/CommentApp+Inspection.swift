@@ -127,7 +127,7 @@ extension CommentApp {
     // MARK: The thread
 
     /// The comment at a position, if it is held and readable.
-    public func comment(at index: Int) -> Comment? { try? comments.comment(at: index).get() }
+    public func comment(at index: Int) -> Comment? { comments.comment(at: index) }
     /// Whether the position holds a gap's marker (comments not loaded between two pages).
     public func isGap(at index: Int) -> Bool { comments.isGap(at: index) }
     /// Comments proper: gaps' markers and unreadable rows left out.

@@ -18,7 +18,7 @@ struct OwnCommentEdit {
 extension CommentApp {
     /// The selected comment, if the reader may change it; else what the status bar says.
     private func ownSelected(_ verb: String) -> Result<Comment, OwnCommentRefusal> {
-        guard let index = feed.selected, case .success(let comment) = comments.comment(at: index) else {
+        guard let index = feed.selected, let comment = comments.comment(at: index) else {
             return .failure(OwnCommentRefusal(FeedModel.selectFirst))
         }
         guard comment.author == me.id, !source.isPlaceholder(comment.id) else {
@@ -148,7 +148,7 @@ extension CommentApp {
     /// nil when it is gone.
     private func currentComment(_ asked: Comment) -> Comment? {
         guard let index = comments.indexForChange(ofComment: asked.id) ?? comments.index(ofComment: asked.id),
-              case .success(let comment) = comments.comment(at: index), comment.id == asked.id else { return nil }
+              let comment = comments.comment(at: index), comment.id == asked.id else { return nil }
         return comment
     }
 
@@ -163,7 +163,7 @@ extension CommentApp {
     func receiveChange(_ change: CommentChange) {
         if sentChanges.remove(change) != nil { return }
         guard let index = comments.indexForChange(ofComment: change.comment),
-              case .success(let comment) = comments.comment(at: index), change.refusal(for: comment) == nil else { return }
+              let comment = comments.comment(at: index), change.refusal(for: comment) == nil else { return }
         showChanged(comment.applying(change))
     }
 

@@ -9,7 +9,7 @@ extension CommentApp {
     /// Alt-K: opens the picker for the selected comment.
     func openReactionPicker() {
         guard source.reacting != nil else { return overlays.show("this thread takes no reactions (a demo in memory)") }
-        guard let index = feed.selected, case .success(let comment) = comments.comment(at: index) else {
+        guard let index = feed.selected, let comment = comments.comment(at: index) else {
             return apply(FeedModel.selectFirst)
         }
         // Ours still on its way (or not sent) is in no thread yet: a reaction would name nothing.

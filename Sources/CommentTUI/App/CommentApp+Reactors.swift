@@ -6,7 +6,7 @@ extension CommentApp {
     /// Shows who reacted to the selected comment; false when no comment with reactions is
     /// selected (F2 is then the hit-test inspector).
     func showReactors() -> Bool {
-        guard let index = feed.selected, case .success(let comment) = comments.comment(at: index), !comment.isDeleted,
+        guard let index = feed.selected, let comment = comments.comment(at: index), !comment.isDeleted,
               reactions[comment.id]?.isEmpty == false, let reacting = source.reacting else { return false }
         let lines = reacting.reactors(of: comment.id).map { key, authors in
             KeyHelp(Self.shown(key), authors.map { id in

@@ -26,7 +26,7 @@ extension CommentApp {
     /// A target among the loaded comments, kept once found.
     private func findReplyTarget(_ id: String) -> Comment? {
         guard let index = comments.index(ofComment: id, limit: Self.replyTargetSearch),
-              case .success(let target) = comments.comment(at: index) else { return nil }
+              let target = comments.comment(at: index) else { return nil }
         replyTargets[id] = .comment(target)
         return target
     }
@@ -45,7 +45,7 @@ extension CommentApp {
 
     /// Alt-J: to the comment the selected reply answers.
     func jumpToSelectedReply() {
-        guard let index = feed.selected, case .success(let comment) = comments.comment(at: index) else {
+        guard let index = feed.selected, let comment = comments.comment(at: index) else {
             return apply(FeedModel.selectFirst)
         }
         guard let target = comment.replyTo else { return overlays.show("this comment is no reply") }

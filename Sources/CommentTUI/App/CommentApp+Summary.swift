@@ -11,7 +11,7 @@ extension CommentApp {
     public var newestComment: (body: String, authorName: String, date: Date)? {
         var index = comments.count - 1
         while index >= 0, index >= comments.count - 50 {
-            if case .success(let comment) = comments.comment(at: index), deliveries[comment.id] == nil {
+            if let comment = comments.comment(at: index), deliveries[comment.id] == nil {
                 let name = comments.user(id: comment.author)?.name ?? comment.author
                 return (comment.body, name, comment.created)
             }
@@ -25,7 +25,7 @@ extension CommentApp {
         let seen = feed.readMarker?.position ?? -1
         var count = 0
         for index in max(seen + 1, comments.count - 1_000)..<max(seen + 1, comments.count) {
-            if case .success(let comment) = comments.comment(at: index), comment.author != me.id { count += 1 }
+            if let comment = comments.comment(at: index), comment.author != me.id { count += 1 }
         }
         return count
     }

@@ -24,7 +24,7 @@ extension CommentApp {
     var notSentTarget: (index: Int, comment: Comment)? {
         let positions = notSentPositions
         guard let index = selectedNotSent ?? positions.first,
-              case .success(let comment) = comments.comment(at: index) else { return nil }
+              let comment = comments.comment(at: index) else { return nil }
         return (index, comment)
     }
 

@@ -122,7 +122,12 @@ enum RenderCommand {
         headerView.draw(into: &header, width: width)
         try print(header)
         let layout = FeedLayout(width: width)
-        var feedSource = FeedLayout.Source(comment: comments.comment(at:), user: thread.user(id:), handleID: { handles[$0.lowercased()] },
+        let item = { (position: Int) -> FeedItem in
+            let item = FeedItem(comments.comment(at: position))
+            if case .comment(let comment) = item, source.isPlaceholder(comment.id) { return .encrypted(comment) }
+            return item
+        }
+        var feedSource = FeedLayout.Source(item: item, user: thread.user(id:), handleID: { handles[$0.lowercased()] },
                                            isExpanded: { _ in true }, printsWhole: true)
         let myID = me?.id ?? ""
         feedSource.reactions = { Array(reactions.counts(of: $0, me: myID).prefix(ReactionRow.maxKeys)) }

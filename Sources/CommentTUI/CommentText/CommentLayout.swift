@@ -15,8 +15,8 @@ struct CommentLayout {
         case gap
     }
 
-    /// The comment, or why its line did not read (shown in its place).
-    let comment: Result<Comment, ThreadFileProblem>
+    /// The comment, or the row in its place (a gap, an encrypted event, a line that did not read).
+    let item: FeedItem
     let header: CommentHeaderLayout?
     /// The body as shown: cut to `FeedLayout.collapsedRows` with a marker, or whole.
     let body: TextLayout
@@ -28,8 +28,6 @@ struct CommentLayout {
     let spoilers: Set<Int>
     /// Whether the "new" divider sits above the comment (it is the first unread one).
     var hasDivider = false
-    /// Whether this is a gap's marker (drawn dim, not as a problem).
-    var isGap = false
     /// Body lines at the top that quote the comment replied to (a click there goes to it).
     var replyQuoteLines = 0
 
@@ -57,6 +55,9 @@ struct CommentLayout {
         return line < body.lines.count + reactionRows + postSummaryRows ? .postSummary : .gap
     }
 
-    /// The comment's id, if it read.
-    var commentID: String? { try? comment.get().id }
+    /// The comment (or the one an encrypted row stands for), if the position holds one.
+    var comment: Comment? { item.comment }
+
+    /// The comment's id, if the position holds one.
+    var commentID: String? { item.comment?.id }
 }

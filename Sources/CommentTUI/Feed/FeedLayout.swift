@@ -37,8 +37,8 @@ final class FeedLayout {
 
     /// What the layout of a comment needs from the app.
     struct Source {
-        /// The comment at a position, or why its line did not read.
-        var comment: (Int) -> Result<Comment, ThreadFileProblem>
+        /// What a position holds.
+        var item: (Int) -> FeedItem
         var user: (String) -> User?
         /// The user id an `@handle` names, for mentions.
         var handleID: (String) -> String?
@@ -47,8 +47,6 @@ final class FeedLayout {
         var shownBytes: (String) -> Int? = { _ in nil }
         /// Whether the comment at a position is the first unread one.
         var startsUnread: (Int) -> Bool = { _ in false }
-        /// Whether a position holds a gap's marker (comments a server skipped) instead of a comment.
-        var isGap: (Int) -> Bool = { _ in false }
         /// For a reply, the quote of what it replies to.
         var replyQuote: (Comment) -> ReplyQuote? = { _ in nil }
         /// The reactions to a comment, by id (an annotation: drawn under the text, not in it).
@@ -66,9 +64,8 @@ final class FeedLayout {
     /// The layout of the comment at `index`.
     func layout(of index: Int, _ source: Source) -> CommentLayout {
         if let layout = cache[index] { return layout }
-        var layout = makeLayout(source.comment(index), source)
+        var layout = makeLayout(source.item(index), source)
         layout.hasDivider = source.startsUnread(index)
-        layout.isGap = source.isGap(index)
         layout.reactions = reactionRow(of: layout, source)
         layout.postSummary = layout.commentID.flatMap(source.postSummary).map(PostSummaryLine.init)
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
@@ -86,7 +83,8 @@ final class FeedLayout {
     /// The row of a comment's reactions at this width, if it has any.
     /// A deleted comment has none (a file's reactions to it may stand; `render` drops them too).
     private func reactionRow(of layout: CommentLayout, _ source: Source) -> ReactionRow? {
-        guard let id = layout.commentID, (try? layout.comment.get())?.isDeleted != true else { return nil }
+        guard let comment = layout.comment, !comment.isDeleted else { return nil }
+        let id = comment.id
         return ReactionRow(source.reactions(id), width: bodyWidth)
     }
 
@@ -130,9 +128,9 @@ final class FeedLayout {
         return (TextLayout(width: bodyWidth, lines: parts.lines.isEmpty ? [TextLayout.Line()] : parts.lines), parts.hiddenBytes)
     }
 
-    private func makeLayout(_ comment: Result<Comment, ThreadFileProblem>, _ source: Source) -> CommentLayout {
-        switch comment {
-        case .success(let comment):
+    private func makeLayout(_ item: FeedItem, _ source: Source) -> CommentLayout {
+        switch item {
+        case .comment(let comment), .encrypted(let comment):
             let user = source.user(comment.author)
             let header = CommentHeaderLayout(
                 name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
@@ -157,16 +155,15 @@ final class FeedLayout {
             // from the body: its spoilers are not the body's (numbered, revealed) ones.
             let quote = source.printsWhole ? nil : source.replyQuote(comment)?.line(width: bodyWidth, handles: source.handleID)
             let spoilers = Set(full.lines.flatMap { line in line.runs.compactMap(\.style.spoiler) })
-            var layout = CommentLayout(comment: .success(comment), header: header,
+            var layout = CommentLayout(item: item, header: header,
                                        body: quote.map { body.withLeadingLines([$0, TextLayout.Line()]) } ?? body,
                                        isCollapsible: collapsible, hiddenBytes: hiddenBytes, spoilers: spoilers)
             layout.replyQuoteLines = quote == nil ? 0 : 1
             return layout
-        case .failure(let problem):
-            // Line 0: not a line of a file (a gap's marker, a page that did not read back).
-            var text = AttributedString(problem.line > 0 ? "line \(problem.line): \(problem.message)" : problem.message)
+        case .gap, .problem:
+            var text = AttributedString(item.notice ?? "")
             text[CommentAttributes.CodeAttribute.self] = nil
-            return CommentLayout(comment: .failure(problem), header: nil, body: TextLayout(text, width: bodyWidth), isCollapsible: false,
+            return CommentLayout(item: item, header: nil, body: TextLayout(text, width: bodyWidth), isCollapsible: false,
                                  hiddenBytes: 0, spoilers: [])
         }
     }

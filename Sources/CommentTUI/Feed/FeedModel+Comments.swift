@@ -102,7 +102,7 @@ extension FeedModel {
 
     /// The selected comment, to reply to; its selection ends.
     func takeSelectedForReply() -> Comment? {
-        guard let index = selected, case .success(let comment) = comments.comment(at: index) else { return nil }
+        guard let index = selected, let comment = comments.comment(at: index) else { return nil }
         selected = nil
         return comment
     }
@@ -139,7 +139,7 @@ extension FeedModel {
         let layout = layout(hit.comment)
         if hit.style?.link == nil, layout.replyQuoteLines > 0, let position = scroll.position(atViewportRow: row - rect.row),
            case .body(let line) = layout.part(atRow: position.row), line < layout.replyQuoteLines,
-           let target = try? layout.comment.get().replyTo {
+           let target = layout.comment?.replyTo {
             return .jumpToReplied(target)
         }
         guard let style = hit.style, let id = layout.commentID else { return nil }

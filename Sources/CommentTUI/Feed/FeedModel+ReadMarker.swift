@@ -18,7 +18,7 @@ extension FeedModel {
     /// in the thread a server could mark, so a refused one left last would hold the marker back.
     var readMarker: ReadMarker? {
         guard var seen = lastSeen, seen >= 0, seen < comments.count else { return nil }
-        while seen >= 0, !comments.isGap(at: seen), case .success(let comment) = comments.comment(at: seen) {
+        while seen >= 0, !comments.isGap(at: seen), let comment = comments.comment(at: seen) {
             if delivery(comment.id) == nil { return ReadMarker(commentID: comment.id, position: seen) }
             seen -= 1
         }
@@ -41,7 +41,7 @@ extension FeedModel {
             return invalidateLayouts()
         }
         guard let marker, marker.position < comments.count,
-              case .success(let comment) = comments.comment(at: marker.position), comment.id == marker.commentID else { return }
+              let comment = comments.comment(at: marker.position), comment.id == marker.commentID else { return }
         lastSeen = marker.position
         seenAhead = IndexSet()
         firstUnread = firstUnread(after: marker.position)
@@ -132,7 +132,7 @@ extension FeedModel {
             return
         }
         let found = markerAboveNextPage ? -1 : (0..<count).first { index in
-            if case .success(let comment) = comments.comment(at: index) { comment.id == id } else { false }
+            if let comment = comments.comment(at: index) { comment.id == id } else { false }
         }
         guard let found else { return }
         markerAboveLoaded = nil
@@ -159,13 +159,13 @@ extension FeedModel {
 
     /// Whether the comment at `index` is the reader's, in the thread or on its way.
     private func isOwn(_ index: Int) -> Bool {
-        guard case .success(let comment) = comments.comment(at: index) else { return false }
+        guard let comment = comments.comment(at: index) else { return false }
         return comment.author == me
     }
 
     /// Whether the comment at `index` has a delivery state (sending, or refused): not in the thread.
     private func isOnItsWay(_ index: Int) -> Bool {
-        guard case .success(let comment) = comments.comment(at: index) else { return false }
+        guard let comment = comments.comment(at: index) else { return false }
         return delivery(comment.id) != nil
     }
 }

@@ -115,7 +115,7 @@ extension FeedModel {
 
     /// Whether the comment at a position matches, read whole; counts its body's bytes.
     private func searchConfirms(_ index: Int, _ pattern: SearchPattern, bodyBytes: inout Int) -> Bool {
-        guard case .success(let comment) = comments.comment(at: index) else { return false }
+        guard let comment = comments.comment(at: index) else { return false }
         bodyBytes -= comment.body.utf8.count
         return pattern.matches(comment)
     }

@@ -23,7 +23,7 @@ extension FeedModel {
                 invalidate(index)
                 line = firstMatchLine(index, pattern)
             }
-            if line == nil, layout(index).hiddenBytes > 0, case .success(let comment) = comments.comment(at: index),
+            if line == nil, layout(index).hiddenBytes > 0, let comment = comments.comment(at: index),
                let offset = pattern.firstMatch(in: comment.body) {
                 let limit = shownBodyBytes[id] ?? FeedLayout.shownBodyBytes
                 let needed = offset + pattern.query.utf8.count + Self.matchContextBytes

@@ -147,7 +147,7 @@ final class FeedModel {
     func view(at wallTime: Date) -> FeedView {
         FeedView(anchor: anchor, commentCount: comments.count, postRows: scroll.postRows, ownUserID: me, selected: selected,
                  now: wallTime, layout: layout, revealed: { self.revealedSpoilers[$0] ?? [] }, delivery: delivery,
-                 isPlaceholder: isPlaceholder, effects: { [effects, now] in effects.effects(on: $0, at: now) }, time: now, palette: palette,
+                 effects: { [effects, now] in effects.effects(on: $0, at: now) }, time: now, palette: palette,
                  search: search.flatMap { $0.query.isEmpty ? nil : $0.pattern })
     }
 
@@ -176,16 +176,22 @@ final class FeedModel {
         layoutCache.layout(of: index, layoutSource)
     }
 
+    /// What a feed position holds, a row in place of what cannot be shown told apart.
+    func item(at index: Int) -> FeedItem {
+        let item = comments.item(at: index)
+        if case .comment(let comment) = item, isPlaceholder(comment.id) { return .encrypted(comment) }
+        return item
+    }
+
     /// What the layouts read from the app.
     private var layoutSource: FeedLayout.Source {
         FeedLayout.Source(
-            comment: { self.comments.comment(at: $0) },
+            item: { self.item(at: $0) },
             user: { self.comments.user(id: $0) },
             handleID: { self.comments.handleID($0) },
             isExpanded: { self.expandedComments.contains($0) },
             shownBytes: { self.shownBodyBytes[$0] },
             startsUnread: { $0 == self.firstUnread },
-            isGap: { self.comments.isGap(at: $0) },
             replyQuote: { self.replyQuote($0) },
             reactions: { self.reactions($0) },
             postSummary: { self.postSummary($0) })
@@ -295,7 +301,7 @@ final class FeedModel {
 
     /// Flashes a comment's header once, so the eye finds where a jump went.
     func flashHeader(of index: Int) {
-        guard case .success(let comment) = comments.comment(at: index) else { return }
+        guard let comment = comments.comment(at: index) else { return }
         effects.start(.headerFlash, on: comment.id, at: now)
     }
 

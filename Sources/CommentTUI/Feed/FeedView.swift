@@ -19,9 +19,6 @@ struct FeedView {
     var revealed: (String) -> Set<Int>
     /// Where a comment of ours is on its way to the thread, by id (nil: it is there).
     var delivery: (String) -> CommentDelivery? = { _ in nil }
-    /// Rows in place of what cannot be shown (an encrypted event): dim and italic over the whole
-    /// row, unlike a message's text, so that a message saying the same does not pass for one.
-    var isPlaceholder: (String) -> Bool = { _ in false }
     /// Effects running on a comment, by id, and the frame's time they are drawn at.
     var effects: (String) -> [TextEffect] = { _ in [] }
     var time = ScrollInstant.zero
@@ -83,7 +80,7 @@ struct FeedView {
                 drawDivider(into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
             case .header(let row):
                 drawn.commentRows[screenRow] = position.comment
-                if case .success(let c) = comment.comment, let header = comment.header {
+                if let c = comment.comment, let header = comment.header {
                     var x = drawHeader(header.rows[row], comment: c, into: &buffer, row: screenRow, column: rect.column + FeedLayout.gutter, end: end)
                     if row == 0, let state = delivery(c.id) {
                         var note = " · sending…"
@@ -94,9 +91,9 @@ struct FeedView {
                 }
             case .body(let line):
                 drawn.commentRows[screenRow] = position.comment
-                if case .failure = comment.comment {
+                if comment.comment == nil {
                     var x = rect.column + FeedLayout.bodyIndent
-                    let style = comment.isGap ? Theme.dim : Theme.problem
+                    let style = comment.item.isGap ? Theme.dim : Theme.problem
                     for run in comment.body.lines[line].runs {
                         for cluster in run.clusters { x = buffer.put(cluster, column: x, row: screenRow, style: style, limit: end) }
                     }
@@ -113,7 +110,9 @@ struct FeedView {
                               row: screenRow, limit: end)
                     // Not in the thread yet: dimmed until the server has it.
                     if delivery(id) != nil { buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: end) { $0 = $0.adding(.dim) } }
-                    if isPlaceholder(id) {
+                    // A row in place of what cannot be shown: dim and italic over the whole row,
+                    // unlike a message's text, so that a message saying the same does not pass for one.
+                    if case .encrypted = comment.item {
                         buffer.restyle(row: screenRow, from: rect.column + FeedLayout.bodyIndent, to: end) { $0 = $0.adding([.dim, .italic]) }
                     }
                     let seen = shownLines[position.comment]

@@ -134,7 +134,7 @@ final class MentionList {
     private func rankerUpdated(_ comments: ThreadComments) -> MentionRanker {
         if let ranker, !recencyIsStale { return ranker }
         let recent = max(0, comments.count - Self.recencyWindow)..<comments.count
-        let recency = MentionRanker.recency(of: recent.compactMap { try? comments.comment(at: $0).get() })
+        let recency = MentionRanker.recency(of: recent.compactMap { comments.comment(at: $0) })
         let updated = ranker.map { $0.withRecency(recency) }
             ?? MentionRanker(users: comments.thread.users.filter { $0.id != me && !comments.departed.contains($0.id) }, recency: recency)
         ranker = updated

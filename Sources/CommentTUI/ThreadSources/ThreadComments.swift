@@ -72,26 +72,25 @@ final class ThreadComments {
     /// Comments held in memory: all but the older pages kept in the temporary file.
     var countInMemory: Int { older.countInMemory + opened.commentCount + added.count }
 
-    /// The comment at a position, or why its line did not read.
-    func comment(at index: Int) -> Result<Comment, ThreadFileProblem> {
+    /// What a position holds, edits applied (an encrypted row is a comment here: the source
+    /// knows which are, `FeedModel.item(at:)`).
+    func item(at index: Int) -> FeedItem {
         let found = unedited(at: index)
-        guard !edits.isEmpty, case .success(let comment) = found, let edited = edits[comment.id] else { return found }
-        return .success(edited)
+        guard !edits.isEmpty, case .comment(let comment) = found, let edited = edits[comment.id] else { return found }
+        return .comment(edited)
     }
 
-    private func unedited(at index: Int) -> Result<Comment, ThreadFileProblem> {
-        if index < older.count { return older.comment(at: index) }
+    /// The comment at a position; nil for a gap or a line that did not read.
+    func comment(at index: Int) -> Comment? { item(at: index).comment }
+
+    private func unedited(at index: Int) -> FeedItem {
+        if index < older.count { return FeedItem(older.comment(at: index)) }
         let stored = index - older.count
-        if stored < opened.commentCount { return opened.comment(at: stored) }
+        if stored < opened.commentCount { return FeedItem(opened.comment(at: stored)) }
         switch added[stored - opened.commentCount] {
-        case .comment(let comment): return .success(comment)
-        case .gap(_, let isLoading): return .failure(ThreadFileProblem(line: 0, message: Self.gapText(isLoading: isLoading)))
+        case .comment(let comment): return .comment(comment)
+        case .gap(let id, let isLoading): return .gap(id: id, isLoading: isLoading)
         }
-    }
-
-    /// What a gap's marker says.
-    static func gapText(isLoading: Bool) -> String {
-        isLoading ? "⋯ loading the messages missed here…" : "⋯ messages missed here while away: they load when scrolled to"
     }
 
     /// Ctrl-S's verdicts from the stored bytes for the positions below `end`, newest first,
@@ -256,7 +255,7 @@ final class ThreadComments {
         if let added = indexOfAdded(id: id) { return added }
         let end = older.count + opened.commentCount
         for index in stride(from: end - 1, through: max(0, end - limit), by: -1) {
-            if case .success(let comment) = unedited(at: index), comment.id == id { return index }
+            if unedited(at: index).comment?.id == id { return index }
         }
         return nil
     }

@@ -15,7 +15,7 @@ final class FeedReactionTests: XCTestCase {
         let thread = ThreadFixture.numbered(3).thread
         let layout = FeedLayout(width: width)
         let source = FeedLayout.Source(
-            comment: { .success(thread.comments[$0]) }, user: { thread.user(id: $0) }, handleID: { _ in nil },
+            item: { .comment(thread.comments[$0]) }, user: { thread.user(id: $0) }, handleID: { _ in nil },
             isExpanded: { _ in false }, reactions: { reactions[$0] ?? [] })
         let view = FeedView(anchor: .top, commentCount: 3, postRows: 0, ownUserID: "u1", selected: nil, now: ThreadFixture.now,
                             layout: { layout.layout(of: $0, source) }, revealed: { _ in [] })

@@ -17,7 +17,7 @@ final class FeedViewTests: XCTestCase {
         let thread = ThreadFixture.numbered(3).thread
         let layout = FeedLayout(width: width)
         let source = FeedLayout.Source(
-            comment: { broken.contains($0) ? .failure(ThreadFileProblem(line: $0 + 2, message: "bad JSON")) : .success(thread.comments[$0]) },
+            item: { broken.contains($0) ? .problem(ThreadFileProblem(line: $0 + 2, message: "bad JSON")) : .comment(thread.comments[$0]) },
             user: { thread.user(id: $0) }, handleID: { _ in nil }, isExpanded: { _ in false },
             startsUnread: { $0 == firstUnread })
         var view = FeedView(anchor: anchor, commentCount: 3, postRows: 0, ownUserID: "u1", selected: selected, now: ThreadFixture.now,
