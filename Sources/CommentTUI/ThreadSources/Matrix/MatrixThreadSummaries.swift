@@ -32,9 +32,20 @@ struct MatrixThreadSummaries {
     /// The server's unread counts by root; nil until a sync said (then a root it leaves out has none).
     private(set) var counts: [String: Counts]?
     /// The replies counted live, by event id, and the post each is in: a redaction of one takes it
-    /// off the count (a page's newer bundle counts as the server does). At most `mostCountedReplies`.
+    /// off the count (a page's newer bundle counts as the server does), and none counts twice.
+    /// At most `mostCountedReplies`: past it the oldest quarter is forgotten (`countedOrder`, which
+    /// may still name a redacted one: forgetting it again is harmless).
     private var counted: [String: String] = [:]
+    private var countedOrder: [String] = []
     static let mostCountedReplies = 10_000
+    /// The most posts with server counts kept from one sync (a hostile sync may name millions).
+    static let mostCounted = 2000
+    /// Roots whose bundle was read in the batch being applied, with its newest reply: the replies
+    /// of that batch up to it are in the bundle's count already.
+    private var bundledInBatch: [String: String] = [:]
+    /// Roots whose count may be off (a reply older than the newest known, after a limited sync):
+    /// their bundle is to be read again from the server (`takeStale`).
+    private(set) var stale: Set<String> = []
     /// When we last read each post (our threaded receipt's `ts`), by root.
     private(set) var readAt: [String: Date] = [:]
 
@@ -44,35 +55,75 @@ struct MatrixThreadSummaries {
         return Int(min(max(n, 0), Double(mostReplies)))
     }
 
+    /// Whether a root id from the server is one we keep (hostile ids are left out).
+    static func isRootID(_ id: String) -> Bool { id.hasPrefix("$") && id.utf8.count <= 255 }
+
     /// Reads a root event's bundled thread aggregation; the root when it changed what is known.
-    /// A bundle replaces what is known unless that is newer (a reply arrived live since).
-    mutating func read(bundleOf root: JSONValue) -> String? {
-        guard let rootID = root["event_id"]?.string,
+    /// A bundle replaces what is known unless that is newer (a reply arrived live since), or
+    /// always when it was read again because the count was stale (`fresh`).
+    mutating func read(bundleOf root: JSONValue, fresh: Bool = false) -> String? {
+        guard let rootID = root["event_id"]?.string, Self.isRootID(rootID),
               let bundle = root["unsigned"]?["m.relations"]?["m.thread"], bundle.object != nil else { return nil }
         let latest = bundle["latest_event"]
         guard let sender = latest?["sender"]?.string, !sender.isEmpty else { return nil }
         let entry = Entry(count: Self.count(bundle["count"]) ?? 1, latestEventID: latest?["event_id"]?.string, latestSender: sender,
                           latestAt: MatrixServerNumber.time(milliseconds: latest?["origin_server_ts"]))
-        if let known = entries[rootID], known.latestAt > entry.latestAt || known == entry { return nil }
+        if fresh { stale.remove(rootID) }
+        if let known = entries[rootID], (!fresh && known.latestAt > entry.latestAt) || known == entry { return nil }
         entries[rootID] = entry
+        if !fresh { bundledInBatch[rootID] = entry.latestEventID ?? "" }
         return rootID
     }
 
-    /// A reply in a post arrived newer than what is known (each event once: the timeline's
-    /// `applied`); true when it counts. One no newer than the bundle's latest reply was counted
-    /// by the bundle already (a page and the sync after it overlap).
+    /// The batch being applied ended: its bundles no longer cover replies arriving after it.
+    mutating func batchEnded() { bundledInBatch = [:] }
+
+    /// A limited sync brought these posts' replies: others may be missing from the counts.
+    mutating func markStale(_ roots: some Sequence<String>) {
+        for root in roots where entries[root] != nil { stale.insert(root) }
+    }
+
+    /// The roots to read again (at most `limit`), no longer marked.
+    mutating func takeStale(limit: Int) -> [String] {
+        let taken = Array(stale.sorted().prefix(limit))
+        stale.subtract(taken)
+        return taken
+    }
+
+    /// A reply in a post arrived as newer (each event once: the timeline's `applied`); true when
+    /// it counts. Replies are told apart by event id, not time (a gap filled brings older ones, a
+    /// server's clock may be behind): only the bundle's newest reply, and the replies before it in
+    /// the batch that brought the bundle, are in its count already. A reply older than the newest
+    /// known counts but marks the post stale: a bundle read earlier may have held it.
     mutating func replyArrived(root: String, eventID: String, sender: String, at: Date) -> Bool {
+        guard Self.isRootID(root), counted[eventID] == nil else { return false }
         var entry = entries[root] ?? Entry(count: 0, latestEventID: nil, latestSender: sender, latestAt: at)
         if entries[root] != nil {
-            guard eventID != entry.latestEventID, at >= entry.latestAt else { return false }
+            if eventID == entry.latestEventID { bundledInBatch[root] = nil; return false }
+            if bundledInBatch[root] != nil { return false }
         }
         entry.count = min(entry.count + 1, Self.mostReplies)
-        if counted.count < Self.mostCountedReplies { counted[eventID] = root }
-        entry.latestEventID = eventID
-        entry.latestSender = sender
-        entry.latestAt = at
+        remember(counted: eventID, in: root)
+        if entries[root] == nil || at >= entry.latestAt {
+            entry.latestEventID = eventID
+            entry.latestSender = sender
+            entry.latestAt = at
+        } else {
+            stale.insert(root)
+        }
         entries[root] = entry
         return true
+    }
+
+    /// Keeps a counted reply, forgetting the oldest quarter when full.
+    private mutating func remember(counted eventID: String, in root: String) {
+        if countedOrder.count >= Self.mostCountedReplies {
+            let dropped = countedOrder.prefix(Self.mostCountedReplies / 4)
+            for id in dropped { counted[id] = nil }
+            countedOrder.removeFirst(dropped.count)
+        }
+        counted[eventID] = root
+        countedOrder.append(eventID)
     }
 
     /// A reply counted live was redacted: it is off its post's count; the post, if it was one.
@@ -90,7 +141,7 @@ struct MatrixThreadSummaries {
     mutating func countsArrived(_ value: JSONValue?) -> Set<String> {
         guard value?.object != nil || counts != nil else { return [] }
         var now: [String: Counts] = [:]
-        for (root, counts) in value?.object ?? [:] {
+        for (root, counts) in value?.object ?? [:] where Self.isRootID(root) && now.count < Self.mostCounted {
             let notifications = Self.count(counts["notification_count"]) ?? 0
             let highlights = Self.count(counts["highlight_count"]) ?? 0
             if notifications > 0 || highlights > 0 { now[root] = Counts(notifications: notifications, highlights: highlights) }
@@ -103,7 +154,8 @@ struct MatrixThreadSummaries {
 
     /// Our threaded read receipt in a post (`m.receipt` with `thread_id`); true when it is newer.
     mutating func readReceipt(root: String, at: Date) -> Bool {
-        guard readAt[root].map({ $0 < at }) ?? true else { return false }
+        guard Self.isRootID(root), readAt.count < Self.mostCounted || readAt[root] != nil,
+              readAt[root].map({ $0 < at }) ?? true else { return false }
         readAt[root] = at
         return true
     }

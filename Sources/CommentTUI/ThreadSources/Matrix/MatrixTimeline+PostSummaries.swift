@@ -55,8 +55,16 @@ extension MatrixTimeline {
         Set(roots.filter { knows($0) || $0 == postEventID })
     }
 
-    /// Forgets the posts past the bound whose root is not a known comment.
+    /// A root event read again because its post's count was stale: its bundle is the count now.
+    mutating func rereadPost(_ root: JSONValue) -> [ThreadUpdate] {
+        guard scope == .room, let id = threadSummaries.read(bundleOf: root, fresh: true) else { return [] }
+        return postSummaryUpdates([id])
+    }
+
+    /// A batch was applied: its bundles cover no later reply, and the posts past the bound whose
+    /// root is not a known comment are forgotten.
     mutating func boundLoosePosts() {
+        threadSummaries.batchEnded()
         guard threadSummaries.entries.count > MatrixThreadSummaries.mostLooseRoots else { return }
         let known = known(among: threadSummaries.entries.keys)
         threadSummaries.bound { known.contains($0) }

@@ -260,6 +260,7 @@ struct MatrixTimeline {
         }
         if !importedUsers.isEmpty { updates.append(.usersChanged(importedUsers)) }
         boundLooseReactions()
+        threadSummaries.batchEnded()
         updates += reacted.sorted().map(reactionsKnown(of:))
         updates += postSummaryUpdates(summed)
         return (page.reversed(), updates)
