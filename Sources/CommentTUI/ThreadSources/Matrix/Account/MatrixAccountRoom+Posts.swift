@@ -48,6 +48,12 @@ extension MatrixAccountRooms {
         }.sorted()
     }
 
+    /// The rooms whose posts to ask for after an answer: on the first (the initial sync, where
+    /// every room looks active), the newest `most` alone; later, those whose posts moved.
+    func roomsWantingPosts(after answer: JSONValue, isFirst: Bool, most: Int) -> [String] {
+        isFirst ? newestJoinedRooms(most) : Self.roomsWithThreadActivity(in: answer)
+    }
+
     /// The joined rooms, newest activity first, at most `most` (whose posts a start asks for).
     func newestJoinedRooms(_ most: Int) -> [String] {
         summaries.compactMap { summary -> String? in
