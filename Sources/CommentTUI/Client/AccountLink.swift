@@ -55,7 +55,7 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         self.account = account
         self.firstWindow = firstWindow
         self.client = client
-        postsSession = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
+        postsSession = client.separateSession()
         self.mailbox = mailbox
         cache = usesCache ? HomeCache(account: account.userID, environment: environment) : nil
         var snapshot: HomeCache.Snapshot?
@@ -92,7 +92,7 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     /// without sliding sync (or any failure) costs nothing but the request: the sync lists all.
     private func readFirstWindow(rooms count: Int) {
         // A session of its own, which `close()` cancels.
-        let session = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
+        let session = client.separateSession()
         let asks = lock.withLock { () -> Bool in
             windowSession = isClosed ? nil : session
             return !isClosed
