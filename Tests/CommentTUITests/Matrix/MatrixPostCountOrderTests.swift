@@ -70,7 +70,7 @@ final class MatrixPostCountOrderTests: XCTestCase {
         let long = "$" + String(repeating: "x", count: 300)
         for bad in ["nope", long, ""] {
             XCTAssertFalse(summaries.replyArrived(root: bad, eventID: "$e\(bad.count)", sender: "@bo:h.org", at: Date()))
-            XCTAssertFalse(summaries.readReceipt(root: bad, at: Date()))
+            XCTAssertFalse(summaries.readReceipt(root: bad, eventID: "$e"))
         }
         XCTAssertTrue(summaries.entries.isEmpty)
         var flood: [String: JSONValue] = [long: ["notification_count": 1]]

@@ -4,7 +4,8 @@ import ThreadModel
 /// The posts (Matrix threads) of a room as its feed sums them up under their roots: from the
 /// aggregation servers bundle with a root (`unsigned["m.relations"]["m.thread"]`: `count`,
 /// `latest_event`), from replies arriving live, and whether they are read (the sync's
-/// `unread_thread_notifications`, else our threaded read receipt).
+/// `unread_thread_notifications`, else our read receipts: threaded, or unthreaded covering all
+/// posts, compared by the events' order, `MatrixEventOrder`).
 ///
 /// Pure, and hostile input throughout: counts are clamped, a root's entry is bounded in number.
 struct MatrixThreadSummaries {
@@ -46,8 +47,12 @@ struct MatrixThreadSummaries {
     /// Roots whose count may be off (a reply older than the newest known, after a limited sync):
     /// their bundle is to be read again from the server (`takeStale`).
     private(set) var stale: Set<String> = []
-    /// When we last read each post (our threaded receipt's `ts`), by root.
-    private(set) var readAt: [String: Date] = [:]
+    /// The event our newest threaded receipt in each post is on, by root.
+    private(set) var readThrough: [String: String] = [:]
+    /// The event our newest unthreaded receipt is on: it covers every post up to it.
+    private(set) var readAllThrough: String?
+    /// The order of the events met, which receipts are compared by.
+    var order = MatrixEventOrder()
 
     /// A count from a server's JSON, clamped to `0...mostReplies`; nil when it is no number.
     static func count(_ value: JSONValue?) -> Int? {
@@ -152,11 +157,16 @@ struct MatrixThreadSummaries {
         return Set(now.keys.filter { now[$0] != before[$0] }).union(before.keys.filter { now[$0] == nil })
     }
 
-    /// Our threaded read receipt in a post (`m.receipt` with `thread_id`); true when it is newer.
-    mutating func readReceipt(root: String, at: Date) -> Bool {
-        guard Self.isRootID(root), readAt.count < Self.mostCounted || readAt[root] != nil,
-              readAt[root].map({ $0 < at }) ?? true else { return false }
-        readAt[root] = at
+    /// Our read receipt on an event: in a post (`thread_id` its root), or unthreaded (nil: it
+    /// covers every post up to it); true when it moved. The server sends our newest of each.
+    mutating func readReceipt(root: String?, eventID: String) -> Bool {
+        guard let root else {
+            defer { readAllThrough = eventID }
+            return readAllThrough != eventID
+        }
+        guard Self.isRootID(root), readThrough.count < Self.mostCounted || readThrough[root] != nil,
+              readThrough[root] != eventID else { return false }
+        readThrough[root] = eventID
         return true
     }
 
@@ -171,7 +181,7 @@ struct MatrixThreadSummaries {
     }
 
     /// A post's summary: unread as the server counts it when it said, else when its newest
-    /// reply is someone else's and newer than our receipt in it (none known: read).
+    /// reply is someone else's and no receipt of ours covers it (none known: read).
     func summary(of root: String, me: String, name: (String) -> String) -> PostSummary? {
         guard let entry = entries[root], entry.count > 0 else { return nil }
         var summary = PostSummary(replyCount: entry.count, latestAuthor: entry.latestSender, latestName: name(entry.latestSender),
@@ -181,8 +191,9 @@ struct MatrixThreadSummaries {
             summary.unreadCount = mine.notifications
             summary.mentionCount = mine.highlights
             summary.isUnread = mine.notifications > 0 || mine.highlights > 0
-        } else if entry.latestSender != me, let read = readAt[root] {
-            summary.isUnread = entry.latestAt > read
+        } else if entry.latestSender != me, let latest = entry.latestEventID {
+            let receipts = [readThrough[root], readAllThrough].compactMap { $0 }
+            if !receipts.isEmpty { summary.isUnread = !receipts.contains { order.covers(receipt: $0, event: latest) } }
         }
         return summary
     }
