@@ -45,6 +45,12 @@ final class MatrixPostCountOrderTests: XCTestCase {
         XCTAssertFalse(line.rereadPost(root(count: 300, latest: "$r304", at: 304_000)).isEmpty)
         XCTAssertEqual(count(line), 300)
         XCTAssertTrue(line.threadSummaries.stale.isEmpty)
+        // Older replies arriving after it (the rest of the gap) are in that count already; newer ones are not.
+        _ = line.applyNewer([message("$r100", ts: 100_000, thread: "$root")])
+        XCTAssertEqual(count(line), 300)
+        XCTAssertTrue(line.threadSummaries.stale.isEmpty)
+        _ = line.applyNewer([message("$r305", ts: 305_000, thread: "$root")])
+        XCTAssertEqual(count(line), 301)
     }
 
     /// The replies in the same batch as their root, up to the bundle's newest, are in its count;

@@ -47,6 +47,9 @@ struct MatrixThreadSummaries {
     /// Roots whose count may be off (a reply older than the newest known, after a limited sync):
     /// their bundle is to be read again from the server (`takeStale`).
     private(set) var stale: Set<String> = []
+    /// Roots read again, with their newest reply's time: a reply older than it that arrives
+    /// later (a gap filled) existed when the server counted, so it is in the count already.
+    private var settledAt: [String: Date] = [:]
     /// The event our newest threaded receipt in each post is on, by root.
     private(set) var readThrough: [String: String] = [:]
     /// The event our newest unthreaded receipt is on: it covers every post up to it.
@@ -73,7 +76,12 @@ struct MatrixThreadSummaries {
         guard let sender = latest?["sender"]?.string, !sender.isEmpty else { return nil }
         let entry = Entry(count: Self.count(bundle["count"]) ?? 1, latestEventID: latest?["event_id"]?.string, latestSender: sender,
                           latestAt: MatrixServerNumber.time(milliseconds: latest?["origin_server_ts"]))
-        if fresh { stale.remove(rootID) }
+        if fresh {
+            stale.remove(rootID)
+            if settledAt.count < Self.mostCounted || settledAt[rootID] != nil {
+                settledAt[rootID] = MatrixServerNumber.time(milliseconds: latest?["origin_server_ts"])
+            }
+        }
         if let known = entries[rootID], (!fresh && known.latestAt > entry.latestAt) || known == entry { return nil }
         entries[rootID] = entry
         if !fresh { bundledInBatch[rootID] = entry.latestEventID ?? "" }
@@ -101,7 +109,7 @@ struct MatrixThreadSummaries {
     /// the batch that brought the bundle, are in its count already. A reply older than the newest
     /// known counts but marks the post stale: a bundle read earlier may have held it.
     mutating func replyArrived(root: String, eventID: String, sender: String, at: Date) -> Bool {
-        guard Self.isRootID(root), counted[eventID] == nil else { return false }
+        guard Self.isRootID(root), counted[eventID] == nil, settledAt[root].map({ at > $0 }) ?? true else { return false }
         var entry = entries[root] ?? Entry(count: 0, latestEventID: nil, latestSender: sender, latestAt: at)
         if entries[root] != nil {
             if eventID == entry.latestEventID { bundledInBatch[root] = nil; return false }
