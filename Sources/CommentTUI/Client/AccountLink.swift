@@ -35,13 +35,14 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     private var windowSession: MatrixClient?
     private let windowThread = DispatchGroup()
     /// Rooms whose posts (`/threads`) are to be asked for, one request at a time off the sync's
-    /// thread; whether a start's rooms were asked for yet.
+    /// thread, each at most once per few seconds (`PostsAskSchedule`); whether a start's rooms
+    /// were asked for yet.
     private let postsQueue = DispatchQueue(label: "comment-tui.account-posts")
     /// The posts' requests go through a session of their own, which `close()` cancels and waits
-    /// for (bounded), as the window's.
-    private let postsSession: MatrixClient
+    /// for (bounded), as the window's. Internal for tests.
+    let postsSession: MatrixClient
     private let postsWork = DispatchGroup()
-    private var postsWanted: [String] = []
+    private var postsSchedule = PostsAskSchedule()
     private var postsAsked = false
     /// Rooms whose posts a start asks for: the newest (and any with unread posts).
     static let postRooms = 20
@@ -54,7 +55,7 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         self.account = account
         self.firstWindow = firstWindow
         self.client = client
-        postsSession = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
+        postsSession = client.separateSession()
         self.mailbox = mailbox
         cache = usesCache ? HomeCache(account: account.userID, environment: environment) : nil
         var snapshot: HomeCache.Snapshot?
@@ -91,7 +92,7 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
     /// without sliding sync (or any failure) costs nothing but the request: the sync lists all.
     private func readFirstWindow(rooms count: Int) {
         // A session of its own, which `close()` cancels.
-        let session = MatrixClient(homeserver: client.homeserver, accessToken: client.accessToken)
+        let session = client.separateSession()
         let asks = lock.withLock { () -> Bool in
             windowSession = isClosed ? nil : session
             return !isClosed
@@ -172,33 +173,42 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         if posted { saveCache(force: false) }
     }
 
-    /// Under the lock: the rooms whose posts an answer changed (a start: the newest rooms),
-    /// asked for off the sync's thread, each once however many answers named it meanwhile.
+    /// Under the lock: the rooms whose posts an answer changed (a start: the newest rooms
+    /// alone), asked for off the sync's thread as `postsSchedule` allows.
     private func askForPosts(after answer: JSONValue) {
-        var rooms = MatrixAccountRooms.roomsWithThreadActivity(in: answer)
-        if !postsAsked {
-            postsAsked = true
-            rooms += self.rooms.newestJoinedRooms(Self.postRooms)
-        }
-        let wanted = rooms.filter { !postsWanted.contains($0) }
+        let wanted = rooms.roomsWantingPosts(after: answer, isFirst: !postsAsked, most: Self.postRooms)
+        postsAsked = true
         guard !wanted.isEmpty else { return }
-        let wasIdle = postsWanted.isEmpty
-        postsWanted += wanted
-        if wasIdle {
-            postsWork.enter()
-            postsQueue.async { [weak self] in
-                self?.readPosts()
-                self?.postsWork.leave()
-            }
+        if postsSchedule.want(wanted, now: Date()) { return startReadingPosts() }
+        // Asked for too soon with no worker running: read once the spacing has passed.
+        if !postsSchedule.isRunning { wakeForPosts() }
+    }
+
+    /// Under the lock: a wake-up when a room waiting for its spacing may be asked for.
+    private func wakeForPosts() {
+        guard !isClosed, let wait = postsSchedule.wakeIn(now: Date()) else { return }
+        // Not waited for at close (a worker it starts is): the wake-up only queues.
+        postsQueue.asyncAfter(deadline: .now() + wait) { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { if !self.isClosed, self.postsSchedule.wake(now: Date()) { self.startReadingPosts() } }
+        }
+    }
+
+    /// Under the lock: a worker reading the wanted rooms' posts, off the sync's thread.
+    private func startReadingPosts() {
+        postsWork.enter()
+        postsQueue.async { [weak self] in
+            self?.readPosts()
+            self?.postsWork.leave()
         }
     }
 
     /// Reads the wanted rooms' posts, one room at a time; home's rows are posted after each.
+    /// A room asked for again meanwhile is read again once the schedule allows (a wake-up).
     private func readPosts() {
-        while let roomID = lock.withLock({ isClosed ? nil : postsWanted.first }) {
+        while let roomID = lock.withLock({ isClosed ? nil : postsSchedule.next(now: Date()) }) {
             let page = try? postsSession.threads(room: roomID, limit: MatrixRoomPosts.asked)
             lock.withLock {
-                postsWanted.removeFirst()
                 guard let page, !isClosed else { return }
                 let before = rooms
                 rooms.setPosts(roomID: roomID, MatrixRoomPosts(roots: page.roots, next: page.next, limits: rooms.limits))
@@ -207,6 +217,7 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
                 mailbox.post(.summaries(account: account.userID, rooms.summaries))
             }
         }
+        lock.withLock { if !postsSchedule.isRunning { wakeForPosts() } }
     }
 
     func accountConnectionChanged(_ state: ConnectionState) {

@@ -15,7 +15,8 @@ extension CommentClient {
             weighRoomChanges(from: summaries, to: rows)
             let kept = summaries.filter { $0.key.account != account }
             summaries = kept
-            for row in rows where !leftRooms.contains(row.key) { summaries[row.key] = row }
+            // A left room's posts go with it (by their room's key).
+            for row in rows where !leftRooms.contains(row.key.postRoom ?? row.key) { summaries[row.key] = row }
             refreshNotificationThreads()
         case .summaries(nil, let rows):
             for row in rows { summaries[row.key] = row }
@@ -60,6 +61,7 @@ extension CommentClient {
         guard case .room(let account, let roomID) = key, let link = accounts[account], let mailbox else { return }
         let name = VisibleText.escape(summaries[key]?.name ?? roomID)
         summaries[key] = nil
+        summaries = summaries.filter { $0.key.postRoom != key }
         leftRooms.insert(key)
         refreshHome()
         DispatchQueue.global(qos: .userInitiated).async {

@@ -48,7 +48,10 @@ struct HomeView {
         }
         buffer.fill(row: frame.row, from: frame.column, to: end, style: Theme.homeHeader)
         var x = buffer.write(" Home", column: frame.column, row: frame.row, style: Theme.homeHeader.adding(.bold), limit: end)
-        let count = list.filter.isEmpty ? CountText.of(list.summaries.count, "thread") : "\(list.rows.count) of \(list.summaries.count)"
+        // Threads (rooms, files) are counted; the posts listed under their rooms are not.
+        let threads = list.summaries.count { $0.key.postRoom == nil }
+        let count = list.filter.isEmpty ? CountText.of(threads, "thread")
+            : "\(list.rows.indices.count { list.summary(atRow: $0).key.postRoom == nil }) of \(threads)"
         guard !list.filter.isEmpty else {
             let coming = list.roomsComing.map { $0 > 0 ? " · \($0) more and the counts coming" : " · counts coming" } ?? ""
             buffer.write(" · " + count + coming, column: x, row: frame.row, style: Theme.homeHeader, cuttingAt: end)
@@ -116,11 +119,13 @@ struct HomeView {
     /// The invite, who is typing, or `author: preview` (as the feed renders it); a room's last
     /// post row ends in how many more posts it has.
     private func drawPreviewLine(_ summary: ThreadSummary, into buffer: inout CellBuffer, column: Int, row: Int, end: Int) {
+        let fullEnd = end
         var end = end
         if let more = summary.morePosts {
             let tail = " · \(more) more posts"
             end = max(column, end - DisplayWidth.width(of: tail))
-            buffer.write(tail, column: end, row: row, style: Theme.dim, limit: end + DisplayWidth.width(of: tail))
+            // Cut at the row's end when the row is narrower than the tail.
+            buffer.write(tail, column: end, row: row, style: Theme.dim, limit: min(end + DisplayWidth.width(of: tail), fullEnd))
         }
         if let invite = summary.invite {
             let from = invite.inviter.map { "invite from \($0)" } ?? "invite"

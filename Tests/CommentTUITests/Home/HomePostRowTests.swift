@@ -33,7 +33,7 @@ final class HomePostRowTests: XCTestCase {
             post("Orphan", in: "Gone", root: "$c", minutesAgo: 0, replies: 1, preview: "lost", author: "Al"),
         ], columns: 48, rows: 9)
         assertScreen(draw(list), [
-            " Home · 4 threads                               ", "HHHHHhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
+            " Home · 2 threads                               ", "HHHHHhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
             "▸ Design                                  1m ago", "gg                                        dddddd",
             "  Cy: plans", "ggaa",
             "  Lobby                              3 @1 2m ago", "ggBBBBB                              B mm dddddd",
@@ -55,6 +55,19 @@ final class HomePostRowTests: XCTestCase {
         XCTAssertEqual(list.press(.alt("l")), .message("a post is left with its room"))
         XCTAssertNil(list.question)
         XCTAssertEqual(list.press(KeyPress(.enter)), .open(.post(account: F.account, roomID: "!lobby:example.org", root: "$b")))
+    }
+
+    /// On a row narrower than `· 12 more posts`, the tail is cut at the row's end, never drawn past it.
+    func testTheMorePostsTailStaysInANarrowRow() {
+        let list = F.list([F.room("Lobby", minutesAgo: 2),
+                           post("Notes", in: "Lobby", root: "$a", minutesAgo: 3, replies: 1, preview: "ok", author: "Bo", more: "12")],
+                          columns: 12, rows: 5)
+        var buffer = CellBuffer(columns: 30, rows: 5)
+        HomeView(list: list, now: F.now).draw(into: &buffer)
+        for row in 0..<5 {
+            let past = (12..<30).map { buffer[$0, row].text }.joined()
+            XCTAssertEqual(past.trimmingCharacters(in: .whitespaces), "", "row \(row) drawn past the list")
+        }
     }
 
     private func draw(_ list: HomeList) -> CellBuffer {

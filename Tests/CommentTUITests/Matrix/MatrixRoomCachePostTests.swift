@@ -34,6 +34,16 @@ final class MatrixRoomCachePostTests: XCTestCase {
         XCTAssertEqual(updates.map(describe), ["post $a 4 @bo:h.org"])
     }
 
+    /// A root whose replies are all gone (count 0) writes no post record: a record means replies.
+    func testAPostWithNoRepliesIsNotWritten() throws {
+        let cache = try cache()
+        var emptied = snapshot()
+        emptied.posts["$b"] = MatrixThreadSummaries.Entry(count: 0, latestEventID: "$gone", latestSender: "@bo:h.org", latestAt: at)
+        try cache.save(emptied)
+        XCTAssertFalse(try String(contentsOfFile: cache.path, encoding: .utf8).contains("$gone"))
+        XCTAssertEqual(try XCTUnwrap(cache.load()).posts, snapshot().posts)
+    }
+
     func testAHostileCountInACopyIsClamped() throws {
         let cache = try cache()
         try cache.save(snapshot())

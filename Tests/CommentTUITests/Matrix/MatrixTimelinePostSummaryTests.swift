@@ -123,15 +123,15 @@ final class MatrixTimelinePostSummaryTests: XCTestCase {
     }
 
     /// Unread as the server counts it per post once it said; before that, a newest reply of
-    /// someone else's newer than our threaded receipt.
+    /// someone else's that our threaded receipt does not cover (it is on an earlier event).
     func testUnreadFromTheServersCountsElseFromOurThreadedReceipt() throws {
         var line = timeline()
         _ = line.applyNewer([rootWithTwoReplies])
-        func receipt(_ ts: Int) -> JSONValue {
-            ["ephemeral": ["events": [["type": "m.receipt", "content": ["$r2": ["m.read": ["@ann:h.org": ["ts": .number(Double(ts)), "thread_id": "$root"]]]]]]]]
+        func receipt(_ event: String) -> JSONValue {
+            ["ephemeral": ["events": [["type": "m.receipt", "content": [event: ["m.read": ["@ann:h.org": ["ts": 2000, "thread_id": "$root"]]]]]]]]
         }
-        XCTAssertEqual((summaries(line.postsRead(in: receipt(2000)))["$root"] ?? nil)?.isUnread, true, "read before its newest reply")
-        XCTAssertEqual((summaries(line.postsRead(in: receipt(3500)))["$root"] ?? nil)?.isUnread, false)
+        XCTAssertEqual((summaries(line.postsRead(in: receipt("$r1")))["$root"] ?? nil)?.isUnread, true, "read before its newest reply")
+        XCTAssertEqual((summaries(line.postsRead(in: receipt("$r2")))["$root"] ?? nil)?.isUnread, false)
         XCTAssertTrue(line.postsRead(in: [:]).isEmpty, "a sync without counts, before any: says nothing")
         let counted = try XCTUnwrap(summaries(line.postsRead(in: ["unread_thread_notifications": [
             "$root": ["notification_count": 2, "highlight_count": 1], "$elsewhere": ["notification_count": -4],

@@ -210,8 +210,9 @@ struct MatrixRoomCache {
                                                             replyTo: c.replyTo,
                                                             placeholder: snapshot.placeholders.contains(c.id) ? true : nil,
                                                             reactions: reactions[c.id],
-                                                            thread: snapshot.posts[c.id].map {
-                                                                PostRecord(count: $0.count, latest: $0.latestEventID, sender: $0.latestSender, created: $0.latestAt)
+                                                            thread: snapshot.posts[c.id].flatMap {
+                                                                $0.count > 0 ? PostRecord(count: $0.count, latest: $0.latestEventID, sender: $0.latestSender,
+                                                                                          created: $0.latestAt) : nil
                                                             })) + Data("\n".utf8)
         }
         // A copy that can be rebuilt: not fsynced, but never seen half-written.

@@ -77,6 +77,7 @@ extension MatrixThreadSource {
             let lastBefore = locked { cached.comments.last?.id }
             let applied = locked { timeline.applyNewer(events, state: state) }
             confirmGivenUp(applied)
+            recountStalePosts(limitedSync: room["timeline"]?["limited"]?.bool == true ? events : nil)
             remembered = (switched + applied, batchStart)
             updates += applied
             updates += locked { timeline.postsRead(in: room) }
@@ -156,6 +157,7 @@ extension MatrixThreadSource {
                 let comments = applied.flatMap { update -> [Comment] in if case .commentsAppended(let list) = update { list } else { [] } }
                 let others = applied.filter { if case .commentsAppended = $0 { false } else { true } }
                 self.report([.gapFilled(id: id, comments: comments, closed: fill.rest == nil)] + others)
+                self.recountStalePosts()
             } catch {
                 if self.stopped { return }
                 self.report([.problem(ThreadProblem(.notLoaded, "could not load the messages missed: \(error)"))])

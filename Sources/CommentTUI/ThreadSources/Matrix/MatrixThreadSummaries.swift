@@ -4,7 +4,8 @@ import ThreadModel
 /// The posts (Matrix threads) of a room as its feed sums them up under their roots: from the
 /// aggregation servers bundle with a root (`unsigned["m.relations"]["m.thread"]`: `count`,
 /// `latest_event`), from replies arriving live, and whether they are read (the sync's
-/// `unread_thread_notifications`, else our threaded read receipt).
+/// `unread_thread_notifications`, else our read receipts: threaded, or unthreaded covering all
+/// posts, compared by the events' order, `MatrixEventOrder`).
 ///
 /// Pure, and hostile input throughout: counts are clamped, a root's entry is bounded in number.
 struct MatrixThreadSummaries {
@@ -32,11 +33,29 @@ struct MatrixThreadSummaries {
     /// The server's unread counts by root; nil until a sync said (then a root it leaves out has none).
     private(set) var counts: [String: Counts]?
     /// The replies counted live, by event id, and the post each is in: a redaction of one takes it
-    /// off the count (a page's newer bundle counts as the server does). At most `mostCountedReplies`.
+    /// off the count (a page's newer bundle counts as the server does), and none counts twice.
+    /// At most `mostCountedReplies`: past it the oldest quarter is forgotten (`countedOrder`, which
+    /// may still name a redacted one: forgetting it again is harmless).
     private var counted: [String: String] = [:]
+    private var countedOrder: [String] = []
     static let mostCountedReplies = 10_000
-    /// When we last read each post (our threaded receipt's `ts`), by root.
-    private(set) var readAt: [String: Date] = [:]
+    /// The most posts with server counts kept from one sync (a hostile sync may name millions).
+    static let mostCounted = 2000
+    /// Roots whose bundle was read in the batch being applied, with its newest reply: the replies
+    /// of that batch up to it are in the bundle's count already.
+    private var bundledInBatch: [String: String] = [:]
+    /// Roots whose count may be off (a reply older than the newest known, after a limited sync):
+    /// their bundle is to be read again from the server (`takeStale`).
+    private(set) var stale: Set<String> = []
+    /// Roots read again, with their newest reply's time: a reply older than it that arrives
+    /// later (a gap filled) existed when the server counted, so it is in the count already.
+    private var settledAt: [String: Date] = [:]
+    /// The event our newest threaded receipt in each post is on, by root.
+    private(set) var readThrough: [String: String] = [:]
+    /// The event our newest unthreaded receipt is on: it covers every post up to it.
+    private(set) var readAllThrough: String?
+    /// The order of the events met, which receipts are compared by.
+    var order = MatrixEventOrder()
 
     /// A count from a server's JSON, clamped to `0...mostReplies`; nil when it is no number.
     static func count(_ value: JSONValue?) -> Int? {
@@ -44,35 +63,80 @@ struct MatrixThreadSummaries {
         return Int(min(max(n, 0), Double(mostReplies)))
     }
 
+    /// Whether a root id from the server is one we keep (hostile ids are left out).
+    static func isRootID(_ id: String) -> Bool { id.hasPrefix("$") && id.utf8.count <= 255 }
+
     /// Reads a root event's bundled thread aggregation; the root when it changed what is known.
-    /// A bundle replaces what is known unless that is newer (a reply arrived live since).
-    mutating func read(bundleOf root: JSONValue) -> String? {
-        guard let rootID = root["event_id"]?.string,
+    /// A bundle replaces what is known unless that is newer (a reply arrived live since), or
+    /// always when it was read again because the count was stale (`fresh`).
+    mutating func read(bundleOf root: JSONValue, fresh: Bool = false) -> String? {
+        guard let rootID = root["event_id"]?.string, Self.isRootID(rootID),
               let bundle = root["unsigned"]?["m.relations"]?["m.thread"], bundle.object != nil else { return nil }
         let latest = bundle["latest_event"]
         guard let sender = latest?["sender"]?.string, !sender.isEmpty else { return nil }
         let entry = Entry(count: Self.count(bundle["count"]) ?? 1, latestEventID: latest?["event_id"]?.string, latestSender: sender,
                           latestAt: MatrixServerNumber.time(milliseconds: latest?["origin_server_ts"]))
-        if let known = entries[rootID], known.latestAt > entry.latestAt || known == entry { return nil }
+        if fresh {
+            stale.remove(rootID)
+            if settledAt.count < Self.mostCounted || settledAt[rootID] != nil {
+                settledAt[rootID] = MatrixServerNumber.time(milliseconds: latest?["origin_server_ts"])
+            }
+        }
+        if let known = entries[rootID], (!fresh && known.latestAt > entry.latestAt) || known == entry { return nil }
         entries[rootID] = entry
+        if !fresh { bundledInBatch[rootID] = entry.latestEventID ?? "" }
         return rootID
     }
 
-    /// A reply in a post arrived newer than what is known (each event once: the timeline's
-    /// `applied`); true when it counts. One no newer than the bundle's latest reply was counted
-    /// by the bundle already (a page and the sync after it overlap).
+    /// The batch being applied ended: its bundles no longer cover replies arriving after it.
+    mutating func batchEnded() { bundledInBatch = [:] }
+
+    /// A limited sync brought these posts' replies: others may be missing from the counts.
+    mutating func markStale(_ roots: some Sequence<String>) {
+        for root in roots where entries[root] != nil { stale.insert(root) }
+    }
+
+    /// The roots to read again (at most `limit`), no longer marked.
+    mutating func takeStale(limit: Int) -> [String] {
+        let taken = Array(stale.sorted().prefix(limit))
+        stale.subtract(taken)
+        return taken
+    }
+
+    /// A reply in a post arrived as newer (each event once: the timeline's `applied`); true when
+    /// it counts. Replies are told apart by event id, not time (a gap filled brings older ones, a
+    /// server's clock may be behind): only the bundle's newest reply, and the replies before it in
+    /// the batch that brought the bundle, are in its count already. A reply older than the newest
+    /// known counts but marks the post stale: a bundle read earlier may have held it.
     mutating func replyArrived(root: String, eventID: String, sender: String, at: Date) -> Bool {
+        guard Self.isRootID(root), counted[eventID] == nil, settledAt[root].map({ at > $0 }) ?? true else { return false }
         var entry = entries[root] ?? Entry(count: 0, latestEventID: nil, latestSender: sender, latestAt: at)
         if entries[root] != nil {
-            guard eventID != entry.latestEventID, at >= entry.latestAt else { return false }
+            if eventID == entry.latestEventID { bundledInBatch[root] = nil; return false }
+            if bundledInBatch[root] != nil { return false }
         }
         entry.count = min(entry.count + 1, Self.mostReplies)
-        if counted.count < Self.mostCountedReplies { counted[eventID] = root }
-        entry.latestEventID = eventID
-        entry.latestSender = sender
-        entry.latestAt = at
+        remember(counted: eventID, in: root)
+        if entries[root] == nil || at >= entry.latestAt {
+            entry.latestEventID = eventID
+            entry.latestSender = sender
+            entry.latestAt = at
+        } else {
+            stale.insert(root)
+        }
         entries[root] = entry
         return true
+    }
+
+    /// Keeps a counted reply, forgetting the oldest quarter when full.
+    private mutating func remember(counted eventID: String, in root: String) {
+        if countedOrder.count >= Self.mostCountedReplies {
+            let dropped = countedOrder.prefix(Self.mostCountedReplies / 4)
+            for id in dropped { counted[id] = nil }
+            countedOrder.removeFirst(dropped.count)
+        }
+        counted[eventID] = root
+        countedOrder.append(eventID)
     }
 
     /// A reply counted live was redacted: it is off its post's count; the post, if it was one.
@@ -90,7 +154,7 @@ struct MatrixThreadSummaries {
     mutating func countsArrived(_ value: JSONValue?) -> Set<String> {
         guard value?.object != nil || counts != nil else { return [] }
         var now: [String: Counts] = [:]
-        for (root, counts) in value?.object ?? [:] {
+        for (root, counts) in value?.object ?? [:] where Self.isRootID(root) && now.count < Self.mostCounted {
             let notifications = Self.count(counts["notification_count"]) ?? 0
             let highlights = Self.count(counts["highlight_count"]) ?? 0
             if notifications > 0 || highlights > 0 { now[root] = Counts(notifications: notifications, highlights: highlights) }
@@ -101,10 +165,16 @@ struct MatrixThreadSummaries {
         return Set(now.keys.filter { now[$0] != before[$0] }).union(before.keys.filter { now[$0] == nil })
     }
 
-    /// Our threaded read receipt in a post (`m.receipt` with `thread_id`); true when it is newer.
-    mutating func readReceipt(root: String, at: Date) -> Bool {
-        guard readAt[root].map({ $0 < at }) ?? true else { return false }
-        readAt[root] = at
+    /// Our read receipt on an event: in a post (`thread_id` its root), or unthreaded (nil: it
+    /// covers every post up to it); true when it moved. The server sends our newest of each.
+    mutating func readReceipt(root: String?, eventID: String) -> Bool {
+        guard let root else {
+            defer { readAllThrough = eventID }
+            return readAllThrough != eventID
+        }
+        guard Self.isRootID(root), readThrough.count < Self.mostCounted || readThrough[root] != nil,
+              readThrough[root] != eventID else { return false }
+        readThrough[root] = eventID
         return true
     }
 
@@ -119,7 +189,7 @@ struct MatrixThreadSummaries {
     }
 
     /// A post's summary: unread as the server counts it when it said, else when its newest
-    /// reply is someone else's and newer than our receipt in it (none known: read).
+    /// reply is someone else's and no receipt of ours covers it (none known: read).
     func summary(of root: String, me: String, name: (String) -> String) -> PostSummary? {
         guard let entry = entries[root], entry.count > 0 else { return nil }
         var summary = PostSummary(replyCount: entry.count, latestAuthor: entry.latestSender, latestName: name(entry.latestSender),
@@ -129,8 +199,9 @@ struct MatrixThreadSummaries {
             summary.unreadCount = mine.notifications
             summary.mentionCount = mine.highlights
             summary.isUnread = mine.notifications > 0 || mine.highlights > 0
-        } else if entry.latestSender != me, let read = readAt[root] {
-            summary.isUnread = entry.latestAt > read
+        } else if entry.latestSender != me, let latest = entry.latestEventID {
+            let receipts = [readThrough[root], readAllThrough].compactMap { $0 }
+            if !receipts.isEmpty { summary.isUnread = !receipts.contains { order.covers(receipt: $0, event: latest) } }
         }
         return summary
     }

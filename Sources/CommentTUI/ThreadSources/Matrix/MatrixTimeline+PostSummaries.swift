@@ -10,6 +10,7 @@ extension MatrixTimeline {
     /// summary changed, if one did.
     mutating func notePost(newer event: JSONValue) -> String? {
         guard scope == .room else { return nil }
+        if let id = event["event_id"]?.string { threadSummaries.order.noteNewer(id) }
         guard let root = MatrixTimelineScope.threadRoot(of: event) else { return threadSummaries.read(bundleOf: event) }
         guard let id = event["event_id"]?.string, let sender = event["sender"]?.string else { return nil }
         let at = MatrixServerNumber.time(milliseconds: event["origin_server_ts"])
@@ -18,20 +19,26 @@ extension MatrixTimeline {
 
     /// Notes a message met in an older page: only a root's bundle counts (its older replies are in it).
     mutating func notePost(older event: JSONValue) -> String? {
-        guard scope == .room, MatrixTimelineScope.threadRoot(of: event) == nil else { return nil }
+        guard scope == .room else { return nil }
+        if let id = event["event_id"]?.string { threadSummaries.order.noteOlder(id) }
+        guard MatrixTimelineScope.threadRoot(of: event) == nil else { return nil }
         return threadSummaries.read(bundleOf: event)
     }
 
-    /// A sync's word on the room's posts: the server's unread counts per post and our threaded
-    /// read receipts (`m.receipt` with a `thread_id`); the summaries that changed.
+    /// A sync's word on the room's posts: the server's unread counts per post and our read
+    /// receipts (`m.receipt`: with a post's `thread_id`, or none, covering every post; `main`
+    /// covers none); the summaries that changed.
     mutating func postsRead(in room: JSONValue) -> [ThreadUpdate] {
         guard scope == .room else { return [] }
         var changed = threadSummaries.countsArrived(room["unread_thread_notifications"])
         for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.receipt" {
-            for (_, receipt) in event["content"]?.object ?? [:] {
-                guard let mine = receipt["m.read"]?[members.me] ?? receipt["m.read.private"]?[members.me],
-                      let root = mine["thread_id"]?.string, root != "main" else { continue }
-                if threadSummaries.readReceipt(root: root, at: MatrixServerNumber.time(milliseconds: mine["ts"])) { changed.insert(root) }
+            for (eventID, receipt) in event["content"]?.object ?? [:] where eventID.hasPrefix("$") && eventID.utf8.count <= 255 {
+                for kind in ["m.read", "m.read.private"] {
+                    guard let mine = receipt[kind]?[members.me], mine.object != nil else { continue }
+                    let root = mine["thread_id"]?.string
+                    guard root != "main", threadSummaries.readReceipt(root: root, eventID: eventID) else { continue }
+                    if let root { changed.insert(root) } else { changed.formUnion(threadSummaries.entries.keys.filter { knows($0) }) }
+                }
             }
         }
         return postSummaryUpdates(changed)
@@ -55,8 +62,16 @@ extension MatrixTimeline {
         Set(roots.filter { knows($0) || $0 == postEventID })
     }
 
-    /// Forgets the posts past the bound whose root is not a known comment.
+    /// A root event read again because its post's count was stale: its bundle is the count now.
+    mutating func rereadPost(_ root: JSONValue) -> [ThreadUpdate] {
+        guard scope == .room, let id = threadSummaries.read(bundleOf: root, fresh: true) else { return [] }
+        return postSummaryUpdates([id])
+    }
+
+    /// A batch was applied: its bundles cover no later reply, and the posts past the bound whose
+    /// root is not a known comment are forgotten.
     mutating func boundLoosePosts() {
+        threadSummaries.batchEnded()
         guard threadSummaries.entries.count > MatrixThreadSummaries.mostLooseRoots else { return }
         let known = known(among: threadSummaries.entries.keys)
         threadSummaries.bound { known.contains($0) }

@@ -269,6 +269,7 @@ struct MatrixTimeline {
         }
         if !importedUsers.isEmpty { updates.append(.usersChanged(importedUsers)) }
         boundLooseReactions()
+        threadSummaries.batchEnded()
         updates += reacted.sorted().map(reactionsKnown(of:))
         updates += postSummaryUpdates(summed)
         return (page.reversed(), updates)

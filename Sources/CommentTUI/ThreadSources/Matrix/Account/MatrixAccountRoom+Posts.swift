@@ -10,8 +10,9 @@ extension MatrixAccountRoom {
     }
 
     /// Takes the posts' counts of an answer holding the room's counts (absent: none unread),
-    /// at most `most` of them (the most mentions, then the most unread), and adds them to the
-    /// room's own, which are its main timeline's alone when the server counts posts apart.
+    /// at most `most` of them (the most mentions, then the most unread), and their sum apart
+    /// from the room's own (its main timeline's alone when the server counts posts apart): the
+    /// row adds them (`rowUnread`), so an answer leaving the room's count out never adds twice.
     mutating func notePostCounts(_ value: JSONValue?, most: Int) {
         var posts: [String: PostCounts] = [:]
         for (root, counts) in value?.object ?? [:] where root.hasPrefix("$") && root.utf8.count <= 255 {
@@ -19,15 +20,22 @@ extension MatrixAccountRoom {
             let highlights = MatrixAccountRooms.count(counts["highlight_count"]) ?? 0
             if unread > 0 || highlights > 0 { posts[root] = PostCounts(unread: unread, highlights: highlights) }
         }
+        var total = PostCounts(unread: 0, highlights: 0)
         for post in posts.values {
-            unread = min(unread + post.unread, 1_000_000_000)
-            highlights = min(highlights + post.highlights, 1_000_000_000)
+            total.unread = min(total.unread + post.unread, 1_000_000_000)
+            total.highlights = min(total.highlights + post.highlights, 1_000_000_000)
         }
+        postsTotal = total.unread == 0 && total.highlights == 0 ? nil : total
         let kept = posts.sorted { a, b in
             a.value.highlights != b.value.highlights ? a.value.highlights > b.value.highlights
                 : a.value.unread != b.value.unread ? a.value.unread > b.value.unread : a.key < b.key
         }.prefix(most)
         postCounts = kept.isEmpty ? nil : Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+    }
+
+    /// The row's unread and mention counts: the main timeline's and its posts'.
+    var rowCounts: (unread: Int, highlights: Int) {
+        (min(unread + (postsTotal?.unread ?? 0), 1_000_000_000), min(highlights + (postsTotal?.highlights ?? 0), 1_000_000_000))
     }
 }
 
@@ -38,6 +46,12 @@ extension MatrixAccountRooms {
         (answer["rooms"]?["join"]?.object ?? [:]).compactMap { roomID, entry in
             (entry["timeline"]?["events"]?.array ?? []).contains { MatrixTimelineScope.threadRoot(of: $0) != nil } ? roomID : nil
         }.sorted()
+    }
+
+    /// The rooms whose posts to ask for after an answer: on the first (the initial sync, where
+    /// every room looks active), the newest `most` alone; later, those whose posts moved.
+    func roomsWantingPosts(after answer: JSONValue, isFirst: Bool, most: Int) -> [String] {
+        isFirst ? newestJoinedRooms(most) : Self.roomsWithThreadActivity(in: answer)
     }
 
     /// The joined rooms, newest activity first, at most `most` (whose posts a start asks for).

@@ -49,6 +49,9 @@ struct MatrixAccountRoom: Codable, Equatable, Sendable {
     /// The unread counts of the room's posts (Matrix threads) by root, those with any
     /// (`MatrixAccountRoom+Posts`); nil in copies from before they were kept.
     var postCounts: [String: PostCounts]?
+    /// All its posts' unread counts summed (kept apart from `unread`, which is the main
+    /// timeline's when the server counts posts apart); nil: none.
+    var postsTotal: PostCounts?
     /// The room's newest posts, as its server last listed them (`MatrixRoomPosts`); nil: not asked.
     var posts: MatrixRoomPosts?
     /// User ids typing now, the reader excluded.

@@ -130,8 +130,8 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
             preview: room.preview?.body,
             author: room.preview.map { room.displayName(of: $0.sender) },
             activity: isInvite ? room.invitedAt : room.preview?.time ?? room.lastEventTime,
-            unread: room.unread,
-            highlights: room.highlights,
+            unread: room.rowCounts.unread,
+            highlights: room.rowCounts.highlights,
             typing: room.typing.map(room.displayName(of:)),
             isEncrypted: room.isEncrypted,
             isDirect: directRooms.contains(roomID) || room.isDirectInvite,
@@ -184,7 +184,7 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
             if let unread = Self.count(counts["notification_count"]) { room.unread = unread }
             if let highlights = Self.count(counts["highlight_count"]) { room.highlights = highlights }
             // Counted per post as well (the filter asks): the room's own are its main timeline's
-            // then, and its row counts its posts' too, as it did before they were apart.
+            // then, and its row counts its posts' too (added for the row only).
             room.notePostCounts(entry["unread_thread_notifications"], most: limits.postCounts)
         }
         rooms[roomID] = room
