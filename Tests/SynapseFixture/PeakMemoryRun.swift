@@ -50,7 +50,7 @@ public struct PeakMemoryRun: Sendable {
 
     public init(path: String, arguments: [String], environment: [String], stdinPath: String = "/dev/null",
                 timeout: Double = 60, killAboveMiB: Double = 1500) throws {
-        let python = try SynapseVenv.provision()
+        let python = try PythonVenv.synapse.provision()
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("peak-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let environmentJSON = String(decoding: try JSONSerialization.data(withJSONObject: environment), as: UTF8.self)

@@ -43,7 +43,7 @@ public final class SelfSignedTLSServer: @unchecked Sendable {
 
     /// Makes a certificate and starts the listener; waits at most 30 s for its port.
     public init() throws {
-        let python = try SynapseVenv.provision()
+        let python = try PythonVenv.synapse.provision()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = HomeserverConfig(serverName: "127.0.0.1", port: 0, directory: directory)

@@ -27,7 +27,7 @@ public final class SynapseServer: @unchecked Sendable {
 
     /// Makes sure the pinned Synapse is installed in `<package root>/.synapse/venv`; returns its python.
     public static func provision() throws -> URL {
-        try SynapseVenv.provision()
+        try PythonVenv.synapse.provision()
     }
 
     /// Rate limits kept instead of the lifted ones, by key (`rc_message`: `{per_second: 0.5, burst_count: 1}`).

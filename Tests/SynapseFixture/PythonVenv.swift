@@ -3,31 +3,41 @@ import Foundation
 import Glibc
 #endif
 
-/// The Python virtualenv holding the pinned Synapse, at `<package root>/.synapse/venv`.
-enum SynapseVenv {
-    /// The exact PyPI release the fixture runs.
-    static let requirement = "matrix-synapse==1.163.2"
+/// A Python virtualenv of the tests' under `<package root>/.synapse`, holding one pinned PyPI
+/// release (and what it needs), made on first use and kept.
+struct PythonVenv: Sendable {
+    /// The pinned Synapse the tests run, at `<package root>/.synapse/venv`.
+    static let synapse = PythonVenv(name: "venv", requirement: "matrix-synapse==1.163.2")
+    /// matrix-nio, the Python client the tests' third-party peer is (`MatrixNioPeer`), in a venv
+    /// of its own (its pins are not Synapse's).
+    static let nio = PythonVenv(name: "nio-venv", requirement: "matrix-nio==0.26.0")
+
+    /// Its folder's name in `.synapse`.
+    let name: String
+    /// The exact PyPI release it holds.
+    let requirement: String
 
     /// `<package root>/.synapse`, found from this file's path (Tests/SynapseFixture/…).
     static let stateDirectory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".synapse")
-    static var venv: URL { stateDirectory.appendingPathComponent("venv") }
-    static var python: URL { venv.appendingPathComponent("bin/python") }
+    var stateDirectory: URL { Self.stateDirectory }
+    var venv: URL { stateDirectory.appendingPathComponent(name) }
+    var python: URL { venv.appendingPathComponent("bin/python") }
     /// Written only after a successful install; holds `requirement`.
-    static var marker: URL { venv.appendingPathComponent("fixture-installed") }
-    static var installLog: URL { stateDirectory.appendingPathComponent("install.log") }
-    static var lockFile: URL { stateDirectory.appendingPathComponent("provision.lock") }
+    var marker: URL { venv.appendingPathComponent("fixture-installed") }
+    var installLog: URL { stateDirectory.appendingPathComponent(name == "venv" ? "install.log" : "install-\(name).log") }
+    var lockFile: URL { stateDirectory.appendingPathComponent("provision.lock") }
 
     /// Whether the venv was completely installed with the pinned version.
-    static var isComplete: Bool {
+    var isComplete: Bool {
         guard let data = FileManager.default.contents(atPath: marker.path) else { return false }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == requirement
             && FileManager.default.isExecutableFile(atPath: python.path)
     }
 
     /// Creates or repairs the venv under an exclusive flock; returns the venv's python.
-    static func provision() throws -> URL {
+    func provision() throws -> URL {
         if isComplete { return python }
         do {
             try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
@@ -55,7 +65,7 @@ enum SynapseVenv {
     }
 
     /// Opens the lock file and takes an exclusive flock, waiting at most 15 minutes.
-    private static func acquireLock() throws -> Int32 {
+    private func acquireLock() throws -> Int32 {
         let fd = open(lockFile.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SynapseFixtureError("opening the lock \(lockFile.path) failed: errno \(errno)") }
         let deadline = Date().addingTimeInterval(15 * 60)
@@ -70,7 +80,7 @@ enum SynapseVenv {
     }
 
     /// Runs a command with stdout and stderr appended to the install log; throws naming `step`.
-    private static func runLogged(_ command: [String], step: String) throws {
+    private func runLogged(_ command: [String], step: String) throws {
         _ = FileManager.default.createFile(atPath: installLog.path, contents: Data("$ \(command.joined(separator: " "))\n".utf8))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])

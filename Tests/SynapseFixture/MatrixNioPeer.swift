@@ -1,0 +1,107 @@
+import Foundation
+
+/// Another Matrix client, not ours: matrix-nio (PyPI, `PythonVenv.nio`) logged in as a user of
+/// the test's Synapse, doing what a person does in Element (posting, replying in a thread,
+/// reacting) and reading back what comment-tui sent, as that client sees it.
+///
+/// Each `run` is one Python process: it logs in (a device of its own), carries out the steps in
+/// order and prints their results as JSON. Loopback only; a step that fails says why.
+public struct MatrixNioPeer: Sendable {
+    public let homeserver: URL
+    public let userID: String
+    public let password: String
+
+    public init(homeserver: URL, userID: String, password: String) {
+        self.homeserver = homeserver
+        self.userID = userID
+        self.password = password
+    }
+
+    /// One thing for the peer to do.
+    public enum Step {
+        /// Sends an event (`room_send`); its result holds `event_id`.
+        case send(room: String, type: String = "m.room.message", content: [String: Any])
+        /// Reads one event (`room_get_event`); its result holds `event`, the event as served.
+        case event(room: String, id: String)
+    }
+
+    /// Carries out `steps` in one login; returns each step's result.
+    public func run(_ steps: [Step]) throws -> [[String: Any]] {
+        let python = try PythonVenv.nio.provision()
+        let encoded: [[String: Any]] = steps.map { step in
+            switch step {
+            case .send(let room, let type, let content): ["do": "send", "room": room, "type": type, "content": content]
+            case .event(let room, let id): ["do": "event", "room": room, "event_id": id]
+            }
+        }
+        let request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", Self.script]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
+        try input.fileHandleForWriting.close()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let results = try JSONSerialization.jsonObject(with: printed) as? [[String: Any]] else {
+            throw SynapseFixtureError("matrix-nio peer failed (\(process.terminationStatus)): \(String(decoding: printed, as: UTF8.self)) \(complaint.suffix(2000))")
+        }
+        if let failed = results.first(where: { $0["error"] is String }) {
+            throw SynapseFixtureError("matrix-nio peer: \(failed["error"] ?? "")")
+        }
+        return results
+    }
+
+    /// Sends one event; returns its id.
+    @discardableResult
+    public func send(room: String, type: String = "m.room.message", content: [String: Any]) throws -> String {
+        guard let id = try run([.send(room: room, type: type, content: content)]).first?["event_id"] as? String else {
+            throw SynapseFixtureError("matrix-nio peer: no event id")
+        }
+        return id
+    }
+
+    /// One event as the peer reads it from the server.
+    public func event(room: String, id: String) throws -> [String: Any] {
+        guard let event = try run([.event(room: room, id: id)]).first?["event"] as? [String: Any] else {
+            throw SynapseFixtureError("matrix-nio peer: no event \(id)")
+        }
+        return event
+    }
+
+    /// The peer's program: reads the request on stdin, prints one result per step.
+    static let script = #"""
+    import asyncio, json, sys
+    from nio import AsyncClient, LoginResponse, RoomSendResponse, RoomGetEventResponse
+
+    async def main():
+        request = json.loads(sys.stdin.read())
+        client = AsyncClient(request["homeserver"], request["user"])
+        results = []
+        try:
+            login = await client.login(request["password"], device_name="nio peer")
+            if not isinstance(login, LoginResponse):
+                results.append({"error": "login: " + str(login)})
+                return
+            for step in request["steps"]:
+                if step["do"] == "send":
+                    sent = await client.room_send(step["room"], step["type"], step["content"])
+                    ok = isinstance(sent, RoomSendResponse)
+                    results.append({"event_id": sent.event_id} if ok else {"error": "send: " + str(sent)})
+                elif step["do"] == "event":
+                    got = await client.room_get_event(step["room"], step["event_id"])
+                    ok = isinstance(got, RoomGetEventResponse)
+                    results.append({"event": got.event.source} if ok else {"error": "event: " + str(got)})
+        finally:
+            await client.close()
+            print(json.dumps(results))
+
+    asyncio.run(main())
+    """#
+}
