@@ -66,7 +66,7 @@ extension MatrixThreadSource {
                     locked {
                         gaps[id] = fill.resumed(pages: Self.gapPagesPerFill)
                         // The offline copy cannot hold a gap: it starts again after this one.
-                        cached = ([], rest)
+                        cached = ([], restartToken(rest))
                     }
                     updates.append(.gap(id: id))
                     batchStart = rest
@@ -134,7 +134,7 @@ extension MatrixThreadSource {
     private func read(_ fill: GapFill) throws -> GapFill {
         var fill = fill
         while let request = fill.request {
-            let page = try client.messages(room: roomID, from: request.from, backwards: true, limit: request.limit)
+            let page = try gapPage(from: request.from, limit: request.limit)
             let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter(timeline.hasApplied(eventID:))) }
             fill.answered(events: page.events, end: page.end, known: known)
         }
@@ -185,8 +185,10 @@ extension MatrixThreadSource {
             return try olderReplies(root: root, from: relations, limit: limit)
         }
         let page = try client.messages(room: roomID, from: token, backwards: true, limit: limit, filter: ["lazy_load_members": true])
-        let applied = locked { timeline.applyOlder(page.events, state: page.state) }
-        return (applied.comments, applied.updates, page.end, page.events.compactMap { $0["event_id"]?.string })
+        let (applied, root) = locked { (timeline.applyOlder(page.events, state: page.state), timeline.scope.root) }
+        // A post's room token (kept by an older copy) pages the room only back to the post's root.
+        let end = MatrixThreadPage.roomPageEnd(page.end, events: page.events, root: root)
+        return (applied.comments, applied.updates, end, page.events.compactMap { $0["event_id"]?.string })
     }
 
     /// Pages back until a page has comments or the room's start; reports them as one page.
