@@ -15,6 +15,24 @@ extension MatrixThreadSource {
                                      awaiting: accountSync)
     }
 
+    /// `address` with a permalink's event decided (before the offline copy is chosen, which is
+    /// the post's or the room's): a reply in a post names its post, a post's root (one with a
+    /// bundled thread) the post, any other message the room. Asked of the server; where it
+    /// cannot say (offline, a room not joined yet) the event stays as given: a post's opening.
+    static func permalinkResolved(_ address: MatrixRoomAddress, client: MatrixClient) -> MatrixRoomAddress {
+        guard address.eventIsPermalink, let eventID = address.postRoot else { return address }
+        var resolved = address
+        resolved.eventIsPermalink = false
+        guard let room = address.isAlias ? try? client.resolve(alias: address.identifier) : address.identifier,
+              let event = try? client.event(room: room, id: eventID) else { return resolved }
+        if let parent = MatrixTimelineScope.threadRoot(of: event) {
+            resolved.postRoot = parent
+        } else if event["unsigned"]?["m.relations"]?["m.thread"]?.object == nil {
+            resolved.postRoot = nil
+        }
+        return resolved
+    }
+
     /// The post's root; nil for the room's own feed.
     public var postRoot: String? { locked { timeline.scope.root } }
 
