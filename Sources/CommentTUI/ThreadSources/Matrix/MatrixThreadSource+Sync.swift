@@ -112,7 +112,8 @@ extension MatrixThreadSource {
     /// it reads the marker from the server as it is): on a comment, or the last at or before
     /// its event in this sync (`lastBefore`, the newest kept, when none is). Nil otherwise.
     private func movedMarker(in room: JSONValue, events: [JSONValue], applied: [ThreadUpdate], lastBefore: String?) -> String? {
-        guard isFromCache, !locked({ hasCaughtUp }) else { return nil }
+        // `m.fully_read` is the room's own timeline's: a post keeps its divider where it was read.
+        guard isFromCache, !locked({ hasCaughtUp || timeline.scope.root != nil }) else { return nil }
         let accountData: [JSONValue] = room["account_data"]?["events"]?.array ?? []
         let inSync = accountData.filter { $0["type"]?.string == "m.fully_read" }.last?["content"]?["event_id"]?.string
         // Synapse's catching-up sync from the copy's token was seen without the room's account
