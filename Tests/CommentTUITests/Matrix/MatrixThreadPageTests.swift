@@ -79,6 +79,14 @@ final class MatrixThreadPageTests: XCTestCase {
         XCTAssertEqual(MatrixThreadPage.roomPageEnd("t1", events: events, root: nil), "t1", "the room's feed pages on")
     }
 
+    /// An older client's fallback quote (plain `> ` lines, no formatted body) above a thread
+    /// reply that only falls back is no part of the reply.
+    func testAFallingBackReplysQuoteIsStripped() {
+        let answer: JSONValue = ["chunk": [reply("$r1", "> <@cy:h.org> the post\n> more of it\n\nmy answer", ts: 1000)]]
+        var line = postTimeline()
+        XCTAssertEqual(comments(line.applyNewer(MatrixThreadPage(answer: answer, root: "$root").oldestFirst)).map(\.body), ["my answer"])
+    }
+
     func testAThreadFallbackIsNoReplyAndARealReplyInTheThreadIs() {
         let answer: JSONValue = ["chunk": [reply("$r2", "to r1", ts: 2000, inReplyTo: "$r1"), reply("$r1", "plain", ts: 1000)]]
         var line = postTimeline()
