@@ -17,6 +17,7 @@ extension CommentClient {
             summaries = kept
             for row in rows where !leftRooms.contains(row.key) { summaries[row.key] = row }
             refreshNotificationThreads()
+            openPostsWithQueuedComments(rows)
         case .summaries(nil, let rows):
             for row in rows { summaries[row.key] = row }
         case .connection(let account, let state):
