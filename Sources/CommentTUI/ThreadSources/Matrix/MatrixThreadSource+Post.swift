@@ -50,7 +50,8 @@ extension MatrixThreadSource {
     func olderReplies(root: String, from token: String, limit: Int)
         throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?, events: [String]) {
         let page = MatrixThreadPage(answer: try client.threadReplies(room: roomID, root: root, from: token, limit: limit), root: root)
-        let applied = locked { timeline.applyOlder(page.newestFirst, state: []) }
+        let names = unknownSenders(of: page.newestFirst)
+        let applied = locked { timeline.applyOlder(page.newestFirst, state: names) }
         return (applied.comments, applied.updates, page.olderToken, page.newestFirst.compactMap { $0["event_id"]?.string })
     }
 
