@@ -23,8 +23,12 @@ extension MatrixThreadSource {
         guard address.eventIsPermalink, let eventID = address.postRoot else { return address }
         var resolved = address
         resolved.eventIsPermalink = false
-        guard let room = address.isAlias ? try? client.resolve(alias: address.identifier) : address.identifier,
-              let event = try? client.event(room: room, id: eventID) else { return resolved }
+        // Briefly: a server that does not answer leaves the offline copy to open, a little late.
+        let wait: TimeInterval = 5
+        guard let room = address.isAlias
+                ? (try? client.request("GET", ["directory", "room", address.identifier], timeout: wait))?["room_id"]?.string
+                : address.identifier,
+              let event = try? client.request("GET", ["rooms", room, "event", eventID], timeout: wait) else { return resolved }
         if let parent = MatrixTimelineScope.threadRoot(of: event) {
             resolved.postRoot = parent
         } else if event["unsigned"]?["m.relations"]?["m.thread"]?.object == nil {

@@ -15,7 +15,7 @@ extension MatrixThreadSource {
         let senders = Set(events.compactMap { $0["sender"]?.string })
         let unknown = locked { senders.filter { timeline.members.names[$0] == nil } }.sorted().prefix(Self.profilesPerPage)
         return unknown.compactMap { user -> JSONValue? in
-            guard let name = (try? client.request("GET", ["profile", user]))?["displayname"]?.string else { return nil }
+            guard let name = (try? client.request("GET", ["profile", user], timeout: 5))?["displayname"]?.string else { return nil }
             return ["type": "m.room.member", "state_key": .string(user), "sender": .string(user),
                     "content": ["membership": "leave", "displayname": .string(name)]]
         }
