@@ -24,6 +24,11 @@ enum ImportCommand {
         guard let room = try RoomOpener.address(locator) else {
             throw CommandFailure.usage("'\(VisibleText.escape(locator))' is not a room (matrix:#alias:server, matrix:!id:server)", usage)
         }
+        // An import fills a room's own timeline; into a post it would land beside the post, not in it.
+        if room.postRoot != nil {
+            throw CommandFailure.usage("'\(VisibleText.escape(locator))' names a post: import posts into a room "
+                                       + "(matrix:\(VisibleText.escape(room.identifier))), not into a post", usage)
+        }
         let file: ThreadFile
         do {
             file = try ThreadFile.read(path: path)

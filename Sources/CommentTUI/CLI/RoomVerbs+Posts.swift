@@ -3,23 +3,29 @@ import ThreadModel
 
 /// The verbs' side of posts (Matrix threads): `new` in a room that exists starts a post there.
 extension RoomVerbs {
-    /// The room `locator` names when it exists and the account is in it (or may join it): a
-    /// room id, or an alias the directory resolves; nil when it is an alias no room has yet
-    /// (`new` creates that room) or names a post already.
+    /// The room `locator` names when it exists and the account is in it: a room id, or an alias
+    /// the directory resolves; nil when it is an alias no room has yet (`new` creates that room)
+    /// or names a post already. A room the account is not in is refused, never joined: a post
+    /// starts only where the reader already is (a taken public alias is someone else's room).
     static func existingRoom(_ locator: String, as userID: String?, context: CommandContext) throws -> (MatrixClient, String)? {
         guard let address = try RoomOpener.address(locator), address.postRoot == nil else { return nil }
         let account = try RoomOpener.account(userID, context: context)
         guard let url = URL(string: account.homeserver) else { throw CommandFailure("the saved homeserver is not a URL; log in again") }
         let client = MatrixClient(homeserver: url, accessToken: account.accessToken)
         do {
+            var id = address.identifier
             if address.isAlias {
                 do {
-                    _ = try client.resolve(alias: address.identifier)
+                    id = try client.resolve(alias: address.identifier)
                 } catch let error as MatrixError where error.status == 404 {
                     return nil
                 }
             }
-            return (client, try MatrixRoomOpening.joinedRoom(client: client, address: address, joinsEncrypted: false))
+            guard try client.joinedRooms().contains(id) else {
+                throw CommandFailure("you are not in \(VisibleText.escape(address.identifier)): a post starts only in a room you "
+                                     + "are in (join it first, e.g. comment-tui open \(VisibleText.escape(locator))); nothing was posted")
+            }
+            return (client, id)
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
         }

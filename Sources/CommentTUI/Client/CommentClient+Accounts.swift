@@ -18,6 +18,7 @@ extension CommentClient {
             // A left room's posts go with it (by their room's key).
             for row in rows where !leftRooms.contains(row.key.postRoom ?? row.key) { summaries[row.key] = row }
             refreshNotificationThreads()
+            openPostsWithQueuedComments(rows)
         case .summaries(nil, let rows):
             for row in rows { summaries[row.key] = row }
         case .connection(let account, let state):

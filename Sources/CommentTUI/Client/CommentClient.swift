@@ -65,6 +65,10 @@ public final class CommentClient {
     var summariesShown: [ThreadKey: ThreadSummary] = [:]
     /// The thread asked for last that is still opening: shown as soon as it opens.
     var awaited: ThreadKey?
+    /// Whether a post has comments queued in its outbox (nil: never asked), and the posts
+    /// opened for them this run (`openPostsWithQueuedComments`).
+    var postHasQueuedComments: ((ThreadKey) -> Bool)?
+    var queuedPostsOpened: Set<ThreadKey> = []
     /// A message for the status bar at home (an opening that failed, an invite declined).
     var homeMessage: (text: String, isError: Bool)?
     private(set) var size: (columns: Int, rows: Int)

@@ -133,6 +133,7 @@ struct ClientStart {
         }
         let client = CommentClient(columns: columns, rows: rows, settings: settings, start: target, startKey: key,
                                    summaries: summaries, opener: opener, mailbox: mailbox, accounts: accounts)
+        client.postHasQueuedComments = { CommentClient.postOutboxHasComments($0, environment: environment) }
         for link in accounts.values { link.start() }
         return client
     }

@@ -67,4 +67,36 @@ final class MatrixPostVerbTests: SharedSynapseTestCase {
         XCTAssertEqual(run(["render", "matrix:\(room)/not-an-event"]), 1)
         XCTAssertTrue(errors.contains("is not a post"), errors)
     }
+
+    /// `new` at a taken public alias (someone else's room the reader is not in) starts no post
+    /// there and joins nothing: it says why.
+    func testNewAtARoomTheReaderIsNotInRefusesAndJoinsNothing() throws {
+        let server = try server
+        let bo = try registerUser("bo", displayName: "Bo", on: server)
+        let ann = try registerUser("ann", on: server)
+        let alias = "taken-\(ann.localpart)"
+        let room = try bo.other.createRoom(name: "Bo's room", preset: .publicChat, alias: alias)
+        let config = NSTemporaryDirectory() + "config-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        var output = ""
+        var errors = ""
+        func run(_ arguments: [String], stdin: String = "") -> Int32 {
+            (output, errors) = ("", "")
+            let input = Data(stdin.utf8)
+            let context = CommandContext(
+                environment: ["XDG_CONFIG_HOME": config, "HOME": config], now: Date.init,
+                writeOutput: { output += String(decoding: $0, as: UTF8.self) }, writeError: { errors += $0 },
+                readInput: { limit in Array(Array(input).prefix(limit + 1)) }, inputIsTerminal: false)
+            return Verb(rawValue: arguments[0])!.run(Array(arguments.dropFirst()), context: context)
+        }
+        XCTAssertEqual(run(["login", "--homeserver", server.baseURL.absoluteString, "--user", ann.localpart, "--password-stdin"],
+                           stdin: ann.account.password + "\n"), 0, errors)
+        for locator in ["matrix:#\(alias):\(server.serverName)", "matrix:\(room)"] {
+            XCTAssertEqual(run(["new", locator, "--title", "Mine now"]), 1, errors)
+            XCTAssertTrue(errors.contains("you are not in") && errors.contains("nothing was posted"), errors)
+            XCTAssertTrue(output.isEmpty, output)
+        }
+        XCTAssertFalse(try ann.client.joinedRooms().contains(room), "nothing joined")
+        XCTAssertFalse(try bo.other.messageBodies(roomID: room).contains { $0.contains("Mine now") }, "nothing posted")
+    }
 }

@@ -60,6 +60,13 @@ final class MatrixRoomAddressTests: XCTestCase {
 
 /// A post's locator: the room and the root event of the post, in each form a post is named by.
 final class MatrixPostLocatorTests: XCTestCase {
+    func testOnlyALinkOrURINamesItsEventAsAPermalink() {
+        XCTAssertFalse(MatrixRoomAddress(locator: "matrix:!abc:example.org/$ev")!.eventIsPermalink, "names a post")
+        XCTAssertTrue(MatrixRoomAddress(locator: "https://matrix.to/#/!abc:example.org/$ev?via=example.org")!.eventIsPermalink)
+        XCTAssertTrue(MatrixRoomAddress(locator: "matrix:roomid/abc:example.org/e/ev")!.eventIsPermalink)
+        XCTAssertFalse(MatrixRoomAddress(locator: "https://matrix.to/#/!abc:example.org")!.eventIsPermalink, "no event")
+    }
+
     func testEveryPostLocatorFormNamesTheRoomAndTheRoot() {
         let cases: [(String, String, String?)] = [
             ("matrix:!abc:example.org/$ev", "!abc:example.org", "$ev"),

@@ -49,7 +49,7 @@ final class MatrixThreadPageTests: XCTestCase {
         let page = MatrixThreadPage(answer: answer, root: "$root")
         XCTAssertEqual(page.next, "older-token")
         XCTAssertEqual(page.olderToken.flatMap(MatrixThreadPage.relationsToken), "older-token", "kept marked as a /relations token")
-        XCTAssertNil(MatrixThreadPage.relationsToken("s72_5_0"), "a sync's token pages the room")
+        XCTAssertNil(MatrixThreadPage.relationsToken("s72_5_0"), "an unmarked token is a room's (an older copy's)")
         var newest = postTimeline()
         let opened = comments(newest.applyNewer(page.oldestFirst))
         XCTAssertEqual(opened.map(\.id), ["$r1", "$r2"])
@@ -60,6 +60,31 @@ final class MatrixThreadPageTests: XCTestCase {
         let paged = older.applyOlder(page.newestFirst, state: []).comments
         XCTAssertEqual(paged.map(\.id), ["$r1", "$r2"], "oldest first")
         XCTAssertEqual(paged.map(\.body), ["first", "second"])
+    }
+
+    /// A post's offline copy starting again at a sync's token (after a gap, or at its limit)
+    /// keeps it as a `/relations` token: its older pages read the post, not the room.
+    func testAPostRestartsItsCopyAtARelationsTokenAndTheRoomAtItsOwn() {
+        let post = MatrixThreadPage.restartToken("s72_5_0", inPost: true)
+        XCTAssertEqual(MatrixThreadPage.relationsToken(post), "s72_5_0")
+        XCTAssertEqual(MatrixThreadPage.restartToken(post, inPost: true), post, "marked once")
+        XCTAssertEqual(MatrixThreadPage.restartToken("s72_5_0", inPost: false), "s72_5_0")
+    }
+
+    /// A room's page read for a post (an older copy's token) ends at the post's root.
+    func testARoomPageForAPostEndsAtItsRoot() {
+        let events: [JSONValue] = [reply("$r1", "one", ts: 2000), ["type": "m.room.message", "event_id": "$root", "sender": "@bo:h.org"]]
+        XCTAssertNil(MatrixThreadPage.roomPageEnd("t1", events: events, root: "$root"))
+        XCTAssertEqual(MatrixThreadPage.roomPageEnd("t1", events: Array(events.prefix(1)), root: "$root"), "t1")
+        XCTAssertEqual(MatrixThreadPage.roomPageEnd("t1", events: events, root: nil), "t1", "the room's feed pages on")
+    }
+
+    /// An older client's fallback quote (plain `> ` lines, no formatted body) above a thread
+    /// reply that only falls back is no part of the reply.
+    func testAFallingBackReplysQuoteIsStripped() {
+        let answer: JSONValue = ["chunk": [reply("$r1", "> <@cy:h.org> the post\n> more of it\n\nmy answer", ts: 1000)]]
+        var line = postTimeline()
+        XCTAssertEqual(comments(line.applyNewer(MatrixThreadPage(answer: answer, root: "$root").oldestFirst)).map(\.body), ["my answer"])
     }
 
     func testAThreadFallbackIsNoReplyAndARealReplyInTheThreadIs() {

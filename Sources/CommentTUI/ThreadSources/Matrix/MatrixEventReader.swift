@@ -77,7 +77,9 @@ struct MatrixEventReader {
         // A thread reply's `m.in_reply_to` is only a fallback for clients without threads
         // unless `is_falling_back` is false: then it is a real reply.
         let replyTo = relation?["is_falling_back"]?.bool == true ? nil : relation?["m.in_reply_to"]?["event_id"]?.string
-        let body = content.flatMap { markdown(of: $0, sender: sender, isReply: replyTo != nil) } ?? Self.unreadable
+        // A fallback carries an older client's quote all the same: stripped as a reply's is.
+        let quotes = relation?["m.in_reply_to"]?["event_id"]?.string != nil
+        let body = content.flatMap { markdown(of: $0, sender: sender, isReply: quotes) } ?? Self.unreadable
         let origin = content.flatMap(MatrixImportOrigin.init(content:))
         if let origin, !origin.postedAsAuthor {
             // Imported from a thread file: shown as its original author and time, edited as it was there.

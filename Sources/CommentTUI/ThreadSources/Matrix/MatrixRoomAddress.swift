@@ -21,6 +21,10 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
     /// The root event of the post the locator names (`matrix:ROOM/$event`, `…/e/event`, a
     /// matrix.to link to the event); nil for the room's own feed.
     public var postRoot: String?
+    /// Whether the event came in a permalink (a matrix.to link, a `matrix:` URI's `e/EVENT`),
+    /// which may name any message: the opening asks the server whether it is a post's root, a
+    /// reply in one (its post opens) or neither (the room opens). `matrix:ROOM/$EVENT` names a post.
+    public var eventIsPermalink = false
 
     /// How many of a link's servers are tried: each is a join attempt, and a link is anyone's
     /// text (Element's links name three).
@@ -95,7 +99,9 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
             case .failure(let problem): return .failure(problem)
             }
         }
-        return .success(MatrixRoomAddress(identifier: text, via: via, postRoot: root))
+        var address = MatrixRoomAddress(identifier: text, via: via, postRoot: root)
+        address.eventIsPermalink = root != nil && (isURI || !locator.hasPrefix("matrix:"))
+        return .success(address)
     }
 
     /// The `via` values of a query, decoded, without duplicates or ones that could not be a server name.

@@ -14,9 +14,23 @@ struct MatrixThreadPage: Equatable {
     var next: String?
 
     /// Where the page before starts, as the source keeps it: marked as a `/relations` token, so
-    /// it is never asked of `/messages` (a post's older token may also be a sync's, after a gap
-    /// or the offline copy starting again: that one pages the room, its replies picked out).
+    /// it is never asked of `/messages`. A post's copy starting again after a gap or at its limit
+    /// keeps a sync's token marked the same way (`/relations` takes it as its `from`); only a
+    /// copy written before that holds a room's token, paged back no further than the root.
     var olderToken: String? { next.map { Self.tokenMark + $0 } }
+
+    /// `token` (a sync's or a gap's) where the offline copy starts again: marked in a post, so
+    /// its older pages read the post's replies, not the room's events.
+    static func restartToken(_ token: String, inPost: Bool) -> String {
+        inPost && relationsToken(token) == nil ? tokenMark + token : token
+    }
+
+    /// Where a room's page (`/messages`, newest first) leaves off for a post rooted at `root`:
+    /// nowhere once the page reaches the root (nothing older is in the post); `end` otherwise.
+    static func roomPageEnd(_ end: String?, events: [JSONValue], root: String?) -> String? {
+        guard let root else { return end }
+        return events.contains { $0["event_id"]?.string == root } ? nil : end
+    }
 
     static let tokenMark = "relations:"
 

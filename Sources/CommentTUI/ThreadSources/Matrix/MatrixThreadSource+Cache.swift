@@ -18,7 +18,7 @@ extension MatrixThreadSource {
                 switch update {
                 case .commentsAppended(let list):
                     if cached.comments.count + list.count > Self.cacheLimit, let batchStart {
-                        cached = ([], batchStart)
+                        cached = ([], restartToken(batchStart))
                     }
                     cached.comments += list
                 case .commentEdited(var edited):

@@ -15,6 +15,28 @@ extension MatrixThreadSource {
                                      awaiting: accountSync)
     }
 
+    /// `address` with a permalink's event decided (before the offline copy is chosen, which is
+    /// the post's or the room's): a reply in a post names its post, a post's root (one with a
+    /// bundled thread) the post, any other message the room. Asked of the server; where it
+    /// cannot say (offline, a room not joined yet) the event stays as given: a post's opening.
+    static func permalinkResolved(_ address: MatrixRoomAddress, client: MatrixClient) -> MatrixRoomAddress {
+        guard address.eventIsPermalink, let eventID = address.postRoot else { return address }
+        var resolved = address
+        resolved.eventIsPermalink = false
+        // Briefly: a server that does not answer leaves the offline copy to open, a little late.
+        let wait: TimeInterval = 5
+        guard let room = address.isAlias
+                ? (try? client.request("GET", ["directory", "room", address.identifier], timeout: wait))?["room_id"]?.string
+                : address.identifier,
+              let event = try? client.request("GET", ["rooms", room, "event", eventID], timeout: wait) else { return resolved }
+        if let parent = MatrixTimelineScope.threadRoot(of: event) {
+            resolved.postRoot = parent
+        } else if event["unsigned"]?["m.relations"]?["m.thread"]?.object == nil {
+            resolved.postRoot = nil
+        }
+        return resolved
+    }
+
     /// The post's root; nil for the room's own feed.
     public var postRoot: String? { locked { timeline.scope.root } }
 
@@ -32,7 +54,8 @@ extension MatrixThreadSource {
     func olderReplies(root: String, from token: String, limit: Int)
         throws -> (comments: [Comment], updates: [ThreadUpdate], end: String?, events: [String]) {
         let page = MatrixThreadPage(answer: try client.threadReplies(room: roomID, root: root, from: token, limit: limit), root: root)
-        let applied = locked { timeline.applyOlder(page.newestFirst, state: []) }
+        let names = unknownSenders(of: page.newestFirst)
+        let applied = locked { timeline.applyOlder(page.newestFirst, state: names) }
         return (applied.comments, applied.updates, page.olderToken, page.newestFirst.compactMap { $0["event_id"]?.string })
     }
 

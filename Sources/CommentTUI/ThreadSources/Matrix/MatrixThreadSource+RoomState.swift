@@ -35,7 +35,7 @@ extension MatrixThreadSource {
                                            left: membership.filter { !$0.value }.keys.sorted()))
         }
         // A post's header is its root, whatever the room's name and pins.
-        if locked({ timeline.scope.root }) != nil { return updates }
+        if locked({ timeline.scope.root }) != nil { return updates + postHeaderUpdates(events: events) }
         let post = pinned.flatMap(newestPin).flatMap { id in locked { timeline.postEventID } == id ? nil : newPost(id) }
         guard name != nil || post != nil else { return updates }
         let header = locked { () -> ThreadHeader in

@@ -66,7 +66,7 @@ extension MatrixThreadSource {
                     locked {
                         gaps[id] = fill.resumed(pages: Self.gapPagesPerFill)
                         // The offline copy cannot hold a gap: it starts again after this one.
-                        cached = ([], rest)
+                        cached = ([], restartToken(rest))
                     }
                     updates.append(.gap(id: id))
                     batchStart = rest
@@ -113,7 +113,8 @@ extension MatrixThreadSource {
     /// it reads the marker from the server as it is): on a comment, or the last at or before
     /// its event in this sync (`lastBefore`, the newest kept, when none is). Nil otherwise.
     private func movedMarker(in room: JSONValue, events: [JSONValue], applied: [ThreadUpdate], lastBefore: String?) -> String? {
-        guard isFromCache, !locked({ hasCaughtUp }) else { return nil }
+        // `m.fully_read` is the room's own timeline's: a post keeps its divider where it was read.
+        guard isFromCache, !locked({ hasCaughtUp || timeline.scope.root != nil }) else { return nil }
         let accountData: [JSONValue] = room["account_data"]?["events"]?.array ?? []
         let inSync = accountData.filter { $0["type"]?.string == "m.fully_read" }.last?["content"]?["event_id"]?.string
         // Synapse's catching-up sync from the copy's token was seen without the room's account
@@ -135,7 +136,7 @@ extension MatrixThreadSource {
     private func read(_ fill: GapFill) throws -> GapFill {
         var fill = fill
         while let request = fill.request {
-            let page = try client.messages(room: roomID, from: request.from, backwards: true, limit: request.limit)
+            let page = try gapPage(from: request.from, limit: request.limit)
             let known = locked { Set(page.events.compactMap { $0["event_id"]?.string }.filter(timeline.hasApplied(eventID:))) }
             fill.answered(events: page.events, end: page.end, known: known)
         }
@@ -187,8 +188,10 @@ extension MatrixThreadSource {
             return try olderReplies(root: root, from: relations, limit: limit)
         }
         let page = try client.messages(room: roomID, from: token, backwards: true, limit: limit, filter: ["lazy_load_members": true])
-        let applied = locked { timeline.applyOlder(page.events, state: page.state) }
-        return (applied.comments, applied.updates, page.end, page.events.compactMap { $0["event_id"]?.string })
+        let (applied, root) = locked { (timeline.applyOlder(page.events, state: page.state), timeline.scope.root) }
+        // A post's room token (kept by an older copy) pages the room only back to the post's root.
+        let end = MatrixThreadPage.roomPageEnd(page.end, events: page.events, root: root)
+        return (applied.comments, applied.updates, end, page.events.compactMap { $0["event_id"]?.string })
     }
 
     /// Pages back until a page has comments or the room's start; reports them as one page.

@@ -158,6 +158,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     public convenience init(client: MatrixClient, address: MatrixRoomAddress, me: String,
                             environment: [String: String], follows: Bool = true, usesCache: Bool = true,
                             joinsEncrypted: Bool = false, accountSync: MatrixAccountSync? = nil) throws {
+        let address = Self.permalinkResolved(address, client: client)
         let cache = usesCache ? MatrixRoomCache(me: me, address: address, environment: environment) : nil
         let opening = try cache?.load().map { MatrixRoomOpening(snapshot: $0, me: me, pageSize: Self.pageSize, root: address.postRoot) }
             ?? Self.opening(client: client, address: address, me: me, joinsEncrypted: joinsEncrypted, accountSync: accountSync)
