@@ -28,6 +28,8 @@ final class FeedItemTests: XCTestCase {
         XCTAssertEqual(comments.item(at: 4), .comment(sent))
         XCTAssertNil(comments.comment(at: 3), "a gap holds no comment")
         XCTAssertEqual(comments.item(at: 1).notice, "line 3: bad JSON")
+        XCTAssertEqual(FeedItem.problem(ThreadFileProblem(line: 0, message: "could not be read back")).notice, "could not be read back",
+                       "no line of a file: no line number")
         XCTAssertEqual(comments.item(at: 3).notice, FeedItem.gapText(isLoading: false))
         XCTAssertEqual(comments.gapToFill(near: 3, margin: 0)?.id, "gap-1")
         XCTAssertEqual(comments.item(at: 3), .gap(id: "gap-1", isLoading: true), "asked for, it says it is loading")

@@ -36,7 +36,8 @@ enum FeedItem: Equatable {
         switch self {
         case .comment, .encrypted: nil
         case .gap(_, let isLoading): Self.gapText(isLoading: isLoading)
-        case .problem(let problem): "line \(problem.line): \(problem.message)"
+        // Line 0: not a line of a file (an older page that did not read back from its spill file).
+        case .problem(let problem): problem.line > 0 ? "line \(problem.line): \(problem.message)" : problem.message
         }
     }
 

@@ -48,6 +48,32 @@ final class MatrixTimelineTests: XCTestCase {
         XCTAssertNil(line.replyMention(ofEvent: "$unknown", me: "@ann:h.org"))
     }
 
+    func testOnlyEventsAppliedAsNewerProveASyncWindowJoinsTheTimeline() {
+        var line = timeline()
+        line.adopt([Comment(id: "$kept", author: "@ann:h.org", created: Date(timeIntervalSince1970: 1), body: "from the copy")])
+        _ = line.applyNewer([message("$synced", "@bo:h.org", "from a sync", ts: 2000)])
+        XCTAssertTrue(line.hasApplied(eventID: "$kept"), "known: not handed out twice")
+        XCTAssertFalse(line.wasAppliedAsNewer(message("$kept", "@ann:h.org", "from the copy", ts: 1000)),
+                       "known from the copy only: the copy's position may be older than it")
+        XCTAssertTrue(line.wasAppliedAsNewer(message("$synced", "@bo:h.org", "from a sync", ts: 2000)))
+    }
+
+    func testAnImportsEditTimeNeverHidesTheAuthorsLaterEdit() {
+        var line = timeline()
+        var imported = message("$i", "@bo:h.org", "as in the file", ts: 5000)
+        if case .object(var event) = imported, case .object(var content)? = event["content"] {
+            // A file's edit time far in the future (a skewed clock, or anyone's text).
+            content[MatrixImportOrigin.key] = ["thread": "t", "id": "c1", "author": "bo", "author_name": "Bo", "created_ms": 1000,
+                                               "posted_as_author": true, "edited_ms": 250_000_000_000_000]
+            event["content"] = .object(content)
+            imported = .object(event)
+        }
+        _ = line.applyNewer([imported])
+        XCTAssertEqual(line.changed["$i"]?.edited, Date(timeIntervalSince1970: 5), "edited, no later than the event itself")
+        let updates = line.applyNewer([edit("$e", of: "$i", "@bo:h.org", "fixed in the room", ts: 6000)])
+        XCTAssertEqual(updates.map(summary), ["edited $i: fixed in the room"])
+    }
+
     func testEditsApplyOnlyFromTheAuthorAndTheNewestWins() {
         var line = timeline()
         _ = line.applyNewer([message("$a", "@bo:h.org", "first", ts: 1000)])

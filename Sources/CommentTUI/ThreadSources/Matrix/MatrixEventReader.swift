@@ -81,12 +81,15 @@ struct MatrixEventReader {
         let quotes = relation?["m.in_reply_to"]?["event_id"]?.string != nil
         let body = content.flatMap { markdown(of: $0, sender: sender, isReply: quotes) } ?? Self.unreadable
         let origin = content.flatMap(MatrixImportOrigin.init(content:))
+        // Edited as it was in the file, never later than the event itself: a file's time (anyone's
+        // text) must not make the author's later edits in the room look older and be ignored.
+        let edited = origin?.edited.map { min($0, created) }
         if let origin, !origin.postedAsAuthor {
-            // Imported from a thread file: shown as its original author and time, edited as it was there.
-            return .comment(Comment(id: id, author: origin.author.id, created: origin.created, body: body, edited: origin.edited, replyTo: replyTo),
+            // Imported from a thread file: shown as its original author and time.
+            return .comment(Comment(id: id, author: origin.author.id, created: origin.created, body: body, edited: edited, replyTo: replyTo),
                             transactionID: transactionID, importedAuthor: origin.author)
         }
-        return .comment(Comment(id: id, author: sender, created: created, body: body, edited: origin?.edited, replyTo: replyTo),
+        return .comment(Comment(id: id, author: sender, created: created, body: body, edited: edited, replyTo: replyTo),
                         transactionID: transactionID)
     }
 

@@ -11,13 +11,23 @@ extension MatrixThreadSource {
 
     /// Member events (as left members: they name, never join) for the senders of `events` the
     /// timeline has no name for, from their profiles; none when a profile cannot be read.
+    /// Asked for within `profileDeadline` seconds in all, and after the first failure no more:
+    /// a server that does not answer slows a page by seconds, not by one wait per sender.
     func unknownSenders(of events: [JSONValue]) -> [JSONValue] {
         let senders = Set(events.compactMap { $0["sender"]?.string })
         let unknown = locked { senders.filter { timeline.members.names[$0] == nil } }.sorted().prefix(Self.profilesPerPage)
-        return unknown.compactMap { user -> JSONValue? in
-            guard let name = (try? client.request("GET", ["profile", user], timeout: 5))?["displayname"]?.string else { return nil }
-            return ["type": "m.room.member", "state_key": .string(user), "sender": .string(user),
-                    "content": ["membership": "leave", "displayname": .string(name)]]
+        let deadline = Date().addingTimeInterval(Self.profileDeadline)
+        var members: [JSONValue] = []
+        for user in unknown {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0.1, let profile = try? client.request("GET", ["profile", user], timeout: left) else { break }
+            guard let name = profile["displayname"]?.string else { continue }
+            members.append(["type": "m.room.member", "state_key": .string(user), "sender": .string(user),
+                            "content": ["membership": "leave", "displayname": .string(name)]])
         }
+        return members
     }
+
+    /// Seconds an older page's profiles may take together.
+    static let profileDeadline: TimeInterval = 5
 }

@@ -52,10 +52,12 @@ extension MatrixThreadSource {
             // A switch to encryption in this sync holds sending at once, not after a gap's pages.
             let switched = locked { timeline.switchEncryptionOn(ifAmong: state + events) }
             report(switched)
-            // A limited window that holds an event applied already joins what the room has:
-            // nothing is missing before it (an initial sync answered after the room opened
-            // repeats its newest events, `limited` because the room has older ones).
-            let overlaps = events.count < window.count
+            // A limited window that holds an event applied already as newer joins what the room
+            // has: nothing is missing before it (an initial sync answered after the room opened
+            // repeats its newest events, `limited` because the room has older ones). One only
+            // known from the offline copy or a send's answer proves nothing: the copy's position
+            // may be older than it.
+            let overlaps = locked { window.contains(where: timeline.wasAppliedAsNewer) }
             if room["timeline"]?["limited"]?.bool == true, !overlaps, let gapStart = batchStart {
                 // One page closes most gaps (a short sleep); a longer absence is marked and filled
                 // as the reader scrolls to it, so the newest comments show at once.

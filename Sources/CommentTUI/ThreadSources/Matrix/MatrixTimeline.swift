@@ -77,6 +77,11 @@ struct MatrixTimeline {
     /// Whether the event was applied already, or is a comment handed out.
     func hasApplied(eventID: String) -> Bool { applied.contains(eventID) || known[eventID] != nil }
 
+    /// Whether the event was applied as newer here (an opening's page, a sync, a gap filled), not
+    /// only known from elsewhere (the offline copy, our send's answer): a sync window holding one
+    /// joins what the timeline has with nothing missing between.
+    func wasAppliedAsNewer(_ event: JSONValue) -> Bool { event["event_id"]?.string.map(applied.contains) ?? false }
+
     /// Whether the event (an event object) was applied already.
     func hasApplied(_ event: JSONValue) -> Bool { event["event_id"]?.string.map(hasApplied(eventID:)) ?? false }
 
