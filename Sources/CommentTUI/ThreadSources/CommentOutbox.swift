@@ -35,10 +35,13 @@ struct CommentOutbox {
         var reactsTo: String? = nil
         /// For the taking back of a reaction of ours (`reactsTo` and `body` name it): its event, redacted.
         var unreacts: String? = nil
+        /// For the taking back of a reaction of ours that may have reached the room under this
+        /// transaction id: finished under it (the event it is), then redacted.
+        var takesBack: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case txn, author, created, body, replyTo = "reply_to", replaces, redacts, mentionedBefore = "mentioned_before",
-                 reactsTo = "reacts_to", unreacts
+                 reactsTo = "reacts_to", unreacts, takesBack = "takes_back"
         }
 
         /// Whether it changes a comment sent before (an edit, a deletion, a reaction) rather than being one.
