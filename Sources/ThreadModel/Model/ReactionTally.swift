@@ -64,12 +64,7 @@ public struct ReactionTally: Sendable {
             if reactions.perSender[change.author] == 0 { reactions.perSender[change.author] = nil }
         } else {
             guard !known else { return (false, nil) }
-            if reactions.total >= Self.mostPerComment {
-                return (false, "over the bound of \(Self.mostPerComment) reactions to one comment, ignored")
-            }
-            if reactions.perSender[change.author, default: 0] >= Self.mostPerSender {
-                return (false, "over the bound of \(Self.mostPerSender) reactions by one person to one comment, ignored")
-            }
+            if let refusal = Self.refusal(reactions, by: change.author) { return (false, refusal + ", ignored") }
             people.add(change.author, at: change.created)
             reactions.total += 1
             reactions.perSender[change.author, default: 0] += 1
@@ -83,6 +78,22 @@ public struct ReactionTally: Sendable {
         }
         byComment[change.comment] = reactions.total == 0 ? nil : reactions
         return (true, nil)
+    }
+
+    /// Why `change` would not count (it is past a bound), without applying it: what a writer
+    /// checks before appending a record readers would ignore.
+    public func refusal(for change: ReactionChange) -> String? {
+        guard !change.removes, let reactions = byComment[change.comment],
+              reactions.reactors[change.key]?.byAuthor[change.author] == nil else { return nil }
+        return Self.refusal(reactions, by: change.author)
+    }
+
+    private static func refusal(_ reactions: Reactions, by author: String) -> String? {
+        if reactions.total >= mostPerComment { return "over the bound of \(mostPerComment) reactions to one comment" }
+        if reactions.perSender[author, default: 0] >= mostPerSender {
+            return "over the bound of \(mostPerSender) reactions by one person to one comment"
+        }
+        return nil
     }
 
     /// Applies records in file order, each with its line: the problems of those past a bound.
