@@ -53,8 +53,20 @@ public struct ReactionTally: Sendable {
     /// a bound (a repeat or a taking back of nothing changes nothing and is no problem).
     @discardableResult
     public mutating func apply(_ change: ReactionChange) -> (changed: Bool, refusal: String?) {
-        var reactions = byComment[change.comment] ?? Reactions()
-        var people = reactions.reactors[change.key] ?? People()
+        // Taken out while changed, put back after: held once, they change in place, not copied
+        // whole per record (a hostile file's thousands of people on one key).
+        var reactions = byComment.removeValue(forKey: change.comment) ?? Reactions()
+        var people = reactions.reactors.removeValue(forKey: change.key) ?? People()
+        let keyWasThere = !people.isEmpty
+        defer {
+            if people.isEmpty {
+                if keyWasThere { reactions.keys.removeAll { $0 == change.key } }
+            } else {
+                if !keyWasThere { reactions.keys.append(change.key) }
+                reactions.reactors[change.key] = people
+            }
+            if reactions.total > 0 { byComment[change.comment] = reactions }
+        }
         let known = people.byAuthor[change.author] != nil
         if change.removes {
             guard known else { return (false, nil) }
@@ -69,14 +81,6 @@ public struct ReactionTally: Sendable {
             reactions.total += 1
             reactions.perSender[change.author, default: 0] += 1
         }
-        if people.isEmpty {
-            reactions.reactors[change.key] = nil
-            reactions.keys.removeAll { $0 == change.key }
-        } else {
-            if reactions.reactors[change.key] == nil { reactions.keys.append(change.key) }
-            reactions.reactors[change.key] = people
-        }
-        byComment[change.comment] = reactions.total == 0 ? nil : reactions
         return (true, nil)
     }
 
