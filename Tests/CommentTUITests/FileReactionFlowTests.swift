@@ -101,4 +101,25 @@ extension FileReactionFlowTests {
         XCTAssertTrue(LiveThreadFile.pump(pilot.app) { pilot.app.deliveries.isEmpty })
         XCTAssertFalse(try String(contentsOfFile: live.path, encoding: .utf8).contains(#""type":"react""#))
     }
+
+    func testAReactionPastTheBoundIsRefusedWithAMessageNotWrittenAndIgnored() throws {
+        let live = try LiveThreadFile(self, comments: 2)
+        try ThreadFileWriter(path: live.path).append((0..<ReactionTally.mostPerSender).map {
+            .reaction(ReactionChange(comment: "c1", author: "u1", created: LiveThreadFile.start, key: "ok\($0)"))
+        })
+        let pilot = Pilot(app: try live.openApp(columns: 120, rows: 20), screen: HeadlessScreen(columns: 120, rows: 20))
+        pump(pilot, "the file's reactions read") { pilot.app.reactions["c1"] != nil }
+        let before = try lines(of: live.path).count
+        pause(pilot)
+        pilot.press(.altUp)
+        pause(pilot)
+        pilot.press(.altUp)   // c1
+        pause(pilot)
+        pilot.feed("\u{1B}k")
+        pause(pilot)
+        pilot.type("1")
+        XCTAssertEqual(try lines(of: live.path).count, before, "nothing appended that readers would ignore")
+        pilot.draw()
+        XCTAssertTrue(pilot.lines.contains { $0.contains("over the bound of 20 reactions by one person") }, pilot.lines.joined(separator: "\n"))
+    }
 }

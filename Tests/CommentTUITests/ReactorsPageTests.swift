@@ -45,4 +45,28 @@ final class ReactorsPageTests: XCTestCase {
         pilot.press(KeyPress(.escape))
         XCTAssertNil(pilot.app.overlays.page, "Esc closes it")
     }
+
+    func testF2WithTheInspectorOnTurnsItOffBeforeNamingWhoReacted() throws {
+        let live = try LiveThreadFile(self, comments: 2)
+        try ThreadFileWriter(path: live.path).append([
+            .reaction(ReactionChange(comment: "c1", author: "u2", created: LiveThreadFile.start + 1, key: "👍")),
+        ])
+        let pilot = Pilot(app: try live.openApp(columns: 60, rows: 20), screen: HeadlessScreen(columns: 60, rows: 20))
+        XCTAssertTrue(LiveThreadFile.pump(pilot.app) { pilot.app.reactions["c1"] != nil }, "the file's reactions read")
+        pause(pilot)
+        pilot.press(KeyPress(.function(2)))
+        XCTAssertTrue(pilot.app.overlays.showsHitTest, "nothing selected: F2 is the inspector")
+        pause(pilot)
+        pilot.press(.altUp)
+        pause(pilot)
+        pilot.press(.altUp)   // c1, with a reaction
+        pause(pilot)
+        pilot.press(KeyPress(.function(2)))
+        XCTAssertFalse(pilot.app.overlays.showsHitTest, "the inspector on: F2 turns it off")
+        XCTAssertNil(pilot.app.overlays.page, "…and names nobody yet")
+        pause(pilot)
+        pilot.press(KeyPress(.function(2)))
+        XCTAssertTrue(pilot.lines.contains { $0.contains("Reactions") }, "then F2 names who reacted: \(pilot.lines.joined(separator: "\n"))")
+        XCTAssertFalse(pilot.app.overlays.showsHitTest)
+    }
 }

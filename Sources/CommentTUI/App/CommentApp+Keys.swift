@@ -63,7 +63,8 @@ extension CommentApp {
         case .toggleHelp: toggleKeyPage()
         case .closePage: overlays.closePage()
         case .page(let key): apply(overlays.page?.handle(key))
-        case .toggleHitTestInspector: if !showReactors() { overlays.toggleHitTest() }
+        // The inspector on, F2 turns it off first (else a comment with reactions would keep it on).
+        case .toggleHitTestInspector: if overlays.showsHitTest || !showReactors() { overlays.toggleHitTest() }
         case .toggleScrollEventPanel: overlays.toggleScrollEvents()
         case .crashTest:
             guard allowsCrashTest else { return nil }

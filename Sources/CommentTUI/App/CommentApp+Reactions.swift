@@ -14,6 +14,8 @@ extension CommentApp {
         }
         // Ours still on its way (or not sent) is in no thread yet: a reaction would name nothing.
         guard deliveries[comment.id] == nil else { return overlays.show("no reaction: this comment is not sent yet", error: true) }
+        // Readers and rooms keep no reactions to a deleted comment: one would never show.
+        guard !comment.isDeleted else { return overlays.show("no reaction: this comment is deleted", error: true) }
         mentions.close()
         reactionPicker = ReactionPicker(commentID: comment.id, recent: recentReactions)
         overlays.clearMessage()

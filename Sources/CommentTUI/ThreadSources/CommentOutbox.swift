@@ -35,10 +35,13 @@ struct CommentOutbox {
         var reactsTo: String? = nil
         /// For the taking back of a reaction of ours (`reactsTo` and `body` name it): its event, redacted.
         var unreacts: String? = nil
+        /// For the taking back of a reaction of ours that may have reached the room under this
+        /// transaction id: finished under it (the event it is), then redacted.
+        var takesBack: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case txn, author, created, body, replyTo = "reply_to", replaces, redacts, mentionedBefore = "mentioned_before",
-                 reactsTo = "reacts_to", unreacts
+                 reactsTo = "reacts_to", unreacts, takesBack = "takes_back"
         }
 
         /// Whether it changes a comment sent before (an edit, a deletion, a reaction) rather than being one.
@@ -80,7 +83,7 @@ struct CommentOutbox {
             // A line that does not read is the torn end of a write the crash cut short.
             guard let record = try? decoder.decode(Record.self, from: Data(line)) else { continue }
             // Queued again (its author changed): the later entry holds, at the first one's place.
-            if record.type == "queued", let entry = record.entry {
+            if record.type == "queued" || record.type == Self.queuedReaction, let entry = record.entry {
                 if let slot = queued.firstIndex(where: { $0.txn == entry.txn }) { queued[slot] = entry } else { queued.append(entry) }
                 refusals[entry.txn] = nil
             }
@@ -98,7 +101,14 @@ struct CommentOutbox {
     }
 
     /// Keeps a comment before it is sent; throws when it could not be made durable.
-    func queue(_ entry: Entry) throws { try append(Record(type: "queued", entry: entry)) }
+    func queue(_ entry: Entry) throws {
+        try append(Record(type: entry.reactsTo == nil ? "queued" : Self.queuedReaction, entry: entry))
+    }
+
+    /// The record type of a queued reaction (or its taking back): not `queued`, which a build from
+    /// before reactions reads as a comment (it would post the key as a message), but a type such a
+    /// build skips. A reaction in a `queued` record (as written before) still reads.
+    static let queuedReaction = "queued_reaction"
 
     /// Marks a comment sent; when nothing is left waiting, removes the file.
     func markSent(_ txn: String, event: String) throws {

@@ -10,10 +10,30 @@ public struct ReactionTally: Sendable {
     /// The most reactions one person has counted on one comment.
     public static let mostPerSender = 20
 
+    /// The people who reacted with one key, by user id (a hostile file's thousands looked up at
+    /// once, not searched), each with when and the order they came in.
+    struct People: Sendable {
+        var byAuthor: [String: (at: Date, order: Int)] = [:]
+        private var next = 0
+
+        var isEmpty: Bool { byAuthor.isEmpty }
+        var count: Int { byAuthor.count }
+
+        mutating func add(_ author: String, at: Date) {
+            byAuthor[author] = (at, next)
+            next += 1
+        }
+
+        /// Who reacted, in the order they did.
+        var list: [(author: String, at: Date)] {
+            byAuthor.sorted { $0.value.order < $1.value.order }.map { ($0.key, $0.value.at) }
+        }
+    }
+
     /// One comment's reactions: per key, who reacted and when, in the order they did.
     struct Reactions: Sendable {
         var keys: [String] = []
-        var reactors: [String: [(author: String, at: Date)]] = [:]
+        var reactors: [String: People] = [:]
         var total = 0
         /// How many reactions each person has here.
         var perSender: [String: Int] = [:]
@@ -33,36 +53,51 @@ public struct ReactionTally: Sendable {
     /// a bound (a repeat or a taking back of nothing changes nothing and is no problem).
     @discardableResult
     public mutating func apply(_ change: ReactionChange) -> (changed: Bool, refusal: String?) {
-        var reactions = byComment[change.comment] ?? Reactions()
-        var people = reactions.reactors[change.key] ?? []
-        let known = people.firstIndex { $0.author == change.author }
+        // Taken out while changed, put back after: held once, they change in place, not copied
+        // whole per record (a hostile file's thousands of people on one key).
+        var reactions = byComment.removeValue(forKey: change.comment) ?? Reactions()
+        var people = reactions.reactors.removeValue(forKey: change.key) ?? People()
+        let keyWasThere = !people.isEmpty
+        defer {
+            if people.isEmpty {
+                if keyWasThere { reactions.keys.removeAll { $0 == change.key } }
+            } else {
+                if !keyWasThere { reactions.keys.append(change.key) }
+                reactions.reactors[change.key] = people
+            }
+            if reactions.total > 0 { byComment[change.comment] = reactions }
+        }
+        let known = people.byAuthor[change.author] != nil
         if change.removes {
-            guard let known else { return (false, nil) }
-            people.remove(at: known)
+            guard known else { return (false, nil) }
+            people.byAuthor[change.author] = nil
             reactions.total -= 1
             reactions.perSender[change.author, default: 1] -= 1
             if reactions.perSender[change.author] == 0 { reactions.perSender[change.author] = nil }
         } else {
-            guard known == nil else { return (false, nil) }
-            if reactions.total >= Self.mostPerComment {
-                return (false, "over the bound of \(Self.mostPerComment) reactions to one comment, ignored")
-            }
-            if reactions.perSender[change.author, default: 0] >= Self.mostPerSender {
-                return (false, "over the bound of \(Self.mostPerSender) reactions by one person to one comment, ignored")
-            }
-            people.append((change.author, change.created))
+            guard !known else { return (false, nil) }
+            if let refusal = Self.refusal(reactions, by: change.author) { return (false, refusal + ", ignored") }
+            people.add(change.author, at: change.created)
             reactions.total += 1
             reactions.perSender[change.author, default: 0] += 1
         }
-        if people.isEmpty {
-            reactions.reactors[change.key] = nil
-            reactions.keys.removeAll { $0 == change.key }
-        } else {
-            if reactions.reactors[change.key] == nil { reactions.keys.append(change.key) }
-            reactions.reactors[change.key] = people
-        }
-        byComment[change.comment] = reactions.total == 0 ? nil : reactions
         return (true, nil)
+    }
+
+    /// Why `change` would not count (it is past a bound), without applying it: what a writer
+    /// checks before appending a record readers would ignore.
+    public func refusal(for change: ReactionChange) -> String? {
+        guard !change.removes, let reactions = byComment[change.comment],
+              reactions.reactors[change.key]?.byAuthor[change.author] == nil else { return nil }
+        return Self.refusal(reactions, by: change.author)
+    }
+
+    private static func refusal(_ reactions: Reactions, by author: String) -> String? {
+        if reactions.total >= mostPerComment { return "over the bound of \(mostPerComment) reactions to one comment" }
+        if reactions.perSender[author, default: 0] >= mostPerSender {
+            return "over the bound of \(mostPerSender) reactions by one person to one comment"
+        }
+        return nil
     }
 
     /// Applies records in file order, each with its line: the problems of those past a bound.
@@ -109,8 +144,8 @@ public struct ReactionTally: Sendable {
         guard let reactions = byComment[commentID] else { return [] }
         var counts: [ReactionCount] = []
         for key in reactions.keys {
-            let people = reactions.reactors[key] ?? []
-            let mine = people.contains { $0.author == me }
+            let people = reactions.reactors[key] ?? People()
+            let mine = people.byAuthor[me] != nil
             counts.append(ReactionCount(key: key, count: people.count, includesMine: mine))
         }
         // Stable: keys with as many people keep the order they were first reacted with.
@@ -124,12 +159,12 @@ public struct ReactionTally: Sendable {
     /// people in the order they reacted.
     public func reactors(of commentID: String) -> [(key: String, authors: [String])] {
         guard let reactions = byComment[commentID] else { return [] }
-        return counts(of: commentID, me: "").map { count in (count.key, (reactions.reactors[count.key] ?? []).map(\.author)) }
+        return counts(of: commentID, me: "").map { count in (count.key, (reactions.reactors[count.key]?.list ?? []).map(\.author)) }
     }
 
     /// Whether `author` has reacted to a comment with `key`.
     public func contains(_ key: String, by author: String, on commentID: String) -> Bool {
-        byComment[commentID]?.reactors[key]?.contains { $0.author == author } ?? false
+        byComment[commentID]?.reactors[key]?.byAuthor[author] != nil
     }
 
     /// The reactions standing now, as `react` records (what `export` writes): comment by
@@ -138,7 +173,7 @@ public struct ReactionTally: Sendable {
         order.flatMap { id -> [ReactionChange] in
             guard let reactions = byComment[id] else { return [] }
             return reactions.keys.flatMap { key in
-                (reactions.reactors[key] ?? []).map { ReactionChange(comment: id, author: $0.author, created: $0.at, key: key) }
+                (reactions.reactors[key]?.list ?? []).map { ReactionChange(comment: id, author: $0.author, created: $0.at, key: key) }
             }
         }
     }

@@ -44,8 +44,11 @@ final class MatrixReactionOutboxTests: OwnSynapseTestCase {
         try server.start()
         let second = try open(room, as: ann, environment: environment)
         defer { second.stop() }
-        try collectUpdates(from: second, timeout: 40, until: reacted("🎉", on: comment))
+        var updates = try collectUpdates(from: second, timeout: 40, until: reacted("🎉", on: comment))
+        Thread.sleep(forTimeInterval: 2)  // a second send would be refused by now
+        updates += second.takeUpdates()
         XCTAssertEqual(try reactions(in: room, by: ann, seenBy: bo), ["🎉"], "sent once")
+        XCTAssertEqual(problems(updates), [], "no second send refused as a duplicate")
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
     }
 
@@ -64,8 +67,11 @@ final class MatrixReactionOutboxTests: OwnSynapseTestCase {
         XCTAssertEqual(try outbox(of: ann, in: room, environment: environment).unsent().map(\.body), ["👀"])
 
         try server.start()
-        try collectUpdates(from: source, timeout: 40, until: reacted("👀", on: comment))
+        var updates = try collectUpdates(from: source, timeout: 40, until: reacted("👀", on: comment))
+        Thread.sleep(forTimeInterval: 2)
+        updates += source.takeUpdates()
         XCTAssertEqual(try reactions(in: room, by: ann, seenBy: bo), ["👀"], "the cancelled one never left")
+        XCTAssertEqual(problems(updates), [])
         let redactions = try bo.other.messages(roomID: room).filter { $0["type"] as? String == "m.room.redaction" }
         XCTAssertEqual(redactions.count, 0, "nothing was sent to be redacted")
     }
@@ -92,8 +98,11 @@ final class MatrixReactionOutboxTests: OwnSynapseTestCase {
 
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
-        try collectUpdates(from: source, timeout: 40, until: reacted("🎉", on: comment))
+        var updates = try collectUpdates(from: source, timeout: 40, until: reacted("🎉", on: comment))
+        Thread.sleep(forTimeInterval: 2)
+        updates += source.takeUpdates()
         XCTAssertEqual(try reactions(in: room, by: ann, seenBy: bo), ["🎉", "👍"], "each once")
+        XCTAssertEqual(problems(updates), [], "no second send refused as a duplicate")
         XCTAssertTrue(try outbox.unsent().isEmpty)
     }
 }

@@ -37,18 +37,14 @@ extension MatrixThreadSource {
         return sent
     }
 
-    /// The reactions to `comments` as the room's events counted them, oldest first, under the
-    /// comments' ids: what `export` writes as `react` records.
+    /// The reactions to `comments` as the room's events counted them, in canonical order
+    /// (`MatrixReactions.exportOrder`), under the comments' ids: what `export` writes as `react` records.
     func reactionTally(of comments: [Comment]) -> ReactionTally {
         locked {
-            let byEvent = Dictionary(comments.compactMap { comment in timeline.eventID(forComment: comment.id).map { ($0, comment.id) } },
-                                     uniquingKeysWith: { first, _ in first })
+            let events = comments.compactMap { comment in timeline.eventID(forComment: comment.id).map { (event: $0, id: comment.id) } }
             var tally = ReactionTally()
-            let found = timeline.reactions.reactions(to: Set(byEvent.keys)).sorted { $0.reaction.at < $1.reaction.at }
-            for (_, reaction) in found {
-                guard let id = byEvent[reaction.target] else { continue }
-                tally.apply(ReactionChange(comment: id, author: reaction.sender, created: reaction.at, key: reaction.key))
-            }
+            let found = timeline.reactions.reactions(to: Set(events.map(\.event)))
+            for change in MatrixReactions.exportOrder(found, comments: events) { tally.apply(change) }
             return tally
         }
     }

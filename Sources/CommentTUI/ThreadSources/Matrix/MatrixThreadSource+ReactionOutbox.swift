@@ -10,12 +10,15 @@ extension MatrixThreadSource {
 
     /// A kept reaction (or its taking back) found in the outbox at opening: on its way again.
     func resendReaction(_ entry: CommentOutbox.Entry) {
+        if entry.takesBack != nil { return resumeTakeBack(entry) }
         guard let target = entry.reactsTo else { return }
         let echoed = locked { () -> String? in
             let slot = Self.reactionSlot(target, entry.body)
             let ours = timeline.reactions.event(target: target, key: entry.body, sender: me)
             // In the room already (it reached the server before the last run ended): done.
             if entry.unreacts == nil, let ours { return ours }
+            // It may have reached the server before the kill: taken back, it is redacted.
+            reactionsMaybeSent.insert(entry.txn)
             if entry.unreacts == nil { queuedReactions[slot] = entry } else { reactionsOnTheirWay.insert(slot) }
             return nil
         }
@@ -25,7 +28,9 @@ extension MatrixThreadSource {
 
     /// Sends a kept reaction on the send queue, after what was queued before it.
     func deliverReactionLater(_ entry: CommentOutbox.Entry) {
-        sendQueue.async { [weak self] in self?.deliverReaction(entry) }
+        sendQueue.async { [weak self] in
+            if entry.takesBack != nil { self?.deliverTakeBack(entry) } else { self?.deliverReaction(entry) }
+        }
     }
 
     /// Sends until the server accepts or refuses (`untilAnswered`); a reaction cancelled before
@@ -44,45 +49,47 @@ extension MatrixThreadSource {
             }
             report([.problem(ThreadProblem(.unknown, "your \(what) \(key) was not sent: \(reason.message)"))])
         }) {
-            if locked({ cancelledReactions.remove(entry.txn) != nil }) { return }
-            // Held, it stays in the outbox for a client that can encrypt.
-            if try holdsSending() {
-                return report([.problem(ThreadProblem(.unknown, "your \(what) waits: " + MatrixEncryption.held.message))])
+            // Cancelled before an attempt: never sent; else it may reach the server from here on
+            // (and did, if it was so before this attempt: resumed, or sent out unanswered).
+            let mark = locked { () -> (cancelled: Bool, markedBefore: Bool) in
+                if cancelledReactions.remove(entry.txn) != nil { return (true, false) }
+                return (false, entry.unreacts == nil && !reactionsMaybeSent.insert(entry.txn).inserted)
             }
-            if let ours = entry.unreacts {
-                try client.redact(room: roomID, eventID: ours, transactionID: entry.txn)
-                try? outbox?.markSent(entry.txn, event: ours)
-                let update = locked { () -> ThreadUpdate? in
-                    reactionsOnTheirWay.remove(slot)
-                    return timeline.unreact(eventID: ours)
+            if mark.cancelled { return }
+            let id: String
+            do {
+                // Held, it stays in the outbox for a client that can encrypt.
+                if try holdsSending() {
+                    return report([.problem(ThreadProblem(.unknown, "your \(what) waits: " + MatrixEncryption.held.message))])
                 }
-                report(update.map { [$0] } ?? [])
-            } else {
-                let relation: JSONValue = ["rel_type": "m.annotation", "event_id": .string(target), "key": .string(key)]
-                let id = try client.send(room: roomID, type: "m.reaction", transactionID: entry.txn,
-                                         content: ["m.relates_to": relation], timeout: sendTimeout)
-                try? outbox?.markSent(entry.txn, event: id)
-                let (update, cancelledMeanwhile) = locked { () -> (ThreadUpdate?, Bool) in
-                    if queuedReactions[slot]?.txn == entry.txn { queuedReactions[slot] = nil }
-                    let update = timeline.react(eventID: id, MatrixReactions.Reaction(target: target, key: key, sender: me, at: Date()))
-                    return (update, cancelledReactions.remove(entry.txn) != nil)
+                if let ours = entry.unreacts {
+                    try client.redact(room: roomID, eventID: ours, transactionID: entry.txn)
+                    try? outbox?.markSent(entry.txn, event: ours)
+                    let update = locked { () -> ThreadUpdate? in
+                        reactionsOnTheirWay.remove(slot)
+                        heardFrom = Date()
+                        return timeline.unreact(eventID: ours)
+                    }
+                    report(update.map { [$0] } ?? [])
+                    return connectionProven()
                 }
-                report(update.map { [$0] } ?? [])
-                // Taken back while the send was on the wire: it reached the room, so it goes by redaction.
-                if cancelledMeanwhile { takeBackSentReaction(id, target: target, key: key) }
+                id = try sendReaction(target: target, key: key, txn: entry.txn)
+            } catch let error as MatrixError where error.neverLeft && !mark.markedBefore {
+                // Not connected: it did not leave, so taken back now it is still cancelled silently.
+                locked { _ = reactionsMaybeSent.remove(entry.txn) }
+                throw error
             }
+            try? outbox?.markSent(entry.txn, event: id)
+            let update = locked { () -> ThreadUpdate? in
+                if queuedReactions[slot]?.txn == entry.txn { queuedReactions[slot] = nil }
+                reactionsMaybeSent.remove(entry.txn)
+                // Taken back while the send was on the wire: its taking back (queued after) redacts it.
+                if cancelledReactions.remove(entry.txn) != nil { return nil }
+                return timeline.react(eventID: id, MatrixReactions.Reaction(target: target, key: key, sender: me, at: Date()))
+            }
+            report(update.map { [$0] } ?? [])
             locked { heardFrom = Date() }
             connectionProven()
         }
-    }
-
-    /// Queues the taking back of a reaction of ours that reached the room.
-    private func takeBackSentReaction(_ event: String, target: String, key: String) {
-        var entry = CommentOutbox.Entry(txn: "reaction-" + UUID().uuidString, author: me, created: Date(), body: key)
-        entry.reactsTo = target
-        entry.unreacts = event
-        guard locked({ reactionsOnTheirWay.insert(Self.reactionSlot(target, key)).inserted }) else { return }
-        try? outbox?.queue(entry)
-        deliverReactionLater(entry)
     }
 }

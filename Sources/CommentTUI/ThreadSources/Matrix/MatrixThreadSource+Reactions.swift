@@ -13,10 +13,19 @@ extension MatrixThreadSource: Reacting {
                 return .failure(ReactionRefusal("this comment is not in the room yet"))
             }
             let slot = Self.reactionSlot(target, key)
-            // Not answered yet: taken back before it leaves, it is never sent (nor redacted after).
+            // A taking back of one that may be in the room, not redacting yet: toggled again, it is
+            // withdrawn (the send finishes and stays) or, withdrawn, renewed.
+            if let toggled = toggleTakeBack(slot, key: key) { return toggled }
             if let queued = queuedReactions.removeValue(forKey: slot) {
                 cancelledReactions.insert(queued.txn)
-                return .success(.cancel(queued.txn))
+                // Never attempted: taken back before it leaves, it is never sent (nor redacted after).
+                if !reactionsMaybeSent.contains(queued.txn) { return .success(.cancel(queued.txn)) }
+                // It may be in the room: finished under its transaction id, then redacted.
+                var takeBack = CommentOutbox.Entry(txn: "reaction-" + UUID().uuidString, author: me, created: Date(), body: key)
+                takeBack.reactsTo = target
+                takeBack.takesBack = queued.txn
+                reactionTakeBacks[slot] = ReactionTakeBack(entry: takeBack)
+                return .success(.send(takeBack))
             }
             // A taking back not answered yet: a second key would send the same again.
             guard reactionsOnTheirWay.insert(slot).inserted else {
@@ -37,11 +46,16 @@ extension MatrixThreadSource: Reacting {
         case .success(.cancel(let txn)):
             try? outbox?.discard(txn)
             return .cancelled
+        case .success(.withdraw(let txn)):
+            try? outbox?.discard(txn)
+            return .adding
         case .success(.send(let planned)): entry = planned
         }
         do {
             // On disk before the first attempt, as a comment is: a kill after it sends it at the next start.
             try outbox?.queue(entry)
+        } catch where entry.takesBack != nil {
+            // The taking back goes on all the same: the reaction may be in the room.
         } catch {
             locked {
                 reactionsOnTheirWay.remove(Self.reactionSlot(entry.reactsTo ?? "", key))
@@ -50,7 +64,7 @@ extension MatrixThreadSource: Reacting {
             return .refused("could not keep it in the outbox: \(error)")
         }
         deliverReactionLater(entry)
-        return entry.unreacts == nil ? .adding : .removing
+        return entry.unreacts == nil && entry.takesBack == nil ? .adding : .removing
     }
 
     /// Who reacted to a comment with each key, as the room's reactions count them.
@@ -61,15 +75,17 @@ extension MatrixThreadSource: Reacting {
         }
     }
 
-    /// What a toggle does: cancel a reaction not sent yet, or send one (or its taking back).
-    private enum ReactionPlan {
+    /// What a toggle does: cancel a reaction not sent yet, withdraw a taking back not under way
+    /// (both discarding that record), or send one (or its taking back).
+    enum ReactionPlan {
         case cancel(String)
+        case withdraw(String)
         case send(CommentOutbox.Entry)
     }
 }
 
 /// Why a reaction was not sent.
-private struct ReactionRefusal: Error {
+struct ReactionRefusal: Error {
     var reason: String
     init(_ reason: String) { self.reason = reason }
 }

@@ -138,6 +138,11 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     var queuedReactions: [String: CommentOutbox.Entry] = [:]
     /// Transaction ids of reactions cancelled before the server answered them.
     var cancelledReactions: Set<String> = []
+    /// Transaction ids of our reactions that may have reached the server (resumed from the
+    /// outbox, or an attempt started): taken back, they are redacted, never cancelled silently.
+    var reactionsMaybeSent: Set<String> = []
+    /// Takings back of such reactions, by event and key (`+ReactionTakeBack`).
+    var reactionTakeBacks: [String: ReactionTakeBack] = [:]
     /// Reply targets fetched for the app (not loaded), by event id: their comment ids.
     var fetchedReplyTargets: [String: String] = [:]
     /// When the reader's typing notices go (`+Sending`), on the source's own clock.

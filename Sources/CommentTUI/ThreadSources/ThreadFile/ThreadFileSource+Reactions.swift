@@ -18,6 +18,8 @@ extension ThreadFileSource: Reacting {
         // To the second, as the file keeps it: the record read back is the one written.
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let change = ReactionChange(comment: commentID, author: reader, created: now, key: key, removes: removes)
+        // Past a bound readers would ignore it: said now rather than written and never shown.
+        if let refusal = reactionState.tally.refusal(for: change) { return .refused(refusal) }
         do {
             try ThreadFileWriter(path: path, lockTries: Self.changeLockTries).append([.reaction(change)])
         } catch {
