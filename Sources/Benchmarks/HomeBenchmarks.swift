@@ -156,23 +156,10 @@ private struct HomeBenchmark {
     /// Runs the child with the benchmark's folders as its `HOME` and `XDG_*` ones (cold run
     /// `run`'s account and home cache), and reads its figures.
     private func child(_ arguments: [String], folder: String, run: Int) throws -> HomeChildFigures {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = ["--home-only"] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = folder
-        environment["XDG_CONFIG_HOME"] = "\(folder)/config-\(run)"
-        environment["XDG_CACHE_HOME"] = "\(folder)/cache-\(run)"
-        environment["XDG_DATA_HOME"] = "\(folder)/data"
-        environment["XDG_STATE_HOME"] = "\(folder)/state"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let figures = HomeChildFigures(line: text) else {
-            throw BenchmarkFailure("the home child (\(arguments[0])) failed with status \(process.terminationStatus): \(text)")
+        let (status, text) = try BenchmarkChild.run(["--home-only"] + arguments, folder: folder, config: "config-\(run)",
+                                                    cache: "cache-\(run)", data: "data", state: "state")
+        guard status == 0, let figures = HomeChildFigures(line: text) else {
+            throw BenchmarkFailure("the home child (\(arguments[0])) failed with status \(status): \(text)")
         }
         return figures
     }

@@ -71,28 +71,15 @@ func matrixPostsBenchmarks() -> [BenchmarkRow] {
 /// Runs the measured client with the benchmark's folders as its `HOME` and `XDG_*` ones (run
 /// `run`'s account, a cache of its own), and reads its figures.
 private func postsChild(_ arguments: [String], folder: String, run: Int) throws -> [String: Double] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-    process.arguments = ["--posts-only"] + arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["HOME"] = folder
-    environment["XDG_CONFIG_HOME"] = "\(folder)/config-\(run)"
-    environment["XDG_CACHE_HOME"] = "\(folder)/cache-\(run)"
-    environment["XDG_DATA_HOME"] = "\(folder)/data-\(run)"
-    environment["XDG_STATE_HOME"] = "\(folder)/state-\(run)"
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let (status, text) = try BenchmarkChild.run(["--posts-only"] + arguments, folder: folder, config: "config-\(run)",
+                                                cache: "cache-\(run)", data: "data-\(run)", state: "state-\(run)")
     var figures: [String: Double] = [:]
     for field in text.split(whereSeparator: \.isWhitespace) {
         let parts = field.split(separator: "=")
         if parts.count == 2, let value = Double(parts[1]) { figures[String(parts[0])] = value }
     }
-    guard process.terminationStatus == 0, figures.count == 3 else {
-        throw BenchmarkFailure("the posts child failed with status \(process.terminationStatus): \(text)")
+    guard status == 0, figures.count == 3 else {
+        throw BenchmarkFailure("the posts child failed with status \(status): \(text)")
     }
     return figures
 }
