@@ -8,10 +8,10 @@ enum NewCommand {
     Creates a thread file holding the thread (its title and post) and its author. Never replaces
     an existing file. Given matrix:#alias:server (or matrix: alone) instead of FILE, creates a
     room named TITLE as the logged-in account (--as @user:server picks one), posts the post as
-    its first message, pins it, and prints the room id. Given a room that exists
-    (matrix:!id:server, or an alias that is taken), starts a post there instead: sends its root
-    (TITLE as the first line, then the body) and prints the post's locator, matrix:ROOM/$EVENT,
-    which post, render and export take.
+    its first message, pins it, and prints the room id. Given a room you are in
+    (matrix:!id:server, or its alias), starts a post there instead (a room you are not in is
+    refused, never joined): sends its root (TITLE as the first line, then the body) and
+    prints the post's locator, matrix:ROOM/$EVENT, which open, post, render and export take.
       --title TEXT    the thread's title
       --as HANDLE     the author's handle: 1 to 39 of A-Z a-z 0-9 _ . -
       --name NAME     the author's display name (default: the handle)
