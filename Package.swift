@@ -16,9 +16,13 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // libcurl for Matrix's HTTP (System/HTTPExchange): a shim header types the variadic setopt.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL 3's libcrypto for MatrixCrypto's primitives (Primitives/LibCrypto only).
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         .target(name: "ThreadModel", dependencies: ["CLinux"]),
+        // End-to-end encryption: Olm, Megolm, signing, encodings; no UI, clock or network.
+        .target(name: "MatrixCrypto", dependencies: ["COpenSSL", "ThreadModel"]),
         .target(name: "ScrollEngine"),
-        .target(name: "CommentTUI", dependencies: ["CNCursesW", "CLinux", "CCurl", "ThreadModel", "ScrollEngine"]),
+        .target(name: "CommentTUI", dependencies: ["CNCursesW", "CLinux", "CCurl", "ThreadModel", "ScrollEngine", "MatrixCrypto"]),
         .executableTarget(name: "comment-tui", dependencies: ["CommentTUI"]),
         .executableTarget(
             name: "comment-tui-bench",
@@ -27,6 +31,9 @@ let package = Package(
         ),
         .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel", "PlantedFileTestSupport"], resources: [.copy("Data")]),
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine", "ThreadModel"]),
+        // Debian's libolm, only as the oracle MatrixCrypto's tests compare against; never shipped.
+        .systemLibrary(name: "COlm", path: "Tests/COlm", providers: [.apt(["libolm-dev"])]),
+        .testTarget(name: "MatrixCryptoTests", dependencies: ["MatrixCrypto", "COlm", "ThreadModel"]),
         // Helpers for tests: the screen assertion (text and styles from lines).
         .target(
             name: "CommentTUITestSupport",

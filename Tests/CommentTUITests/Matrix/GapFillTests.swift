@@ -1,5 +1,6 @@
 import XCTest
 @testable import CommentTUI
+import ThreadModel
 
 /// Filling a gap as a state machine: which `/messages` page it asks for next and what it found,
 /// fed pages by the test with no server.

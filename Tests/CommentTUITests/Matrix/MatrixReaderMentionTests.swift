@@ -1,5 +1,6 @@
 import XCTest
 @testable import CommentTUI
+import ThreadModel
 
 /// Who may ring the room with `@room`, and when a display name rings, as Matrix's push rules say;
 /// cases Synapse does not produce on its own (string levels of old rooms, a room without power

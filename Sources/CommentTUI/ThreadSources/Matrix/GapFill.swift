@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// What filling a gap in a room's timeline asks next and what it found: the events missing
 /// between those the timeline has and a token where they end (a limited sync's `prev_batch`, or

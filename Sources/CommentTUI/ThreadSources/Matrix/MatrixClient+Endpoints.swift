@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// The Client-Server API calls the thread source and the verbs use, each a thin typed wrapper.
 extension MatrixClient {

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// The endpoints of Matrix threads (spec v1.4 on): a room's posts, a root's replies, threaded read receipts.
 extension MatrixClient {

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// One account's line to a homeserver: Client-Server API requests that block their caller.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// Where a person's homeserver is, from what they typed at login (`example.org`,
 /// `https://matrix.example.org`, `127.0.0.1:8008`): the server name's

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// Matrix's limit on an event's size, checked before sending: a homeserver refuses an event
 /// whose serialized form passes 65,536 bytes (`413 M_TOO_LARGE`), and no retry changes that.

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// Whether a room message calls for the reader, as Matrix's push rules decide it: the event's
 /// `m.mentions` names them (`.m.rule.is_user_mention`), or says `room` and the sender may notify

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// Opening a joined room where its account's sync has a position, with no sync of its own: on
 /// Synapse an initial sync, even of one room, walks every joined room (over a second at 500).

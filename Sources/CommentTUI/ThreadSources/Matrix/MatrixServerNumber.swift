@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// Numbers a homeserver sends, brought into the range the client can use.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// One page of a post's replies as `/relations/{root}/m.thread` gives it, read for the timeline:
 /// the replies newest first, each edit the server bundled with a reply (`unsigned.m.relations.

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// Which of a room's messages are the thread's comments: the room's own feed, or one post (a
 /// Matrix thread, `m.thread` since spec v1.4) whose root is the post and whose replies are the

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 import XCTest
 import SynapseFixture
 @testable import CommentTUI

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CommentTUI
+import ThreadModel
 
 /// A page of a room's `/threads` read into home's post rows: the newest few, the rest counted,
 /// hostile values bounded; the rows carry their own counts.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CommentTUI
+import ThreadModel
 
 /// A room's row counts its main timeline's unread and its posts' apart and adds them only for
 /// the row: an answer leaving a count out keeps the last main count, never the summed one.

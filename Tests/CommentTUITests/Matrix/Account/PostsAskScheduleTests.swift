@@ -1,5 +1,6 @@
 import XCTest
 @testable import CommentTUI
+import ThreadModel
 
 /// Home asks for rooms' posts one request at a time, a room at most once per few seconds, a
 /// bounded number per answer, and never drops a room asked for while its request runs.

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 @testable import CommentTUI
 
 /// Builds `/sync` answers in tests, event by event, in the shapes Synapse sends.

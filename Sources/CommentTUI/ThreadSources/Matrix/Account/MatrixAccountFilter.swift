@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// The filter of an account's one sync: lean for every room, so an account in hundreds of
 /// rooms syncs quickly, yet enough for a list of them (names, counts, previews, typing,

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// A room's posts (Matrix threads) as home counts them: the server's unread and mention counts
 /// per root (`unread_thread_notifications`, which the account's filter asks for).

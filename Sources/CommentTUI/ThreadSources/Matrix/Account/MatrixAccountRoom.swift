@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// What home knows of one room of an account, kept across sync answers: an incremental answer
 /// carries only what changed, so a name, the heroes, the counts and the newest message stay until

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// What home knows of one account's rooms: fed every `/sync` answer of the account (the first,
 /// then each incremental one), it keeps each joined room and pending invite and lists them as

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// An account's one sync: a long-poll `/sync` loop on a thread of its own that carries out its
 /// `SyncSchedule` with the real clock and hands each answer, whole, to its listeners (the

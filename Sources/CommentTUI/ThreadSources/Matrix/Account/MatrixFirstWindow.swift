@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// Home's first screen on a cold start: the account's most recently active rooms, asked for
 /// through simplified sliding sync (MSC4186), which a server answers in tens of milliseconds

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// The newest posts (Matrix threads) of one room as home lists them under the room: read from a
 /// page of `GET /v1/rooms/{r}/threads` (roots, newest activity first, each with its bundled

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// Reads a room's timeline events into the newest message a home row previews: the message's
 /// markup as the feed would show it (from `formatted_body`, so a spoiler stays hidden), cut to

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// What follows an account's one sync (`MatrixAccountSync`): an open room's source, the list
 /// of the account's rooms. Called on the sync's thread, never under its lock.

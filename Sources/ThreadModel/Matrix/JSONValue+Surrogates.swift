@@ -9,7 +9,7 @@ extension JSONValue {
     /// looks at each `\u` followed by `d` or `D`; both escapes are six bytes, so a repair writes
     /// its four hex digits in place, on a copy made at the first one. `data` is returned as it
     /// is when there is none (the usual case).
-    static func replacingLoneSurrogates(in data: Data) -> Data {
+    package static func replacingLoneSurrogates(in data: Data) -> Data {
         var repaired: Data?
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             let backslash = UInt8(ascii: "\\"), u = UInt8(ascii: "u"), lowD = UInt8(ascii: "d"), highD = UInt8(ascii: "D")

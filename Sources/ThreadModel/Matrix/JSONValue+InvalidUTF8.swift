@@ -8,7 +8,7 @@ extension JSONValue {
     /// refuses a string holding invalid bytes: read as null, its whole text was lost for a byte.
     /// Repaired, the rest of the string stays. One validating pass, and one decoding pass only
     /// when it found something to repair.
-    static func replacingInvalidUTF8(in data: Data) -> Data {
+    package static func replacingInvalidUTF8(in data: Data) -> Data {
         let isValid = data.withUnsafeBytes { String(validating: $0, as: UTF8.self) != nil }
         if isValid { return data }
         return Data(String(decoding: data, as: UTF8.self).utf8)

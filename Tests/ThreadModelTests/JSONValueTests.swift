@@ -1,5 +1,5 @@
 import XCTest
-@testable import CommentTUI
+import ThreadModel
 
 final class JSONValueTests: XCTestCase {
     func testBooleansNumbersAndNestingSurviveARoundTrip() throws {

@@ -6,7 +6,7 @@ extension JSONValue {
     /// nothing, so a hostile answer is refused before it is turned into a tree many times its size.
     ///
     /// Text that is not JSON is counted all the same; the parser refuses it afterwards.
-    static func holdsMoreValues(than limit: Int, in data: Data) -> Bool {
+    package static func holdsMoreValues(than limit: Int, in data: Data) -> Bool {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
             let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
             var count = 1
