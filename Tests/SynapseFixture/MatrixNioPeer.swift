@@ -23,6 +23,9 @@ public struct MatrixNioPeer: Sendable {
         case send(room: String, type: String = "m.room.message", content: [String: Any])
         /// Reads one event (`room_get_event`); its result holds `event`, the event as served.
         case event(room: String, id: String)
+        /// Uploads the peer's device and one-time keys (vodozemac's, through nio's e2e support);
+        /// its result holds `device_id` and `ed25519`, the device's fingerprint key.
+        case uploadKeys
     }
 
     /// Carries out `steps` in one login; returns each step's result.
@@ -32,6 +35,7 @@ public struct MatrixNioPeer: Sendable {
             switch step {
             case .send(let room, let type, let content): ["do": "send", "room": room, "type": type, "content": content]
             case .event(let room, let id): ["do": "event", "room": room, "event_id": id]
+            case .uploadKeys: ["do": "upload_keys"]
             }
         }
         let request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]
@@ -77,12 +81,16 @@ public struct MatrixNioPeer: Sendable {
 
     /// The peer's program: reads the request on stdin, prints one result per step.
     static let script = #"""
-    import asyncio, json, sys
-    from nio import AsyncClient, LoginResponse, RoomSendResponse, RoomGetEventResponse
+    import asyncio, json, sys, tempfile
+    from nio import AsyncClient, AsyncClientConfig, KeysUploadResponse, LoginResponse, RoomSendResponse, RoomGetEventResponse
 
     async def main():
         request = json.loads(sys.stdin.read())
-        client = AsyncClient(request["homeserver"], request["user"])
+        store = tempfile.mkdtemp(prefix="nio-peer-")
+        # Encryption only when a step needs it: with it, nio sends only into rooms it has synced.
+        e2e = any(step["do"] == "upload_keys" for step in request["steps"])
+        config = AsyncClientConfig(encryption_enabled=e2e, store_sync_tokens=False)
+        client = AsyncClient(request["homeserver"], request["user"], store_path=store, config=config)
         results = []
         try:
             login = await client.login(request["password"], device_name="nio peer")
@@ -98,6 +106,11 @@ public struct MatrixNioPeer: Sendable {
                     got = await client.room_get_event(step["room"], step["event_id"])
                     ok = isinstance(got, RoomGetEventResponse)
                     results.append({"event": got.event.source} if ok else {"error": "event: " + str(got)})
+                elif step["do"] == "upload_keys":
+                    uploaded = await client.keys_upload()
+                    ok = isinstance(uploaded, KeysUploadResponse)
+                    results.append({"device_id": client.device_id, "ed25519": client.olm.account.identity_keys["ed25519"]}
+                                   if ok else {"error": "keys upload: " + str(uploaded)})
         finally:
             await client.close()
             print(json.dumps(results))

@@ -9,8 +9,8 @@ struct PythonVenv: Sendable {
     /// The pinned Synapse the tests run, at `<package root>/.synapse/venv`.
     static let synapse = PythonVenv(name: "venv", requirement: "matrix-synapse==1.163.2")
     /// matrix-nio, the Python client the tests' third-party peer is (`MatrixNioPeer`), in a venv
-    /// of its own (its pins are not Synapse's).
-    static let nio = PythonVenv(name: "nio-venv", requirement: "matrix-nio==0.26.0")
+    /// of its own (its pins are not Synapse's), with its end-to-end encryption (vodozemac).
+    static let nio = PythonVenv(name: "nio-venv", requirement: "matrix-nio[e2e]==0.26.0")
 
     /// Its folder's name in `.synapse`.
     let name: String
