@@ -101,6 +101,7 @@ extension CommentApp {
                 if goesOnToTop { feed.scrollToTop() }
                 if walked { walkGoesOn(seeksTop) }
                 if let id = seeksReplied { olderPageArrived(seeking: id, in: list, hasMore: hasMore) }
+                if let id = seeksLinked { linkedPageArrived(seeking: id, in: list, hasMore: hasMore) }
             case .replyTargetLoaded(let id, let target):
                 replyTargetLoaded(id, target)
             case .gap(let id):

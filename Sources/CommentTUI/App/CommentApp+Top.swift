@@ -28,6 +28,7 @@ extension CommentApp {
         if seeksTop { clearWalkMessage() }
         seeksTop = false
         seeksReplied = nil
+        stopSeekingLinked()
     }
 
     private func clearWalkMessage() {

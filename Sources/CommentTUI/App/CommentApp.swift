@@ -61,6 +61,10 @@ public final class CommentApp {
     var seeksReplied: String?
     /// Older pages loaded so far looking for `seeksReplied` (bounded by `replyTargetPages`).
     var replyPagesLoaded = 0
+    /// The comment a link named, looked for in older pages while they load (`+LinkedComment`),
+    /// and how many were loaded so far.
+    var seeksLinked: String?
+    var linkedPagesLoaded = 0
     /// The editor's file kept because the draft did not take what it holds (shown escaped): the
     /// launcher names it on the terminal at exit.
     public internal(set) var keptEditorFile: String?
@@ -145,6 +149,7 @@ public final class CommentApp {
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
         prepare()
+        showLinkedComment()
     }
 
     /// Restores the draft saved in `file` and saves it there from now on; says how that went.

@@ -15,7 +15,8 @@ enum OpenCommand {
 
     Opens a thread file, or a room on a Matrix homeserver (matrix:!id:server,
     matrix:#alias:server or a https://matrix.to/#/ link; log in first), or a post in a
-    room (matrix:ROOM/$EVENT, or the matrix.to link to its root), in the terminal.
+    room (matrix:ROOM/$EVENT, or the matrix.to link to its root), in the terminal; an
+    EVENT that is no post's root opens its room (or post) with that message selected.
     Without FILE it opens home (every room of each logged-in account, invites, the
     thread files opened before, the demo) when there is an account or such a file, else
     the demo thread ($XDG_DATA_HOME/comment-tui/demo.jsonl, else

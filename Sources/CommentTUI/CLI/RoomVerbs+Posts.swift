@@ -32,7 +32,8 @@ extension RoomVerbs {
     }
 
     /// `new matrix:ROOM --title T [--body POST]` in a room that exists: sends the post's root
-    /// (the title its first line, the body after a blank line) and prints the post's locator.
+    /// (the title its first line, the body after a blank line), marked as a post
+    /// (`MatrixPostMark`), and prints the post's locator.
     static func startPost(in room: String, client: MatrixClient, title: String, body: String?, context: CommandContext) throws {
         // The title is the root's first line: a line break in it would cut it short.
         let firstLine = title.split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -41,7 +42,9 @@ extension RoomVerbs {
             if try client.stateContent(room: room, type: "m.room.encryption") != nil {
                 throw CommandFailure("\(VisibleText.escape(room)) is end-to-end encrypted, and comment-tui cannot encrypt yet: nothing was posted")
             }
-            let content = JSONValue(foundation: MatrixMessageContent(markdown: markdown, handles: { _ in nil }, displayName: { _ in nil }).json)
+            // Marked as a post, so home lists it before it has a reply and its locator opens it.
+            let content = MatrixPostMark.marked(JSONValue(foundation: MatrixMessageContent(markdown: markdown, handles: { _ in nil },
+                                                                                           displayName: { _ in nil }).json), title: firstLine)
             let root = try client.send(room: room, transactionID: ThreadFileWriter.newCommentID(), content: content)
             try context.print(VisibleText.escape(MatrixRoomAddress(identifier: room, postRoot: root).locator))
         } catch let error as MatrixError {

@@ -27,7 +27,11 @@ struct ClientStart {
         }
         if let file = request.file {
             let target: OpenCommand.Target
-            if let room = try RoomOpener.address(file) {
+            if var room = try RoomOpener.address(file) {
+                // Opened to be read, `matrix:ROOM/$EVENT` may name any message, as a permalink
+                // does: a post's root opens the post, another message the room at it
+                // (`MatrixThreadSource.permalinkResolved`). The verbs take it as a post's.
+                room.eventIsPermalink = room.postRoot != nil
                 target = try openRoom(room, as: request.handle, request: request, context: context, accounts: accounts,
                                       joinsEncrypted: request.joinsEncrypted)
             } else {

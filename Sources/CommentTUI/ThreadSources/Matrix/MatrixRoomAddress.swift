@@ -25,6 +25,9 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
     /// which may name any message: the opening asks the server whether it is a post's root, a
     /// reply in one (its post opens) or neither (the room opens). `matrix:ROOM/$EVENT` names a post.
     public var eventIsPermalink = false
+    /// The message a permalink named that is no post's root (an ordinary message, a reply in a
+    /// post), once resolved: the thread opens with it on screen and selected.
+    public var linkedEvent: String?
 
     /// How many of a link's servers are tried: each is a join attempt, and a link is anyone's
     /// text (Element's links name three).

@@ -17,8 +17,10 @@ extension MatrixThreadSource {
 
     /// `address` with a permalink's event decided (before the offline copy is chosen, which is
     /// the post's or the room's): a reply in a post names its post, a post's root (one with a
-    /// bundled thread) the post, any other message the room. Asked of the server; where it
-    /// cannot say (offline, a room not joined yet) the event stays as given: a post's opening.
+    /// bundled thread, or marked as a post: `MatrixPostMark`) the post, any other message the
+    /// room; a message that is no root is the `linkedEvent` the thread opens at. Asked of the
+    /// server; where it cannot say (offline, a room not joined yet) the event stays as given:
+    /// a post's opening.
     static func permalinkResolved(_ address: MatrixRoomAddress, client: MatrixClient) -> MatrixRoomAddress {
         guard address.eventIsPermalink, let eventID = address.postRoot else { return address }
         var resolved = address
@@ -31,8 +33,10 @@ extension MatrixThreadSource {
               let event = try? client.request("GET", ["rooms", room, "event", eventID], timeout: wait) else { return resolved }
         if let parent = MatrixTimelineScope.threadRoot(of: event) {
             resolved.postRoot = parent
-        } else if event["unsigned"]?["m.relations"]?["m.thread"]?.object == nil {
+            resolved.linkedEvent = eventID
+        } else if event["unsigned"]?["m.relations"]?["m.thread"]?.object == nil, !MatrixPostMark.isMarkedRoot(event) {
             resolved.postRoot = nil
+            resolved.linkedEvent = eventID
         }
         return resolved
     }

@@ -145,6 +145,8 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     var reactionTakeBacks: [String: ReactionTakeBack] = [:]
     /// Reply targets fetched for the app (not loaded), by event id: their comment ids.
     var fetchedReplyTargets: [String: String] = [:]
+    /// The message a permalink named, which the thread opens at (`+LinkedComment`); nil: none.
+    var linkedEvent: String?
     /// When the reader's typing notices go (`+Sending`), on the source's own clock.
     var typingSchedule = TypingSchedule()
     let typingOrigin = ContinuousClock.now
@@ -169,6 +171,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
             ?? Self.opening(client: client, address: address, me: me, joinsEncrypted: joinsEncrypted, accountSync: accountSync)
         try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache,
                       accountSync: accountSync)
+        locked { linkedEvent = address.linkedEvent }
     }
 
     init(opening: MatrixRoomOpening, client: MatrixClient, environment: [String: String], follows: Bool,

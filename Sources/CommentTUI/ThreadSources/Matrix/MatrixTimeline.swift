@@ -280,10 +280,12 @@ struct MatrixTimeline {
         return (page.reversed(), updates)
     }
 
-    /// Notes the post's root a thread reply names, or the event itself when it has a thread summary.
+    /// Notes the post's root a thread reply names, or the event itself when it has a thread
+    /// summary or is marked as a post (`MatrixPostMark`: a post started here, with no reply yet).
     private mutating func notePostRoot(_ event: JSONValue) {
         if let root = MatrixTimelineScope.threadRoot(of: event) { postRoots.insert(root) }
-        if event["unsigned"]?["m.relations"]?["m.thread"]?.object != nil, let id = event["event_id"]?.string { postRoots.insert(id) }
+        if event["unsigned"]?["m.relations"]?["m.thread"]?.object != nil || MatrixPostMark.isMarkedRoot(event),
+           let id = event["event_id"]?.string { postRoots.insert(id) }
     }
 
     /// Whether a message or encrypted event is one of this thread's comments (`scope`).

@@ -63,10 +63,12 @@ extension MatrixAccountRooms {
         }.prefix(most).map { $0 }
     }
 
-    /// A room's posts as home rows: the newest few, each with its unread and mention counts
-    /// (the server's per post), the last saying how many more there are.
+    /// A room's posts as home rows: the newest few (of `/threads` and the roots marked as posts
+    /// seen since), each with its unread and mention counts (the server's per post), the last
+    /// saying how many more there are.
     func postSummaries(roomID: String, room: MatrixAccountRoom) -> [ThreadSummary] {
-        guard let listed = room.posts, room.membership == .join else { return [] }
+        guard room.membership == .join else { return [] }
+        let listed = room.listedPosts
         var rows = listed.posts.map { post in
             var row = ThreadSummary(
                 key: .post(account: account, roomID: roomID, root: post.root), name: post.title,

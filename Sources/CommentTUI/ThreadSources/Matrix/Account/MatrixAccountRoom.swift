@@ -55,6 +55,9 @@ struct MatrixAccountRoom: Codable, Equatable, Sendable {
     var postsTotal: PostCounts?
     /// The room's newest posts, as its server last listed them (`MatrixRoomPosts`); nil: not asked.
     var posts: MatrixRoomPosts?
+    /// Roots marked as posts (`MatrixPostMark`) seen in the timeline, newest first, until the
+    /// room's `/threads` lists them (`MatrixAccountRoom+MarkedPosts`); nil: none seen.
+    var markedPosts: [MatrixRoomPosts.Post]?
     /// User ids typing now, the reader excluded.
     var typing: [String] = []
     /// Who invited the account, and when (the invite's `origin_server_ts`, when the server sent it).

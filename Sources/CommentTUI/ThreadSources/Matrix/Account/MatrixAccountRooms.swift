@@ -29,6 +29,8 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
         public var heroes = 10
         /// Posts (threads) per room whose unread counts are kept.
         public var postCounts = 200
+        /// Roots marked as posts with no replies yet kept per room (the newest).
+        public var markedPosts = 20
 
         public init() {}
 
@@ -97,6 +99,7 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
     mutating func setPosts(roomID: String, _ posts: MatrixRoomPosts) -> Bool {
         guard rooms[roomID]?.membership == .join else { return false }
         rooms[roomID]?.posts = posts
+        rooms[roomID]?.forgetMarkedPosts(listedIn: posts)
         return true
     }
 
@@ -173,6 +176,7 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
         let timeline = entry["timeline"]?["events"]?.array ?? []
         for event in timeline where event["state_key"]?.string != nil { room.apply(stateEvent: event, limits: limits) }
         MatrixRoomPreviewReader(limits: limits).apply(timeline: timeline, to: &room)
+        room.noteMarkedPosts(in: timeline, limits: limits)
         for event in entry["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
             let ids = event["content"]?["user_ids"]?.array?.compactMap(\.string) ?? []
             room.typing = Array(ids.filter { $0 != account && MatrixGrammar.isUserID($0) }.prefix(limits.typing))

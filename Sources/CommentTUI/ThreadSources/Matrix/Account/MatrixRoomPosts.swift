@@ -32,6 +32,9 @@ struct MatrixRoomPosts: Codable, Equatable, Sendable {
     var more = 0
     /// Whether the server has more past the page (then `more` is at least that).
     var moreBeyond = false
+    /// Every root the page held, shown or counted (nil in copies from before they were kept):
+    /// a post marked here and seen in the timeline is listed once (`MatrixAccountRoom+MarkedPosts`).
+    var pageRoots: [String]?
 
     /// The posts of a page of roots; `next` is the page's `next_batch`.
     init(roots: [JSONValue], next: String?, limits: MatrixAccountRooms.Limits) {
@@ -52,12 +55,13 @@ struct MatrixRoomPosts: Codable, Equatable, Sendable {
         // Newest activity first, as the server lists them (a hostile order is put right).
         read.sort { $0.activity != $1.activity ? $0.activity > $1.activity : $0.root < $1.root }
         posts = Array(read.prefix(Self.shown))
+        pageRoots = read.map(\.root)
         more = read.count - posts.count
         moreBeyond = next != nil
     }
 
     /// The first line of a text, without the whitespace around it.
-    private static func firstLine(_ text: String) -> String {
+    static func firstLine(_ text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) } ?? ""
         return line.trimmingCharacters(in: .whitespaces)
     }
