@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// The mark a post started here puts on its root event: `"org.comment_tui.post": {"title": …}`
 /// in the root's content, beside its `body`.

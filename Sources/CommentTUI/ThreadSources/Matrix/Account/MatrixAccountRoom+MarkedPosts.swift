@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 
 /// Posts started here that have no replies yet, as home lists them: `/threads` lists a root only
 /// once it has a reply, so a root marked as a post (`MatrixPostMark`) seen in the room's
