@@ -36,6 +36,28 @@ final class SecretStorageTests: XCTestCase {
         XCTAssertFalse("\(opened)".contains(UnpaddedBase64.encode(key)), "a key's description never shows its bytes")
     }
 
+    /// Key descriptions another implementation published with its tests (matrix-rust-sdk,
+    /// crates/matrix-sdk-crypto/src/secret_storage.rs): a recovery key and a passphrase that
+    /// open them. Padded base64 in one, no `bits` in the other, as real accounts have them.
+    func testKeyDescriptionsFromAnotherImplementationOpen() throws {
+        let byRecoveryKey = try SecretStorageKeyDescription(keyID: "bmur2d9ypPUH1msSwCxQOJkuKRmJI55e", content: [
+            "algorithm": "m.secret_storage.v1.aes-hmac-sha2",
+            "iv": "xv5b6/p3ExEw++wTyfSHEg==", "mac": "ujBBbXahnTAMkmPUX2/0+VTfUh63pGyVRuBcDMgmJC8=",
+        ])
+        let typed = try RecoveryKey(typed: "EsTj 3yST y93F SLpB jJsz eAXc 2XzA ygD3 w69H fGaN TKBj jXEd")
+        XCTAssertEqual(try SecretStorageKey(recoveryKey: typed, description: byRecoveryKey).keyID, "bmur2d9ypPUH1msSwCxQOJkuKRmJI55e")
+        XCTAssertThrowsError(try SecretStorageKey(recoveryKey: RecoveryKey(key: key), description: byRecoveryKey))
+        let byPassphrase = try SecretStorageKeyDescription(keyID: "DZkbKc0RtKSq0z8V61w6KBmJCK6OCiIu", content: [
+            "algorithm": "m.secret_storage.v1.aes-hmac-sha2",
+            "iv": "gH2iNpiETFhApvW6/FFEJQ", "mac": "9Lw12m5SKDipNghdQXKjgpfdj1/K7HFI2brO+UWAGoM",
+            "passphrase": ["algorithm": "m.pbkdf2", "salt": "IuLnH7S85YtZmkkBJKwNUKxWF42g9O1H", "iterations": 10],
+        ])
+        XCTAssertNoThrow(try SecretStorageKey(passphrase: "It's a secret to everybody", description: byPassphrase))
+        XCTAssertThrowsError(try SecretStorageKey(passphrase: "It's a secret to nobody", description: byPassphrase)) { error in
+            XCTAssertEqual(error as? SecretStorageRefusal, .wrongPassphrase)
+        }
+    }
+
     func testAWrongRecoveryKeyIsRefusedInWords() throws {
         var wrong = key
         wrong[31] ^= 1
