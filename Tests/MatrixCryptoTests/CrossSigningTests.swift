@@ -82,8 +82,12 @@ final class CrossSigningTests: XCTestCase {
         accountData[SecretStorageKeyDescription.eventType(keyID: "SSSS")] = description.content
         accountData[SecretStorageKeyDescription.defaultKeyEventType] = ["key": "SSSS"]
         // As the client will: the default key's id, its description, the typed recovery key, the secrets.
-        let keyID = try SecretStorageKeyDescription.defaultKeyID(from: try XCTUnwrap(accountData[SecretStorageKeyDescription.defaultKeyEventType]))
-        let read = try SecretStorageKeyDescription(keyID: keyID, content: try XCTUnwrap(accountData[SecretStorageKeyDescription.eventType(keyID: keyID)]))
+        let read = try SecretStorageKeyDescription.defaultKey(in: accountData)
+        XCTAssertEqual(read, description)
+        XCTAssertThrowsError(try SecretStorageKeyDescription.defaultKey(in: [:])) { error in
+            XCTAssertEqual("\(error)", "this account has no secret storage (set up a recovery key in Element first)")
+        }
+        XCTAssertThrowsError(try SecretStorageKeyDescription.defaultKey(in: [SecretStorageKeyDescription.defaultKeyEventType: ["key": "GONE"]]))
         let opened = try SecretStorageKey(recoveryKey: RecoveryKey(typed: storage.recoveryKey.displayed), description: read)
         let restored = try CrossSigningKeys(userID: userID, secretStorage: opened, accountData: accountData)
         XCTAssertEqual(restored.master.seed, keys.master.seed)

@@ -56,6 +56,19 @@ public struct SecretStorageKeyDescription: Sendable, Equatable, Codable {
         return keyID
     }
 
+    /// The default key's description from the account's account data (event type → content, as
+    /// sync delivers it); refused, in words, when the account has no secret storage.
+    public static func defaultKey(in accountData: [String: JSONValue]) throws -> SecretStorageKeyDescription {
+        guard let pointer = accountData[defaultKeyEventType] else {
+            throw SecretStorageRefusal("this account has no secret storage (set up a recovery key in Element first)")
+        }
+        let keyID = try defaultKeyID(from: pointer)
+        guard let content = accountData[eventType(keyID: keyID)] else {
+            throw SecretStorageRefusal("this account's default secret storage key has no description")
+        }
+        return try SecretStorageKeyDescription(keyID: keyID, content: content)
+    }
+
     /// Reads the content of `m.secret_storage.key.<keyID>`.
     public init(keyID: String, content: JSONValue) throws {
         guard content.object != nil else { throw SecretStorageRefusal("the secret storage key description is not an object") }
