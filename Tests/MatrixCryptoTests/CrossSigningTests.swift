@@ -36,6 +36,15 @@ final class CrossSigningTests: XCTestCase {
         XCTAssertTrue(identity.hasCrossSigned(deviceKeys: signed))
         XCTAssertFalse(identity.hasCrossSigned(deviceKeys: deviceKeys), "unsigned")
         XCTAssertThrowsError(try keys.signDevice(["user_id": "@mallory:example.org", "device_id": "X"]), "another user's device")
+        XCTAssertEqual(body[userID]?.object?.count, 1, "only the device without the device's key")
+        // With the device's key, the master key signed by the device goes along under its own id.
+        let deviceKey = try Ed25519KeyPair(seed: [UInt8](repeating: 9, count: 32))
+        let both = try keys.signaturesUploadBody(deviceKeys: deviceKeys, deviceKey: deviceKey)
+        let master = try XCTUnwrap(both[userID]?[identity.master.publicKeyBase64])
+        XCTAssertEqual(try CrossSigningPublicKey(json: master, usage: .master, userID: userID).publicKey, keys.master.publicKey)
+        XCTAssertTrue(JSONSigning.verify(master, userID: userID, keyID: "JLAFKJWSCS", publicKey: deviceKey.publicKey))
+        XCTAssertFalse(JSONSigning.verify(master, userID: userID, keyID: "JLAFKJWSCS", publicKey: keys.master.publicKey))
+        XCTAssertEqual(both[userID]?["JLAFKJWSCS"], try keys.signDevice(deviceKeys))
         XCTAssertFalse("\(keys)".contains(UnpaddedBase64.encode(keys.master.seed)))
     }
 

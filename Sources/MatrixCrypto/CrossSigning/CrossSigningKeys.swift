@@ -92,11 +92,19 @@ public struct CrossSigningKeys: Sendable, CustomStringConvertible {
     }
 
     /// The body of `/keys/signatures/upload` that cross-signs our device:
-    /// `{"<user id>": {"<device id>": <signed device keys>}}`.
-    public func signaturesUploadBody(deviceKeys: JSONValue) throws -> JSONValue {
+    /// `{"<user id>": {"<device id>": <signed device keys>}}`. Given the device's own Ed25519 key,
+    /// the master key object signed by the device goes along under the master key's id, as
+    /// Element uploads it, so our other devices can trust the identity through this one.
+    public func signaturesUploadBody(deviceKeys: JSONValue, deviceKey: Ed25519KeyPair? = nil) throws -> JSONValue {
         let signed = try signDevice(deviceKeys)
         guard let deviceID = signed["device_id"]?.string else { throw CrossSigningRefusal("the device keys have no device id") }
-        return .object([userID: .object([deviceID: signed])])
+        var uploads: [String: JSONValue] = [deviceID: signed]
+        if let deviceKey {
+            let masterJSON = CrossSigningPublicKey.unsignedJSON(userID: userID, usage: .master, publicKey: master.publicKey)
+            let masterID = UnpaddedBase64.encode(master.publicKey)
+            uploads[masterID] = try JSONSigning.sign(masterJSON, userID: userID, keyID: deviceID, key: deviceKey)
+        }
+        return .object([userID: .object(uploads)])
     }
 
     /// Names the user, never the keys.
