@@ -172,6 +172,33 @@ final class OlmSessionDifferentialTests: XCTestCase {
         }
     }
 
+    func testSkippedKeysPastTheBoundGoOldestFirstAsInLibolm() throws {
+        var seeded = SeededRandom(seed: 46)
+        let pair = try Pair(&seeded)
+        var source = FixedRandom(seededBytes(64, &seeded))
+        var alice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
+                                            theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
+        var none = FixedRandom([])
+        let opening = try alice.encrypt(utf8("opening"), random: &none)
+        var (bob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: opening.bytes)
+        let libolmBob = try LibolmSession.inbound(account: pair.libolmBob, message: opening)
+        XCTAssertEqual(try libolmBob.decrypt(opening), utf8("opening"))
+        var messages: [(OlmEncryptedMessage, [UInt8])] = []
+        for index in 1 ... 100 {
+            let plaintext = utf8("message \(index)")
+            messages.append((try alice.encrypt(plaintext, random: &none), plaintext))
+        }
+        // Skip 30, then 30 more, then 25 more: 85 skipped, of which only the newest 40 stay.
+        for index in [30, 61, 87] { XCTAssertTrue(try deliver(messages[index].0, messages[index].1, to: &bob, libolm: libolmBob)) }
+        XCTAssertEqual(bob.ratchet.skippedMessageKeys.count, OlmRatchet.maxSkippedMessageKeys)
+        var outcomes: [Bool] = []
+        for index in 0 ..< 87 where ![30, 61].contains(index) {
+            outcomes.append(try deliver(messages[index].0, messages[index].1, to: &bob, libolm: libolmBob))
+        }
+        XCTAssertEqual(outcomes.filter { $0 }.count, 40)
+        XCTAssertEqual(outcomes.suffix(40), Array(repeating: true, count: 40), "the newest skipped keys are the ones kept")
+    }
+
     func testAReplayedMessageIsRefusedAsAlreadyUsed() throws {
         var seeded = SeededRandom(seed: 44)
         let pair = try Pair(&seeded)
