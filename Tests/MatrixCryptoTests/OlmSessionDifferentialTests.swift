@@ -199,6 +199,26 @@ final class OlmSessionDifferentialTests: XCTestCase {
         XCTAssertEqual(outcomes.suffix(40), Array(repeating: true, count: 40), "the newest skipped keys are the ones kept")
     }
 
+    func testMatchingAPreKeyMessageAgreesWithLibolmAndAnotherSessionsIsRefused() throws {
+        var seeded = SeededRandom(seed: 47)
+        let pair = try Pair(&seeded)
+        var source = FixedRandom(seededBytes(64 * 2, &seeded))
+        var first = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
+                                            theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
+        var second = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
+                                             theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[1].publicKey, random: &source)
+        var none = FixedRandom([])
+        let fromFirst = try first.encrypt(utf8("first"), random: &none), fromSecond = try second.encrypt(utf8("second"), random: &none)
+        var (bob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: fromFirst.bytes)
+        let libolmBob = try LibolmSession.inbound(account: pair.libolmBob, message: fromFirst)
+        for message in [fromFirst, fromSecond] {
+            XCTAssertEqual(bob.matches(preKeyMessage: message.bytes), libolmBob.matches(message))
+        }
+        XCTAssertFalse(bob.matches(preKeyMessage: fromSecond.bytes))
+        XCTAssertThrowsError(try bob.decrypt(fromSecond)) { XCTAssertEqual(($0 as? OlmDecryptionError)?.reason, .sessionMismatch) }
+        XCTAssertEqual(try OlmSession.inbound(account: pair.bob, preKeyMessage: fromSecond.bytes).plaintext, utf8("second"))
+    }
+
     func testAReplayedMessageIsRefusedAsAlreadyUsed() throws {
         var seeded = SeededRandom(seed: 44)
         let pair = try Pair(&seeded)
