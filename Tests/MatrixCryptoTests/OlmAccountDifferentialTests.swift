@@ -144,8 +144,10 @@ final class OlmAccountDifferentialTests: XCTestCase {
         var object = try XCTUnwrap(try JSONValue(parsing: stored).object)
         var wrongKey = account.curve25519Key
         wrongKey[0] ^= 1
-        object["curve25519Key"] = .array(wrongKey.map { .number(Double($0)) })
+        object["curve25519Key"] = .string(UnpaddedBase64.encode(wrongKey))
         let damaged = try JSONEncoder().encode(JSONValue.object(object))
         XCTAssertThrowsError(try JSONDecoder().decode(OlmAccount.self, from: damaged))
+        object["curve25519Key"] = .string("not base64!")
+        XCTAssertThrowsError(try JSONDecoder().decode(OlmAccount.self, from: try JSONEncoder().encode(JSONValue.object(object))))
     }
 }

@@ -149,8 +149,17 @@ final class OlmSessionDifferentialTests: XCTestCase {
             XCTAssertEqual(ourAlice.sessionID, libolmAlice.sessionID)
             XCTAssertEqual(ourBob.sessionID, libolmBob.sessionID)
             // A stored session reads back and carries on.
+            // A stored session reads back and carries on; its keys are base64, not lists of numbers.
             let stored = try JSONEncoder().encode(ourBob)
-            XCTAssertEqual(try JSONDecoder().decode(OlmSession.self, from: stored), ourBob)
+            var restored = try JSONDecoder().decode(OlmSession.self, from: stored)
+            XCTAssertEqual(restored, ourBob)
+            let rootKey = try XCTUnwrap(try JSONValue(parsing: stored)["ratchet"]?["rootKey"]?.string)
+            XCTAssertEqual(UnpaddedBase64.decode(rootKey)?.count, 32)
+            let random = seededBytes(restored.encryptRandomLength, &seeded)
+            var first = FixedRandom(random), second = FixedRandom(random)
+            let afterStoring = try restored.encrypt(utf8("after storing"), random: &first)
+            XCTAssertEqual(afterStoring, try ourBob.encrypt(utf8("after storing"), random: &second))
+            XCTAssertEqual(try libolmAlice.decrypt(afterStoring), utf8("after storing"))
         }
         XCTAssertGreaterThan(totalDecrypted, 300, "most messages decrypt (refused: \(totalRefused))")
     }

@@ -9,8 +9,8 @@ public struct OlmAccount: Codable, Equatable, Sendable {
     /// A one-time or fallback key with its id (libolm's counter, shared by both kinds).
     struct OneTimeKey: Codable, Equatable, Sendable {
         var id: UInt32
-        var privateKey: [UInt8]
-        var publicKey: [UInt8]
+        @OlmBase64Coded var privateKey: [UInt8]
+        @OlmBase64Coded var publicKey: [UInt8]
         var published: Bool
     }
 
@@ -48,15 +48,27 @@ public struct OlmAccount: Codable, Equatable, Sendable {
     /// A stored account; throws when it does not hold together (see `_checkInvariants`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        ed25519Seed = try container.decode([UInt8].self, forKey: .ed25519Seed)
-        ed25519Key = try container.decode([UInt8].self, forKey: .ed25519Key)
-        curve25519PrivateKey = try container.decode([UInt8].self, forKey: .curve25519PrivateKey)
-        curve25519Key = try container.decode([UInt8].self, forKey: .curve25519Key)
+        ed25519Seed = try container.decode(OlmBase64Coded.self, forKey: .ed25519Seed).wrappedValue
+        ed25519Key = try container.decode(OlmBase64Coded.self, forKey: .ed25519Key).wrappedValue
+        curve25519PrivateKey = try container.decode(OlmBase64Coded.self, forKey: .curve25519PrivateKey).wrappedValue
+        curve25519Key = try container.decode(OlmBase64Coded.self, forKey: .curve25519Key).wrappedValue
         oneTimeKeys = try container.decode([OneTimeKey].self, forKey: .oneTimeKeys)
         fallbackKey = try container.decodeIfPresent(OneTimeKey.self, forKey: .fallbackKey)
         previousFallbackKey = try container.decodeIfPresent(OneTimeKey.self, forKey: .previousFallbackKey)
         lastKeyID = try container.decode(UInt32.self, forKey: .lastKeyID)
         try _checkInvariants()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(OlmBase64Coded(wrappedValue: ed25519Seed), forKey: .ed25519Seed)
+        try container.encode(OlmBase64Coded(wrappedValue: ed25519Key), forKey: .ed25519Key)
+        try container.encode(OlmBase64Coded(wrappedValue: curve25519PrivateKey), forKey: .curve25519PrivateKey)
+        try container.encode(OlmBase64Coded(wrappedValue: curve25519Key), forKey: .curve25519Key)
+        try container.encode(oneTimeKeys, forKey: .oneTimeKeys)
+        try container.encodeIfPresent(fallbackKey, forKey: .fallbackKey)
+        try container.encodeIfPresent(previousFallbackKey, forKey: .previousFallbackKey)
+        try container.encode(lastKeyID, forKey: .lastKeyID)
     }
 
     /// Throws when the account does not hold together: a public key that is not its private

@@ -9,7 +9,7 @@ struct OlmRatchet: Codable, Equatable, Sendable {
 
     /// A chain key C(i,j) and its index j.
     struct ChainKey: Codable, Equatable, Sendable {
-        var key: [UInt8]
+        @OlmBase64Coded var key: [UInt8]
         var index: UInt32
 
         /// M(i,j) = HMAC(C(i,j), 0x01).
@@ -21,25 +21,25 @@ struct OlmRatchet: Codable, Equatable, Sendable {
 
     /// The chain we send on, with the ratchet key pair that started it.
     struct SenderChain: Codable, Equatable, Sendable {
-        var ratchetPrivateKey: [UInt8]
-        var ratchetPublicKey: [UInt8]
+        @OlmBase64Coded var ratchetPrivateKey: [UInt8]
+        @OlmBase64Coded var ratchetPublicKey: [UInt8]
         var chainKey: ChainKey
     }
 
     /// A chain we receive on, named by the sender's ratchet public key.
     struct ReceiverChain: Codable, Equatable, Sendable {
-        var ratchetKey: [UInt8]
+        @OlmBase64Coded var ratchetKey: [UInt8]
         var chainKey: ChainKey
     }
 
     /// The key of a message we skipped, kept until it arrives (or is pushed out).
     struct SkippedMessageKey: Codable, Equatable, Sendable {
-        var ratchetKey: [UInt8]
+        @OlmBase64Coded var ratchetKey: [UInt8]
         var index: UInt32
-        var messageKey: [UInt8]
+        @OlmBase64Coded var messageKey: [UInt8]
     }
 
-    private(set) var rootKey: [UInt8]
+    @OlmBase64Coded private(set) var rootKey: [UInt8]
     private(set) var senderChain: SenderChain?
     /// Newest first.
     private(set) var receiverChains: [ReceiverChain]

@@ -29,12 +29,21 @@ public struct OlmSession: Codable, Equatable, Sendable {
     /// A stored session; throws when it does not hold together (see `_checkInvariants`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        aliceIdentityKey = try container.decode([UInt8].self, forKey: .aliceIdentityKey)
-        aliceBaseKey = try container.decode([UInt8].self, forKey: .aliceBaseKey)
-        bobOneTimeKey = try container.decode([UInt8].self, forKey: .bobOneTimeKey)
+        aliceIdentityKey = try container.decode(OlmBase64Coded.self, forKey: .aliceIdentityKey).wrappedValue
+        aliceBaseKey = try container.decode(OlmBase64Coded.self, forKey: .aliceBaseKey).wrappedValue
+        bobOneTimeKey = try container.decode(OlmBase64Coded.self, forKey: .bobOneTimeKey).wrappedValue
         hasReceivedMessage = try container.decode(Bool.self, forKey: .hasReceivedMessage)
         ratchet = try container.decode(OlmRatchet.self, forKey: .ratchet)
         try _checkInvariants()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(OlmBase64Coded(wrappedValue: aliceIdentityKey), forKey: .aliceIdentityKey)
+        try container.encode(OlmBase64Coded(wrappedValue: aliceBaseKey), forKey: .aliceBaseKey)
+        try container.encode(OlmBase64Coded(wrappedValue: bobOneTimeKey), forKey: .bobOneTimeKey)
+        try container.encode(hasReceivedMessage, forKey: .hasReceivedMessage)
+        try container.encode(ratchet, forKey: .ratchet)
     }
 
     /// The session id: SHA-256 of the creator's identity key, its base key and the one-time
