@@ -55,6 +55,23 @@ final class OlmMessageFuzzTests: XCTestCase {
         }
     }
 
+    func testSpoiledMessagesOnAKnownChainOrForASkippedKeyChangeNothing() throws {
+        var seeded = SeededRandom(seed: 55)
+        var (alice, bob, _, _, _) = try conversation(seed: 300)
+        var none = FixedRandom([])
+        let messages = try (0 ..< 3).map { try bob.encrypt(utf8("\($0)"), random: &none) }
+        XCTAssertEqual(try alice.decrypt(messages[1]), utf8("1"), "message 0's key is now a skipped key")
+        for (index, message) in [(0, messages[0]), (2, messages[2])] {
+            for bytes in spoiled(message.bytes, &seeded) {
+                var session = alice
+                XCTAssertThrowsError(try session.decrypt(OlmEncryptedMessage(kind: .normal, bytes: bytes)))
+                XCTAssertEqual(session, alice)
+            }
+            var session = alice
+            XCTAssertEqual(try session.decrypt(message), utf8("\(index)"))
+        }
+    }
+
     func testSpoiledPreKeyMessagesStartNoSessionAndDoNotDecryptOnTheSessionTheyCameFrom() throws {
         var seeded = SeededRandom(seed: 52)
         for seed in 0 ..< 8 {

@@ -69,7 +69,8 @@ struct OlmRatchet: Codable, Equatable, Sendable {
     /// R(i) and C(i,0) from R(i-1) and a new ratchet DH: HKDF-SHA-256 salted with the root key,
     /// info "OLM_RATCHET".
     private static func advanceRoot(_ rootKey: [UInt8], ourPrivateKey: [UInt8], theirPublicKey: [UInt8]) throws -> ([UInt8], ChainKey) {
-        let secret = try Curve25519KeyPair(privateKey: ourPrivateKey).sharedSecret(with: theirPublicKey)
+        // Straight to the agreement: a key pair would also compute a public key no one needs.
+        let secret = try LibCrypto.x25519SharedSecret(privateKey: ourPrivateKey, peerPublicKey: theirPublicKey)
         let derived = try KeyDerivation.hkdfSHA256(key: secret, salt: rootKey, info: Array("OLM_RATCHET".utf8), length: 64)
         return (Array(derived[0 ..< 32]), ChainKey(key: Array(derived[32 ..< 64]), index: 0))
     }
