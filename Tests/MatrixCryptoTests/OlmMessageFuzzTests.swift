@@ -12,15 +12,15 @@ final class OlmMessageFuzzTests: XCTestCase {
     private func conversation(seed: UInt64) throws -> (alice: OlmSession, bob: OlmSession, bobAccount: OlmAccount,
                                                        preKey: OlmEncryptedMessage, normal: OlmEncryptedMessage) {
         var seeded = SeededRandom(seed: seed)
-        var source = FixedRandom(seededBytes(64 * 2 + 32 + 64 + 32, &seeded))
+        var source = OlmTestRandom(olmTestBytes(64 * 2 + 32 + 64 + 32, &seeded))
         let aliceAccount = try OlmAccount(random: &source)
         var bobAccount = try OlmAccount(random: &source)
         try bobAccount.generateOneTimeKeys(1, random: &source)
         var alice = try OlmSession.outbound(account: aliceAccount, theirIdentityKey: bobAccount.curve25519Key,
                                             theirOneTimeKey: bobAccount.unpublishedOneTimeKeys[0].publicKey, random: &source)
-        let preKey = try alice.encrypt(seededBytes(40, &seeded), random: &source)
+        let preKey = try alice.encrypt(olmTestBytes(40, &seeded), random: &source)
         var (bob, _) = try OlmSession.inbound(account: bobAccount, preKeyMessage: preKey.bytes)
-        let normal = try bob.encrypt(seededBytes(40, &seeded), random: &source)
+        let normal = try bob.encrypt(olmTestBytes(40, &seeded), random: &source)
         return (alice, bob, bobAccount, preKey, normal)
     }
 
@@ -58,7 +58,7 @@ final class OlmMessageFuzzTests: XCTestCase {
     func testSpoiledMessagesOnAKnownChainOrForASkippedKeyChangeNothing() throws {
         var seeded = SeededRandom(seed: 55)
         var (alice, bob, _, _, _) = try conversation(seed: 300)
-        var none = FixedRandom([])
+        var none = OlmTestRandom([])
         let messages = try (0 ..< 3).map { try bob.encrypt(utf8("\($0)"), random: &none) }
         XCTAssertEqual(try alice.decrypt(messages[1]), utf8("1"), "message 0's key is now a skipped key")
         for (index, message) in [(0, messages[0]), (2, messages[2])] {
@@ -107,7 +107,7 @@ final class OlmMessageFuzzTests: XCTestCase {
         // Bob before his first reply: a new ratchet key from Alice is out of turn.
         let quietBob = try OlmSession.inbound(account: bobAccount, preKeyMessage: preKey.bytes).session
         var reasons: Set<OlmDecryptionError.Reason> = []
-        var inputs: [[UInt8]] = (0 ..< 2000).map { _ in seededBytes(Int.random(in: 0 ... 120, using: &seeded), &seeded) }
+        var inputs: [[UInt8]] = (0 ..< 2000).map { _ in olmTestBytes(Int.random(in: 0 ... 120, using: &seeded), &seeded) }
         // Framing that looks right with lengths and numbers that do not: a length far past the
         // end, an endless varint, a 64-bit overflow, an index too far ahead, a field of kind 5.
         let key = [UInt8](repeating: 9, count: 32)
@@ -148,14 +148,14 @@ final class OlmMessageFuzzTests: XCTestCase {
     func testDecodedFramingRoundTripsAndRejectsEveryTruncation() throws {
         var seeded = SeededRandom(seed: 54)
         for _ in 0 ..< 200 {
-            let message = OlmMessage(ratchetKey: seededBytes(32, &seeded), counter: UInt32.random(in: 0 ... UInt32.max, using: &seeded),
-                                     ciphertext: seededBytes(16 * Int.random(in: 1 ... 20, using: &seeded), &seeded))
-            let bytes = message.bytesBeforeMAC + seededBytes(8, &seeded)
+            let message = OlmMessage(ratchetKey: olmTestBytes(32, &seeded), counter: UInt32.random(in: 0 ... UInt32.max, using: &seeded),
+                                     ciphertext: olmTestBytes(16 * Int.random(in: 1 ... 20, using: &seeded), &seeded))
+            let bytes = message.bytesBeforeMAC + olmTestBytes(8, &seeded)
             let decoded = try OlmMessage.decode(bytes)
             XCTAssertEqual(decoded.message, message)
             XCTAssertEqual(Array(decoded.covered), message.bytesBeforeMAC)
-            let preKey = OlmPreKeyMessage(oneTimeKey: seededBytes(32, &seeded), baseKey: seededBytes(32, &seeded),
-                                          identityKey: seededBytes(32, &seeded), message: bytes)
+            let preKey = OlmPreKeyMessage(oneTimeKey: olmTestBytes(32, &seeded), baseKey: olmTestBytes(32, &seeded),
+                                          identityKey: olmTestBytes(32, &seeded), message: bytes)
             XCTAssertEqual(try OlmPreKeyMessage(decoding: preKey.encoded), preKey)
             for length in 0 ..< preKey.encoded.count {
                 XCTAssertThrowsError(try OlmPreKeyMessage(decoding: Array(preKey.encoded.prefix(length))))

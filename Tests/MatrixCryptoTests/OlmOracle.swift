@@ -5,7 +5,7 @@ import ThreadModel
 
 /// Random bytes served from a list, so libolm and our code can be handed the very same bytes;
 /// asking for more than the list holds is a test error.
-struct FixedRandom: RandomSource {
+struct OlmTestRandom: RandomSource {
     private var remaining: ArraySlice<UInt8>
 
     init(_ bytes: [UInt8]) { remaining = bytes[...] }
@@ -20,7 +20,7 @@ struct FixedRandom: RandomSource {
 }
 
 /// `count` bytes from a seeded generator.
-func seededBytes(_ count: Int, _ seeded: inout SeededRandom) -> [UInt8] {
+func olmTestBytes(_ count: Int, _ seeded: inout SeededRandom) -> [UInt8] {
     (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &seeded) }
 }
 

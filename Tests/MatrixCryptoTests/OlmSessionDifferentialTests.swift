@@ -13,14 +13,14 @@ final class OlmSessionDifferentialTests: XCTestCase {
         let libolmAlice: LibolmAccount, libolmBob: LibolmAccount
 
         init(_ seeded: inout SeededRandom, oneTimeKeys: Int = 3) throws {
-            let aliceRandom = seededBytes(64, &seeded), bobRandom = seededBytes(64, &seeded)
-            var a = FixedRandom(aliceRandom), b = FixedRandom(bobRandom)
+            let aliceRandom = olmTestBytes(64, &seeded), bobRandom = olmTestBytes(64, &seeded)
+            var a = OlmTestRandom(aliceRandom), b = OlmTestRandom(bobRandom)
             alice = try OlmAccount(random: &a)
             bob = try OlmAccount(random: &b)
             libolmAlice = try LibolmAccount(random: aliceRandom)
             libolmBob = try LibolmAccount(random: bobRandom)
-            let keysRandom = seededBytes(32 * oneTimeKeys, &seeded)
-            var keys = FixedRandom(keysRandom)
+            let keysRandom = olmTestBytes(32 * oneTimeKeys, &seeded)
+            var keys = OlmTestRandom(keysRandom)
             try bob.generateOneTimeKeys(oneTimeKeys, random: &keys)
             try libolmBob.generateOneTimeKeys(oneTimeKeys, random: keysRandom)
         }
@@ -31,24 +31,24 @@ final class OlmSessionDifferentialTests: XCTestCase {
         for round in 0 ..< 25 {
             var pair = try Pair(&seeded)
             let oneTimeKey = try XCTUnwrap(pair.bob.unpublishedOneTimeKeys.randomElement(using: &seeded)).publicKey
-            let sessionRandom = seededBytes(64, &seeded)
-            var source = FixedRandom(sessionRandom)
+            let sessionRandom = olmTestBytes(64, &seeded)
+            var source = OlmTestRandom(sessionRandom)
             var ours = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key, theirOneTimeKey: oneTimeKey, random: &source)
             let theirs = try LibolmSession.outbound(account: pair.libolmAlice, theirIdentityKey: pair.bob.curve25519Key,
                                                     theirOneTimeKey: oneTimeKey, random: sessionRandom)
             XCTAssertEqual(ours.sessionID, theirs.sessionID, "round \(round)")
             for index in 0 ..< 3 {
-                let plaintext = seededBytes(Int.random(in: 0 ... 300, using: &seeded), &seeded)
+                let plaintext = olmTestBytes(Int.random(in: 0 ... 300, using: &seeded), &seeded)
                 XCTAssertEqual(ours.encryptRandomLength, 0)
                 XCTAssertEqual(theirs.encryptRandomLength, 0)
-                var none = FixedRandom([])
+                var none = OlmTestRandom([])
                 let ourMessage = try ours.encrypt(plaintext, random: &none)
                 let theirMessage = try theirs.encrypt(plaintext, random: [])
                 XCTAssertEqual(ourMessage, theirMessage, "round \(round), message \(index)")
                 XCTAssertEqual(ourMessage.kind, .preKey)
             }
             // libolm's Bob reads ours; our Bob reads libolm Alice's (the same bytes) without changing the account.
-            var none = FixedRandom([])
+            var none = OlmTestRandom([])
             let first = try ours.encrypt(utf8("hello \(round)"), random: &none)
             let libolmBobSession = try LibolmSession.inbound(account: pair.libolmBob, message: first)
             XCTAssertEqual(try libolmBobSession.decrypt(first), utf8("hello \(round)"))
@@ -71,7 +71,7 @@ final class OlmSessionDifferentialTests: XCTestCase {
             let pair = try Pair(&seeded)
             let oneTimeKey = try XCTUnwrap(pair.bob.unpublishedOneTimeKeys.first).publicKey
             let alice = try LibolmSession.outbound(account: pair.libolmAlice, theirIdentityKey: pair.bob.curve25519Key,
-                                                   theirOneTimeKey: oneTimeKey, random: seededBytes(64, &seeded))
+                                                   theirOneTimeKey: oneTimeKey, random: olmTestBytes(64, &seeded))
             let first = try alice.encrypt(utf8("from libolm \(round)"), random: [])
             var (bob, plaintext) = try OlmSession.inbound(account: pair.bob, preKeyMessage: first.bytes)
             XCTAssertEqual(plaintext, utf8("from libolm \(round)"))
@@ -83,11 +83,11 @@ final class OlmSessionDifferentialTests: XCTestCase {
             XCTAssertTrue(bob.matches(preKeyMessage: second.bytes), "pre-key messages until a reply belong to this session")
             XCTAssertEqual(try bob.decrypt(second), utf8("again"))
             XCTAssertEqual(bob.encryptRandomLength, 32)
-            var source = FixedRandom(seededBytes(32, &seeded))
+            var source = OlmTestRandom(olmTestBytes(32, &seeded))
             let reply = try bob.encrypt(utf8("reply"), random: &source)
             XCTAssertEqual(reply.kind, .normal)
             XCTAssertEqual(try alice.decrypt(reply), utf8("reply"))
-            let after = try alice.encrypt(utf8("after the reply"), random: seededBytes(alice.encryptRandomLength, &seeded))
+            let after = try alice.encrypt(utf8("after the reply"), random: olmTestBytes(alice.encryptRandomLength, &seeded))
             XCTAssertEqual(after.kind, .normal)
             XCTAssertEqual(try bob.decrypt(after), utf8("after the reply"))
         }
@@ -102,12 +102,12 @@ final class OlmSessionDifferentialTests: XCTestCase {
         for conversation in 0 ..< 6 {
             let pair = try Pair(&seeded)
             let oneTimeKey = try XCTUnwrap(pair.bob.unpublishedOneTimeKeys.first).publicKey
-            let sessionRandom = seededBytes(64, &seeded)
-            var source = FixedRandom(sessionRandom)
+            let sessionRandom = olmTestBytes(64, &seeded)
+            var source = OlmTestRandom(sessionRandom)
             var ourAlice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key, theirOneTimeKey: oneTimeKey, random: &source)
             let libolmAlice = try LibolmSession.outbound(account: pair.libolmAlice, theirIdentityKey: pair.bob.curve25519Key,
                                                          theirOneTimeKey: oneTimeKey, random: sessionRandom)
-            var none = FixedRandom([])
+            var none = OlmTestRandom([])
             let opening = try ourAlice.encrypt(utf8("opening"), random: &none)
             XCTAssertEqual(opening, try libolmAlice.encrypt(utf8("opening"), random: []))
             var (ourBob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: opening.bytes)
@@ -117,18 +117,18 @@ final class OlmSessionDifferentialTests: XCTestCase {
             var toBob: [(OlmEncryptedMessage, [UInt8])] = [], toAlice: [(OlmEncryptedMessage, [UInt8])] = []
             for step in 0 ..< 120 {
                 let fromAlice = Bool.random(using: &seeded)
-                let plaintext = seededBytes(Int.random(in: 0 ... 64, using: &seeded), &seeded)
+                let plaintext = olmTestBytes(Int.random(in: 0 ... 64, using: &seeded), &seeded)
                 if fromAlice {
                     XCTAssertEqual(ourAlice.encryptRandomLength, libolmAlice.encryptRandomLength)
-                    let random = seededBytes(ourAlice.encryptRandomLength, &seeded)
-                    var bytes = FixedRandom(random)
+                    let random = olmTestBytes(ourAlice.encryptRandomLength, &seeded)
+                    var bytes = OlmTestRandom(random)
                     let message = try ourAlice.encrypt(plaintext, random: &bytes)
                     XCTAssertEqual(message, try libolmAlice.encrypt(plaintext, random: random), "conversation \(conversation), step \(step)")
                     toBob.append((message, plaintext))
                 } else {
                     XCTAssertEqual(ourBob.encryptRandomLength, libolmBob.encryptRandomLength)
-                    let random = seededBytes(ourBob.encryptRandomLength, &seeded)
-                    var bytes = FixedRandom(random)
+                    let random = olmTestBytes(ourBob.encryptRandomLength, &seeded)
+                    var bytes = OlmTestRandom(random)
                     let message = try ourBob.encrypt(plaintext, random: &bytes)
                     XCTAssertEqual(message, try libolmBob.encrypt(plaintext, random: random), "conversation \(conversation), step \(step)")
                     toAlice.append((message, plaintext))
@@ -155,8 +155,8 @@ final class OlmSessionDifferentialTests: XCTestCase {
             XCTAssertEqual(restored, ourBob)
             let rootKey = try XCTUnwrap(try JSONValue(parsing: stored)["ratchet"]?["rootKey"]?.string)
             XCTAssertEqual(UnpaddedBase64.decode(rootKey)?.count, 32)
-            let random = seededBytes(restored.encryptRandomLength, &seeded)
-            var first = FixedRandom(random), second = FixedRandom(random)
+            let random = olmTestBytes(restored.encryptRandomLength, &seeded)
+            var first = OlmTestRandom(random), second = OlmTestRandom(random)
             let afterStoring = try restored.encrypt(utf8("after storing"), random: &first)
             XCTAssertEqual(afterStoring, try ourBob.encrypt(utf8("after storing"), random: &second))
             XCTAssertEqual(try libolmAlice.decrypt(afterStoring), utf8("after storing"))
@@ -184,10 +184,10 @@ final class OlmSessionDifferentialTests: XCTestCase {
     func testSkippedKeysPastTheBoundGoOldestFirstAsInLibolm() throws {
         var seeded = SeededRandom(seed: 46)
         let pair = try Pair(&seeded)
-        var source = FixedRandom(seededBytes(64, &seeded))
+        var source = OlmTestRandom(olmTestBytes(64, &seeded))
         var alice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                             theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
-        var none = FixedRandom([])
+        var none = OlmTestRandom([])
         let opening = try alice.encrypt(utf8("opening"), random: &none)
         var (bob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: opening.bytes)
         let libolmBob = try LibolmSession.inbound(account: pair.libolmBob, message: opening)
@@ -211,12 +211,12 @@ final class OlmSessionDifferentialTests: XCTestCase {
     func testMatchingAPreKeyMessageAgreesWithLibolmAndAnotherSessionsIsRefused() throws {
         var seeded = SeededRandom(seed: 47)
         let pair = try Pair(&seeded)
-        var source = FixedRandom(seededBytes(64 * 2, &seeded))
+        var source = OlmTestRandom(olmTestBytes(64 * 2, &seeded))
         var first = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                             theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
         var second = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                              theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[1].publicKey, random: &source)
-        var none = FixedRandom([])
+        var none = OlmTestRandom([])
         let fromFirst = try first.encrypt(utf8("first"), random: &none), fromSecond = try second.encrypt(utf8("second"), random: &none)
         var (bob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: fromFirst.bytes)
         let libolmBob = try LibolmSession.inbound(account: pair.libolmBob, message: fromFirst)
@@ -231,7 +231,7 @@ final class OlmSessionDifferentialTests: XCTestCase {
     func testAReplayedMessageIsRefusedAsAlreadyUsed() throws {
         var seeded = SeededRandom(seed: 44)
         let pair = try Pair(&seeded)
-        var source = FixedRandom(seededBytes(64 + 32, &seeded))
+        var source = OlmTestRandom(olmTestBytes(64 + 32, &seeded))
         var alice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                             theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
         let first = try alice.encrypt(utf8("one"), random: &source)
@@ -245,10 +245,10 @@ final class OlmSessionDifferentialTests: XCTestCase {
     func testAMessageTooFarAheadIsRefusedAndSkippedKeysStayBounded() throws {
         var seeded = SeededRandom(seed: 45)
         let pair = try Pair(&seeded)
-        var source = FixedRandom(seededBytes(64, &seeded))
+        var source = OlmTestRandom(olmTestBytes(64, &seeded))
         var alice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                             theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
-        var none = FixedRandom([])
+        var none = OlmTestRandom([])
         let first = try alice.encrypt(utf8("0"), random: &none)
         var (bob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: first.bytes)
         var messages: [OlmEncryptedMessage] = []
