@@ -228,6 +228,31 @@ final class OlmSessionDifferentialTests: XCTestCase {
         XCTAssertEqual(try OlmSession.inbound(account: pair.bob, preKeyMessage: fromSecond.bytes).plaintext, utf8("second"))
     }
 
+    /// X25519 ignores a public key's top bit (RFC 7748, 5): a pre-key message whose base or
+    /// identity key has it flipped still agrees on the secret. libolm and we both take it, as a
+    /// session of another id; the identity key's flip is caught by the sender's known key.
+    func testATopBitFlippedKeyInAPreKeyMessageIsTakenAsByLibolm() throws {
+        var seeded = SeededRandom(seed: 48)
+        for offset in [68, 102] {  // the last byte of the base key, of the identity key
+            let pair = try Pair(&seeded)
+            var source = OlmTestRandom(olmTestBytes(64, &seeded))
+            var alice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
+                                                theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
+            var none = OlmTestRandom([])
+            var bytes = try alice.encrypt(utf8("flipped"), random: &none).bytes
+            bytes[offset] ^= 0x80
+            let flipped = OlmEncryptedMessage(kind: .preKey, bytes: bytes)
+            let (ours, plaintext) = try OlmSession.inbound(account: pair.bob, preKeyMessage: bytes)
+            let theirs = try LibolmSession.inbound(account: pair.libolmBob, message: flipped)
+            XCTAssertEqual(plaintext, utf8("flipped"))
+            XCTAssertEqual(try theirs.decrypt(flipped), utf8("flipped"))
+            XCTAssertEqual(ours.sessionID, theirs.sessionID)
+            XCTAssertNotEqual(ours.sessionID, alice.sessionID)
+            XCTAssertEqual(offset == 102, (try? OlmSession.inbound(account: pair.bob, theirIdentityKey: pair.alice.curve25519Key,
+                                                                   preKeyMessage: bytes)) == nil)
+        }
+    }
+
     func testAReplayedMessageIsRefusedAsAlreadyUsed() throws {
         var seeded = SeededRandom(seed: 44)
         let pair = try Pair(&seeded)
