@@ -49,8 +49,14 @@ final class StoreKillTests: XCTestCase {
         _ = try CryptoStore.open(at: location)
         var random = SeededRandom(seed: 2026)
         var written = 0
-        var killedMidCompaction = 0
-        for round in 0 ..< 60 {
+        // How the kills fell: a write on disk but not acknowledged, a compaction's temporary file
+        // left, a journal the next start had to compact (cut short, or stale after a compaction).
+        var landedUnacknowledged = 0, leftTemporary = 0, compactedOnOpen = 0
+        func temporaries() -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: location.path)) ?? []).filter { $0.hasSuffix(".tmp") })
+        }
+        for round in 0 ..< 100 {
+            let temporariesBefore = temporaries()
             let child = Process()
             child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
             child.arguments = ["MatrixCryptoTests.StoreKillTests/testChildWritesUntilKilled"]
@@ -81,9 +87,8 @@ final class StoreKillTests: XCTestCase {
             // Acknowledgements still in the pipe were made before the kill.
             pending += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             for line in pending.split(separator: "\n") where line.hasPrefix("ack ") { acknowledged = max(acknowledged, Int(line.dropFirst(4)) ?? 0) }
-            if (try? FileManager.default.contentsOfDirectory(atPath: location.path))?.contains(where: { $0.hasSuffix(".tmp") }) == true {
-                killedMidCompaction += 1
-            }
+            if !temporaries().subtracting(temporariesBefore).isEmpty { leftTemporary += 1 }
+            let snapshotBefore = folder.storeFile("snapshot")
 
             let store = try CryptoStore.open(at: location)
             XCTAssertNil(store.loss, "round \(round): \(store.loss.map(String.init(describing:)) ?? "")")
@@ -92,9 +97,12 @@ final class StoreKillTests: XCTestCase {
             XCTAssertTrue(counter == acknowledged || counter == acknowledged + 1, "round \(round): \(counter) read, \(acknowledged) acknowledged")
             XCTAssertEqual(try store.values(in: sessions), Self.expected(after: counter).sessions, "round \(round)")
             XCTAssertEqual(folder.storeFolders(), [location.name], "round \(round): nothing set aside")
+            if counter > acknowledged { landedUnacknowledged += 1 }
+            if folder.storeFile("snapshot") != snapshotBefore { compactedOnOpen += 1 }
             written = counter
         }
-        XCTAssertGreaterThan(written, 60, "the children wrote")
-        print("kill test: \(written) writes over 60 kills, \(killedMidCompaction) left a temporary file")
+        XCTAssertGreaterThan(written, 100, "the children wrote")
+        print("kill test: \(written) writes over 100 kills; \(landedUnacknowledged) with a write on disk but not acknowledged, "
+              + "\(leftTemporary) that left a temporary file, \(compactedOnOpen) compacted on the next open")
     }
 }
