@@ -26,7 +26,7 @@ let package = Package(
         .executableTarget(name: "comment-tui", dependencies: ["CommentTUI"]),
         .executableTarget(
             name: "comment-tui-bench",
-            dependencies: ["CommentTUI", "ScrollEngine", "ThreadModel", "SynapseFixture"],
+            dependencies: ["CommentTUI", "ScrollEngine", "ThreadModel", "SynapseFixture", "MatrixCrypto"],
             path: "Sources/Benchmarks"
         ),
         .testTarget(name: "ThreadModelTests", dependencies: ["ThreadModel", "PlantedFileTestSupport"], resources: [.copy("Data")]),
