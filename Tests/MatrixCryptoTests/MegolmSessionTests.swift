@@ -50,6 +50,15 @@ final class MegolmSessionTests: XCTestCase {
         var receiver = try MegolmInboundSession(sessionKey: sender.sessionKey().base64)
         let messages = try (1 ... 6).map { try sender.encrypt(Array("m\($0)".utf8)) }
         for index in [5, 2, 6, 1, 5] { XCTAssertEqual(try receiver.decrypt(messages[index - 1]).plaintext, Array("m\(index)".utf8)) }
+        // The latest ratchet follows the messages that decrypted, so the next in order is one step.
+        XCTAssertEqual(receiver.latestRatchet.index, 6)
+        XCTAssertEqual(receiver.initialRatchet.index, 1)
+        // A later message whose MAC does not check (signed all the same) leaves it where it was.
+        var later = try sender.encrypt(Array("m7".utf8)).signedBytes
+        later[later.count - 1] ^= 1
+        XCTAssertEqual((Result { try receiver.decrypt(MegolmMessage(bytes: later + sender.signing.sign(later))) }
+            .megolmTestError as? MegolmFailure)?.reason, .badMAC)
+        XCTAssertEqual(receiver.latestRatchet.index, 6)
         let refusal = try XCTUnwrap(Result { try receiver.decrypt(first) }.megolmTestError as? MegolmFailure)
         XCTAssertEqual(refusal.reason, .unknownMessageIndex)
         XCTAssertEqual(refusal.description, "unknown message index (index 0 is before the first known index 1)")
