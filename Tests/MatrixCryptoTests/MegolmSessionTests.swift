@@ -126,4 +126,26 @@ final class MegolmSessionTests: XCTestCase {
         XCTAssertEqual((Result { try MegolmExportedSessionKey(base64: key.base64) }.megolmTestError as? MegolmFailure)?.description,
                        "bad format (a Megolm exported key is 165 bytes, not 229)")
     }
+
+    func testPrintingOrDumpingSessionsAndKeysShowsNoSecretBytes() throws {
+        var sender = try outbound(seed: 57)
+        _ = try sender.encrypt([1])
+        let key = try sender.sessionKey()
+        let receiver = MegolmInboundSession(sessionKey: key)
+        let secrets = [UnpaddedBase64.encode(Array(sender.ratchet.bytes.prefix(24))), UnpaddedBase64.encode(Array(sender.signing.seed.prefix(24)))]
+        let printed: [Any] = [sender, receiver, key, try receiver.export(at: 1), sender.ratchet, [sender.ratchet]]
+        for value in printed {
+            var dumped = ""
+            dump(value, to: &dumped)
+            let texts = ["\(value)", String(reflecting: value), dumped]
+            for text in texts {
+                for secret in secrets { XCTAssertFalse(text.contains(secret), text) }
+                // Bytes printed as numbers would show as a long list.
+                XCTAssertFalse(text.contains("[\(sender.ratchet.bytes[0]), \(sender.ratchet.bytes[1])"), text)
+                XCTAssertFalse(text.contains("bytes"), text)
+            }
+        }
+        XCTAssertEqual("\(sender)", "MegolmOutboundSession(\(sender.sessionID), index 1)")
+        XCTAssertEqual("\(receiver)", "MegolmInboundSession(\(sender.sessionID), from index 1)")
+    }
 }

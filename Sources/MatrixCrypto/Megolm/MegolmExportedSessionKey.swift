@@ -34,3 +34,9 @@ public struct MegolmExportedSessionKey: Sendable, Equatable {
     /// The exported key as unpadded base64.
     public var base64: String { UnpaddedBase64.encode(bytes) }
 }
+
+/// Printing or dumping a key shows its session and index, never its ratchet.
+extension MegolmExportedSessionKey: CustomStringConvertible, CustomReflectable {
+    public var description: String { "MegolmExportedSessionKey(\(UnpaddedBase64.encode(signingKey)), index \(ratchet.index))" }
+    public var customMirror: Mirror { Mirror(self, children: ["index": ratchet.index]) }
+}

@@ -123,3 +123,9 @@ extension MegolmInboundSession: Codable {
         try container.encode(UnpaddedBase64.encode(signingKey), forKey: .signingKey)
     }
 }
+
+/// Printing or dumping a session shows its id and first known index, never its ratchets.
+extension MegolmInboundSession: CustomStringConvertible, CustomReflectable {
+    public var description: String { "MegolmInboundSession(\(sessionID), from index \(firstKnownIndex))" }
+    public var customMirror: Mirror { Mirror(self, children: ["sessionID": sessionID, "firstKnownIndex": firstKnownIndex]) }
+}

@@ -73,3 +73,9 @@ extension MegolmOutboundSession: Codable {
         try container.encode(createdAtMilliseconds, forKey: .createdAtMilliseconds)
     }
 }
+
+/// Printing or dumping a session shows its id and index, never its ratchet or signing seed.
+extension MegolmOutboundSession: CustomStringConvertible, CustomReflectable {
+    public var description: String { "MegolmOutboundSession(\(sessionID), index \(messageIndex))" }
+    public var customMirror: Mirror { Mirror(self, children: ["sessionID": sessionID, "messageIndex": messageIndex]) }
+}

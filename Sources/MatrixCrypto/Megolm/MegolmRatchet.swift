@@ -80,3 +80,9 @@ extension MegolmRatchet: Codable {
         try container.encode(UnpaddedBase64.encode(bytes), forKey: .ratchet)
     }
 }
+
+/// Printing or dumping a ratchet shows its index only: its bytes are every later message's key.
+extension MegolmRatchet: CustomStringConvertible, CustomReflectable {
+    public var description: String { "MegolmRatchet(index: \(index))" }
+    public var customMirror: Mirror { Mirror(self, children: ["index": index]) }
+}

@@ -62,3 +62,9 @@ public struct MegolmSessionKey: Sendable, Equatable {
         return (ratchet, Array(bytes[ratchetEnd ..< ratchetEnd + 32]))
     }
 }
+
+/// Printing or dumping a key shows its session and index, never its ratchet.
+extension MegolmSessionKey: CustomStringConvertible, CustomReflectable {
+    public var description: String { "MegolmSessionKey(\(UnpaddedBase64.encode(signingKey)), index \(ratchet.index))" }
+    public var customMirror: Mirror { Mirror(self, children: ["index": ratchet.index]) }
+}
