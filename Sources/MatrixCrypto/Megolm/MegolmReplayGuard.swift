@@ -16,6 +16,7 @@ public struct MegolmReplayGuard: Sendable, Equatable, Codable {
     /// Event id per message index, per session id.
     private var eventIDs: [String: [UInt32: String]] = [:]
 
+    /// A guard that has seen nothing yet.
     public init() {}
 
     /// Checks the event `eventID`, decrypted at `messageIndex` of `sessionID`, and records it when

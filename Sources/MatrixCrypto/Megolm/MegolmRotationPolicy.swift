@@ -7,8 +7,11 @@ import ThreadModel
 /// least an hour, so a hostile room can neither make us share a new key for every message nor
 /// keep one for ever. A member leaving also rotates; that is the caller's to see.
 public struct MegolmRotationPolicy: Sendable, Equatable {
+    /// The spec's default period: one week.
     public static let defaultPeriodMilliseconds: Int64 = 7 * 24 * 3600 * 1000
+    /// The spec's default number of messages.
     public static let defaultPeriodMessages: Int64 = 100
+    /// The bounds a room's settings are kept within.
     static let periodMillisecondsBounds: ClosedRange<Int64> = 3600 * 1000 ... Int64.max
     static let periodMessagesBounds: ClosedRange<Int64> = 1 ... 10_000
 
