@@ -148,4 +148,20 @@ final class MegolmSessionTests: XCTestCase {
         XCTAssertEqual("\(sender)", "MegolmOutboundSession(\(sender.sessionID), index 1)")
         XCTAssertEqual("\(receiver)", "MegolmInboundSession(\(sender.sessionID), from index 1)")
     }
+
+    func testAnotherCopyOfASessionReplacesOursOnlyWhenItIsTheSameSessionFromEarlier() throws {
+        var sender = try outbound(seed: 58)
+        let fromZero = try MegolmInboundSession(sessionKey: sender.sessionKey().base64)
+        for _ in 0 ..< 300 { _ = try sender.encrypt([0]) }
+        let fromLater = try MegolmInboundSession(sessionKey: sender.sessionKey().base64)
+        XCTAssertEqual(fromLater.compare(fromZero), .better)
+        XCTAssertEqual(fromZero.compare(fromLater), .worse)
+        XCTAssertEqual(fromZero.compare(try MegolmInboundSession(exportedKey: fromZero.export(at: 0).base64)), .equal)
+        // The session's id (its public key) with a ratchet of someone's making: it leads nowhere.
+        let forged = MegolmInboundSession(exportedKey: MegolmExportedSessionKey(
+            ratchet: try MegolmRatchet(bytes: [UInt8](repeating: 1, count: 128), index: 0), signingKey: fromZero.signingKey))
+        XCTAssertEqual(fromLater.compare(forged), .unconnected)
+        XCTAssertEqual(fromZero.compare(forged), .unconnected)
+        XCTAssertEqual(fromZero.compare(try MegolmInboundSession(sessionKey: outbound(seed: 59).sessionKey().base64)), .unconnected)
+    }
 }
