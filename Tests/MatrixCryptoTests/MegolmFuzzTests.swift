@@ -1,3 +1,4 @@
+import Foundation
 import ThreadModel
 import XCTest
 @testable import MatrixCrypto
@@ -105,6 +106,32 @@ final class MegolmFuzzTests: XCTestCase {
             }
         }
         XCTAssertEqual(agreed, 300, "every crafted message decrypts, the last index field counting")
+    }
+
+    func testMutatedStoredStateDecodesOrIsRefusedWithoutCrashing() throws {
+        var seeded = SeededRandom(seed: 62)
+        var source = MegolmTestRandom(remaining: bytes(160, &seeded))
+        var sender = try MegolmOutboundSession(random: &source, createdAtMilliseconds: 1_700_000_000_000)
+        var receiver = MegolmInboundSession(sessionKey: try sender.sessionKey())
+        _ = try receiver.decrypt(sender.encrypt([1, 2, 3]))
+        var replays = MegolmReplayGuard()
+        _ = replays.check(sessionID: sender.sessionID, messageIndex: 0, eventID: "$event")
+        let encoder = JSONEncoder()
+        let stored = [try encoder.encode(sender), try encoder.encode(receiver), try encoder.encode(replays), try encoder.encode(sender.ratchet)]
+        var decoded = 0
+        for round in 0 ..< 3000 {
+            let data = Data(mutated(Array(stored[round % 4]), &seeded))
+            let results: [Bool] = [
+                (try? JSONDecoder().decode(MegolmOutboundSession.self, from: data)) != nil,
+                (try? JSONDecoder().decode(MegolmInboundSession.self, from: data)) != nil,
+                (try? JSONDecoder().decode(MegolmReplayGuard.self, from: data)) != nil,
+                (try? JSONDecoder().decode(MegolmRatchet.self, from: data)) != nil,
+            ]
+            decoded += results.filter { $0 }.count
+        }
+        // Some mutations leave valid state (a changed digit, a changed base64 character); most do not.
+        XCTAssertGreaterThan(decoded, 0)
+        XCTAssertLessThan(decoded, 3000)
     }
 
     private func varint(_ value: UInt64) -> [UInt8] {
