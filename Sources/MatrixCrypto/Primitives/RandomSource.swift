@@ -11,3 +11,13 @@ public struct SystemRandom: RandomSource {
 
     public mutating func bytes(_ count: Int) throws -> [UInt8] { try LibCrypto.randomBytes(count) }
 }
+
+/// Any random source as one concrete type, for a holder that keeps its source in a stored
+/// property and hands it on to the generic (`inout some RandomSource`) calls.
+public struct AnyRandomSource: RandomSource {
+    private var base: any RandomSource
+
+    public init(_ base: any RandomSource) { self.base = base }
+
+    public mutating func bytes(_ count: Int) throws -> [UInt8] { try base.bytes(count) }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import MatrixCrypto
+import ThreadModel
+
+/// One signed-in device as end-to-end encryption sees it: its Olm account (identity, one-time
+/// and fallback keys) kept in the account's crypto store, and those keys on the server.
+/// Blocking (store writes are fsynced, uploads are requests), so it is used off the UI thread,
+/// by one owner at a time.
+///
+/// Keys are stored before they are uploaded and marked published only after the server took
+/// them: a crash between the two re-uploads the same keys (the server keeps one copy of each
+/// key id), never publishes a key whose private half was lost.
+final class MatrixDeviceCrypto {
+    let userID: String
+    let deviceID: String
+    let store: CryptoStore
+    /// The device's Olm account, as last stored.
+    private(set) var account: OlmAccount
+    private var random: AnyRandomSource
+
+    /// The store's collection of the one Olm account (id `account`).
+    static let accounts = CryptoStoreCollection<OlmAccount>("olm-account")
+    /// Facts about the device on the server (id `device-keys-uploaded`).
+    static let deviceFlags = CryptoStoreCollection<Bool>("device-flags")
+
+    /// Opens the device's store (made on first use, set aside when it does not read: `store.loss`
+    /// says what was lost) and its account, made and stored on first use.
+    init(userID: String, deviceID: String, location: CryptoStoreLocation, random: any RandomSource = SystemRandom()) throws {
+        self.userID = userID
+        self.deviceID = deviceID
+        self.random = AnyRandomSource(random)
+        store = try CryptoStore.open(at: location, random: random)
+        if let stored = try store.value("account", in: Self.accounts) {
+            account = stored
+        } else {
+            account = try OlmAccount(random: &self.random)
+            try store.put(account, id: "account", in: Self.accounts)
+        }
+    }
+
+    /// The device's Ed25519 fingerprint key, unpadded base64 (what people compare).
+    var fingerprint: String { UnpaddedBase64.encode(account.ed25519Key) }
+    /// The device's Curve25519 identity key, unpadded base64 (its Olm address).
+    var identityKey: String { UnpaddedBase64.encode(account.curve25519Key) }
+
+    /// Whether the device keys were uploaded (once per device).
+    var deviceKeysUploaded: Bool { (try? store.value("device-keys-uploaded", in: Self.deviceFlags)) == true }
+
+    /// Uploads what the server lacks: the device keys the first time, and one-time and fallback
+    /// keys as `replenishment` says (from sync's counts; `nil`: the first upload, top up fully).
+    /// Returns the server's count of our one-time keys after the upload.
+    @discardableResult
+    func uploadKeys(client: MatrixClient, replenishment: KeyReplenishment? = nil) throws -> Int? {
+        let plan = replenishment ?? KeyReplenishment(serverCount: 0, unusedFallbackTypes: [])
+        let firstTime = !deviceKeysUploaded
+        var changed = account
+        // Keys stored but not confirmed (a crash or failure after the last store) go up as they are.
+        if plan.oneTimeKeys > 0, changed.unpublishedOneTimeKeys.isEmpty {
+            try changed.generateOneTimeKeys(plan.oneTimeKeys, random: &random)
+        }
+        if plan.fallbackKey || (firstTime && changed.fallbackKeyJSON["curve25519"]?.object?.isEmpty != false) {
+            try changed.generateFallbackKey(random: &random)
+        }
+        let body = try changed.keysUploadBody(userID: userID, deviceID: deviceID, includingDeviceKeys: firstTime)
+        guard body.object?.isEmpty == false else { return nil }
+        // The private halves are on disk before their public halves leave.
+        try store.put(changed, id: "account", in: Self.accounts)
+        account = changed
+        let answer = try client.request("POST", ["keys", "upload"], body: body)
+        account.markKeysAsPublished()
+        try store.write { batch in
+            try batch.put(account, id: "account", in: Self.accounts)
+            try batch.put(true, id: "device-keys-uploaded", in: Self.deviceFlags)
+        }
+        return answer["one_time_key_counts"]?["signed_curve25519"]?.int
+    }
+}
