@@ -108,6 +108,7 @@ public final class CryptoStore {
         sequence += 1
         journalBytes += frame.count
         CryptoStoreFormat.apply(batch.changes, to: &records)
+        _checkInvariants()
         if journalBytes > max(Self.smallestCompaction, snapshotBytes) {
             // The write is already durable; a compaction that fails is tried again next time.
             try? compact()
@@ -137,6 +138,14 @@ public final class CryptoStore {
         try folder.replace(CryptoStoreFormat.journalFile, with: [], synchronized: true)
         journalBytes = 0
         journalNeedsReset = false
+        _checkInvariants()
+    }
+
+    /// What holds between calls: no empty collection is kept (the snapshot would differ from the
+    /// same records written another way), and a journal with frames has bytes.
+    func _checkInvariants() {
+        assert(records.values.allSatisfy { !$0.isEmpty }, "an emptied collection is dropped")
+        assert(sequence == 0 || journalBytes > 0, "frames were counted but no bytes")
     }
 
     /// The bytes the store takes on disk now (snapshot and journal).
@@ -152,7 +161,7 @@ public final class CryptoStore {
         do {
             return try JSONDecoder().decode(Value.self, from: Data(bytes))
         } catch {
-            throw CryptoStoreRefusal(reason: "a record of \(collection.name) does not read as \(Value.self)")
+            throw CryptoFailure("reading a record of \(collection.name) as \(Value.self)")
         }
     }
 }
