@@ -10,10 +10,13 @@ import ThreadModel
 /// encrypts is sent, and a kill at any point leaves every acknowledged write readable. Why a
 /// journal and not one file per collection or shard: a change to one session is one append of
 /// its own size and one fsync (a replaced file costs two fsyncs, a rename, and rewriting its
-/// neighbours); the benchmark's "crypto store" rows give the figures. When the journal has grown
-/// past the snapshot (and 256 KiB), the store is compacted: a new snapshot of the next generation
-/// replaces the old one atomically, which makes every frame of the old generation stale at once;
-/// then the journal is emptied. See `CryptoStoreFormat` for the bytes.
+/// neighbours). Measured (`comment-tui-bench crypto-store`, 1,000 sessions of ~300 bytes, a
+/// shared 2-core machine): a write appends ~530 bytes, median 0.18 ms, against 0.43 ms to replace
+/// a sixteenth of the store (28 KB) as a shard; ~450 KB per 1,000 sessions; compacting or opening
+/// them takes ~10 ms. When the journal has grown past the snapshot (and 256 KiB), the store is
+/// compacted: a new snapshot of the next generation replaces the old one atomically, which makes
+/// every frame of the old generation stale at once; then the journal is emptied. See
+/// `CryptoStoreFormat` for the bytes.
 ///
 /// Owned by one task at a time (the account's sync); two processes must not open one store.
 public final class CryptoStore {
@@ -108,6 +111,7 @@ public final class CryptoStore {
         sequence += 1
         journalBytes += frame.count
         CryptoStoreFormat.apply(batch.changes, to: &records)
+        _checkInvariants()
         if journalBytes > max(Self.smallestCompaction, snapshotBytes) {
             // The write is already durable; a compaction that fails is tried again next time.
             try? compact()
@@ -137,6 +141,14 @@ public final class CryptoStore {
         try folder.replace(CryptoStoreFormat.journalFile, with: [], synchronized: true)
         journalBytes = 0
         journalNeedsReset = false
+        _checkInvariants()
+    }
+
+    /// What holds between calls: no empty collection is kept (the snapshot would differ from the
+    /// same records written another way), and a journal with frames has bytes.
+    func _checkInvariants() {
+        assert(records.values.allSatisfy { !$0.isEmpty }, "an emptied collection is dropped")
+        assert(sequence == 0 || journalBytes > 0, "frames were counted but no bytes")
     }
 
     /// The bytes the store takes on disk now (snapshot and journal).
@@ -152,7 +164,7 @@ public final class CryptoStore {
         do {
             return try JSONDecoder().decode(Value.self, from: Data(bytes))
         } catch {
-            throw CryptoStoreRefusal(reason: "a record of \(collection.name) does not read as \(Value.self)")
+            throw CryptoFailure("reading a record of \(collection.name) as \(Value.self)")
         }
     }
 }

@@ -9,10 +9,10 @@ enum CryptoStoreChange: Equatable {
     private static let removeTag: UInt8 = 2
 
     /// The smallest encoded change (a tag and two empty names): bounds how many a list can claim.
-    private static let smallestSize = 5
+    private static let smallestSize = 1 + 2 + 4
 
-    /// The changes as bytes: a 32-bit count, then each as a tag, the collection and id as short
-    /// strings, and a put's value as long bytes.
+    /// The changes as bytes: a 32-bit count, then each as a tag, the collection (16-bit length),
+    /// the id and a put's value (32-bit lengths).
     static func encode(_ changes: [CryptoStoreChange]) -> [UInt8] {
         var writer = StoreByteWriter()
         writer.append(UInt32(changes.count))
@@ -21,12 +21,12 @@ enum CryptoStoreChange: Equatable {
             case let .put(collection, id, value):
                 writer.append(putTag)
                 writer.appendShort(collection)
-                writer.appendShort(id)
+                writer.appendLong(id)
                 writer.appendLong(value)
             case let .remove(collection, id):
                 writer.append(removeTag)
                 writer.appendShort(collection)
-                writer.appendShort(id)
+                writer.appendLong(id)
             }
         }
         return writer.bytes
@@ -43,7 +43,7 @@ enum CryptoStoreChange: Equatable {
         for _ in 0 ..< count {
             let tag = try reader.byte()
             let collection = try reader.short()
-            let id = try reader.short()
+            let id = try reader.longText()
             switch tag {
             case putTag: changes.append(.put(collection: collection, id: id, value: try reader.long()))
             case removeTag: changes.append(.remove(collection: collection, id: id))

@@ -13,13 +13,16 @@ struct StoreByteWriter {
 
     mutating func append(_ value: UInt64) { append(value, width: 8) }
 
-    /// A string with a 16-bit length (collection names and record ids are short).
+    /// A string with a 16-bit length (collection names, at most 255 bytes).
     mutating func appendShort(_ text: String) {
         let utf8 = Array(text.utf8)
-        precondition(utf8.count <= Int(UInt16.max), "a collection name or record id is at most 65,535 bytes")
+        precondition(utf8.count <= Int(UInt16.max), "a short string is at most 65,535 bytes")
         append(UInt16(utf8.count))
         append(utf8)
     }
+
+    /// A string with a 32-bit length (record ids: a room id or key from a server has no limit here).
+    mutating func appendLong(_ text: String) { appendLong(Array(text.utf8)) }
 
     /// Bytes with a 32-bit length.
     mutating func appendLong(_ raw: [UInt8]) {
@@ -68,6 +71,12 @@ struct StoreByteReader {
     mutating func short() throws -> String {
         let raw = try take(Int(try uint16()))
         guard let text = String(validating: raw, as: UTF8.self) else { throw Short() }
+        return text
+    }
+
+    /// A string written by `appendLong(_: String)`; throws when it is not UTF-8.
+    mutating func longText() throws -> String {
+        guard let text = String(validating: try long(), as: UTF8.self) else { throw Short() }
         return text
     }
 
