@@ -166,6 +166,27 @@ final class MatrixPostUnreadDividerTests: SharedSynapseTestCase {
         dividerIsRightAbove("reply 5", on: pilot)
     }
 
+    /// Home's row for the post counts what the divider then shows unread: both from the same
+    /// receipt (home's from the server's per-post counts, `unread_thread_notifications`).
+    func testHomesCountForThePostAgreesWithItsDivider() throws {
+        var post = try post(replies: 4)
+        try post.receipt(on: post.replies[0], thread: post.root)
+        try post.reply(2)
+
+        var home = MatrixAccountRooms(account: post.ann.account.userID)
+        home.apply(sync: try post.ann.client.sync(since: nil, filter: MatrixAccountFilter.lean, wait: 0))
+        home.setPosts(roomID: post.room, MatrixRoomPosts(roots: try post.ann.client.threads(room: post.room, limit: 10).roots, next: nil,
+                                                         limits: .init()))
+        let row = try XCTUnwrap(home.summaries.first { $0.key == .post(account: post.ann.account.userID, roomID: post.room, root: post.root) })
+        XCTAssertEqual(row.unread, 5)
+
+        let source = try open(post, environment: temporaryDataEnvironment())
+        defer { source.stop() }
+        let pilot = screen(of: source, showing: "reply 6")
+        XCTAssertEqual(pilot.unreadStatus, "\(row.unread) unread · Alt-U", pilot.lines.joined(separator: "\n"))
+        dividerIsRightAbove("reply 2", on: pilot)
+    }
+
     /// Waits (bounded) until the server has Ann's threaded receipt in the post on `eventID`.
     private func waitForReceipt(of post: Post, toBe eventID: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let filter = #"{"room":{"rooms":["\#(post.room)"],"timeline":{"limit":1},"ephemeral":{"types":["m.receipt"]}}}"#
