@@ -44,9 +44,11 @@ final class MatrixPostUnreadDividerTests: SharedSynapseTestCase {
         return post
     }
 
-    private func open(_ post: Post, environment: [String: String], usesCache: Bool = false) throws -> MatrixThreadSource {
+    /// Opens the post as Ann; `accountSync`: the account's running sync, as home opens a post.
+    private func open(_ post: Post, environment: [String: String], usesCache: Bool = false,
+                      accountSync: MatrixAccountSync? = nil) throws -> MatrixThreadSource {
         try MatrixThreadSource(client: post.ann.client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(post.room)/\(post.root)")),
-                               me: post.ann.account.userID, environment: environment, usesCache: usesCache)
+                               me: post.ann.account.userID, environment: environment, usesCache: usesCache, accountSync: accountSync)
     }
 
     /// The opened post on screen once `last` shows (its updates taken, frames drawn).
@@ -77,6 +79,25 @@ final class MatrixPostUnreadDividerTests: SharedSynapseTestCase {
         XCTAssertEqual(pilot.firstUnreadIndex, 3, "right after reply 3: \(pilot.lines.joined(separator: "\n"))")
         dividerIsRightAbove("reply 4", on: pilot)
         XCTAssertEqual(pilot.unreadStatus, "4 unread · Alt-U")
+    }
+
+    /// As home opens it: from the position of the account's sync, running, with no sync of its own.
+    func testTheDividerIsPlacedWhenThePostOpensFromTheAccountsSync() throws {
+        var post = try post(replies: 3)
+        let sync = MatrixAccountSync(client: post.ann.client)
+        sync.start()
+        defer { sync.stop() }
+        let deadline = Date().addingTimeInterval(15)
+        while sync.position == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertNotNil(sync.position, "the account's sync answered")
+        try post.receipt(on: post.replies[1], thread: post.root)
+        try post.reply(1)
+
+        let source = try open(post, environment: temporaryDataEnvironment(), accountSync: sync)
+        defer { source.stop() }
+        let pilot = screen(of: source, showing: "reply 4")
+        XCTAssertEqual(pilot.firstUnreadIndex, 2, pilot.lines.joined(separator: "\n"))
+        dividerIsRightAbove("reply 3", on: pilot)
     }
 
     func testAPrivateThreadedReceiptPlacesItToo() throws {
@@ -203,25 +224,5 @@ final class MatrixPostUnreadDividerTests: SharedSynapseTestCase {
             Thread.sleep(forTimeInterval: 0.2)
         }
         XCTFail("the server has no receipt of Ann's in the post on \(eventID)", file: file, line: line)
-    }
-}
-
-/// Our receipts read back for a post, against the real Synapse, both ways a server is asked.
-final class MatrixOwnReceiptsSynapseTests: SharedSynapseTestCase {
-    func testSlidingSyncAndTheInitialSyncBothGiveOurThreadedReceipt() throws {
-        let server = try server
-        let (bo, ann, room) = try twoUsersInARoom("Own receipts", on: server)
-        let root = try bo.other.sendText(roomID: room, body: "A post")
-        let reply = try bo.other.send(roomID: room, content: [
-            "msgtype": "m.text", "body": "a reply", "m.relates_to": ["rel_type": "m.thread", "event_id": root],
-        ])
-        let later = try bo.other.sendText(roomID: room, body: "the room goes on")
-        _ = try ann.other.call("POST", "/_matrix/client/v3/rooms/\(room)/receipt/m.read/\(reply)", body: ["thread_id": root])
-        _ = try ann.other.call("POST", "/_matrix/client/v3/rooms/\(room)/receipt/m.read/\(later)", body: [:])
-        // Bo's receipt in the post is his, not ours.
-        _ = try bo.other.call("POST", "/_matrix/client/v3/rooms/\(room)/receipt/m.read/\(root)", body: ["thread_id": root])
-        let me = ann.account.userID
-        XCTAssertEqual(MatrixOwnReceipts.inPost(root, among: try ann.client.ownReceiptsBySlidingSync(room: room), me: me), [reply])
-        XCTAssertEqual(MatrixOwnReceipts.inPost(root, among: try ann.client.ownReceiptsByInitialSync(room: room), me: me), [reply])
     }
 }
