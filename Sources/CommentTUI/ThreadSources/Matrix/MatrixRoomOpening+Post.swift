@@ -11,7 +11,7 @@ extension MatrixRoomOpening {
          joinsEncrypted: Bool = false, awaiting sync: MatrixAccountSync? = nil) throws {
         self.me = me
         roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
-        filter = Self.filter(room: roomID, pageSize: pageSize)
+        filter = Self.filter(room: roomID, pageSize: pageSize, receipts: true)
         if let known = sync?.position ?? (sync?.isRunning == true ? sync?.awaitPosition(timeout: MatrixAccountSync.positionWait) : nil) {
             nextBatch = known
         } else {
@@ -48,6 +48,8 @@ extension MatrixRoomOpening {
         alias = address.isAlias ? address.identifier : content("m.room.canonical_alias")?["alias"]?.string
         label = VisibleText.escape(roomName) + " › " + VisibleText.escape(String(header.title.prefix(40)))
 
+        // Our receipt before the page: one moved meanwhile is then on an event the page holds.
+        let receipts = (try? client.ownReceipts(room: roomID)).map { MatrixOwnReceipts.inPost(root, among: $0, me: me) } ?? []
         let page = MatrixThreadPage(answer: try client.threadReplies(room: roomID, root: root, from: nil, limit: pageSize), root: root)
         var opened: [Comment] = []
         for update in timeline.applyNewer(page.oldestFirst) {
@@ -58,6 +60,7 @@ extension MatrixRoomOpening {
         olderToken = page.olderToken
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,
                                users: timeline.members.users)
+        placePostDivider(receipts: receipts, root: root, pageEvents: page.oldestFirst.compactMap { $0["event_id"]?.string })
     }
 
     /// The post a root event makes: its first line the title, the rest the body, its newest

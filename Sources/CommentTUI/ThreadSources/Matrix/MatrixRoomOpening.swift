@@ -57,7 +57,7 @@ struct MatrixRoomOpening {
         olderToken = snapshot.olderToken
         nextBatch = snapshot.nextBatch
         fullyRead = snapshot.fullyRead
-        filter = Self.filter(room: roomID, pageSize: pageSize)
+        filter = Self.filter(room: roomID, pageSize: pageSize, receipts: root != nil)
         isFromCache = true
     }
 
@@ -305,7 +305,7 @@ struct MatrixRoomOpening {
     /// The sync filter: this room only, a page of timeline, lazy-loaded members, typing, the
     /// read marker; no presence or other account data.
     /// `leavingOut`: a room id left out, which changes the request and nothing it returns.
-    static func filter(room: String, pageSize: Int, leavingOut: String? = nil) -> JSONValue {
+    static func filter(room: String, pageSize: Int, leavingOut: String? = nil, receipts: Bool = false) -> JSONValue {
         var filter: JSONValue = [
             "presence": ["not_types": ["*"]],
             "account_data": ["not_types": ["*"]],
@@ -313,7 +313,8 @@ struct MatrixRoomOpening {
                 "rooms": [.string(room)],
                 "timeline": ["limit": .number(Double(pageSize)), "unread_thread_notifications": true],
                 "state": ["lazy_load_members": true],
-                "ephemeral": ["types": ["m.typing"]],
+                // A post's: our threaded receipt, moved by another client while its copy was closed.
+                "ephemeral": ["types": receipts ? ["m.typing", "m.receipt"] : ["m.typing"]],
                 "account_data": ["types": ["m.fully_read"]],
             ],
         ]

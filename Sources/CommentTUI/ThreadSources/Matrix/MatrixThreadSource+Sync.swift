@@ -85,6 +85,7 @@ extension MatrixThreadSource {
             updates += locked { timeline.postsRead(in: room) }
             updates += roomStateUpdates(events: events, state: state)
             markerElsewhere = movedMarker(in: room, events: events, applied: applied, lastBefore: lastBefore)
+                ?? movedPostReceipt(in: room, events: events, applied: applied, lastBefore: lastBefore)
             for event in room["ephemeral"]?["events"]?.array ?? [] where event["type"]?.string == "m.typing" {
                 let typing = (event["content"]?["user_ids"]?.array ?? []).compactMap(\.string).filter { $0 != me }
                 updates.append(.typing(typing))
@@ -115,21 +116,14 @@ extension MatrixThreadSource {
     /// it reads the marker from the server as it is): on a comment, or the last at or before
     /// its event in this sync (`lastBefore`, the newest kept, when none is). Nil otherwise.
     private func movedMarker(in room: JSONValue, events: [JSONValue], applied: [ThreadUpdate], lastBefore: String?) -> String? {
-        // `m.fully_read` is the room's own timeline's: a post keeps its divider where it was read.
+        // `m.fully_read` is the room's own timeline's: a post's divider follows its receipt (`movedPostReceipt`).
         guard isFromCache, !locked({ hasCaughtUp || timeline.scope.root != nil }) else { return nil }
         let accountData: [JSONValue] = room["account_data"]?["events"]?.array ?? []
         let inSync = accountData.filter { $0["type"]?.string == "m.fully_read" }.last?["content"]?["event_id"]?.string
         // Synapse's catching-up sync from the copy's token was seen without the room's account
         // data although the marker had moved: asked for once when the sync does not say.
         guard let marker = inSync ?? (try? client.fullyRead(room: roomID, userID: me)), marker != locked({ markerSent }) else { return nil }
-        let arrived: [Comment] = applied.flatMap { update -> [Comment] in
-            if case .commentsAppended(let list) = update { list } else { [] }
-        }
-        if let at = events.firstIndex(where: { $0["event_id"]?.string == marker }) {
-            let upToMarker = Set(events[...at].compactMap { $0["event_id"]?.string })
-            return arrived.last(where: { upToMarker.contains($0.id) })?.id ?? lastBefore
-        }
-        return locked { cached.comments.contains { $0.id == marker } } ? marker : nil
+        return commentAtOrBefore(marker, events: events, applied: applied, lastBefore: lastBefore)
     }
 
     /// `fill` carried out: the pages it names asked for until it is done, its `missing` the
