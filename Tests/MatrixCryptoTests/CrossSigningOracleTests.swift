@@ -8,7 +8,7 @@ import XCTest
 /// make byte-equal signatures of the same key and device objects.
 final class CrossSigningOracleTests: XCTestCase {
     func testKeysAndSignaturesFromTheSameSeedsMatchLibolm() throws {
-        var random = SecretStorageTestRandom(seed: 1756)
+        var random = SeededBytes(seed: 1756)
         for round in 0 ..< 40 {
             let userID = "@user\(round):example.org"
             let keys = try CrossSigningKeys.generate(userID: userID, random: &random)

@@ -59,7 +59,7 @@ final class CrossSigningTests: XCTestCase {
         XCTAssertEqual(try CrossSigningIdentity.fromKeysQuery(response, userID: userID), identity)
         XCTAssertNil(try CrossSigningIdentity.fromKeysQuery(response, userID: "@bob:example.org"), "no identity published")
         // A self-signing key signed by another master key (a forgery) is refused.
-        var random = SecretStorageTestRandom(seed: 1756)
+        var random = SeededBytes(seed: 1756)
         let other = try CrossSigningKeys.generate(userID: userID, random: &random).publicIdentity()
         XCTAssertThrowsError(try CrossSigningIdentity(userID: userID, master: identity.master.json, selfSigning: other.selfSigning.json)) { error in
             XCTAssertEqual("\(error)", "the self-signing key of \(userID) is not signed by their master key")
@@ -84,7 +84,7 @@ final class CrossSigningTests: XCTestCase {
     }
 
     func testKeysComeBackFromSecretStorageAndSignAgain() throws {
-        var random = SecretStorageTestRandom(seed: 4)
+        var random = SeededBytes(seed: 4)
         let (storage, description) = try SecretStorageKey.generate(keyID: "SSSS", name: "Recovery key", random: &random)
         let keys = try keys()
         var accountData = try keys.secretEventContents(for: storage, random: &random)

@@ -10,7 +10,7 @@ final class CrossSigningTrustTests: XCTestCase {
     }
 
     func testTheFirstMasterKeyIsPinnedAndAChangedOneReportedUntilAccepted() throws {
-        var random = SecretStorageTestRandom(seed: 7)
+        var random = SeededBytes(seed: 7)
         let first = try CrossSigningKeys.generate(userID: bob, random: &random).publicIdentity()
         let second = try CrossSigningKeys.generate(userID: bob, random: &random).publicIdentity()
         var trust = CrossSigningTrust()
@@ -27,7 +27,7 @@ final class CrossSigningTrustTests: XCTestCase {
     }
 
     func testADeviceIsCrossSignedOnlyByItsUsersPinnedSelfSigningKey() throws {
-        var random = SecretStorageTestRandom(seed: 8)
+        var random = SeededBytes(seed: 8)
         let bobKeys = try CrossSigningKeys.generate(userID: bob, random: &random)
         let identity = try bobKeys.publicIdentity()
         var trust = CrossSigningTrust()

@@ -119,13 +119,3 @@ final class LibolmInboundGroupSession {
     }
 }
 
-/// Fixed bytes handed out in order, as libolm is given them.
-struct MegolmTestRandom: RandomSource {
-    var remaining: [UInt8]
-
-    mutating func bytes(_ count: Int) throws -> [UInt8] {
-        guard remaining.count >= count else { throw CryptoFailure("fixed random bytes ran out") }
-        defer { remaining.removeFirst(count) }
-        return Array(remaining.prefix(count))
-    }
-}

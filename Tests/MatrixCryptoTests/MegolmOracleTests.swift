@@ -13,7 +13,7 @@ final class MegolmOracleTests: XCTestCase {
     /// Our session and libolm's, from the same 160 bytes.
     private func sessionPair(_ seeded: inout SeededRandom) throws -> (MegolmOutboundSession, LibolmOutboundGroupSession) {
         let random = randomBytes(MegolmOutboundSession.randomByteCount, &seeded)
-        var source = MegolmTestRandom(remaining: random)
+        var source = FixedRandom(random)
         return (try MegolmOutboundSession(random: &source, createdAtMilliseconds: 0), try LibolmOutboundGroupSession(random: random))
     }
 

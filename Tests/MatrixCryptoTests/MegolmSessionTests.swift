@@ -7,7 +7,7 @@ import XCTest
 final class MegolmSessionTests: XCTestCase {
     private func outbound(seed: UInt64, createdAt: Int64 = 0) throws -> MegolmOutboundSession {
         var seeded = SeededRandom(seed: seed)
-        var source = MegolmTestRandom(remaining: (0 ..< 160).map { _ in UInt8.random(in: 0 ... 255, using: &seeded) })
+        var source = FixedRandom((0 ..< 160).map { _ in UInt8.random(in: 0 ... 255, using: &seeded) })
         return try MegolmOutboundSession(random: &source, createdAtMilliseconds: createdAt)
     }
 

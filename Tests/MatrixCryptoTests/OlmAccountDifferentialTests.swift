@@ -9,7 +9,7 @@ final class OlmAccountDifferentialTests: XCTestCase {
         var seeded = SeededRandom(seed: 33)
         for _ in 0 ..< 20 {
             let random = olmTestBytes(64, &seeded)
-            var source = OlmTestRandom(random)
+            var source = FixedRandom(random)
             let ours = try OlmAccount(random: &source)
             XCTAssertTrue(source.isExhausted, "an account takes 64 bytes, as libolm's does")
             let theirs = try LibolmAccount(random: random).identityKeys
@@ -21,13 +21,13 @@ final class OlmAccountDifferentialTests: XCTestCase {
     func testOneTimeKeysAndTheirIdsMatchLibolmAcrossPublishingAndTheLimit() throws {
         var seeded = SeededRandom(seed: 34)
         let accountRandom = olmTestBytes(64, &seeded)
-        var source = OlmTestRandom(accountRandom)
+        var source = FixedRandom(accountRandom)
         var ours = try OlmAccount(random: &source)
         let theirs = try LibolmAccount(random: accountRandom)
         // Batches that cross the 100-key limit, with publishing in between.
         for (index, count) in [0, 1, 5, 37, 60, 20, 3].enumerated() {
             let random = olmTestBytes(32 * count, &seeded)
-            var batch = OlmTestRandom(random)
+            var batch = FixedRandom(random)
             try ours.generateOneTimeKeys(count, random: &batch)
             try theirs.generateOneTimeKeys(count, random: random)
             XCTAssertEqual(ours.oneTimeKeysJSON, try theirs.oneTimeKeys, "batch \(index)")
@@ -46,17 +46,17 @@ final class OlmAccountDifferentialTests: XCTestCase {
     func testFallbackKeyRotationMatchesLibolm() throws {
         var seeded = SeededRandom(seed: 35)
         let accountRandom = olmTestBytes(64, &seeded)
-        var source = OlmTestRandom(accountRandom)
+        var source = FixedRandom(accountRandom)
         var ours = try OlmAccount(random: &source)
         let theirs = try LibolmAccount(random: accountRandom)
         XCTAssertEqual(ours.fallbackKeyJSON, try theirs.unpublishedFallbackKey)
         let oneTimeRandom = olmTestBytes(64, &seeded)
-        var oneTime = OlmTestRandom(oneTimeRandom)
+        var oneTime = FixedRandom(oneTimeRandom)
         try ours.generateOneTimeKeys(2, random: &oneTime)
         try theirs.generateOneTimeKeys(2, random: oneTimeRandom)
         for round in 0 ..< 3 {
             let random = olmTestBytes(32, &seeded)
-            var fallback = OlmTestRandom(random)
+            var fallback = FixedRandom(random)
             try ours.generateFallbackKey(random: &fallback)
             try theirs.generateFallbackKey(random: random)
             XCTAssertEqual(ours.fallbackKeyJSON, try theirs.unpublishedFallbackKey, "round \(round)")
@@ -71,12 +71,12 @@ final class OlmAccountDifferentialTests: XCTestCase {
 
     func testASessionToThePreviousFallbackKeyWorksUntilItIsForgotten() throws {
         var seeded = SeededRandom(seed: 36)
-        var source = OlmTestRandom(olmTestBytes(64 + 32 + 32, &seeded))
+        var source = FixedRandom(olmTestBytes(64 + 32 + 32, &seeded))
         var bob = try OlmAccount(random: &source)
         try bob.generateFallbackKey(random: &source)
         let oldFallback = try XCTUnwrap(bob.currentFallbackKey).publicKey
         try bob.generateFallbackKey(random: &source)
-        var aliceRandom = OlmTestRandom(olmTestBytes(64 + 64, &seeded))
+        var aliceRandom = FixedRandom(olmTestBytes(64 + 64, &seeded))
         let alice = try OlmAccount(random: &aliceRandom)
         var session = try OlmSession.outbound(account: alice, theirIdentityKey: bob.curve25519Key, theirOneTimeKey: oldFallback, random: &aliceRandom)
         let message = try session.encrypt(utf8("to the old fallback key"), random: &aliceRandom)
@@ -93,7 +93,7 @@ final class OlmAccountDifferentialTests: XCTestCase {
     func testSignaturesAreLibolmsAndTheUploadBodyIsSignedAsTheSpecSays() throws {
         var seeded = SeededRandom(seed: 37)
         let accountRandom = olmTestBytes(64, &seeded)
-        var source = OlmTestRandom(accountRandom + olmTestBytes(32 * 3 + 32, &seeded))
+        var source = FixedRandom(accountRandom + olmTestBytes(32 * 3 + 32, &seeded))
         var ours = try OlmAccount(random: &source)
         let theirs = try LibolmAccount(random: accountRandom)
         let message = utf8(#"{"a":1,"b":"two"}"#)
@@ -134,7 +134,7 @@ final class OlmAccountDifferentialTests: XCTestCase {
 
     func testAStoredAccountReadsBackAndADamagedOneIsRefused() throws {
         var seeded = SeededRandom(seed: 38)
-        var source = OlmTestRandom(olmTestBytes(64 + 32 * 5 + 32, &seeded))
+        var source = FixedRandom(olmTestBytes(64 + 32 * 5 + 32, &seeded))
         var account = try OlmAccount(random: &source)
         try account.generateOneTimeKeys(5, random: &source)
         try account.generateFallbackKey(random: &source)

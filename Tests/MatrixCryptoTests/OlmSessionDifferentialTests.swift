@@ -14,13 +14,13 @@ final class OlmSessionDifferentialTests: XCTestCase {
 
         init(_ seeded: inout SeededRandom, oneTimeKeys: Int = 3) throws {
             let aliceRandom = olmTestBytes(64, &seeded), bobRandom = olmTestBytes(64, &seeded)
-            var a = OlmTestRandom(aliceRandom), b = OlmTestRandom(bobRandom)
+            var a = FixedRandom(aliceRandom), b = FixedRandom(bobRandom)
             alice = try OlmAccount(random: &a)
             bob = try OlmAccount(random: &b)
             libolmAlice = try LibolmAccount(random: aliceRandom)
             libolmBob = try LibolmAccount(random: bobRandom)
             let keysRandom = olmTestBytes(32 * oneTimeKeys, &seeded)
-            var keys = OlmTestRandom(keysRandom)
+            var keys = FixedRandom(keysRandom)
             try bob.generateOneTimeKeys(oneTimeKeys, random: &keys)
             try libolmBob.generateOneTimeKeys(oneTimeKeys, random: keysRandom)
         }
@@ -32,7 +32,7 @@ final class OlmSessionDifferentialTests: XCTestCase {
             var pair = try Pair(&seeded)
             let oneTimeKey = try XCTUnwrap(pair.bob.unpublishedOneTimeKeys.randomElement(using: &seeded)).publicKey
             let sessionRandom = olmTestBytes(64, &seeded)
-            var source = OlmTestRandom(sessionRandom)
+            var source = FixedRandom(sessionRandom)
             var ours = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key, theirOneTimeKey: oneTimeKey, random: &source)
             let theirs = try LibolmSession.outbound(account: pair.libolmAlice, theirIdentityKey: pair.bob.curve25519Key,
                                                     theirOneTimeKey: oneTimeKey, random: sessionRandom)
@@ -41,14 +41,14 @@ final class OlmSessionDifferentialTests: XCTestCase {
                 let plaintext = olmTestBytes(Int.random(in: 0 ... 300, using: &seeded), &seeded)
                 XCTAssertEqual(ours.encryptRandomLength, 0)
                 XCTAssertEqual(theirs.encryptRandomLength, 0)
-                var none = OlmTestRandom([])
+                var none = FixedRandom([])
                 let ourMessage = try ours.encrypt(plaintext, random: &none)
                 let theirMessage = try theirs.encrypt(plaintext, random: [])
                 XCTAssertEqual(ourMessage, theirMessage, "round \(round), message \(index)")
                 XCTAssertEqual(ourMessage.kind, .preKey)
             }
             // libolm's Bob reads ours; our Bob reads libolm Alice's (the same bytes) without changing the account.
-            var none = OlmTestRandom([])
+            var none = FixedRandom([])
             let first = try ours.encrypt(utf8("hello \(round)"), random: &none)
             let libolmBobSession = try LibolmSession.inbound(account: pair.libolmBob, message: first)
             XCTAssertEqual(try libolmBobSession.decrypt(first), utf8("hello \(round)"))
@@ -83,7 +83,7 @@ final class OlmSessionDifferentialTests: XCTestCase {
             XCTAssertTrue(bob.matches(preKeyMessage: second.bytes), "pre-key messages until a reply belong to this session")
             XCTAssertEqual(try bob.decrypt(second), utf8("again"))
             XCTAssertEqual(bob.encryptRandomLength, 32)
-            var source = OlmTestRandom(olmTestBytes(32, &seeded))
+            var source = FixedRandom(olmTestBytes(32, &seeded))
             let reply = try bob.encrypt(utf8("reply"), random: &source)
             XCTAssertEqual(reply.kind, .normal)
             XCTAssertEqual(try alice.decrypt(reply), utf8("reply"))
@@ -103,11 +103,11 @@ final class OlmSessionDifferentialTests: XCTestCase {
             let pair = try Pair(&seeded)
             let oneTimeKey = try XCTUnwrap(pair.bob.unpublishedOneTimeKeys.first).publicKey
             let sessionRandom = olmTestBytes(64, &seeded)
-            var source = OlmTestRandom(sessionRandom)
+            var source = FixedRandom(sessionRandom)
             var ourAlice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key, theirOneTimeKey: oneTimeKey, random: &source)
             let libolmAlice = try LibolmSession.outbound(account: pair.libolmAlice, theirIdentityKey: pair.bob.curve25519Key,
                                                          theirOneTimeKey: oneTimeKey, random: sessionRandom)
-            var none = OlmTestRandom([])
+            var none = FixedRandom([])
             let opening = try ourAlice.encrypt(utf8("opening"), random: &none)
             XCTAssertEqual(opening, try libolmAlice.encrypt(utf8("opening"), random: []))
             var (ourBob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: opening.bytes)
@@ -121,14 +121,14 @@ final class OlmSessionDifferentialTests: XCTestCase {
                 if fromAlice {
                     XCTAssertEqual(ourAlice.encryptRandomLength, libolmAlice.encryptRandomLength)
                     let random = olmTestBytes(ourAlice.encryptRandomLength, &seeded)
-                    var bytes = OlmTestRandom(random)
+                    var bytes = FixedRandom(random)
                     let message = try ourAlice.encrypt(plaintext, random: &bytes)
                     XCTAssertEqual(message, try libolmAlice.encrypt(plaintext, random: random), "conversation \(conversation), step \(step)")
                     toBob.append((message, plaintext))
                 } else {
                     XCTAssertEqual(ourBob.encryptRandomLength, libolmBob.encryptRandomLength)
                     let random = olmTestBytes(ourBob.encryptRandomLength, &seeded)
-                    var bytes = OlmTestRandom(random)
+                    var bytes = FixedRandom(random)
                     let message = try ourBob.encrypt(plaintext, random: &bytes)
                     XCTAssertEqual(message, try libolmBob.encrypt(plaintext, random: random), "conversation \(conversation), step \(step)")
                     toAlice.append((message, plaintext))
@@ -156,7 +156,7 @@ final class OlmSessionDifferentialTests: XCTestCase {
             let rootKey = try XCTUnwrap(try JSONValue(parsing: stored)["ratchet"]?["rootKey"]?.string)
             XCTAssertEqual(UnpaddedBase64.decode(rootKey)?.count, 32)
             let random = olmTestBytes(restored.encryptRandomLength, &seeded)
-            var first = OlmTestRandom(random), second = OlmTestRandom(random)
+            var first = FixedRandom(random), second = FixedRandom(random)
             let afterStoring = try restored.encrypt(utf8("after storing"), random: &first)
             XCTAssertEqual(afterStoring, try ourBob.encrypt(utf8("after storing"), random: &second))
             XCTAssertEqual(try libolmAlice.decrypt(afterStoring), utf8("after storing"))
@@ -184,10 +184,10 @@ final class OlmSessionDifferentialTests: XCTestCase {
     func testSkippedKeysPastTheBoundGoOldestFirstAsInLibolm() throws {
         var seeded = SeededRandom(seed: 46)
         let pair = try Pair(&seeded)
-        var source = OlmTestRandom(olmTestBytes(64, &seeded))
+        var source = FixedRandom(olmTestBytes(64, &seeded))
         var alice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                             theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
-        var none = OlmTestRandom([])
+        var none = FixedRandom([])
         let opening = try alice.encrypt(utf8("opening"), random: &none)
         var (bob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: opening.bytes)
         let libolmBob = try LibolmSession.inbound(account: pair.libolmBob, message: opening)
@@ -211,12 +211,12 @@ final class OlmSessionDifferentialTests: XCTestCase {
     func testMatchingAPreKeyMessageAgreesWithLibolmAndAnotherSessionsIsRefused() throws {
         var seeded = SeededRandom(seed: 47)
         let pair = try Pair(&seeded)
-        var source = OlmTestRandom(olmTestBytes(64 * 2, &seeded))
+        var source = FixedRandom(olmTestBytes(64 * 2, &seeded))
         var first = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                             theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
         var second = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                              theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[1].publicKey, random: &source)
-        var none = OlmTestRandom([])
+        var none = FixedRandom([])
         let fromFirst = try first.encrypt(utf8("first"), random: &none), fromSecond = try second.encrypt(utf8("second"), random: &none)
         var (bob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: fromFirst.bytes)
         let libolmBob = try LibolmSession.inbound(account: pair.libolmBob, message: fromFirst)
@@ -235,10 +235,10 @@ final class OlmSessionDifferentialTests: XCTestCase {
         var seeded = SeededRandom(seed: 48)
         for offset in [68, 102] {  // the last byte of the base key, of the identity key
             let pair = try Pair(&seeded)
-            var source = OlmTestRandom(olmTestBytes(64, &seeded))
+            var source = FixedRandom(olmTestBytes(64, &seeded))
             var alice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                                 theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
-            var none = OlmTestRandom([])
+            var none = FixedRandom([])
             var bytes = try alice.encrypt(utf8("flipped"), random: &none).bytes
             bytes[offset] ^= 0x80
             let flipped = OlmEncryptedMessage(kind: .preKey, bytes: bytes)
@@ -256,7 +256,7 @@ final class OlmSessionDifferentialTests: XCTestCase {
     func testAReplayedMessageIsRefusedAsAlreadyUsed() throws {
         var seeded = SeededRandom(seed: 44)
         let pair = try Pair(&seeded)
-        var source = OlmTestRandom(olmTestBytes(64 + 32, &seeded))
+        var source = FixedRandom(olmTestBytes(64 + 32, &seeded))
         var alice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                             theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
         let first = try alice.encrypt(utf8("one"), random: &source)
@@ -270,10 +270,10 @@ final class OlmSessionDifferentialTests: XCTestCase {
     func testAMessageTooFarAheadIsRefusedAndSkippedKeysStayBounded() throws {
         var seeded = SeededRandom(seed: 45)
         let pair = try Pair(&seeded)
-        var source = OlmTestRandom(olmTestBytes(64, &seeded))
+        var source = FixedRandom(olmTestBytes(64, &seeded))
         var alice = try OlmSession.outbound(account: pair.alice, theirIdentityKey: pair.bob.curve25519Key,
                                             theirOneTimeKey: pair.bob.unpublishedOneTimeKeys[0].publicKey, random: &source)
-        var none = OlmTestRandom([])
+        var none = FixedRandom([])
         let first = try alice.encrypt(utf8("0"), random: &none)
         var (bob, _) = try OlmSession.inbound(account: pair.bob, preKeyMessage: first.bytes)
         var messages: [OlmEncryptedMessage] = []

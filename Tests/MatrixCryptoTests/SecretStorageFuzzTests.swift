@@ -7,7 +7,7 @@ import XCTest
 /// crash, and never decrypt to something other than what was stored.
 final class SecretStorageFuzzTests: XCTestCase {
     func testDecodersOfMutatedContentsRefuseOrReadWithoutCrashing() throws {
-        var random = SecretStorageTestRandom(seed: 4_2024)
+        var random = SeededBytes(seed: 4_2024)
         let userID = "@alice:example.org"
         let keys = try CrossSigningKeys.generate(userID: userID, random: &random)
         let identity = try keys.publicIdentity()

@@ -128,7 +128,7 @@ final class SecretStorageTests: XCTestCase {
     }
 
     func testSeededRoundTripsClearBit63AndGeneratedKeysPassTheirOwnCheck() throws {
-        var random = SecretStorageTestRandom(seed: 1946)
+        var random = SeededBytes(seed: 1946)
         for round in 0 ..< 50 {
             let (key, description) = try SecretStorageKey.generate(keyID: "k\(round)", name: nil, random: &random)
             let reread = try SecretStorageKeyDescription(keyID: "k\(round)", content: description.content)

@@ -16,14 +16,6 @@ struct StoredSession: Codable, Equatable {
 let sessions = CryptoStoreCollection<StoredSession>("test.sessions")
 let counters = CryptoStoreCollection<Int>("test.counters")
 
-/// Random bytes from a seed, for a store's IVs and salts in tests.
-struct SeededBytes: RandomSource {
-    var seeded: SeededRandom
-
-    init(seed: UInt64) { seeded = SeededRandom(seed: seed) }
-
-    mutating func bytes(_ count: Int) throws -> [UInt8] { (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &seeded) } }
-}
 
 /// A fresh folder for one test's data and configuration, removed afterwards.
 struct StoreTestFolder {
