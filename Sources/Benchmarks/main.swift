@@ -57,6 +57,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("members", memberStormBenchmarks),
     ("matrix", matrixBenchmarks),
     ("home", homeBenchmarks),
+    ("crypto", cryptoBenchmarks),
     ("crypto-store", cryptoStoreBenchmarks),
     // Not run by default: their first run fills a big room (most of an hour, half an hour).
     ("matrix-scale", matrixScaleBenchmarks),
