@@ -23,6 +23,9 @@ public struct OlmAccount: Codable, Equatable, Sendable {
     /// Newest first, as libolm lists them.
     private(set) var oneTimeKeys: [OneTimeKey]
     private(set) var fallbackKey: OneTimeKey?
+
+    /// Whether the account has a current fallback key (published or not).
+    public var hasFallbackKey: Bool { fallbackKey != nil }
     /// The fallback key before the current one, kept for messages already under way.
     private(set) var previousFallbackKey: OneTimeKey?
     private(set) var lastKeyID: UInt32

@@ -21,7 +21,7 @@ extension MatrixClient {
     /// The devices of `users` (`POST /keys/query`): their device keys and cross-signing keys,
     /// and `failures` for servers that did not answer. Read with `DeviceListTracker`.
     public func queryKeys(users: [String], timeout: TimeInterval = 10) throws -> JSONValue {
-        let wanted = Dictionary(uniqueKeysWithValues: users.map { ($0, JSONValue.array([])) })
+        let wanted = Dictionary(users.map { ($0, JSONValue.array([])) }, uniquingKeysWith: { first, _ in first })
         return try request("POST", ["keys", "query"], body: ["device_keys": .object(wanted), "timeout": .number(timeout * 1000)],
                            timeout: timeout + 10, limit: MatrixAnswerLimit.large)
     }
@@ -30,7 +30,7 @@ extension MatrixClient {
     /// (`POST /keys/claim`); the answer's `one_time_keys` by user, then device.
     public func claimKeys(_ devices: [String: [String]], algorithm: String = "signed_curve25519",
                           timeout: TimeInterval = 10) throws -> JSONValue {
-        let wanted = devices.mapValues { ids in JSONValue.object(Dictionary(uniqueKeysWithValues: ids.map { ($0, JSONValue.string(algorithm)) })) }
+        let wanted = devices.mapValues { ids in JSONValue.object(Dictionary(ids.map { ($0, JSONValue.string(algorithm)) }, uniquingKeysWith: { first, _ in first })) }
         return try request("POST", ["keys", "claim"], body: ["one_time_keys": .object(wanted), "timeout": .number(timeout * 1000)],
                            timeout: timeout + 10)
     }
