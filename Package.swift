@@ -33,7 +33,9 @@ let package = Package(
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine", "ThreadModel"]),
         // Debian's libolm, only as the oracle MatrixCrypto's tests compare against; never shipped.
         .systemLibrary(name: "COlm", path: "Tests/COlm", providers: [.apt(["libolm-dev"])]),
-        .testTarget(name: "MatrixCryptoTests", dependencies: ["MatrixCrypto", "COlm", "ThreadModel"]),
+        // The crypto store's kill test spawns this writer and SIGKILLs it; depended on so it is built.
+        .executableTarget(name: "crypto-store-writer", dependencies: ["MatrixCrypto"], path: "Tests/CryptoStoreWriter"),
+        .testTarget(name: "MatrixCryptoTests", dependencies: ["MatrixCrypto", "COlm", "ThreadModel", "crypto-store-writer"]),
         // Helpers for tests: the screen assertion (text and styles from lines).
         .target(
             name: "CommentTUITestSupport",

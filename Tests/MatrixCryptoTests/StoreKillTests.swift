@@ -4,15 +4,19 @@ import ThreadModel
 import XCTest
 @testable import MatrixCrypto
 
-/// A crash at any point never loses a write the store acknowledged: a child process (this test
-/// binary, running `testChildWritesUntilKilled`) writes sessions, says "ack N" after each write
-/// returns, and compacts now and then; it is killed with SIGKILL at a random moment, many times,
-/// and after each kill the store opens, unset-aside, holding every acknowledged write.
+/// A crash at any point never loses a write the store acknowledged: a child process (the
+/// `crypto-store-writer` executable, Tests/CryptoStoreWriter) writes sessions, says "ack N" after each
+/// write returns, and compacts after every 5th; it is killed with SIGKILL at a random moment, many
+/// times, and after each kill the store opens, unset-aside, holding every acknowledged write.
 final class StoreKillTests: XCTestCase {
-    static let folderVariable = "CRYPTO_STORE_KILL_FOLDER"
-    static let startVariable = "CRYPTO_STORE_KILL_START"
-    /// Sessions are spread over this many ids, so a stale copy of any one shows.
+    /// Sessions are spread over this many ids (as in the writer), so a stale copy of any one shows.
     static let ids = 7
+
+    /// The writer, built beside this test binary (the test target depends on it).
+    static var writerPath: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("crypto-store-writer").path
+    }
 
     /// The state after writes 1…n: the counter at n, and each id's last session.
     static func expected(after n: Int) -> (counter: Int?, sessions: [String: StoredSession]) {
@@ -21,28 +25,11 @@ final class StoreKillTests: XCTestCase {
         return (n > 0 ? n : nil, state)
     }
 
-    /// The child: writes from the start number on until it is killed. Skipped when run plainly.
-    func testChildWritesUntilKilled() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let root = environment[Self.folderVariable], let start = Int(environment[Self.startVariable] ?? "") else {
-            throw XCTSkip("runs only as the child of testAcknowledgedWritesSurviveSIGKILLAtAnyMoment")
-        }
-        let location = CryptoStoreLocation(parent: root + "/data/crypto", keyFolder: root + "/config", userID: "@ann:example.org", deviceID: "DEVICE")
-        let store = try CryptoStore.open(at: location)
-        var index = start
-        while true {
-            try store.write { batch in
-                try batch.put(.numbered(index), id: "s\(index % Self.ids)", in: sessions)
-                try batch.put(index, id: "sent", in: counters)
-            }
-            let line = Array("ack \(index)\n".utf8)
-            _ = line.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-            if index % 5 == 0 { try store.compact() }
-            index += 1
-        }
-    }
-
     func testAcknowledgedWritesSurviveSIGKILLAtAnyMoment() throws {
+        // The test target depends on the writer, so a missing one means a broken build: fail, never skip.
+        guard FileManager.default.isExecutableFile(atPath: Self.writerPath) else {
+            return XCTFail("the writer is missing at \(Self.writerPath)")
+        }
         let folder = try StoreTestFolder()
         defer { folder.remove() }
         let location = folder.location
@@ -58,13 +45,11 @@ final class StoreKillTests: XCTestCase {
         for round in 0 ..< 100 {
             let temporariesBefore = temporaries()
             let child = Process()
-            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            child.arguments = ["MatrixCryptoTests.StoreKillTests/testChildWritesUntilKilled"]
-            child.environment = ProcessInfo.processInfo.environment.merging(
-                [Self.folderVariable: folder.root, Self.startVariable: String(written + 1)]) { $1 }
-            let output = Pipe()
+            child.executableURL = URL(fileURLWithPath: Self.writerPath)
+            child.arguments = [folder.root, String(written + 1)]
+            let output = Pipe(), errors = Pipe()
             child.standardOutput = output
-            child.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            child.standardError = errors
             try child.run()
             // Wait for a random number of acknowledgements (none, sometimes), then a random moment more.
             let wanted = random.below(12)
@@ -83,7 +68,8 @@ final class StoreKillTests: XCTestCase {
             usleep(UInt32(random.below(4000)))
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
-            XCTAssertEqual(child.terminationReason, .uncaughtSignal, "round \(round): the child was killed, it did not stop on its own")
+            let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertEqual(child.terminationReason, .uncaughtSignal, "round \(round): the child was killed, it did not stop on its own: \(complaint)")
             // Acknowledgements still in the pipe were made before the kill.
             pending += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             for line in pending.split(separator: "\n") where line.hasPrefix("ack ") { acknowledged = max(acknowledged, Int(line.dropFirst(4)) ?? 0) }
