@@ -36,7 +36,7 @@ func reactionBenchmarks() -> [BenchmarkRow] {
     let area = "reactions 100x30"
     let laid = percentiles(layout)
     let drawn = percentiles(frame)
-    return hostileFileRows(start: start) + [
+    return hostileFileRows(start: start) + reactionFileRows() + [
         BenchmarkRow(area: area, name: "40 distinct keys change: row laid out, text kept (median / p99; target < 1 ms)",
                      value: String(format: "%.0f / %.0f µs", laid.median, laid.p99)),
         BenchmarkRow(area: area, name: "the frame after it (median / p99)", value: String(format: "%.0f / %.0f µs", drawn.median, drawn.p99)),
