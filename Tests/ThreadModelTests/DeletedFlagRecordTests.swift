@@ -6,21 +6,9 @@ import XCTest
 /// "(deleted)" is an ordinary comment (its author edits it, people react to it), and an export
 /// of a deleted comment reads back deleted.
 final class DeletedFlagRecordTests: XCTestCase {
-    static let start = Date(timeIntervalSince1970: 1_744_884_000)
+    static let start = RecordFileFixture.start
 
-    private func file(_ records: [ThreadRecord]) throws -> String {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("deleted-flag-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("t.jsonl").path
-        try ThreadFileWriter(path: path).create(records)
-        return path
-    }
-
-    private static let saysDeleted: [ThreadRecord] = [
-        .thread(ThreadHeader(id: "t", title: "T", author: "u1", created: start, body: "post")),
-        .user(User(id: "u1", handle: "ann", name: "Ann")),
-        .user(User(id: "u2", handle: "bo", name: "Bo")),
+    private static let saysDeleted: [ThreadRecord] = RecordFileFixture.head + [
         .comment(Comment(id: "c1", author: "u1", created: start, body: "(deleted)")),
         .comment(Comment(id: "c2", author: "u2", created: start, body: "(deleted)")),
         .change(CommentChange(comment: "c1", author: "u1", created: start + 60, kind: .edit(body: "fixed"))),
@@ -28,7 +16,7 @@ final class DeletedFlagRecordTests: XCTestCase {
     ]
 
     func testACommentThatSaysDeletedIsOrdinaryInTheReadAndTheIndex() throws {
-        let path = try file(Self.saysDeleted)
+        let path = try recordFile(Self.saysDeleted)
         let read = try ThreadFile.read(path: path)
         XCTAssertEqual(read.problems, [])
         XCTAssertEqual(read.thread.comments.map(\.body), ["fixed", "(deleted)"], "its author's edit counts")
@@ -42,12 +30,12 @@ final class DeletedFlagRecordTests: XCTestCase {
     }
 
     func testADeleteRecordSetsTheFlagAndAnExportReadsBackAsItWas() throws {
-        let path = try file(Self.saysDeleted + [.change(CommentChange(comment: "c2", author: "u2", created: Self.start + 90, kind: .delete))])
+        let path = try recordFile(Self.saysDeleted + [.change(CommentChange(comment: "c2", author: "u2", created: Self.start + 90, kind: .delete))])
         let read = try ThreadFile.read(path: path)
         XCTAssertEqual(read.thread.comments.map(\.isDeleted), [false, true])
         XCTAssertEqual(read.thread.comments.map(\.body), ["fixed", "(deleted)"])
 
-        let exported = try file(ThreadRecord.records(of: read.thread))
+        let exported = try recordFile(ThreadRecord.records(of: read.thread))
         let again = try ThreadFile.read(path: exported)
         XCTAssertEqual(again.problems, [])
         XCTAssertEqual(again.thread.comments.map(\.isDeleted), [false, true])

@@ -6,25 +6,9 @@ import XCTest
 /// comment the file never holds) is named by `check` with its line and counted by no reader,
 /// neither the full read nor the index the client opens with.
 final class ReactionOrderRecordTests: XCTestCase {
-    static let start = Date(timeIntervalSince1970: 1_744_884_000)
+    static let start = RecordFileFixture.start
 
-    private func file(_ records: [ThreadRecord]) throws -> String {
-        let path = try XCTUnwrap(temporaryDirectory()).appendingPathComponent("t.jsonl").path
-        try ThreadFileWriter(path: path).create(records)
-        return path
-    }
-
-    private func temporaryDirectory() throws -> URL {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("reaction-order-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
-    private static let head: [ThreadRecord] = [
-        .thread(ThreadHeader(id: "t", title: "T", author: "u1", created: start, body: "post")),
-        .user(User(id: "u1", handle: "ann", name: "Ann")),
-        .user(User(id: "u2", handle: "bo", name: "Bo")),
+    private static let head: [ThreadRecord] = RecordFileFixture.head + [
         .comment(Comment(id: "c1", author: "u1", created: start, body: "first")),
     ]
 
@@ -40,19 +24,19 @@ final class ReactionOrderRecordTests: XCTestCase {
     private static let reactedBefore = head + [react("c2", by: "u1", "👍"), comment("c2"), react("c2", by: "u2", "🎉")]
 
     func testAReactionBeforeItsCommentIsNamedWithItsLineAndNotCounted() throws {
-        let read = try ThreadFile.read(path: try file(Self.reactedBefore))
+        let read = try ThreadFile.read(path: try recordFile(Self.reactedBefore))
         XCTAssertEqual(read.problems, [ThreadFileProblem(line: 5, message: #"react of comment "c2": reaction before its comment (line 6), ignored"#)])
         XCTAssertEqual(read.thread.reactions.counts(of: "c2", me: "u1"), [ReactionCount(key: "🎉", count: 1, includesMine: false)])
     }
 
     func testTheIndexDoesNotCountAReactionBeforeItsComment() throws {
-        let index = try ThreadIndex.open(path: try file(Self.reactedBefore))
+        let index = try ThreadIndex.open(path: try recordFile(Self.reactedBefore))
         XCTAssertEqual(index.reactions.counts(of: "c2", me: "u1"), [ReactionCount(key: "🎉", count: 1, includesMine: false)])
     }
 
     func testAReactionBeforeASecondCommentWithTheIDStillCounts() throws {
         // c1 is on line 4: the comment on line 6 with its id is the one `check` names, and skips.
-        let path = try file(Self.head + [Self.react("c1", by: "u2", "👍"), Self.comment("c1"), Self.react("c1", by: "u1", "🎉")])
+        let path = try recordFile(Self.head + [Self.react("c1", by: "u2", "👍"), Self.comment("c1"), Self.react("c1", by: "u1", "🎉")])
         let counts = [ReactionCount(key: "👍", count: 1, includesMine: false), ReactionCount(key: "🎉", count: 1, includesMine: true)]
         XCTAssertEqual(try ThreadIndex.open(path: path).reactions.counts(of: "c1", me: "u1"), counts)
         let read = try ThreadFile.read(path: path)
@@ -64,7 +48,7 @@ final class ReactionOrderRecordTests: XCTestCase {
         // Fields in another order; the canonical order with an escaped id: the index decodes both.
         for other in [#"{"created":"2025-04-17T10:00:30Z","body":"x","type":"comment","author":"u2","id":"c2"}"#,
                       #"{"type":"comment","id":"c\u0032","author":"u2","created":"2025-04-17T10:00:30Z","body":"x"}"#] {
-            let path = try file(Self.head + [Self.react("c2", by: "u1", "👍")])
+            let path = try recordFile(Self.head + [Self.react("c2", by: "u1", "👍")])
             let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
             handle.seekToEndOfFile()
             handle.write(Data((other + "\n").utf8))

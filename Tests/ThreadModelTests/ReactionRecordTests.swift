@@ -9,11 +9,7 @@ final class ReactionRecordTests: XCTestCase {
     static let start = Date(timeIntervalSince1970: 1_744_884_000)
 
     private func file(_ records: [ThreadRecord], extraLines: [String] = []) throws -> String {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("reaction-record-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("t.jsonl").path
-        try ThreadFileWriter(path: path).create(records)
+        let path = try recordFile(records)
         if !extraLines.isEmpty {
             let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
             handle.seekToEndOfFile()
