@@ -36,7 +36,7 @@ func reactionBenchmarks() -> [BenchmarkRow] {
     let area = "reactions 100x30"
     let laid = percentiles(layout)
     let drawn = percentiles(frame)
-    return hostileFileRows(start: start) + [
+    return hostileFileRows(start: start) + reactionFileRows() + [
         BenchmarkRow(area: area, name: "40 distinct keys change: row laid out, text kept (median / p99; target < 1 ms)",
                      value: String(format: "%.0f / %.0f µs", laid.median, laid.p99)),
         BenchmarkRow(area: area, name: "the frame after it (median / p99)", value: String(format: "%.0f / %.0f µs", drawn.median, drawn.p99)),
@@ -53,7 +53,7 @@ private func hostileFileRows(start: Date) -> [BenchmarkRow] {
                                 key: "👍", removes: (index / people.count) % 2 == 1), line: index + 3)
     }
     let before = benchNow()
-    let counted = ReactionTally.counting(records, commentIDs: ["c1"], deleted: [], isKnownUser: { _ in true })
+    let counted = ReactionTally.counting(records, commentLines: ["c1": 2], deleted: [], isKnownUser: { _ in true })
     let took = Double(benchNow() - before) / 1_000_000
     return [BenchmarkRow(area: "reactions", name: "1,000,000 react/unreact records to one comment by 2,000 people (~100 MB file): counted",
                          value: String(format: "%.0f ms (%d problems)", took, counted.problems.count))]

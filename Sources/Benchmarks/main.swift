@@ -36,6 +36,13 @@ if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--posts-only" 
     runPostsOnly(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
 
+// `comment-tui-bench --reactions-only PATH`: the child that `reactionFileRows` starts, so that
+// VmHWM counts one client opening the hostile reaction file.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--reactions-only" {
+    runReactionsOnly(path: CommandLine.arguments[2])
+    exit(0)
+}
+
 // `comment-tui-bench [GROUP ...]` runs only the named groups (all without arguments).
 let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("scroll", scrollBenchmarks),

@@ -95,6 +95,27 @@ final class ReplacedThreadFileTests: XCTestCase {
         XCTAssertEqual(lines.filter { $0.contains(#""handle":"ann""#) }.count, 1, "her record is written once, before her first post")
     }
 
+    func testANewFileWithoutTheReaderGetsTheirUserRecordBeforeTheirFirstReaction() throws {
+        let file = try LiveThreadFile(self)
+        let app = try file.openApp()
+        try replace(file, users: [User(id: "u1", handle: "cy", name: "Cy")], in: app)
+        XCTAssertEqual(app.source.reacting?.toggleReaction("👍", on: "o1"), .adding)
+        pump(app, "our reaction read back", until: { app.reactions["o1"]?.first?.includesMine == true })
+        let written = try ThreadFile.read(path: file.path)
+        XCTAssertEqual(written.problems, [], "check finds nothing: the reaction's author is a user of the file")
+        let ann = try XCTUnwrap(written.thread.user(handle: "ann"))
+        XCTAssertNotEqual(ann.id, "u1")
+        XCTAssertEqual(written.thread.reactions.reactors(of: "o1").map(\.authors), [[ann.id]])
+        let lines = try String(contentsOfFile: file.path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains(#""handle":"ann""#) }.count, 1, "her record is written once, before her reaction")
+        // Her next post does not write it again.
+        LiveThreadFile.type("then a post\r", into: app)
+        pump(app, "the post", until: { app.unconfirmedComments.isEmpty })
+        let after = try String(contentsOfFile: file.path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(after.filter { $0.contains(#""handle":"ann""#) }.count, 1)
+        XCTAssertEqual(try ThreadFile.read(path: file.path).problems, [])
+    }
+
     func testACommentWaitingForTheLockWhenTheFileIsReplacedGoesUnderTheNewID() throws {
         let file = try LiveThreadFile(self)
         let app = try file.openApp()

@@ -8,22 +8,8 @@ import XCTest
 final class TmuxFileReactionTests: XCTestCase {
     func testAltKAppendsOurReactionAnotherWritersArrivesLiveAndF2NamesThem() throws {
         let tmux = try TmuxSession()
-        let file = tmux.home.appendingPathComponent("team.jsonl").path
-        let client = TmuxSession.clientPath
-        try tmux.run("\(client) new \(file) --title Plans --as ann --name Ann --body first; echo NEW=$?")
-        try tmux.waitFor("the thread") { $0.contains { $0.contains("NEW=0") } }
-        try tmux.run("clear; \(client) \(file) --as ann; echo EXIT=$?")
-        try tmux.waitFor("the client") { $0.contains { $0.contains("@ann · team.jsonl") } }
-        try tmux.literal("react here")
-        try tmux.keys("Enter")
-        try tmux.waitFor("our comment, posted") { $0.contains("   react here") && $0.last!.contains("posted") }
-        Thread.sleep(forTimeInterval: 1)
-        try tmux.keys("M-Up")
-        Thread.sleep(forTimeInterval: 1)
-        try tmux.keys("M-k")
-        try tmux.waitFor("the picker") { $0.contains { $0.hasPrefix("react: 1") } }
-        Thread.sleep(forTimeInterval: 1)
-        try tmux.literal("1")
+        let file = try tmux.threadFileWithOurCommentSelected("react here")
+        try tmux.react(choosing: "1")
         let reacted = try tmux.waitFor("our reaction under the comment") { $0.contains { $0.contains("👍 1") } }
         let text = try XCTUnwrap(reacted.firstIndex { $0.contains("react here") })
         XCTAssertTrue(reacted[text + 1].contains("👍 1"), reacted.joined(separator: "\n"))
@@ -50,7 +36,7 @@ final class TmuxFileReactionTests: XCTestCase {
         try tmux.keys("C-c")
         try tmux.waitFor("the client to exit") { $0.contains { $0.contains("EXIT=0") } }
 
-        try tmux.run("clear; \(client) render \(file) --plain --width 40; echo RENDER=$?")
+        try tmux.run("clear; \(TmuxSession.clientPath) render \(file) --plain --width 40; echo RENDER=$?")
         let printed = try tmux.waitFor("render") { $0.contains { $0.contains("RENDER=0") } }
         let row = try XCTUnwrap(printed.firstIndex { $0.hasSuffix("react here") })
         XCTAssertTrue(printed[row + 1].contains("👍 1") && printed[row + 1].contains("🎉 1"), printed.joined(separator: "\n"))

@@ -8,18 +8,7 @@ import XCTest
 final class TmuxOwnCommentEditTests: XCTestCase {
     func testAnEditedCommentIsAppendedAndShownEdited() throws {
         let tmux = try TmuxSession()
-        let file = tmux.home.appendingPathComponent("team.jsonl").path
-        let client = TmuxSession.clientPath
-        try tmux.run("\(client) new \(file) --title Plans --as ann --name Ann --body first; echo NEW=$?")
-        try tmux.waitFor("the thread") { $0.contains { $0.contains("NEW=0") } }
-        try tmux.run("\(client) \(file) --as ann; echo EXIT=$?")
-        try tmux.waitFor("the client") { $0.contains { $0.contains("@ann · team.jsonl") } }
-        try tmux.literal("teh plan")
-        try tmux.keys("Enter")
-        try tmux.waitFor("our comment, posted") { $0.contains("   teh plan") && $0.last!.contains("posted") }
-        Thread.sleep(forTimeInterval: 1)
-        try tmux.keys("M-Up")
-        Thread.sleep(forTimeInterval: 1)
+        let file = try tmux.threadFileWithOurCommentSelected("teh plan")
         try tmux.keys("M-c")
         try tmux.waitFor("the comment in the composer") { $0.contains { $0.contains("› teh plan") } && $0.last!.contains("editing your comment") }
         Thread.sleep(forTimeInterval: 1)

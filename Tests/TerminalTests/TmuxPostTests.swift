@@ -7,23 +7,11 @@ import CommentTUITestSupport
 /// opens the post (its root in the header, its replies the comments), Esc goes back.
 final class TmuxPostTests: OwnSynapseTestCase {
     func testEnterOnARootOpensItsPostAndEscGoesBackToTheRoom() throws {
-        let suffix = UUID().uuidString.prefix(6).lowercased()
-        let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")
-        let bo = try server.register(localpart: "bo-\(suffix)", password: "pw-bo", displayName: "Bo")
-        let boClient = server.client(for: bo)
-        let roomID = try boClient.createRoom(name: "Trip", preset: .publicChat)
-        try boClient.sendText(roomID: roomID, body: "Welcome to the trip room")
-        _ = try server.client(for: ann).join(roomID)
-        let root = try boClient.sendText(roomID: roomID, body: "Ferry plans\nwhich one do we take")
-        try boClient.send(roomID: roomID, content: [
-            "msgtype": "m.text", "body": "the early one",
-            "m.relates_to": ["rel_type": "m.thread", "event_id": root, "is_falling_back": true, "m.in_reply_to": ["event_id": root]],
-        ])
-        try boClient.sendText(roomID: roomID, body: "not a post")
+        let people = try TmuxRoomPeople(on: server)
+        let (roomID, root) = try people.tripRoomWithAPost("Ferry plans\nwhich one do we take", reply: "the early one", annJoins: true)
+        try people.boClient.sendText(roomID: roomID, body: "not a post")
 
-        let terminal = try TmuxSession(columns: 80, rows: 20)
-        try terminal.run("printf '%s\\n' 'pw-ann' | \(TmuxSession.clientPath) login --homeserver \(server.baseURL.absoluteString) --user ann-\(suffix) --password-stdin")
-        try terminal.waitFor("ann to log in") { $0.contains { $0.contains("logged in as @ann-\(suffix):") } }
+        let terminal = try people.terminalWithAnnLoggedIn()
         try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:\(roomID)'; echo EXIT=$?")
         let room = try terminal.waitFor("the room to open live") { $0.last?.contains("live") == true && $0.contains { $0.contains("not a post") } }
         XCTAssertFalse(room.contains { $0.contains("the early one") }, "the reply is in its post: \(room)")

@@ -10,19 +10,15 @@ import Glibc
 /// server is back: the next start sends it from the outbox, once.
 final class TmuxReactionKillTests: OwnSynapseTestCase {
     func testAReactionMadeOfflineSurvivesAKillAndReachesTheRoomOnce() throws {
-        let suffix = UUID().uuidString.prefix(6).lowercased()
-        let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")
-        let bo = try server.register(localpart: "bo-\(suffix)", password: "pw-bo", displayName: "Bo")
-        let boClient = server.client(for: bo)
+        let people = try TmuxRoomPeople(on: server)
+        let (ann, boClient) = (people.ann, people.boClient)
         let roomID = try boClient.createRoom(name: "Offline reactions", preset: .publicChat)
         try boClient.sendText(roomID: roomID, body: "The post")
         _ = try server.client(for: ann).join(roomID)
         let comment = try boClient.sendText(roomID: roomID, body: "react while offline")
 
-        let terminal = try TmuxSession(columns: 80, rows: 20)
+        let terminal = try people.terminalWithAnnLoggedIn()
         let pidFile = terminal.home.appendingPathComponent("client.pid").path
-        try terminal.run("printf '%s\\n' 'pw-ann' | \(TmuxSession.clientPath) login --homeserver \(server.baseURL.absoluteString) --user ann-\(suffix) --password-stdin")
-        try terminal.waitFor("ann to log in") { $0.contains { $0.contains("logged in as @ann-\(suffix):") } }
         // The client runs as the shell that wrote its pid: SIGKILL reaches it and nothing else.
         let open = "clear; sh -c 'echo $$ > \(pidFile); exec \(TmuxSession.clientPath) matrix:\(roomID)'; echo EXIT=$?"
         try terminal.run(open)
@@ -33,10 +29,7 @@ final class TmuxReactionKillTests: OwnSynapseTestCase {
         Thread.sleep(forTimeInterval: 1)
         try terminal.keys("M-Up")
         Thread.sleep(forTimeInterval: 1)
-        try terminal.keys("M-k")
-        try terminal.waitFor("the picker") { $0.contains { $0.hasPrefix("react: 1") } }
-        Thread.sleep(forTimeInterval: 1)
-        try terminal.literal("4")
+        try terminal.react(choosing: "4")
         try terminal.waitFor("the reaction on its way") { $0.last?.contains("reacting 🎉") == true }
         Thread.sleep(forTimeInterval: 1)
         let pid = try XCTUnwrap(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))

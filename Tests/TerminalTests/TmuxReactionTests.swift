@@ -11,10 +11,8 @@ final class TmuxReactionTests: OwnSynapseTestCase {
     }
 
     func testReactionsShowUnderTheirCommentHostileKeysAsTextAndAltKAddsOurs() throws {
-        let suffix = UUID().uuidString.prefix(6).lowercased()
-        let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")
-        let bo = try server.register(localpart: "bo-\(suffix)", password: "pw-bo", displayName: "Bo")
-        let boClient = server.client(for: bo)
+        let people = try TmuxRoomPeople(on: server)
+        let (ann, boClient, suffix) = (people.ann, people.boClient, people.suffix)
         let roomID = try boClient.createRoom(name: "Reacting", preset: .publicChat)
         try boClient.sendText(roomID: roomID, body: "The post")
         _ = try server.client(for: ann).join(roomID)
@@ -25,9 +23,7 @@ final class TmuxReactionTests: OwnSynapseTestCase {
         try boClient.send(roomID: roomID, content: reaction(to: comment, "\u{1B}[2J\u{1B}]0;owned\u{7}"), type: "m.reaction")
         try boClient.send(roomID: roomID, content: reaction(to: comment, "👨‍👩‍👧"), type: "m.reaction")
 
-        let terminal = try TmuxSession(columns: 80, rows: 20)
-        try terminal.run("printf '%s\\n' 'pw-ann' | \(TmuxSession.clientPath) login --homeserver \(server.baseURL.absoluteString) --user ann-\(suffix) --password-stdin")
-        try terminal.waitFor("ann to log in") { $0.contains { $0.contains("logged in as @ann-\(suffix):") } }
+        let terminal = try people.terminalWithAnnLoggedIn()
         try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:\(roomID)'; echo EXIT=$?")
         try terminal.waitFor("the room to open live") { $0.last?.contains("live") == true }
         let opened = try terminal.waitFor("the reactions under the comment") { $0.contains { $0.contains("1  ") && $0.contains("[2J") } }
@@ -42,10 +38,7 @@ final class TmuxReactionTests: OwnSynapseTestCase {
         Thread.sleep(forTimeInterval: 1)
         try terminal.keys("M-Up")
         Thread.sleep(forTimeInterval: 1)
-        try terminal.keys("M-k")
-        try terminal.waitFor("the picker") { $0.contains { $0.hasPrefix("react: 1") } }
-        Thread.sleep(forTimeInterval: 1)
-        try terminal.literal("4")
+        try terminal.react(choosing: "4")
         let reacted = try terminal.waitFor("our reaction under the comment") { $0.contains { $0.contains("🎉 1") } }
         XCTAssertTrue(reacted[text + 1].contains("🎉 1"), "\(reacted)")
         let events = try boClient.messages(roomID: roomID)

@@ -7,14 +7,7 @@ import XCTest
 final class CommentChangeRecordTests: XCTestCase {
     static let start = Date(timeIntervalSince1970: 1_744_884_000)
 
-    private func file(_ records: [ThreadRecord]) throws -> String {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("comment-change-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("t.jsonl").path
-        try ThreadFileWriter(path: path).create(records)
-        return path
-    }
+    private func file(_ records: [ThreadRecord]) throws -> String { try recordFile(records) }
 
     private static let base: [ThreadRecord] = [
         .thread(ThreadHeader(id: "t", title: "T", author: "u1", created: start, body: "post")),

@@ -9,11 +9,7 @@ final class ReactionRecordTests: XCTestCase {
     static let start = Date(timeIntervalSince1970: 1_744_884_000)
 
     private func file(_ records: [ThreadRecord], extraLines: [String] = []) throws -> String {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("reaction-record-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("t.jsonl").path
-        try ThreadFileWriter(path: path).create(records)
+        let path = try recordFile(records)
         if !extraLines.isEmpty {
             let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
             handle.seekToEndOfFile()
@@ -117,12 +113,17 @@ final class ReactionRecordTests: XCTestCase {
         XCTAssertTrue(read.thread.reactions.isEmpty)
     }
 
-    func testTheIndexKeepsTheReactionRecordsInFileOrder() throws {
-        let path = try file(Self.base + [Self.react("c1", by: "u2", "👍"), Self.react("c1", by: "u2", "👍", at: 90, removes: true)])
+    func testTheIndexCountsTheReactionsAndReadsTheRecordsAgainInFileOrder() throws {
+        let path = try file(Self.base + [Self.react("c1", by: "u2", "👍"), Self.react("c1", by: "u2", "👍", at: 90, removes: true),
+                                         Self.react("c2", by: "u1", "🎉")])
         let index = try ThreadIndex.open(path: path)
         XCTAssertEqual(index.commentCount, 2, "a reaction is no comment")
-        XCTAssertEqual(index.reactionRecords.map(\.line), [6, 7])
-        XCTAssertEqual(index.reactionRecords.map(\.change.removes), [false, true])
+        XCTAssertTrue(index.reactions.counts(of: "c1", me: "").isEmpty)
+        XCTAssertEqual(index.reactions.counts(of: "c2", me: "u1"), [ReactionCount(key: "🎉", count: 1, includesMine: true)])
+        var read: [(line: Int, removes: Bool)] = []
+        try index.forEachReactionRecord { read.append(($1, $0.removes)) }
+        XCTAssertEqual(read.map(\.line), [6, 7, 8])
+        XCTAssertEqual(read.map(\.removes), [false, true, false])
         XCTAssertTrue(index.problems.isEmpty, "\(index.problems)")
     }
 

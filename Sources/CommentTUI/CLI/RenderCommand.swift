@@ -68,7 +68,7 @@ enum RenderCommand {
         var problems = source.openingProblems
         var readable = 0
         let index = source.index
-        var ids: Set<String> = []
+        var ids: [String: Int] = [:]
         var deleted: Set<String> = []
         for position in 0..<index.commentCount {
             switch index.comment(at: position) {
@@ -78,7 +78,9 @@ enum RenderCommand {
                 readable += 1
                 if comment.isDeleted { deleted.insert(comment.id) }
                 let line = index.lineNumber(ofComment: position)
-                if !ids.insert(comment.id).inserted {
+                if ids[comment.id] == nil {
+                    ids[comment.id] = line
+                } else {
                     problems.append(ThreadFileProblem(line: line, message: "comment id \"\(comment.id)\" used before"))
                 }
                 if source.thread.user(id: comment.author) == nil {
@@ -89,11 +91,18 @@ enum RenderCommand {
         }
         // Every comment is decoded now, so every edit and deletion that does not count is known.
         problems += index.changeProblems.values
-        for (id, found) in index.changes where !ids.contains(id) {
+        for (id, found) in index.changes where ids[id] == nil {
             problems += found.map { CommentChange.unknownCommentProblem($0.change, line: $0.line) }
         }
         let users = Set(source.thread.users.map(\.id))
-        let counted = ReactionTally.counting(index.reactionRecords, commentIDs: ids, deleted: deleted, isKnownUser: users.contains)
+        // The records are read again, one at a time: the index keeps only their count.
+        var counting = ReactionTally.Counting(commentLines: ids, isKnownUser: users.contains)
+        do {
+            try index.forEachReactionRecord { counting.take($0, line: $1) }
+        } catch {
+            problems.append(ThreadFileProblem(line: 1, message: "the reaction records could not be read again: \(error)"))
+        }
+        let counted = counting.finish(deleted: deleted)
         problems += counted.problems
         return (problems.sorted { $0.line < $1.line }, readable, counted.tally)
     }

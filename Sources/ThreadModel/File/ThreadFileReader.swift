@@ -143,7 +143,10 @@ struct ThreadFileReader: Sendable {
         /// The reactions the records leave (`ReactionTally.counting`), and their problems.
         mutating func countReactions() -> ReactionTally {
             guard !reactions.isEmpty else { return ReactionTally() }
-            let counted = ReactionTally.counting(reactions, comments: comments, isKnownUser: { users[$0] != nil })
+            let lines = Dictionary(zip(comments.map(\.id), authorLines.map(\.line)), uniquingKeysWith: min)
+            let known = users
+            let counted = ReactionTally.counting(reactions, commentLines: lines, deleted: Set(comments.filter(\.isDeleted).map(\.id)),
+                                                 isKnownUser: { known[$0] != nil })
             problems += counted.problems
             return counted.tally
         }

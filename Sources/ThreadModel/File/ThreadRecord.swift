@@ -15,11 +15,20 @@ public enum ThreadRecord: Hashable, Sendable {
     /// or `{"type":"unreact",…}` with the same fields, appended after the comment.
     case reaction(ReactionChange)
 
-    /// The records that make up a thread: its header, its users, its comments, then the
-    /// reactions standing to them (comment by comment, as `react` records).
+    /// The records that make up a thread: its header, its users, its comments (a deleted one
+    /// as its line with the deleted body, then its `delete` record, so it reads back deleted),
+    /// then the reactions standing to them (comment by comment, as `react` records).
     public static func records(of thread: CommentThread) -> [ThreadRecord] {
-        [.thread(ThreadHeader(thread))] + thread.users.map(ThreadRecord.user) + thread.comments.map(ThreadRecord.comment)
+        [.thread(ThreadHeader(thread))] + thread.users.map(ThreadRecord.user) + thread.comments.flatMap(records(of:))
             + thread.reactions.standing(inOrderOf: thread.comments.map(\.id)).map(ThreadRecord.reaction)
+    }
+
+    /// A comment's records: its line, and its deletion if it was deleted.
+    static func records(of comment: Comment) -> [ThreadRecord] {
+        guard comment.isDeleted else { return [.comment(comment)] }
+        var line = comment
+        line.isDeleted = false
+        return [.comment(line), .change(CommentChange(comment: comment.id, author: comment.author, created: comment.created, kind: .delete))]
     }
 }
 

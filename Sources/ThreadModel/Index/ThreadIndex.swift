@@ -28,9 +28,10 @@ public final class ThreadIndex {
     /// An edit's body is not held here: it is read back (`editLines`) when its comment is decoded.
     public let changes: [String: [(change: CommentChange, line: Int)]]
     let editLines: [Int: (offset: Int, length: Int)]
-    /// The file's reactions added and taken back, in file order with their lines: counted by
-    /// the client (`ReactionTally`), checked against the comments by `render`.
-    public let reactionRecords: [(change: ReactionChange, line: Int)]
+    /// The reactions the file's records leave, counted while indexing (`ScanReactions`: those
+    /// before their comment's line do not count); the records themselves are not kept
+    /// (`forEachReactionRecord` reads them again for `render`).
+    public let reactions: ReactionTally
     /// The ids of `changes` as bytes: Ctrl-S leaves their lines undecided (shown with other text).
     let changedIDBytes: Set<[UInt8]>
     var cache = DecodedCommentCache(limit: ThreadIndex.cacheLimit)
@@ -55,7 +56,7 @@ public final class ThreadIndex {
         commentLines = scan.commentLines
         changes = scan.changes
         editLines = scan.editLines
-        reactionRecords = scan.reactions
+        reactions = scan.reactions.tally
         changedIDBytes = Set(scan.changes.keys.map { Array($0.utf8) })
     }
 

@@ -27,8 +27,10 @@ struct ThreadIndexScan {
     private(set) var changes: [String: [(change: CommentChange, line: Int)]] = [:]
     /// Where each edit record is, by its line number: its body is read back when its comment is shown.
     private(set) var editLines: [Int: (offset: Int, length: Int)] = [:]
-    /// Reactions added and taken back, in file order, with their line numbers (small: kept whole).
-    private(set) var reactions: [(change: ReactionChange, line: Int)] = []
+    /// The reactions counted as the records come (none kept: a hostile file has a million).
+    private(set) var reactions = ScanReactions()
+    /// The file being read, for looking back at earlier comment lines (rare: `ScanReactions`).
+    private var reading: FileDescriptor?
     private(set) var users = ThreadUserTable()
     private(set) var problems: [ThreadFileProblem] = []
     /// Complete (newline-terminated) lines, blank ones included.
@@ -49,6 +51,8 @@ struct ThreadIndexScan {
         commentOffsets.reserveCapacity(estimate)
         commentLengths.reserveCapacity(estimate)
         commentLines.reserveCapacity(estimate)
+        reading = descriptor
+        defer { reading = nil }
 
         let end = try LineScanner.scan(descriptor, chunkSize: chunkSize, lineLimit: lineLimit) { line, offset in
             lineCount += 1
@@ -79,9 +83,19 @@ struct ThreadIndexScan {
 
     private mutating func indexLine(_ line: UnsafeRawBufferPointer, at offset: Int) {
         if line.isEmpty { return }
-        if isCanonicalComment(line) { return appendComment(at: offset, length: line.count) }
+        if isCanonicalComment(line) {
+            appendComment(at: offset, length: line.count)
+            if reactions.isWatching,
+               let id = reactions.reactedID(ofCanonical: line, prefixLength: canonicalCommentPrefix.count, decodeID: { decodedID(line) }),
+               !hasEarlierComment(id) {
+                reactions.forgetReactions(to: id)
+            }
+            return
+        }
         switch decoder.decode(ArraySlice(line)) {
-        case .record(.comment): appendComment(at: offset, length: line.count)
+        case .record(.comment(let comment)):
+            appendComment(at: offset, length: line.count)
+            if reactions.isReacted(comment.id), !hasEarlierComment(comment.id) { reactions.forgetReactions(to: comment.id) }
         case .record(.thread(let value)):
             guard header == nil else { return problem("a second thread record, ignored") }
             header = value
@@ -94,10 +108,34 @@ struct ThreadIndexScan {
             }
             changes[change.comment, default: []].append((change, lineCount))
         case .record(.reaction(let reaction)):
-            reactions.append((reaction, lineCount))
+            reactions.take(reaction)
         case .ignored: break
         case .malformed(let message): problem(message)
         }
+    }
+
+    /// The id of a comment line, decoded.
+    private func decodedID(_ line: UnsafeRawBufferPointer) -> String? {
+        guard case .record(.comment(let comment)) = decoder.decode(ArraySlice(line)) else { return nil }
+        return comment.id
+    }
+
+    /// Whether a comment line before the last one indexed has `id`, read back newest first
+    /// (only for a comment reacted to before its line: rare).
+    private func hasEarlierComment(_ id: String) -> Bool {
+        guard let reading else { return false }
+        let expected = canonicalCommentPrefix + Array(#""id":"\#(id)""#.utf8)
+        for position in stride(from: commentOffsets.count - 2, through: 0, by: -1) {
+            let length = Int(commentLengths[position])
+            guard let bytes = try? reading.read(at: commentOffsets[position], count: min(length, expected.count)) else { continue }
+            if bytes == expected { return true }
+            // Another id in the canonical shape (as `ThreadIndex.containsComment` reads them).
+            if bytes.starts(with: canonicalCommentPrefix + Array(#""id":""#.utf8)) { continue }
+            guard let whole = try? reading.read(at: commentOffsets[position], count: length),
+                  case .record(.comment(let comment)) = decoder.decode(whole[...]) else { continue }
+            if comment.id == id { return true }
+        }
+        return false
     }
 
     private mutating func appendComment(at offset: Int, length: Int) {

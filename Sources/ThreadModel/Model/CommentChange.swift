@@ -67,8 +67,14 @@ extension Comment {
     /// What a deleted comment's body shows (a room's redacted events read the same).
     public static let deletedBody = "(deleted)"
 
-    /// Whether the comment was deleted.
-    public var isDeleted: Bool { body == Self.deletedBody && edited == nil }
+    /// The comment deleted: its body no longer shown, the flag set.
+    public var deleted: Comment {
+        var deleted = self
+        deleted.body = Self.deletedBody
+        deleted.edited = nil
+        deleted.isDeleted = true
+        return deleted
+    }
 
     /// The comment as a change leaves it; unchanged when the change does not apply (`refusal`).
     public func applying(_ change: CommentChange) -> Comment {
@@ -79,8 +85,7 @@ extension Comment {
             changed.body = body
             changed.edited = change.created
         case .delete:
-            changed.body = Self.deletedBody
-            changed.edited = nil
+            changed = changed.deleted
         }
         return changed
     }

@@ -107,34 +107,6 @@ public struct ReactionTally: Sendable {
         }
     }
 
-    /// The tally of a file's reaction records (in file order) to its comments, and the
-    /// problems of those that do not count: to a comment the file does not hold, past a bound.
-    /// A deleted comment keeps none. `isKnownUser` names reactions by someone with no user record
-    /// (they count, as such comments show). The one rule for the reader and `render`.
-    public static func counting(_ records: [(change: ReactionChange, line: Int)], comments: [Comment],
-                                isKnownUser: (String) -> Bool) -> (tally: ReactionTally, problems: [ThreadFileProblem]) {
-        counting(records, commentIDs: Set(comments.map(\.id)), deleted: Set(comments.filter(\.isDeleted).map(\.id)), isKnownUser: isKnownUser)
-    }
-
-    /// `counting(_:comments:isKnownUser:)` given the comments' ids and those of the deleted ones.
-    public static func counting(_ records: [(change: ReactionChange, line: Int)], commentIDs ids: Set<String>, deleted: Set<String>,
-                                isKnownUser: (String) -> Bool) -> (tally: ReactionTally, problems: [ThreadFileProblem]) {
-        var tally = ReactionTally()
-        var problems: [ThreadFileProblem] = []
-        for (change, line) in records {
-            guard ids.contains(change.comment) else {
-                problems.append(ReactionChange.unknownCommentProblem(change, line: line))
-                continue
-            }
-            if !isKnownUser(change.author) {
-                problems.append(ThreadFileProblem(line: line, message: "\(change.recordType) by unknown user \"\(change.author)\" (no user record with that id)"))
-            }
-            problems += tally.apply([(change, line)])
-        }
-        for id in deleted { tally.removeAll(of: id) }
-        return (tally, problems)
-    }
-
     /// Forgets a comment's reactions (it was deleted, or is not in the thread).
     public mutating func removeAll(of commentID: String) { byComment[commentID] = nil }
 
@@ -177,4 +149,9 @@ public struct ReactionTally: Sendable {
             }
         }
     }
+}
+
+extension ReactionTally {
+    /// Whether a comment has reactions counted.
+    public func holds(_ commentID: String) -> Bool { byComment[commentID] != nil }
 }

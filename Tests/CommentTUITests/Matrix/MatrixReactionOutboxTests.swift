@@ -10,14 +10,6 @@ import ThreadModel
 /// one taken back before it was sent is never sent; one left in the outbox by a kill (before
 /// or after it reached the server) reaches the room once.
 final class MatrixReactionOutboxTests: OwnSynapseTestCase {
-    private func reactions(in room: String, by user: MatrixTestUser, seenBy other: MatrixTestUser) throws -> [String] {
-        try other.other.messages(roomID: room).compactMap { event in
-            guard event["type"] as? String == "m.reaction", event["sender"] as? String == user.account.userID,
-                  let relation = (event["content"] as? [String: Any])?["m.relates_to"] as? [String: Any] else { return nil }
-            return relation["key"] as? String
-        }.sorted()
-    }
-
     private func isOffline(_ update: ThreadUpdate) -> Bool { if case .connection(.offline) = update { true } else { false } }
 
     private func reacted(_ key: String, on comment: String) -> ([ThreadUpdate]) -> Bool {
@@ -30,10 +22,8 @@ final class MatrixReactionOutboxTests: OwnSynapseTestCase {
     }
 
     func testAReactionMadeOfflineIsSentOnceAfterQuittingAndComingBack() throws {
-        let (bo, ann, room) = try twoUsersInARoom("Train", on: server)
-        try bo.other.sendText(roomID: room, body: "the post")
-        let comment = try bo.other.sendText(roomID: room, body: "react on the train")
-        let environment = temporaryDataEnvironment()
+        let place = try reactionOutboxRoom("Train", comment: "react on the train", on: server)
+        let (ann, room, comment, environment) = (place.ann, place.room, place.comment, place.environment)
         let first = try open(room, as: ann, environment: environment)
         server.stop()
         try collectUpdates(from: first) { $0.contains(where: isOffline) }
@@ -47,16 +37,14 @@ final class MatrixReactionOutboxTests: OwnSynapseTestCase {
         var updates = try collectUpdates(from: second, timeout: 40, until: reacted("🎉", on: comment))
         Thread.sleep(forTimeInterval: 2)  // a second send would be refused by now
         updates += second.takeUpdates()
-        XCTAssertEqual(try reactions(in: room, by: ann, seenBy: bo), ["🎉"], "sent once")
+        XCTAssertEqual(try place.annsReactions(), ["🎉"], "sent once")
         XCTAssertEqual(problems(updates), [], "no second send refused as a duplicate")
         XCTAssertTrue(try outbox(of: ann, in: room, environment: environment).unsent().isEmpty)
     }
 
     func testAReactionTakenBackBeforeItWasSentIsNeverSent() throws {
-        let (bo, ann, room) = try twoUsersInARoom("Second thoughts", on: server)
-        try bo.other.sendText(roomID: room, body: "the post")
-        let comment = try bo.other.sendText(roomID: room, body: "hmm")
-        let environment = temporaryDataEnvironment()
+        let place = try reactionOutboxRoom("Second thoughts", comment: "hmm", on: server)
+        let (ann, room, comment, environment) = (place.ann, place.room, place.comment, place.environment)
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
         server.stop()
@@ -70,30 +58,22 @@ final class MatrixReactionOutboxTests: OwnSynapseTestCase {
         var updates = try collectUpdates(from: source, timeout: 40, until: reacted("👀", on: comment))
         Thread.sleep(forTimeInterval: 2)
         updates += source.takeUpdates()
-        XCTAssertEqual(try reactions(in: room, by: ann, seenBy: bo), ["👀"], "the cancelled one never left")
+        XCTAssertEqual(try place.annsReactions(), ["👀"], "the cancelled one never left")
         XCTAssertEqual(problems(updates), [])
-        let redactions = try bo.other.messages(roomID: room).filter { $0["type"] as? String == "m.room.redaction" }
+        let redactions = try place.bo.other.messages(roomID: room).filter { $0["type"] as? String == "m.room.redaction" }
         XCTAssertEqual(redactions.count, 0, "nothing was sent to be redacted")
     }
 
     func testReactionsLeftInTheOutboxByAKillReachTheRoomOnce() throws {
-        let (bo, ann, room) = try twoUsersInARoom("Crash", on: server)
-        try bo.other.sendText(roomID: room, body: "the post")
-        let comment = try bo.other.sendText(roomID: room, body: "react, then crash")
-        let environment = temporaryDataEnvironment()
+        let place = try reactionOutboxRoom("Crash", comment: "react, then crash", on: server)
+        let (ann, room, comment, environment) = (place.ann, place.room, place.comment, place.environment)
         let outbox = try outbox(of: ann, in: room, environment: environment)
-        func entry(_ key: String) -> CommentOutbox.Entry {
-            var entry = CommentOutbox.Entry(txn: "reaction-\(UUID().uuidString)", author: ann.account.userID, created: Date(), body: key)
-            entry.reactsTo = comment
-            return entry
-        }
         // Killed after the reaction reached the server but before it was marked sent…
-        let reached = entry("👍")
+        let reached = place.queuedReaction("👍")
         try outbox.queue(reached)
-        let relation: JSONValue = ["rel_type": "m.annotation", "event_id": .string(comment), "key": "👍"]
-        _ = try ann.client.send(room: room, type: "m.reaction", transactionID: reached.txn, content: ["m.relates_to": relation])
+        try place.sendReaction("👍", transactionID: reached.txn)
         // …and killed between the outbox write and the first attempt.
-        try outbox.queue(entry("🎉"))
+        try outbox.queue(place.queuedReaction("🎉"))
         XCTAssertEqual(try outbox.unsent().map(\.body), ["👍", "🎉"])
 
         let source = try open(room, as: ann, environment: environment)
@@ -101,7 +81,7 @@ final class MatrixReactionOutboxTests: OwnSynapseTestCase {
         var updates = try collectUpdates(from: source, timeout: 40, until: reacted("🎉", on: comment))
         Thread.sleep(forTimeInterval: 2)
         updates += source.takeUpdates()
-        XCTAssertEqual(try reactions(in: room, by: ann, seenBy: bo), ["🎉", "👍"], "each once")
+        XCTAssertEqual(try place.annsReactions(), ["🎉", "👍"], "each once")
         XCTAssertEqual(problems(updates), [], "no second send refused as a duplicate")
         XCTAssertTrue(try outbox.unsent().isEmpty)
     }

@@ -15,15 +15,6 @@ func problems(_ updates: [ThreadUpdate]) -> [String] {
 /// after the restart leaves the room; on, off, on while the first send is on the wire ends on,
 /// once, without an error.
 final class MatrixReactionTakeBackTests: OwnSynapseTestCase {
-    /// Ann's reaction keys to the room's comments that are not redacted, as Bo's client sees them.
-    private func reactions(in room: String, by user: MatrixTestUser, seenBy other: MatrixTestUser) throws -> [String] {
-        try other.other.messages(roomID: room).compactMap { event in
-            guard event["type"] as? String == "m.reaction", event["sender"] as? String == user.account.userID,
-                  let relation = (event["content"] as? [String: Any])?["m.relates_to"] as? [String: Any] else { return nil }
-            return relation["key"] as? String
-        }.sorted()
-    }
-
     /// Takes the source's updates until `done` holds (checked every half second), bounded.
     private func pump(_ source: ThreadSource, timeout: Double = 40, until done: () throws -> Bool,
                       file: StaticString = #filePath, line: UInt = #line) throws -> [ThreadUpdate] {
@@ -41,21 +32,17 @@ final class MatrixReactionTakeBackTests: OwnSynapseTestCase {
     }
 
     func testAReactionResumedAfterAKillAndTakenBackLeavesTheRoom() throws {
-        let (bo, ann, room) = try twoUsersInARoom("Kill, then regret", on: server)
-        try bo.other.sendText(roomID: room, body: "the post")
-        let comment = try bo.other.sendText(roomID: room, body: "react, crash, regret")
-        let environment = temporaryDataEnvironment()
+        let place = try reactionOutboxRoom("Kill, then regret", comment: "react, crash, regret", on: server)
+        let (ann, room, comment, environment) = (place.ann, place.room, place.comment, place.environment)
         // A first run keeps the room's copy for opening offline.
         let first = try open(room, as: ann, environment: environment)
         first.stop()
         // Killed after the reaction reached the server but before it was marked sent.
         let outbox = try outbox(of: ann, in: room, environment: environment)
-        var reached = CommentOutbox.Entry(txn: "reaction-\(UUID().uuidString)", author: ann.account.userID, created: Date(), body: "👍")
-        reached.reactsTo = comment
+        let reached = place.queuedReaction("👍")
         try outbox.queue(reached)
-        let relation: JSONValue = ["rel_type": "m.annotation", "event_id": .string(comment), "key": "👍"]
-        _ = try ann.client.send(room: room, type: "m.reaction", transactionID: reached.txn, content: ["m.relates_to": relation])
-        XCTAssertEqual(try reactions(in: room, by: ann, seenBy: bo), ["👍"])
+        try place.sendReaction("👍", transactionID: reached.txn)
+        XCTAssertEqual(try place.annsReactions(), ["👍"])
 
         // Restarted offline: the room's copy does not know it is there; the reader takes it back.
         server.stop()
@@ -65,16 +52,14 @@ final class MatrixReactionTakeBackTests: OwnSynapseTestCase {
         XCTAssertEqual(try outbox.unsent().compactMap(\.takesBack), [reached.txn], "the taking back is kept before anything is done")
 
         try server.start()
-        let updates = try pump(second) { try reactions(in: room, by: ann, seenBy: bo).isEmpty && outbox.unsent().isEmpty }
-        XCTAssertEqual(try reactions(in: room, by: ann, seenBy: bo), [], "redacted")
+        let updates = try pump(second) { try place.annsReactions().isEmpty && outbox.unsent().isEmpty }
+        XCTAssertEqual(try place.annsReactions(), [], "redacted")
         XCTAssertEqual(problems(updates), [])
     }
 
     func testOnOffOnWhileTheSendIsOnTheWireEndsOnOnceWithoutAnError() throws {
-        let (bo, ann, room) = try twoUsersInARoom("Dither", on: server)
-        try bo.other.sendText(roomID: room, body: "the post")
-        let comment = try bo.other.sendText(roomID: room, body: "on, off, on")
-        let environment = temporaryDataEnvironment()
+        let place = try reactionOutboxRoom("Dither", comment: "on, off, on", on: server)
+        let (ann, room, comment, environment) = (place.ann, place.room, place.comment, place.environment)
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }
         let pid = try XCTUnwrap(server.pid)
@@ -91,10 +76,10 @@ final class MatrixReactionTakeBackTests: OwnSynapseTestCase {
         resumed = true
 
         let outbox = try outbox(of: ann, in: room, environment: environment)
-        var updates = try pump(source) { try outbox.unsent().isEmpty && reactions(in: room, by: ann, seenBy: bo) == ["🎉"] }
+        var updates = try pump(source) { try outbox.unsent().isEmpty && place.annsReactions() == ["🎉"] }
         Thread.sleep(forTimeInterval: 2)  // a second send or a late redaction would land by now
         updates += source.takeUpdates()
-        XCTAssertEqual(try reactions(in: room, by: ann, seenBy: bo), ["🎉"], "on, once")
+        XCTAssertEqual(try place.annsReactions(), ["🎉"], "on, once")
         XCTAssertEqual(problems(updates), [], "no error")
         XCTAssertEqual(source.reactors(of: comment).map(\.key), ["🎉"])
     }
@@ -104,19 +89,13 @@ final class MatrixReactionTakeBackTests: OwnSynapseTestCase {
 /// taken as sent, with the event the room has, so taking it back later redacts that one.
 final class MatrixDuplicateReactionTests: OwnSynapseTestCase {
     func testAReactionTheRoomHasAlreadyCountsAsSentAndCanBeTakenBack() throws {
-        let (bo, ann, room) = try twoUsersInARoom("Twice", on: server)
-        try bo.other.sendText(roomID: room, body: "the post")
-        let comment = try bo.other.sendText(roomID: room, body: "react from two places")
-        let environment = temporaryDataEnvironment()
+        let place = try reactionOutboxRoom("Twice", comment: "react from two places", on: server)
+        let (ann, room, comment, environment) = (place.ann, place.room, place.comment, place.environment)
         try open(room, as: ann, environment: environment).stop()
         // Kept in the outbox offline, while another of Ann's sessions reacted the same.
         let outbox = try outbox(of: ann, in: room, environment: environment)
-        var kept = CommentOutbox.Entry(txn: "reaction-\(UUID().uuidString)", author: ann.account.userID, created: Date(), body: "👍")
-        kept.reactsTo = comment
-        try outbox.queue(kept)
-        let relation: JSONValue = ["rel_type": "m.annotation", "event_id": .string(comment), "key": "👍"]
-        let there = try ann.client.send(room: room, type: "m.reaction", transactionID: "elsewhere-\(UUID().uuidString)",
-                                        content: ["m.relates_to": relation])
+        try outbox.queue(place.queuedReaction("👍"))
+        let there = try place.sendReaction("👍", transactionID: "elsewhere-\(UUID().uuidString)")
         server.stop()
         let source = try open(room, as: ann, environment: environment)
         defer { source.stop() }

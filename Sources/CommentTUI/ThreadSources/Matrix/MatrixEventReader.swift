@@ -65,7 +65,7 @@ struct MatrixEventReader {
         let transactionID = event["unsigned"]?["transaction_id"]?.string
         guard !id.isEmpty else { return .ignored }
         if event["unsigned"]?["redacted_because"] != nil || content?.object?.isEmpty == true {
-            return .comment(Comment(id: id, author: sender, created: created, body: Self.deleted), transactionID: transactionID)
+            return .comment(Comment(id: id, author: sender, created: created, body: Self.deleted, isDeleted: true), transactionID: transactionID)
         }
         let relation = content?["m.relates_to"]
         if relation?["rel_type"]?.string == "m.replace", let target = relation?["event_id"]?.string {

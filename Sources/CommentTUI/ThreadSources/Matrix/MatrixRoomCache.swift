@@ -71,6 +71,8 @@ struct MatrixRoomCache {
         var replyTo: String?
         /// Written only when true: a row in place of an encrypted event.
         var placeholder: Bool?
+        /// Written only when true: redacted (its body the deleted one's).
+        var deleted: Bool?
         /// Its reactions, by reaction event id order; written only when there are some.
         var reactions: [CommentReaction]?
         /// The post it is the root of (a Matrix thread): written only when it has replies.
@@ -165,7 +167,7 @@ struct MatrixRoomCache {
             case "comment" where snapshot != nil:
                 guard let c = try? decoder.decode(CommentRecord.self, from: bytes) else { return nil }
                 snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
-                                                         replyTo: c.replyTo))
+                                                         replyTo: c.replyTo, isDeleted: c.deleted == true))
                 if c.placeholder == true { snapshot?.placeholders.insert(c.id) }
                 if let p = c.thread {
                     snapshot?.posts[c.id] = MatrixThreadSummaries.Entry(count: min(max(p.count, 0), MatrixThreadSummaries.mostReplies),
@@ -209,6 +211,7 @@ struct MatrixRoomCache {
             out += try encoder.encode(CommentRecord(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
                                                             replyTo: c.replyTo,
                                                             placeholder: snapshot.placeholders.contains(c.id) ? true : nil,
+                                                            deleted: c.isDeleted ? true : nil,
                                                             reactions: reactions[c.id],
                                                             thread: snapshot.posts[c.id].flatMap {
                                                                 $0.count > 0 ? PostRecord(count: $0.count, latest: $0.latestEventID, sender: $0.latestSender,

@@ -63,7 +63,7 @@ struct MatrixTimeline {
             created = comment.created
             edited = comment.edited
             replyTo = comment.replyTo
-            isDeleted = comment.body == MatrixEventReader.deleted
+            isDeleted = comment.isDeleted
         }
     }
 
@@ -102,7 +102,7 @@ struct MatrixTimeline {
     /// Records a comment as handed out (its text is only kept if it changed).
     private mutating func remember(_ comment: Comment) {
         known[comment.id] = KnownComment(comment)
-        if comment.edited != nil || comment.body == MatrixEventReader.deleted { changed[comment.id] = comment }
+        if comment.edited != nil || comment.isDeleted { changed[comment.id] = comment }
     }
 
     private var reader: MatrixEventReader {
@@ -192,7 +192,8 @@ struct MatrixTimeline {
                 if let annotated = reactions.remove(eventID: target) {
                     touched(annotated)
                 } else if let comment = known[target] {
-                    let deleted = Comment(id: target, author: comment.author, created: comment.created, body: MatrixEventReader.deleted)
+                    let deleted = Comment(id: target, author: comment.author, created: comment.created, body: MatrixEventReader.deleted,
+                                          isDeleted: true)
                     remember(deleted)
                     flush()
                     updates.append(.commentEdited(relabelled(deleted)))
@@ -248,7 +249,7 @@ struct MatrixTimeline {
                 remember(shown)
                 page.append(relabelled(shown))
                 // Deleted since: the reactions newer pages brought go with it.
-                if shown.body == MatrixEventReader.deleted, reactions.hasReactions(comment.id) {
+                if shown.isDeleted, reactions.hasReactions(comment.id) {
                     reactions.removeAll(target: comment.id)
                     reacted.insert(comment.id)
                 }
@@ -260,8 +261,8 @@ struct MatrixTimeline {
                 waitingEdits[target] = (MatrixEventReader.deleted, .distantFuture, "")
             case .reaction(let id, let reaction):
                 // Its redaction, newer, was met first: it is gone; so is one to a deleted comment.
-                if waitingEdits[id]?.body == MatrixEventReader.deleted { waitingEdits[id] = nil; continue }
-                if waitingEdits[reaction.target]?.body == MatrixEventReader.deleted || known[reaction.target]?.isDeleted == true { continue }
+                if isRedaction(waitingEdits[id]) { waitingEdits[id] = nil; continue }
+                if isRedaction(waitingEdits[reaction.target]) || known[reaction.target]?.isDeleted == true { continue }
                 if reactions.add(eventID: id, reaction) { reacted.insert(reaction.target) }
             case .encrypted(let encrypted):
                 if isInScope(event), let row = encryptedRow(encrypted) { page.append(row) }
@@ -379,9 +380,9 @@ struct MatrixTimeline {
     private mutating func withWaitingEdit(_ comment: Comment) -> Comment {
         guard let waiting = waitingEdits.removeValue(forKey: comment.id) else { return comment }
         var shown = comment
-        if waiting.body == MatrixEventReader.deleted, waiting.sender.isEmpty {
-            shown.body = MatrixEventReader.deleted
-        } else if waiting.sender == comment.author, comment.body != MatrixEventReader.deleted {
+        if isRedaction(waiting) {
+            shown = shown.deleted
+        } else if waiting.sender == comment.author, !comment.isDeleted {
             shown.body = waiting.body
             shown.edited = waiting.at
         }

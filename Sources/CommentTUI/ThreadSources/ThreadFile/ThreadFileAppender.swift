@@ -117,6 +117,21 @@ final class ThreadFileAppender: @unchecked Sendable {
         }
     }
 
+    /// The reader's user record when their next write must carry it (the file does not know
+    /// them), with the reader generation it is for: a reaction written outside the appender
+    /// carries it too, and says so with `introduced(generation:)`.
+    func pendingIntroduction(for author: String) -> (user: User, generation: Int)? {
+        condition.withLock {
+            guard let introduction, introduction.id == author else { return nil }
+            return (introduction, readerGeneration)
+        }
+    }
+
+    /// A write outside the appender carried the introduction asked for in `generation`.
+    func introduced(generation: Int) {
+        condition.withLock { if generation == readerGeneration { introduction = nil } }
+    }
+
     /// The source could not read the file at the path: comments that met it fail (Enter tries
     /// them again), rather than wait for a `readerChanged` that will not come.
     func failDeferred(_ reason: String) {

@@ -105,7 +105,7 @@ extension ThreadFileSource {
         }
         do {
             let appended = try tail.readAppended()
-            return Self.updates(from: appended, label: label) + reactionState.updates(from: appended)
+            return Self.updates(from: appended, label: label) + reactionState.updates(from: appended, index: index)
         } catch is ThreadFileTail.Cut {
             return reopen(because: "\(label) was cut short by another program: read again from the start")
         } catch {

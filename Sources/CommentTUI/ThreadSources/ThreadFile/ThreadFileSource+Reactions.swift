@@ -20,11 +20,16 @@ extension ThreadFileSource: Reacting {
         let change = ReactionChange(comment: commentID, author: reader, created: now, key: key, removes: removes)
         // Past a bound readers would ignore it: said now rather than written and never shown.
         if let refusal = reactionState.tally.refusal(for: change) { return .refused(refusal) }
+        // A file that does not know the reader (it was replaced by one without them) gets their
+        // user record first, as with a comment, so it stays self-describing.
+        let introduction = following?.appender.pendingIntroduction(for: reader)
         do {
-            try ThreadFileWriter(path: path, lockTries: Self.changeLockTries).append([.reaction(change)])
+            let records = (introduction.map { [ThreadRecord.user($0.user)] } ?? []) + [.reaction(change)]
+            try ThreadFileWriter(path: path, lockTries: Self.changeLockTries).append(records)
         } catch {
             return .refused("\(error)")
         }
+        if let introduction { following?.appender.introduced(generation: introduction.generation) }
         reactionState.onTheirWay.insert(slot)
         return removes ? .removing : .adding
     }
