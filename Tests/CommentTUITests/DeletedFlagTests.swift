@@ -1,4 +1,5 @@
 import Foundation
+import ThreadModel
 import XCTest
 @testable import ThreadModel
 @testable import CommentTUI
