@@ -54,8 +54,9 @@ public enum SecretStorageCipher {
         return try encrypt(secret, name: name, key: key, iv: iv)
     }
 
-    /// Encrypts under a given IV (the key check's fixed one, and known-answer tests).
-    public static func encrypt(_ secret: [UInt8], name: String, key: [UInt8], iv: [UInt8]) throws -> Encrypted {
+    /// Encrypts under a given IV (the key check's fixed one, and known-answer tests). Internal:
+    /// a caller reusing an IV under one key would reuse the CTR key stream.
+    static func encrypt(_ secret: [UInt8], name: String, key: [UInt8], iv: [UInt8]) throws -> Encrypted {
         let (aesKey, macKey) = try derivedKeys(key: key, name: name)
         let ciphertext = try AES256.ctr(key: aesKey, iv: iv, data: secret)
         return Encrypted(iv: iv, ciphertext: ciphertext, mac: Digest.hmacSHA256(key: macKey, data: ciphertext))
