@@ -186,3 +186,14 @@ struct OlmRatchet: Codable, Equatable, Sendable {
         try check(skippedMessageKeys.allSatisfy { $0.ratchetKey.count == 32 && $0.messageKey.count == 32 }, "skipped key")
     }
 }
+
+/// Printing or dumping a ratchet shows how many chains it holds, never a key.
+extension OlmRatchet: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    var description: String {
+        "OlmRatchet(\(receiverChains.count) receiver chains, \(skippedMessageKeys.count) skipped message keys)"
+    }
+    var debugDescription: String { description }
+    var customMirror: Mirror {
+        Mirror(self, children: ["receiverChains": receiverChains.count, "skippedMessageKeys": skippedMessageKeys.count])
+    }
+}

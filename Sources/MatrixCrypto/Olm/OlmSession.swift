@@ -149,3 +149,10 @@ public struct OlmSession: Codable, Equatable, Sendable {
         try ratchet._checkInvariants()
     }
 }
+
+/// Printing, dumping or a test failure shows the session's id, never its ratchet's keys.
+extension OlmSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "OlmSession(\(sessionID))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["sessionID": sessionID, "hasReceivedMessage": hasReceivedMessage]) }
+}
