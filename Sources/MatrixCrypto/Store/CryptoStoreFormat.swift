@@ -95,7 +95,8 @@ enum CryptoStoreFormat {
         var lastSequence: UInt64 = 0
         /// Frames of earlier generations (a compaction that ended before emptying the journal).
         var staleFrames = 0
-        /// Whether the last frame was cut short (or zeros), and dropped.
+        /// Whether the last frame was cut short (or zeros, or ends the file without checking), and
+        /// dropped.
         var tornTail = false
     }
 
@@ -129,9 +130,18 @@ enum CryptoStoreFormat {
             let frameGeneration = try reader.uint64()
             let sequence = try reader.uint64()
             let context = Array("journal".utf8) + Array(bytes[start ..< reader.offset])
-            guard Int(length) >= 16 + CryptoStoreSeal.overhead,
-                  let plain = try seal.open(try reader.take(Int(length) - 16), context: context),
-                  let changes = try? CryptoStoreChange.decode(plain) else {
+            guard Int(length) >= 16 + CryptoStoreSeal.overhead else {
+                throw Damage(reason: "its journal's record \(journal.changes.count + journal.staleFrames + 1) does not check: a byte was changed")
+            }
+            let opened = try seal.open(try reader.take(Int(length) - 16), context: context)
+            // The last frame, ending at the end of the file, that does not check: an append whose
+            // length landed but not all its bytes (power lost before its fsync returned, so never
+            // acknowledged). Dropped like a frame cut short; a bad frame before it stays damage.
+            if opened == nil, reader.remaining == 0 {
+                journal.tornTail = true
+                break
+            }
+            guard let plain = opened, let changes = try? CryptoStoreChange.decode(plain) else {
                 throw Damage(reason: "its journal's record \(journal.changes.count + journal.staleFrames + 1) does not check: a byte was changed")
             }
             if frameGeneration < generation, journal.changes.isEmpty {
