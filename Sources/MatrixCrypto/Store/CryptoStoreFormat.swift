@@ -81,7 +81,7 @@ enum CryptoStoreFormat {
         let length = UInt32(8 + 8 + CryptoStoreSeal.overhead + plain.count)
         var clear = StoreByteWriter()
         clear.append(length)
-        clear.append(lengthCheck(length, seal: seal))
+        clear.append(try lengthCheck(length, seal: seal))
         clear.append(generation)
         clear.append(sequence)
         return clear.bytes + (try seal.seal(plain, context: Array("journal".utf8) + clear.bytes, random: &random))
@@ -120,7 +120,7 @@ enum CryptoStoreFormat {
                 break
             }
             let length = try reader.uint32()
-            guard ConstantTime.equal(try reader.take(4), lengthCheck(length, seal: seal)) else {
+            guard ConstantTime.equal(try reader.take(4), try lengthCheck(length, seal: seal)) else {
                 throw Damage(reason: "its journal's record \(journal.changes.count + journal.staleFrames + 1) does not check")
             }
             guard Int(length) <= reader.remaining else {
@@ -169,10 +169,10 @@ enum CryptoStoreFormat {
         }
     }
 
-    private static func lengthCheck(_ length: UInt32, seal: CryptoStoreSeal) -> [UInt8] {
+    private static func lengthCheck(_ length: UInt32, seal: CryptoStoreSeal) throws -> [UInt8] {
         var writer = StoreByteWriter()
         writer.append(Array("frame length".utf8))
         writer.append(length)
-        return Array(seal.check(writer.bytes).prefix(4))
+        return Array(try seal.check(writer.bytes).prefix(4))
     }
 }
