@@ -114,4 +114,31 @@ final class DeviceListTrackerTests: XCTestCase {
         var restarted = stored
         XCTAssertEqual(restarted.nextQuery(), ["@far:remote"], "nothing is in flight after a restart")
     }
+
+    /// A change noted during a query is forgotten when that query ends, however it ends: else a
+    /// later, fresh answer would be taken as stale and the user stay outdated.
+    func testAChangeNotedDuringAQueryEndsWithItWhenTheAnswerOmitsTheUserOrTheyLeft() throws {
+        let fresh = answer(["@ann:hs": ["A1": try deviceKeys(user: "@ann:hs", device: "A1", seed: 1)]])
+        var omitted = DeviceListTracker()
+        omitted.track(["@ann:hs"])
+        let batch = omitted.nextQuery()
+        omitted.applySync(changed: ["@ann:hs"], left: [])
+        omitted.queryAnswered(batch, answer: answer([:]))
+        XCTAssertEqual(omitted.outdated, ["@ann:hs"], "no answer for her: still outdated")
+        omitted.queryAnswered(omitted.nextQuery(), answer: fresh)
+        omitted._checkInvariants()
+        XCTAssertTrue(omitted.outdated.isEmpty, "the second answer came after the change")
+
+        var left = DeviceListTracker()
+        left.track(["@ann:hs"])
+        let leftBatch = left.nextQuery()
+        left.applySync(changed: ["@ann:hs"], left: [])
+        left.applySync(changed: [], left: ["@ann:hs"])
+        left.queryAnswered(leftBatch, answer: fresh)
+        left.track(["@ann:hs"])
+        left.queryAnswered(left.nextQuery(), answer: fresh)
+        left._checkInvariants()
+        XCTAssertTrue(left.outdated.isEmpty, "the answer after she came back is fresh")
+        XCTAssertEqual(left.devices["@ann:hs"]?.keys.sorted(), ["A1"])
+    }
 }

@@ -66,7 +66,7 @@ final class LibolmOutboundGroupSession {
         raw.replaceSubrange(4 ..< 132, with: ratchet.bytes)
         raw.replaceSubrange(132 ..< 136, with: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: ratchet.index >> UInt32($0)) })
         let ciphertext = try AES256.encryptCBC(key: aesKey, iv: iv, plaintext: raw)
-        var text = Array(UnpaddedBase64.encode(ciphertext + Digest.hmacSHA256(key: macKey, data: ciphertext).prefix(8)).utf8)
+        var text = Array(UnpaddedBase64.encode(try ciphertext + Digest.hmacSHA256(key: macKey, data: ciphertext).prefix(8)).utf8)
         try check(olm_unpickle_outbound_group_session(session, key, key.count, &text, text.count))
     }
 }

@@ -164,4 +164,35 @@ final class MegolmSessionTests: XCTestCase {
         XCTAssertEqual(fromZero.compare(forged), .unconnected)
         XCTAssertEqual(fromZero.compare(try MegolmInboundSession(sessionKey: outbound(seed: 59).sessionKey().base64)), .unconnected)
     }
+
+    /// A forged forwarded key (the victim session's id, a random ratchet) that arrives before the
+    /// sender's signed `m.room_key` must not shut it out: the signed key replaces it.
+    func testASignedKeyReplacesAForgedForwardedKeyThatArrivedFirst() throws {
+        var sender = try outbound(seed: 60)
+        let genuine = try MegolmInboundSession(sessionKey: sender.sessionKey().base64)
+        let message = try sender.encrypt(Array("hello".utf8))
+        let forged = MegolmInboundSession(exportedKey: MegolmExportedSessionKey(
+            ratchet: try MegolmRatchet(bytes: [UInt8](repeating: 7, count: 128), index: 0), signingKey: genuine.signingKey))
+        XCTAssertTrue(genuine.isSigned)
+        XCTAssertFalse(forged.isSigned)
+        XCTAssertEqual(forged.compare(genuine), .better, "the signed key replaces the unsigned copy")
+        XCTAssertEqual(genuine.compare(forged), .unconnected, "a forgery never replaces the signed key")
+        var kept = forged.merging(genuine)
+        XCTAssertEqual(try kept.decrypt(message).plaintext, Array("hello".utf8))
+        XCTAssertEqual(genuine.merging(forged), genuine)
+
+        // A genuine forward from an earlier index stays, and counts as signed once a signed key
+        // it leads to arrives; at the same index the signed copy wins.
+        for _ in 0 ..< 5 { _ = try sender.encrypt([0]) }
+        let later = try MegolmInboundSession(sessionKey: sender.sessionKey().base64)
+        let forwarded = try MegolmInboundSession(exportedKey: genuine.export(at: 0))
+        XCTAssertEqual(forwarded.compare(later), .worse)
+        let merged = forwarded.merging(later)
+        XCTAssertEqual(merged.firstKnownIndex, 0)
+        XCTAssertTrue(merged.isSigned)
+        XCTAssertEqual(forwarded.compare(genuine), .better)
+        XCTAssertEqual(genuine.compare(forwarded), .equal)
+        let restored = try JSONDecoder().decode(MegolmInboundSession.self, from: JSONEncoder().encode(merged))
+        XCTAssertTrue(restored.isSigned, "stored with the session")
+    }
 }

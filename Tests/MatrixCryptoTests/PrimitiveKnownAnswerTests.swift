@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import MatrixCrypto
 
@@ -47,14 +48,14 @@ final class PrimitiveKnownAnswerTests: XCTestCase {
                        hex("8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"))
     }
 
-    func testHMACAndDigestsMatchRFC4231AndFIPS180() {
-        XCTAssertEqual(Digest.hmacSHA256(key: [UInt8](repeating: 0x0b, count: 20), data: utf8("Hi There")),
+    func testHMACAndDigestsMatchRFC4231AndFIPS180() throws {
+        XCTAssertEqual(try Digest.hmacSHA256(key: [UInt8](repeating: 0x0b, count: 20), data: utf8("Hi There")),
                        hex("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"))
-        XCTAssertEqual(Digest.hmacSHA256(key: utf8("Jefe"), data: utf8("what do ya want for nothing?")),
+        XCTAssertEqual(try Digest.hmacSHA256(key: utf8("Jefe"), data: utf8("what do ya want for nothing?")),
                        hex("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"))
-        XCTAssertEqual(Digest.hmacSHA256(key: [], data: []), hex("b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad"))
-        XCTAssertEqual(Digest.sha256(utf8("abc")), hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
-        XCTAssertEqual(Digest.sha512(utf8("abc")), hex("""
+        XCTAssertEqual(try Digest.hmacSHA256(key: [], data: []), hex("b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad"))
+        XCTAssertEqual(try Digest.sha256(utf8("abc")), hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+        XCTAssertEqual(try Digest.sha512(utf8("abc")), hex("""
             ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f
             """))
     }
@@ -109,5 +110,22 @@ final class PrimitiveKnownAnswerTests: XCTestCase {
         let a = try random.bytes(32), b = try random.bytes(32)
         XCTAssertEqual(a.count, 32)
         XCTAssertNotEqual(a, b, "two draws of 256 bits differ")
+    }
+
+    /// The HMAC context is prepared once and copied per call: calls from many threads at once
+    /// (Megolm decrypts run off the main task) agree with one thread's answers.
+    func testHMACFromManyThreadsAtOnceAgreesWithOneThread() throws {
+        let inputs = (0 ..< 64).map { index in ((0 ..< index % 40).map { UInt8(($0 * 31 + index) & 0xff) }, [UInt8](repeating: UInt8(index), count: index)) }
+        let expected = try inputs.map { try Digest.hmacSHA256(key: $0.0, data: $0.1) }
+        // Each iteration writes only its own slot.
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: inputs.count * 8)
+        defer { results.deallocate() }
+        results.initialize(repeating: [])
+        DispatchQueue.concurrentPerform(iterations: inputs.count * 8) { slot in
+            let input = inputs[slot % inputs.count]
+            results[slot] = (try? Digest.hmacSHA256(key: input.0, data: input.1)) ?? []
+        }
+        for slot in 0 ..< results.count { XCTAssertEqual(results[slot], expected[slot % inputs.count], "slot \(slot)") }
+        XCTAssertEqual(expected[0], hex("b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad"), "empty key and data")
     }
 }

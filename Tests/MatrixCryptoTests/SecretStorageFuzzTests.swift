@@ -17,13 +17,23 @@ final class SecretStorageFuzzTests: XCTestCase {
         let passphrased = SecretStorageKeyDescription(keyID: "K", name: nil, passphrase: .init(salt: "s", iterations: 1), iv: description.iv, mac: description.mac)
         let seeds: [JSONValue] = [
             description.content, passphrased.content, ["key": "K"], identity.master.json, identity.selfSigning.json,
+            try XCTUnwrap(identity.userSigning).json,
             try XCTUnwrap(secrets[CrossSigningKeys.masterSecretName]), try keys.signDevice(["user_id": .string(userID), "device_id": "D"]),
         ]
         var refused = 0
+        // Per decoder (in the order they are tried each round): how often it read and refused.
+        var reads: [Int: Int] = [:], refusals: [Int: Int] = [:]
         for round in 0 ..< 3000 {
             let content = mutate(seeds[round % seeds.count], random: &random.seeded, depth: 0)
-            var outcomes = 0
-            func attempt(_ body: () throws -> Void) { do { try body(); outcomes += 1 } catch { refused += 1; XCTAssertFalse("\(error)".isEmpty) } }
+            var attemptIndex = 0
+            func attempt(_ body: () throws -> Void) {
+                defer { attemptIndex += 1 }
+                do { try body(); reads[attemptIndex, default: 0] += 1 } catch {
+                    refused += 1
+                    refusals[attemptIndex, default: 0] += 1
+                    XCTAssertFalse("\(error)".isEmpty)
+                }
+            }
             attempt { _ = try SecretStorageKeyDescription(keyID: "K", content: content) }
             attempt { _ = try SecretStorageKeyDescription.defaultKeyID(from: content) }
             attempt { _ = try SecretStorageCipher.Encrypted(json: content["encrypted"]?["K"] ?? content) }
@@ -44,11 +54,22 @@ final class SecretStorageFuzzTests: XCTestCase {
             }
             _ = identity.hasCrossSigned(deviceKeys: content)
             _ = CrossSigningTrust().deviceStatus(deviceKeys: content, identity: identity)
-            attempt { _ = try CrossSigningKeys(userID: userID, secretStorage: storage, accountData: [CrossSigningKeys.masterSecretName: content]) }
+            attempt {
+                // The other two secrets as stored, so an intact master secret reads.
+                let accountData = secrets.merging([CrossSigningKeys.masterSecretName: content]) { $1 }
+                _ = try CrossSigningKeys(userID: userID, secretStorage: storage, accountData: accountData)
+            }
             attempt { _ = try keys.signaturesUploadBody(deviceKeys: content) }
-            XCTAssertLessThanOrEqual(outcomes, 14)
         }
         XCTAssertGreaterThan(refused, 3000, "the mutations reach the refusals")
+        // Every decoder is reached both ways: the mutations leave some contents it reads and make
+        // some it refuses, so neither the happy path nor the refusals go untried.
+        let attempted = Set(reads.keys).union(refusals.keys)
+        XCTAssertEqual(attempted.count, 8 + CrossSigningPublicKey.Usage.allCases.count)
+        for index in attempted.sorted() {
+            XCTAssertGreaterThan(reads[index, default: 0], 0, "decoder \(index) never read a content")
+            XCTAssertGreaterThan(refusals[index, default: 0], 0, "decoder \(index) never refused one")
+        }
     }
 
     /// `value` with, at random, members replaced by junk, dropped, added, or strings bit-flipped.

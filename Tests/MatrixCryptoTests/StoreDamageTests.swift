@@ -90,11 +90,25 @@ final class StoreDamageTests: XCTestCase {
         XCTAssertEqual(loss.reason, "its journal's record 1 does not check: a byte was changed")
     }
 
-    func testAChangedByteInTheLastRecordSetsTheStoreAsideToo() throws {
+    /// The last record, ending the file, that does not check is an append that never finished
+    /// (power lost before its fsync returned, so never acknowledged): dropped, not damage.
+    func testAChangedByteInTheLastRecordEndingTheFileIsAWriteCutShort() throws {
         try filledStore()
         var journal = folder.storeFile("journal")
-        journal[journal.count - 3] ^= 0x01  // the last record's MAC: complete, so not a write cut short
+        journal[journal.count - 3] ^= 0x01  // the last record's MAC
         try folder.overwrite("journal", with: journal)
+        let store = try CryptoStore.open(at: folder.location)
+        XCTAssertNil(store.loss)
+        XCTAssertEqual(try store.values(in: sessions), ["s1": .numbered(1), "s2": .numbered(2)])
+        XCTAssertEqual(folder.storeFile("journal"), [], "compacted, so nothing follows the dropped record")
+        XCTAssertEqual(folder.storeFolders(), [folder.location.name])
+    }
+
+    func testAChangedByteInTheLastRecordBeforeZerosIsStillDamage() throws {
+        try filledStore()
+        var journal = folder.storeFile("journal")
+        journal[journal.count - 3] ^= 0x01  // complete, and more follows: not the end of an append
+        try folder.overwrite("journal", with: journal + [UInt8](repeating: 0, count: 40))
         XCTAssertEqual(try openSetAside()?.reason, "its journal's record 2 does not check: a byte was changed")
     }
 

@@ -114,3 +114,11 @@ public struct CrossSigningKeys: Sendable, CustomStringConvertible {
         try JSONSigning.sign(object, userID: userID, keyID: UnpaddedBase64.encode(master.publicKey), key: master)
     }
 }
+
+/// Dumping shows whose keys they are and the master's public key, never a seed.
+extension CrossSigningKeys: CustomDebugStringConvertible, CustomReflectable {
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID, "masterKey": UnpaddedBase64.encode(master.publicKey)])
+    }
+}

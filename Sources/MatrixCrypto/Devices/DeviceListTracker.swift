@@ -66,7 +66,9 @@ public struct DeviceListTracker: Sendable, Codable {
     public mutating func queryAnswered(_ users: [String], answer: JSONValue) -> [RefusedDevice] {
         var refused: [RefusedDevice] = []
         for user in users {
+            // The change noted during this query ends with it, however the answer reads.
             inFlight.remove(user)
+            let changedMeanwhile = changedInFlight.remove(user) != nil
             guard tracked.contains(user) else { continue }
             let listed = answer["device_keys"]?[user]?.object
             if let listed {
@@ -89,7 +91,7 @@ public struct DeviceListTracker: Sendable, Codable {
                 devices[user] = read
             }
             // A user the server did not answer for (a federation failure) stays outdated.
-            if listed != nil, changedInFlight.remove(user) == nil { outdated.remove(user) }
+            if listed != nil, !changedMeanwhile { outdated.remove(user) }
         }
         return refused
     }

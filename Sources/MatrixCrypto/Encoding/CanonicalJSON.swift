@@ -3,6 +3,12 @@ import ThreadModel
 /// Matrix's canonical JSON (Appendices, "Canonical JSON"), the bytes a signature covers: no
 /// insignificant whitespace, object keys in code point order, strings with the shortest
 /// escapes and UTF-8 otherwise, and only integers in [-(2^53)+1, 2^53-1].
+///
+/// `JSONValue` objects are Swift dictionaries keyed by `String`, and Swift strings compare
+/// under Unicode canonical equivalence: two keys that differ only in normalization (a
+/// precomposed "é" and "e" + combining acute) are one key by the time an object reaches here,
+/// so the other's value is already gone. That fails safe: the bytes written are not the bytes
+/// signed, so such an object's signature does not check; it never makes a forged one check.
 public enum CanonicalJSON {
     /// What cannot be made canonical: a number with a fraction or out of range.
     public struct Refusal: Error, Equatable, CustomStringConvertible {

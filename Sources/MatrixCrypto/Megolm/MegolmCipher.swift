@@ -19,7 +19,7 @@ enum MegolmCipher {
         }
 
         /// The truncated MAC of `bytes`.
-        func mac(_ bytes: [UInt8]) -> [UInt8] { Array(Digest.hmacSHA256(key: macKey, data: bytes).prefix(MegolmMessage.macLength)) }
+        func mac(_ bytes: [UInt8]) throws -> [UInt8] { Array(try Digest.hmacSHA256(key: macKey, data: bytes).prefix(MegolmMessage.macLength)) }
     }
 
     /// The message at `ratchet`'s index carrying `plaintext`, signed by `signingKey`.
@@ -27,7 +27,7 @@ enum MegolmCipher {
         let keys = try Keys(ratchet)
         let ciphertext = try AES256.encryptCBC(key: keys.aesKey, iv: keys.iv, plaintext: plaintext)
         let authenticated = MegolmMessage.authenticatedBytes(messageIndex: ratchet.index, ciphertext: ciphertext)
-        let mac = keys.mac(authenticated)
+        let mac = try keys.mac(authenticated)
         let signature = try signingKey.sign(authenticated + mac)
         return MegolmMessage(authenticatedBytes: authenticated, messageIndex: ratchet.index, ciphertext: ciphertext,
                              mac: mac, signature: signature)
@@ -37,7 +37,7 @@ enum MegolmCipher {
     /// index. The MAC is compared in constant time before anything is decrypted.
     static func decrypt(_ message: MegolmMessage, at ratchet: MegolmRatchet) throws -> [UInt8] {
         let keys = try Keys(ratchet)
-        guard ConstantTime.equal(keys.mac(message.authenticatedBytes), message.mac) else {
+        guard ConstantTime.equal(try keys.mac(message.authenticatedBytes), message.mac) else {
             throw MegolmFailure(.badMAC, "the message's MAC does not check at index \(message.messageIndex)")
         }
         do {

@@ -2,7 +2,10 @@
 /// decrypt, the latest ratchet we advanced to (so messages in order cost a step each, not a
 /// walk from the start), and the sender's Ed25519 key every message must be signed by.
 /// From a `session_key` (`m.room_key`, signature checked) or an exported key (forwarded or
-/// backed up, unsigned).
+/// backed up, unsigned). An exported key proves nothing about who made it: anyone who saw the
+/// session id can invent one, so the client should take forwarded keys only from our own
+/// verified devices that we asked, and a signed key always wins over an unsigned copy
+/// (`compare`, `merging`).
 public struct MegolmInboundSession: Sendable, Equatable {
     /// A decrypted message.
     public struct Decryption: Sendable, Equatable {
@@ -18,10 +21,13 @@ public struct MegolmInboundSession: Sendable, Equatable {
     private(set) var latestRatchet: MegolmRatchet
     /// The session's Ed25519 public key.
     public let signingKey: [UInt8]
+    /// Whether this copy came from (or was found to lead to) a session key whose signature was
+    /// checked, rather than only an export.
+    public internal(set) var isSigned: Bool
 
     /// The session of a shared key (`m.room_key`), whose signature was checked when it was read.
     public init(sessionKey: MegolmSessionKey) {
-        self.init(ratchet: sessionKey.ratchet, signingKey: sessionKey.signingKey)
+        self.init(ratchet: sessionKey.ratchet, signingKey: sessionKey.signingKey, isSigned: true)
     }
 
     /// The session of a shared key's base64, checking its signature.
@@ -31,7 +37,7 @@ public struct MegolmInboundSession: Sendable, Equatable {
 
     /// The session of an exported key (forwarded, backed up or from a key file).
     public init(exportedKey: MegolmExportedSessionKey) {
-        self.init(ratchet: exportedKey.ratchet, signingKey: exportedKey.signingKey)
+        self.init(ratchet: exportedKey.ratchet, signingKey: exportedKey.signingKey, isSigned: false)
     }
 
     /// The session of an exported key's base64.
@@ -39,10 +45,11 @@ public struct MegolmInboundSession: Sendable, Equatable {
         self.init(exportedKey: try MegolmExportedSessionKey(base64: text))
     }
 
-    private init(ratchet: MegolmRatchet, signingKey: [UInt8]) {
+    private init(ratchet: MegolmRatchet, signingKey: [UInt8], isSigned: Bool) {
         initialRatchet = ratchet
         latestRatchet = ratchet
         self.signingKey = signingKey
+        self.isSigned = isSigned
         _checkInvariants()
     }
 
@@ -98,7 +105,7 @@ public struct MegolmInboundSession: Sendable, Equatable {
 }
 
 extension MegolmInboundSession: Codable {
-    private enum CodingKeys: String, CodingKey { case initialRatchet, latestRatchet, signingKey }
+    private enum CodingKeys: String, CodingKey { case initialRatchet, latestRatchet, signingKey, isSigned }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -113,6 +120,8 @@ extension MegolmInboundSession: Codable {
         initialRatchet = initial
         latestRatchet = latest
         signingKey = key
+        // Stored before copies were told apart: unsigned, so a signed key can still replace it.
+        isSigned = try container.decodeIfPresent(Bool.self, forKey: .isSigned) ?? false
         _checkInvariants()
     }
 
@@ -121,6 +130,7 @@ extension MegolmInboundSession: Codable {
         try container.encode(initialRatchet, forKey: .initialRatchet)
         try container.encode(latestRatchet, forKey: .latestRatchet)
         try container.encode(UnpaddedBase64.encode(signingKey), forKey: .signingKey)
+        try container.encode(isSigned, forKey: .isSigned)
     }
 }
 

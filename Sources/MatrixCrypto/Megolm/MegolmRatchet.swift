@@ -30,30 +30,34 @@ public struct MegolmRatchet: Sendable, Equatable {
     }
 
     /// Advances to `target`, rehashing each part only as often as its place requires. An earlier
-    /// index than ours is refused: the ratchet cannot be wound back.
+    /// index than ours is refused: the ratchet cannot be wound back. Throws `CryptoFailure` if the
+    /// library fails.
     public mutating func advance(to target: UInt32) throws {
         guard target >= index else {
             throw MegolmFailure(.unknownMessageIndex, "the ratchet is at index \(index), past \(target)")
         }
+        // On a copy, so a library failure part-way leaves this ratchet as it was.
+        var advanced = self
         for part in 0 ..< 4 {
             let shift = UInt32(8 * (3 - part))
             // How often this part's byte of the index moves between here and the target.
-            let steps = Int(((target >> shift) &- (index >> shift)) & 0xFF)
+            let steps = Int(((target >> shift) &- (advanced.index >> shift)) & 0xFF)
             guard steps > 0 else { continue }
             // Every step but the last rehashes only this part; the parts after it are rewritten
             // from it on the last step anyway.
-            for _ in 1 ..< steps { rehash(from: part, to: part) }
+            for _ in 1 ..< steps { try advanced.rehash(from: part, to: part) }
             // Later parts first: each is derived from this part's value before it changes.
-            for later in stride(from: 3, through: part, by: -1) { rehash(from: part, to: later) }
-            index = target & ~((UInt32(1) << shift) &- 1)
+            for later in stride(from: 3, through: part, by: -1) { try advanced.rehash(from: part, to: later) }
+            advanced.index = target & ~((UInt32(1) << shift) &- 1)
         }
+        self = advanced
         _checkInvariants()
     }
 
     /// R(·,to) = HMAC-SHA-256(key: R(·,from), data: the byte `to`).
-    private mutating func rehash(from: Int, to: Int) {
+    private mutating func rehash(from: Int, to: Int) throws {
         let key = Array(bytes[from * 32 ..< from * 32 + 32])
-        bytes.replaceSubrange(to * 32 ..< to * 32 + 32, with: Digest.hmacSHA256(key: key, data: [UInt8(to)]))
+        bytes.replaceSubrange(to * 32 ..< to * 32 + 32, with: try Digest.hmacSHA256(key: key, data: [UInt8(to)]))
     }
 
     /// The state's length never changes.

@@ -183,3 +183,16 @@ public struct OlmPublicKey: Equatable, Sendable {
     /// The public key in unpadded base64.
     public var base64: String { UnpaddedBase64.encode(publicKey) }
 }
+
+/// Printing, dumping or a test failure shows the identity's public keys and how many one-time
+/// keys it holds, never a private key.
+extension OlmAccount: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "OlmAccount(\(UnpaddedBase64.encode(curve25519Key)), \(oneTimeKeys.count) one-time keys)"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["ed25519Key": UnpaddedBase64.encode(ed25519Key), "curve25519Key": UnpaddedBase64.encode(curve25519Key),
+                                "oneTimeKeyCount": oneTimeKeys.count, "hasFallbackKey": fallbackKey != nil])
+    }
+}

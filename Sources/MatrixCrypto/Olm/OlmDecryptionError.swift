@@ -24,6 +24,8 @@ public struct OlmDecryptionError: Error, Equatable, Sendable, CustomStringConver
         case sessionMismatch
         /// A key in the message is not a usable Curve25519 key.
         case invalidKey
+        /// The crypto library refused a step (a broken configuration): nothing about the message.
+        case libraryFailure
     }
 
     /// What went wrong.
@@ -48,6 +50,7 @@ public struct OlmDecryptionError: Error, Equatable, Sendable, CustomStringConver
         case .identityKeyMismatch: "it comes from another identity key than expected"
         case .sessionMismatch: "it belongs to another session"
         case .invalidKey: "it carries an invalid key"
+        case .libraryFailure: "the crypto library failed"
         }
         return detail.isEmpty ? words : "\(words) (\(detail))"
     }

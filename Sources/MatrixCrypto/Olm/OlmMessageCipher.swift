@@ -18,13 +18,16 @@ struct OlmMessageCipher {
     func seal(_ plaintext: [UInt8], ratchetKey: [UInt8], counter: UInt32) throws -> [UInt8] {
         let ciphertext = try AES256.encryptCBC(key: aesKey, iv: iv, plaintext: plaintext)
         var bytes = OlmMessage(ratchetKey: ratchetKey, counter: counter, ciphertext: ciphertext).bytesBeforeMAC
-        bytes += Digest.hmacSHA256(key: macKey, data: bytes).prefix(OlmMessage.macLength)
+        bytes += try Digest.hmacSHA256(key: macKey, data: bytes).prefix(OlmMessage.macLength)
         return bytes
     }
 
     /// The plaintext of a decoded message, after its MAC checks (in constant time).
     func open(_ message: OlmMessage, covered: ArraySlice<UInt8>, mac: [UInt8]) throws(OlmDecryptionError) -> [UInt8] {
-        let expected = Array(Digest.hmacSHA256(key: macKey, data: Array(covered)).prefix(OlmMessage.macLength))
+        let expected: [UInt8]
+        do { expected = Array(try Digest.hmacSHA256(key: macKey, data: Array(covered)).prefix(OlmMessage.macLength)) } catch {
+            throw OlmDecryptionError(.libraryFailure, "HMAC-SHA-256")
+        }
         guard ConstantTime.equal(expected, mac) else { throw OlmDecryptionError(.badMAC, "") }
         do {
             return try AES256.decryptCBC(key: aesKey, iv: iv, ciphertext: message.ciphertext)

@@ -13,10 +13,18 @@ struct OlmRatchet: Codable, Equatable, Sendable {
         var index: UInt32
 
         /// M(i,j) = HMAC(C(i,j), 0x01).
-        var messageKey: [UInt8] { Digest.hmacSHA256(key: key, data: [1]) }
+        var messageKey: [UInt8] { get throws(OlmDecryptionError) { try Self.hmac(key, 1) } }
 
         /// C(i,j+1) = HMAC(C(i,j), 0x02).
-        func advanced() -> ChainKey { ChainKey(key: Digest.hmacSHA256(key: key, data: [2]), index: index &+ 1) }
+        func advanced() throws(OlmDecryptionError) -> ChainKey { ChainKey(key: try Self.hmac(key, 2), index: index &+ 1) }
+
+        /// HMAC of the one byte, a library failure said as a decryption error (the step is
+        /// shared by sending and receiving, and both throw).
+        private static func hmac(_ key: [UInt8], _ byte: UInt8) throws(OlmDecryptionError) -> [UInt8] {
+            do { return try Digest.hmacSHA256(key: key, data: [byte]) } catch {
+                throw OlmDecryptionError(.libraryFailure, "HMAC-SHA-256")
+            }
+        }
     }
 
     /// The chain we send on, with the ratchet key pair that started it.
@@ -90,7 +98,7 @@ struct OlmRatchet: Codable, Equatable, Sendable {
         guard var sender = senderChain else { throw CryptoFailure("Olm encryption") }
         let cipher = try OlmMessageCipher(messageKey: sender.chainKey.messageKey)
         let message = try cipher.seal(plaintext, ratchetKey: sender.ratchetPublicKey, counter: sender.chainKey.index)
-        sender.chainKey = sender.chainKey.advanced()
+        sender.chainKey = try sender.chainKey.advanced()
         senderChain = sender
         return message
     }
@@ -105,7 +113,7 @@ struct OlmRatchet: Codable, Equatable, Sendable {
             }
             let (plaintext, advanced, skipped) = try Self.decrypt(message, covered: covered, mac: mac, on: chain)
             receiverChains[chainIndex].chainKey = advanced
-            keepSkipped(skipped, ratchetKey: message.ratchetKey)
+            try keepSkipped(skipped, ratchetKey: message.ratchetKey)
             return plaintext
         }
         // A new chain: they have received our messages and ratcheted.
@@ -124,7 +132,7 @@ struct OlmRatchet: Codable, Equatable, Sendable {
         senderChain = nil
         receiverChains.insert(ReceiverChain(ratchetKey: message.ratchetKey, chainKey: advanced), at: 0)
         if receiverChains.count > Self.maxReceiverChains { receiverChains.removeLast() }
-        keepSkipped(skipped, ratchetKey: message.ratchetKey)
+        try keepSkipped(skipped, ratchetKey: message.ratchetKey)
         return plaintext
     }
 
@@ -139,11 +147,11 @@ struct OlmRatchet: Codable, Equatable, Sendable {
         var skipped: [ChainKey] = []
         while chain.index < message.counter {
             skipped.append(chain)
-            chain = chain.advanced()
+            chain = try chain.advanced()
         }
-        let plaintext = try open(message, covered: covered, mac: mac, messageKey: chain.messageKey)
+        let plaintext = try open(message, covered: covered, mac: mac, messageKey: try chain.messageKey)
         // Only the newest skipped keys would be kept; the older ones need not be stored.
-        return (plaintext, chain.advanced(), Array(skipped.suffix(maxSkippedMessageKeys)))
+        return (plaintext, try chain.advanced(), Array(skipped.suffix(maxSkippedMessageKeys)))
     }
 
     private static func open(_ message: OlmMessage, covered: ArraySlice<UInt8>, mac: [UInt8], messageKey: [UInt8]) throws(OlmDecryptionError) -> [UInt8] {
@@ -162,9 +170,9 @@ struct OlmRatchet: Codable, Equatable, Sendable {
     }
 
     /// Keeps the skipped keys (oldest first) newest first, dropping the oldest past the bound.
-    private mutating func keepSkipped(_ skipped: [ChainKey], ratchetKey: [UInt8]) {
+    private mutating func keepSkipped(_ skipped: [ChainKey], ratchetKey: [UInt8]) throws(OlmDecryptionError) {
         for chain in skipped {
-            skippedMessageKeys.insert(SkippedMessageKey(ratchetKey: ratchetKey, index: chain.index, messageKey: chain.messageKey), at: 0)
+            skippedMessageKeys.insert(SkippedMessageKey(ratchetKey: ratchetKey, index: chain.index, messageKey: try chain.messageKey), at: 0)
         }
         if skippedMessageKeys.count > Self.maxSkippedMessageKeys {
             skippedMessageKeys.removeLast(skippedMessageKeys.count - Self.maxSkippedMessageKeys)
@@ -184,5 +192,16 @@ struct OlmRatchet: Codable, Equatable, Sendable {
         try check(receiverChains.allSatisfy { $0.ratchetKey.count == 32 && $0.chainKey.key.count == 32 }, "receiving chain")
         try check(skippedMessageKeys.count <= Self.maxSkippedMessageKeys, "too many skipped keys")
         try check(skippedMessageKeys.allSatisfy { $0.ratchetKey.count == 32 && $0.messageKey.count == 32 }, "skipped key")
+    }
+}
+
+/// Printing or dumping a ratchet shows how many chains it holds, never a key.
+extension OlmRatchet: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    var description: String {
+        "OlmRatchet(\(receiverChains.count) receiver chains, \(skippedMessageKeys.count) skipped message keys)"
+    }
+    var debugDescription: String { description }
+    var customMirror: Mirror {
+        Mirror(self, children: ["receiverChains": receiverChains.count, "skippedMessageKeys": skippedMessageKeys.count])
     }
 }

@@ -13,12 +13,14 @@ public struct OlmSession: Codable, Equatable, Sendable {
     /// Whether a message from the other side has decrypted: until then we send pre-key messages.
     public private(set) var hasReceivedMessage: Bool
     private(set) var ratchet: OlmRatchet
+    // `sessionID` (below) is derived from the three keys, so not stored.
 
     private enum CodingKeys: String, CodingKey {
         case aliceIdentityKey, aliceBaseKey, bobOneTimeKey, hasReceivedMessage, ratchet
     }
 
-    init(aliceIdentityKey: [UInt8], aliceBaseKey: [UInt8], bobOneTimeKey: [UInt8], hasReceivedMessage: Bool, ratchet: OlmRatchet) {
+    init(aliceIdentityKey: [UInt8], aliceBaseKey: [UInt8], bobOneTimeKey: [UInt8], hasReceivedMessage: Bool, ratchet: OlmRatchet) throws {
+        sessionID = try Self.sessionID(aliceIdentityKey, aliceBaseKey, bobOneTimeKey)
         self.aliceIdentityKey = aliceIdentityKey
         self.aliceBaseKey = aliceBaseKey
         self.bobOneTimeKey = bobOneTimeKey
@@ -34,6 +36,7 @@ public struct OlmSession: Codable, Equatable, Sendable {
         bobOneTimeKey = try container.decode(OlmBase64Coded.self, forKey: .bobOneTimeKey).wrappedValue
         hasReceivedMessage = try container.decode(Bool.self, forKey: .hasReceivedMessage)
         ratchet = try container.decode(OlmRatchet.self, forKey: .ratchet)
+        sessionID = try Self.sessionID(aliceIdentityKey, aliceBaseKey, bobOneTimeKey)
         try _checkInvariants()
     }
 
@@ -47,8 +50,12 @@ public struct OlmSession: Codable, Equatable, Sendable {
     }
 
     /// The session id: SHA-256 of the creator's identity key, its base key and the one-time
-    /// key, in unpadded base64, as libolm computes it.
-    public var sessionID: String { UnpaddedBase64.encode(Digest.sha256(aliceIdentityKey + aliceBaseKey + bobOneTimeKey)) }
+    /// key, in unpadded base64, as libolm computes it (once, when the session is made or read).
+    public let sessionID: String
+
+    private static func sessionID(_ identityKey: [UInt8], _ baseKey: [UInt8], _ oneTimeKey: [UInt8]) throws -> String {
+        UnpaddedBase64.encode(try Digest.sha256(identityKey + baseKey + oneTimeKey))
+    }
 
     // MARK: Making one
 
@@ -64,7 +71,7 @@ public struct OlmSession: Codable, Equatable, Sendable {
         let secret = try identity.sharedSecret(with: theirOneTimeKey)
             + baseKey.sharedSecret(with: theirIdentityKey)
             + baseKey.sharedSecret(with: theirOneTimeKey)
-        return OlmSession(aliceIdentityKey: identity.publicKey, aliceBaseKey: baseKey.publicKey, bobOneTimeKey: theirOneTimeKey,
+        return try OlmSession(aliceIdentityKey: identity.publicKey, aliceBaseKey: baseKey.publicKey, bobOneTimeKey: theirOneTimeKey,
                           hasReceivedMessage: false, ratchet: try .alice(sharedSecret: secret, ratchetKey: ratchetKey))
     }
 
@@ -93,8 +100,13 @@ public struct OlmSession: Codable, Equatable, Sendable {
         } catch {
             throw OlmDecryptionError(.invalidKey, "the sender's identity or base key")
         }
-        var session = OlmSession(aliceIdentityKey: message.identityKey, aliceBaseKey: message.baseKey,
-                                 bobOneTimeKey: message.oneTimeKey, hasReceivedMessage: false, ratchet: ratchet)
+        var session: OlmSession
+        do {
+            session = try OlmSession(aliceIdentityKey: message.identityKey, aliceBaseKey: message.baseKey,
+                                     bobOneTimeKey: message.oneTimeKey, hasReceivedMessage: false, ratchet: ratchet)
+        } catch {
+            throw OlmDecryptionError(.libraryFailure, "SHA-256 of the session id")
+        }
         let plaintext = try session.decrypt(OlmEncryptedMessage(kind: .preKey, bytes: bytes))
         return (session, plaintext)
     }
@@ -148,4 +160,11 @@ public struct OlmSession: Codable, Equatable, Sendable {
         }
         try ratchet._checkInvariants()
     }
+}
+
+/// Printing, dumping or a test failure shows the session's id, never its ratchet's keys.
+extension OlmSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "OlmSession(\(sessionID))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["sessionID": sessionID, "hasReceivedMessage": hasReceivedMessage]) }
 }

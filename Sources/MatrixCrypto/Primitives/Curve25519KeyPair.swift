@@ -21,3 +21,10 @@ public struct Curve25519KeyPair: Sendable {
         try LibCrypto.x25519SharedSecret(privateKey: privateKey, peerPublicKey: publicKey)
     }
 }
+
+/// Printing, dumping or a test failure shows the public key only, never the private one.
+extension Curve25519KeyPair: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "Curve25519KeyPair(public \(UnpaddedBase64.encode(publicKey)))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["publicKey": UnpaddedBase64.encode(publicKey)]) }
+}

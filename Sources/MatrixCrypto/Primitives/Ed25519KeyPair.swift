@@ -26,3 +26,10 @@ public struct Ed25519KeyPair: Sendable {
         LibCrypto.ed25519Verify(publicKey: publicKey, message: message, signature: signature)
     }
 }
+
+/// Printing, dumping or a test failure shows the public key only, never the seed.
+extension Ed25519KeyPair: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "Ed25519KeyPair(public \(UnpaddedBase64.encode(publicKey)))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["publicKey": UnpaddedBase64.encode(publicKey)]) }
+}

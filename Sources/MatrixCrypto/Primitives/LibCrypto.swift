@@ -2,7 +2,8 @@ import COpenSSL
 
 /// Every call into OpenSSL's libcrypto, with Swift names: the one file that imports it, as
 /// `System/` is for POSIX. Bytes in and out are `[UInt8]`; a failure throws `CryptoFailure`
-/// naming the operation. Nothing here keeps state between calls.
+/// naming the operation. Nothing here keeps state between calls but the algorithms it looks up
+/// once (`Fetched`).
 enum LibCrypto {
     // MARK: Random bytes and comparison
 
@@ -23,34 +24,66 @@ enum LibCrypto {
     // MARK: Digests and MACs
 
     /// SHA-256 of `data`.
-    static func sha256(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_sha256(), 32) }
+    static func sha256(_ data: [UInt8]) throws -> [UInt8] { try digest(data, Fetched.sha256, 32, name: "SHA-256") }
 
     /// SHA-512 of `data`.
-    static func sha512(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_sha512(), 64) }
+    static func sha512(_ data: [UInt8]) throws -> [UInt8] { try digest(data, Fetched.sha512, 64, name: "SHA-512") }
 
-    private static func digest(_ data: [UInt8], _ md: OpaquePointer?, _ size: Int) -> [UInt8] {
+    private static func digest(_ data: [UInt8], _ md: OpaquePointer?, _ size: Int, name: String) throws -> [UInt8] {
+        guard let md else { throw CryptoFailure("\(name) (the library has no such digest)") }
         var out = [UInt8](repeating: 0, count: size)
         var length: UInt32 = 0
         let ok = data.withUnsafeBytes { EVP_Digest($0.baseAddress, data.count, &out, &length, md, nil) }
-        // A digest of bytes in memory fails only when the library cannot allocate.
-        precondition(ok == 1 && Int(length) == size, "EVP_Digest failed")
+        guard ok == 1, Int(length) == size else { throw CryptoFailure(name) }
         return out
     }
 
-    /// HMAC-SHA-256 of `data` under `key`.
-    static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8] {
+    /// HMAC-SHA-256 of `data` under `key`: a copy of the one prepared context (HMAC with SHA-256
+    /// set), so no call looks the algorithms up again (a Megolm ratchet step can take a thousand).
+    static func hmacSHA256(key: [UInt8], data: [UInt8]) throws -> [UInt8] {
+        guard let template = Fetched.hmacSHA256, let context = EVP_MAC_CTX_dup(template) else {
+            throw CryptoFailure("HMAC-SHA-256 (the library has no such MAC)")
+        }
+        defer { EVP_MAC_CTX_free(context) }
         var out = [UInt8](repeating: 0, count: 32)
         var length = 0
         // An empty key is a valid HMAC key (all zeros); OpenSSL wants a pointer all the same.
         let keyBytes = key.isEmpty ? [0] : key
-        let result = keyBytes.withUnsafeBytes { k in
+        let ok = keyBytes.withUnsafeBytes { k in
             data.withUnsafeBytes { d in
-                EVP_Q_mac(nil, "HMAC", nil, "SHA256", nil, k.baseAddress, key.count, d.baseAddress, data.count,
-                          &out, 32, &length)
+                EVP_MAC_init(context, k.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count, nil) == 1
+                    && (data.isEmpty || EVP_MAC_update(context, d.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count) == 1)
+                    && EVP_MAC_final(context, &out, &length, 32) == 1
             }
         }
-        precondition(result != nil && length == 32, "EVP_Q_mac failed")
+        guard ok, length == 32 else { throw CryptoFailure("HMAC-SHA-256") }
         return out
+    }
+
+    /// Algorithms looked up once (Swift runs a static's initializer once, thread-safely). OpenSSL
+    /// lets fetched algorithms be shared across threads, and the MAC context here is only ever
+    /// copied, never used itself; nil when the library refused (a bad configuration), so each
+    /// call then throws rather than traps.
+    private enum Fetched {
+        nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+        nonisolated(unsafe) static let sha512: OpaquePointer? = EVP_MD_fetch(nil, "SHA512", nil)
+        nonisolated(unsafe) static let hmacSHA256: OpaquePointer? = {
+            guard let mac = EVP_MAC_fetch(nil, "HMAC", nil) else { return nil }
+            defer { EVP_MAC_free(mac) }  // the context keeps its own reference
+            guard let context = EVP_MAC_CTX_new(mac) else { return nil }
+            let set = "digest".withCString { key in
+                "SHA256".withCString { value in
+                    var parameters = [OSSL_PARAM_construct_utf8_string(key, UnsafeMutablePointer(mutating: value), 0),
+                                      OSSL_PARAM_construct_end()]
+                    return EVP_MAC_CTX_set_params(context, &parameters)
+                }
+            }
+            guard set == 1 else {
+                EVP_MAC_CTX_free(context)
+                return nil
+            }
+            return context
+        }()
     }
 
     // MARK: Key derivation

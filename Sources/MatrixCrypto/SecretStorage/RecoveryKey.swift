@@ -32,3 +32,11 @@ public struct RecoveryKey: Sendable {
         return stride(from: 0, to: text.count, by: 4).map { String(text[$0 ..< min($0 + 4, text.count)]) }.joined(separator: " ")
     }
 }
+
+/// Never printed or dumped: the key opens all the account's secrets (`displayed` is for the
+/// one screen that shows it to its owner).
+extension RecoveryKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "recovery key (not shown)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

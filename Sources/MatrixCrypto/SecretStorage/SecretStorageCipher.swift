@@ -54,18 +54,19 @@ public enum SecretStorageCipher {
         return try encrypt(secret, name: name, key: key, iv: iv)
     }
 
-    /// Encrypts under a given IV (the key check's fixed one, and known-answer tests).
-    public static func encrypt(_ secret: [UInt8], name: String, key: [UInt8], iv: [UInt8]) throws -> Encrypted {
+    /// Encrypts under a given IV (the key check's fixed one, and known-answer tests). Internal:
+    /// a caller reusing an IV under one key would reuse the CTR key stream.
+    static func encrypt(_ secret: [UInt8], name: String, key: [UInt8], iv: [UInt8]) throws -> Encrypted {
         let (aesKey, macKey) = try derivedKeys(key: key, name: name)
         let ciphertext = try AES256.ctr(key: aesKey, iv: iv, data: secret)
-        return Encrypted(iv: iv, ciphertext: ciphertext, mac: Digest.hmacSHA256(key: macKey, data: ciphertext))
+        return Encrypted(iv: iv, ciphertext: ciphertext, mac: try Digest.hmacSHA256(key: macKey, data: ciphertext))
     }
 
     /// The secret `name` from `encrypted`; refused, unread, when the MAC does not check (a wrong
     /// key, a secret stored under another name, or a changed ciphertext).
     public static func decrypt(_ encrypted: Encrypted, name: String, key: [UInt8]) throws -> [UInt8] {
         let (aesKey, macKey) = try derivedKeys(key: key, name: name)
-        guard ConstantTime.equal(Digest.hmacSHA256(key: macKey, data: encrypted.ciphertext), encrypted.mac) else {
+        guard ConstantTime.equal(try Digest.hmacSHA256(key: macKey, data: encrypted.ciphertext), encrypted.mac) else {
             throw SecretStorageRefusal("the secret \(name) does not decrypt with this key (its MAC does not check)")
         }
         return try AES256.ctr(key: aesKey, iv: encrypted.iv, data: encrypted.ciphertext)

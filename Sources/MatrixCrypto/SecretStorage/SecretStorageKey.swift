@@ -78,3 +78,9 @@ public struct SecretStorageKey: Sendable, CustomStringConvertible {
         return ConstantTime.equal(check.mac, mac)
     }
 }
+
+/// Dumping shows the key id only, as printing does.
+extension SecretStorageKey: CustomDebugStringConvertible, CustomReflectable {
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["keyID": keyID]) }
+}

@@ -58,16 +58,22 @@ public final class CryptoStore {
 
     // MARK: Reading
 
-    /// The record `id` of a collection; nil when there is none. Throws when it no longer decodes
-    /// as `Value` (its type changed shape).
+    /// The record `id` of a collection; nil when there is none. Throws
+    /// `CryptoStoreUnreadableRecord` when it no longer decodes as `Value` (its type changed shape,
+    /// or the value refuses it); see there for what to do.
     public func value<Value>(_ id: String, in collection: CryptoStoreCollection<Value>) throws -> Value? {
         guard let bytes = records[collection.name]?[id] else { return nil }
-        return try Self.decode(bytes, in: collection)
+        return try Self.decode(bytes, id: id, in: collection)
     }
 
-    /// Every record of a collection, by id.
+    /// Every record of a collection, by id; throws `CryptoStoreUnreadableRecord` for the first
+    /// (by id) that does not read.
     public func values<Value>(in collection: CryptoStoreCollection<Value>) throws -> [String: Value] {
-        try (records[collection.name] ?? [:]).mapValues { try Self.decode($0, in: collection) }
+        var values: [String: Value] = [:]
+        for (id, bytes) in (records[collection.name] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            values[id] = try Self.decode(bytes, id: id, in: collection)
+        }
+        return values
     }
 
     /// The ids in a collection, sorted.
@@ -94,7 +100,10 @@ public final class CryptoStore {
 
     /// Makes the changes `build` lists, all or none, and returns once they are on disk (fsynced):
     /// await it before sending anything they encrypt. When it throws, nothing changed in memory,
-    /// and what reached the disk of it is taken back by the next write.
+    /// and the store is rewritten at once without whatever of it reached the disk (its frame may
+    /// have landed whole with only the fsync failing). Should that rewrite fail too, the next
+    /// write retries it first; a process that ends before then may find the change applied on
+    /// its next open. So a failed write's change is "maybe stored": never send what it encrypted.
     public func write(_ build: (inout Batch) throws -> Void) throws {
         var batch = Batch()
         try build(&batch)
@@ -106,6 +115,9 @@ public final class CryptoStore {
             try folder.append(CryptoStoreFormat.journalFile, frame)
         } catch {
             journalNeedsReset = true
+            // Compacting writes the records in memory (without this change) as a new generation,
+            // which makes any frame of it that landed stale.
+            try? compact()
             throw error
         }
         sequence += 1
@@ -160,11 +172,11 @@ public final class CryptoStore {
         return Array(try encoder.encode(value))
     }
 
-    static func decode<Value>(_ bytes: [UInt8], in collection: CryptoStoreCollection<Value>) throws -> Value {
+    static func decode<Value>(_ bytes: [UInt8], id: String, in collection: CryptoStoreCollection<Value>) throws -> Value {
         do {
             return try JSONDecoder().decode(Value.self, from: Data(bytes))
         } catch {
-            throw CryptoFailure("reading a record of \(collection.name) as \(Value.self)")
+            throw CryptoStoreUnreadableRecord(collection: collection.name, id: id, type: "\(Value.self)")
         }
     }
 }

@@ -81,7 +81,7 @@ enum CryptoStoreFormat {
         let length = UInt32(8 + 8 + CryptoStoreSeal.overhead + plain.count)
         var clear = StoreByteWriter()
         clear.append(length)
-        clear.append(lengthCheck(length, seal: seal))
+        clear.append(try lengthCheck(length, seal: seal))
         clear.append(generation)
         clear.append(sequence)
         return clear.bytes + (try seal.seal(plain, context: Array("journal".utf8) + clear.bytes, random: &random))
@@ -95,7 +95,8 @@ enum CryptoStoreFormat {
         var lastSequence: UInt64 = 0
         /// Frames of earlier generations (a compaction that ended before emptying the journal).
         var staleFrames = 0
-        /// Whether the last frame was cut short (or zeros), and dropped.
+        /// Whether the last frame was cut short (or zeros, or ends the file without checking), and
+        /// dropped.
         var tornTail = false
     }
 
@@ -119,7 +120,7 @@ enum CryptoStoreFormat {
                 break
             }
             let length = try reader.uint32()
-            guard ConstantTime.equal(try reader.take(4), lengthCheck(length, seal: seal)) else {
+            guard ConstantTime.equal(try reader.take(4), try lengthCheck(length, seal: seal)) else {
                 throw Damage(reason: "its journal's record \(journal.changes.count + journal.staleFrames + 1) does not check")
             }
             guard Int(length) <= reader.remaining else {
@@ -129,9 +130,18 @@ enum CryptoStoreFormat {
             let frameGeneration = try reader.uint64()
             let sequence = try reader.uint64()
             let context = Array("journal".utf8) + Array(bytes[start ..< reader.offset])
-            guard Int(length) >= 16 + CryptoStoreSeal.overhead,
-                  let plain = try seal.open(try reader.take(Int(length) - 16), context: context),
-                  let changes = try? CryptoStoreChange.decode(plain) else {
+            guard Int(length) >= 16 + CryptoStoreSeal.overhead else {
+                throw Damage(reason: "its journal's record \(journal.changes.count + journal.staleFrames + 1) does not check: a byte was changed")
+            }
+            let opened = try seal.open(try reader.take(Int(length) - 16), context: context)
+            // The last frame, ending at the end of the file, that does not check: an append whose
+            // length landed but not all its bytes (power lost before its fsync returned, so never
+            // acknowledged). Dropped like a frame cut short; a bad frame before it stays damage.
+            if opened == nil, reader.remaining == 0 {
+                journal.tornTail = true
+                break
+            }
+            guard let plain = opened, let changes = try? CryptoStoreChange.decode(plain) else {
                 throw Damage(reason: "its journal's record \(journal.changes.count + journal.staleFrames + 1) does not check: a byte was changed")
             }
             if frameGeneration < generation, journal.changes.isEmpty {
@@ -159,10 +169,10 @@ enum CryptoStoreFormat {
         }
     }
 
-    private static func lengthCheck(_ length: UInt32, seal: CryptoStoreSeal) -> [UInt8] {
+    private static func lengthCheck(_ length: UInt32, seal: CryptoStoreSeal) throws -> [UInt8] {
         var writer = StoreByteWriter()
         writer.append(Array("frame length".utf8))
         writer.append(length)
-        return Array(seal.check(writer.bytes).prefix(4))
+        return Array(try seal.check(writer.bytes).prefix(4))
     }
 }

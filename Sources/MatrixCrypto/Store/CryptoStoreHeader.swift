@@ -55,7 +55,7 @@ struct CryptoStoreHeader: Equatable {
     /// before a passphrase is stretched with counts the file claims.
     func keyCheck(storeKey: CryptoStoreKey) throws -> [UInt8] {
         let checkKey = try KeyDerivation.hkdfSHA256(key: storeKey.bytes, salt: salt, info: Array("comment-tui crypto store key check".utf8), length: 32)
-        return Digest.hmacSHA256(key: checkKey, data: parameters)
+        return try Digest.hmacSHA256(key: checkKey, data: parameters)
     }
 
     /// Derives the keys; the passphrase is stretched only when the header asks for it.
@@ -67,7 +67,7 @@ struct CryptoStoreHeader: Equatable {
             master = try KeyDerivation.hkdfSHA256(key: master + stretched, salt: salt, info: Array("comment-tui crypto store passphrase".utf8), length: 32)
         }
         let seal = try CryptoStoreSeal(master: master, salt: salt)
-        return Keys(keyCheck: try keyCheck(storeKey: storeKey), passphraseCheck: seal.check(Array("passphrase check".utf8) + parameters), seal: seal)
+        return Keys(keyCheck: try keyCheck(storeKey: storeKey), passphraseCheck: try seal.check(Array("passphrase check".utf8) + parameters), seal: seal)
     }
 
     /// Reads a header and its checks from the start of `reader`.

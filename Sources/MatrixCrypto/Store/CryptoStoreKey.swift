@@ -41,3 +41,8 @@ public struct CryptoStoreKey: Sendable, CustomStringConvertible, CustomDebugStri
         return Loaded(key: key, madeBecause: madeBecause)
     }
 }
+
+/// Dumping shows nothing of the key either.
+extension CryptoStoreKey: CustomReflectable {
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -23,7 +23,7 @@ struct CryptoStoreSeal {
     func seal(_ plaintext: [UInt8], context: [UInt8], random: inout any RandomSource) throws -> [UInt8] {
         let iv = try random.bytes(Self.ivLength)
         let ciphertext = try AES256.ctr(key: encryptionKey, iv: iv, data: plaintext)
-        return iv + ciphertext + mac(context: context, iv: iv, ciphertext: ciphertext)
+        return try iv + ciphertext + mac(context: context, iv: iv, ciphertext: ciphertext)
     }
 
     /// The plaintext of `sealed`; nil when its MAC does not check (another key, a changed byte,
@@ -33,17 +33,17 @@ struct CryptoStoreSeal {
         let iv = Array(sealed[0 ..< Self.ivLength])
         let ciphertext = Array(sealed[Self.ivLength ..< sealed.count - Self.macLength])
         let tag = Array(sealed[(sealed.count - Self.macLength)...])
-        guard ConstantTime.equal(tag, mac(context: context, iv: iv, ciphertext: ciphertext)) else { return nil }
+        guard ConstantTime.equal(tag, try mac(context: context, iv: iv, ciphertext: ciphertext)) else { return nil }
         return try AES256.ctr(key: encryptionKey, iv: iv, data: ciphertext)
     }
 
     /// A MAC under the sealing MAC key of other bytes (a passphrase check, a frame's length).
-    func check(_ bytes: [UInt8]) -> [UInt8] { Digest.hmacSHA256(key: macKey, data: bytes) }
+    func check(_ bytes: [UInt8]) throws -> [UInt8] { try Digest.hmacSHA256(key: macKey, data: bytes) }
 
-    private func mac(context: [UInt8], iv: [UInt8], ciphertext: [UInt8]) -> [UInt8] {
+    private func mac(context: [UInt8], iv: [UInt8], ciphertext: [UInt8]) throws -> [UInt8] {
         // The context's length first, so no split of context and IV can be moved between them.
         var writer = StoreByteWriter()
         writer.appendLong(context)
-        return Digest.hmacSHA256(key: macKey, data: writer.bytes + iv + ciphertext)
+        return try Digest.hmacSHA256(key: macKey, data: writer.bytes + iv + ciphertext)
     }
 }

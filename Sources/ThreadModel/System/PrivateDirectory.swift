@@ -99,6 +99,8 @@ public struct PrivateDirectory: Sendable {
             for n in 1...10_000 {
                 let target = "\(name).broken-\(n)"
                 if try move(name, to: target, in: directory) {
+                    // The new name durable before anything is made under the old one.
+                    try directory.synchronize()
                     // Opening a regular file of the user's makes it 0600; anything else stays as it is.
                     (try? open(target, in: directory, flags: O_RDONLY))??.close()
                     return path(of: target)
@@ -266,11 +268,21 @@ extension PrivateDirectory {
     }
 
     /// Makes `path` and any missing parents, each 0700; existing ones are left as they are here.
+    /// Each one made has its parent fsynced, so its name survives a power loss.
     private static func make(_ path: String) throws {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
+            let parent = prefix.isEmpty ? "/" : prefix
             prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST { throw SystemError("mkdir", path: prefix) }
+            if mkdir(prefix, 0o700) == 0 {
+                let fd = Glibc.open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard fd >= 0 else { throw SystemError("open", path: parent) }
+                let directory = FileDescriptor(rawValue: fd, path: parent)
+                defer { directory.close() }
+                try directory.synchronize()
+            } else if errno != EEXIST {
+                throw SystemError("mkdir", path: prefix)
+            }
         }
     }
 }
