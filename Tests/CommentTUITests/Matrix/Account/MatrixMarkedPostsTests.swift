@@ -101,6 +101,26 @@ final class MatrixMarkedPostsTests: XCTestCase {
         XCTAssertEqual(postRows(rooms).first?.name, "Post num")
     }
 
+    /// A hostile server's answer of 50,000 marked roots: read in one pass (the rows kept are
+    /// looked up by id and cut back as they pass twice the limit), the newest kept, a reply and
+    /// a redaction in it still applied.
+    func testAHugeAnswerOfMarkedRootsKeepsTheNewestAndItsReplyAndRedaction() {
+        var rooms = MatrixAccountRooms(account: me)
+        let count = 50_000
+        var timeline = (1...count).map { marked("$p\($0)", "Post \($0)", ts: $0) }
+        timeline.append(SyncAnswer.message("$r", from: "@cy:a.org", "a reply late in the answer", ts: count + 1, extra: [
+            "m.relates_to": ["rel_type": "m.thread", "event_id": .string("$p\(count - 1)")]]))
+        timeline.append(SyncAnswer.event("m.room.redaction", "$x", from: "@bo:a.org", ts: count + 2, content: ["redacts": .string("$p\(count)")]))
+        rooms.apply(sync: answer(timeline, "s1"))
+        let kept = rooms.rooms[room]?.markedPosts ?? []
+        // A redaction after a cut may leave one fewer than the limit: the cut forgot the older ones.
+        XCTAssertTrue((rooms.limits.markedPosts - 1...rooms.limits.markedPosts).contains(kept.count), "\(kept.count)")
+        XCTAssertEqual(kept.first?.root, "$p\(count - 1)", "the replied one, most recently active")
+        XCTAssertEqual(kept.first?.replies, 1)
+        XCTAssertFalse(kept.contains { $0.root == "$p\(count)" }, "redacted")
+        XCTAssertEqual(kept.dropFirst().map(\.root), (2..<(kept.count + 1)).map { "$p\(count - $0)" }, "the newest, newest first")
+    }
+
     /// In the room's feed, Enter on a marked root opens its post, though no reply names it yet.
     func testInTheRoomsFeedAMarkedRootIsAPostsRoot() {
         var members = MatrixMembers(me: me)
