@@ -121,6 +121,30 @@ final class MatrixMarkedPostsTests: XCTestCase {
         XCTAssertEqual(kept.dropFirst().map(\.root), (2..<(kept.count + 1)).map { "$p\(count - $0)" }, "the newest, newest first")
     }
 
+    /// A redaction of a marked root takes its row only when the server would honour it: by the
+    /// root's sender, or by someone the power levels let redact; with none known, the sender's alone.
+    func testARedactionTakesAMarkedRootOnlyFromItsSenderOrOneWithThePower() {
+        func redaction(_ id: String, by sender: String, of root: String) -> JSONValue {
+            SyncAnswer.event("m.room.redaction", id, from: sender, ts: 3_000, content: ["redacts": .string(root)])
+        }
+        let levels: JSONValue = ["type": "m.room.power_levels", "state_key": "", "event_id": "$pl", "sender": "@bo:a.org",
+                                 "origin_server_ts": 500, "content": ["redact": 50, "users": ["@mod:a.org": 50, "@bo:a.org": 100]]]
+        var rooms = MatrixAccountRooms(account: me)
+        rooms.apply(sync: SyncAnswer.answer(join: [room: SyncAnswer.joined(state: [levels], timeline: [marked("$post", "Kept", ts: 1_000)])],
+                                            nextBatch: "s1"))
+        rooms.apply(sync: answer([redaction("$x1", by: "@cy:a.org", of: "$post")], "s2"))
+        XCTAssertEqual(postRows(rooms).map(\.name), ["Kept"], "a member without the power: not honoured")
+        rooms.apply(sync: answer([redaction("$x2", by: "@mod:a.org", of: "$post")], "s3"))
+        XCTAssertEqual(postRows(rooms).count, 0, "a moderator's: gone")
+
+        var unknown = MatrixAccountRooms(account: me)
+        unknown.apply(sync: answer([marked("$post", "Kept", ts: 1_000)], "s1"))
+        unknown.apply(sync: answer([redaction("$x1", by: "@mod:a.org", of: "$post")], "s2"))
+        XCTAssertEqual(postRows(unknown).count, 1, "power not known: only its sender's")
+        unknown.apply(sync: answer([redaction("$x2", by: "@bo:a.org", of: "$post")], "s3"))
+        XCTAssertEqual(postRows(unknown).count, 0, "its sender's own: gone")
+    }
+
     /// In the room's feed, Enter on a marked root opens its post, though no reply names it yet.
     func testInTheRoomsFeedAMarkedRootIsAPostsRoot() {
         var members = MatrixMembers(me: me)

@@ -9,7 +9,8 @@ import ThreadModel
 /// Other clients' roots with no replies stay unlisted: nothing tells them from any message.
 extension MatrixAccountRoom {
     /// Notes the marked roots of a timeline (oldest first), a reply in one (its row shows the
-    /// reply until `/threads` counts it) and a redaction of one (it goes).
+    /// reply until `/threads` counts it) and a redaction of one by its sender or by someone
+    /// the room's power levels let redact (it goes; with power levels not known, its sender's alone).
     mutating func noteMarkedPosts(in timeline: [JSONValue], limits: MatrixAccountRooms.Limits) {
         var marked = markedPosts ?? []
         // A hostile answer may hold any number of marked roots: looked up by id, and cut back to
@@ -33,7 +34,11 @@ extension MatrixAccountRoom {
                 marked[at].latestBody = event["content"]?["body"]?.string.map { limits.cut($0, bytes: limits.previewBytes) }
                 marked[at].activity = max(marked[at].activity, MatrixServerNumber.time(milliseconds: event["origin_server_ts"]))
             } else if event["type"]?.string == "m.room.redaction",
-                      let redacted = event["redacts"]?.string ?? event["content"]?["redacts"]?.string, roots.remove(redacted) != nil {
+                      let redacted = event["redacts"]?.string ?? event["content"]?["redacts"]?.string, roots.contains(redacted),
+                      let sender = event["sender"]?.string,
+                      sender == marked.first(where: { $0.root == redacted })?.author || redactPower?.mayRedact(sender) == true {
+                // Honoured as the server would: its sender's own, or one with the power to redact.
+                roots.remove(redacted)
                 marked.removeAll { $0.root == redacted }
             }
         }
