@@ -5,7 +5,7 @@ import ThreadModel
 /// A source that learns things on another thread, as a homeserver's sync loop would: updates
 /// are queued under a lock and the loop is woken through a `WakePipe`. Sends stay pending until
 /// the test confirms or fails them; older pages come when the test delivers them.
-public final class QueuedThreadSource: ThreadSource, OlderPages, GapFilling, CatchingUp, ReplyTargets, ReaderMentions,
+public final class QueuedThreadSource: ThreadSource, OlderPages, GapFilling, CatchingUp, ReplyTargets, ReaderMentions, LinkedComment,
     @unchecked Sendable {
     public let label = "queued"
     public let thread: CommentThread
@@ -70,7 +70,10 @@ public final class QueuedThreadSource: ThreadSource, OlderPages, GapFilling, Cat
     /// The post's id as a comment, for replies to it.
     public var postCommentID: String?
     public var openedAt: Date?
-    public var isCatchingUp: Bool { false }
+    /// Whether it opened from a copy and catches up (set before the app opens).
+    public var isCatchingUp = false
+    /// The comment a link named (set before the app opens).
+    public var linkedCommentID: String?
     /// The comments `callsForReader` was asked about, in order.
     public private(set) var callsAsked: [String] = []
     public func callsForReader(_ comment: Comment) -> Bool { lock.withLock { callsAsked.append(comment.id) }; return false }

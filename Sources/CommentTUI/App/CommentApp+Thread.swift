@@ -43,6 +43,8 @@ extension CommentApp {
         var added = 0
         var usersChanged = false
         var arrivals: [(comment: Comment, mentionsMe: Bool)] = []
+        // The linked comment may come as new (a catch-up) rather than in an older page.
+        var linkedMayHaveCome = false, gapFilled = false
         for update in updates {
             switch update {
             case .usersChanged(let users):
@@ -86,6 +88,7 @@ extension CommentApp {
                     arrivals.append((comment, mentioned))
                 }
                 insertFresh()
+                linkedMayHaveCome = true
             case .readMarkerInOlder(let id):
                 feed.readMarkerInNextPage(after: id)
             case .readMarkerMovedElsewhere(let id):
@@ -112,6 +115,8 @@ extension CommentApp {
                 if let change = comments.fillGap(id: id, with: list, closed: closed) {
                     feed.commentsReplaced(at: change.index, removed: change.removed, inserted: change.inserted)
                 }
+                linkedMayHaveCome = true
+                gapFilled = true
             case .commentEdited(let comment):
                 comments.replace(comment)
                 // An edited or deleted target is quoted anew.
@@ -144,6 +149,7 @@ extension CommentApp {
                 overlays.show(Self.notSentNotice(failure.message, retries: sendingHeld == nil), error: true)
             case .problem(let problem):
                 overlays.show(problem.message, error: true)
+                linkedLoadFailed(problem)
             case .connection(let state):
                 connection = state
             case .typing(let users):
@@ -154,6 +160,9 @@ extension CommentApp {
             case .caughtUp:
                 feed.catchUpEnded()
                 if let unreadNotice { overlays.show(unreadNotice) }
+                if linkedMayHaveCome { linkedArrivalsCame(gapFilled: gapFilled) }
+                linkedMayHaveCome = false
+                linkedCatchUpEnded()
             case .reopened(let reason):
                 reopenThread()
                 usersChanged = true
@@ -170,6 +179,7 @@ extension CommentApp {
         } else if added > 0 {
             mentions.commentsAdded()
         }
+        if linkedMayHaveCome { linkedArrivalsCame(gapFilled: gapFilled) }
         for arrival in arrivals where !isCaughtUpOn(arrival.comment) {
             if arrival.mentionsMe { mentionArrivals.append(arrival.comment.id) }
             arrivalObserver?(arrival.comment, arrival.mentionsMe)

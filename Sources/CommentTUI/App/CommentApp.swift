@@ -65,6 +65,9 @@ public final class CommentApp {
     /// and how many were loaded so far.
     var seeksLinked: String?
     var linkedPagesLoaded = 0
+    /// The search waits for the source's catch-up (a room opened from its offline copy): the
+    /// linked comment may be newer than the copy, so no older page is asked for until `.caughtUp`.
+    var linkedAwaitsCatchUp = false
     /// The editor's file kept because the draft did not take what it holds (shown escaped): the
     /// launcher names it on the terminal at exit.
     public internal(set) var keptEditorFile: String?

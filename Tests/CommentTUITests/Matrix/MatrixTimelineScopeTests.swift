@@ -68,4 +68,12 @@ final class MatrixTimelineScopeTests: XCTestCase {
         XCTAssertEqual(line.applyNewer([edit]).count, 1, "the edit is applied to the post's reply")
         XCTAssertEqual(line.changed["$r1"]?.body, "fixed")
     }
+
+    func testAThreadRootNotOfAnEventIDsShapeIsNoThread() {
+        // A hostile server's "thread reply": its root would be a post's root, key and cache file.
+        for root in ["not-an-id", "$", "$a\u{1B}[31m", "$../../x y", "$" + String(repeating: "a", count: 300)] {
+            XCTAssertNil(MatrixTimelineScope.threadRoot(of: message("$r", "x", ts: 1, thread: root)), root)
+        }
+        XCTAssertEqual(MatrixTimelineScope.threadRoot(of: message("$r", "x", ts: 1, thread: "$abc+/:h.org")), "$abc+/:h.org")
+    }
 }

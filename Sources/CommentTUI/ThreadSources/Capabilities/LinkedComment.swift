@@ -3,4 +3,10 @@
 public protocol LinkedComment: AnyObject {
     /// The comment the link named; nil when it named the thread alone.
     var linkedCommentID: String? { get }
+    /// Why the link opens at no comment (it named something that is none); nil when it does.
+    var linkedCommentNote: String? { get }
+}
+
+extension LinkedComment {
+    public var linkedCommentNote: String? { nil }
 }

@@ -28,6 +28,8 @@ public struct MatrixRoomAddress: Equatable, Sendable, CustomStringConvertible {
     /// The message a permalink named that is no post's root (an ordinary message, a reply in a
     /// post), once resolved: the thread opens with it on screen and selected.
     public var linkedEvent: String?
+    /// Why a permalink opens no message (it named a membership change, say), once resolved.
+    public var linkedNote: String?
 
     /// How many of a link's servers are tried: each is a join attempt, and a link is anyone's
     /// text (Element's links name three).

@@ -5,4 +5,6 @@ extension MatrixThreadSource: LinkedComment {
     public var linkedCommentID: String? {
         locked { linkedEvent.map { timeline.commentID(forEvent: $0) } }
     }
+
+    public var linkedCommentNote: String? { locked { linkedNote } }
 }

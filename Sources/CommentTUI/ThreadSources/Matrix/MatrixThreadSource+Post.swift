@@ -18,11 +18,13 @@ extension MatrixThreadSource {
     /// `address` with a permalink's event decided (before the offline copy is chosen, which is
     /// the post's or the room's): a reply in a post names its post, a post's root (one with a
     /// bundled thread, or marked as a post: `MatrixPostMark`) the post, any other message the
-    /// room; a message that is no root is the `linkedEvent` the thread opens at. Asked of the
-    /// server; where it cannot say (offline, a room not joined yet) the event stays as given:
-    /// a post's opening.
+    /// room; a message that is no root is the `linkedEvent` the thread opens at. An edit or a
+    /// reaction stands for the message it changes; any other event (a membership, a state
+    /// event) is never a comment: the room opens at its newest, and `linkedNote` says why.
+    /// Asked of the server; where it cannot say (offline, a room not joined yet) the event
+    /// stays as given: a post's opening.
     static func permalinkResolved(_ address: MatrixRoomAddress, client: MatrixClient) -> MatrixRoomAddress {
-        guard address.eventIsPermalink, let eventID = address.postRoot else { return address }
+        guard address.eventIsPermalink, var eventID = address.postRoot else { return address }
         var resolved = address
         resolved.eventIsPermalink = false
         // Briefly: a server that does not answer leaves the offline copy to open, a little late.
@@ -30,13 +32,29 @@ extension MatrixThreadSource {
         guard let room = address.isAlias
                 ? (try? client.request("GET", ["directory", "room", address.identifier], timeout: wait))?["room_id"]?.string
                 : address.identifier,
-              let event = try? client.request("GET", ["rooms", room, "event", eventID], timeout: wait) else { return resolved }
+              var event = try? client.request("GET", ["rooms", room, "event", eventID], timeout: wait) else { return resolved }
+        let relation = event["content"]?["m.relates_to"]
+        if ["m.replace", "m.annotation"].contains(relation?["rel_type"]?.string) {
+            // What the link shows is the message changed (an edit's own event is no comment).
+            let target = relation?["event_id"]?.string.flatMap { MatrixRoomAddress.isEventID($0) ? $0 : nil }
+            (eventID, event) = (target ?? eventID, target.flatMap { try? client.request("GET", ["rooms", room, "event", $0], timeout: wait) } ?? [:])
+        }
+        guard ["m.room.message", "m.room.encrypted"].contains(event["type"]?.string) else {
+            resolved.postRoot = nil
+            // Said in our words: the event's type is the server's text.
+            let kind = event["type"]?.string == "m.room.member" ? "a membership change"
+                : event["state_key"] != nil ? "a change to the room's settings" : "an event that is no message"
+            resolved.linkedNote = "the link names \(kind), not a message: the room opens at its newest"
+            return resolved
+        }
         if let parent = MatrixTimelineScope.threadRoot(of: event) {
             resolved.postRoot = parent
             resolved.linkedEvent = eventID
         } else if event["unsigned"]?["m.relations"]?["m.thread"]?.object == nil, !MatrixPostMark.isMarkedRoot(event) {
             resolved.postRoot = nil
             resolved.linkedEvent = eventID
+        } else {
+            resolved.postRoot = eventID
         }
         return resolved
     }

@@ -147,6 +147,8 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
     var fetchedReplyTargets: [String: String] = [:]
     /// The message a permalink named, which the thread opens at (`+LinkedComment`); nil: none.
     var linkedEvent: String?
+    /// Why the permalink opened no message (`MatrixRoomAddress.linkedNote`); nil: none.
+    var linkedNote: String?
     /// When the reader's typing notices go (`+Sending`), on the source's own clock.
     var typingSchedule = TypingSchedule()
     let typingOrigin = ContinuousClock.now
@@ -171,7 +173,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
             ?? Self.opening(client: client, address: address, me: me, joinsEncrypted: joinsEncrypted, accountSync: accountSync)
         try self.init(opening: opening, client: client, environment: environment, follows: follows, cache: cache,
                       accountSync: accountSync)
-        locked { linkedEvent = address.linkedEvent }
+        locked { (linkedEvent, linkedNote) = (address.linkedEvent, address.linkedNote) }
     }
 
     init(opening: MatrixRoomOpening, client: MatrixClient, environment: [String: String], follows: Bool,

@@ -20,10 +20,12 @@ enum MatrixTimelineScope: Equatable, Sendable {
     }
 
     /// The root of the thread a message or encrypted event replies in (`m.relates_to` stays in
-    /// the clear when encrypted); nil when it is no thread reply.
+    /// the clear when encrypted); nil when it is no thread reply, or its root is not of an event
+    /// id's shape (a hostile server's string would become a post's root, its key and cache file).
     static func threadRoot(of event: JSONValue) -> String? {
         let relation = event["content"]?["m.relates_to"]
-        guard relation?["rel_type"]?.string == "m.thread", let root = relation?["event_id"]?.string, !root.isEmpty else { return nil }
+        guard relation?["rel_type"]?.string == "m.thread", let root = relation?["event_id"]?.string,
+              MatrixRoomAddress.isEventID(root) else { return nil }
         return root
     }
 

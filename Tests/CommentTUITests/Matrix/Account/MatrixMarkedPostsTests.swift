@@ -101,6 +101,50 @@ final class MatrixMarkedPostsTests: XCTestCase {
         XCTAssertEqual(postRows(rooms).first?.name, "Post num")
     }
 
+    /// A hostile server's answer of 50,000 marked roots: read in one pass (the rows kept are
+    /// looked up by id and cut back as they pass twice the limit), the newest kept, a reply and
+    /// a redaction in it still applied.
+    func testAHugeAnswerOfMarkedRootsKeepsTheNewestAndItsReplyAndRedaction() {
+        var rooms = MatrixAccountRooms(account: me)
+        let count = 50_000
+        var timeline = (1...count).map { marked("$p\($0)", "Post \($0)", ts: $0) }
+        timeline.append(SyncAnswer.message("$r", from: "@cy:a.org", "a reply late in the answer", ts: count + 1, extra: [
+            "m.relates_to": ["rel_type": "m.thread", "event_id": .string("$p\(count - 1)")]]))
+        timeline.append(SyncAnswer.event("m.room.redaction", "$x", from: "@bo:a.org", ts: count + 2, content: ["redacts": .string("$p\(count)")]))
+        rooms.apply(sync: answer(timeline, "s1"))
+        let kept = rooms.rooms[room]?.markedPosts ?? []
+        // A redaction after a cut may leave one fewer than the limit: the cut forgot the older ones.
+        XCTAssertTrue((rooms.limits.markedPosts - 1...rooms.limits.markedPosts).contains(kept.count), "\(kept.count)")
+        XCTAssertEqual(kept.first?.root, "$p\(count - 1)", "the replied one, most recently active")
+        XCTAssertEqual(kept.first?.replies, 1)
+        XCTAssertFalse(kept.contains { $0.root == "$p\(count)" }, "redacted")
+        XCTAssertEqual(kept.dropFirst().map(\.root), (2..<(kept.count + 1)).map { "$p\(count - $0)" }, "the newest, newest first")
+    }
+
+    /// A redaction of a marked root takes its row only when the server would honour it: by the
+    /// root's sender, or by someone the power levels let redact; with none known, the sender's alone.
+    func testARedactionTakesAMarkedRootOnlyFromItsSenderOrOneWithThePower() {
+        func redaction(_ id: String, by sender: String, of root: String) -> JSONValue {
+            SyncAnswer.event("m.room.redaction", id, from: sender, ts: 3_000, content: ["redacts": .string(root)])
+        }
+        let levels: JSONValue = ["type": "m.room.power_levels", "state_key": "", "event_id": "$pl", "sender": "@bo:a.org",
+                                 "origin_server_ts": 500, "content": ["redact": 50, "users": ["@mod:a.org": 50, "@bo:a.org": 100]]]
+        var rooms = MatrixAccountRooms(account: me)
+        rooms.apply(sync: SyncAnswer.answer(join: [room: SyncAnswer.joined(state: [levels], timeline: [marked("$post", "Kept", ts: 1_000)])],
+                                            nextBatch: "s1"))
+        rooms.apply(sync: answer([redaction("$x1", by: "@cy:a.org", of: "$post")], "s2"))
+        XCTAssertEqual(postRows(rooms).map(\.name), ["Kept"], "a member without the power: not honoured")
+        rooms.apply(sync: answer([redaction("$x2", by: "@mod:a.org", of: "$post")], "s3"))
+        XCTAssertEqual(postRows(rooms).count, 0, "a moderator's: gone")
+
+        var unknown = MatrixAccountRooms(account: me)
+        unknown.apply(sync: answer([marked("$post", "Kept", ts: 1_000)], "s1"))
+        unknown.apply(sync: answer([redaction("$x1", by: "@mod:a.org", of: "$post")], "s2"))
+        XCTAssertEqual(postRows(unknown).count, 1, "power not known: only its sender's")
+        unknown.apply(sync: answer([redaction("$x2", by: "@bo:a.org", of: "$post")], "s3"))
+        XCTAssertEqual(postRows(unknown).count, 0, "its sender's own: gone")
+    }
+
     /// In the room's feed, Enter on a marked root opens its post, though no reply names it yet.
     func testInTheRoomsFeedAMarkedRootIsAPostsRoot() {
         var members = MatrixMembers(me: me)

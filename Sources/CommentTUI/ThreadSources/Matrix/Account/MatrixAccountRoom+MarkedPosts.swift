@@ -9,14 +9,24 @@ import ThreadModel
 /// Other clients' roots with no replies stay unlisted: nothing tells them from any message.
 extension MatrixAccountRoom {
     /// Notes the marked roots of a timeline (oldest first), a reply in one (its row shows the
-    /// reply until `/threads` counts it) and a redaction of one (it goes).
+    /// reply until `/threads` counts it) and a redaction of one by its sender or by someone
+    /// the room's power levels let redact (it goes; with power levels not known, its sender's alone).
     mutating func noteMarkedPosts(in timeline: [JSONValue], limits: MatrixAccountRooms.Limits) {
         var marked = markedPosts ?? []
+        // A hostile answer may hold any number of marked roots: looked up by id, and cut back to
+        // the limit whenever twice the limit is held, so the work stays linear in the answer (a
+        // redaction after a cut may then leave fewer than the limit: the older ones are forgotten).
+        var roots = Set(marked.map(\.root))
         for event in timeline {
             if MatrixPostMark.isMarkedRoot(event) {
-                guard let post = Self.markedPost(event, limits: limits), !marked.contains(where: { $0.root == post.root }) else { continue }
+                guard let post = Self.markedPost(event, limits: limits), roots.insert(post.root).inserted else { continue }
                 marked.append(post)
-            } else if let root = MatrixTimelineScope.threadRoot(of: event), let at = marked.firstIndex(where: { $0.root == root }),
+                if marked.count > 2 * limits.markedPosts {
+                    marked = Self.newest(marked, limit: limits.markedPosts)
+                    roots = Set(marked.map(\.root))
+                }
+            } else if let root = MatrixTimelineScope.threadRoot(of: event), roots.contains(root),
+                      let at = marked.firstIndex(where: { $0.root == root }),
                       let sender = event["sender"]?.string, MatrixGrammar.isUserID(sender) {
                 // Counted as the server counts it once `/threads` lists the post; until then one reply at least.
                 marked[at].replies = max(marked[at].replies, 1)
@@ -24,13 +34,21 @@ extension MatrixAccountRoom {
                 marked[at].latestBody = event["content"]?["body"]?.string.map { limits.cut($0, bytes: limits.previewBytes) }
                 marked[at].activity = max(marked[at].activity, MatrixServerNumber.time(milliseconds: event["origin_server_ts"]))
             } else if event["type"]?.string == "m.room.redaction",
-                      let redacted = event["redacts"]?.string ?? event["content"]?["redacts"]?.string {
+                      let redacted = event["redacts"]?.string ?? event["content"]?["redacts"]?.string, roots.contains(redacted),
+                      let sender = event["sender"]?.string,
+                      sender == marked.first(where: { $0.root == redacted })?.author || redactPower?.mayRedact(sender) == true {
+                // Honoured as the server would: its sender's own, or one with the power to redact.
+                roots.remove(redacted)
                 marked.removeAll { $0.root == redacted }
             }
         }
-        marked.sort { $0.activity != $1.activity ? $0.activity > $1.activity : $0.root < $1.root }
-        marked = Array(marked.prefix(limits.markedPosts))
+        marked = Self.newest(marked, limit: limits.markedPosts)
         markedPosts = marked.isEmpty ? nil : marked
+    }
+
+    /// The `limit` most recently active of `posts`, newest first.
+    private static func newest(_ posts: [MatrixRoomPosts.Post], limit: Int) -> [MatrixRoomPosts.Post] {
+        Array(posts.sorted { $0.activity != $1.activity ? $0.activity > $1.activity : $0.root < $1.root }.prefix(limit))
     }
 
     /// A marked root as its row shows it; nil when its id or sender is not of their shape.

@@ -58,6 +58,9 @@ struct MatrixAccountRoom: Codable, Equatable, Sendable {
     /// Roots marked as posts (`MatrixPostMark`) seen in the timeline, newest first, until the
     /// room's `/threads` lists them (`MatrixAccountRoom+MarkedPosts`); nil: none seen.
     var markedPosts: [MatrixRoomPosts.Post]?
+    /// Who may redact others' events (its power levels), for redactions of marked roots; nil:
+    /// not known (then only a root's sender's redaction is honoured).
+    var redactPower: MatrixRedactPower?
     /// User ids typing now, the reader excluded.
     var typing: [String] = []
     /// Who invited the account, and when (the invite's `origin_server_ts`, when the server sent it).
@@ -82,6 +85,8 @@ struct MatrixAccountRoom: Codable, Equatable, Sendable {
         case "m.room.encryption" where stateKey.isEmpty:
             // Encryption is never switched off again: a later event, even an empty one, keeps it on.
             isEncrypted = true
+        case "m.room.power_levels" where stateKey.isEmpty:
+            redactPower = content.flatMap { $0.object == nil ? nil : MatrixRedactPower(levels: $0) }
         case "m.room.join_rules" where stateKey.isEmpty:
             joinRule = content?["join_rule"]?.string.map { limits.cut($0, bytes: 64) }
         case "m.room.member":
