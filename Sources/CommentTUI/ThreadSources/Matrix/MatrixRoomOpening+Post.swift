@@ -49,7 +49,7 @@ extension MatrixRoomOpening {
         label = VisibleText.escape(roomName) + " › " + VisibleText.escape(String(header.title.prefix(40)))
 
         // Our receipt before the page: one moved meanwhile is then on an event the page holds.
-        let receipts = (try? client.ownReceipts(room: roomID)).map { MatrixOwnReceipts.inPost(root, among: $0, me: me) } ?? []
+        let receipts = (try? client.ownReceipts(room: roomID)).map { MatrixOwnReceipts.receipts(inPost: root, among: $0, me: me) } ?? []
         let page = MatrixThreadPage(answer: try client.threadReplies(room: roomID, root: root, from: nil, limit: pageSize), root: root)
         var opened: [Comment] = []
         for update in timeline.applyNewer(page.oldestFirst) {
@@ -60,7 +60,7 @@ extension MatrixRoomOpening {
         olderToken = page.olderToken
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,
                                users: timeline.members.users)
-        placePostDivider(receipts: receipts, root: root, pageEvents: page.oldestFirst.compactMap { $0["event_id"]?.string })
+        placePostDivider(receipts: receipts, root: root, page: page.oldestFirst, client: client)
     }
 
     /// The post a root event makes: its first line the title, the rest the body, its newest
