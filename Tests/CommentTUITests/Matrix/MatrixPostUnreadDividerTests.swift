@@ -208,6 +208,103 @@ final class MatrixPostUnreadDividerTests: SharedSynapseTestCase {
         dividerIsRightAbove("reply 2", on: pilot)
     }
 
+    /// Bo reacts to a reply, as Element does; the reaction's id.
+    private func react(in post: Post, to eventID: String) throws -> String {
+        try post.bo.other.send(roomID: post.room, content: ["m.relates_to": ["rel_type": "m.annotation", "event_id": eventID, "key": "👍"]],
+                               type: "m.reaction")
+    }
+
+    /// Element X puts its receipt on the newest event of the post, here a reaction to an older
+    /// reply, which no `/relations` page holds: read as far as it arrived, so the divider is after
+    /// the replies sent before it, where home's count (the server's) puts it too.
+    func testAReceiptOnAReactionPlacesTheDividerAfterWhatHadArrived() throws {
+        var post = try post(replies: 4)
+        let reaction = try react(in: post, to: post.replies[1])
+        try post.receipt(on: reaction, thread: post.root)
+        try post.reply(2)
+
+        var home = MatrixAccountRooms(account: post.ann.account.userID)
+        home.apply(sync: try post.ann.client.sync(since: nil, filter: MatrixAccountFilter.lean, wait: 0))
+        home.setPosts(roomID: post.room, MatrixRoomPosts(roots: try post.ann.client.threads(room: post.room, limit: 10).roots, next: nil,
+                                                         limits: .init()))
+        let row = try XCTUnwrap(home.summaries.first { $0.key == .post(account: post.ann.account.userID, roomID: post.room, root: post.root) })
+        XCTAssertEqual(row.unread, 2, "the server takes the receipt on the reaction")
+
+        let source = try open(post, environment: temporaryDataEnvironment())
+        defer { source.stop() }
+        let pilot = screen(of: source, showing: "reply 6")
+        XCTAssertEqual(pilot.firstUnreadIndex, 4, pilot.lines.joined(separator: "\n"))
+        dividerIsRightAbove("reply 5", on: pilot)
+        XCTAssertEqual(pilot.unreadStatus, "\(row.unread) unread · Alt-U")
+    }
+
+    /// The same for a receipt on an edit of a reply (Element's receipt on the newest event).
+    func testAReceiptOnAnEditPlacesTheDividerAfterWhatHadArrived() throws {
+        var post = try post(replies: 3)
+        let edit = try post.bo.other.send(roomID: post.room, content: [
+            "msgtype": "m.text", "body": "* reply 1 fixed",
+            "m.new_content": ["msgtype": "m.text", "body": "reply 1 fixed"],
+            "m.relates_to": ["rel_type": "m.replace", "event_id": post.replies[0]],
+        ])
+        try post.receipt(on: edit, thread: post.root)
+        try post.reply(1)
+
+        let source = try open(post, environment: temporaryDataEnvironment())
+        defer { source.stop() }
+        let pilot = screen(of: source, showing: "reply 4")
+        XCTAssertEqual(pilot.firstUnreadIndex, 3, pilot.lines.joined(separator: "\n"))
+        dividerIsRightAbove("reply 4", on: pilot)
+    }
+
+    /// A receipt of ours on a reaction, brought by a sync while the post is open, leaves the
+    /// marker on the comment it stood on: reopened from its copy, the post's divider is there.
+    func testAReceiptOnAReactionInASyncLeavesTheMarkerOnAComment() throws {
+        var post = try post(replies: 3)
+        try post.receipt(on: post.replies[2], thread: post.root, kind: "m.read.private")
+        let environment = temporaryDataEnvironment()
+        // Not shown: the reader reading what arrives would move the marker itself.
+        let first = try open(post, environment: environment, usesCache: true)
+        XCTAssertEqual(first.locked { first.markerSent }, post.replies[2])
+        try post.receipt(on: try react(in: post, to: post.replies[2]), thread: post.root)
+        // A sync with this reply has the receipt sent before it, in it or in an earlier one.
+        try post.reply(1)
+        waitUntil(first, applied: post.replies[3])
+        XCTAssertEqual(first.locked { first.markerSent }, post.replies[2], "still on reply 3")
+        first.stop()
+
+        let again = try open(post, environment: environment, usesCache: true)
+        defer { again.stop() }
+        let pilot = screen(of: again, showing: "reply 4")
+        XCTAssertEqual(pilot.firstUnreadIndex, 3, pilot.lines.joined(separator: "\n"))
+    }
+
+    /// Our private receipt on reply 4, then Element's public one on reply 2 in a later sync: the
+    /// marker stays on reply 4 (the later of the two), also in the copy a reopen starts from.
+    func testAnOlderPublicReceiptInALaterSyncDoesNotMoveTheMarkerBack() throws {
+        var post = try post(replies: 4)
+        try post.receipt(on: post.replies[3], thread: post.root, kind: "m.read.private")
+        let environment = temporaryDataEnvironment()
+        let first = try open(post, environment: environment, usesCache: true)
+        XCTAssertEqual(first.locked { first.markerSent }, post.replies[3])
+        try post.receipt(on: post.replies[1], thread: post.root)
+        try post.reply(1)
+        waitUntil(first, applied: post.replies[4])
+        XCTAssertEqual(first.locked { first.markerSent }, post.replies[3], "still on reply 4")
+        first.stop()
+
+        let again = try open(post, environment: environment, usesCache: true)
+        defer { again.stop() }
+        let pilot = screen(of: again, showing: "reply 5")
+        XCTAssertEqual(pilot.firstUnreadIndex, 4, pilot.lines.joined(separator: "\n"))
+    }
+
+    /// Waits (bounded) until a sync brought `eventID` to the source (no app taking its updates).
+    private func waitUntil(_ source: MatrixThreadSource, applied eventID: String, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(20)
+        while !source.locked({ source.timeline.knows(eventID) }), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertTrue(source.locked { source.timeline.knows(eventID) }, "the sync brought \(eventID)", file: file, line: line)
+    }
+
     /// Waits (bounded) until the server has Ann's threaded receipt in the post on `eventID`.
     private func waitForReceipt(of post: Post, toBe eventID: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let filter = #"{"room":{"rooms":["\#(post.room)"],"timeline":{"limit":1},"ephemeral":{"types":["m.receipt"]}}}"#

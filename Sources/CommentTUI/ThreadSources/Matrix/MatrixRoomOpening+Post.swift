@@ -11,6 +11,9 @@ extension MatrixRoomOpening {
          joinsEncrypted: Bool = false, awaiting sync: MatrixAccountSync? = nil) throws {
         self.me = me
         roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
+        // Our receipt, asked at once beside the other requests (a server without sliding sync
+        // answers slower); one moved after the page was read is placed all the same.
+        let ownReceipts = client.ownReceiptsAsked(room: roomID)
         filter = Self.filter(room: roomID, pageSize: pageSize, receipts: true)
         if let known = sync?.position ?? (sync?.isRunning == true ? sync?.awaitPosition(timeout: MatrixAccountSync.positionWait) : nil) {
             nextBatch = known
@@ -48,8 +51,6 @@ extension MatrixRoomOpening {
         alias = address.isAlias ? address.identifier : content("m.room.canonical_alias")?["alias"]?.string
         label = VisibleText.escape(roomName) + " › " + VisibleText.escape(String(header.title.prefix(40)))
 
-        // Our receipt before the page: one moved meanwhile is then on an event the page holds.
-        let receipts = (try? client.ownReceipts(room: roomID)).map { MatrixOwnReceipts.inPost(root, among: $0, me: me) } ?? []
         let page = MatrixThreadPage(answer: try client.threadReplies(room: roomID, root: root, from: nil, limit: pageSize), root: root)
         var opened: [Comment] = []
         for update in timeline.applyNewer(page.oldestFirst) {
@@ -60,7 +61,8 @@ extension MatrixRoomOpening {
         olderToken = page.olderToken
         thread = CommentThread(id: roomID, title: header.title, author: header.author, created: header.created, body: header.body,
                                users: timeline.members.users)
-        placePostDivider(receipts: receipts, root: root, pageEvents: page.oldestFirst.compactMap { $0["event_id"]?.string })
+        let receipts = ownReceipts().map { MatrixOwnReceipts.receipts(inPost: root, among: $0, me: me) } ?? []
+        placePostDivider(receipts: receipts, root: root, page: page.oldestFirst, client: client)
     }
 
     /// The post a root event makes: its first line the title, the rest the body, its newest

@@ -9,20 +9,41 @@ import ThreadModel
 extension MatrixThreadSource {
     /// Notes our receipt in the post among a sync's ephemeral events; the comment the divider
     /// goes after when it moved while the post was closed (at a copy's catch-up), else nil.
+    /// Each receipt stands for the comment it is on or after (one on a reaction or an edit this
+    /// sync brought: the last comment before it), and only one later than where the marker is
+    /// moves it: a public receipt Element left behind our private one, or one on an event
+    /// neither the copy nor this sync holds, changes nothing.
     func movedPostReceipt(in room: JSONValue, events: [JSONValue], applied: [ThreadUpdate], lastBefore: String?) -> String? {
         guard let root = postRoot else { return nil }
-        let receipts = MatrixOwnReceipts.inPost(root, among: room["ephemeral"]?["events"]?.array ?? [], me: me)
+        let receipts = MatrixOwnReceipts.receipts(inPost: root, among: room["ephemeral"]?["events"]?.array ?? [], me: me)
         guard !receipts.isEmpty else { return nil }
-        // A public and a private one: the later in the post's order (the copy's, then this sync's) is ours.
-        let order = receipts.count < 2 ? [] : locked { cached.comments.map { timeline.eventID(forComment: $0.id) ?? $0.id } }
-            + events.compactMap { $0["event_id"]?.string }
-        guard let receipt = MatrixOwnReceipts.newest(receipts, in: order) else { return nil }
-        let (before, catchingUp) = locked { () -> (String?, Bool) in
-            defer { markerSent = receipt }
-            return (markerSent, isFromCache && !hasCaughtUp)
+        // The post's order: the copy's comments, then this sync's events.
+        let order = locked { cached.comments.map { timeline.eventID(forComment: $0.id) ?? $0.id } } + events.compactMap { $0["event_id"]?.string }
+        let rank = Dictionary(order.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { $1 })
+        let resolved = receipts.compactMap { receipt -> (comment: String, event: String, rank: Int)? in
+            guard let comment = commentAtOrBefore(receipt.eventID, events: events, applied: applied, lastBefore: lastBefore) else { return nil }
+            let event = locked { timeline.eventID(forComment: comment) } ?? comment
+            return rank[event].map { (comment, event, $0) }
         }
-        guard catchingUp, receipt != before else { return nil }
-        return commentAtOrBefore(receipt, events: events, applied: applied, lastBefore: lastBefore)
+        guard let newest = resolved.max(by: { $0.rank < $1.rank }) else { return nil }
+        let (moved, catchingUp) = locked { () -> (Bool, Bool) in
+            let later = markerSent.map { isLater(newest.event, rank: newest.rank, than: $0, ranks: rank) } ?? true
+            if later { markerSent = newest.event }
+            return (later, isFromCache && !hasCaughtUp)
+        }
+        guard catchingUp, moved else { return nil }
+        return newest.comment
+    }
+
+    /// Whether the comment event `eventID` (at `rank` in the post's order) comes after the
+    /// marker's event `marker`: by that order where it holds both, else by when the comments were
+    /// sent where the timeline knows both; a marker on an event neither knows (the root, or one
+    /// older than the copy) is behind.
+    private func isLater(_ eventID: String, rank: Int, than marker: String, ranks: [String: Int]) -> Bool {
+        guard eventID != marker else { return false }
+        if let markerRank = ranks[marker] { return rank > markerRank }
+        if let sent = timeline.created(ofComment: eventID), let markerTime = timeline.created(ofComment: marker) { return sent > markerTime }
+        return true
     }
 
     /// The comment a marker on `eventID` stands after: the last that arrived at or before it in

@@ -70,6 +70,9 @@ struct MatrixTimeline {
     /// Whether a comment with this event id was handed out.
     func knows(_ eventID: String) -> Bool { known[eventID] != nil }
 
+    /// When the comment with this event id was sent, if one was handed out.
+    func created(ofComment eventID: String) -> Date? { known[eventID]?.created }
+
     /// Ids of the events applied as newer (any type): a room's opening, its account's sync and
     /// its own catch-up overlap, and what one of them brought is never applied again.
     private var applied: Set<String> = []
