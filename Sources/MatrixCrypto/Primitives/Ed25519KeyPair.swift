@@ -4,11 +4,14 @@ public struct Ed25519KeyPair: Sendable {
     public let seed: [UInt8]
     /// The 32-byte public key.
     public let publicKey: [UInt8]
+    /// OpenSSL's key, made once: every signature reuses it.
+    private let key: LibCrypto.SigningKey
 
     /// The pair of a seed; throws if it is not 32 bytes.
     public init(seed: [UInt8]) throws {
         self.seed = seed
-        self.publicKey = try LibCrypto.ed25519PublicKey(seed: seed)
+        key = try LibCrypto.ed25519SigningKey(seed: seed)
+        publicKey = try LibCrypto.ed25519PublicKey(of: key)
     }
 
     /// A new pair from 32 bytes of `random`.
@@ -18,7 +21,7 @@ public struct Ed25519KeyPair: Sendable {
 
     /// The 64-byte signature of `message`.
     public func sign(_ message: [UInt8]) throws -> [UInt8] {
-        try LibCrypto.ed25519Sign(seed: seed, message: message)
+        try LibCrypto.ed25519Sign(key: key, message: message)
     }
 
     /// Whether `signature` is `publicKey`'s valid signature of `message`.

@@ -179,20 +179,35 @@ enum LibCrypto {
         return secret
     }
 
-    /// The Ed25519 public key of a 32-byte seed (RFC 8032's private key).
-    static func ed25519PublicKey(seed: [UInt8]) throws -> [UInt8] {
-        try publicKey(EVP_PKEY_ED25519, privateKey: seed, name: "Ed25519 key")
+    /// An Ed25519 key made once from its seed, for signing many messages: making the key
+    /// derives its public half (a scalar multiplication), as costly as a signature itself.
+    final class SigningKey: @unchecked Sendable {
+        // Immutable once made; OpenSSL 3 allows concurrent use of one key with separate contexts.
+        fileprivate let pointer: OpaquePointer
+        fileprivate init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        deinit { EVP_PKEY_free(pointer) }
     }
 
-    /// The Ed25519 signature of `message` by the key of `seed`.
-    static func ed25519Sign(seed: [UInt8], message: [UInt8]) throws -> [UInt8] {
-        let pkey = try key(EVP_PKEY_ED25519, privateKey: seed, name: "Ed25519 key")
-        defer { EVP_PKEY_free(pkey) }
+    /// The signing key of a 32-byte seed.
+    static func ed25519SigningKey(seed: [UInt8]) throws -> SigningKey {
+        SigningKey(try key(EVP_PKEY_ED25519, privateKey: seed, name: "Ed25519 key"))
+    }
+
+    /// The public key of a signing key.
+    static func ed25519PublicKey(of key: SigningKey) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        var length = 32
+        guard EVP_PKEY_get_raw_public_key(key.pointer, &out, &length) == 1, length == 32 else { throw CryptoFailure("Ed25519 key") }
+        return out
+    }
+
+    /// The Ed25519 signature of `message` by `key`.
+    static func ed25519Sign(key: SigningKey, message: [UInt8]) throws -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw CryptoFailure("Ed25519 signing") }
         defer { EVP_MD_CTX_free(context) }
         var signature = [UInt8](repeating: 0, count: 64)
         var length = 64
-        guard EVP_DigestSignInit(context, nil, nil, nil, pkey) == 1,
+        guard EVP_DigestSignInit(context, nil, nil, nil, key.pointer) == 1,
               message.withUnsafeBytes({ EVP_DigestSign(context, &signature, &length, $0.baseAddress, message.count) }) == 1,
               length == 64
         else { throw CryptoFailure("Ed25519 signing") }
