@@ -68,6 +68,9 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         rooms = snapshot?.rooms ?? MatrixAccountRooms(account: account.userID)
         nextBatch = snapshot?.nextBatch
         sync = MatrixAccountSync(client: client, since: snapshot?.nextBatch)
+        sync.roomKeys = MatrixRoomKeys.open(client: client, account: account, environment: environment) {
+            mailbox.post(.message(VisibleText.escape($0), isError: true))
+        }
         if snapshot != nil { mailbox.post(.summaries(account: account.userID, rooms.summaries)) }
         mailbox.post(.connection(account: account.userID, .connecting))
         _ = sync.add(self, since: snapshot?.nextBatch)
