@@ -37,6 +37,11 @@ public struct MatrixNioPeer: Sendable {
         /// Sends a text message in an encrypted room (sharing the room key with every device,
         /// verified or not); its result holds `event_id`.
         case sendEncrypted(room: String, body: String)
+        /// Sends a text message in a new Megolm session shared with no one (as when the key is
+        /// slow to come); its result holds `event_id`, `session_id` and `session_key` (at index 0).
+        case sendKeepingTheKey(room: String, body: String)
+        /// Shares a session's key (`m.room_key` over Olm) with every device of the room's members.
+        case shareKey(room: String, sessionID: String, sessionKey: String)
     }
 
     /// Carries out `steps` in one login; returns each step's result.
@@ -50,6 +55,9 @@ public struct MatrixNioPeer: Sendable {
             case .createEncryptedRoom(let invite): ["do": "create_encrypted_room", "invite": invite]
             case .sync: ["do": "sync"]
             case .sendEncrypted(let room, let body): ["do": "send_encrypted", "room": room, "body": body]
+            case .sendKeepingTheKey(let room, let body): ["do": "send_keeping_the_key", "room": room, "body": body]
+            case .shareKey(let room, let sessionID, let sessionKey):
+                ["do": "share_key", "room": room, "session_id": sessionID, "session_key": sessionKey]
             }
         }
         var request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]
@@ -97,8 +105,11 @@ public struct MatrixNioPeer: Sendable {
     /// The peer's program: reads the request on stdin, prints one result per step.
     static let script = #"""
     import asyncio, json, os, sys, tempfile
+    from uuid import uuid4
     from nio import (AsyncClient, AsyncClientConfig, KeysUploadResponse, LoginResponse, RoomSendResponse,
-                     RoomGetEventResponse, RoomCreateResponse, RoomPreset, SyncResponse)
+                     RoomGetEventResponse, RoomCreateResponse, RoomPreset, SyncResponse, ToDeviceResponse)
+    from nio.api import Api
+    from nio.event_builders import ToDeviceMessage
 
     async def main():
         request = json.loads(sys.stdin.read())
@@ -106,7 +117,7 @@ public struct MatrixNioPeer: Sendable {
         os.makedirs(store, mode=0o700, exist_ok=True)
         # Encryption only when a step needs it (or the device is kept): with it, nio sends only
         # into rooms it has synced.
-        e2e = "store" in request or any(step["do"] in ("upload_keys", "sync", "send_encrypted") for step in request["steps"])
+        e2e = "store" in request or any(step["do"] in ("upload_keys", "sync", "send_encrypted", "send_keeping_the_key", "share_key") for step in request["steps"])
         config = AsyncClientConfig(encryption_enabled=e2e, store_sync_tokens=False)
         client = AsyncClient(request["homeserver"], request["user"], store_path=store, config=config)
         results = []
@@ -150,6 +161,36 @@ public struct MatrixNioPeer: Sendable {
                     sent = await client.room_send(step["room"], "m.room.message", content, ignore_unverified_devices=True)
                     ok = isinstance(sent, RoomSendResponse)
                     results.append({"event_id": sent.event_id} if ok else {"error": "send: " + str(sent)})
+                elif step["do"] == "send_keeping_the_key":
+                    room = step["room"]
+                    client.olm.create_outbound_group_session(room)
+                    session = client.olm.outbound_group_sessions[room]
+                    key = session.session_key
+                    # Marked shared, so nio encrypts with it without sending its key to anyone.
+                    session.shared = True
+                    content = client.olm.group_encrypt(room, {"type": "m.room.message", "content": {"msgtype": "m.text", "body": step["body"]}})
+                    method, path, data = Api.room_send(client.access_token, room, "m.room.encrypted", content, uuid4())
+                    sent = await client._send(RoomSendResponse, method, path, data, (room,))
+                    ok = isinstance(sent, RoomSendResponse)
+                    results.append({"event_id": sent.event_id, "session_id": session.id, "session_key": key}
+                                   if ok else {"error": "send: " + str(sent)})
+                elif step["do"] == "share_key":
+                    room = step["room"]
+                    missing = client.get_missing_sessions(room)
+                    if missing:
+                        await client.keys_claim(missing)
+                    key = {"algorithm": "m.megolm.v1.aes-sha2", "room_id": room, "session_id": step["session_id"], "session_key": step["session_key"]}
+                    failures = []
+                    for user in client.rooms[room].users:
+                        for device in client.olm.device_store.active_user_devices(user):
+                            olm = client.olm.session_store.get(device.curve25519)
+                            if device.id == client.device_id or olm is None:
+                                continue
+                            message = client.olm._olm_encrypt(olm, device, "m.room_key", key)
+                            shared = await client.to_device(ToDeviceMessage("m.room.encrypted", user, device.id, message))
+                            if not isinstance(shared, ToDeviceResponse):
+                                failures.append(str(shared))
+                    results.append({"error": "share: " + "; ".join(failures)} if failures else {})
                 elif step["do"] == "upload_keys":
                     uploaded = await client.keys_upload()
                     ok = isinstance(uploaded, KeysUploadResponse)

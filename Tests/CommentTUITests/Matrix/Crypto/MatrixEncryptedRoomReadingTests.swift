@@ -36,13 +36,17 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
 
     /// Ann's device keys (in the room's folder), uploaded.
     private func keys(of room: EncryptedRoom) throws -> MatrixRoomKeys {
-        let location = CryptoStoreLocation(parent: room.folder.appendingPathComponent("data").path,
-                                           keyFolder: room.folder.appendingPathComponent("config").path,
-                                           userID: room.ann.account.userID, deviceID: room.ann.account.deviceID)
+        let location = try XCTUnwrap(CryptoStoreLocation(userID: room.ann.account.userID, deviceID: room.ann.account.deviceID,
+                                                         environment: environment(of: room)))
         let keys = try MatrixRoomKeys(client: room.ann.client, userID: room.ann.account.userID, deviceID: room.ann.account.deviceID,
                                       location: location)
         XCTAssertEqual(keys.take(["to_device": ["events": []]]), [], "the device's keys went up")
         return keys
+    }
+
+    /// Where Ann's client keeps its data and configuration.
+    private func environment(of room: EncryptedRoom) -> [String: String] {
+        ["XDG_DATA_HOME": room.folder.appendingPathComponent("data").path, "XDG_CONFIG_HOME": room.folder.appendingPathComponent("config").path]
     }
 
     /// Nio sends `bodies`, encrypted, after a sync that shows it Ann's device; the event ids.
@@ -126,25 +130,72 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
         XCTAssertTrue(source.isPlaceholder(early[0]))
     }
 
+    func testAMessageWhoseKeyComesLaterIsDecryptedInPlace() throws {
+        let room = try encryptedRoom()
+        let keys = try keys(of: room)
+        let before = try nioSends(["before"], in: room)
+        let sent = try XCTUnwrap(room.nio.run([.sync, .sendKeepingTheKey(room: room.room, body: "its key came later")]).last)
+        let late = try XCTUnwrap(sent["event_id"] as? String)
+        let after = try nioSends(["after"], in: room)
+
+        let (source, sync) = try open(room, keys: keys)
+        defer { source.stop(); sync.stop() }
+        let first = opened(source)
+        XCTAssertEqual(first.map(\.id), before + [late] + after)
+        XCTAssertEqual(first.map(\.body), ["before", Self.waiting, "after"])
+        XCTAssertTrue(source.isPlaceholder(late))
+
+        try room.nio.run([.sync, .shareKey(room: room.room, sessionID: XCTUnwrap(sent["session_id"] as? String),
+                                           sessionKey: XCTUnwrap(sent["session_key"] as? String))])
+        var rows = first
+        var updates: [ThreadUpdate] = []
+        try collectUpdates(from: source, timeout: 30) { collected in
+            updates = collected
+            rows = applying(collected, to: first)
+            return rows[1].body == "its key came later"
+        }
+        XCTAssertEqual(rows.map(\.id), before + [late] + after, "decrypted in place: the same row, nothing moved")
+        XCTAssertTrue(updates.allSatisfy(\.appended.isEmpty), "nothing added")
+        XCTAssertFalse(source.isPlaceholder(late))
+    }
+
     func testARestartDecryptsEverythingFromTheStoreAlone() throws {
         let room = try encryptedRoom()
-        var keys: MatrixRoomKeys? = try keys(of: room)
         let bodies = ["one", "two", "three"]
-        try nioSends(bodies, in: room)
-        // The account's sync takes the room keys, as it would in a first run.
-        let sync = MatrixAccountSync(client: room.ann.client)
-        sync.roomKeys = keys
-        sync.start()
-        let deadline = Date().addingTimeInterval(20)
-        while sync.position == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        sync.stop()
-        keys = nil
+        do {
+            let keys = try keys(of: room)
+            try nioSends(bodies, in: room)
+            // The account's sync takes the room keys, as it would in a first run.
+            let sync = MatrixAccountSync(client: room.ann.client)
+            sync.roomKeys = keys
+            sync.start()
+            let deadline = Date().addingTimeInterval(20)
+            while sync.position == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            sync.stop()
+            sync.roomKeys = nil
+        }
 
         // The next run: a new account sync that is never started, so no key can come again.
         let again = try self.keys(of: room)
         let (source, other) = try open(room, keys: again)
         defer { source.stop(); other.stop() }
         XCTAssertEqual(opened(source).map(\.body), bodies, "decrypted at opening, from the keys kept")
+    }
+
+    func testASecondOpeningOfTheSameStoreIsRefusedAsBusy() throws {
+        let room = try encryptedRoom()
+        var keys: MatrixRoomKeys? = try keys(of: room)
+        XCTAssertThrowsError(try self.keys(of: room)) { XCTAssertEqual($0 as? CryptoStoreRefusal, .busy) }
+        // As the client opens an account's keys: refused with words, and no keys (encrypted rooms stay unread).
+        var complaints: [String] = []
+        let account = MatrixAccounts.Account(userID: room.ann.account.userID, homeserver: "", accessToken: "", deviceID: room.ann.account.deviceID)
+        XCTAssertNil(MatrixRoomKeys.open(client: room.ann.client, account: account, environment: environment(of: room)) { complaints.append($0) })
+        XCTAssertEqual(complaints, ["encrypted rooms cannot be read: the encryption store was not opened: another comment-tui has it open "
+                                    + "(one per account and device at a time); close that one first"])
+        XCTAssertNotNil(keys)
+        keys = nil
+        XCTAssertNotNil(MatrixRoomKeys.open(client: room.ann.client, account: account, environment: environment(of: room)) { complaints.append($0) },
+                        "opened once the other let go")
     }
 
     func testAReplayedMegolmIndexUnderAnotherEventIsRefused() throws {

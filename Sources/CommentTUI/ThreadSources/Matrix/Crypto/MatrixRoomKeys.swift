@@ -16,6 +16,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
     private let client: MatrixClient
     let lock = NSLock()
     private var tracker: DeviceListTracker
+    /// Holds the store's lock file's exclusive lock while these keys are in use (closed at deinit).
+    private let storeLock: FileDescriptor
     /// The replay check of the Megolm messages decrypted in this run, by session and index.
     var replayGuard = MegolmReplayGuard()
     /// The rooms whose keys arrived, newest last, for rooms to re-decrypt what waited
@@ -43,6 +45,9 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// use). Throws when the store is refused or busy (another comment-tui has it open).
     init(client: MatrixClient, userID: String, deviceID: String, location: CryptoStoreLocation,
          random: any RandomSource = SystemRandom()) throws {
+        // Two processes writing one store would each append to a journal the other does not know.
+        guard let lock = try PrivateDirectory(location.parent).holdLock(location.name + ".lock") else { throw CryptoStoreRefusal.busy }
+        storeLock = lock
         self.client = client.separateSession()
         device = try MatrixDeviceCrypto(userID: userID, deviceID: deviceID, location: location, random: random)
         tracker = (try? device.store.value("tracker", in: Self.deviceLists)) ?? DeviceListTracker()
@@ -62,6 +67,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
             return nil
         }
     }
+
+    deinit { storeLock.close() }
 
     /// Takes a sync answer's encryption parts: our key counts, the device lists, and the
     /// to-device events. Failures are kept from the sync (a room key that did not read stays
