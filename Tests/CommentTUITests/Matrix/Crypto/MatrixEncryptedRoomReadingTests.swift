@@ -46,7 +46,8 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
 
     /// Where Ann's client keeps its data and configuration.
     private func environment(of room: EncryptedRoom) -> [String: String] {
-        ["XDG_DATA_HOME": room.folder.appendingPathComponent("data").path, "XDG_CONFIG_HOME": room.folder.appendingPathComponent("config").path]
+        ["XDG_DATA_HOME": room.folder.appendingPathComponent("data").path, "XDG_CONFIG_HOME": room.folder.appendingPathComponent("config").path,
+         "XDG_CACHE_HOME": room.folder.appendingPathComponent("cache").path]
     }
 
     /// Nio sends `bodies`, encrypted, after a sync that shows it Ann's device; the event ids.
@@ -157,6 +158,36 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
         XCTAssertEqual(rows.map(\.id), before + [late] + after, "decrypted in place: the same row, nothing moved")
         XCTAssertTrue(updates.allSatisfy(\.appended.isEmpty), "nothing added")
         XCTAssertFalse(source.isPlaceholder(late))
+    }
+
+    func testHomesPreviewOfAnEncryptedRoomIsDecryptedAndItsCacheKeepsNoText() throws {
+        let room = try encryptedRoom()
+        let environment = environment(of: room)
+        let account = MatrixAccounts.Account(userID: room.ann.account.userID, homeserver: try server.baseURL.absoluteString,
+                                             accessToken: room.ann.account.accessToken, deviceID: room.ann.account.deviceID)
+        let mailbox = try ClientMailbox()
+        var link: AccountLink? = AccountLink(account: account, client: room.ann.client, environment: environment, usesCache: true,
+                                             mailbox: mailbox, firstWindow: nil)
+        link?.start()
+        // The link's first answer uploads the device's keys; nio then sees the device.
+        let uploaded = Date().addingTimeInterval(20)
+        while link?.sync.roomKeys?.device.deviceKeysUploaded != true, Date() < uploaded { Thread.sleep(forTimeInterval: 0.05) }
+        try nioSends(["the newest secret"], in: room)
+        var preview: String?
+        let deadline = Date().addingTimeInterval(30)
+        while preview != "the newest secret", Date() < deadline {
+            for case .summaries(_, let rows) in mailbox.take() {
+                preview = rows.first { $0.key == .room(account: account.userID, roomID: room.room) }?.preview ?? preview
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertEqual(preview, "the newest secret", "decrypted in home, never a lock or ciphertext")
+        link?.close()
+        link = nil
+
+        let cache = try XCTUnwrap(HomeCache(account: account.userID, environment: environment))
+        let kept = try XCTUnwrap(cache.load()).rooms.summaries.first { $0.key == .room(account: account.userID, roomID: room.room) }
+        XCTAssertEqual(kept?.preview, MatrixEncryptedEvent.body, "home's cache is not encrypted: it keeps no decrypted text")
     }
 
     func testARestartDecryptsEverythingFromTheStoreAlone() throws {
