@@ -37,6 +37,9 @@ public struct MatrixNioPeer: Sendable {
         /// Sends a text message in an encrypted room (sharing the room key with every device,
         /// verified or not); its result holds `event_id`.
         case sendEncrypted(room: String, body: String)
+        /// Sends a message of any content in an encrypted room (an edit, a reply, a thread's
+        /// message); its result holds `event_id`.
+        case sendEncryptedContent(room: String, content: [String: Any])
         /// Sends a text message in a new Megolm session shared with no one (as when the key is
         /// slow to come); its result holds `event_id`, `session_id` and `session_key` (at index 0).
         case sendKeepingTheKey(room: String, body: String)
@@ -54,7 +57,8 @@ public struct MatrixNioPeer: Sendable {
             case .uploadKeys: ["do": "upload_keys"]
             case .createEncryptedRoom(let invite): ["do": "create_encrypted_room", "invite": invite]
             case .sync: ["do": "sync"]
-            case .sendEncrypted(let room, let body): ["do": "send_encrypted", "room": room, "body": body]
+            case .sendEncrypted(let room, let body): ["do": "send_encrypted", "room": room, "content": ["msgtype": "m.text", "body": body]]
+            case .sendEncryptedContent(let room, let content): ["do": "send_encrypted", "room": room, "content": content]
             case .sendKeepingTheKey(let room, let body): ["do": "send_keeping_the_key", "room": room, "body": body]
             case .shareKey(let room, let sessionID, let sessionKey):
                 ["do": "share_key", "room": room, "session_id": sessionID, "session_key": sessionKey]
@@ -157,8 +161,7 @@ public struct MatrixNioPeer: Sendable {
                         await client.keys_upload()
                     results.append({} if isinstance(synced, SyncResponse) else {"error": "sync: " + str(synced)})
                 elif step["do"] == "send_encrypted":
-                    content = {"msgtype": "m.text", "body": step["body"]}
-                    sent = await client.room_send(step["room"], "m.room.message", content, ignore_unverified_devices=True)
+                    sent = await client.room_send(step["room"], "m.room.message", step["content"], ignore_unverified_devices=True)
                     ok = isinstance(sent, RoomSendResponse)
                     results.append({"event_id": sent.event_id} if ok else {"error": "send: " + str(sent)})
                 elif step["do"] == "send_keeping_the_key":

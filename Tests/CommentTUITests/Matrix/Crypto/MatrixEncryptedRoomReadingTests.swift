@@ -110,6 +110,30 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
         XCTAssertEqual(live.map(\.body), more, "decrypted as they come through the account's sync")
     }
 
+    func testEncryptedRepliesAndEditsWorkAsClearOnesDo() throws {
+        let room = try encryptedRoom()
+        let keys = try keys(of: room)
+        let ids = try nioSends(["the question"], in: room)
+        let reply = try XCTUnwrap(room.nio.run([.sync, .sendEncryptedContent(room: room.room, content: [
+            "msgtype": "m.text", "body": "the answer", "m.relates_to": ["m.in_reply_to": ["event_id": ids[0]]],
+        ])]).last?["event_id"] as? String)
+        try room.nio.run([.sync, .sendEncryptedContent(room: room.room, content: [
+            "msgtype": "m.text", "body": "* the better question",
+            "m.new_content": ["msgtype": "m.text", "body": "the better question"],
+            "m.relates_to": ["rel_type": "m.replace", "event_id": ids[0]],
+        ])])
+
+        let (source, sync) = try open(room, keys: keys)
+        defer { source.stop(); sync.stop() }
+        let rows = opened(source)
+        XCTAssertEqual(rows.map(\.id), [ids[0], reply], "the edit takes no row")
+        XCTAssertEqual(rows.first?.body, "the better question")
+        XCTAssertNotNil(rows.first?.edited)
+        XCTAssertEqual(rows.last?.replyTo, ids[0])
+        XCTAssertEqual(rows.last?.body, "the answer")
+        XCTAssertNotNil(source.sendingHeld, "still nothing is sent into an encrypted room")
+    }
+
     func testAMessageWhoseKeyNeverCameShowsWhyAndStaysWhileLaterOnesDecrypt() throws {
         let room = try encryptedRoom()
         // Before Ann's device has keys: nio has no device of hers to share the room key with.
