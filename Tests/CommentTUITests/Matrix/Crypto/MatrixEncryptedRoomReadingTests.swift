@@ -214,6 +214,26 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
         XCTAssertEqual(kept?.preview, MatrixEncryptedEvent.body, "home's cache is not encrypted: it keeps no decrypted text")
     }
 
+    func testAWithheldKeySaysWhyInWords() throws {
+        let room = try encryptedRoom()
+        let early = try nioSends(["withheld from ann"], in: room)
+        let keys = try keys(of: room)
+        let raw = try XCTUnwrap(room.bo.other.messages(roomID: room.room).first { $0["event_id"] as? String == early[0] })
+        let content = try XCTUnwrap(raw["content"] as? [String: Any])
+        // What a strict sender (Element, mautrix) sends a device it will not share the key with.
+        let notice: JSONValue = [
+            "type": "m.room_key.withheld", "sender": .string(room.bo.account.userID),
+            "content": ["algorithm": "m.megolm.v1.aes-sha2", "room_id": .string(room.room), "code": "m.unverified",
+                        "session_id": .string(try XCTUnwrap(content["session_id"] as? String)),
+                        "sender_key": .string(try XCTUnwrap(content["sender_key"] as? String)), "reason": "Unverified device"],
+        ]
+        XCTAssertEqual(keys.take(["to_device": ["events": [notice]]]), [])
+
+        let (source, sync) = try open(room, keys: keys)
+        defer { source.stop(); sync.stop() }
+        XCTAssertEqual(opened(source).map(\.body), ["🔒 unable to decrypt: " + WithheldCode.unverified.words + " (waiting for the key)"])
+    }
+
     func testARestartDecryptsEverythingFromTheStoreAlone() throws {
         let room = try encryptedRoom()
         let bodies = ["one", "two", "three"]

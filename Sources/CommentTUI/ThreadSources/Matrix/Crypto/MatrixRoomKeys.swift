@@ -78,7 +78,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var problems: [String] = []
-        let counts = answer["device_one_time_keys_count"]?["signed_curve25519"]?.int
+        // A count object without our algorithm says none are left (Synapse leaves zeros out).
+        let counts = answer["device_one_time_keys_count"].map { $0["signed_curve25519"]?.int ?? 0 }
         let fallback = answer["device_unused_fallback_key_types"]?.array?.compactMap(\.string)
         do {
             if !device.deviceKeysUploaded {
@@ -118,8 +119,16 @@ final class MatrixRoomKeys: @unchecked Sendable {
         if !changed.isEmpty || !left.isEmpty || !users.isEmpty { try? device.store.put(tracker, id: "tracker", in: Self.deviceLists) }
     }
 
-    /// The devices of `user` whose keys checked (call locked).
-    func trackedDevices(of user: String) -> [DeviceKeys] { tracker.devices[user].map { Array($0.values) } ?? [] }
+    /// The devices of `user` whose keys checked (call locked). A user not followed yet (the
+    /// first to-device message from them) is followed from now on and asked about at once.
+    func trackedDevices(of user: String) -> [DeviceKeys] {
+        if !tracker.tracked.contains(user) {
+            tracker.track([user])
+            var problems: [String] = []
+            followDeviceLists(nil, problems: &problems)
+        }
+        return tracker.devices[user].map { Array($0.values) } ?? []
+    }
 
     /// Starts following `users` (the members of an encrypted room), their devices asked about
     /// with the next sync.
