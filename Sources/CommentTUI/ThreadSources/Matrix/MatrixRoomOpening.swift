@@ -201,7 +201,9 @@ struct MatrixRoomOpening {
         if start.isEncrypted { _ = timeline.switchEncryptionOn() }
         _ = timeline.applyState(stateEvents)
 
+        // An encrypted post is read decrypted where its key is at hand.
         let post = try Self.post(client: client, room: roomID, creator: creator, pinned: content("m.room.pinned_events"))
+            .map { [decryption = timeline.decryption] in decryption?.open($0).event ?? $0 }
         timeline.postEventID = post?["event_id"]?.string
         let reader = MatrixEventReader(handle: { [members = timeline.members] in members.handles[$0] },
                                        name: { [members = timeline.members] in members.name(of: $0) })
