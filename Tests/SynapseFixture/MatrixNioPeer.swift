@@ -10,11 +10,15 @@ public struct MatrixNioPeer: Sendable {
     public let homeserver: URL
     public let userID: String
     public let password: String
+    /// Where the peer keeps its device (login, Olm account and sessions) between runs; nil: a
+    /// new device each run.
+    public let storeFolder: String?
 
-    public init(homeserver: URL, userID: String, password: String) {
+    public init(homeserver: URL, userID: String, password: String, storeFolder: String? = nil) {
         self.homeserver = homeserver
         self.userID = userID
         self.password = password
+        self.storeFolder = storeFolder
     }
 
     /// One thing for the peer to do.
@@ -26,6 +30,21 @@ public struct MatrixNioPeer: Sendable {
         /// Uploads the peer's device and one-time keys (vodozemac's, through nio's e2e support);
         /// its result holds `device_id` and `ed25519`, the device's fingerprint key.
         case uploadKeys
+        /// Creates a private room with encryption on, inviting `invite`; its result holds `room_id`.
+        case createEncryptedRoom(invite: [String])
+        /// Syncs (from the start), then queries and uploads keys as nio needs.
+        case sync
+        /// Sends a text message in an encrypted room (sharing the room key with every device,
+        /// verified or not); its result holds `event_id`.
+        case sendEncrypted(room: String, body: String)
+        /// Sends a message of any content in an encrypted room (an edit, a reply, a thread's
+        /// message); its result holds `event_id`.
+        case sendEncryptedContent(room: String, content: [String: Any])
+        /// Sends a text message in a new Megolm session shared with no one (as when the key is
+        /// slow to come); its result holds `event_id`, `session_id` and `session_key` (at index 0).
+        case sendKeepingTheKey(room: String, body: String)
+        /// Shares a session's key (`m.room_key` over Olm) with every device of the room's members.
+        case shareKey(room: String, sessionID: String, sessionKey: String)
     }
 
     /// Carries out `steps` in one login; returns each step's result.
@@ -36,9 +55,17 @@ public struct MatrixNioPeer: Sendable {
             case .send(let room, let type, let content): ["do": "send", "room": room, "type": type, "content": content]
             case .event(let room, let id): ["do": "event", "room": room, "event_id": id]
             case .uploadKeys: ["do": "upload_keys"]
+            case .createEncryptedRoom(let invite): ["do": "create_encrypted_room", "invite": invite]
+            case .sync: ["do": "sync"]
+            case .sendEncrypted(let room, let body): ["do": "send_encrypted", "room": room, "content": ["msgtype": "m.text", "body": body]]
+            case .sendEncryptedContent(let room, let content): ["do": "send_encrypted", "room": room, "content": content]
+            case .sendKeepingTheKey(let room, let body): ["do": "send_keeping_the_key", "room": room, "body": body]
+            case .shareKey(let room, let sessionID, let sessionKey):
+                ["do": "share_key", "room": room, "session_id": sessionID, "session_key": sessionKey]
             }
         }
-        let request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]
+        var request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]
+        if let storeFolder { request["store"] = storeFolder }
         let process = Process()
         process.executableURL = python
         process.arguments = ["-c", Self.script]
@@ -81,22 +108,37 @@ public struct MatrixNioPeer: Sendable {
 
     /// The peer's program: reads the request on stdin, prints one result per step.
     static let script = #"""
-    import asyncio, json, sys, tempfile
-    from nio import AsyncClient, AsyncClientConfig, KeysUploadResponse, LoginResponse, RoomSendResponse, RoomGetEventResponse
+    import asyncio, json, os, sys, tempfile
+    from uuid import uuid4
+    from nio import (AsyncClient, AsyncClientConfig, KeysUploadResponse, LoginResponse, RoomSendResponse,
+                     RoomGetEventResponse, RoomCreateResponse, RoomPreset, SyncResponse, ToDeviceResponse)
+    from nio.api import Api
+    from nio.event_builders import ToDeviceMessage
 
     async def main():
         request = json.loads(sys.stdin.read())
-        store = tempfile.mkdtemp(prefix="nio-peer-")
-        # Encryption only when a step needs it: with it, nio sends only into rooms it has synced.
-        e2e = any(step["do"] == "upload_keys" for step in request["steps"])
+        store = request.get("store") or tempfile.mkdtemp(prefix="nio-peer-")
+        os.makedirs(store, mode=0o700, exist_ok=True)
+        # Encryption only when a step needs it (or the device is kept): with it, nio sends only
+        # into rooms it has synced.
+        e2e = "store" in request or any(step["do"] in ("upload_keys", "sync", "send_encrypted", "send_keeping_the_key", "share_key") for step in request["steps"])
         config = AsyncClientConfig(encryption_enabled=e2e, store_sync_tokens=False)
         client = AsyncClient(request["homeserver"], request["user"], store_path=store, config=config)
         results = []
+        saved = os.path.join(store, "login.json")
         try:
-            login = await client.login(request["password"], device_name="nio peer")
-            if not isinstance(login, LoginResponse):
-                results.append({"error": "login: " + str(login)})
-                return
+            if "store" in request and os.path.exists(saved):
+                with open(saved) as f:
+                    login = json.load(f)
+                client.restore_login(request["user"], login["device_id"], login["access_token"])
+            else:
+                login = await client.login(request["password"], device_name="nio peer")
+                if not isinstance(login, LoginResponse):
+                    results.append({"error": "login: " + str(login)})
+                    return
+                if "store" in request:
+                    with open(os.open(saved, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+                        json.dump({"device_id": client.device_id, "access_token": client.access_token}, f)
             for step in request["steps"]:
                 if step["do"] == "send":
                     sent = await client.room_send(step["room"], step["type"], step["content"])
@@ -106,6 +148,52 @@ public struct MatrixNioPeer: Sendable {
                     got = await client.room_get_event(step["room"], step["event_id"])
                     ok = isinstance(got, RoomGetEventResponse)
                     results.append({"event": got.event.source} if ok else {"error": "event: " + str(got)})
+                elif step["do"] == "create_encrypted_room":
+                    encryption = {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
+                    made = await client.room_create(preset=RoomPreset.private_chat, invite=step["invite"], initial_state=[encryption])
+                    ok = isinstance(made, RoomCreateResponse)
+                    results.append({"room_id": made.room_id} if ok else {"error": "create: " + str(made)})
+                elif step["do"] == "sync":
+                    synced = await client.sync(timeout=0, full_state=True)
+                    if client.should_query_keys:
+                        await client.keys_query()
+                    if client.should_upload_keys:
+                        await client.keys_upload()
+                    results.append({} if isinstance(synced, SyncResponse) else {"error": "sync: " + str(synced)})
+                elif step["do"] == "send_encrypted":
+                    sent = await client.room_send(step["room"], "m.room.message", step["content"], ignore_unverified_devices=True)
+                    ok = isinstance(sent, RoomSendResponse)
+                    results.append({"event_id": sent.event_id} if ok else {"error": "send: " + str(sent)})
+                elif step["do"] == "send_keeping_the_key":
+                    room = step["room"]
+                    client.olm.create_outbound_group_session(room)
+                    session = client.olm.outbound_group_sessions[room]
+                    key = session.session_key
+                    # Marked shared, so nio encrypts with it without sending its key to anyone.
+                    session.shared = True
+                    content = client.olm.group_encrypt(room, {"type": "m.room.message", "content": {"msgtype": "m.text", "body": step["body"]}})
+                    method, path, data = Api.room_send(client.access_token, room, "m.room.encrypted", content, uuid4())
+                    sent = await client._send(RoomSendResponse, method, path, data, (room,))
+                    ok = isinstance(sent, RoomSendResponse)
+                    results.append({"event_id": sent.event_id, "session_id": session.id, "session_key": key}
+                                   if ok else {"error": "send: " + str(sent)})
+                elif step["do"] == "share_key":
+                    room = step["room"]
+                    missing = client.get_missing_sessions(room)
+                    if missing:
+                        await client.keys_claim(missing)
+                    key = {"algorithm": "m.megolm.v1.aes-sha2", "room_id": room, "session_id": step["session_id"], "session_key": step["session_key"]}
+                    failures = []
+                    for user in client.rooms[room].users:
+                        for device in client.olm.device_store.active_user_devices(user):
+                            olm = client.olm.session_store.get(device.curve25519)
+                            if device.id == client.device_id or olm is None:
+                                continue
+                            message = client.olm._olm_encrypt(olm, device, "m.room_key", key)
+                            shared = await client.to_device(ToDeviceMessage("m.room.encrypted", user, device.id, message))
+                            if not isinstance(shared, ToDeviceResponse):
+                                failures.append(str(shared))
+                    results.append({"error": "share: " + "; ".join(failures)} if failures else {})
                 elif step["do"] == "upload_keys":
                     uploaded = await client.keys_upload()
                     ok = isinstance(uploaded, KeysUploadResponse)

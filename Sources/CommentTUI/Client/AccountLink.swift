@@ -68,6 +68,9 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         rooms = snapshot?.rooms ?? MatrixAccountRooms(account: account.userID)
         nextBatch = snapshot?.nextBatch
         sync = MatrixAccountSync(client: client, since: snapshot?.nextBatch)
+        sync.roomKeys = MatrixRoomKeys.open(client: client, account: account, environment: environment) {
+            mailbox.post(.message(VisibleText.escape($0), isError: true))
+        }
         if snapshot != nil { mailbox.post(.summaries(account: account.userID, rooms.summaries)) }
         mailbox.post(.connection(account: account.userID, .connecting))
         _ = sync.add(self, since: snapshot?.nextBatch)
@@ -156,7 +159,8 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
             // The first answer after the window is the initial sync, whole: a room only the
             // window listed (left since) goes.
             if windowDone { rooms = MatrixAccountRooms(account: rooms.account, limits: rooms.limits) }
-            rooms.apply(sync: answer, at: Date())
+            // Encrypted rooms' previews decrypted where the keys are at hand.
+            rooms.apply(sync: sync.roomKeys?.decryptingTimelines(of: answer) ?? answer, at: Date())
             if let next = answer["next_batch"]?.string, next != nextBatch {
                 nextBatch = next
                 tokenMoved = true
@@ -237,7 +241,7 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
             unsaved = false
             tokenMoved = false
             savedAt = Date()
-            return HomeCache.Snapshot(rooms: rooms, nextBatch: nextBatch)
+            return HomeCache.Snapshot(rooms: rooms.withoutDecryptedText, nextBatch: nextBatch)
         }
         guard let snapshot else { return }
         do { try cache.save(snapshot) } catch {

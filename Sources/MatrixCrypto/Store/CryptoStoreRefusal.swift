@@ -9,5 +9,6 @@ public struct CryptoStoreRefusal: Error, Sendable, Equatable, CustomStringConver
 
     public static let passphraseNeeded = CryptoStoreRefusal(reason: "it is protected by a passphrase; enter it")
     public static let wrongPassphrase = CryptoStoreRefusal(reason: "the passphrase does not match it; try again")
+    public static let busy = CryptoStoreRefusal(reason: "another comment-tui has it open (one per account and device at a time); close that one first")
     public static let noPassphrase = CryptoStoreRefusal(reason: "it has no passphrase, but one was given")
 }

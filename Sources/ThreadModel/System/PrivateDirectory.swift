@@ -83,6 +83,25 @@ public struct PrivateDirectory: Sendable {
         }
     }
 
+    /// Takes the exclusive lock (`flock`) of the file `name` (made 0600 when missing) without
+    /// waiting: the descriptor holds it until closed (at exit too). Nil when another open of the
+    /// file holds it (another process using what it guards).
+    public func holdLock(_ name: String) throws -> FileDescriptor? {
+        try withDirectory { directory in
+            guard let file = try open(name, in: directory, flags: O_RDWR | O_CREAT) else {
+                throw SystemError("open", path: path(of: name), code: ENOENT)
+            }
+            while flock(file.rawValue, LOCK_EX | LOCK_NB) != 0 {
+                let code = errno
+                if code == EINTR { continue }
+                file.close()
+                if code == EWOULDBLOCK { return nil }
+                throw SystemError("flock", path: path(of: name), code: code)
+            }
+            return file
+        }
+    }
+
     /// Removes a name (a planted link itself, never what it points to); no such name is no error.
     public func remove(_ name: String) throws {
         try withDirectory { directory in

@@ -24,6 +24,23 @@ struct MatrixEncryptedEvent: Equatable, Sendable {
     /// The row's text in the feed (a sentinel, like `MatrixEventReader.deleted`).
     static let body = "🔒 *encrypted — cannot be read yet*"
 
+    /// Why a message was not decrypted, when decrypting was tried.
+    struct Unreadable: Equatable, Sendable {
+        /// In words (`WithheldCode.words`, "the sender's key has not arrived", a refusal).
+        var reason: String
+        /// Whether a key that comes later may still decrypt it.
+        var waitsForKey: Bool
+        /// The row's text: `unable to decrypt: <reason> (waiting for the key)`.
+        var body: String {
+            "🔒 unable to decrypt: \(VisibleText.escape(reason))\(waitsForKey ? " (waiting for the key)" : "")"
+        }
+    }
+
+    /// Why it was not decrypted (nil: not tried, the room's keys are not at hand).
+    var unreadable: Unreadable?
+    /// The event as received, to decrypt in place once its key comes (nil: not kept).
+    var source: JSONValue?
+
     /// Reads the parts of an `m.room.encrypted` event that stay in the clear; nil without an event id.
     init?(event: JSONValue, sender: String) {
         guard let id = event["event_id"]?.string, !id.isEmpty else { return nil }
@@ -40,8 +57,9 @@ struct MatrixEncryptedEvent: Equatable, Sendable {
     static func == (a: Self, b: Self) -> Bool {
         a.eventID == b.eventID && a.sender == b.sender && a.created == b.created && a.algorithm == b.algorithm
             && a.sessionID == b.sessionID && a.relation?.type == b.relation?.type && a.relation?.target == b.relation?.target
+            && a.unreadable == b.unreadable
     }
 
     /// The row shown in its place.
-    var comment: Comment { Comment(id: eventID, author: sender, created: created, body: Self.body) }
+    var comment: Comment { Comment(id: eventID, author: sender, created: created, body: unreadable?.body ?? Self.body) }
 }

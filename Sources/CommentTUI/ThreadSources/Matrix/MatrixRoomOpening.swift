@@ -101,13 +101,14 @@ struct MatrixRoomOpening {
         let start = try (atPosition ? Self.start(client: client, address: address, me: me, pageSize: pageSize, at: {
             known ?? sync?.awaitPosition(timeout: MatrixAccountSync.positionWait)
         }) : nil)
-            ?? Self.syncStart(client: client, address: address, me: me, pageSize: pageSize, joinsEncrypted: joinsEncrypted)
-        try self.init(start: start, client: client, address: address, me: me, pageSize: pageSize)
+            ?? Self.syncStart(client: client, address: address, me: me, pageSize: pageSize, joinsEncrypted: joinsEncrypted,
+                              roomKeys: sync?.roomKeys)
+        try self.init(start: start, client: client, address: address, me: me, pageSize: pageSize, roomKeys: sync?.roomKeys)
     }
 
     /// The start read with an initial sync of the room alone (and a catch-up), joining it first.
     static func syncStart(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int,
-                          joinsEncrypted: Bool) throws -> Start {
+                          joinsEncrypted: Bool, roomKeys: MatrixRoomKeys? = nil) throws -> Start {
         let roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
         // Encrypted rooms open to be read (their encrypted events as rows that say so); nothing is sent to them.
         let isEncrypted = try client.stateContent(room: roomID, type: "m.room.encryption") != nil
@@ -116,6 +117,8 @@ struct MatrixRoomOpening {
         // reopen is never given an earlier opening's answers, which lack what came since.
         let openingFilter = Self.filter(room: roomID, pageSize: pageSize, leavingOut: "!comment-tui-\(UUID().uuidString):opening.invalid")
         let sync = try client.sync(since: nil, filter: openingFilter, wait: 0)
+        // A sync hands out the device's to-device messages (room keys) once: they are taken here.
+        roomKeys?.take(sync)
         let room = sync["rooms"]?["join"]?[roomID]
         var stateEvents = room?["state"]?["events"]?.array ?? []
         var timelineEvents = room?["timeline"]?["events"]?.array ?? []
@@ -126,6 +129,7 @@ struct MatrixRoomOpening {
         // A server may answer a repeated initial sync from a cache (Synapse does, for two
         // minutes, unless the request differs as above), missing what came since: catch up at once.
         let catchUp = try client.sync(since: sync["next_batch"]?.string, filter: openingFilter, wait: 0)
+        roomKeys?.take(catchUp)
         let nextBatch = catchUp["next_batch"]?.string ?? sync["next_batch"]?.string
         if let newer = catchUp["rooms"]?["join"]?[roomID] {
             stateEvents += newer["state"]?["events"]?.array ?? []
@@ -155,7 +159,8 @@ struct MatrixRoomOpening {
 
     /// The thread made of what a start read: the header, the post, the members, the comments,
     /// and one page more when the read marker is just before the page.
-    private init(start: Start, client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int) throws {
+    private init(start: Start, client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int,
+                 roomKeys: MatrixRoomKeys? = nil) throws {
         self.me = me
         roomID = start.roomID
         filter = Self.filter(room: roomID, pageSize: pageSize)
@@ -192,10 +197,13 @@ struct MatrixRoomOpening {
         let joined = start.joined ?? (try? client.joinedMembers(room: roomID))
         members.update(joined ?? [:])
         timeline = MatrixTimeline(members: members)
+        timeline.decryption = roomKeys.map { MatrixRoomDecryption(roomID: start.roomID, keys: $0) }
         if start.isEncrypted { _ = timeline.switchEncryptionOn() }
         _ = timeline.applyState(stateEvents)
 
+        // An encrypted post is read decrypted where its key is at hand.
         let post = try Self.post(client: client, room: roomID, creator: creator, pinned: content("m.room.pinned_events"))
+            .map { [decryption = timeline.decryption] in decryption?.open($0).event ?? $0 }
         timeline.postEventID = post?["event_id"]?.string
         let reader = MatrixEventReader(handle: { [members = timeline.members] in members.handles[$0] },
                                        name: { [members = timeline.members] in members.name(of: $0) })

@@ -88,6 +88,8 @@ extension MatrixThreadSource: MatrixSyncListener {
     private func catchUp(reading: Bool) throws {
         if reading {
             let answer = try client.sync(since: locked { nextBatch }, filter: filter, wait: 0)
+            // Its to-device messages (room keys) are handed out here only.
+            accountSync.roomKeys?.take(answer)
             let account = accountSync.connection
             try apply(sync: answer, connection: account == .connecting ? .live : account)
         }

@@ -49,7 +49,8 @@ extension MatrixThreadSource {
 
     /// Writes the snapshot (`ifDue`: only when the last save is a few seconds old).
     func saveCache(ifDue: Bool = false) {
-        guard let cache else { return }
+        // Decrypted text is never written to the offline copy, which is not encrypted.
+        guard let cache, !locked({ timeline.isEncrypted && timeline.decryption != nil }) else { return }
         // The members are copied under the lock (a copy on write) and listed after it: sorting
         // 50,000 of them held the lock the loop's thread needs.
         let taken = locked { () -> (MatrixRoomCache.Snapshot, MatrixMembers)? in

@@ -93,6 +93,8 @@ extension MatrixThreadSource {
         } else if answer["rooms"]?["leave"]?[roomID] != nil {
             updates.append(.problem(ThreadProblem(.threadGone, "you are no longer in \(label)")))
         }
+        // Keys that came with this answer open the rows that waited for them, in place.
+        updates += locked { timeline.decryptWaiting() }
         let (wentLive, caughtUp) = locked { () -> (Bool, Bool) in
             nextBatch = next
             if shown == .live { heardFrom = Date() }

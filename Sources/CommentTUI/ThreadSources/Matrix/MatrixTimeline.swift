@@ -35,9 +35,11 @@ struct MatrixTimeline {
     /// or known when opening): it never goes off again, and nothing is sent in plaintext after.
     private(set) var isEncrypted = false
     /// The encrypted events met, by event id: what decrypting them in place will need.
-    private(set) var encryptedEvents: [String: MatrixEncryptedEvent] = [:]
+    internal(set) var encryptedEvents: [String: MatrixEncryptedEvent] = [:]
+    /// Opens the room's encrypted events before they are read (nil: they stay rows that say so).
+    var decryption: MatrixRoomDecryption?
     /// The rows made in place of what cannot be shown (encrypted events, the switch), by id.
-    private(set) var placeholders: Set<String> = []
+    internal(set) var placeholders: Set<String> = []
     /// The reactions met, by the event they annotate (`MatrixTimeline+Reactions`).
     var reactions = MatrixReactions()
     /// Comments whose event is no plain message (an emote, media, one that does not read), by
@@ -103,12 +105,12 @@ struct MatrixTimeline {
     var knownCount: Int { known.count }
 
     /// Records a comment as handed out (its text is only kept if it changed).
-    private mutating func remember(_ comment: Comment) {
+    mutating func remember(_ comment: Comment) {
         known[comment.id] = KnownComment(comment)
         if comment.edited != nil || comment.isDeleted { changed[comment.id] = comment }
     }
 
-    private var reader: MatrixEventReader {
+    var reader: MatrixEventReader {
         let members = members
         return MatrixEventReader(handle: { members.handles[$0] }, name: { members.name(of: $0) })
     }
@@ -158,8 +160,9 @@ struct MatrixTimeline {
         var reactedSet: Set<String> = []
         func touched(_ target: String) { if reactedSet.insert(target).inserted { reacted.append(target) } }
         var summed: Set<String> = []
-        for event in events {
-            if let id = event["event_id"]?.string, !applied.insert(id).inserted { continue }
+        for received in events {
+            if let id = received["event_id"]?.string, !applied.insert(id).inserted { continue }
+            let (event, unreadable) = decryption?.open(received) ?? (received, nil)
             notePostRoot(event)
             // The run's members are known before any other event is read (its names, its pills).
             if event["type"]?.string != "m.room.member" { applyJoining() }
@@ -212,8 +215,10 @@ struct MatrixTimeline {
                 if !joined, members.names[id] != nil || joining[id] != nil { continue }
                 if !appended.isEmpty { updates.append(.commentsAppended(appended)); appended = [] }
                 joining[id] = name
-            case .encrypted(let encrypted):
+            case .encrypted(var encrypted):
                 if let root = notePost(newer: event) { summed.insert(root) }
+                encrypted.unreadable = unreadable
+                if unreadable?.waitsForKey == true { encrypted.source = received }
                 if isInScope(event), let row = encryptedRow(encrypted) { appended.append(row) }
             case .encryptionSwitchedOn(let row):
                 let held = switchEncryptionOn()
@@ -237,7 +242,8 @@ struct MatrixTimeline {
         var page: [Comment] = []
         var reacted: Set<String> = []
         var summed: Set<String> = []
-        for event in events {
+        for received in events {
+            let (event, unreadable) = decryption?.open(received) ?? (received, nil)
             notePostRoot(event)
             switch reader.read(event) {
             case .comment(let comment, _, let imported):
@@ -267,7 +273,9 @@ struct MatrixTimeline {
                 if isRedaction(waitingEdits[id]) { waitingEdits[id] = nil; continue }
                 if isRedaction(waitingEdits[reaction.target]) || known[reaction.target]?.isDeleted == true { continue }
                 if reactions.add(eventID: id, reaction) { reacted.insert(reaction.target) }
-            case .encrypted(let encrypted):
+            case .encrypted(var encrypted):
+                encrypted.unreadable = unreadable
+                if unreadable?.waitsForKey == true { encrypted.source = received }
                 if isInScope(event), let row = encryptedRow(encrypted) { page.append(row) }
             case .encryptionSwitchedOn(let row):
                 updates += switchEncryptionOn()
@@ -357,7 +365,7 @@ struct MatrixTimeline {
     }
 
     /// Notes a comment's event that is no plain message (`notPlainText`).
-    private mutating func noteKind(of event: JSONValue, id: String) {
+    mutating func noteKind(of event: JSONValue, id: String) {
         let content = event["content"]
         let msgtype = content?["msgtype"]?.string
         if (msgtype != "m.text" && msgtype != "m.notice") || content?["body"]?.string == nil { notPlainText.insert(id) }
@@ -366,7 +374,7 @@ struct MatrixTimeline {
     /// Members named directly (the joined-members list when opening).
     mutating func addMembers(_ names: [String: String?]) { members.update(names) }
 
-    private mutating func edit(target: String, sender: String, body: String, at: Date) -> Comment? {
+    mutating func edit(target: String, sender: String, body: String, at: Date) -> Comment? {
         guard let comment = known[target] else {
             if let waiting = waitingEdits[target], waiting.at >= at { return nil }
             waitingEdits[target] = (body, at, sender)
@@ -393,7 +401,7 @@ struct MatrixTimeline {
     }
 
     /// The comment under the id the app knows it by.
-    private func relabelled(_ comment: Comment) -> Comment {
+    func relabelled(_ comment: Comment) -> Comment {
         var copy = comment
         copy.id = commentID(forEvent: comment.id)
         copy.replyTo = comment.replyTo.map(commentID(forEvent:))

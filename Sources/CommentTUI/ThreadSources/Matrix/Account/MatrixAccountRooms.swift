@@ -54,6 +54,13 @@ public struct MatrixAccountRooms: Codable, Equatable, Sendable {
     public var limits = Limits()
     /// The rooms by id.
     private(set) var rooms: [String: MatrixAccountRoom] = [:]
+
+    /// Puts the lock back in place of encrypted rooms' previews (`withoutDecryptedText`).
+    mutating func maskEncryptedPreviews() {
+        for (id, room) in rooms where room.isEncrypted && room.preview.map({ $0.body != MatrixEventReader.deleted }) == true {
+            rooms[id]?.preview?.body = MatrixEncryptedEvent.body
+        }
+    }
     /// The rooms the account's `m.direct` names.
     private(set) var directRooms: Set<String> = []
 

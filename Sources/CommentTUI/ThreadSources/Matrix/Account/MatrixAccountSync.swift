@@ -37,6 +37,15 @@ public final class MatrixAccountSync: @unchecked Sendable {
     /// loop's, a stall watch's, a send's) reach them in the order they were set.
     private let telling = NSLock()
     private var told = ConnectionState.connecting
+    /// The account's room keys (`MatrixRoomKeys`): each answer's to-device events and key
+    /// counts go to them before any listener reads the rooms, so a room key that came with a
+    /// message decrypts it. Set before `start()`; nil: encrypted rooms stay unread.
+    private var keys: MatrixRoomKeys?
+    /// The account's room keys, if it reads encrypted rooms.
+    var roomKeys: MatrixRoomKeys? {
+        get { locked { keys } }
+        set { locked { keys = newValue } }
+    }
     /// The account's clock: `SyncSchedule` is given time since this.
     private let origin = ContinuousClock.now
 
@@ -215,6 +224,7 @@ public final class MatrixAccountSync: @unchecked Sendable {
             guard let next = answer["next_batch"]?.string else {
                 throw MatrixError(.malformed, "the homeserver's sync had no next_batch")
             }
+            roomKeys?.take(answer)
             let targets = locked { () -> [MatrixSyncListener] in
                 schedule.answered(nextBatch: next, at: now)
                 answeredPosition = next

@@ -59,6 +59,9 @@ final class MatrixDeviceCrypto {
     /// The device's Curve25519 identity key, unpadded base64 (its Olm address).
     var identityKey: String { UnpaddedBase64.encode(account.curve25519Key) }
 
+    /// The account as just stored with another change (a one-time key used by a new session).
+    func replaceAccount(_ stored: OlmAccount) { account = stored }
+
     /// Whether the device keys were uploaded (once per device).
     var deviceKeysUploaded: Bool { (try? store.value("device-keys-uploaded", in: Self.deviceFlags)) == true }
 

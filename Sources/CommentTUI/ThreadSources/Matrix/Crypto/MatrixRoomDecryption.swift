@@ -1,0 +1,33 @@
+import Foundation
+import ThreadModel
+
+/// One room's view of its account's room keys, as its timeline uses them: each event opened
+/// before it is read, and whether keys came since the waiting rows were last tried.
+struct MatrixRoomDecryption {
+    let roomID: String
+    let keys: MatrixRoomKeys
+    /// `keys.keyArrivals` when the waiting rows were last tried.
+    private var triedAt = -1
+
+    init(roomID: String, keys: MatrixRoomKeys) {
+        self.roomID = roomID
+        self.keys = keys
+    }
+
+    /// The event to read in place of `event` (decrypted, or itself), and why it is not readable
+    /// when it is not (the row says so, in words).
+    func open(_ event: JSONValue) -> (event: JSONValue, unreadable: MatrixEncryptedEvent.Unreadable?) {
+        switch keys.read(event, roomID: roomID) {
+        case .clear(let clear)?: (clear, nil)
+        case .undecryptable(let reason, let waits)?: (event, .init(reason: reason, waitsForKey: waits))
+        case nil: (event, nil)
+        }
+    }
+
+    /// Whether keys came since the last call (the waiting rows are worth trying again).
+    mutating func keysArrived() -> Bool {
+        let now = keys.keyArrivals
+        defer { triedAt = now }
+        return now != triedAt
+    }
+}

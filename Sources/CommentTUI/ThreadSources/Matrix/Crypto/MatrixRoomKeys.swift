@@ -1,0 +1,181 @@
+import Foundation
+import MatrixCrypto
+import ThreadModel
+
+/// The account's side of reading encrypted rooms: from each sync answer, on the sync's thread,
+/// it keeps our keys on the server topped up, follows the device lists, opens the Olm
+/// to-device messages sent to us and keeps the room keys (`m.room_key`) and the reasons keys
+/// were withheld (`m.room_key.withheld`) they carry. Rooms then decrypt their events with it
+/// (`MatrixRoomKeys+Megolm`).
+///
+/// Thread-safe: the sync's thread feeds it, each room's thread decrypts with it; one lock
+/// around the store, whose writes are fsynced.
+final class MatrixRoomKeys: @unchecked Sendable {
+    let device: MatrixDeviceCrypto
+    /// A session of its own (uploads, queries), so a room's `stop()` cancels none of them.
+    private let client: MatrixClient
+    let lock = NSLock()
+    private var tracker: DeviceListTracker
+    /// Holds the store's lock file's exclusive lock while these keys are in use (closed at deinit).
+    private let storeLock: FileDescriptor
+    /// The replay check of the Megolm messages decrypted in this run, by session and index.
+    var replayGuard = MegolmReplayGuard()
+    /// The rooms whose keys arrived, newest last, for rooms to re-decrypt what waited
+    /// (`keyArrivals`): a count that only grows.
+    private(set) var arrivals = 0
+
+    /// Olm sessions by the other device's Curve25519 key, newest first.
+    static let olmSessions = CryptoStoreCollection<[OlmSession]>("olm-sessions")
+    /// Megolm inbound sessions by room and session id (`CryptoStoreCollection.id`), with the
+    /// Curve25519 key of the device that shared them.
+    static let megolmSessions = CryptoStoreCollection<StoredRoomKey>("megolm-inbound")
+    /// Why a key was withheld, by room and session id.
+    static let withheldKeys = CryptoStoreCollection<WithheldCode>("megolm-withheld")
+    /// The device lists we follow (id `tracker`).
+    static let deviceLists = CryptoStoreCollection<DeviceListTracker>("device-lists")
+
+    /// A room key as kept: the session and the device that shared it.
+    struct StoredRoomKey: Codable {
+        var session: MegolmInboundSession
+        /// The sharing device's Curve25519 key (unpadded base64): an event must name the same.
+        var senderKey: String
+    }
+
+    /// The keys of the device `userID`/`deviceID` in the store at `location` (made on first
+    /// use). Throws when the store is refused or busy (another comment-tui has it open).
+    init(client: MatrixClient, userID: String, deviceID: String, location: CryptoStoreLocation,
+         random: any RandomSource = SystemRandom()) throws {
+        // Two processes writing one store would each append to a journal the other does not know.
+        guard let lock = try PrivateDirectory(location.parent).holdLock(location.name + ".lock") else { throw CryptoStoreRefusal.busy }
+        storeLock = lock
+        self.client = client.separateSession()
+        device = try MatrixDeviceCrypto(userID: userID, deviceID: deviceID, location: location, random: random)
+        tracker = (try? device.store.value("tracker", in: Self.deviceLists)) ?? DeviceListTracker()
+    }
+
+    /// The account's keys from its store where the environment puts it; nil (told why through
+    /// `complain`, never with a secret) when the store is not opened: encrypted rooms then stay unread.
+    static func open(client: MatrixClient, account: MatrixAccounts.Account, environment: [String: String],
+                     complain: (String) -> Void) -> MatrixRoomKeys? {
+        guard let location = CryptoStoreLocation(userID: account.userID, deviceID: account.deviceID, environment: environment) else { return nil }
+        do {
+            let keys = try MatrixRoomKeys(client: client, userID: account.userID, deviceID: account.deviceID, location: location)
+            if let loss = keys.device.store.loss { complain("\(loss)") }
+            return keys
+        } catch {
+            complain("encrypted rooms cannot be read: \(error)")
+            return nil
+        }
+    }
+
+    deinit { storeLock.close() }
+
+    /// Takes a sync answer's encryption parts: our key counts, the device lists, and the
+    /// to-device events. Failures are kept from the sync (a room key that did not read stays
+    /// missing, and its messages say they wait for it); they return as words for the log.
+    @discardableResult
+    func take(_ answer: JSONValue) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        var problems: [String] = []
+        // A count object without our algorithm says none are left (Synapse leaves zeros out).
+        let counts = answer["device_one_time_keys_count"].map { $0["signed_curve25519"]?.int ?? 0 }
+        let fallback = answer["device_unused_fallback_key_types"]?.array?.compactMap(\.string)
+        do {
+            if !device.deviceKeysUploaded {
+                try device.uploadKeys(client: client)
+            } else if counts != nil || fallback != nil {
+                let plan = KeyReplenishment(serverCount: counts, unusedFallbackTypes: fallback)
+                if plan.oneTimeKeys > 0 || plan.fallbackKey { try device.uploadKeys(client: client, replenishment: plan) }
+            }
+        } catch {
+            problems.append("our keys were not uploaded: \(error)")
+        }
+        followDeviceLists(answer["device_lists"], problems: &problems)
+        for event in answer["to_device"]?["events"]?.array ?? [] {
+            do {
+                try takeToDevice(event)
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        return problems
+    }
+
+    /// Sync's `device_lists` applied and the outdated users asked about (`/keys/query`).
+    private func followDeviceLists(_ lists: JSONValue?, problems: inout [String]) {
+        let changed = lists?["changed"]?.array?.compactMap(\.string) ?? []
+        let left = lists?["left"]?.array?.compactMap(\.string) ?? []
+        tracker.applySync(changed: changed, left: left)
+        let users = tracker.nextQuery()
+        if !users.isEmpty {
+            do {
+                _ = tracker.queryAnswered(users, answer: try client.queryKeys(users: users))
+            } catch {
+                tracker.queryFailed(users)
+                problems.append("the devices of \(users.count) users were not read: \(error)")
+            }
+        }
+        if !changed.isEmpty || !left.isEmpty || !users.isEmpty { try? device.store.put(tracker, id: "tracker", in: Self.deviceLists) }
+    }
+
+    /// The devices of `user` whose keys checked (call locked). A user not followed yet (the
+    /// first to-device message from them) is followed from now on and asked about at once.
+    func trackedDevices(of user: String) -> [DeviceKeys] {
+        if !tracker.tracked.contains(user) {
+            tracker.track([user])
+            var problems: [String] = []
+            followDeviceLists(nil, problems: &problems)
+        }
+        return tracker.devices[user].map { Array($0.values) } ?? []
+    }
+
+    /// Starts following `users` (the members of an encrypted room), their devices asked about
+    /// with the next sync.
+    func follow(_ users: some Sequence<String>) {
+        lock.withLock { tracker.track(users) }
+    }
+
+    /// One to-device event: an Olm message opened and what it carries taken; a withheld notice kept.
+    private func takeToDevice(_ event: JSONValue) throws {
+        guard let type = event["type"]?.string, let sender = event["sender"]?.string else { return }
+        switch type {
+        case "m.room.encrypted":
+            let (payload, senderKey) = try openOlm(event, sender: sender)
+            switch payload.type {
+            case "m.room_key": try takeRoomKey(payload, senderKey: senderKey)
+            case "m.room_key.withheld": takeWithheld(payload.content)
+            default: break
+            }
+        case "m.room_key.withheld":
+            takeWithheld(event["content"])
+        default:
+            break
+        }
+    }
+
+    /// The room key an Olm message carried, kept unless we hold a copy from as early an index.
+    private func takeRoomKey(_ payload: OlmPayload, senderKey: String) throws {
+        let key = try RoomKeyContent(type: payload.type, content: payload.content)
+        let session = try MegolmInboundSession(sessionKey: key.sessionKey)
+        guard session.sessionID == key.sessionID else { throw RoomKeyRefusal(reason: "its session id is not its key's") }
+        let id = CryptoStoreCollection<StoredRoomKey>.id(key.roomID, key.sessionID)
+        if let kept = try device.store.value(id, in: Self.megolmSessions) {
+            guard kept.senderKey == senderKey, kept.session.compare(session) == .better else { return }
+        }
+        try device.store.write { batch in
+            try batch.put(StoredRoomKey(session: session, senderKey: senderKey), id: id, in: Self.megolmSessions)
+            batch.remove(id: id, from: Self.withheldKeys)
+        }
+        arrivals += 1
+    }
+
+    /// A withheld notice for one of a room's sessions, kept so its messages say why.
+    private func takeWithheld(_ content: JSONValue?) {
+        guard let content, let notice = WithheldNotice(content: content), let room = notice.roomID, let session = notice.sessionID else { return }
+        let id = CryptoStoreCollection<WithheldCode>.id(room, session)
+        guard (try? device.store.value(id, in: Self.megolmSessions)) == nil else { return }
+        try? device.store.put(notice.code, id: id, in: Self.withheldKeys)
+        arrivals += 1
+    }
+}
