@@ -7,8 +7,7 @@ extension MautrixPeer {
     from mautrix.client.state_store import MemoryStateStore
     from mautrix.crypto import OlmMachine
     from mautrix.crypto.store import MemoryCryptoStore
-    from mautrix.errors import MatrixRequestError
-from mautrix.types import TOFUSigningKey
+    from mautrix.types import TOFUSigningKey
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
 
@@ -24,32 +23,6 @@ from mautrix.types import TOFUSigningKey
         async def find_shared_rooms(self, user_id):
             return [room for room, members in self.members.items()
                     if user_id in members and room in self.encryption]
-
-    async def generate_recovery_key(machine, request, passphrase):
-        try:
-            return await machine.generate_recovery_key(passphrase=passphrase)
-        except MatrixRequestError as error:
-            # A server that wants interactive auth for /keys/device_signing/upload: the steps
-            # again, by hand, with the password (secret storage is already written by then).
-            if error.http_status != 401:
-                raise
-        from mautrix.crypto.cross_signing_key import CrossSigningSeeds
-        seeds = CrossSigningSeeds.generate()
-        key = await machine.ssss.generate_and_upload_key(passphrase)
-        await machine._upload_cross_signing_keys_to_ssss(key, seeds)
-        session = None
-        try:
-            await machine._publish_cross_signing_keys(seeds.to_keys())
-        except MatrixRequestError as error:
-            session = (error.json or {}).get("session") if hasattr(error, "json") else None
-        auth = {"type": "m.login.password", "password": request["password"],
-                "identifier": {"type": "m.id.user", "user": request["user"]}}
-        if session:
-            auth["session"] = session
-        await machine._publish_cross_signing_keys(seeds.to_keys(), auth=auth)
-        await machine.ssss.set_default_key_id(key.id)
-        await machine.sign_own_device(machine.own_identity)
-        return key.recovery_key
 
     async def device_trust(machine, user, device_id):
         machine._cs_fetch_attempted.discard(user)
@@ -74,7 +47,8 @@ from mautrix.types import TOFUSigningKey
                     await machine.share_keys()
                     results.append({"device_id": client.device_id, "ed25519": machine.account.signing_key})
                 elif step["do"] == "generate_recovery_key":
-                    key = await generate_recovery_key(machine, request, step.get("passphrase"))
+                    # Synapse takes a first cross-signing upload without interactive auth.
+                    key = await machine.generate_recovery_key(passphrase=step.get("passphrase"))
                     results.append({"recovery_key": key})
                 elif step["do"] == "device_trust":
                     results.append({"trust": await device_trust(machine, step["user"], step["device"])})
