@@ -11,6 +11,10 @@ struct PythonVenv: Sendable {
     /// matrix-nio, the Python client the tests' third-party peer is (`MatrixNioPeer`), in a venv
     /// of its own (its pins are not Synapse's), with its end-to-end encryption (vodozemac).
     static let nio = PythonVenv(name: "nio-venv", requirement: "matrix-nio[e2e]==0.26.0")
+    /// mautrix-python, the strict Element-like peer (`MautrixPeer`): it shares room keys only with
+    /// cross-signed devices and can set up secret storage and cross-signing. Its python-olm builds
+    /// against Debian's `libolm-dev`.
+    static let mautrix = PythonVenv(name: "mautrix-venv", requirement: "mautrix[encryption]==0.21.1")
 
     /// Its folder's name in `.synapse`.
     let name: String

@@ -11,6 +11,7 @@ public enum Verb: String, CaseIterable, Sendable {
     case importThread = "import"
     case login
     case logout
+    case verify
 
     /// The verb's usage text, shown by `--help` and after a usage error.
     var usage: String {
@@ -26,6 +27,7 @@ public enum Verb: String, CaseIterable, Sendable {
         case .importThread: ImportCommand.usage
         case .login: LoginCommand.usage
         case .logout: LogoutCommand.usage
+        case .verify: VerifyCommand.usage
         }
     }
 
@@ -44,6 +46,7 @@ public enum Verb: String, CaseIterable, Sendable {
             case .importThread: return try ImportCommand.run(arguments, context: context)
             case .login: return try LoginCommand.run(arguments, context: context)
             case .logout: return try LogoutCommand.run(arguments, context: context)
+            case .verify: return try VerifyCommand.run(arguments, context: context)
             }
         } catch let failure as CommandFailure {
             context.writeError("comment-tui \(rawValue): \(failure.message)\n")
