@@ -14,6 +14,6 @@ enum MatrixEncryption {
     /// The row in the feed where encryption was switched on.
     static func switchedOn(eventID: String, sender: String, created: Date) -> Comment {
         Comment(id: eventID, author: sender, created: created,
-                body: "🔒 *switched on end-to-end encryption: comment-tui cannot read or send messages here yet*")
+                body: "🔒 *switched on end-to-end encryption: comment-tui reads messages here but cannot send yet*")
     }
 }

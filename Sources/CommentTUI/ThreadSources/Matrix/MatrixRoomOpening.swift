@@ -240,9 +240,9 @@ struct MatrixRoomOpening {
             if invited || summarySaysEncrypted(client: client, room: id) {
                 throw MatrixError(.server(status: 0, errcode: nil), """
                     this room is end-to-end encrypted and you are \(invited ? "only invited to it" : "not in it"): \
-                    comment-tui cannot read or send encrypted messages, so it did not join. Join it from a client \
+                    comment-tui cannot send encrypted messages yet, so it did not join. Join it from a client \
                     with encryption (such as Element), or open it with --join-encrypted to join and read it here \
-                    (encrypted messages show as such; nothing is sent)
+                    (nothing is sent)
                     """)
             }
         }
