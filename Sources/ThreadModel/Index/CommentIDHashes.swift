@@ -5,7 +5,7 @@
 /// The hash is Swift's `Hasher`, seeded afresh in every process: a hostile file cannot be made
 /// to collide, and by chance two ids share a hash about once in 2⁶⁴ pairs, so a match is taken
 /// as the comment (reading the line back to confirm would cost a read per reaction). Built only
-/// for a file that has reactions (8 bytes a comment, where the index keeps 16).
+/// for a file that has reactions (8 to 16 bytes a comment, where the index keeps 16).
 struct CommentIDHashes {
     private var hashes: Set<Int> = []
 
@@ -19,9 +19,6 @@ struct CommentIDHashes {
 
     /// Whether some comment line had this id.
     func contains(_ id: String) -> Bool { hashes.contains(Self.hash(id.utf8)) }
-
-    /// Ids held (distinct hashes).
-    var count: Int { hashes.count }
 
     private static func hash<Bytes: Sequence>(_ bytes: Bytes) -> Int where Bytes.Element == UInt8 {
         var hasher = Hasher()
