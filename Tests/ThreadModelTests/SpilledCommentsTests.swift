@@ -49,4 +49,22 @@ final class SpilledCommentsTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [], "unlinked at once: nothing to clean up after a crash")
         XCTAssertEqual(store.countInMemory, 0)
     }
+
+    func testADeletedCommentReadsBackDeletedFromTheFile() {
+        let store = SpilledComments()
+        let comments: [Comment] = (0..<6).map { (n: Int) -> Comment in
+            let deleted = n % 2 == 0
+            let body = deleted ? Comment.deletedBody : "kept \(n)"
+            return Comment(id: "c\(n)", author: "@u:example.org", created: Date(timeIntervalSince1970: Double(1_000_000 + n)),
+                           body: body, isDeleted: deleted)
+        }
+        store.prepend(Array(comments[3...]))
+        store.prepend(Array(comments[..<3]))
+        XCTAssertEqual(store.countInMemory, 0, "everything went to the file")
+        for n in 0..<6 {
+            guard case .success(let comment) = store.comment(at: n) else { return XCTFail("comment \(n) did not read") }
+            XCTAssertEqual(comment.id, "c\(n)")
+            XCTAssertEqual(comment.isDeleted, n % 2 == 0, "comment \(n) keeps its flag through the file")
+        }
+    }
 }

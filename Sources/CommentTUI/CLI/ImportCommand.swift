@@ -40,8 +40,10 @@ enum ImportCommand {
             throw CommandFailure("\(VisibleText.escape(path)):\(problem.line): \(VisibleText.escape(problem.message)) (see comment-tui check \(VisibleText.escape(path)))")
         }
         let source = try RoomOpener.open(room, as: parsed.value("--as"), context: context, follows: false)
+        let (thread, olderDeleted) = OlderExportDeletions.marked(in: file.thread)
+        if olderDeleted > 0 { context.writeError(OlderExportDeletions.note(olderDeleted)) }
         do {
-            let outcome = try source.importComments(of: file.thread, appServiceToken: parsed.value("--appservice-token"))
+            let outcome = try source.importComments(of: thread, appServiceToken: parsed.value("--appservice-token"))
             try context.print("imported \(CountText.of(outcome.posted, "comment")) into \(VisibleText.escape(room.identifier))"
                 + (outcome.alreadyThere > 0 ? " (\(outcome.alreadyThere) \(outcome.alreadyThere == 1 ? "was" : "were") there already)" : "")
                 + (outcome.reactions > 0 ? ", and \(CountText.of(outcome.reactions, "reaction"))" : "")

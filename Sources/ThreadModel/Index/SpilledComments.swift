@@ -16,6 +16,9 @@ public final class SpilledComments {
     private var lengths: [UInt32] = []
     /// Comments the file did not take, by slot.
     private var unwritten: [Int: Comment] = [:]
+    /// Slots whose comment is deleted: a `comment` record has no such field (a file says it with a
+    /// `delete` record after the line), so the flag is kept here and set again on reading back.
+    private var deletedSlots: Set<Int> = []
     private var file: FileDescriptor?
     private var end = 0
     private var cache = DecodedCommentCache(limit: SpilledComments.cacheLimit)
@@ -48,6 +51,7 @@ public final class SpilledComments {
         let written = file.map { file in (try? file.write(bytes, at: end)) != nil } ?? false
         for (comment, span) in zip(comments.reversed(), spans) {
             if !written { unwritten[offsets.count] = comment }
+            if comment.isDeleted { deletedSlots.insert(offsets.count) }
             offsets.append(span.offset)
             lengths.append(UInt32(span.length))
         }
@@ -69,10 +73,11 @@ public final class SpilledComments {
         let length = Int(lengths[slot])
         // The encoder ends each line with "\n": the decoder takes it without.
         guard let file, let bytes = try? file.read(at: offsets[slot], count: length), bytes.count == length,
-              case .record(.comment(let comment)) = decoder.decode(bytes.dropLast())
+              case .record(.comment(var comment)) = decoder.decode(bytes.dropLast())
         else {
             return .failure(ThreadFileProblem(line: 0, message: "an older comment could not be read back from the temporary file"))
         }
+        comment.isDeleted = deletedSlots.contains(slot)
         return .success(comment)
     }
 

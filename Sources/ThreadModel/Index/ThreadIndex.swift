@@ -42,6 +42,9 @@ public final class ThreadIndex {
     /// comments decoded so far (`render` decodes them all).
     public private(set) var changeProblems: [Int: ThreadFileProblem] = [:]
     private let decoder = ThreadRecordDecoder()
+    /// The comment lines' ids as hashes: made by the scan for a file with reactions, else on
+    /// the first live reaction (`containsReactionTarget`).
+    private var commentIDHashes: CommentIDHashes?
 
     private init(path: String, descriptor: FileDescriptor, scan: ThreadIndexScan) {
         self.path = path
@@ -58,6 +61,7 @@ public final class ThreadIndex {
         editLines = scan.editLines
         reactions = scan.reactions.tally
         changedIDBytes = Set(scan.changes.keys.map { Array($0.utf8) })
+        commentIDHashes = scan.commentIDs
     }
 
     deinit { descriptor.close() }
@@ -118,6 +122,7 @@ public final class ThreadIndex {
     /// A canonical line is told by its first bytes alone (its id follows the fixed prefix), so
     /// this reads a few dozen bytes per comment and decodes only lines of another shape.
     public func containsComment(id: String) -> Bool {
+        if let commentIDHashes { return commentIDHashes.contains(id) }
         let expected = ThreadIndexScan.commentPrefix + Array(#""id":"\#(id)""#.utf8)
         for index in stride(from: commentCount - 1, through: 0, by: -1) {
             let length = min(Int(commentLengths[index]), expected.count)
@@ -127,6 +132,16 @@ public final class ThreadIndex {
             if case .success(let comment) = self.comment(at: index), comment.id == id { return true }
         }
         return false
+    }
+
+    /// Whether a comment line has this id, for a reaction naming it: answered from the ids'
+    /// hashes, read once on the first call when the scan met no reaction (a writer appending
+    /// reactions to ever new ids costs one lookup each, not a read of the file each).
+    public func containsReactionTarget(id: String) -> Bool {
+        if commentIDHashes == nil {
+            commentIDHashes = CommentIDHashes.reading(descriptor, offsets: commentOffsets, lengths: commentLengths)
+        }
+        return commentIDHashes?.contains(id) == true
     }
 
     /// Reads one comment line back from the file (one `pread`) and decodes it.

@@ -29,7 +29,11 @@ struct ThreadIndexScan {
     private(set) var editLines: [Int: (offset: Int, length: Int)] = [:]
     /// The reactions counted as the records come (none kept: a hostile file has a million).
     private(set) var reactions = ScanReactions()
-    /// The file being read, for looking back at earlier comment lines (rare: `ScanReactions`).
+    /// The ids of the comment lines so far, from the first reaction on (the lines before it are
+    /// read back once then): whether a reaction's comment came before it, and later
+    /// `ThreadIndex.containsComment`. Nil for a file without reactions, which pays nothing for it.
+    private(set) var commentIDs: CommentIDHashes?
+    /// The file being read, for reading back the comment lines before the first reaction.
     private var reading: FileDescriptor?
     private(set) var users = ThreadUserTable()
     private(set) var problems: [ThreadFileProblem] = []
@@ -85,17 +89,19 @@ struct ThreadIndexScan {
         if line.isEmpty { return }
         if isCanonicalComment(line) {
             appendComment(at: offset, length: line.count)
-            if reactions.isWatching,
-               let id = reactions.reactedID(ofCanonical: line, prefixLength: canonicalCommentPrefix.count, decodeID: { decodedID(line) }),
-               !hasEarlierComment(id) {
-                reactions.forgetReactions(to: id)
+            if commentIDs != nil {
+                if let plain = ScanReactions.plainID(line, after: canonicalCommentPrefix.count) {
+                    commentIDs?.insert(plain)
+                } else if let id = decodedID(line) {
+                    commentIDs?.insert(id.utf8)
+                }
             }
             return
         }
         switch decoder.decode(ArraySlice(line)) {
         case .record(.comment(let comment)):
             appendComment(at: offset, length: line.count)
-            if reactions.isReacted(comment.id), !hasEarlierComment(comment.id) { reactions.forgetReactions(to: comment.id) }
+            commentIDs?.insert(comment.id.utf8)
         case .record(.thread(let value)):
             guard header == nil else { return problem("a second thread record, ignored") }
             header = value
@@ -108,7 +114,11 @@ struct ThreadIndexScan {
             }
             changes[change.comment, default: []].append((change, lineCount))
         case .record(.reaction(let reaction)):
-            reactions.take(reaction)
+            if commentIDs == nil, let reading {
+                commentIDs = CommentIDHashes.reading(reading, offsets: commentOffsets, lengths: commentLengths)
+            }
+            // Only after its comment, as readers count them; else dropped now, not kept.
+            if commentIDs?.contains(reaction.comment) == true { reactions.take(reaction) }
         case .ignored: break
         case .malformed(let message): problem(message)
         }
@@ -118,24 +128,6 @@ struct ThreadIndexScan {
     private func decodedID(_ line: UnsafeRawBufferPointer) -> String? {
         guard case .record(.comment(let comment)) = decoder.decode(ArraySlice(line)) else { return nil }
         return comment.id
-    }
-
-    /// Whether a comment line before the last one indexed has `id`, read back newest first
-    /// (only for a comment reacted to before its line: rare).
-    private func hasEarlierComment(_ id: String) -> Bool {
-        guard let reading else { return false }
-        let expected = canonicalCommentPrefix + Array(#""id":"\#(id)""#.utf8)
-        for position in stride(from: commentOffsets.count - 2, through: 0, by: -1) {
-            let length = Int(commentLengths[position])
-            guard let bytes = try? reading.read(at: commentOffsets[position], count: min(length, expected.count)) else { continue }
-            if bytes == expected { return true }
-            // Another id in the canonical shape (as `ThreadIndex.containsComment` reads them).
-            if bytes.starts(with: canonicalCommentPrefix + Array(#""id":""#.utf8)) { continue }
-            guard let whole = try? reading.read(at: commentOffsets[position], count: length),
-                  case .record(.comment(let comment)) = decoder.decode(whole[...]) else { continue }
-            if comment.id == id { return true }
-        }
-        return false
     }
 
     private mutating func appendComment(at offset: Int, length: Int) {

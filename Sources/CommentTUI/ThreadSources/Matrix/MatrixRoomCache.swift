@@ -48,8 +48,12 @@ struct MatrixRoomCache {
         var fullyRead: String?
         /// Written only when true; a copy from before it was kept reads as false.
         var encrypted: Bool?
+        /// Always true from the build that marks redacted comments (`deleted`): a copy without it
+        /// is older, and its redacted comments are told by their body (`MatrixRoomCache+Deleted`).
+        var marksDeleted: Bool?
         enum CodingKeys: String, CodingKey {
             case type, room, label, title, author, created, body, post, older, nextBatch = "next_batch", fullyRead = "fully_read", encrypted
+            case marksDeleted = "marks_deleted"
         }
     }
 
@@ -151,12 +155,14 @@ struct MatrixRoomCache {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         var snapshot: Snapshot?
+        var marksDeleted = false
         for line in data.split(separator: UInt8(ascii: "\n")) {
             let bytes = Data(line)
             guard let kind = try? decoder.decode(Kind.self, from: bytes) else { return nil }
             switch kind.type {
             case "room" where snapshot == nil:
                 guard let room = try? decoder.decode(RoomRecord.self, from: bytes) else { return nil }
+                marksDeleted = room.marksDeleted == true
                 snapshot = Snapshot(roomID: room.room, label: room.label,
                                     header: ThreadHeader(id: room.room, title: room.title, author: room.author, created: room.created, body: room.body),
                                     postEventID: room.post, users: [], comments: [], olderToken: room.older,
@@ -167,7 +173,8 @@ struct MatrixRoomCache {
             case "comment" where snapshot != nil:
                 guard let c = try? decoder.decode(CommentRecord.self, from: bytes) else { return nil }
                 snapshot?.comments.append(Comment(id: c.id, author: c.author, created: c.created, body: c.body, edited: c.edited,
-                                                         replyTo: c.replyTo, isDeleted: c.deleted == true))
+                                                         replyTo: c.replyTo,
+                                                         isDeleted: c.deleted == true || (!marksDeleted && Self.isOlderCopysDeleted(c.body, edited: c.edited))))
                 if c.placeholder == true { snapshot?.placeholders.insert(c.id) }
                 if let p = c.thread {
                     snapshot?.posts[c.id] = MatrixThreadSummaries.Entry(count: min(max(p.count, 0), MatrixThreadSummaries.mostReplies),
@@ -197,7 +204,7 @@ struct MatrixRoomCache {
         var out = try encoder.encode(RoomRecord(
             room: snapshot.roomID, label: snapshot.label, title: header.title, author: header.author, created: header.created,
             body: header.body, post: snapshot.postEventID, older: snapshot.olderToken, nextBatch: snapshot.nextBatch,
-            fullyRead: snapshot.fullyRead, encrypted: snapshot.isEncrypted ? true : nil)) + Data("\n".utf8)
+            fullyRead: snapshot.fullyRead, encrypted: snapshot.isEncrypted ? true : nil, marksDeleted: true)) + Data("\n".utf8)
         for user in snapshot.users {
             out += try encoder.encode(UserRecord(id: user.id, handle: user.handle, name: user.name)) + Data("\n".utf8)
         }

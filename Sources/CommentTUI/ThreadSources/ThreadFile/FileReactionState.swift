@@ -69,7 +69,7 @@ struct FileReactionState {
     private mutating func holds(_ id: String, in index: ThreadIndex) -> Bool {
         if let known = indexHolds[id] { return known }
         if indexHolds.count >= Self.mostLookupsKept { indexHolds = [:] }
-        let found = index.containsComment(id: id)
+        let found = index.containsReactionTarget(id: id)
         indexHolds[id] = found
         return found
     }
