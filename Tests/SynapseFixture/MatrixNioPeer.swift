@@ -66,27 +66,7 @@ public struct MatrixNioPeer: Sendable {
         }
         var request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]
         if let storeFolder { request["store"] = storeFolder }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", Self.script]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
-        try input.fileHandleForWriting.close()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let results = try JSONSerialization.jsonObject(with: printed) as? [[String: Any]] else {
-            throw SynapseFixtureError("matrix-nio peer failed (\(process.terminationStatus)): \(String(decoding: printed, as: UTF8.self)) \(complaint.suffix(2000))")
-        }
-        if let failed = results.first(where: { $0["error"] is String }) {
-            throw SynapseFixtureError("matrix-nio peer: \(failed["error"] ?? "")")
-        }
-        return results
+        return try PythonPeerRun(name: "matrix-nio peer", python: python, script: Self.script).results(for: request)
     }
 
     /// Sends one event; returns its id.

@@ -42,29 +42,7 @@ public struct MautrixPeer: Sendable {
             }
         }
         let request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", Self.script]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
-        try input.fileHandleForWriting.close()
-        // Read stderr beside stdout: a chatty peer filling one pipe must not stall the other.
-        let complaints = PeerOutput(errors.fileHandleForReading)
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = complaints.text()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let results = try? JSONSerialization.jsonObject(with: printed) as? [[String: Any]] else {
-            throw SynapseFixtureError("mautrix peer failed (\(process.terminationStatus)): \(String(decoding: printed, as: UTF8.self)) \(complaint.suffix(3000))")
-        }
-        if let failed = results.first(where: { $0["error"] is String }) {
-            throw SynapseFixtureError("mautrix peer: \(failed["error"] ?? "") \(complaint.suffix(3000))")
-        }
-        return results
+        return try PythonPeerRun(name: "mautrix peer", python: python, script: Self.script).results(for: request)
     }
 
     /// Shares the peer's device keys and sets up recovery (secret storage and cross-signing) for
@@ -86,20 +64,3 @@ public struct MautrixPeer: Sendable {
     }
 }
 
-/// A pipe's bytes read to its end on a thread of their own.
-private final class PeerOutput: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
-    }
-}

@@ -53,17 +53,7 @@ extension MatrixClient {
     /// An initial `/sync` of the room with receipts only: every receipt in the room (and on
     /// Synapse a walk over every joined room: slower, hence only where sliding sync is missing).
     func ownReceiptsByInitialSync(room: String, timeout: TimeInterval = ownReceiptsDeadline) throws -> [JSONValue] {
-        let filter: JSONValue = [
-            "presence": ["not_types": ["*"]],
-            "account_data": ["not_types": ["*"]],
-            "room": [
-                "rooms": [.string(room)],
-                "timeline": ["limit": 1],
-                "state": ["types": []],
-                "ephemeral": ["types": ["m.receipt"]],
-                "account_data": ["not_types": ["*"]],
-            ],
-        ]
+        let filter = MatrixAccountFilter.oneRoom(room, stateTypes: [], ephemeralTypes: ["m.receipt"])
         return try sync(since: nil, filter: filter, wait: 0, margin: timeout)["rooms"]?["join"]?[room]?["ephemeral"]?["events"]?.array ?? []
     }
 }

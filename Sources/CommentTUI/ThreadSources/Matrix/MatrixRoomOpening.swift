@@ -285,17 +285,7 @@ struct MatrixRoomOpening {
     /// Whether the account is invited to `room` and the invite's state says it is encrypted
     /// (`m.room.encryption` is among the state servers share with invitees).
     static func isInvitedToEncryptedRoom(client: MatrixClient, room: String) throws -> Bool {
-        let filter: JSONValue = [
-            "presence": ["not_types": ["*"]],
-            "account_data": ["not_types": ["*"]],
-            "room": [
-                "rooms": [.string(room)],
-                "timeline": ["limit": 1],
-                "state": ["types": ["m.room.encryption"]],
-                "ephemeral": ["not_types": ["*"]],
-                "account_data": ["not_types": ["*"]],
-            ],
-        ]
+        let filter = MatrixAccountFilter.oneRoom(room, stateTypes: ["m.room.encryption"])
         let invite = try client.sync(since: nil, filter: filter, wait: 0)["rooms"]?["invite"]?[room]
         return (invite?["invite_state"]?["events"]?.array ?? []).contains { $0["type"]?.string == "m.room.encryption" }
     }

@@ -32,3 +32,22 @@ public enum MatrixAccountFilter {
         ],
     ]
 }
+
+extension MatrixAccountFilter {
+    /// A filter for one look at one room (an initial sync asking a single question): one
+    /// timeline event, the state `stateTypes` names, the ephemeral types given (none by default),
+    /// and nothing of presence or account data.
+    static func oneRoom(_ room: String, stateTypes: [String], ephemeralTypes: [String]? = nil) -> JSONValue {
+        [
+            "presence": ["not_types": ["*"]],
+            "account_data": ["not_types": ["*"]],
+            "room": [
+                "rooms": [.string(room)],
+                "timeline": ["limit": 1],
+                "state": ["types": .array(stateTypes.map { .string($0) })],
+                "ephemeral": ephemeralTypes.map { ["types": .array($0.map { .string($0) })] } ?? ["not_types": ["*"]],
+                "account_data": ["not_types": ["*"]],
+            ],
+        ]
+    }
+}
