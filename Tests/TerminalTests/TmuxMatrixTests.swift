@@ -134,7 +134,8 @@ final class TmuxMatrixTests: OwnSynapseTestCase {
         try boClient.send(roomID: roomID, content: ["algorithm": "m.megolm.v1.aes-sha2", "ciphertext": "AwgAEpAB+made/up",
                                                     "session_id": "s", "sender_key": "k", "device_id": "D"], type: "m.room.encrypted")
         let shown = try terminal.waitFor("the switch and the encrypted message in place") { screen in
-            screen.contains { $0.contains("switched on end-to-end encryption") } && screen.contains { $0.contains("🔒 encrypted — cannot be read yet") }
+            screen.contains { $0.contains("switched on end-to-end encryption") }
+                && screen.contains { $0.contains("🔒 unable to decrypt: the sender's key has not arrived") }
         }
         XCTAssertTrue(shown[0].contains("Soon secret") && shown[0].contains("🔒 encrypted"), "\(shown)")
         XCTAssertTrue(shown.contains { $0.hasPrefix("› 🔒 end-to-end encrypted: comment-tui cannot send here yet") }, "\(shown)")
@@ -155,7 +156,7 @@ final class TmuxMatrixTests: OwnSynapseTestCase {
                                               initialState: [["type": "m.room.encryption", "state_key": "", "content": ["algorithm": "m.megolm.v1.aes-sha2"]]])
         try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:\(invited)'; echo EXIT=$?")
         let answer = try terminal.waitFor("the refusal to join") { $0.contains { $0.contains("EXIT=1") } }
-        XCTAssertTrue(answer.joined(separator: " ").contains("--join-encrypted"), "\(answer)")
+        XCTAssertTrue(answer.joined().contains("--join-encrypted"), "the message, wrapped at the terminal's width: \(answer)")
         try terminal.run("clear; \(TmuxSession.clientPath) 'matrix:\(invited)' --join-encrypted; echo EXIT=$?")
         try terminal.waitFor("the room open, read-only") { screen in
             screen[0].contains("Invited") && screen[0].contains("🔒 encrypted") && screen.last?.contains("live") == true
