@@ -30,8 +30,9 @@ public struct MatrixNioPeer: Sendable {
         /// Uploads the peer's device and one-time keys (vodozemac's, through nio's e2e support);
         /// its result holds `device_id` and `ed25519`, the device's fingerprint key.
         case uploadKeys
-        /// Creates a private room with encryption on, inviting `invite`; its result holds `room_id`.
-        case createEncryptedRoom(invite: [String])
+        /// Creates a private room with encryption on (its session rotated after
+        /// `rotationMessages` messages when given), inviting `invite`; its result holds `room_id`.
+        case createEncryptedRoom(invite: [String], rotationMessages: Int? = nil)
         /// Syncs (from the start), then queries and uploads keys as nio needs.
         case sync
         /// Sends a text message in an encrypted room (sharing the room key with every device,
@@ -45,6 +46,11 @@ public struct MatrixNioPeer: Sendable {
         case sendKeepingTheKey(room: String, body: String)
         /// Shares a session's key (`m.room_key` over Olm) with every device of the room's members.
         case shareKey(room: String, sessionID: String, sessionKey: String)
+        /// Syncs (taking the room keys sent to it), then reads the room's newest `limit` events,
+        /// oldest first, decrypted where it can; its result holds `messages`: each with
+        /// `event_id`, `type`, `body` (when a message) and `decrypted` (whether it was encrypted
+        /// and nio opened it), and `undecrypted`, how many it could not open.
+        case messages(room: String, limit: Int)
     }
 
     /// Carries out `steps` in one login; returns each step's result.
@@ -55,13 +61,15 @@ public struct MatrixNioPeer: Sendable {
             case .send(let room, let type, let content): ["do": "send", "room": room, "type": type, "content": content]
             case .event(let room, let id): ["do": "event", "room": room, "event_id": id]
             case .uploadKeys: ["do": "upload_keys"]
-            case .createEncryptedRoom(let invite): ["do": "create_encrypted_room", "invite": invite]
+            case .createEncryptedRoom(let invite, let rotation):
+                ["do": "create_encrypted_room", "invite": invite, "rotation_msgs": rotation.map { $0 as Any } ?? NSNull()]
             case .sync: ["do": "sync"]
             case .sendEncrypted(let room, let body): ["do": "send_encrypted", "room": room, "content": ["msgtype": "m.text", "body": body]]
             case .sendEncryptedContent(let room, let content): ["do": "send_encrypted", "room": room, "content": content]
             case .sendKeepingTheKey(let room, let body): ["do": "send_keeping_the_key", "room": room, "body": body]
             case .shareKey(let room, let sessionID, let sessionKey):
                 ["do": "share_key", "room": room, "session_id": sessionID, "session_key": sessionKey]
+            case .messages(let room, let limit): ["do": "messages", "room": room, "limit": limit]
             }
         }
         var request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]
@@ -90,8 +98,8 @@ public struct MatrixNioPeer: Sendable {
     static let script = #"""
     import asyncio, json, os, sys, tempfile
     from uuid import uuid4
-    from nio import (AsyncClient, AsyncClientConfig, KeysUploadResponse, LoginResponse, RoomSendResponse,
-                     RoomGetEventResponse, RoomCreateResponse, RoomPreset, SyncResponse, ToDeviceResponse)
+    from nio import (AsyncClient, AsyncClientConfig, KeysUploadResponse, LoginResponse, MegolmEvent, RoomMessagesResponse,
+                     RoomSendResponse, RoomGetEventResponse, RoomCreateResponse, RoomPreset, SyncResponse, ToDeviceResponse)
     from nio.api import Api
     from nio.event_builders import ToDeviceMessage
 
@@ -101,7 +109,7 @@ public struct MatrixNioPeer: Sendable {
         os.makedirs(store, mode=0o700, exist_ok=True)
         # Encryption only when a step needs it (or the device is kept): with it, nio sends only
         # into rooms it has synced.
-        e2e = "store" in request or any(step["do"] in ("upload_keys", "sync", "send_encrypted", "send_keeping_the_key", "share_key") for step in request["steps"])
+        e2e = "store" in request or any(step["do"] in ("upload_keys", "sync", "send_encrypted", "send_keeping_the_key", "share_key", "messages") for step in request["steps"])
         config = AsyncClientConfig(encryption_enabled=e2e, store_sync_tokens=False)
         client = AsyncClient(request["homeserver"], request["user"], store_path=store, config=config)
         results = []
@@ -130,6 +138,8 @@ public struct MatrixNioPeer: Sendable {
                     results.append({"event": got.event.source} if ok else {"error": "event: " + str(got)})
                 elif step["do"] == "create_encrypted_room":
                     encryption = {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
+                    if step.get("rotation_msgs") is not None:
+                        encryption["content"]["rotation_period_msgs"] = step["rotation_msgs"]
                     made = await client.room_create(preset=RoomPreset.private_chat, invite=step["invite"], initial_state=[encryption])
                     ok = isinstance(made, RoomCreateResponse)
                     results.append({"room_id": made.room_id} if ok else {"error": "create: " + str(made)})
@@ -174,6 +184,25 @@ public struct MatrixNioPeer: Sendable {
                             if not isinstance(shared, ToDeviceResponse):
                                 failures.append(str(shared))
                     results.append({"error": "share: " + "; ".join(failures)} if failures else {})
+                elif step["do"] == "messages":
+                    synced = await client.sync(timeout=0, full_state=True)
+                    # A second sync: keys sent while the first was answered come with it.
+                    if isinstance(synced, SyncResponse):
+                        synced = await client.sync(timeout=0, since=synced.next_batch)
+                    if not isinstance(synced, SyncResponse):
+                        results.append({"error": "sync: " + str(synced)})
+                        continue
+                    read = await client.room_messages(step["room"], start=synced.next_batch, limit=step["limit"])
+                    if not isinstance(read, RoomMessagesResponse):
+                        results.append({"error": "messages: " + str(read)})
+                        continue
+                    messages = []
+                    for event in reversed(read.chunk):
+                        source = event.source
+                        messages.append({"event_id": source.get("event_id"), "type": source.get("type"),
+                                         "body": getattr(event, "body", None), "decrypted": bool(getattr(event, "decrypted", False)),
+                                         "undecrypted": isinstance(event, MegolmEvent)})
+                    results.append({"messages": messages, "undecrypted": sum(1 for m in messages if m["undecrypted"])})
                 elif step["do"] == "upload_keys":
                     uploaded = await client.keys_upload()
                     ok = isinstance(uploaded, KeysUploadResponse)

@@ -45,7 +45,7 @@ extension CommentApp {
         if overlays.showsScrollEvents { scrollEvents.draw(into: &buffer, rect: r.feed) }
         let postLinks = HeaderView(thread: comments.thread, commentCount: comments.commentCount, layout: feed.threadHeader,
                                    shownRows: feed.scroll.postRowsShown, ownUserID: me.id,
-                                   notice: sendingHeld == nil ? nil : "🔒 encrypted", countsLoadedOnly: comments.hasOlder)
+                                   notice: sendingHeld == nil && !source.isEndToEndEncrypted ? nil : "🔒 encrypted", countsLoadedOnly: comments.hasOlder)
             .draw(into: &buffer, width: size.columns)
         shown.links.formUnion(postLinks)
         buffer.write(repeating: "─", count: size.columns, column: 0, row: r.composerRule, style: Theme.rule)

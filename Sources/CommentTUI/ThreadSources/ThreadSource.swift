@@ -55,6 +55,9 @@ public protocol ThreadSource: AnyObject {
     /// A change later comes as `.sendingHeld`.
     var sendingHeld: String? { get }
 
+    /// Whether the thread is end-to-end encrypted (the header says so, whether we can send or not).
+    var isEndToEndEncrypted: Bool { get }
+
     /// Whether a comment is a row the source made in place of what it cannot show (an encrypted
     /// event): the feed draws it in a style of its own, so that no message can pass for one.
     func isPlaceholder(_ commentID: String) -> Bool
@@ -115,6 +118,7 @@ extension ThreadSource {
     public var keepsCommentsInMemoryOnly: Bool { false }
     public var unsentComments: [Comment] { [] }
     public var sendingHeld: String? { nil }
+    public var isEndToEndEncrypted: Bool { false }
     public var notSentReasons: [String: SendFailure] { [:] }
     public var outboxPath: String? { nil }
     public func discardUnsent(id: String) {}

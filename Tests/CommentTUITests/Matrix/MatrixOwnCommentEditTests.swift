@@ -102,9 +102,9 @@ final class MatrixOwnCommentEditTests: SharedSynapseTestCase {
         // The first attempt reaches Synapse but its answer is lost; after it the network is gone.
         let reachedOnce = NSLock()
         nonisolated(unsafe) var reached = false
-        first.sendAttempt = { client, room, transactionID, content, timeout in
+        first.sendAttempt = { client, room, type, transactionID, content, timeout in
             let send = reachedOnce.withLock { () -> Bool in defer { reached = true }; return !reached }
-            if send { _ = try client.send(room: room, transactionID: transactionID, content: content, timeout: timeout) }
+            if send { _ = try client.send(room: room, type: type, transactionID: transactionID, content: content, timeout: timeout) }
             throw MatrixError(.unreachable, "the network is gone")
         }
         pause(pilot, first)

@@ -19,8 +19,8 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         let source = try open(room, as: ann, environment: environment)
         let misbehaving = MatrixClient(homeserver: homeserver.url, accessToken: "not-a-real-token")
         source.sendTimeout = 1
-        source.sendAttempt = { _, room, transactionID, content, timeout in
-            try misbehaving.send(room: room, transactionID: transactionID, content: content, timeout: timeout)
+        source.sendAttempt = { _, room, type, transactionID, content, timeout in
+            try misbehaving.send(room: room, type: type, transactionID: transactionID, content: content, timeout: timeout)
         }
         return (source, ann, room)
     }
@@ -106,8 +106,8 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         XCTAssertEqual(Set(homeserver.requests).count, 1, "\(homeserver.requests)")
 
         // Retried once the homeserver behaves (Synapse's own send): posted, once.
-        source.sendAttempt = { client, room, transactionID, content, timeout in
-            try client.send(room: room, transactionID: transactionID, content: content, timeout: timeout)
+        source.sendAttempt = { client, room, type, transactionID, content, timeout in
+            try client.send(room: room, type: type, transactionID: transactionID, content: content, timeout: timeout)
         }
         XCTAssertEqual(source.send(sent), .pending)
         try collectUpdates(from: source) { $0.contains { if case .sendConfirmed(sent.id) = $0 { true } else { false } } }
@@ -181,8 +181,8 @@ final class MatrixUnansweredSendTests: SharedSynapseTestCase {
         source.sendTimeout = 1
         let sent = comment(by: ann, "written with the network gone")
         XCTAssertEqual(source.send(sent), .pending)
-        // Each attempt first asks the room's state (is it encrypted now?), which waits its 20 s
-        // unanswered, then 1, 2 and 4 s pass between attempts: the fourth starts about 67 s in.
+        // Each attempt first asks the room's state (is it encrypted now?), which waits the send's
+        // 1 s unanswered, then 1, 2 and 4 s pass between attempts: the fourth starts about 11 s in.
         var attempts: [String] { homeserver.requests.filter { !$0.contains("/sync") } }
         let deadline = Date().addingTimeInterval(150)
         while attempts.count <= MatrixSendRetry.unansweredLimit, Date() < deadline { Thread.sleep(forTimeInterval: 0.5) }

@@ -119,9 +119,9 @@ extension MatrixClient {
     }
 
     /// One state event's content, or nil when the room has none of that type.
-    public func stateContent(room: String, type: String, stateKey: String = "") throws -> JSONValue? {
+    public func stateContent(room: String, type: String, stateKey: String = "", timeout: TimeInterval = 20) throws -> JSONValue? {
         do {
-            return try request("GET", ["rooms", room, "state", type, stateKey])
+            return try request("GET", ["rooms", room, "state", type, stateKey], timeout: timeout)
         } catch let error as MatrixError where error.errcode == "M_NOT_FOUND" {
             return nil
         }

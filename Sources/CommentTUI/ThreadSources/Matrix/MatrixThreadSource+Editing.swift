@@ -7,7 +7,7 @@ import ThreadModel
 /// their own, so one made offline is sent when the room is next open, and never twice.
 extension MatrixThreadSource: CommentEditing {
     public func change(_ change: CommentChange, of comment: Comment) -> SendFailure? {
-        // Never into an encrypted room: an edit in plaintext would show what the room hides.
+        // Never in plaintext into an encrypted room: an edit would show what the room hides.
         if sendingHeld != nil { return MatrixEncryption.refusal }
         guard let eventID = locked({ timeline.eventID(forComment: change.comment) }) ?? (change.comment.hasPrefix("$") ? change.comment : nil) else {
             return SendFailure(.unknown, "it is not in the room yet")
@@ -83,14 +83,14 @@ extension MatrixThreadSource: CommentEditing {
     private func deliverChange(_ entry: CommentOutbox.Entry, content: JSONValue?) {
         untilAnswered(refused: { refuseChange(entry, reason: $0) }) {
             // Held, it stays in the outbox for a client that can encrypt.
-            if try holdsSending() {
-                return report([.problem(ThreadProblem(.unknown, "your \(entry.redacts == nil ? "edit" : "deletion") waits: "
-                                                      + MatrixEncryption.held.message))])
-            }
+            let held = { self.report([.problem(ThreadProblem(.unknown, "your \(entry.redacts == nil ? "edit" : "deletion") waits: "
+                                                        + MatrixEncryption.held.message))]) }
             let event: String
             if let content {
-                event = try sendAttempt(client, roomID, entry.txn, content, sendTimeout)
+                guard let outgoing = try outgoing(content) else { return held() }
+                event = try sendAttempt(client, roomID, outgoing.type, entry.txn, outgoing.content, sendTimeout)
             } else if let redacted = entry.redacts {
+                if try holdsSending() { return held() }
                 try client.redact(room: roomID, eventID: redacted, transactionID: entry.txn)
                 event = redacted
             } else {

@@ -50,7 +50,7 @@ extension MatrixThreadSource {
                 markdown: comment.body, handles: { _ in nil }, displayName: { _ in nil }).json) else { continue }
             content[MatrixImportOrigin.key] = origin.json
             let txn = "import" + ThreadStateFiles.stem(key: "\(thread.id)/\(comment.id)", name: "")
-            if try holdsSending() {
+            if try encryptionSettings() != nil {
                 throw MatrixError(.server(status: 0, errcode: nil),
                                   MatrixEncryption.refusal.message + "; the import stopped after \(outcome.posted) of \(thread.comments.count) comments")
             }

@@ -25,7 +25,7 @@ extension MatrixThreadSource {
                 sender = poster.assertedUser ?? me
             }
             guard done.insert(ImportedSoFar.slot(target, reaction.key, sender)).inserted else { continue }
-            if try holdsSending() {
+            if try encryptionSettings() != nil {
                 throw MatrixError(.server(status: 0, errcode: nil), MatrixEncryption.refusal.message + "; the import stopped before its reactions")
             }
             let relation: JSONValue = ["rel_type": "m.annotation", "event_id": .string(target), "key": .string(reaction.key)]

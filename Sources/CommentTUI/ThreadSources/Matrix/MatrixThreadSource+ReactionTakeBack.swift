@@ -50,8 +50,9 @@ extension MatrixThreadSource {
     func sendReaction(target: String, key: String, txn: String) throws -> String {
         let relation: JSONValue = ["rel_type": "m.annotation", "event_id": .string(target), "key": .string(key)]
         do {
-            return try client.send(room: roomID, type: "m.reaction", transactionID: txn,
-                                   content: ["m.relates_to": relation], timeout: sendTimeout)
+            // Held callers never get here: the room's switch was read just before.
+            guard let event = try outgoing(["m.relates_to": relation], type: "m.reaction") else { throw MatrixEncryption.held }
+            return try client.send(room: roomID, type: event.type, transactionID: txn, content: event.content, timeout: sendTimeout)
         } catch let error as MatrixError where error.errcode == "M_DUPLICATE_ANNOTATION" {
             guard let there = try client.annotation(room: roomID, target: target, key: key, sender: me) else { throw error }
             return there

@@ -2,12 +2,13 @@ import Foundation
 import ThreadModel
 
 /// The reader's reactions: an `m.reaction` with an `m.annotation` relation to add one, a
-/// redaction of that event to take it back. Never sent into an encrypted room. Both go through
+/// redaction of that event to take it back. Encrypted in an encrypted room, never sent there
+/// without keys. Both go through
 /// the outbox (`+ReactionOutbox`): one made offline is sent once the server is back, once.
 extension MatrixThreadSource: Reacting {
     public func toggleReaction(_ key: String, on commentID: String) -> ReactionToggle {
         let plan = locked { () -> Result<ReactionPlan, ReactionRefusal> in
-            if timeline.isEncrypted { return .failure(ReactionRefusal(MatrixEncryption.notice)) }
+            if timeline.isEncrypted && timeline.decryption == nil { return .failure(ReactionRefusal(MatrixEncryption.notice)) }
             if isSignedOut { return .failure(ReactionRefusal("signed out: nothing is sent")) }
             guard let target = timeline.eventID(forComment: commentID) else {
                 return .failure(ReactionRefusal("this comment is not in the room yet"))

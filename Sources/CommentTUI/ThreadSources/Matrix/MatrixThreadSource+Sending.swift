@@ -82,8 +82,8 @@ extension MatrixThreadSource {
     private func deliver(_ content: JSONValue, entry: CommentOutbox.Entry) {
         let transactionID = entry.txn
         untilAnswered(refused: { refuse(entry, reason: $0) }) {
-            if try holdsSending() { return hold(transactionID) }
-            let eventID = try sendAttempt(client, roomID, transactionID, content, sendTimeout)
+            guard let event = try outgoing(content) else { return hold(transactionID) }
+            let eventID = try sendAttempt(client, roomID, event.type, transactionID, event.content, sendTimeout)
             locked { heardFrom = Date() }
             try? outbox?.markSent(transactionID, event: eventID)
             connectionProven()

@@ -25,9 +25,12 @@ extension MatrixThreadSource {
     public var users: [User] { locked { timeline.members.users } }
 
     /// Sends a comment and waits for the server's event id (the `post` verb).
+    /// In an encrypted room it goes encrypted, or is refused without keys.
     public func post(_ body: String, transactionID: String) throws -> String {
-        try refuseIfEncrypted()
         let content = locked { messageContent(body) }
-        return try client.send(room: roomID, transactionID: transactionID, content: content)
+        guard let event = try outgoing(content) else {
+            throw MatrixError(.server(status: 0, errcode: nil), MatrixEncryption.refusal.message + "; nothing was posted")
+        }
+        return try client.send(room: roomID, type: event.type, transactionID: transactionID, content: event.content)
     }
 }

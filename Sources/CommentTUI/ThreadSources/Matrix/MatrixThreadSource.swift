@@ -120,9 +120,9 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
         didSet { if ownsAccountSync { accountSync.longestRateLimitWait = longestRateLimitWait } }
     }
     /// One send attempt, returning the event id (tests put a misbehaving homeserver here).
-    var sendAttempt: (_ client: MatrixClient, _ room: String, _ transactionID: String, _ content: JSONValue,
-                      _ timeout: TimeInterval) throws -> String = { client, room, transactionID, content, timeout in
-        try client.send(room: room, transactionID: transactionID, content: content, timeout: timeout)
+    var sendAttempt: (_ client: MatrixClient, _ room: String, _ type: String, _ transactionID: String, _ content: JSONValue,
+                      _ timeout: TimeInterval) throws -> String = { client, room, type, transactionID, content, timeout in
+        try client.send(room: room, type: type, transactionID: transactionID, content: content, timeout: timeout)
     }
     /// What makes a message call for the reader (the bell), and the events that did, until the app asks.
     var readerMention: MatrixReaderMention

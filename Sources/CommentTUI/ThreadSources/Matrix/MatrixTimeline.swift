@@ -319,11 +319,12 @@ struct MatrixTimeline {
         return updates + (changed.isEmpty ? [] : [.usersChanged(changed)])
     }
 
-    /// The room is encrypted from now on; the first time, says so (`.sendingHeld`).
+    /// The room is encrypted from now on; the first time, without keys to encrypt with, says
+    /// that nothing is sent (`.sendingHeld`).
     mutating func switchEncryptionOn() -> [ThreadUpdate] {
         guard !isEncrypted else { return [] }
         isEncrypted = true
-        return [.sendingHeld(MatrixEncryption.notice)]
+        return decryption == nil ? [.sendingHeld(MatrixEncryption.notice)] : []
     }
 
     /// Switches encryption on if `events` hold an `m.room.encryption` state event.

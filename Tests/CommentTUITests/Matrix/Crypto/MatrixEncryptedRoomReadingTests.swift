@@ -10,68 +10,7 @@ import XCTest
 /// in order, in place of the rows that waited for the key, and again after a restart from the
 /// store alone; a message whose key never came shows why and stays; a replayed index is refused.
 final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
-    private struct EncryptedRoom {
-        var ann: MatrixTestUser
-        var bo: MatrixTestUser
-        var nio: MatrixNioPeer
-        var room: String
-        var folder: URL
-    }
-
     private static let waiting = "🔒 unable to decrypt: the sender's key has not arrived (waiting for the key)"
-
-    /// Bo (nio, its device kept in a folder) makes an encrypted room and invites Ann, who joins.
-    private func encryptedRoom() throws -> EncryptedRoom {
-        let server = try self.server
-        let ann = try registerUser("ann", on: server)
-        let bo = try registerUser("bo", on: server)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("encrypted-reading-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        let nio = MatrixNioPeer(homeserver: server.baseURL, userID: bo.account.userID, password: bo.account.password,
-                                storeFolder: folder.appendingPathComponent("nio").path)
-        let room = try XCTUnwrap(nio.run([.createEncryptedRoom(invite: [ann.account.userID])]).first?["room_id"] as? String)
-        _ = try ann.other.join(room)
-        return EncryptedRoom(ann: ann, bo: bo, nio: nio, room: room, folder: folder)
-    }
-
-    /// Ann's device keys (in the room's folder), uploaded.
-    private func keys(of room: EncryptedRoom) throws -> MatrixRoomKeys {
-        let location = try XCTUnwrap(CryptoStoreLocation(userID: room.ann.account.userID, deviceID: room.ann.account.deviceID,
-                                                         environment: environment(of: room)))
-        let keys = try MatrixRoomKeys(client: room.ann.client, userID: room.ann.account.userID, deviceID: room.ann.account.deviceID,
-                                      location: location)
-        XCTAssertEqual(keys.take(["to_device": ["events": []]]), [], "the device's keys went up")
-        return keys
-    }
-
-    /// Where Ann's client keeps its data and configuration.
-    private func environment(of room: EncryptedRoom) -> [String: String] {
-        ["XDG_DATA_HOME": room.folder.appendingPathComponent("data").path, "XDG_CONFIG_HOME": room.folder.appendingPathComponent("config").path,
-         "XDG_CACHE_HOME": room.folder.appendingPathComponent("cache").path]
-    }
-
-    /// Nio sends `bodies`, encrypted, after a sync that shows it Ann's device; the event ids.
-    @discardableResult
-    private func nioSends(_ bodies: [String], in room: EncryptedRoom) throws -> [String] {
-        let results = try room.nio.run([.sync] + bodies.map { .sendEncrypted(room: room.room, body: $0) })
-        return try results.dropFirst().map { try XCTUnwrap($0["event_id"] as? String) }
-    }
-
-    /// Opens the room as Ann through the account's sync carrying `keys` (not started: the room
-    /// opens with its own sync, before any to-device message is taken).
-    private func open(_ room: EncryptedRoom, keys: MatrixRoomKeys) throws -> (MatrixThreadSource, MatrixAccountSync) {
-        let sync = MatrixAccountSync(client: room.ann.client)
-        sync.roomKeys = keys
-        let source = try MatrixThreadSource(client: room.ann.client, address: XCTUnwrap(MatrixRoomAddress(locator: "matrix:\(room.room)")),
-                                            me: room.ann.account.userID, environment: temporaryDataEnvironment(), usesCache: false,
-                                            accountSync: sync)
-        return (source, sync)
-    }
-
-    /// The opening's comments, without the row that says where encryption was switched on.
-    private func opened(_ source: MatrixThreadSource) -> [Comment] {
-        (source.openedComments as! ArrayCommentStore).comments.filter { !$0.body.hasPrefix("🔒 *switched on") }
-    }
 
     /// The rows as the updates leave them: appended ones added, edited ones replaced in place.
     private func applying(_ updates: [ThreadUpdate], to rows: [Comment]) -> [Comment] {
@@ -131,7 +70,7 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
         XCTAssertNotNil(rows.first?.edited)
         XCTAssertEqual(rows.last?.replyTo, ids[0])
         XCTAssertEqual(rows.last?.body, "the answer")
-        XCTAssertNotNil(source.sendingHeld, "still nothing is sent into an encrypted room")
+        XCTAssertNil(source.sendingHeld, "with the account's keys, what we write goes encrypted")
     }
 
     func testAMessageWhoseKeyNeverCameShowsWhyAndStaysWhileLaterOnesDecrypt() throws {
@@ -186,7 +125,7 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
 
     func testHomesPreviewOfAnEncryptedRoomIsDecryptedAndItsCacheKeepsNoText() throws {
         let room = try encryptedRoom()
-        let environment = environment(of: room)
+        let environment = room.environment
         let account = MatrixAccounts.Account(userID: room.ann.account.userID, homeserver: try server.baseURL.absoluteString,
                                              accessToken: room.ann.account.accessToken, deviceID: room.ann.account.deviceID)
         let mailbox = try ClientMailbox()
@@ -264,12 +203,12 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
         // As the client opens an account's keys: refused with words, and no keys (encrypted rooms stay unread).
         var complaints: [String] = []
         let account = MatrixAccounts.Account(userID: room.ann.account.userID, homeserver: "", accessToken: "", deviceID: room.ann.account.deviceID)
-        XCTAssertNil(MatrixRoomKeys.open(client: room.ann.client, account: account, environment: environment(of: room)) { complaints.append($0) })
+        XCTAssertNil(MatrixRoomKeys.open(client: room.ann.client, account: account, environment: room.environment) { complaints.append($0) })
         XCTAssertEqual(complaints, ["encrypted rooms cannot be read: the encryption store was not opened: another comment-tui has it open "
                                     + "(one per account and device at a time); close that one first"])
         XCTAssertNotNil(keys)
         keys = nil
-        XCTAssertNotNil(MatrixRoomKeys.open(client: room.ann.client, account: account, environment: environment(of: room)) { complaints.append($0) },
+        XCTAssertNotNil(MatrixRoomKeys.open(client: room.ann.client, account: account, environment: room.environment) { complaints.append($0) },
                         "opened once the other let go")
     }
 

@@ -26,7 +26,8 @@ final class MatrixDeviceCrypto {
     let store: CryptoStore
     /// The device's Olm account, as last stored.
     private(set) var account: OlmAccount
-    private var random: AnyRandomSource
+    /// Makes keys and Olm/Megolm sessions (tests inject a seeded source).
+    var random: AnyRandomSource
 
     /// The store's collection of the one Olm account (id `account`).
     static let accounts = CryptoStoreCollection<OlmAccount>("olm-account")

@@ -13,9 +13,9 @@ import ThreadModel
 final class MatrixRoomKeys: @unchecked Sendable {
     let device: MatrixDeviceCrypto
     /// A session of its own (uploads, queries), so a room's `stop()` cancels none of them.
-    private let client: MatrixClient
+    let client: MatrixClient
     let lock = NSLock()
-    private var tracker: DeviceListTracker
+    var tracker: DeviceListTracker
     /// Holds the store's lock file's exclusive lock while these keys are in use (closed at deinit).
     private let storeLock: FileDescriptor
     /// The replay check of the Megolm messages decrypted in this run, by session and index.
@@ -102,8 +102,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
         return problems
     }
 
-    /// Sync's `device_lists` applied and the outdated users asked about (`/keys/query`).
-    private func followDeviceLists(_ lists: JSONValue?, problems: inout [String]) {
+    /// Sync's `device_lists` applied and the outdated users asked about (`/keys/query`). Call locked.
+    func followDeviceLists(_ lists: JSONValue?, problems: inout [String]) {
         let changed = lists?["changed"]?.array?.compactMap(\.string) ?? []
         let left = lists?["left"]?.array?.compactMap(\.string) ?? []
         tracker.applySync(changed: changed, left: left)

@@ -1,0 +1,207 @@
+import Foundation
+import MatrixCrypto
+import ThreadModel
+
+/// Encrypting our events for a room (`m.megolm.v1.aes-sha2`): one outbound Megolm session per
+/// room, its key shared over Olm (`m.room_key`) with every device of the room's members that
+/// lacks it, replaced when the room's settings say (`MegolmRotationPolicy`) or when someone it
+/// was shared with left or dropped a device.
+///
+/// What the crash rule asks ("a session key already used to send is never lost"): the session
+/// is stored, with our own inbound copy, before its key leaves; the Olm sessions before the
+/// to-device messages that use them; and the ratchet, advanced, before the encrypted event is
+/// returned to be sent. A crash anywhere then either resends a key or skips an index, never
+/// reuses one or loses one.
+extension MatrixRoomKeys {
+    /// Our outbound session in a room, as kept.
+    struct OutboundRoomSession: Codable {
+        var session: MegolmOutboundSession
+        /// The devices its key went to: user, device id, the device's Curve25519 key.
+        var sharedWith: [String: [String: String]] = [:]
+        /// Devices told `m.no_olm` for it (no one-time key to reach them), so they are told once.
+        var withheldFrom: [String: Set<String>] = [:]
+    }
+
+    /// Our outbound Megolm session by room id.
+    static let outboundSessions = CryptoStoreCollection<OutboundRoomSession>("megolm-outbound")
+
+    /// Why an event was not encrypted, in words (no key bytes).
+    struct EncryptionRefusal: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { "not encrypted: \(reason)" }
+    }
+
+    /// The content of the `m.room.encrypted` event carrying `content` of `type` to `roomID`,
+    /// whose members are `members` now and whose `m.room.encryption` content is `settings`; the
+    /// key shared first with the devices that lack it. Blocking (key queries and claims,
+    /// to-device sends, fsynced writes); throws on a network failure, for the caller to retry.
+    func encrypt(type: String, content: JSONValue, roomID: String, members: Set<String>, settings: JSONValue,
+                 now: Date = Date()) throws -> JSONValue {
+        lock.lock()
+        defer { lock.unlock() }
+        try followMembers(members)
+        var outbound = try currentSession(roomID: roomID, members: members, policy: MegolmRotationPolicy(roomEncryption: settings), now: now)
+        try share(&outbound, roomID: roomID, members: members)
+        let plaintext = try CanonicalJSON.encode(["type": .string(type), "content": content, "room_id": .string(roomID)])
+        let message = try outbound.session.encrypt(plaintext)
+        // The ratchet moved on is on disk before the message leaves: its index is never reused.
+        try device.store.put(outbound, id: roomID, in: Self.outboundSessions)
+        var encrypted: [String: JSONValue] = [
+            "algorithm": "m.megolm.v1.aes-sha2", "sender_key": .string(device.identityKey), "device_id": .string(device.deviceID),
+            "session_id": .string(outbound.session.sessionID), "ciphertext": .string(message.base64),
+        ]
+        // The relation stays in the clear, so the server can thread and aggregate it (spec).
+        if let relation = content["m.relates_to"] { encrypted["m.relates_to"] = relation }
+        return .object(encrypted)
+    }
+
+    /// The members' device lists, asked about now where not known or out of date. Call locked.
+    private func followMembers(_ members: Set<String>) throws {
+        let untracked = members.subtracting(tracker.tracked)
+        if !untracked.isEmpty { tracker.track(untracked) }
+        // Bounded: each round asks up to 250 users; a user the server keeps failing on stays
+        // out of date and gets the key with the devices known of it.
+        for _ in 0 ..< (members.count / 250 + 2) {
+            let users = tracker.nextQuery()
+            if users.isEmpty { break }
+            do {
+                _ = tracker.queryAnswered(users, answer: try client.queryKeys(users: users))
+            } catch {
+                tracker.queryFailed(users)
+                throw error
+            }
+        }
+        try device.store.put(tracker, id: "tracker", in: Self.deviceLists)
+    }
+
+    /// The room's session to encrypt with: the one kept, unless it is due for rotation or one it
+    /// was shared with is gone; else a new one, stored with our inbound copy (so we read our own
+    /// messages) before anything is encrypted with it. Call locked.
+    private func currentSession(roomID: String, members: Set<String>, policy: MegolmRotationPolicy, now: Date) throws -> OutboundRoomSession {
+        let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        if let kept = try device.store.value(roomID, in: Self.outboundSessions),
+           !policy.shouldRotate(kept.session, nowMilliseconds: milliseconds), !someoneLeft(kept, members: members) {
+            return kept
+        }
+        let fresh = OutboundRoomSession(session: try MegolmOutboundSession(random: &device.random, createdAtMilliseconds: milliseconds))
+        let own = StoredRoomKey(session: MegolmInboundSession(sessionKey: try fresh.session.sessionKey()), senderKey: device.identityKey)
+        try device.store.write { batch in
+            try batch.put(fresh, id: roomID, in: Self.outboundSessions)
+            try batch.put(own, id: CryptoStoreCollection<StoredRoomKey>.id(roomID, fresh.session.sessionID), in: Self.megolmSessions)
+        }
+        return fresh
+    }
+
+    /// Whether a user the session went to has left the room, or one of their devices is gone or
+    /// has other keys now: that device must not read what comes next. Call locked.
+    private func someoneLeft(_ outbound: OutboundRoomSession, members: Set<String>) -> Bool {
+        outbound.sharedWith.contains { user, devices in
+            guard members.contains(user) else { return true }
+            // A user whose list is not known now (asked and failed) is not taken as gone.
+            guard let known = tracker.devices[user] else { return false }
+            return devices.contains { id, curve in known[id]?.curve25519 != curve }
+        }
+    }
+
+    /// The devices of `members` that lack the session's key (ours excepted). Call locked.
+    private func devicesLacking(_ outbound: OutboundRoomSession, members: Set<String>) -> [DeviceKeys] {
+        members.sorted().flatMap { user in
+            (tracker.devices[user] ?? [:]).values.sorted { $0.deviceID < $1.deviceID }.filter { device in
+                if user == self.device.userID, device.deviceID == self.device.deviceID { return false }
+                if outbound.withheldFrom[user]?.contains(device.deviceID) == true { return false }
+                return outbound.sharedWith[user]?[device.deviceID] != device.curve25519
+            }
+        }
+    }
+
+    /// Sends the session's key, at its current index, to the devices that lack it: over the
+    /// Olm session we have with each, else one made from a claimed one-time key; a device
+    /// with no key to claim is told `m.no_olm`. `outbound` records who has it, stored once
+    /// the server took the messages. Call locked.
+    private func share(_ outbound: inout OutboundRoomSession, roomID: String, members: Set<String>) throws {
+        let lacking = devicesLacking(outbound, members: members)
+        guard !lacking.isEmpty else { return }
+        var sessions = try olmSessions(for: lacking)
+        let key: JSONValue = [
+            "algorithm": "m.megolm.v1.aes-sha2", "room_id": .string(roomID),
+            "session_id": .string(outbound.session.sessionID), "session_key": .string(try outbound.session.sessionKey().base64),
+        ]
+        var messages: [String: [String: JSONValue]] = [:]
+        var withheld: [String: [String: JSONValue]] = [:]
+        for target in lacking {
+            guard var session = sessions[target.curve25519] else {
+                withheld[target.userID, default: [:]][target.deviceID] = [
+                    "algorithm": "m.megolm.v1.aes-sha2", "room_id": .string(roomID), "session_id": .string(outbound.session.sessionID),
+                    "sender_key": .string(device.identityKey), "from_device": .string(device.deviceID), "code": "m.no_olm",
+                    "reason": "no one-time key could be claimed for this device",
+                ]
+                continue
+            }
+            let plaintext = try OlmPayload.plaintext(type: "m.room_key", content: key, sender: device.userID, senderDevice: device.deviceID,
+                                                     senderEd25519: device.fingerprint, recipient: target.userID,
+                                                     recipientEd25519: target.ed25519)
+            let message = try session.encrypt(plaintext, random: &device.random)
+            sessions[target.curve25519] = session
+            messages[target.userID, default: [:]][target.deviceID] = [
+                "algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": .string(device.identityKey),
+                "ciphertext": .object([target.curve25519: ["type": .number(Double(message.kind.rawValue)), "body": .string(message.body)]]),
+            ]
+        }
+        // The Olm sessions as they will be after these messages, on disk before they leave.
+        try device.store.write { batch in
+            for (curve, session) in sessions {
+                var kept = (try device.store.value(curve, in: Self.olmSessions)) ?? []
+                kept.removeAll { $0.sessionID == session.sessionID }
+                kept.insert(session, at: 0)
+                try batch.put(kept, id: curve, in: Self.olmSessions)
+            }
+        }
+        if !messages.isEmpty {
+            try client.sendToDevice(type: "m.room.encrypted", transactionID: Self.transactionID(), messages: messages)
+        }
+        if !withheld.isEmpty {
+            try client.sendToDevice(type: "m.room_key.withheld", transactionID: Self.transactionID(), messages: withheld)
+        }
+        for target in lacking {
+            if sessions[target.curve25519] != nil {
+                outbound.sharedWith[target.userID, default: [:]][target.deviceID] = target.curve25519
+            } else {
+                outbound.withheldFrom[target.userID, default: []].insert(target.deviceID)
+            }
+        }
+        try device.store.put(outbound, id: roomID, in: Self.outboundSessions)
+    }
+
+    /// An Olm session to each device, by its Curve25519 key: the newest we have, else a new
+    /// outbound one from a one-time (or fallback) key claimed for it, its signature by the
+    /// device checked. Devices with neither are left out. Call locked.
+    private func olmSessions(for targets: [DeviceKeys]) throws -> [String: OlmSession] {
+        var found: [String: OlmSession] = [:]
+        var missing: [DeviceKeys] = []
+        for target in targets {
+            if let newest = try device.store.value(target.curve25519, in: Self.olmSessions)?.first {
+                found[target.curve25519] = newest
+            } else {
+                missing.append(target)
+            }
+        }
+        guard !missing.isEmpty else { return found }
+        let wanted = Dictionary(grouping: missing, by: \.userID).mapValues { $0.map(\.deviceID) }
+        let claimed = try client.claimKeys(wanted)["one_time_keys"]
+        for target in missing {
+            guard let keys = claimed?[target.userID]?[target.deviceID]?.object,
+                  let signed = keys.first(where: { $0.key.hasPrefix("signed_curve25519:") })?.value,
+                  let ed25519 = UnpaddedBase64.decode(target.ed25519),
+                  JSONSigning.verify(signed, userID: target.userID, keyID: target.deviceID, publicKey: ed25519),
+                  let oneTimeKey = signed["key"]?.string.flatMap(UnpaddedBase64.decode),
+                  let identityKey = UnpaddedBase64.decode(target.curve25519) else { continue }
+            found[target.curve25519] = try OlmSession.outbound(account: device.account, theirIdentityKey: identityKey,
+                                                               theirOneTimeKey: oneTimeKey, random: &device.random)
+        }
+        return found
+    }
+
+    /// A new to-device transaction id: random, so a retry of the whole share is a new send
+    /// (it carries new Olm messages) and never collides with an earlier one.
+    private static func transactionID() -> String { "ct-keys-" + UUID().uuidString }
+}
