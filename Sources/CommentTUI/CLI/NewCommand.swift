@@ -4,6 +4,7 @@ import ThreadModel
 enum NewCommand {
     static let usage = """
     Usage: comment-tui new FILE --title TEXT --as HANDLE [--name NAME] [--body TEXT]
+           comment-tui new matrix:[#alias:server] --title TEXT [--body TEXT] [--encrypted] [--as @user:server]
 
     Creates a thread file holding the thread (its title and post) and its author. Never replaces
     an existing file. Given matrix:#alias:server (or matrix: alone) instead of FILE, creates a
@@ -16,21 +17,30 @@ enum NewCommand {
       --as HANDLE     the author's handle: 1 to 39 of A-Z a-z 0-9 _ . -
       --name NAME     the author's display name (default: the handle)
       --body TEXT     the post itself, Markdown (default: empty)
+      --encrypted     a new room is end-to-end encrypted from the start
     Example: comment-tui new team.jsonl --title "Release 2.4" --as tatiana --name "Tatiana B."
     """
 
     static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: ["--title", "--as", "--name", "--body"], usage: usage)
+        let parsed = try CommandLineArguments(arguments, options: ["--title", "--as", "--name", "--body"], flags: ["--encrypted"], usage: usage)
         if try Verb.printsHelp(parsed, usage: usage, context: context) { return 0 }
         let path = try parsed.positionals(["FILE"], usage: usage)[0]
         let title = try parsed.required("--title", usage: usage)
         if MatrixRoomAddress.looksLikeRoom(path) {
             if path != "matrix:", let (client, room) = try RoomVerbs.existingRoom(path, as: parsed.value("--as"), context: context) {
-                try RoomVerbs.startPost(in: room, client: client, title: title, body: parsed.value("--body"), context: context)
+                if parsed.flags.contains("--encrypted") {
+                    throw CommandFailure.usage("--encrypted makes a new room encrypted; \(VisibleText.escape(path)) exists already", usage)
+                }
+                try RoomVerbs.startPost(in: room, client: client, title: title, body: parsed.value("--body"), as: parsed.value("--as"),
+                                        context: context)
                 return 0
             }
-            try RoomVerbs.create(path, title: title, body: parsed.value("--body"), as: parsed.value("--as"), context: context)
+            try RoomVerbs.create(path, title: title, body: parsed.value("--body"), encrypted: parsed.flags.contains("--encrypted"),
+                                 as: parsed.value("--as"), context: context)
             return 0
+        }
+        if parsed.flags.contains("--encrypted") {
+            throw CommandFailure.usage("--encrypted is for a new Matrix room (matrix:…), not a thread file", usage)
         }
         let handle = try parsed.required("--as", usage: usage)
         guard Handle.isValid(handle) else {

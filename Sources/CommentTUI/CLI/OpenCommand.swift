@@ -30,8 +30,7 @@ enum OpenCommand {
                       ($XDG_CACHE_HOME/comment-tui/matrix/)
       --join-encrypted
                       join an end-to-end encrypted room you are not in (invited, or
-                      public; it opens read-only: comment-tui cannot encrypt yet);
-                      without it, it asks
+                      public); without it, it asks
       --snap projected|debounce
                       how the thread header snaps when scrolling stops half-way:
                       projected (default) picks the end as the gesture ends and moves

@@ -18,10 +18,24 @@ enum RoomOpener {
         do {
             return try MatrixThreadSource(client: client, address: address, me: account.userID,
                                           environment: context.environment, follows: follows, usesCache: follows && usesCache,
-                                          joinsEncrypted: joinsEncrypted, accountSync: accountSync)
+                                          joinsEncrypted: joinsEncrypted,
+                                          accountSync: accountSync ?? keyedSync(client: client, account: account, context: context))
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(address.identifier)): \(error.message)")
         }
+    }
+
+    /// For a verb (`post`, `render`, `export`, `check`): a sync, never started, that carries the
+    /// account's room keys, so the room's opening takes the keys sent to this device and its
+    /// encrypted messages read, and what is posted goes encrypted. Without the keys (another
+    /// comment-tui holds the store) it says why on standard error, and encrypted messages show
+    /// as unreadable; nothing is posted in the clear.
+    private static func keyedSync(client: MatrixClient, account: MatrixAccounts.Account, context: CommandContext) -> MatrixAccountSync {
+        let sync = MatrixAccountSync(client: client)
+        sync.roomKeys = MatrixRoomKeys.open(client: client, account: account, environment: context.environment) { complaint in
+            context.writeError("comment-tui: " + VisibleText.escape(complaint) + "\n")
+        }
+        return sync
     }
 
     /// The account to use for `--as` (a user id) or the only one.

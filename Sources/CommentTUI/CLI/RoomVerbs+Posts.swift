@@ -34,18 +34,19 @@ extension RoomVerbs {
     /// `new matrix:ROOM --title T [--body POST]` in a room that exists: sends the post's root
     /// (the title its first line, the body after a blank line), marked as a post
     /// (`MatrixPostMark`), and prints the post's locator.
-    static func startPost(in room: String, client: MatrixClient, title: String, body: String?, context: CommandContext) throws {
+    /// In an encrypted room the root goes encrypted (never in the clear; refused without keys).
+    static func startPost(in room: String, client: MatrixClient, title: String, body: String?, as userID: String?,
+                          context: CommandContext) throws {
         // The title is the root's first line: a line break in it would cut it short.
         let firstLine = title.split(whereSeparator: \.isNewline).joined(separator: " ")
         let markdown = [firstLine, body ?? ""].filter { !$0.isEmpty }.joined(separator: "\n\n")
         do {
-            if try client.stateContent(room: room, type: "m.room.encryption") != nil {
-                throw CommandFailure("\(VisibleText.escape(room)) is end-to-end encrypted, and comment-tui cannot encrypt yet: nothing was posted")
-            }
             // Marked as a post, so home lists it before it has a reply and its locator opens it.
             let content = MatrixPostMark.marked(JSONValue(foundation: MatrixMessageContent(markdown: markdown, handles: { _ in nil },
                                                                                            displayName: { _ in nil }).json), title: firstLine)
-            let root = try client.send(room: room, transactionID: ThreadFileWriter.newCommentID(), content: content)
+            let source = try RoomOpener.open(MatrixRoomAddress(identifier: room), as: userID, context: context, follows: false)
+            defer { source.stop() }
+            let root = try source.post(content: content, transactionID: ThreadFileWriter.newCommentID())
             try context.print(VisibleText.escape(MatrixRoomAddress(identifier: room, postRoot: root).locator))
         } catch let error as MatrixError {
             throw CommandFailure("\(VisibleText.escape(room)): \(error.message)")

@@ -3,10 +3,13 @@ import ThreadModel
 
 /// The verbs' room side: `new`, `post`, `render`, `check` and `export` given a room instead of a file.
 enum RoomVerbs {
-    /// `new matrix:#alias:server --title T [--body POST]` (or `new matrix: …` without an alias):
-    /// creates an unencrypted room named T whose first message, pinned, is the post (none if the
-    /// server made the room encrypted: the room is kept and the verb fails saying so).
-    static func create(_ locator: String, title: String, body: String?, as userID: String?, context: CommandContext) throws {
+    /// `new matrix:#alias:server --title T [--body POST] [--encrypted]` (or `new matrix: …`
+    /// without an alias): creates a room named T whose first message, pinned, is the post. With
+    /// `--encrypted` the room is end-to-end encrypted from the start and the post goes encrypted;
+    /// without it, a server that encrypts every new room gets the post encrypted too (never in
+    /// the clear), or none when this device has no keys (the room is kept, the verb says so).
+    static func create(_ locator: String, title: String, body: String?, encrypted: Bool, as userID: String?,
+                       context: CommandContext) throws {
         let account = try RoomOpener.account(userID, context: context)
         guard let url = URL(string: account.homeserver) else { throw CommandFailure("the saved homeserver is not a URL; log in again") }
         var alias: String?
@@ -27,16 +30,19 @@ enum RoomVerbs {
         }
         let client = MatrixClient(homeserver: url, accessToken: account.accessToken)
         do {
-            let room = try client.createRoom(name: title, isPublic: alias != nil, alias: alias)
-            // A server may switch encryption on in every new room: then the post would be plaintext there.
-            if try client.stateContent(room: room, type: "m.room.encryption") != nil {
-                try context.print(VisibleText.escape(room))
-                throw CommandFailure("the homeserver made \(VisibleText.escape(room)) end-to-end encrypted, and comment-tui cannot encrypt yet: "
-                                     + "the room is kept, nothing was posted in it")
-            }
+            let room = try client.createRoom(name: title, isPublic: alias != nil, alias: alias, encrypted: encrypted)
             if let body, !body.isEmpty {
-                let content = JSONValue(foundation: MatrixMessageContent(markdown: body, handles: { _ in nil }, displayName: { _ in nil }).json)
-                let post = try client.send(room: room, transactionID: ThreadFileWriter.newCommentID(), content: content)
+                // Through the room's source: it encrypts where the room is encrypted, and never
+                // posts there in the clear.
+                let source = try RoomOpener.open(MatrixRoomAddress(identifier: room), as: account.userID, context: context, follows: false)
+                defer { source.stop() }
+                let post: String
+                do {
+                    post = try source.post(body, transactionID: ThreadFileWriter.newCommentID())
+                } catch let error as MatrixError {
+                    try context.print(VisibleText.escape(room))
+                    throw CommandFailure("\(VisibleText.escape(room)): \(error.message); the room is kept")
+                }
                 try client.setState(room: room, type: "m.room.pinned_events", content: ["pinned": [.string(post)]])
             }
             try context.print(VisibleText.escape(room))

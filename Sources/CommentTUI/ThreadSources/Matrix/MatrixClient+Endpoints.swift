@@ -108,9 +108,13 @@ extension MatrixClient {
     }
 
     /// Creates an unencrypted room and returns its id.
-    public func createRoom(name: String, topic: String? = nil, isPublic: Bool, alias: String? = nil) throws -> String {
+    /// - Parameter encrypted: switches end-to-end encryption (`m.megolm.v1.aes-sha2`) on from the start.
+    public func createRoom(name: String, topic: String? = nil, isPublic: Bool, alias: String? = nil, encrypted: Bool = false) throws -> String {
         var body: [String: JSONValue] = ["name": .string(name), "preset": isPublic ? "public_chat" : "private_chat"]
         if let topic { body["topic"] = .string(topic) }
+        if encrypted {
+            body["initial_state"] = [["type": "m.room.encryption", "state_key": "", "content": ["algorithm": "m.megolm.v1.aes-sha2"]]]
+        }
         if let alias { body["room_alias_name"] = .string(alias) }
         guard let id = try request("POST", ["createRoom"], body: .object(body))["room_id"]?.string else {
             throw MatrixError(.malformed, "creating the room returned no room id")

@@ -27,7 +27,11 @@ extension MatrixThreadSource {
     /// Sends a comment and waits for the server's event id (the `post` verb).
     /// In an encrypted room it goes encrypted, or is refused without keys.
     public func post(_ body: String, transactionID: String) throws -> String {
-        let content = locked { messageContent(body) }
+        try post(content: locked { messageContent(body) }, transactionID: transactionID)
+    }
+
+    /// Sends a message of `content` and waits for the server's event id; encrypted as `post`.
+    public func post(content: JSONValue, transactionID: String) throws -> String {
         guard let event = try outgoing(content) else {
             throw MatrixError(.server(status: 0, errcode: nil), MatrixEncryption.refusal.message + "; nothing was posted")
         }

@@ -55,13 +55,18 @@ final class MatrixRoomKeys: @unchecked Sendable {
 
     /// The account's keys from its store where the environment puts it; nil (told why through
     /// `complain`, never with a secret) when the store is not opened: encrypted rooms then stay unread.
+    /// Within one process the keys of a store are shared: whoever opened them first (a room, a
+    /// verb, the account's link) serves later openers while it lives, since the store's lock is
+    /// per opening and a second opening in the same process would be refused as busy.
     static func open(client: MatrixClient, account: MatrixAccounts.Account, environment: [String: String],
                      complain: (String) -> Void) -> MatrixRoomKeys? {
         guard let location = CryptoStoreLocation(userID: account.userID, deviceID: account.deviceID, environment: environment) else { return nil }
         do {
-            let keys = try MatrixRoomKeys(client: client, userID: account.userID, deviceID: account.deviceID, location: location)
-            if let loss = keys.device.store.loss { complain("\(loss)") }
-            return keys
+            return try openInProcess.keys(at: location.path) {
+                let keys = try MatrixRoomKeys(client: client, userID: account.userID, deviceID: account.deviceID, location: location)
+                if let loss = keys.device.store.loss { complain("\(loss)") }
+                return keys
+            }
         } catch {
             complain("encrypted rooms cannot be read: \(error)")
             return nil
@@ -69,6 +74,28 @@ final class MatrixRoomKeys: @unchecked Sendable {
     }
 
     deinit { storeLock.close() }
+
+    /// The keys open in this process, by store path, held weakly (they close when their last user lets go).
+    private static let openInProcess = OpenKeys()
+
+    /// A lock-guarded table of weak references.
+    /// `@unchecked Sendable`: `table` is only touched under `lock`.
+    private final class OpenKeys: @unchecked Sendable {
+        private struct Weak { weak var keys: MatrixRoomKeys? }
+        private let lock = NSLock()
+        private var table: [String: Weak] = [:]
+
+        /// The keys open at `path`, else those `make` opens (kept for later callers).
+        func keys(at path: String, make: () throws -> MatrixRoomKeys) throws -> MatrixRoomKeys {
+            try lock.withLock {
+                if let open = table[path]?.keys { return open }
+                let made = try make()
+                table = table.filter { $0.value.keys != nil }
+                table[path] = Weak(keys: made)
+                return made
+            }
+        }
+    }
 
     /// Takes a sync answer's encryption parts: our key counts, the device lists, and the
     /// to-device events. Failures are kept from the sync (a room key that did not read stays
