@@ -88,6 +88,17 @@ final class CommentHeaderLayoutTests: XCTestCase {
         XCTAssertEqual(texts(extended), ["Tatiana Brooks", "@tatiana", "5m ago · edited"])
     }
 
+    func testAChangedIdentityFollowsTheNameInEveryForm() {
+        let wide = CommentHeaderLayout(name: "Bo", handle: "bo", edited: false, identityChanged: true, width: 60)
+        XCTAssertEqual(texts(wide), ["Bo ⚠ identity changed @bo · 5m ago"])
+        let standard = CommentHeaderLayout(name: "Bo", handle: "bo", edited: false, identityChanged: true, width: 34)
+        XCTAssertEqual(texts(standard), ["Bo ⚠ identity changed · 5m ago", "@bo"])
+        let extended = CommentHeaderLayout(name: "Bo Bergström", handle: "bo", edited: false, identityChanged: true, width: 20)
+        XCTAssertEqual(extended.form, .extended)
+        XCTAssertEqual(texts(extended), ["Bo Bergström", "⚠ identity changed", "@bo", "5m ago"], "its own row, never cut")
+        XCTAssertFalse(texts(CommentHeaderLayout(name: "Bo", handle: "bo", edited: false, width: 60)).joined().contains("⚠"))
+    }
+
     func testTheExtendedFormCutsANameOrHandleTooWideWithAnEllipsis() {
         let header = CommentHeaderLayout(name: "Maximiliane Alexandra", handle: "maximiliane_alexandra", edited: false, width: 16)
         XCTAssertEqual(header.form, .extended)

@@ -47,7 +47,14 @@ extension MautrixPeer {
                     await machine.share_keys()
                     results.append({"device_id": client.device_id, "ed25519": machine.account.signing_key})
                 elif step["do"] == "generate_recovery_key":
-                    # Synapse takes a first cross-signing upload without interactive auth.
+                    # Synapse takes a first cross-signing upload without interactive auth; one that
+                    # replaces the keys (a reset) needs the password, as Element asks for it.
+                    publish = machine._publish_cross_signing_keys
+                    password = {"type": "m.login.password", "identifier": {"type": "m.id.user", "user": request["user"]},
+                                "password": request["password"]}
+                    async def publish_with_password(keys, auth=None):
+                        await publish(keys, auth=password)
+                    machine._publish_cross_signing_keys = publish_with_password
                     key = await machine.generate_recovery_key(passphrase=step.get("passphrase"))
                     results.append({"recovery_key": key})
                 elif step["do"] == "device_trust":

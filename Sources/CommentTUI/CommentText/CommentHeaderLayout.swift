@@ -1,4 +1,5 @@
-/// A comment's header — name, handle, relative time, "edited" — in the first of three forms
+/// A comment's header — name, handle, relative time, "edited", and a sender's changed identity
+/// (loud, right after the name; on a row of its own when stacked) — in the first of three forms
 /// in which nothing is cut at the width: compact (one row), standard (two), extended (stacked).
 /// A name or handle too wide even for a row of its own is cut, ending in `…`.
 ///
@@ -13,21 +14,27 @@ struct CommentHeaderLayout: Equatable, Sendable {
         case handle(String)
         case time
         case edited
+        /// The sender's cryptographic identity changed since it was first seen.
+        case identityChanged
         case separator
     }
+
+    /// What a changed identity's piece says.
+    static let identityChangedText = "⚠ identity changed"
 
     let form: Form
     let rows: [[Piece]]
 
-    init(name: String, handle: String?, edited: Bool, width: Int) {
+    init(name: String, handle: String?, edited: Bool, identityChanged: Bool = false, width: Int) {
+        let warning: [Piece] = identityChanged ? [.identityChanged] : []
         let name = Piece.name(name)
         let handle = handle.map { Piece.handle("@" + $0) }
         var timeAndEdited: [Piece] = [.time]
         if edited { timeAndEdited += [.separator, .edited] }
         let candidates: [(Form, [[Piece]])] = [
-            (.compact, [[name] + (handle.map { [$0] } ?? []) + [.separator] + timeAndEdited]),
-            (.standard, [[name, .separator] + timeAndEdited] + (handle.map { [[$0]] } ?? [])),
-            (.extended, [[name]] + (handle.map { [[$0]] } ?? []) + [timeAndEdited]),
+            (.compact, [[name] + warning + (handle.map { [$0] } ?? []) + [.separator] + timeAndEdited]),
+            (.standard, [[name] + warning + [.separator] + timeAndEdited] + (handle.map { [[$0]] } ?? [])),
+            (.extended, [[name]] + (warning.isEmpty ? [] : [warning]) + (handle.map { [[$0]] } ?? []) + [timeAndEdited]),
         ]
         let fitting = candidates.first { candidate in candidate.1.allSatisfy { Self.width(of: $0) <= width } }
         (form, rows) = fitting ?? (.extended, candidates[2].1.map { $0.map { Self.cut($0, to: width) } })
@@ -38,7 +45,7 @@ struct CommentHeaderLayout: Equatable, Sendable {
         switch piece {
         case .name(let text): return .name(TextFit.cut(text, to: width))
         case .handle(let text): return .handle(TextFit.cut(text, to: width))
-        case .time, .edited, .separator: return piece
+        case .time, .edited, .identityChanged, .separator: return piece
         }
     }
 
@@ -60,6 +67,7 @@ struct CommentHeaderLayout: Equatable, Sendable {
         case .handle(let handle): text = handle
         case .time: text = time
         case .edited: text = "edited"
+        case .identityChanged: text = identityChangedText
         case .separator: text = " · "
         }
         return (text, DisplayWidth.width(of: text))

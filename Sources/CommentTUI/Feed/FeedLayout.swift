@@ -53,6 +53,8 @@ final class FeedLayout {
         var reactions: (String) -> [ReactionCount] = { _ in [] }
         /// The summary of the post a comment is the root of, by id (an annotation too).
         var postSummary: (String) -> PostSummary? = { _ in nil }
+        /// Whether a sender's cryptographic identity changed since first seen (their header says so).
+        var identityChanged: (String) -> Bool = { _ in false }
         /// Laid out for print (`render`): every body whole (to `printedBodyBytes`), with no
         /// marker to click, as nothing can be clicked on paper.
         var printsWhole = false
@@ -134,7 +136,7 @@ final class FeedLayout {
             let user = source.user(comment.author)
             let header = CommentHeaderLayout(
                 name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
-                width: width - Self.gutter - 1)
+                identityChanged: source.identityChanged(comment.author), width: width - Self.gutter - 1)
             let limit = source.printsWhole ? Self.printedBodyBytes : source.shownBytes(comment.id) ?? Self.shownBodyBytes
             let (full, hiddenBytes) = bodyLayout(of: comment, limit: limit, source)
             let collapsible = full.lines.count > Self.collapsedRows || hiddenBytes > 0

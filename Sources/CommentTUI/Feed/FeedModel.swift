@@ -43,6 +43,8 @@ final class FeedModel {
     var replyQuote: (Comment) -> ReplyQuote? = { _ in nil }
     /// Whether a comment is a row in place of what cannot be shown (`ThreadSource.isPlaceholder`).
     var isPlaceholder: (String) -> Bool = { _ in false }
+    /// Whether a sender's cryptographic identity changed (`ThreadSource.senderIdentityChanged`).
+    var identityChanged: (String) -> Bool = { _ in false }
     /// The reactions to a comment, by id; set by the app.
     var reactions: (String) -> [ReactionCount] = { _ in [] }
     /// The summary of the post a comment is the root of, by id; set by the app.
@@ -194,7 +196,8 @@ final class FeedModel {
             startsUnread: { $0 == self.firstUnread },
             replyQuote: { self.replyQuote($0) },
             reactions: { self.reactions($0) },
-            postSummary: { self.postSummary($0) })
+            postSummary: { self.postSummary($0) },
+            identityChanged: { self.identityChanged($0) })
     }
 
     /// Rows the comment at a feed position takes.

@@ -196,13 +196,14 @@ struct FeedView {
             case .name: style = comment.author == ownUserID ? Theme.ownName : Theme.authorName
             case .handle: style = Theme.handle
             case .time, .edited, .separator: style = Theme.dim
+            case .identityChanged: style = Theme.identityChanged
             }
             let text = CommentHeaderLayout.text(of: piece, time: time).text
             let start = x
             x = buffer.write(text, column: x, row: row, style: style, limit: end)
             switch piece {
             case .name, .handle: break
-            case .time, .edited, .separator: continue
+            case .time, .edited, .identityChanged, .separator: continue
             }
             guard let search else { continue }
             for columns in MatchCells.find(search, in: text) {

@@ -58,6 +58,10 @@ public protocol ThreadSource: AnyObject {
     /// Whether the thread is end-to-end encrypted (the header says so, whether we can send or not).
     var isEndToEndEncrypted: Bool { get }
 
+    /// Whether `userID`'s cryptographic identity changed since it was first seen (their comments
+    /// say so, loudly: they may not be theirs). A change later comes as `.usersChanged`.
+    func senderIdentityChanged(_ userID: String) -> Bool
+
     /// Whether a comment is a row the source made in place of what it cannot show (an encrypted
     /// event): the feed draws it in a style of its own, so that no message can pass for one.
     func isPlaceholder(_ commentID: String) -> Bool
@@ -119,6 +123,7 @@ extension ThreadSource {
     public var unsentComments: [Comment] { [] }
     public var sendingHeld: String? { nil }
     public var isEndToEndEncrypted: Bool { false }
+    public func senderIdentityChanged(_ userID: String) -> Bool { false }
     public var notSentReasons: [String: SendFailure] { [:] }
     public var outboxPath: String? { nil }
     public func discardUnsent(id: String) {}

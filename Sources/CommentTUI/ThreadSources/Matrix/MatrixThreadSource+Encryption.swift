@@ -12,6 +12,12 @@ extension MatrixThreadSource {
 
     public func isPlaceholder(_ commentID: String) -> Bool { locked { timeline.placeholders.contains(commentID) } }
 
+    public func senderIdentityChanged(_ userID: String) -> Bool {
+        // The keys' lock is taken after ours is let go: the sync's thread takes them the other way.
+        let keys = locked { timeline.isEncrypted ? timeline.decryption?.keys : nil }
+        return keys?.identityChanged(of: userID) ?? false
+    }
+
     /// The event to send for `content` of `type`: itself in a clear room, encrypted in an
     /// encrypted one; nil when it must be held (encrypted, and no keys to encrypt with).
     func outgoing(_ content: JSONValue, type: String = "m.room.message") throws -> (type: String, content: JSONValue)? {

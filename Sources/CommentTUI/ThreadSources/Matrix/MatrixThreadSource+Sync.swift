@@ -94,7 +94,7 @@ extension MatrixThreadSource {
             updates.append(.problem(ThreadProblem(.threadGone, "you are no longer in \(label)")))
         }
         // Keys that came with this answer open the rows that waited for them, in place.
-        updates += locked { timeline.decryptWaiting() }
+        updates += locked { timeline.decryptWaiting() + timeline.identityUpdates() }
         let (wentLive, caughtUp) = locked { () -> (Bool, Bool) in
             nextBatch = next
             if shown == .live { heardFrom = Date() }

@@ -8,10 +8,21 @@ struct MatrixRoomDecryption {
     let keys: MatrixRoomKeys
     /// `keys.keyArrivals` when the waiting rows were last tried.
     private var triedAt = -1
+    /// `keys.identityChangeCount` when the room last looked.
+    private var identitiesSeenAt: Int
 
     init(roomID: String, keys: MatrixRoomKeys) {
         self.roomID = roomID
         self.keys = keys
+        identitiesSeenAt = keys.identityChangeCount
+    }
+
+    /// Whether a sender's identity changed (or was accepted) since the last call: the room's
+    /// comments are drawn again, their headers saying so.
+    mutating func identitiesChanged() -> Bool {
+        let now = keys.identityChangeCount
+        defer { identitiesSeenAt = now }
+        return now != identitiesSeenAt
     }
 
     /// The event to read in place of `event` (decrypted, or itself), and why it is not readable

@@ -65,7 +65,9 @@ extension MatrixRoomKeys {
             let users = tracker.nextQuery()
             if users.isEmpty { break }
             do {
-                _ = tracker.queryAnswered(users, answer: try client.queryKeys(users: users))
+                let answer = try client.queryKeys(users: users)
+                _ = tracker.queryAnswered(users, answer: answer)
+                noteIdentities(of: users, in: answer)
             } catch {
                 tracker.queryFailed(users)
                 throw error

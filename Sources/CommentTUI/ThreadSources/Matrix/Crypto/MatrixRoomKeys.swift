@@ -23,6 +23,10 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// The rooms whose keys arrived, newest last, for rooms to re-decrypt what waited
     /// (`keyArrivals`): a count that only grows.
     private(set) var arrivals = 0
+    /// The users whose cross-signing identity changed since it was pinned (`+Identities`).
+    var changedUsers: Set<String> = []
+    /// How often `changedUsers` changed in this run.
+    var identityChanges = 0
 
     /// Olm sessions by the other device's Curve25519 key, newest first.
     static let olmSessions = CryptoStoreCollection<[OlmSession]>("olm-sessions")
@@ -51,6 +55,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
         self.client = client.separateSession()
         device = try MatrixDeviceCrypto(userID: userID, deviceID: deviceID, location: location, random: random)
         tracker = (try? device.store.value("tracker", in: Self.deviceLists)) ?? DeviceListTracker()
+        changedUsers = (try? device.store.value("changed", in: Self.changedIdentities)) ?? []
     }
 
     /// The account's keys from its store where the environment puts it; nil (told why through
@@ -137,7 +142,9 @@ final class MatrixRoomKeys: @unchecked Sendable {
         let users = tracker.nextQuery()
         if !users.isEmpty {
             do {
-                _ = tracker.queryAnswered(users, answer: try client.queryKeys(users: users))
+                let answer = try client.queryKeys(users: users)
+                _ = tracker.queryAnswered(users, answer: answer)
+                noteIdentities(of: users, in: answer)
             } catch {
                 tracker.queryFailed(users)
                 problems.append("the devices of \(users.count) users were not read: \(error)")

@@ -46,4 +46,12 @@ extension MatrixTimeline {
         }
         return updates
     }
+
+    /// The members again (`.usersChanged`, which lays every comment out anew) when a sender's
+    /// identity changed since the last call, so their comments' headers say it.
+    mutating func identityUpdates() -> [ThreadUpdate] {
+        guard var decryption, decryption.identitiesChanged() else { return [] }
+        self.decryption = decryption
+        return [.usersChanged(members.users)]
+    }
 }
