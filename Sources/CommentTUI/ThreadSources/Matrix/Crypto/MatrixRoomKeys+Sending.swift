@@ -59,11 +59,13 @@ extension MatrixRoomKeys {
     private func followMembers(_ members: Set<String>) throws {
         let untracked = members.subtracting(tracker.tracked)
         if !untracked.isEmpty { tracker.track(untracked) }
+        var asked = !untracked.isEmpty
         // Bounded: each round asks up to 250 users; a user the server keeps failing on stays
         // out of date and gets the key with the devices known of it.
         for _ in 0 ..< (members.count / 250 + 2) {
             let users = tracker.nextQuery()
             if users.isEmpty { break }
+            asked = true
             do {
                 let answer = try client.queryKeys(users: users)
                 _ = tracker.queryAnswered(users, answer: answer)
@@ -73,7 +75,8 @@ extension MatrixRoomKeys {
                 throw error
             }
         }
-        try device.store.put(tracker, id: "tracker", in: Self.deviceLists)
+        // Written only when it changed: a send that asked nobody adds nothing to the store.
+        if asked { try device.store.put(tracker, id: "tracker", in: Self.deviceLists) }
     }
 
     /// The room's session to encrypt with: the one kept, unless it is due for rotation or one it
