@@ -34,12 +34,16 @@ extension MatrixRoomOpening {
         timeline = MatrixTimeline(members: members)
         timeline.scope = .post(root: root)
         timeline.postEventID = root
+        // An encrypted post's events decrypt with the account's keys, as the room's do.
+        let room = roomID
+        timeline.decryption = sync?.roomKeys.map { MatrixRoomDecryption(roomID: room, keys: $0) }
         if current["m.room.encryption\u{0}"] != nil { _ = timeline.switchEncryptionOn() }
         power = MatrixReaderMention.Power(levels: content("m.room.power_levels"), create: current["m.room.create\u{0}"])
 
         let rootEvent: JSONValue
         do {
-            rootEvent = try client.event(room: roomID, id: root)
+            let served = try client.event(room: roomID, id: root)
+            rootEvent = timeline.decryption?.open(served).event ?? served
         } catch let error as MatrixError where error.status == 404 {
             throw MatrixError(error.kind, "no post \(VisibleText.escape(root)) in this room: \(error.message)")
         }
