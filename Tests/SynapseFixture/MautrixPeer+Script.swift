@@ -2,12 +2,12 @@ extension MautrixPeer {
     /// The peer's program: reads the request on stdin, prints one result per step. Its crypto
     /// store is in memory: each run is a new device, as a new Element session is.
     static let script = #"""
-    import asyncio, json, logging, sys, traceback
+    import asyncio, json, logging, os, sys, time, traceback
     from mautrix.client import Client
     from mautrix.client.state_store import MemoryStateStore
     from mautrix.crypto import OlmMachine
     from mautrix.crypto.store import MemoryCryptoStore
-    from mautrix.types import TOFUSigningKey
+    from mautrix.types import TOFUSigningKey, TrustState
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
 
@@ -37,6 +37,7 @@ extension MautrixPeer {
         state = PeerStateStore()
         client = Client(mxid=request["user"], base_url=request["homeserver"], state_store=state)
         results = []
+        next_batch = None
         try:
             await client.login(password=request["password"], device_name="mautrix peer")
             machine = OlmMachine(client, PeerCryptoStore(account_id=request["user"], pickle_key="peer"), state)
@@ -59,6 +60,27 @@ extension MautrixPeer {
                     results.append({"recovery_key": key})
                 elif step["do"] == "device_trust":
                     results.append({"trust": await device_trust(machine, step["user"], step["device"])})
+                elif step["do"] == "verify_with_recovery_key":
+                    await machine.share_keys()
+                    await machine.verify_with_recovery_key(step["key"])
+                    results.append({"device_id": client.device_id})
+                elif step["do"] == "strict":
+                    machine.send_keys_min_trust = TrustState.CROSS_SIGNED_TOFU
+                    results.append({})
+                elif step["do"] == "sync":
+                    data = await client.sync(full_state=True, timeout=0)
+                    next_batch = data.get("next_batch")
+                    await asyncio.gather(*client.handle_sync(data))
+                    results.append({})
+                elif step["do"] == "send_text":
+                    results.append({"event_id": await client.send_text(step["room"], step["body"])})
+                elif step["do"] == "serve":
+                    deadline = time.monotonic() + step["seconds"]
+                    while time.monotonic() < deadline and not os.path.exists(step["until"]):
+                        data = await client.sync(since=next_batch, timeout=500)
+                        next_batch = data.get("next_batch", next_batch)
+                        await asyncio.gather(*client.handle_sync(data))
+                    results.append({})
         except Exception as error:
             traceback.print_exc()
             results.append({"error": type(error).__name__ + ": " + str(error)})

@@ -29,6 +29,19 @@ public struct MautrixPeer: Sendable {
         /// Queries `user`'s keys afresh and says how mautrix trusts their device `device`: its
         /// result holds `trust` (`unverified`, `cross-signed-tofu`, … or `unknown-device`).
         case deviceTrust(user: String, device: String)
+        /// Uploads the peer's device keys and verifies its device with the account's recovery
+        /// key (it is then a device its user's identity signed); its result holds `device_id`.
+        case verifyWithRecoveryKey(String)
+        /// From now on room keys go only to devices their owner cross-signed, as Element sends
+        /// them (spec v1.18); others are told `m.unverified`.
+        case strict
+        /// Syncs once from the start, so the peer knows its rooms, their members and devices.
+        case sync
+        /// Sends a text message (encrypted in an encrypted room); its result holds `event_id`.
+        case sendText(room: String, body: String)
+        /// Goes on syncing, answering what comes (key requests from its user's verified devices),
+        /// for at most `seconds` or until a file exists at `until`.
+        case serve(seconds: Int, until: String)
     }
 
     /// Carries out `steps` in one login; returns each step's result.
@@ -39,6 +52,11 @@ public struct MautrixPeer: Sendable {
             case .shareKeys: ["do": "share_keys"]
             case .generateRecoveryKey(let passphrase): ["do": "generate_recovery_key", "passphrase": passphrase ?? NSNull()]
             case .deviceTrust(let user, let device): ["do": "device_trust", "user": user, "device": device]
+            case .verifyWithRecoveryKey(let key): ["do": "verify_with_recovery_key", "key": key]
+            case .strict: ["do": "strict"]
+            case .sync: ["do": "sync"]
+            case .sendText(let room, let body): ["do": "send_text", "room": room, "body": body]
+            case .serve(let seconds, let until): ["do": "serve", "seconds": seconds, "until": until]
             }
         }
         let request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]

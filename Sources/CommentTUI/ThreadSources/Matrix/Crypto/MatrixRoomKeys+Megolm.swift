@@ -29,6 +29,7 @@ extension MatrixRoomKeys {
         defer { lock.unlock() }
         let id = CryptoStoreCollection<StoredRoomKey>.id(roomID, sessionID)
         guard var kept = try? device.store.value(id, in: Self.megolmSessions) else {
+            want(roomID: roomID, sessionID: sessionID, senderKey: content["sender_key"]?.string)
             let withheld = try? device.store.value(id, in: Self.withheldKeys)
             return .undecryptable(reason: withheld?.words ?? Self.keyNotArrived, waitsForKey: true)
         }

@@ -22,11 +22,16 @@ final class MatrixRoomKeys: @unchecked Sendable {
     var replayGuard = MegolmReplayGuard()
     /// The rooms whose keys arrived, newest last, for rooms to re-decrypt what waited
     /// (`keyArrivals`): a count that only grows.
-    private(set) var arrivals = 0
+    var arrivals = 0
     /// The users whose cross-signing identity changed since it was pinned (`+Identities`).
     var changedUsers: Set<String> = []
     /// How often `changedUsers` changed in this run.
     var identityChanges = 0
+    /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
+    var wanted: Set<WantedKey> = []
+    var requested: [WantedKey: (count: Int, at: Date)] = [:]
+    /// The clock key requests are repeated by (tests inject one).
+    var now: () -> Date = Date.init
 
     /// Olm sessions by the other device's Curve25519 key, newest first.
     static let olmSessions = CryptoStoreCollection<[OlmSession]>("olm-sessions")
@@ -131,6 +136,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
                 problems.append("\(error)")
             }
         }
+        requestWantedKeys(problems: &problems)
         return problems
     }
 
@@ -179,6 +185,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
             switch payload.type {
             case "m.room_key": try takeRoomKey(payload, senderKey: senderKey)
             case "m.room_key.withheld": takeWithheld(payload.content)
+            case "m.forwarded_room_key": try takeForwardedKey(payload, sender: sender, forwarderKey: senderKey)
             default: break
             }
         case "m.room_key.withheld":
