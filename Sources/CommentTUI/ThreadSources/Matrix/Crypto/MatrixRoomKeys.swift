@@ -23,6 +23,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// The rooms whose keys arrived, newest last, for rooms to re-decrypt what waited
     /// (`keyArrivals`): a count that only grows.
     private(set) var arrivals = 0
+    /// The time now, for the rule that limits new Olm sessions to a broken device (tests inject it).
+    var clock: @Sendable () -> Date = { Date() }
 
     /// Olm sessions by the other device's Curve25519 key, newest first.
     static let olmSessions = CryptoStoreCollection<[OlmSession]>("olm-sessions")

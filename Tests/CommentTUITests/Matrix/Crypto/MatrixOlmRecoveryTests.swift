@@ -1,0 +1,152 @@
+import Foundation
+import MatrixCrypto
+import SynapseFixture
+import ThreadModel
+import XCTest
+@testable import CommentTUI
+
+/// Recovering broken Olm sessions against Synapse with matrix-nio (vodozemac): nio loses its
+/// sessions with Ann and both go on reading each other (nio's `m.dummy`, our key shared again
+/// over the new session); Ann loses hers and starts a new one with an `m.dummy` of her own, at
+/// most once an hour per device (time injected).
+final class MatrixOlmRecoveryTests: SharedSynapseTestCase {
+    /// A time the tests set, for `MatrixRoomKeys.clock`.
+    private final class TestClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var time = Date(timeIntervalSince1970: 1_800_000_000)
+        var now: Date { lock.withLock { time } }
+        func advance(minutes: Double) { lock.withLock { time += minutes * 60 } }
+    }
+
+    /// Sends `bodies` as Ann, one after another, each confirmed by the server.
+    private func annSends(_ bodies: [String], through source: MatrixThreadSource, as room: EncryptedRoom) throws {
+        for body in bodies {
+            let sent = comment(by: room.ann, body)
+            XCTAssertEqual(source.send(sent), .pending)
+            try collectUpdates(from: source, timeout: 30) { updates in
+                updates.contains { if case .sendConfirmed(sent.id) = $0 { true } else { false } }
+            }
+        }
+    }
+
+    /// The bodies of Ann's messages nio decrypts, and how many of the room's it could not open.
+    private func nioReads(_ room: EncryptedRoom) throws -> (bodies: [String], undecrypted: Int) {
+        let result = try XCTUnwrap(room.nio.run([.messages(room: room.room, limit: 30)]).first)
+        let messages = try XCTUnwrap(result["messages"] as? [[String: Any]], "\(result)")
+        let bodies = messages.compactMap { $0["decrypted"] as? Bool == true ? $0["body"] as? String : nil }
+        return (bodies, try XCTUnwrap(result["undecrypted"] as? Int))
+    }
+
+    /// Nio's device's Curve25519 key as Ann's device list has it.
+    private func nioCurve(_ keys: MatrixRoomKeys, _ room: EncryptedRoom) throws -> String {
+        try XCTUnwrap(keys.lock.withLock { keys.trackedDevices(of: room.bo.account.userID).first?.curve25519 })
+    }
+
+    /// How many Olm sessions Ann keeps with the device of `curve`.
+    private func sessionCount(_ keys: MatrixRoomKeys, with curve: String) -> Int {
+        keys.lock.withLock { (try? keys.device.store.value(curve, in: MatrixRoomKeys.olmSessions))?.count ?? 0 }
+    }
+
+    /// Waits (bounded) until `condition` holds.
+    private func waitUntil(_ what: String, timeout: TimeInterval = 20, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !condition() {
+            guard Date() < deadline else { return XCTFail("waited \(Int(timeout)) s for \(what)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Waits until the source shows a comment with `body`.
+    private func waitForComment(_ body: String, in source: MatrixThreadSource) throws {
+        try collectUpdates(from: source, timeout: 30) { updates in
+            updates.contains { update in
+                switch update {
+                case .commentsAppended(let list): list.contains { $0.body == body }
+                case .commentEdited(let edited): edited.body == body
+                default: false
+                }
+            }
+        }
+    }
+
+    func testNioWipesItsSessionsWithUsAndBothRecover() throws {
+        // Two messages per session, so Ann's first message after the wipe shares a new key.
+        let room = try encryptedRoom(rotationMessages: 2)
+        let keys = try keys(of: room)
+        try nioSends(["before the wipe"], in: room)
+        let (source, sync) = try open(room, keys: keys)
+        defer { source.stop(); sync.stop() }
+        XCTAssertEqual(opened(source).map(\.body), ["before the wipe"])
+        try annSends(["ann 1", "ann 2"], through: source, as: room)
+        XCTAssertEqual(try nioReads(room).bodies, ["before the wipe", "ann 1", "ann 2"])
+        let curve = try nioCurve(keys, room)
+        XCTAssertEqual(sessionCount(keys, with: curve), 1)
+
+        let wiped = try room.nio.run([.forgetOlmSessions(user: room.ann.account.userID)])
+        XCTAssertEqual(wiped.first?["forgotten"] as? Int, 1, "\(wiped)")
+        // Its key goes over the session nio lost: nio cannot open it, and starts a new session
+        // with an m.dummy (as its sync loop does).
+        try annSends(["ann 3, key lost"], through: source, as: room)
+        try room.nio.run([.sync])
+        try waitUntil("nio's new session") { sessionCount(keys, with: curve) == 2 }
+        // The new session took nio's device out of those the key went to: it is sent again.
+        try annSends(["ann 4"], through: source, as: room)
+        let read = try nioReads(room)
+        XCTAssertEqual(read.bodies, ["before the wipe", "ann 1", "ann 2", "ann 4"], "nio reads what we send after its new session")
+
+        // And nio's next key comes to us over its new session.
+        try nioSends(["after the wipe"], in: room)
+        try waitForComment("after the wipe", in: source)
+    }
+
+    func testWeLoseOurSessionWithNioAndRecoverWithAnMDummy() throws {
+        let room = try encryptedRoom()
+        let clock = TestClock()
+        let keys = try keys(of: room)
+        keys.clock = { clock.now }
+        try nioSends(["first"], in: room)
+        let (source, sync) = try open(room, keys: keys)
+        defer { source.stop(); sync.stop() }
+        XCTAssertEqual(opened(source).map(\.body), ["first"])
+        // A reply over the session, so nio's next messages on it are normal (not pre-key) ones.
+        try annSends(["ann 1"], through: source, as: room)
+        XCTAssertEqual(try nioReads(room).bodies, ["first", "ann 1"])
+
+        let curve = try nioCurve(keys, room)
+        try keys.lock.withLock { try keys.device.store.put([], id: curve, in: MatrixRoomKeys.olmSessions) }
+        try nioSends(["lost"], in: room)
+        try waitUntil("our new session with nio") { sessionCount(keys, with: curve) == 1 }
+        // Nio takes our m.dummy's session and sends its next key over it.
+        try nioSends(["found"], in: room)
+        try waitForComment("found", in: source)
+        try annSends(["ann 2"], through: source, as: room)
+        XCTAssertEqual(try nioReads(room).bodies.suffix(2), ["found", "ann 2"])
+    }
+
+    func testANewSessionWithABrokenDeviceIsStartedAtMostOnceAnHour() throws {
+        let room = try encryptedRoom()
+        try room.nio.run([.sync])
+        let clock = TestClock()
+        let keys = try keys(of: room)
+        keys.clock = { clock.now }
+        let curve = try nioCurve(keys, room)
+        // A normal Olm message from nio's device that no session of ours opens.
+        let broken: JSONValue = [
+            "type": "m.room.encrypted", "sender": .string(room.bo.account.userID),
+            "content": ["algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": .string(curve),
+                        "ciphertext": .object([keys.device.identityKey: ["type": 1, "body": "AwoguOWW6h0E5ZRLBr1T2Vj6vYhTZ2Mu"]])],
+        ]
+        let answer: JSONValue = ["to_device": ["events": [broken]]]
+
+        XCTAssertEqual(keys.take(answer).count, 1, "the message is not opened")
+        XCTAssertEqual(sessionCount(keys, with: curve), 1, "a new session, from a claimed key")
+        clock.advance(minutes: 30)
+        keys.take(answer)
+        clock.advance(minutes: 29)
+        keys.take(answer)
+        XCTAssertEqual(sessionCount(keys, with: curve), 1, "none within the hour")
+        clock.advance(minutes: 2)
+        XCTAssertTrue(keys.take(answer).first?.contains("a new session was started") == true)
+        XCTAssertEqual(sessionCount(keys, with: curve), 2, "another after the hour")
+    }
+}
