@@ -54,6 +54,24 @@ final class MatrixFallbackKeyTests: SharedSynapseTestCase {
         let next = try claimAnnsKey(room)
         XCTAssertNotEqual(next.key["fallback"] as? Bool, true, "one-time keys are handed out again")
 
+        // A session someone made on the old key before it was replaced still opens.
+        var random = SystemRandom()
+        let late = try OlmAccount(random: &random)
+        var session = try OlmSession.outbound(account: late, theirIdentityKey: XCTUnwrap(UnpaddedBase64.decode(keys.device.identityKey)),
+                                              theirOneTimeKey: fallback.publicKey, random: &random)
+        let plaintext = try OlmPayload.plaintext(type: "m.dummy", content: [:], sender: room.bo.account.userID, senderDevice: "LATECOMER",
+                                                 senderEd25519: UnpaddedBase64.encode(late.ed25519Key), recipient: room.ann.account.userID,
+                                                 recipientEd25519: keys.device.fingerprint)
+        let message = try session.encrypt(plaintext, random: &random)
+        let lateCurve = UnpaddedBase64.encode(late.curve25519Key)
+        let event: JSONValue = [
+            "type": "m.room.encrypted", "sender": .string(room.bo.account.userID),
+            "content": ["algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": .string(lateCurve),
+                        "ciphertext": .object([keys.device.identityKey: ["type": 0, "body": .string(message.body)]])],
+        ]
+        XCTAssertEqual(keys.take(["to_device": ["events": [event]]]), [])
+        XCTAssertEqual(keys.lock.withLock { try? keys.device.store.value(lateCurve, in: MatrixRoomKeys.olmSessions)?.count }, 1)
+
         // Nio goes on over the session the old fallback key made.
         try nioSends(["and after"], in: room)
         try collectUpdates(from: source, timeout: 30) { updates in
