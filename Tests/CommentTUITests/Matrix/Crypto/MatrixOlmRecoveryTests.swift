@@ -8,7 +8,8 @@ import XCTest
 /// Recovering broken Olm sessions against Synapse with matrix-nio (vodozemac): nio loses its
 /// sessions with Ann and both go on reading each other (nio's `m.dummy`, our key shared again
 /// over the new session); Ann loses hers and starts a new one with an `m.dummy` of her own, at
-/// most once an hour per device (time injected).
+/// most once an hour per device (time injected); our keys go over the newest session with a
+/// device, not the one it used last.
 final class MatrixOlmRecoveryTests: SharedSynapseTestCase {
     /// A time the tests set, for `MatrixRoomKeys.clock`.
     private final class TestClock: @unchecked Sendable {
@@ -148,5 +149,59 @@ final class MatrixOlmRecoveryTests: SharedSynapseTestCase {
         clock.advance(minutes: 2)
         XCTAssertTrue(keys.take(answer).first?.contains("a new session was started") == true)
         XCTAssertEqual(sessionCount(keys, with: curve), 2, "another after the hour")
+    }
+
+    func testOurKeysGoOverTheNewestSessionWithADeviceNotTheLastUsed() throws {
+        let room = try encryptedRoom()
+        let bo = room.bo.account.userID
+        // Bo's second device is driven here, with our own Olm code, its keys on Synapse.
+        var random = SystemRandom()
+        var peer = try OlmAccount(random: &random)
+        try peer.generateOneTimeKeys(2, random: &random)
+        let upload = try peer.keysUploadBody(userID: bo, deviceID: room.bo.account.deviceID, includingDeviceKeys: true)
+        try room.bo.other.call("POST", "/_matrix/client/v3/keys/upload",
+                               body: XCTUnwrap(JSONSerialization.jsonObject(with: Data(CanonicalJSON.encode(upload))) as? [String: Any]))
+        let keys = try keys(of: room)
+        let annCurve = try XCTUnwrap(UnpaddedBase64.decode(keys.device.identityKey))
+        let peerCurve = UnpaddedBase64.encode(peer.curve25519Key)
+
+        /// A new session from the peer to Ann, on a one-time key claimed as Bo.
+        func newSession() throws -> OlmSession {
+            let answer = try room.bo.other.call("POST", "/_matrix/client/v3/keys/claim", body: [
+                "one_time_keys": [room.ann.account.userID: [room.ann.account.deviceID: "signed_curve25519"]],
+            ])
+            let claimed = ((answer["one_time_keys"] as? [String: Any])?[room.ann.account.userID] as? [String: Any])?[room.ann.account.deviceID]
+            let key = try XCTUnwrap(((claimed as? [String: Any])?.first?.value as? [String: Any])?["key"] as? String)
+            return try OlmSession.outbound(account: peer, theirIdentityKey: annCurve, theirOneTimeKey: XCTUnwrap(UnpaddedBase64.decode(key)),
+                                           random: &random)
+        }
+        /// The peer sends Ann an m.dummy over `session`.
+        func send(over session: inout OlmSession) throws {
+            let plaintext = try OlmPayload.plaintext(type: "m.dummy", content: [:], sender: bo, senderDevice: room.bo.account.deviceID,
+                                                     senderEd25519: UnpaddedBase64.encode(peer.ed25519Key), recipient: room.ann.account.userID,
+                                                     recipientEd25519: keys.device.fingerprint)
+            let message = try session.encrypt(plaintext, random: &random)
+            XCTAssertEqual(keys.take(["to_device": ["events": [[
+                "type": "m.room.encrypted", "sender": .string(bo),
+                "content": ["algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": .string(peerCurve),
+                            "ciphertext": .object([keys.device.identityKey: ["type": .number(Double(message.kind.rawValue)), "body": .string(message.body)]])],
+            ]]]]), [])
+        }
+        var older = try newSession()
+        try send(over: &older)
+        var newer = try newSession()
+        try send(over: &newer)
+        // The older session is used again last: still the newer one carries our key.
+        try send(over: &older)
+        XCTAssertEqual(sessionCount(keys, with: peerCurve), 2)
+
+        _ = try keys.encrypt(type: "m.room.message", content: ["msgtype": "m.text", "body": "to the newest"], roomID: room.room,
+                             members: [room.ann.account.userID, bo], settings: ["algorithm": "m.megolm.v1.aes-sha2"])
+        let events = (try room.bo.other.sync()["to_device"] as? [String: Any])?["events"] as? [[String: Any]] ?? []
+        let ours = try XCTUnwrap(events.lazy.compactMap { (($0["content"] as? [String: Any])?["ciphertext"] as? [String: Any])?[peerCurve] as? [String: Any] }.first,
+                                 "the room key went to the peer")
+        let message = try XCTUnwrap(OlmEncryptedMessage(type: XCTUnwrap(ours["type"] as? Int), body: XCTUnwrap(ours["body"] as? String)))
+        let plaintext = try XCTUnwrap(try? newer.decrypt(message), "sent over the newer session")
+        XCTAssertEqual(try JSONValue(parsing: Data(plaintext))["type"]?.string, "m.room_key")
     }
 }
