@@ -85,8 +85,7 @@ extension MatrixRoomKeys {
 
 extension MatrixDeviceCrypto {
     /// Stores a new inbound Olm session (`sessions`, it first, under `senderKey`) and the account
-    /// without the one-time key it used, in one write;
-    /// `also` adds changes to the same write.
+    /// without the one-time key it used, and what `also` adds, in one write.
     func keep(session: OlmSession, among sessions: [OlmSession], senderKey: String, in collection: CryptoStoreCollection<[OlmSession]>,
               also: (inout CryptoStore.Batch) throws -> Void = { _ in }) throws {
         var changed = account
