@@ -33,8 +33,13 @@ public struct MatrixNioPeer: Sendable {
         /// Creates a private room with encryption on (its session rotated after
         /// `rotationMessages` messages when given), inviting `invite`; its result holds `room_id`.
         case createEncryptedRoom(invite: [String], rotationMessages: Int? = nil)
-        /// Syncs (from the start), then queries and uploads keys as nio needs.
+        /// Syncs (from the start), then queries and uploads keys as nio needs, and, as nio's sync
+        /// loop does, starts new Olm sessions with devices whose messages it could not open
+        /// (claiming their keys, sending each an `m.dummy`) and sends what it queued.
         case sync
+        /// Forgets every Olm session nio has with `user`'s devices, in memory and in its store (as
+        /// a client that lost them); its result holds `forgotten`, how many.
+        case forgetOlmSessions(user: String)
         /// Sends a text message in an encrypted room (sharing the room key with every device,
         /// verified or not); its result holds `event_id`.
         case sendEncrypted(room: String, body: String)
@@ -64,6 +69,7 @@ public struct MatrixNioPeer: Sendable {
             case .createEncryptedRoom(let invite, let rotation):
                 ["do": "create_encrypted_room", "invite": invite, "rotation_msgs": rotation.map { $0 as Any } ?? NSNull()]
             case .sync: ["do": "sync"]
+            case .forgetOlmSessions(let user): ["do": "forget_olm_sessions", "user": user]
             case .sendEncrypted(let room, let body): ["do": "send_encrypted", "room": room, "content": ["msgtype": "m.text", "body": body]]
             case .sendEncryptedContent(let room, let content): ["do": "send_encrypted", "room": room, "content": content]
             case .sendKeepingTheKey(let room, let body): ["do": "send_keeping_the_key", "room": room, "body": body]
@@ -103,13 +109,19 @@ public struct MatrixNioPeer: Sendable {
     from nio.api import Api
     from nio.event_builders import ToDeviceMessage
 
+    def uncached():
+        # Synapse answers a sync it was asked within two minutes from its cache; a filter of
+        # its own (excluding a presence type no one sends) makes each one fresh.
+        return {"presence": {"not_types": ["org.example.fresh." + uuid4().hex]}}
+
     async def main():
         request = json.loads(sys.stdin.read())
         store = request.get("store") or tempfile.mkdtemp(prefix="nio-peer-")
         os.makedirs(store, mode=0o700, exist_ok=True)
         # Encryption only when a step needs it (or the device is kept): with it, nio sends only
         # into rooms it has synced.
-        e2e = "store" in request or any(step["do"] in ("upload_keys", "sync", "send_encrypted", "send_keeping_the_key", "share_key", "messages") for step in request["steps"])
+        e2e = "store" in request or any(step["do"] in ("upload_keys", "sync", "send_encrypted", "send_keeping_the_key", "share_key", "messages",
+                                                   "forget_olm_sessions") for step in request["steps"])
         config = AsyncClientConfig(encryption_enabled=e2e, store_sync_tokens=False)
         client = AsyncClient(request["homeserver"], request["user"], store_path=store, config=config)
         results = []
@@ -144,12 +156,23 @@ public struct MatrixNioPeer: Sendable {
                     ok = isinstance(made, RoomCreateResponse)
                     results.append({"room_id": made.room_id} if ok else {"error": "create: " + str(made)})
                 elif step["do"] == "sync":
-                    synced = await client.sync(timeout=0, full_state=True)
+                    synced = await client.sync(timeout=0, full_state=True, sync_filter=uncached())
                     if client.should_query_keys:
                         await client.keys_query()
                     if client.should_upload_keys:
                         await client.keys_upload()
+                    if client.should_claim_keys:
+                        await client.keys_claim(client.get_users_for_key_claiming())
+                    await client.send_to_device_messages()
                     results.append({} if isinstance(synced, SyncResponse) else {"error": "sync: " + str(synced)})
+                elif step["do"] == "forget_olm_sessions":
+                    from nio.store.models import OlmSessions
+                    forgotten = 0
+                    for device in client.olm.device_store.active_user_devices(step["user"]):
+                        forgotten += len(client.olm.session_store._entries.pop(device.curve25519, []))
+                        with client.store.database.bind_ctx(client.store.models):
+                            OlmSessions.delete().where(OlmSessions.sender_key == device.curve25519).execute()
+                    results.append({"forgotten": forgotten})
                 elif step["do"] == "send_encrypted":
                     sent = await client.room_send(step["room"], "m.room.message", step["content"], ignore_unverified_devices=True)
                     ok = isinstance(sent, RoomSendResponse)
@@ -185,10 +208,10 @@ public struct MatrixNioPeer: Sendable {
                                 failures.append(str(shared))
                     results.append({"error": "share: " + "; ".join(failures)} if failures else {})
                 elif step["do"] == "messages":
-                    synced = await client.sync(timeout=0, full_state=True)
+                    synced = await client.sync(timeout=0, full_state=True, sync_filter=uncached())
                     # A second sync: keys sent while the first was answered come with it.
                     if isinstance(synced, SyncResponse):
-                        synced = await client.sync(timeout=0, since=synced.next_batch)
+                        synced = await client.sync(timeout=0, since=synced.next_batch, sync_filter=uncached())
                     if not isinstance(synced, SyncResponse):
                         results.append({"error": "sync: " + str(synced)})
                         continue

@@ -39,7 +39,7 @@ extension MatrixRoomKeys {
     /// before this device is cross-signed: our other devices would not answer it.
     func requestWantedKeys(problems: inout [String]) {
         guard !wanted.isEmpty, device.isCrossSigned else { return }
-        let now = self.now()
+        let now = clock()
         let toAsk = wanted.filter { key in
             guard let asked = requested[key] else { return true }
             return asked.count < Self.keyRequestAttempts

@@ -30,7 +30,7 @@ extension MatrixRoomKeys {
               let message = OlmEncryptedMessage(type: type, body: body) else {
             throw OlmRefusal(reason: "not encrypted for this device")
         }
-        let plaintext = try decrypt(message, senderKey: senderKey, senderBytes: senderBytes)
+        let plaintext = try decrypt(message, sender: sender, senderKey: senderKey, senderBytes: senderBytes)
         let known = knownDevice(of: sender, curve25519: senderKey)
         let payload = try OlmPayload(plaintext: plaintext, sender: sender, ourUserID: device.userID,
                                      ourEd25519: device.fingerprint, knownSenderEd25519: known?.ed25519)
@@ -38,46 +38,62 @@ extension MatrixRoomKeys {
     }
 
     /// The sending device as its list says, found by its Curve25519 key.
-    private func knownDevice(of user: String, curve25519: String) -> DeviceKeys? {
+    func knownDevice(of user: String, curve25519: String) -> DeviceKeys? {
         trackedDevices(of: user).first { $0.curve25519 == curve25519 }
     }
 
-    /// The plaintext of `message` from the device of `senderKey`, the session it used stored.
-    private func decrypt(_ message: OlmEncryptedMessage, senderKey: String, senderBytes: [UInt8]) throws -> [UInt8] {
+    /// The plaintext of `message` from the device of `senderKey` (of `sender`), the session it
+    /// used stored. A normal message that no session decrypts means the sender's session with
+    /// us is broken: a new one is started from our side (`recoverSession`).
+    private func decrypt(_ message: OlmEncryptedMessage, sender: String, senderKey: String, senderBytes: [UInt8]) throws -> [UInt8] {
         var sessions = try device.store.value(senderKey, in: Self.olmSessions) ?? []
         for index in sessions.indices {
             // A pre-key message belongs to the session it was made for, never to another.
             if message.kind == .preKey, !sessions[index].matches(preKeyMessage: message.bytes, theirIdentityKey: senderBytes) { continue }
             var session = sessions[index]
             guard let plaintext = try? session.decrypt(message) else { continue }
-            sessions.remove(at: index)
-            sessions.insert(session, at: 0)
+            // Updated in place: the list stays newest first by creation, the order keys are sent by.
+            sessions[index] = session
             try device.store.put(sessions, id: senderKey, in: Self.olmSessions)
             return plaintext
         }
-        guard message.kind == .preKey else { throw OlmRefusal(reason: "no session with the sending device decrypts it") }
+        guard message.kind == .preKey else {
+            var reason = "no session with the sending device decrypts it"
+            do {
+                if try recoverSession(with: sender, senderKey: senderKey) { reason += "; a new session was started" }
+            } catch {
+                reason += "; no new session was started: \(error)"
+            }
+            throw OlmRefusal(reason: reason)
+        }
         let (session, plaintext): (OlmSession, [UInt8])
         do {
             (session, plaintext) = try OlmSession.inbound(account: device.account, theirIdentityKey: senderBytes, preKeyMessage: message.bytes)
         } catch {
             throw OlmRefusal(reason: "\(error)")
         }
-        // Kept now that it decrypted: the session and the account without its used one-time key, at once.
+        // Kept now that it decrypted: the session and the account without its used one-time key, at once,
+        // with our room keys marked for sending again over it (the sender may have lost the old session).
         sessions.insert(session, at: 0)
-        try device.keep(session: session, among: sessions, senderKey: senderKey, in: Self.olmSessions)
+        let resharing = try outboundSessionsForgetting(sender: sender, senderKey: senderKey)
+        try device.keep(session: session, among: sessions, senderKey: senderKey, in: Self.olmSessions) { batch in
+            for (room, outbound) in resharing { try batch.put(outbound, id: room, in: Self.outboundSessions) }
+        }
         return plaintext
     }
 }
 
 extension MatrixDeviceCrypto {
     /// Stores a new inbound Olm session (`sessions`, it first, under `senderKey`) and the account
-    /// without the one-time key it used, in one write.
-    func keep(session: OlmSession, among sessions: [OlmSession], senderKey: String, in collection: CryptoStoreCollection<[OlmSession]>) throws {
+    /// without the one-time key it used, and what `also` adds, in one write.
+    func keep(session: OlmSession, among sessions: [OlmSession], senderKey: String, in collection: CryptoStoreCollection<[OlmSession]>,
+              also: (inout CryptoStore.Batch) throws -> Void = { _ in }) throws {
         var changed = account
         _ = changed.removeOneTimeKey(usedBy: session)
         try store.write { batch in
             try batch.put(sessions, id: senderKey, in: collection)
             try batch.put(changed, id: "account", in: Self.accounts)
+            try also(&batch)
         }
         replaceAccount(changed)
     }

@@ -147,10 +147,7 @@ extension MatrixRoomKeys {
                                                      recipientEd25519: target.ed25519)
             let message = try session.encrypt(plaintext, random: &device.random)
             sessions[target.curve25519] = session
-            messages[target.userID, default: [:]][target.deviceID] = [
-                "algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": .string(device.identityKey),
-                "ciphertext": .object([target.curve25519: ["type": .number(Double(message.kind.rawValue)), "body": .string(message.body)]]),
-            ]
+            messages[target.userID, default: [:]][target.deviceID] = olmContent(message, to: target)
         }
         // The Olm sessions as they will be after these messages, on disk before they leave.
         try device.store.write { batch in
@@ -191,9 +188,17 @@ extension MatrixRoomKeys {
             }
         }
         guard !missing.isEmpty else { return found }
-        let wanted = Dictionary(grouping: missing, by: \.userID).mapValues { $0.map(\.deviceID) }
+        return found.merging(try claimSessions(for: missing)) { kept, _ in kept }
+    }
+
+    /// A new outbound Olm session to each device, by its Curve25519 key, from a one-time (or
+    /// fallback) key claimed for it, its signature by the device checked. Devices without a
+    /// key to claim are left out. Not stored: the caller stores them before using them. Call locked.
+    func claimSessions(for targets: [DeviceKeys]) throws -> [String: OlmSession] {
+        var found: [String: OlmSession] = [:]
+        let wanted = Dictionary(grouping: targets, by: \.userID).mapValues { $0.map(\.deviceID) }
         let claimed = try client.claimKeys(wanted)["one_time_keys"]
-        for target in missing {
+        for target in targets {
             guard let keys = claimed?[target.userID]?[target.deviceID]?.object,
                   let signed = keys.first(where: { $0.key.hasPrefix("signed_curve25519:") })?.value,
                   let ed25519 = UnpaddedBase64.decode(target.ed25519),
@@ -206,7 +211,15 @@ extension MatrixRoomKeys {
         return found
     }
 
+    /// The content of the `m.room.encrypted` to-device event carrying `message` to `target`.
+    func olmContent(_ message: OlmEncryptedMessage, to target: DeviceKeys) -> JSONValue {
+        [
+            "algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": .string(device.identityKey),
+            "ciphertext": .object([target.curve25519: ["type": .number(Double(message.kind.rawValue)), "body": .string(message.body)]]),
+        ]
+    }
+
     /// A new to-device transaction id: random, so a retry of the whole share is a new send
     /// (it carries new Olm messages) and never collides with an earlier one.
-    private static func transactionID() -> String { "ct-keys-" + UUID().uuidString }
+    static func transactionID() -> String { "ct-keys-" + UUID().uuidString }
 }

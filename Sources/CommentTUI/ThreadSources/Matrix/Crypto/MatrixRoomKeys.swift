@@ -30,8 +30,9 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
     var wanted: Set<WantedKey> = []
     var requested: [WantedKey: (count: Int, at: Date)] = [:]
-    /// The clock key requests are repeated by (tests inject one).
-    var now: () -> Date = Date.init
+    /// The time now, for the rules that limit new Olm sessions to a broken device and repeated
+    /// key requests (tests inject it).
+    var clock: @Sendable () -> Date = { Date() }
 
     /// Olm sessions by the other device's Curve25519 key, newest first.
     static let olmSessions = CryptoStoreCollection<[OlmSession]>("olm-sessions")
