@@ -44,9 +44,12 @@ let package = Package(
         ),
         // What a test plants where state files go (a victim file links point to), for both layers.
         .target(name: "PlantedFileTestSupport", dependencies: ["ThreadModel"], path: "Tests/PlantedFileTestSupport"),
+        // The encrypted send kill test spawns this client and SIGKILLs it; depended on so it is built.
+        .executableTarget(name: "encrypted-room-sender", dependencies: ["CommentTUI", "MatrixCrypto", "ThreadModel"], path: "Tests/EncryptedRoomSender"),
         .testTarget(
             name: "CommentTUITests",
-            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "CommentTUITestSupport", "SynapseFixture", "PlantedFileTestSupport"],
+            dependencies: ["CommentTUI", "ThreadModel", "ScrollEngine", "CommentTUITestSupport", "SynapseFixture", "PlantedFileTestSupport",
+                           "encrypted-room-sender"],
             resources: [.copy("Data")]
         ),
         // A real Synapse homeserver (pinned, from PyPI, in .synapse/venv) and a plain Matrix client for tests.

@@ -56,6 +56,10 @@ public struct MatrixNioPeer: Sendable {
         /// `event_id`, `type`, `body` (when a message) and `decrypted` (whether it was encrypted
         /// and nio opened it), and `undecrypted`, how many it could not open.
         case messages(room: String, limit: Int)
+        /// Syncs (taking the room keys sent to it, in a room it has left too), then lists the
+        /// Megolm sessions it holds for `room`; its result holds `sessions`: each sharing
+        /// device's Curve25519 key to the ids of the sessions it shared.
+        case roomKeys(room: String)
     }
 
     /// Carries out `steps` in one login; returns each step's result.
@@ -76,6 +80,7 @@ public struct MatrixNioPeer: Sendable {
             case .shareKey(let room, let sessionID, let sessionKey):
                 ["do": "share_key", "room": room, "session_id": sessionID, "session_key": sessionKey]
             case .messages(let room, let limit): ["do": "messages", "room": room, "limit": limit]
+            case .roomKeys(let room): ["do": "room_keys", "room": room]
             }
         }
         var request: [String: Any] = ["homeserver": homeserver.absoluteString, "user": userID, "password": password, "steps": encoded]
@@ -121,7 +126,7 @@ public struct MatrixNioPeer: Sendable {
         # Encryption only when a step needs it (or the device is kept): with it, nio sends only
         # into rooms it has synced.
         e2e = "store" in request or any(step["do"] in ("upload_keys", "sync", "send_encrypted", "send_keeping_the_key", "share_key", "messages",
-                                                   "forget_olm_sessions") for step in request["steps"])
+                                                   "forget_olm_sessions", "room_keys") for step in request["steps"])
         config = AsyncClientConfig(encryption_enabled=e2e, store_sync_tokens=False)
         client = AsyncClient(request["homeserver"], request["user"], store_path=store, config=config)
         results = []
@@ -226,6 +231,15 @@ public struct MatrixNioPeer: Sendable {
                                          "body": getattr(event, "body", None), "decrypted": bool(getattr(event, "decrypted", False)),
                                          "undecrypted": isinstance(event, MegolmEvent)})
                     results.append({"messages": messages, "undecrypted": sum(1 for m in messages if m["undecrypted"])})
+                elif step["do"] == "room_keys":
+                    synced = await client.sync(timeout=0, full_state=True)
+                    if isinstance(synced, SyncResponse):
+                        synced = await client.sync(timeout=0, since=synced.next_batch)
+                    if not isinstance(synced, SyncResponse):
+                        results.append({"error": "sync: " + str(synced)})
+                        continue
+                    held = client.olm.inbound_group_store[step["room"]]
+                    results.append({"sessions": {sender: sorted(sessions.keys()) for sender, sessions in held.items()}})
                 elif step["do"] == "upload_keys":
                     uploaded = await client.keys_upload()
                     ok = isinstance(uploaded, KeysUploadResponse)

@@ -39,11 +39,12 @@ final class MatrixEncryptedRoomJoiningTests: SharedSynapseTestCase {
             XCTAssertTrue("\(error)".contains("end-to-end encrypted") && "\(error)".contains("--join-encrypted"), "\(error)")
         }
         XCTAssertFalse(try annIsIn(), "refused before joining")
-        // Asked to: joined, and read-only.
+        // Asked to: joined, encrypted, and taking comments (the account's keys encrypt them).
         let target = try openFromCommandLine(["matrix:\(room)", "--join-encrypted"])
         defer { target.source.close() }
         XCTAssertTrue(try annIsIn())
-        XCTAssertEqual(target.source.sendingHeld, MatrixEncryption.notice)
+        XCTAssertTrue(target.source.isEndToEndEncrypted)
+        XCTAssertNil(target.source.sendingHeld)
         // An invite to a room without encryption is taken as before.
         let plain = try bo.other.createRoom(name: "Plain", preset: .privateChat, invite: [ann.account.userID])
         XCTAssertNil(try open(plain, as: ann, follows: false).sendingHeld)

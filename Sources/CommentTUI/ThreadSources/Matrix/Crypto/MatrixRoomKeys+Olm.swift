@@ -6,6 +6,11 @@ import ThreadModel
 /// sessions we have with the sending device first, else a new session from a pre-key message,
 /// kept only once its first message decrypted (with the one-time key it used removed, in the
 /// same write); the plaintext then checked (`OlmPayload`) against us and the sender's known key.
+///
+/// Opening stores nothing: the session moved on (and the one-time key spent) is kept by the
+/// caller in the same write as what the message carried (`keep(_:with:)`). The server sends the
+/// message again until a later sync passes it, so a crash between the two would otherwise leave
+/// a message that no longer opens and a room key lost for good.
 extension MatrixRoomKeys {
     /// Why a room key was not taken, in words (no key bytes).
     struct RoomKeyRefusal: Error, CustomStringConvertible {
@@ -19,8 +24,22 @@ extension MatrixRoomKeys {
         var description: String { "an encrypted to-device message was not opened: \(reason)" }
     }
 
-    /// The checked payload of an Olm to-device event, and the sender's Curve25519 key. Call locked.
-    func openOlm(_ event: JSONValue, sender: String) throws -> (OlmPayload, String) {
+    /// An Olm message opened, and the state that opening it leaves, not stored yet.
+    struct OpenedOlmMessage {
+        let payload: OlmPayload
+        /// The sending device's Curve25519 key.
+        let senderKey: String
+        /// The sessions with that device as they are now (the one that decrypted first).
+        let sessions: [OlmSession]
+        /// The account without the one-time key a new session used; nil: unchanged.
+        let account: OlmAccount?
+        /// Our outbound sessions, by room, without the sending device (it started a new session).
+        let resharing: [String: OutboundRoomSession]
+    }
+
+    /// The checked payload of an Olm to-device event, the sender's Curve25519 key and the state
+    /// to keep (`keep(_:with:)`); nothing stored. Call locked.
+    func openOlm(_ event: JSONValue, sender: String) throws -> OpenedOlmMessage {
         let content = event["content"]
         guard content?["algorithm"]?.string == "m.olm.v1.curve25519-aes-sha2" else { throw OlmRefusal(reason: "not Olm") }
         guard let senderKey = content?["sender_key"]?.string, let senderBytes = UnpaddedBase64.decode(senderKey), senderBytes.count == 32 else {
@@ -30,11 +49,23 @@ extension MatrixRoomKeys {
               let message = OlmEncryptedMessage(type: type, body: body) else {
             throw OlmRefusal(reason: "not encrypted for this device")
         }
-        let plaintext = try decrypt(message, sender: sender, senderKey: senderKey, senderBytes: senderBytes)
+        let (plaintext, sessions, account, resharing) = try decrypt(message, sender: sender, senderKey: senderKey, senderBytes: senderBytes)
         let known = knownDevice(of: sender, curve25519: senderKey)
         let payload = try OlmPayload(plaintext: plaintext, sender: sender, ourUserID: device.userID,
                                      ourEd25519: device.fingerprint, knownSenderEd25519: known?.ed25519)
-        return (payload, senderKey)
+        return OpenedOlmMessage(payload: payload, senderKey: senderKey, sessions: sessions, account: account, resharing: resharing)
+    }
+
+    /// Stores the state `opened` left, with what `carried` adds (the room key it brought), in
+    /// one write. Call locked.
+    func keep(_ opened: OpenedOlmMessage, with carried: (inout CryptoStore.Batch) throws -> Void = { _ in }) throws {
+        try device.store.write { batch in
+            try batch.put(opened.sessions, id: opened.senderKey, in: Self.olmSessions)
+            if let account = opened.account { try batch.put(account, id: "account", in: MatrixDeviceCrypto.accounts) }
+            for (room, outbound) in opened.resharing { try batch.put(outbound, id: room, in: Self.outboundSessions) }
+            try carried(&batch)
+        }
+        if let account = opened.account { device.replaceAccount(account) }
     }
 
     /// The sending device as its list says, found by its Curve25519 key.
@@ -42,20 +73,22 @@ extension MatrixRoomKeys {
         trackedDevices(of: user).first { $0.curve25519 == curve25519 }
     }
 
-    /// The plaintext of `message` from the device of `senderKey` (of `sender`), the session it
-    /// used stored. A normal message that no session decrypts means the sender's session with
-    /// us is broken: a new one is started from our side (`recoverSession`).
-    private func decrypt(_ message: OlmEncryptedMessage, sender: String, senderKey: String, senderBytes: [UInt8]) throws -> [UInt8] {
+    /// The plaintext of `message` from the device of `senderKey` (of `sender`), the sessions
+    /// with it after (updated in place: the list stays newest first by creation, the order keys
+    /// are sent by), the account when a new session spent a one-time key, and our outbound
+    /// sessions to mark for sending again over a new session. A normal message that no session
+    /// decrypts means the sender's session with us is broken: a new one is started from our
+    /// side (`recoverSession`).
+    private func decrypt(_ message: OlmEncryptedMessage, sender: String, senderKey: String, senderBytes: [UInt8]) throws
+        -> ([UInt8], [OlmSession], OlmAccount?, [String: OutboundRoomSession]) {
         var sessions = try device.store.value(senderKey, in: Self.olmSessions) ?? []
         for index in sessions.indices {
             // A pre-key message belongs to the session it was made for, never to another.
             if message.kind == .preKey, !sessions[index].matches(preKeyMessage: message.bytes, theirIdentityKey: senderBytes) { continue }
             var session = sessions[index]
             guard let plaintext = try? session.decrypt(message) else { continue }
-            // Updated in place: the list stays newest first by creation, the order keys are sent by.
             sessions[index] = session
-            try device.store.put(sessions, id: senderKey, in: Self.olmSessions)
-            return plaintext
+            return (plaintext, sessions, nil, [:])
         }
         guard message.kind == .preKey else {
             var reason = "no session with the sending device decrypts it"
@@ -72,29 +105,12 @@ extension MatrixRoomKeys {
         } catch {
             throw OlmRefusal(reason: "\(error)")
         }
-        // Kept now that it decrypted: the session and the account without its used one-time key, at once,
-        // with our room keys marked for sending again over it (the sender may have lost the old session).
+        // Kept (by the caller) now that it decrypted: the session and the account without its
+        // used one-time key, at once, with our room keys marked for sending again over it (the
+        // sender may have lost the old session).
         sessions.insert(session, at: 0)
-        let resharing = try outboundSessionsForgetting(sender: sender, senderKey: senderKey)
-        try device.keep(session: session, among: sessions, senderKey: senderKey, in: Self.olmSessions) { batch in
-            for (room, outbound) in resharing { try batch.put(outbound, id: room, in: Self.outboundSessions) }
-        }
-        return plaintext
-    }
-}
-
-extension MatrixDeviceCrypto {
-    /// Stores a new inbound Olm session (`sessions`, it first, under `senderKey`) and the account
-    /// without the one-time key it used, and what `also` adds, in one write.
-    func keep(session: OlmSession, among sessions: [OlmSession], senderKey: String, in collection: CryptoStoreCollection<[OlmSession]>,
-              also: (inout CryptoStore.Batch) throws -> Void = { _ in }) throws {
-        var changed = account
-        _ = changed.removeOneTimeKey(usedBy: session)
-        try store.write { batch in
-            try batch.put(sessions, id: senderKey, in: collection)
-            try batch.put(changed, id: "account", in: Self.accounts)
-            try also(&batch)
-        }
-        replaceAccount(changed)
+        var account = device.account
+        _ = account.removeOneTimeKey(usedBy: session)
+        return (plaintext, sessions, account, try outboundSessionsForgetting(sender: sender, senderKey: senderKey))
     }
 }

@@ -55,17 +55,19 @@ extension MatrixRoomKeys {
         return .object(encrypted)
     }
 
-    /// The members' device lists, asked about now where not known or out of date. Call locked.
+    /// The members' device lists, asked about now where not known or out of date; stored only
+    /// when that changed them (they are the biggest record in a big room, and sends are many).
+    /// Call locked.
     private func followMembers(_ members: Set<String>) throws {
         let untracked = members.subtracting(tracker.tracked)
         if !untracked.isEmpty { tracker.track(untracked) }
-        var asked = !untracked.isEmpty
+        var changed = !untracked.isEmpty
         // Bounded: each round asks up to 250 users; a user the server keeps failing on stays
         // out of date and gets the key with the devices known of it.
         for _ in 0 ..< (members.count / 250 + 2) {
             let users = tracker.nextQuery()
             if users.isEmpty { break }
-            asked = true
+            changed = true
             do {
                 let answer = try client.queryKeys(users: users)
                 _ = tracker.queryAnswered(users, answer: answer)
@@ -75,8 +77,7 @@ extension MatrixRoomKeys {
                 throw error
             }
         }
-        // Written only when it changed: a send that asked nobody adds nothing to the store.
-        if asked { try device.store.put(tracker, id: "tracker", in: Self.deviceLists) }
+        if changed { try device.store.put(tracker, id: "tracker", in: Self.deviceLists) }
     }
 
     /// The room's session to encrypt with: the one kept, unless it is due for rotation or one it

@@ -177,17 +177,22 @@ final class MatrixRoomKeys: @unchecked Sendable {
         lock.withLock { tracker.track(users) }
     }
 
-    /// One to-device event: an Olm message opened and what it carries taken; a withheld notice kept.
+    /// One to-device event: an Olm message opened and what it carries taken, kept with the Olm
+    /// state opening it left in one write; a withheld notice kept.
     private func takeToDevice(_ event: JSONValue) throws {
         guard let type = event["type"]?.string, let sender = event["sender"]?.string else { return }
         switch type {
         case "m.room.encrypted":
-            let (payload, senderKey) = try openOlm(event, sender: sender)
-            switch payload.type {
-            case "m.room_key": try takeRoomKey(payload, senderKey: senderKey)
-            case "m.room_key.withheld": takeWithheld(payload.content)
-            case "m.forwarded_room_key": try takeForwardedKey(payload, sender: sender, forwarderKey: senderKey)
-            default: break
+            let opened = try openOlm(event, sender: sender)
+            switch opened.payload.type {
+            case "m.room_key": try takeRoomKey(opened)
+            case "m.room_key.withheld":
+                try keep(opened)
+                takeWithheld(opened.payload.content)
+            case "m.forwarded_room_key":
+                try keep(opened)
+                try takeForwardedKey(opened.payload, sender: sender, forwarderKey: opened.senderKey)
+            default: try keep(opened)
             }
         case "m.room_key.withheld":
             takeWithheld(event["content"])
@@ -196,20 +201,31 @@ final class MatrixRoomKeys: @unchecked Sendable {
         }
     }
 
-    /// The room key an Olm message carried, kept unless we hold a copy from as early an index.
-    private func takeRoomKey(_ payload: OlmPayload, senderKey: String) throws {
-        let key = try RoomKeyContent(type: payload.type, content: payload.content)
-        let session = try MegolmInboundSession(sessionKey: key.sessionKey)
-        guard session.sessionID == key.sessionID else { throw RoomKeyRefusal(reason: "its session id is not its key's") }
-        let id = CryptoStoreCollection<StoredRoomKey>.id(key.roomID, key.sessionID)
-        if let kept = try device.store.value(id, in: Self.megolmSessions) {
-            guard kept.senderKey == senderKey, kept.session.compare(session) == .better else { return }
+    /// The room key an Olm message carried, kept unless we hold a copy from as early an index;
+    /// the message's Olm state kept either way, in the same write as the key.
+    private func takeRoomKey(_ opened: OpenedOlmMessage) throws {
+        let payload = opened.payload, senderKey = opened.senderKey
+        var refusal: Error?
+        var carried: (id: String, key: StoredRoomKey)?
+        do {
+            let key = try RoomKeyContent(type: payload.type, content: payload.content)
+            let session = try MegolmInboundSession(sessionKey: key.sessionKey)
+            guard session.sessionID == key.sessionID else { throw RoomKeyRefusal(reason: "its session id is not its key's") }
+            let id = CryptoStoreCollection<StoredRoomKey>.id(key.roomID, key.sessionID)
+            let kept = try device.store.value(id, in: Self.megolmSessions)
+            if kept.map({ $0.senderKey == senderKey && $0.session.compare(session) == .better }) ?? true {
+                carried = (id, StoredRoomKey(session: session, senderKey: senderKey))
+            }
+        } catch {
+            refusal = error
         }
-        try device.store.write { batch in
-            try batch.put(StoredRoomKey(session: session, senderKey: senderKey), id: id, in: Self.megolmSessions)
-            batch.remove(id: id, from: Self.withheldKeys)
+        try keep(opened) { batch in
+            guard let carried else { return }
+            try batch.put(carried.key, id: carried.id, in: Self.megolmSessions)
+            batch.remove(id: carried.id, from: Self.withheldKeys)
         }
-        arrivals += 1
+        if let refusal { throw refusal }
+        if carried != nil { arrivals += 1 }
     }
 
     /// A withheld notice for one of a room's sessions, kept so its messages say why.
