@@ -87,7 +87,7 @@ final class TmuxSession {
 
     /// Polls the screen until `predicate` holds, failing after `timeout` seconds of real time.
     @discardableResult
-    func waitFor(_ what: String, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line, _ predicate: ([String]) -> Bool) throws -> [String] {
+    func waitFor(_ what: String, timeout: Double = 20, file: StaticString = #filePath, line: UInt = #line, _ predicate: ([String]) -> Bool) throws -> [String] {
         var last: [String] = []
         try Waiting.until(what, timeout: timeout, state: { last.joined(separator: "\n") }, file: file, line: line) {
             last = try screen()

@@ -20,7 +20,7 @@ enum Waiting {
 
     /// Checks `condition` until it holds; after `timeout` seconds fails the test, saying what was
     /// awaited and what `state` shows then, and throws.
-    static func until(_ what: String, timeout: Double = 10, state: () -> String = { "" },
+    static func until(_ what: String, timeout: Double = 20, state: () -> String = { "" },
                       file: StaticString = #filePath, line: UInt = #line, _ condition: () throws -> Bool) throws {
         guard try !poll(timeout: timeout, condition) else { return }
         let shown = state()

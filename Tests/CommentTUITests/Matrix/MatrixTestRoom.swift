@@ -75,7 +75,7 @@ extension XCTestCase {
 
     /// Waits (bounded) for the source's updates until `done` says the collected list is enough.
     @discardableResult
-    func collectUpdates(from source: ThreadSource, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
+    func collectUpdates(from source: ThreadSource, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line,
                         until done: ([ThreadUpdate]) -> Bool) throws -> [ThreadUpdate] {
         var collected: [ThreadUpdate] = []
         let deadline = Date().addingTimeInterval(timeout)
