@@ -31,14 +31,30 @@ extension MatrixRoomKeys {
             try batch.put(changed, id: "changed", in: Self.changedIdentities)
         }
         if changed != changedUsers {
-            changedUsers = changed
-            identityChanges += 1
+            identities.withLock { $0 = (changed, $0.changes + 1) }
         }
     }
 
-    /// Whether `user`'s cross-signing identity changed since it was first seen.
-    func identityChanged(of user: String) -> Bool { lock.withLock { changedUsers.contains(user) } }
+    /// Whether `user`'s cross-signing identity changed since it was first seen. Never waits for
+    /// the keys' lock (a send may hold it through network requests): the UI thread asks it.
+    func identityChanged(of user: String) -> Bool { identities.withLock { $0.users.contains(user) } }
 
     /// Moves on each time the set of changed identities does: a room looks again when it moved.
-    var identityChangeCount: Int { lock.withLock { identityChanges } }
+    var identityChangeCount: Int { identities.withLock { $0.changes } }
+
+    /// The users whose identity changed (written under the keys' lock, read under its own).
+    var changedUsers: Set<String> { identities.withLock { $0.users } }
+}
+
+/// The users whose identity changed and a count of the changes, under a lock of their own.
+/// `@unchecked Sendable`: `value` is only touched under `lock`.
+final class IdentityChanges: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: (users: Set<String>, changes: Int)
+
+    init(users: Set<String>) { value = (users, 0) }
+
+    func withLock<Result>(_ body: (inout (users: Set<String>, changes: Int)) -> Result) -> Result {
+        lock.withLock { body(&value) }
+    }
 }

@@ -26,7 +26,7 @@ extension MatrixRoomKeys {
     static let outboundSessions = CryptoStoreCollection<OutboundRoomSession>("megolm-outbound")
 
     /// Why an event was not encrypted, in words (no key bytes).
-    struct EncryptionRefusal: Error, CustomStringConvertible {
+    struct EncryptionError: Error, CustomStringConvertible {
         let reason: String
         var description: String { "not encrypted: \(reason)" }
     }
@@ -35,49 +35,64 @@ extension MatrixRoomKeys {
     /// whose members are `members` now and whose `m.room.encryption` content is `settings`; the
     /// key shared first with the devices that lack it. Blocking (key queries and claims,
     /// to-device sends, fsynced writes); throws on a network failure, for the caller to retry.
+    ///
+    /// One send at a time (`sending`); the keys' lock is held only between requests, so a slow
+    /// claim never holds up the sync's thread decrypting every room, nor the screen.
     func encrypt(type: String, content: JSONValue, roomID: String, members: Set<String>, settings: JSONValue,
                  now: Date = Date()) throws -> JSONValue {
-        lock.lock()
-        defer { lock.unlock() }
+        sending.lock()
+        defer { sending.unlock() }
         try followMembers(members)
-        var outbound = try currentSession(roomID: roomID, members: members, policy: MegolmRotationPolicy(roomEncryption: settings), now: now)
-        try share(&outbound, roomID: roomID, members: members)
-        let plaintext = try CanonicalJSON.encode(["type": .string(type), "content": content, "room_id": .string(roomID)])
-        let message = try outbound.session.encrypt(plaintext)
-        // The ratchet moved on is on disk before the message leaves: its index is never reused.
-        try device.store.put(outbound, id: roomID, in: Self.outboundSessions)
-        var encrypted: [String: JSONValue] = [
-            "algorithm": "m.megolm.v1.aes-sha2", "sender_key": .string(device.identityKey), "device_id": .string(device.deviceID),
-            "session_id": .string(outbound.session.sessionID), "ciphertext": .string(message.base64),
-        ]
-        // The relation stays in the clear, so the server can thread and aggregate it (spec).
-        if let relation = content["m.relates_to"] { encrypted["m.relates_to"] = relation }
-        return .object(encrypted)
+        let policy = MegolmRotationPolicy(roomEncryption: settings)
+        let outbound = try lock.withLock { try currentSession(roomID: roomID, members: members, policy: policy, now: now) }
+        try share(outbound, roomID: roomID, members: members)
+        return try lock.withLock {
+            // Read again: the sync's thread may have taken a device out of `sharedWith` meanwhile.
+            guard var latest = try device.store.value(roomID, in: Self.outboundSessions),
+                  latest.session.sessionID == outbound.session.sessionID else {
+                throw EncryptionError(reason: "the room's session was replaced while its key was shared")
+            }
+            let plaintext = try CanonicalJSON.encode(["type": .string(type), "content": content, "room_id": .string(roomID)])
+            let message = try latest.session.encrypt(plaintext)
+            // The ratchet moved on is on disk before the message leaves: its index is never reused.
+            try device.store.put(latest, id: roomID, in: Self.outboundSessions)
+            var encrypted: [String: JSONValue] = [
+                "algorithm": "m.megolm.v1.aes-sha2", "sender_key": .string(device.identityKey), "device_id": .string(device.deviceID),
+                "session_id": .string(latest.session.sessionID), "ciphertext": .string(message.base64),
+            ]
+            // The relation stays in the clear, so the server can thread and aggregate it (spec).
+            if let relation = content["m.relates_to"] { encrypted["m.relates_to"] = relation }
+            return .object(encrypted)
+        }
     }
 
-    /// The members' device lists, asked about now where not known or out of date; stored only
-    /// when that changed them (they are the biggest record in a big room, and sends are many).
-    /// Call locked.
+    /// The members' device lists, asked about now where not known or out of date (the
+    /// requests outside the keys' lock); stored only when that changed them (they are the
+    /// biggest record in a big room, and sends are many).
     private func followMembers(_ members: Set<String>) throws {
-        let untracked = members.subtracting(tracker.tracked)
-        if !untracked.isEmpty { tracker.track(untracked) }
-        var changed = !untracked.isEmpty
+        var changed = lock.withLock { () -> Bool in
+            let untracked = members.subtracting(tracker.tracked)
+            if !untracked.isEmpty { tracker.track(untracked) }
+            return !untracked.isEmpty
+        }
         // Bounded: each round asks up to 250 users; a user the server keeps failing on stays
         // out of date and gets the key with the devices known of it.
         for _ in 0 ..< (members.count / 250 + 2) {
-            let users = tracker.nextQuery()
+            let users = lock.withLock { tracker.nextQuery() }
             if users.isEmpty { break }
             changed = true
             do {
                 let answer = try client.queryKeys(users: users)
-                _ = tracker.queryAnswered(users, answer: answer)
-                noteIdentities(of: users, in: answer)
+                lock.withLock {
+                    _ = tracker.queryAnswered(users, answer: answer)
+                    noteIdentities(of: users, in: answer)
+                }
             } catch {
-                tracker.queryFailed(users)
+                lock.withLock { tracker.queryFailed(users) }
                 throw error
             }
         }
-        if changed { try device.store.put(tracker, id: "tracker", in: Self.deviceLists) }
+        if changed { try lock.withLock { try device.store.put(tracker, id: "tracker", in: Self.deviceLists) } }
     }
 
     /// The room's session to encrypt with: the one kept, unless it is due for rotation or one it
@@ -122,19 +137,60 @@ extension MatrixRoomKeys {
 
     /// Sends the session's key, at its current index, to the devices that lack it: over the
     /// Olm session we have with each, else one made from a claimed one-time key; a device
-    /// with no key to claim is told `m.no_olm`. `outbound` records who has it, stored once
-    /// the server took the messages. Call locked.
-    private func share(_ outbound: inout OutboundRoomSession, roomID: String, members: Set<String>) throws {
-        let lacking = devicesLacking(outbound, members: members)
+    /// with no key to claim is told `m.no_olm`. Who has it is recorded in the stored session
+    /// once the server took the messages. The requests go outside the keys' lock.
+    private func share(_ outbound: OutboundRoomSession, roomID: String, members: Set<String>) throws {
+        let (lacking, missing) = try lock.withLock { () throws -> ([DeviceKeys], [DeviceKeys]) in
+            let lacking = devicesLacking(outbound, members: members)
+            let missing = try lacking.filter { try device.store.value($0.curve25519, in: Self.olmSessions)?.first == nil }
+            return (lacking, missing)
+        }
         guard !lacking.isEmpty else { return }
-        var sessions = try olmSessions(for: lacking)
+        let claimed = missing.isEmpty ? nil : try claimKeys(for: missing)
+        let (messages, withheld, reached) = try lock.withLock { () throws -> ([String: [String: JSONValue]], [String: [String: JSONValue]], Set<String>) in
+            var sessions: [String: OlmSession] = [:]
+            for target in lacking {
+                if let newest = try device.store.value(target.curve25519, in: Self.olmSessions)?.first { sessions[target.curve25519] = newest }
+            }
+            if let claimed {
+                for (curve, made) in try self.sessions(fromClaim: claimed, for: missing) where sessions[curve] == nil { sessions[curve] = made }
+            }
+            return try olmMessages(carrying: outbound, roomID: roomID, to: lacking, over: &sessions)
+        }
+        if !messages.isEmpty {
+            try client.sendToDevice(type: "m.room.encrypted", transactionID: Self.transactionID(), messages: messages)
+        }
+        if !withheld.isEmpty {
+            try client.sendToDevice(type: "m.room_key.withheld", transactionID: Self.transactionID(), messages: withheld)
+        }
+        try lock.withLock {
+            // Recorded on the session as stored now (the sync's thread may have changed it).
+            guard var latest = try device.store.value(roomID, in: Self.outboundSessions),
+                  latest.session.sessionID == outbound.session.sessionID else { return }
+            for target in lacking {
+                if reached.contains(target.curve25519) {
+                    latest.sharedWith[target.userID, default: [:]][target.deviceID] = target.curve25519
+                } else {
+                    latest.withheldFrom[target.userID, default: []].insert(target.deviceID)
+                }
+            }
+            try device.store.put(latest, id: roomID, in: Self.outboundSessions)
+        }
+    }
+
+    /// The to-device messages carrying the session's key to each of `targets` over `sessions`
+    /// (moved on as they encrypt, and stored before they leave), the `m.no_olm` notices for
+    /// those without a session, and the Curve25519 keys of those reached. Call locked.
+    private func olmMessages(carrying outbound: OutboundRoomSession, roomID: String, to targets: [DeviceKeys],
+                             over sessions: inout [String: OlmSession])
+        throws -> ([String: [String: JSONValue]], [String: [String: JSONValue]], Set<String>) {
         let key: JSONValue = [
             "algorithm": "m.megolm.v1.aes-sha2", "room_id": .string(roomID),
             "session_id": .string(outbound.session.sessionID), "session_key": .string(try outbound.session.sessionKey().base64),
         ]
         var messages: [String: [String: JSONValue]] = [:]
         var withheld: [String: [String: JSONValue]] = [:]
-        for target in lacking {
+        for target in targets {
             guard var session = sessions[target.curve25519] else {
                 withheld[target.userID, default: [:]][target.deviceID] = [
                     "algorithm": "m.megolm.v1.aes-sha2", "room_id": .string(roomID), "session_id": .string(outbound.session.sessionID),
@@ -150,55 +206,39 @@ extension MatrixRoomKeys {
             sessions[target.curve25519] = session
             messages[target.userID, default: [:]][target.deviceID] = olmContent(message, to: target)
         }
-        // The Olm sessions as they will be after these messages, on disk before they leave.
+        // The Olm sessions as they will be after these messages, on disk before they leave: one
+        // we had stays where it is (newest first by creation), a new one goes first.
         try device.store.write { batch in
             for (curve, session) in sessions {
                 var kept = (try device.store.value(curve, in: Self.olmSessions)) ?? []
-                kept.removeAll { $0.sessionID == session.sessionID }
-                kept.insert(session, at: 0)
+                if let at = kept.firstIndex(where: { $0.sessionID == session.sessionID }) {
+                    kept[at] = session
+                } else {
+                    kept.insert(session, at: 0)
+                }
                 try batch.put(kept, id: curve, in: Self.olmSessions)
             }
         }
-        if !messages.isEmpty {
-            try client.sendToDevice(type: "m.room.encrypted", transactionID: Self.transactionID(), messages: messages)
-        }
-        if !withheld.isEmpty {
-            try client.sendToDevice(type: "m.room_key.withheld", transactionID: Self.transactionID(), messages: withheld)
-        }
-        for target in lacking {
-            if sessions[target.curve25519] != nil {
-                outbound.sharedWith[target.userID, default: [:]][target.deviceID] = target.curve25519
-            } else {
-                outbound.withheldFrom[target.userID, default: []].insert(target.deviceID)
-            }
-        }
-        try device.store.put(outbound, id: roomID, in: Self.outboundSessions)
-    }
-
-    /// An Olm session to each device, by its Curve25519 key: the newest we have, else a new
-    /// outbound one from a one-time (or fallback) key claimed for it, its signature by the
-    /// device checked. Devices with neither are left out. Call locked.
-    private func olmSessions(for targets: [DeviceKeys]) throws -> [String: OlmSession] {
-        var found: [String: OlmSession] = [:]
-        var missing: [DeviceKeys] = []
-        for target in targets {
-            if let newest = try device.store.value(target.curve25519, in: Self.olmSessions)?.first {
-                found[target.curve25519] = newest
-            } else {
-                missing.append(target)
-            }
-        }
-        guard !missing.isEmpty else { return found }
-        return found.merging(try claimSessions(for: missing)) { kept, _ in kept }
+        return (messages, withheld, Set(sessions.keys))
     }
 
     /// A new outbound Olm session to each device, by its Curve25519 key, from a one-time (or
     /// fallback) key claimed for it, its signature by the device checked. Devices without a
     /// key to claim are left out. Not stored: the caller stores them before using them. Call locked.
     func claimSessions(for targets: [DeviceKeys]) throws -> [String: OlmSession] {
+        try sessions(fromClaim: claimKeys(for: targets), for: targets)
+    }
+
+    /// One one-time (or fallback) key claimed for each device (`/keys/claim`): the answer's
+    /// `one_time_keys`. A request: made outside the keys' lock where it can be.
+    func claimKeys(for targets: [DeviceKeys]) throws -> JSONValue? {
+        try client.claimKeys(Dictionary(grouping: targets, by: \.userID).mapValues { $0.map(\.deviceID) })["one_time_keys"]
+    }
+
+    /// A new outbound Olm session to each of `targets` from the keys `claimed` for it, each
+    /// key's signature by its device checked. Call locked.
+    func sessions(fromClaim claimed: JSONValue?, for targets: [DeviceKeys]) throws -> [String: OlmSession] {
         var found: [String: OlmSession] = [:]
-        let wanted = Dictionary(grouping: targets, by: \.userID).mapValues { $0.map(\.deviceID) }
-        let claimed = try client.claimKeys(wanted)["one_time_keys"]
         for target in targets {
             guard let keys = claimed?[target.userID]?[target.deviceID]?.object,
                   let signed = keys.first(where: { $0.key.hasPrefix("signed_curve25519:") })?.value,

@@ -15,6 +15,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// A session of its own (uploads, queries), so a room's `stop()` cancels none of them.
     let client: MatrixClient
     let lock = NSLock()
+    /// One encrypted send at a time: the keys' `lock` is let go during its requests.
+    let sending = NSLock()
     var tracker: DeviceListTracker
     /// Holds the store's lock file's exclusive lock while these keys are in use (closed at deinit).
     private let storeLock: FileDescriptor
@@ -23,10 +25,9 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// The rooms whose keys arrived, newest last, for rooms to re-decrypt what waited
     /// (`keyArrivals`): a count that only grows.
     var arrivals = 0
-    /// The users whose cross-signing identity changed since it was pinned (`+Identities`).
-    var changedUsers: Set<String> = []
-    /// How often `changedUsers` changed in this run.
-    var identityChanges = 0
+    /// The users whose cross-signing identity changed since it was pinned, and how often that
+    /// set changed in this run (`+Identities`); under a lock of its own.
+    let identities: IdentityChanges
     /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
     var wanted: Set<WantedKey> = []
     var requested: [WantedKey: (count: Int, at: Date)] = [:]
@@ -61,7 +62,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
         self.client = client.separateSession()
         device = try MatrixDeviceCrypto(userID: userID, deviceID: deviceID, location: location, random: random)
         tracker = (try? device.store.value("tracker", in: Self.deviceLists)) ?? DeviceListTracker()
-        changedUsers = (try? device.store.value("changed", in: Self.changedIdentities)) ?? []
+        identities = IdentityChanges(users: (try? device.store.value("changed", in: Self.changedIdentities)) ?? [])
     }
 
     /// The account's keys from its store where the environment puts it; nil (told why through
