@@ -16,7 +16,13 @@ extension MatrixAccountSync {
                              complain: (String) -> Void = { _ in }) -> Bool {
         let account = MatrixAccounts.Account(userID: userID, homeserver: client.homeserver.absoluteString,
                                              accessToken: client.accessToken ?? "", deviceID: deviceID)
-        roomKeys = MatrixRoomKeys.open(client: client, account: account, environment: environment, complain: complain)
+        var told = false
+        roomKeys = MatrixRoomKeys.open(client: client, account: account, environment: environment) { complaint in
+            told = true
+            complain(complaint)
+        }
+        // No place for the store is the one refusal `MatrixRoomKeys.open` keeps quiet about.
+        if roomKeys == nil, !told { complain("encrypted rooms cannot be read: neither XDG_DATA_HOME nor HOME is set for the keys' store") }
         return roomKeys != nil
     }
 }
