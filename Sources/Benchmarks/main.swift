@@ -66,9 +66,10 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("home", homeBenchmarks),
     ("crypto", cryptoBenchmarks),
     ("crypto-store", cryptoStoreBenchmarks),
-    // Not run by default: their first run fills a big room (most of an hour, half an hour).
+    // Not run by default: their first run fills a big room (most of an hour, half an hour, minutes).
     ("matrix-scale", matrixScaleBenchmarks),
     ("posts", matrixPostsBenchmarks),
+    ("matrix-encrypted", matrixEncryptedBenchmarks),
 ]
 let wanted = Set(CommandLine.arguments.dropFirst())
 if let unknown = wanted.first(where: { name in !groups.contains { $0.name == name } }) {
@@ -76,5 +77,5 @@ if let unknown = wanted.first(where: { name in !groups.contains { $0.name == nam
     exit(2)
 }
 var table = BenchmarkTable()
-for group in groups where wanted.isEmpty ? !["matrix-scale", "posts"].contains(group.name) : wanted.contains(group.name) { table.add(group.run()) }
+for group in groups where wanted.isEmpty ? !["matrix-scale", "posts", "matrix-encrypted"].contains(group.name) : wanted.contains(group.name) { table.add(group.run()) }
 table.print()
