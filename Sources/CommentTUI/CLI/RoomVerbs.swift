@@ -39,9 +39,10 @@ enum RoomVerbs {
                 let post: String
                 do {
                     post = try source.post(body, transactionID: ThreadFileWriter.newCommentID())
-                } catch let error as MatrixError {
+                } catch {
                     try context.print(VisibleText.escape(room))
-                    throw CommandFailure("\(VisibleText.escape(room)): \(error.message); the room is kept")
+                    let why = (error as? MatrixError)?.message ?? "\(error)"
+                    throw CommandFailure("\(VisibleText.escape(room)): \(VisibleText.escape(why)); the room is kept")
                 }
                 try client.setState(room: room, type: "m.room.pinned_events", content: ["pinned": [.string(post)]])
             }

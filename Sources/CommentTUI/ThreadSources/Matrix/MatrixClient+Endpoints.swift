@@ -107,7 +107,7 @@ extension MatrixClient {
         (try request("GET", ["joined_rooms"])["joined_rooms"]?.array ?? []).compactMap(\.string)
     }
 
-    /// Creates an unencrypted room and returns its id.
+    /// Creates a room and returns its id.
     /// - Parameter encrypted: switches end-to-end encryption (`m.megolm.v1.aes-sha2`) on from the start.
     public func createRoom(name: String, topic: String? = nil, isPublic: Bool, alias: String? = nil, encrypted: Bool = false) throws -> String {
         var body: [String: JSONValue] = ["name": .string(name), "preset": isPublic ? "public_chat" : "private_chat"]

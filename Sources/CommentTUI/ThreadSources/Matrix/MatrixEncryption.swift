@@ -1,8 +1,8 @@
 import Foundation
 import ThreadModel
 
-/// What comment-tui says about a room with end-to-end encryption switched on: it has no Olm or
-/// Megolm yet, so it never sends plaintext there and reads only what is not encrypted.
+/// What comment-tui says about a room with end-to-end encryption switched on where this
+/// device's keys are not open: it never sends plaintext there, so nothing is sent.
 enum MatrixEncryption {
     /// Why a new comment is refused (the draft stays).
     static let refusal = SendFailure(.encryptedRoom, "the room is end-to-end encrypted and this device's encryption keys are not open")

@@ -110,7 +110,7 @@ struct MatrixRoomOpening {
     static func syncStart(client: MatrixClient, address: MatrixRoomAddress, me: String, pageSize: Int,
                           joinsEncrypted: Bool, roomKeys: MatrixRoomKeys? = nil) throws -> Start {
         let roomID = try Self.joinedRoom(client: client, address: address, joinsEncrypted: joinsEncrypted)
-        // Encrypted rooms open to be read (their encrypted events as rows that say so); nothing is sent to them.
+        // Encrypted rooms open decrypted where the keys are at hand (else their events as rows that say why).
         let isEncrypted = try client.stateContent(room: roomID, type: "m.room.encryption") != nil
         // Synapse keeps each sync's answer for a while (two minutes), keyed by the request: an
         // opening asks with a filter of its own (leaving out a room that cannot exist), so a

@@ -120,6 +120,26 @@ final class MatrixEncryptedRoomWritingTests: SharedSynapseTestCase {
         XCTAssertEqual(try nioReads(room).bodies.suffix(2), ["for Bo and Cy", "for Bo only"])
     }
 
+    func testADeviceThatMayHaveTheKeyRotatesTheSessionWhenItsOwnerIsGone() throws {
+        let room = try encryptedRoom()
+        let keys = try keys(of: room)
+        try nioSends(["hello"], in: room)
+        let (source, sync) = try open(room, keys: keys)
+        defer { source.stop(); sync.stop() }
+        try annSends(["first"], through: source, as: room)
+        // As a share whose send failed after the key went out, or a kill then: a device of a
+        // user not in the room any more may have it.
+        var stored = try XCTUnwrap(keys.device.store.value(room.room, in: MatrixRoomKeys.outboundSessions))
+        stored.mayHave = ["@gone:test.local": ["GONE": "Z29uZQ"]]
+        try keys.device.store.put(stored, id: room.room, in: MatrixRoomKeys.outboundSessions)
+        try annSends(["second"], through: source, as: room)
+        let after = try XCTUnwrap(keys.device.store.value(room.room, in: MatrixRoomKeys.outboundSessions))
+        XCTAssertNotEqual(after.session.sessionID, stored.session.sessionID, "rotated: the device that may have the key is gone")
+        XCTAssertNil(after.mayHave?["@gone:test.local"])
+        XCTAssertNotNil(after.sharedWith[room.bo.account.userID], "confirmed devices move from may-have to have")
+        XCTAssertTrue(after.mayHave?.isEmpty ?? true)
+    }
+
     func testARestartGoesOnWithTheStoredSession() throws {
         let room = try encryptedRoom()
         try nioSends(["before the restart"], in: room)

@@ -48,11 +48,9 @@ final class MatrixForwardedKeyTests: XCTestCase {
     func testNothingIsAskedBeforeThisDeviceIsCrossSigned() throws {
         let keys = try keys()
         var problems: [String] = []
-        keys.lock.withLock {
-            keys.want(roomID: "!room:test.local", sessionID: "s", senderKey: "k")
-            // The server is a closed port: an attempt to ask would be a problem in words.
-            keys.requestWantedKeys(problems: &problems)
-        }
+        keys.lock.withLock { keys.want(roomID: "!room:test.local", sessionID: "s", senderKey: "k") }
+        // The server is a closed port: an attempt to ask would be a problem in words.
+        keys.requestWantedKeys(problems: &problems)
         XCTAssertEqual(problems, [], "not asked: our other devices would not answer an unverified one")
         XCTAssertTrue(keys.lock.withLock { keys.requested.isEmpty })
     }

@@ -32,9 +32,12 @@ extension MatrixDeviceCrypto {
         // an earlier pin.
         var trust = try store.value("trust", in: Self.crossSigningTrust) ?? CrossSigningTrust()
         trust.acceptChange(to: plan.identity)
+        var changed = try store.value("changed", in: MatrixRoomKeys.changedIdentities) ?? []
+        changed.remove(userID)
         try store.write { batch in
             try batch.put(keys, id: "own", in: Self.crossSigningKeys)
             try batch.put(trust, id: "trust", in: Self.crossSigningTrust)
+            try batch.put(changed, id: "changed", in: MatrixRoomKeys.changedIdentities)
             try batch.put(true, id: "cross-signed", in: Self.deviceFlags)
         }
         return RecoveryKeyVerification.Outcome(deviceID: deviceID, masterKey: plan.identity.master.publicKeyBase64,

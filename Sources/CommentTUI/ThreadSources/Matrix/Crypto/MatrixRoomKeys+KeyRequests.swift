@@ -35,17 +35,23 @@ extension MatrixRoomKeys {
     static let keyRequestAttempts = 4
     static let keyRequestRepeat: TimeInterval = 5
 
-    /// Sends a request for each wanted key not asked for lately (call locked). Nothing is asked
-    /// before this device is cross-signed: our other devices would not answer it.
+    /// Sends a request for each wanted key not asked for lately, the requests outside the keys'
+    /// lock (call unlocked). Nothing is asked before this device is cross-signed: our other
+    /// devices would not answer it. A key that came meanwhile is wanted no more.
     func requestWantedKeys(problems: inout [String]) {
-        guard !wanted.isEmpty, device.isCrossSigned else { return }
-        let now = clock()
-        let toAsk = wanted.filter { key in
-            guard let asked = requested[key] else { return true }
-            return asked.count < Self.keyRequestAttempts
-                && now.timeIntervalSince(asked.at) >= Self.keyRequestRepeat * Double(1 << (asked.count - 1))
+        let toAsk = lock.withLock { () -> [WantedKey] in
+            wanted = wanted.filter { key in
+                (try? device.store.value(CryptoStoreCollection<StoredRoomKey>.id(key.roomID, key.sessionID), in: Self.megolmSessions)) == nil
+            }
+            guard !wanted.isEmpty, device.isCrossSigned else { return [] }
+            let now = clock()
+            return wanted.filter { key in
+                guard let asked = requested[key] else { return true }
+                return asked.count < Self.keyRequestAttempts
+                    && now.timeIntervalSince(asked.at) >= Self.keyRequestRepeat * Double(1 << (asked.count - 1))
+            }.sorted { ($0.roomID, $0.sessionID) < ($1.roomID, $1.sessionID) }
         }
-        for key in toAsk.sorted(by: { ($0.roomID, $0.sessionID) < ($1.roomID, $1.sessionID) }) {
+        for key in toAsk {
             let content: JSONValue = [
                 "action": "request", "requesting_device_id": .string(device.deviceID), "request_id": .string(Self.requestID(for: key)),
                 "body": ["algorithm": "m.megolm.v1.aes-sha2", "room_id": .string(key.roomID), "session_id": .string(key.sessionID),
@@ -55,7 +61,7 @@ extension MatrixRoomKeys {
                 // One to-device send per request: each has its own content, to all our devices.
                 try client.sendToDevice(type: "m.room_key_request", transactionID: "ct-ask-" + UUID().uuidString,
                                         messages: [device.userID: ["*": content]])
-                requested[key] = (count: (requested[key]?.count ?? 0) + 1, at: now)
+                lock.withLock { requested[key] = (count: (requested[key]?.count ?? 0) + 1, at: clock()) }
             } catch {
                 problems.append("a room key was not asked for: \(error)")
                 return
@@ -96,11 +102,17 @@ extension MatrixRoomKeys {
     }
 
     /// Throws unless the device of Curve25519 key `curve25519` is one of ours that our
-    /// cross-signing identity (as the server publishes it, signatures checked) signed.
+    /// cross-signing identity signed: the one the server publishes, signatures checked, and the
+    /// one our recovery key opened (pinned): a server that published another for us is refused.
     private func checkOwnVerifiedDevice(curve25519: String) throws {
         let answer = try client.queryKeys(users: [device.userID])
         guard let identity = try CrossSigningIdentity.fromKeysQuery(answer, userID: device.userID) else {
             throw ForwardedKeyRefusal(reason: "our account has no cross-signing identity")
+        }
+        let trust = try device.store.value("trust", in: MatrixDeviceCrypto.crossSigningTrust) ?? CrossSigningTrust()
+        guard let pinned = trust.pinnedMasterKeys[device.userID],
+              ConstantTime.equal(Array(pinned.utf8), Array(identity.master.publicKeyBase64.utf8)) else {
+            throw ForwardedKeyRefusal(reason: "our identity on the server is not the one our recovery key opened")
         }
         let devices = answer["device_keys"]?[device.userID]?.object ?? [:]
         guard let forwarder = devices.values.first(where: { $0["keys"]?.object?.values.contains(.string(curve25519)) == true }) else {

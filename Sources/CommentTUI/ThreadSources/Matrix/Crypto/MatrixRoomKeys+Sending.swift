@@ -20,6 +20,9 @@ extension MatrixRoomKeys {
         var sharedWith: [String: [String: String]] = [:]
         /// Devices told `m.no_olm` for it (no one-time key to reach them), so they are told once.
         var withheldFrom: [String: Set<String>] = [:]
+        /// Devices its key was sent to but not known to have reached (the send failed or the
+        /// process died): sent again, and counted as having it when someone leaves.
+        var mayHave: [String: [String: String]]? = nil
     }
 
     /// Our outbound Megolm session by room id.
@@ -48,6 +51,7 @@ extension MatrixRoomKeys {
         try share(outbound, roomID: roomID, members: members)
         return try lock.withLock {
             // Read again: the sync's thread may have taken a device out of `sharedWith` meanwhile.
+            // (Only a send replaces the session, and sends go one at a time.)
             guard var latest = try device.store.value(roomID, in: Self.outboundSessions),
                   latest.session.sessionID == outbound.session.sessionID else {
                 throw EncryptionError(reason: "the room's session was replaced while its key was shared")
@@ -116,7 +120,7 @@ extension MatrixRoomKeys {
     /// Whether a user the session went to has left the room, or one of their devices is gone or
     /// has other keys now: that device must not read what comes next. Call locked.
     private func someoneLeft(_ outbound: OutboundRoomSession, members: Set<String>) -> Bool {
-        outbound.sharedWith.contains { user, devices in
+        outbound.sharedWith.merging(outbound.mayHave ?? [:]) { $0.merging($1) { first, _ in first } }.contains { user, devices in
             guard members.contains(user) else { return true }
             // A user whose list is not known now (asked and failed) is not taken as gone.
             guard let known = tracker.devices[user] else { return false }
@@ -155,7 +159,16 @@ extension MatrixRoomKeys {
             if let claimed {
                 for (curve, made) in try self.sessions(fromClaim: claimed, for: missing) where sessions[curve] == nil { sessions[curve] = made }
             }
-            return try olmMessages(carrying: outbound, roomID: roomID, to: lacking, over: &sessions)
+            let prepared = try olmMessages(carrying: outbound, roomID: roomID, to: lacking, over: &sessions)
+            // Before they leave: the devices about to get the key count as having it if they go.
+            if var latest = try device.store.value(roomID, in: Self.outboundSessions), latest.session.sessionID == outbound.session.sessionID {
+                for target in lacking where prepared.2.contains(target.curve25519) {
+                    latest.mayHave = latest.mayHave ?? [:]
+                    latest.mayHave?[target.userID, default: [:]][target.deviceID] = target.curve25519
+                }
+                try device.store.put(latest, id: roomID, in: Self.outboundSessions)
+            }
+            return prepared
         }
         if !messages.isEmpty {
             try client.sendToDevice(type: "m.room.encrypted", transactionID: Self.transactionID(), messages: messages)
@@ -170,6 +183,8 @@ extension MatrixRoomKeys {
             for target in lacking {
                 if reached.contains(target.curve25519) {
                     latest.sharedWith[target.userID, default: [:]][target.deviceID] = target.curve25519
+                    latest.mayHave?[target.userID]?[target.deviceID] = nil
+                    if latest.mayHave?[target.userID]?.isEmpty == true { latest.mayHave?[target.userID] = nil }
                 } else {
                     latest.withheldFrom[target.userID, default: []].insert(target.deviceID)
                 }

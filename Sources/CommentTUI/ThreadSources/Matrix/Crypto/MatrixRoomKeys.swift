@@ -114,8 +114,14 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// missing, and its messages say they wait for it); they return as words for the log.
     @discardableResult
     func take(_ answer: JSONValue) -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
+        var problems = lock.withLock { takeLocked(answer) }
+        // Outside the lock: one request per key asked for, which rooms must not wait on.
+        requestWantedKeys(problems: &problems)
+        return problems
+    }
+
+    /// `take` but the key requests. Call locked.
+    private func takeLocked(_ answer: JSONValue) -> [String] {
         var problems: [String] = []
         // A count object without our algorithm says none are left (Synapse leaves zeros out).
         let counts = answer["device_one_time_keys_count"].map { $0["signed_curve25519"]?.int ?? 0 }
@@ -138,7 +144,6 @@ final class MatrixRoomKeys: @unchecked Sendable {
                 problems.append("\(error)")
             }
         }
-        requestWantedKeys(problems: &problems)
         return problems
     }
 
