@@ -196,6 +196,24 @@ final class MatrixEncryptedRoomReadingTests: SharedSynapseTestCase {
         XCTAssertEqual(opened(source).map(\.body), bodies, "decrypted at opening, from the keys kept")
     }
 
+    func testAToDeviceMessageHandedOutAgainIsTakenOnceAndStartsNoNewSession() throws {
+        let room = try encryptedRoom()
+        let keys = try keys(of: room)
+        try nioSends(["handed out twice"], in: room)
+        // Two syncs from the start: the server hands the same to-device messages to both (as an
+        // opening's sync and the account's, or a verb run twice, see them).
+        let first = try room.ann.client.sync(since: nil, filter: [:], wait: 0)
+        let again = try room.ann.client.sync(since: nil, filter: [:], wait: 0)
+        XCTAssertFalse(again["to_device"]?["events"]?.array?.isEmpty ?? true, "the server handed them out again")
+        XCTAssertEqual(keys.take(first), [])
+        let sessions = try keys.device.store.values(in: MatrixRoomKeys.olmSessions).values.map(\.count)
+        XCTAssertEqual(keys.take(again), [], "already opened: nothing to say")
+        XCTAssertEqual(try keys.device.store.values(in: MatrixRoomKeys.olmSessions).values.map(\.count), sessions,
+                       "no new session started for a message already read")
+        // And after a restart, from the store.
+        XCTAssertEqual(keys.lock.withLock { keys.openedRecently.count }, 1)
+    }
+
     func testASecondOpeningOfTheSameStoreIsRefusedAsBusy() throws {
         let room = try encryptedRoom()
         var keys: MatrixRoomKeys? = try keys(of: room)

@@ -35,7 +35,19 @@ extension MatrixRoomKeys {
         let account: OlmAccount?
         /// Our outbound sessions, by room, without the sending device (it started a new session).
         let resharing: [String: OutboundRoomSession]
+        /// The message's fingerprint, kept among the recently opened (`openedOlmMessages`).
+        let fingerprint: String
     }
+
+    /// The fingerprints of the Olm messages opened last (id `recent`, newest last, at most
+    /// `openedKept`): the server hands a to-device message out again until a later sync of the
+    /// same device passes it (each opening's sync, a verb that never syncs again, a crash), and
+    /// opening one twice would find its key spent and take a sound session for a broken one.
+    static let openedOlmMessages = CryptoStoreCollection<[String]>("olm-opened")
+    static let openedKept = 500
+
+    /// A to-device message already opened and taken: nothing to do, nothing to say.
+    struct AlreadyOpened: Error {}
 
     /// The checked payload of an Olm to-device event, the sender's Curve25519 key and the state
     /// to keep (`keep(_:with:)`); nothing stored. Call locked.
@@ -49,11 +61,14 @@ extension MatrixRoomKeys {
               let message = OlmEncryptedMessage(type: type, body: body) else {
             throw OlmRefusal(reason: "not encrypted for this device")
         }
+        let fingerprint = UnpaddedBase64.encode(Array(try Digest.sha256(Array(senderKey.utf8) + message.bytes).prefix(16)))
+        if openedRecently.contains(fingerprint) { throw AlreadyOpened() }
         let (plaintext, sessions, account, resharing) = try decrypt(message, sender: sender, senderKey: senderKey, senderBytes: senderBytes)
         let known = knownDevice(of: sender, curve25519: senderKey)
         let payload = try OlmPayload(plaintext: plaintext, sender: sender, ourUserID: device.userID,
                                      ourEd25519: device.fingerprint, knownSenderEd25519: known?.ed25519)
-        return OpenedOlmMessage(payload: payload, senderKey: senderKey, sessions: sessions, account: account, resharing: resharing)
+        return OpenedOlmMessage(payload: payload, senderKey: senderKey, sessions: sessions, account: account, resharing: resharing,
+                                fingerprint: fingerprint)
     }
 
     /// Stores the state `opened` left, with what `carried` adds (the room key it brought), in
@@ -63,8 +78,11 @@ extension MatrixRoomKeys {
             try batch.put(opened.sessions, id: opened.senderKey, in: Self.olmSessions)
             if let account = opened.account { try batch.put(account, id: "account", in: MatrixDeviceCrypto.accounts) }
             for (room, outbound) in opened.resharing { try batch.put(outbound, id: room, in: Self.outboundSessions) }
+            try batch.put(Array((openedRecently + [opened.fingerprint]).suffix(Self.openedKept)), id: "recent", in: Self.openedOlmMessages)
             try carried(&batch)
         }
+        openedRecently.append(opened.fingerprint)
+        if openedRecently.count > Self.openedKept { openedRecently.removeFirst(openedRecently.count - Self.openedKept) }
         if let account = opened.account { device.replaceAccount(account) }
     }
 

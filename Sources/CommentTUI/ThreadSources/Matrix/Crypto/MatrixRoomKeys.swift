@@ -31,6 +31,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
     var wanted: Set<WantedKey> = []
     var requested: [WantedKey: (count: Int, at: Date)] = [:]
+    /// The fingerprints of the Olm messages opened last, as stored (`+Olm`).
+    var openedRecently: [String] = []
     /// The time now, for the rules that limit new Olm sessions to a broken device and repeated
     /// key requests (tests inject it).
     var clock: @Sendable () -> Date = { Date() }
@@ -63,6 +65,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
         device = try MatrixDeviceCrypto(userID: userID, deviceID: deviceID, location: location, random: random)
         tracker = (try? device.store.value("tracker", in: Self.deviceLists)) ?? DeviceListTracker()
         identities = IdentityChanges(users: (try? device.store.value("changed", in: Self.changedIdentities)) ?? [])
+        openedRecently = (try? device.store.value("recent", in: Self.openedOlmMessages)) ?? []
     }
 
     /// The account's keys from its store where the environment puts it; nil (told why through
@@ -140,6 +143,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
         for event in answer["to_device"]?["events"]?.array ?? [] {
             do {
                 try takeToDevice(event)
+            } catch is AlreadyOpened {
+                continue
             } catch {
                 problems.append("\(error)")
             }
