@@ -7,7 +7,7 @@ import CommentTUITestSupport
 /// Ctrl-K keeps each draft and scroll position; an invite accepted from home opens the room;
 /// Ann and Bo, each in a terminal of their own, talk through rooms opened from their homes.
 /// Pauses of a second between a person's inputs.
-final class TmuxHomeRoomsMatrixTests: OwnSynapseTestCase {
+final class TmuxHomeRoomsMatrixTests: RunSynapseTestCase {
     /// The screen without its status bar (which may show a passing message).
     private func withoutStatus(_ screen: [String]) -> [String] { Array(screen.dropLast()) }
 

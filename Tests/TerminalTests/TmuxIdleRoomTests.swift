@@ -8,7 +8,7 @@ import Glibc
 
 /// An open room nobody writes in costs no CPU once it has opened (issue 36: ~85 % of a core
 /// for 30 s after each room open), measured on the client's process in a real terminal.
-final class TmuxIdleRoomTests: OwnSynapseTestCase {
+final class TmuxIdleRoomTests: RunSynapseTestCase {
     func testAnIdleOpenRoomUsesAlmostNoCPU() throws {
         let suffix = UUID().uuidString.prefix(6).lowercased()
         let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann", displayName: "Ann")

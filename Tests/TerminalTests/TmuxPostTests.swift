@@ -5,7 +5,7 @@ import CommentTUITestSupport
 
 /// A post in a real terminal against a real Synapse: Enter on a post's root in the room's feed
 /// opens the post (its root in the header, its replies the comments), Esc goes back.
-final class TmuxPostTests: OwnSynapseTestCase {
+final class TmuxPostTests: RunSynapseTestCase {
     func testEnterOnARootOpensItsPostAndEscGoesBackToTheRoom() throws {
         let people = try TmuxRoomPeople(on: server)
         let (roomID, root) = try people.tripRoomWithAPost("Ferry plans\nwhich one do we take", reply: "the early one", annJoins: true)

@@ -5,7 +5,7 @@ import CommentTUITestSupport
 
 /// Reactions in a real terminal against a real Synapse: another client's keys, hostile ones
 /// among them, drawn under their comment without shifting a row; ours added with Alt-K.
-final class TmuxReactionTests: OwnSynapseTestCase {
+final class TmuxReactionTests: RunSynapseTestCase {
     private func reaction(to eventID: String, _ key: String) -> [String: Any] {
         ["m.relates_to": ["rel_type": "m.annotation", "event_id": eventID, "key": key]]
     }

@@ -6,7 +6,7 @@ import CommentTUITestSupport
 /// What the client leaves on disk holds no secret it should not (issue 30): after `login`, a
 /// session in a room (a comment sent, a draft left, the cache and read marker kept) and
 /// `logout`, every file under the person's home is read for the password and the access token.
-final class TmuxSecretsOnDiskTests: OwnSynapseTestCase {
+final class TmuxSecretsOnDiskTests: RunSynapseTestCase {
     func testThePasswordIsNowhereAndTheTokenOnlyInThePrivateAccountsFileUntilLogout() throws {
         let suffix = UUID().uuidString.prefix(6).lowercased()
         let password = "pw-\(UUID().uuidString)"

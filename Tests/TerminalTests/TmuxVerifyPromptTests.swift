@@ -5,7 +5,7 @@ import CommentTUITestSupport
 
 /// `comment-tui verify --recovery-key` in a real terminal against a real Synapse: the key typed
 /// at its prompt is not echoed, and the device ends verified.
-final class TmuxVerifyPromptTests: OwnSynapseTestCase {
+final class TmuxVerifyPromptTests: RunSynapseTestCase {
     func testTheRecoveryKeyIsTypedWithoutEchoAndVerifiesTheDevice() throws {
         let suffix = UUID().uuidString.prefix(6).lowercased()
         let ann = try server.register(localpart: "ann-\(suffix)", password: "pw-ann")

@@ -1,39 +1,17 @@
 import Foundation
 import XCTest
 import SynapseFixture
+import CommentTUITestSupport
 import ThreadModel
 @testable import CommentTUI
 
-/// One Synapse for a test class, started in `setUp()` of the class and stopped by its pid in
-/// `tearDown()`; users are registered per test with unique names so tests do not meet.
-enum SharedSynapse {
-    nonisolated(unsafe) static var server: SynapseServer?
-
-    static func start() throws -> SynapseServer {
-        if let server, server.isRunning { return server }
-        let server = SynapseServer()
-        try server.start()
-        Self.server = server
-        return server
-    }
-
-    static func stop() {
-        server?.stop()
-        server = nil
-    }
-}
-
-/// Test classes sharing one Synapse: started before the class's first test, stopped by its pid
-/// after its last; users are registered per test with unique names.
+/// Test classes sharing one Synapse for the whole run (`SharedSynapse`): started before the
+/// first class's first test, stopped by its pid when the bundle finishes; users are registered
+/// per test with unique names.
 class SharedSynapseTestCase: XCTestCase {
     override class func setUp() {
         super.setUp()
         do { _ = try SharedSynapse.start() } catch { XCTFail("Synapse did not start: \(error)") }
-    }
-
-    override class func tearDown() {
-        SharedSynapse.stop()
-        super.tearDown()
     }
 
     /// The class's server (started again if a test stopped it).
