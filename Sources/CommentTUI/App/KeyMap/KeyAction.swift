@@ -101,6 +101,9 @@ enum KeyAction: Equatable {
     case nextUnreadThread
     /// Alt-N: the next thread with a mention of the reader.
     case nextMentionThread
+
+    /// A key of the verification panel (`VerificationPanel` decides what it does per stage).
+    case verification(VerificationCommand)
 }
 
 /// A move of the mention list's highlight.

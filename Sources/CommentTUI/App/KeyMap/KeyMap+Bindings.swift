@@ -179,6 +179,12 @@ extension KeyMap {
             KeyBinding(.switcher, [.ctrl("w"), .key(.backspace, .alt)], .switcher(.deleteFilterWord), nil),
             KeyBinding(.switcher, [.ctrl("u")], .switcher(.clearFilter), nil),
 
+            // The verification panel: its bar names these keys, so the F1 page need not.
+            KeyBinding(.verification, [.character("y"), .character("Y")], .verification(.yes), nil),
+            KeyBinding(.verification, [.character("n"), .character("N")], .verification(.no), nil),
+            KeyBinding(.verification, [.key(.enter)], .verification(.proceed), nil),
+            KeyBinding(.verification, [.key(.escape), .ctrl("g")], .verification(.cancel), nil),
+
             // The client: panels, redraw, suspend (feed context, listed last on the F1 page).
             KeyBinding(.feed, [.key(.function(1))], .toggleHelp, panels),
             KeyBinding(.feed, [.key(.function(2))], .toggleHitTestInspector, panels),
