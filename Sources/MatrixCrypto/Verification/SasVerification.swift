@@ -64,6 +64,11 @@ public struct SasVerification: Sendable {
     public struct Outgoing: Sendable, Equatable {
         public let type: String
         public let content: JSONValue
+
+        public init(type: String, content: JSONValue) {
+            self.type = type
+            self.content = content
+        }
     }
 
     public let transport: Transport
