@@ -36,6 +36,10 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// The time now, for the rules that limit new Olm sessions to a broken device and repeated
     /// key requests (tests inject it).
     var clock: @Sendable () -> Date = { Date() }
+    /// The interactive verifications of this device (`MatrixVerifications`), and the
+    /// verification messages a sync brought, taken outside the lock.
+    let verifications = MatrixVerifications()
+    var verificationInbox: [JSONValue] = []
 
     /// Olm sessions by the other device's Curve25519 key, newest first.
     static let olmSessions = CryptoStoreCollection<[OlmSession]>("olm-sessions")
@@ -66,6 +70,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
         tracker = (try? device.store.value("tracker", in: Self.deviceLists)) ?? DeviceListTracker()
         identities = IdentityChanges(users: (try? device.store.value("changed", in: Self.changedIdentities)) ?? [])
         openedRecently = (try? device.store.value("recent", in: Self.openedOlmMessages)) ?? []
+        verifications.keys = self
     }
 
     /// The account's keys from its store where the environment puts it; nil (told why through
@@ -120,6 +125,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
         var problems = lock.withLock { takeLocked(answer) }
         // Outside the lock: one request per key asked for, which rooms must not wait on.
         requestWantedKeys(problems: &problems)
+        // Also outside: verifications query keys and send their answers.
+        verifications.take(lock.withLock { defer { verificationInbox = [] }; return verificationInbox })
         return problems
     }
 
@@ -203,10 +210,15 @@ final class MatrixRoomKeys: @unchecked Sendable {
             case "m.forwarded_room_key":
                 try keep(opened)
                 try takeForwardedKey(opened.payload, sender: sender, forwarderKey: opened.senderKey)
+            case let verification where VerificationMessage.isVerificationType(verification):
+                try keep(opened)
+                verificationInbox.append(["sender": .string(sender), "type": .string(verification), "content": opened.payload.content])
             default: try keep(opened)
             }
         case "m.room_key.withheld":
             takeWithheld(event["content"])
+        case let verification where VerificationMessage.isVerificationType(verification):
+            verificationInbox.append(event)
         default:
             break
         }
