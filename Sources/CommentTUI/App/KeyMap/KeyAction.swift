@@ -102,6 +102,9 @@ enum KeyAction: Equatable {
     /// Alt-N: the next thread with a mention of the reader.
     case nextMentionThread
 
+    /// Alt-V: verify the selected comment's author, or (nothing selected, or at home) this
+    /// device with the reader's other devices.
+    case startVerification
     /// A key of the verification panel (`VerificationPanel` decides what it does per stage).
     case verification(VerificationCommand)
 }
