@@ -1,0 +1,90 @@
+import Foundation
+import MatrixCrypto
+import SynapseFixture
+import ThreadModel
+import XCTest
+@testable import CommentTUI
+
+/// `comment-tui keys setup` on a brand-new account of the shared Synapse: the recovery key it
+/// shows once verifies a device of mautrix (the strict, Element-like peer) and a second device of
+/// ours (`verify --recovery-key`); mautrix trusts our device; a second setup is refused.
+final class MatrixCrossSigningSetupTests: SharedSynapseTestCase {
+    private struct Run {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    private func run(_ verb: Verb, _ arguments: [String], as account: MatrixAccounts.Account, in environment: [String: String],
+                     input: String = "") throws -> Run {
+        var accounts = try MatrixAccounts(path: XCTUnwrap(MatrixAccounts.path(environment: environment)))
+        accounts.add(account)
+        try accounts.save()
+        nonisolated(unsafe) var output = ""
+        nonisolated(unsafe) var errors = ""
+        let context = CommandContext(environment: environment, now: Date.init,
+                                     writeOutput: { output += String(decoding: $0, as: UTF8.self) }, writeError: { errors += $0 },
+                                     readInput: { limit in Array(Array(input.utf8).prefix(limit + 1)) }, inputIsTerminal: false)
+        return Run(status: verb.run(arguments, context: context), output: output, errors: errors)
+    }
+
+    private func environment(_ name: String) -> [String: String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-setup-\(name)-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return ["XDG_DATA_HOME": folder.appendingPathComponent("data").path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+    }
+
+    func testSetupOnAFreshAccountGivesARecoveryKeyMautrixAndOurSecondDeviceVerifyWith() throws {
+        let server = try self.server
+        let ann = try registerUser("ann", on: server)
+        let first = MatrixAccounts.Account(userID: ann.account.userID, homeserver: server.baseURL.absoluteString,
+                                           accessToken: ann.account.accessToken, deviceID: ann.account.deviceID)
+        let home = environment("first")
+        let setUp = try run(.keys, ["setup"], as: first, in: home)
+        XCTAssertEqual(setUp.status, 0, setUp.errors)
+        let shown = setUp.output.split(separator: "\n").filter { $0.hasPrefix("    ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(shown.count, 1, setUp.output)
+        let recoveryKey = try XCTUnwrap(shown.first)
+        XCTAssertNoThrow(try RecoveryKey(typed: recoveryKey), "a well-formed recovery key")
+        XCTAssertTrue(setUp.output.hasPrefix("cross-signing is set up for \(ann.account.userID), and this device (\(ann.account.deviceID)) is verified."),
+                      setUp.output)
+        XCTAssertEqual(setUp.errors, "", "no password asked: Synapse takes a first upload without one")
+
+        // What the store keeps holds no recovery key.
+        let location = try XCTUnwrap(CryptoStoreLocation(userID: first.userID, deviceID: first.deviceID, environment: home))
+        do {
+            let device = try MatrixDeviceCrypto(userID: first.userID, deviceID: first.deviceID, location: location)
+            XCTAssertTrue(device.isCrossSigned)
+            let kept = try XCTUnwrap(device.store.value("own", in: MatrixDeviceCrypto.crossSigningKeys))
+            XCTAssertEqual(try device.store.value("trust", in: MatrixDeviceCrypto.crossSigningTrust)?.pinnedMasterKeys[first.userID],
+                           UnpaddedBase64.encode(kept.master.publicKey))
+        }
+
+        // A third-party client accepts it: mautrix verifies its own device with the key, and
+        // then trusts ours as cross-signed.
+        let mautrix = MautrixPeer(homeserver: server.baseURL, userID: ann.account.userID, password: ann.account.password)
+        let verified = try mautrix.run([.verifyWithRecoveryKey(recoveryKey), .deviceTrust(user: first.userID, device: first.deviceID)])
+        XCTAssertNotNil(verified.first?["device_id"] as? String, "\(verified)")
+        XCTAssertEqual(verified.last?["trust"] as? String, "cross-signed-tofu", "\(verified)")
+
+        // Our own second device verifies with the same key.
+        let login = try ann.other.call("POST", "/_matrix/client/v3/login", body: [
+            "type": "m.login.password", "identifier": ["type": "m.id.user", "user": ann.account.userID], "password": ann.account.password,
+        ])
+        let second = MatrixAccounts.Account(userID: first.userID, homeserver: first.homeserver,
+                                            accessToken: try XCTUnwrap(login["access_token"] as? String),
+                                            deviceID: try XCTUnwrap(login["device_id"] as? String))
+        let secondHome = environment("second")
+        let verify = try run(.verify, ["--recovery-key"], as: second, in: secondHome, input: recoveryKey + "\n")
+        XCTAssertEqual(verify.status, 0, verify.errors)
+        XCTAssertTrue(verify.output.contains("is now verified with your recovery key"), verify.output)
+
+        // Set up twice (from either device): refused, pointing at the recovery key.
+        for (account, environment) in [(first, home), (second, secondHome)] {
+            let again = try run(.keys, ["setup"], as: account, in: environment)
+            XCTAssertEqual(again.status, 1, again.output)
+            XCTAssertEqual(again.errors, "comment-tui keys: \(CrossSigningSetup.Refusal.alreadyCrossSigning); nothing was set up\n")
+            XCTAssertEqual(again.output, "")
+        }
+    }
+}
