@@ -87,4 +87,35 @@ final class MatrixCrossSigningSetupTests: SharedSynapseTestCase {
             XCTAssertEqual(again.output, "")
         }
     }
+
+    /// The upload's user-interactive auth against Synapse: no password for the first upload
+    /// (Synapse takes it without), and for keys that replace published ones the password asked
+    /// once and sent with the session the server named; a wrong one said in words.
+    func testTheUploadAsksThePasswordOnlyWhenTheServerWantsIt() throws {
+        let server = try self.server
+        let ann = try registerUser("ann", on: server)
+        func upload(_ keys: CrossSigningKeys) throws -> JSONValue {
+            let identity = try keys.publicIdentity()
+            return ["master_key": identity.master.json, "self_signing_key": identity.selfSigning.json,
+                    "user_signing_key": try XCTUnwrap(identity.userSigning).json]
+        }
+        var random = SystemRandom()
+        let first = try CrossSigningKeys.generate(userID: ann.account.userID, random: &random)
+        try ann.client.uploadCrossSigningKeys(upload(first), userID: ann.account.userID) {
+            XCTFail("a password asked for the first upload")
+            return ""
+        }
+        let replacing = try CrossSigningKeys.generate(userID: ann.account.userID, random: &random)
+        XCTAssertThrowsError(try ann.client.uploadCrossSigningKeys(upload(replacing), userID: ann.account.userID) { "not the password" }) {
+            XCTAssertTrue("\($0)".hasSuffix("did not accept the password"), "\($0)")
+        }
+        var asked = 0
+        try ann.client.uploadCrossSigningKeys(upload(replacing), userID: ann.account.userID) {
+            asked += 1
+            return ann.account.password
+        }
+        XCTAssertEqual(asked, 1)
+        let published = try CrossSigningIdentity.fromKeysQuery(ann.client.queryKeys(users: [ann.account.userID]), userID: ann.account.userID)
+        XCTAssertEqual(published?.master.publicKey, replacing.master.publicKey)
+    }
 }
