@@ -118,4 +118,45 @@ final class MatrixCrossSigningSetupTests: SharedSynapseTestCase {
         let published = try CrossSigningIdentity.fromKeysQuery(ann.client.queryKeys(users: [ann.account.userID]), userID: ann.account.userID)
         XCTAssertEqual(published?.master.publicKey, replacing.master.publicKey)
     }
+
+    /// A setup that stopped after publishing its keys (the connection lost before the secrets
+    /// or the signature went up) is finished by the next run, not refused as someone else's:
+    /// the keys it kept before anything left are the published ones.
+    func testASetupThatStoppedAfterPublishingIsFinishedByTheNextRun() throws {
+        let server = try self.server
+        let ann = try registerUser("ann", on: server)
+        let first = MatrixAccounts.Account(userID: ann.account.userID, homeserver: server.baseURL.absoluteString,
+                                           accessToken: ann.account.accessToken, deviceID: ann.account.deviceID)
+        let home = environment("stopped")
+        var random = SystemRandom()
+        let keys = try CrossSigningKeys.generate(userID: first.userID, random: &random)
+        do {
+            // As far as the first run got: the keys kept, then published.
+            let location = try XCTUnwrap(CryptoStoreLocation(userID: first.userID, deviceID: first.deviceID, environment: home))
+            let device = try MatrixDeviceCrypto(userID: first.userID, deviceID: first.deviceID, location: location)
+            try device.store.put(keys, id: "pending-setup", in: MatrixDeviceCrypto.crossSigningKeys)
+            let identity = try keys.publicIdentity()
+            try ann.client.uploadCrossSigningKeys(["master_key": identity.master.json, "self_signing_key": identity.selfSigning.json,
+                                                   "user_signing_key": try XCTUnwrap(identity.userSigning).json],
+                                                  userID: first.userID) { "" }
+        }
+        let setUp = try run(.keys, ["setup"], as: first, in: home)
+        XCTAssertEqual(setUp.status, 0, setUp.errors)
+        let recoveryKey = try XCTUnwrap(setUp.output.split(separator: "\n").first { $0.hasPrefix("    ") }).trimmingCharacters(in: .whitespaces)
+
+        let login = try ann.other.call("POST", "/_matrix/client/v3/login", body: [
+            "type": "m.login.password", "identifier": ["type": "m.id.user", "user": ann.account.userID], "password": ann.account.password,
+        ])
+        let second = MatrixAccounts.Account(userID: first.userID, homeserver: first.homeserver,
+                                            accessToken: try XCTUnwrap(login["access_token"] as? String),
+                                            deviceID: try XCTUnwrap(login["device_id"] as? String))
+        let secondHome = environment("after")
+        let verify = try run(.verify, ["--recovery-key"], as: second, in: secondHome, input: recoveryKey + "\n")
+        XCTAssertEqual(verify.status, 0, verify.errors)
+        let location = try XCTUnwrap(CryptoStoreLocation(userID: second.userID, deviceID: second.deviceID, environment: secondHome))
+        let opened = try XCTUnwrap(MatrixDeviceCrypto(userID: second.userID, deviceID: second.deviceID, location: location)
+            .store.value("own", in: MatrixDeviceCrypto.crossSigningKeys))
+        XCTAssertEqual(opened.master.publicKey, keys.master.publicKey, "the keys published by the first run")
+        XCTAssertEqual(try run(.keys, ["setup"], as: first, in: home).status, 1, "once finished, set up")
+    }
 }

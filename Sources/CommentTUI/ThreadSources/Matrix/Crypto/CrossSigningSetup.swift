@@ -51,9 +51,10 @@ struct CrossSigningSetup {
         if defaultKeyPointer?["key"]?.string != nil { throw Refusal.alreadySecretStorage }
     }
 
-    /// New keys for `userID`, and what to upload, our device (`account`, `deviceID`) signed.
-    static func plan(userID: String, deviceID: String, account: OlmAccount, random: inout some RandomSource) throws -> Plan {
-        let keys = try CrossSigningKeys.generate(userID: userID, random: &random)
+    /// What to upload for `keys` (new ones, or those of a setup that stopped half-way), with a
+    /// new secret storage key, our device (`account`, `deviceID`) signed.
+    static func plan(keys: CrossSigningKeys, deviceID: String, account: OlmAccount, random: inout some RandomSource) throws -> Plan {
+        let userID = keys.userID
         let keyID = try newKeyID(random: &random)
         let (storageKey, description) = try SecretStorageKey.generate(keyID: keyID, name: "Recovery key", random: &random)
         let identity = try keys.publicIdentity()

@@ -16,17 +16,25 @@ extension MatrixDeviceCrypto {
     }
 
     /// Sets cross-signing up. Refused (nothing written) when the account has cross-signing or
-    /// secret storage already. The secrets go into account data before the keys are published,
-    /// and the default-key pointer last, so an interruption never leaves an account whose
-    /// published identity secret storage does not hold behind a default key. `password` is
-    /// asked only when the server wants it for the upload.
+    /// secret storage already, unless it is ours from a setup here that stopped half-way (its
+    /// keys kept as `pending-setup` before anything left): that one is finished, with a new
+    /// secret storage key. The secrets go into account data before the keys are published, and
+    /// the default-key pointer last, so an account never points at storage that lacks them.
+    /// `password` is asked only when the server wants it for the upload.
     func setUpCrossSigning(client: MatrixClient, password: () throws -> String) throws -> SetupOutcome {
         let pointer = try client.accountData(SecretStorageKeyDescription.defaultKeyEventType, of: userID)
-        try CrossSigningSetup.checkNoneYet(keysQuery: client.queryKeys(users: [userID]), defaultKeyPointer: pointer, userID: userID)
+        let query = try client.queryKeys(users: [userID])
+        let pending = try store.value("pending-setup", in: Self.crossSigningKeys)
+        let published = try CrossSigningIdentity.fromKeysQuery(query, userID: userID)
+        let publishedByUs = pending.map { keys in published.map { ConstantTime.equal($0.master.publicKey, keys.master.publicKey) } ?? false } ?? false
+        if !publishedByUs { try CrossSigningSetup.checkNoneYet(keysQuery: query, defaultKeyPointer: pointer, userID: userID) }
         if !deviceKeysUploaded { try uploadKeys(client: client) }
-        let plan = try CrossSigningSetup.plan(userID: userID, deviceID: deviceID, account: account, random: &random)
+        let keys = try pending ?? CrossSigningKeys.generate(userID: userID, random: &random)
+        // Kept before anything leaves: a setup that stops after publishing them can still finish.
+        if pending == nil { try store.put(keys, id: "pending-setup", in: Self.crossSigningKeys) }
+        let plan = try CrossSigningSetup.plan(keys: keys, deviceID: deviceID, account: account, random: &random)
         for (type, content) in plan.accountData { try client.setAccountData(type, of: userID, to: content) }
-        try client.uploadCrossSigningKeys(plan.upload, userID: userID, password: password)
+        if !publishedByUs { try client.uploadCrossSigningKeys(plan.upload, userID: userID, password: password) }
         try client.uploadSignatures(plan.signatures)
         try client.setAccountData(SecretStorageKeyDescription.defaultKeyEventType, of: userID, to: plan.defaultKey)
 
@@ -40,6 +48,7 @@ extension MatrixDeviceCrypto {
             try batch.put(plan.keys, id: "own", in: Self.crossSigningKeys)
             try batch.put(trust, id: "trust", in: Self.crossSigningTrust)
             try batch.put(true, id: "cross-signed", in: Self.deviceFlags)
+            batch.remove(id: "pending-setup", from: Self.crossSigningKeys)
         }
         return SetupOutcome(recoveryKey: plan.storageKey.recoveryKey, masterKey: plan.identity.master.publicKeyBase64)
     }
