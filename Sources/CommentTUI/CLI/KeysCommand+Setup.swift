@@ -10,9 +10,12 @@ extension KeysCommand {
         let outcome = "nothing was set up"
         let result: MatrixDeviceCrypto.SetupOutcome
         do {
-            let crypto = try MatrixDeviceCrypto(userID: device.account.userID, deviceID: device.account.deviceID, location: device.location)
-            if let loss = crypto.store.loss { context.writeError("comment-tui keys: \(VisibleText.escape("\(loss)"))\n") }
-            result = try crypto.setUpCrossSigning(client: MatrixClient(homeserver: device.homeserver, accessToken: device.account.accessToken)) {
+            // Through the room keys: they hold the store's lock, so a running client is not written under.
+            let client = MatrixClient(homeserver: device.homeserver, accessToken: device.account.accessToken)
+            let keys = try MatrixRoomKeys(client: client, userID: device.account.userID, deviceID: device.account.deviceID,
+                                          location: device.location)
+            if let loss = keys.device.store.loss { context.writeError("comment-tui keys: \(VisibleText.escape("\(loss)"))\n") }
+            result = try keys.device.setUpCrossSigning(client: client) {
                 try readSecret("Password of \(device.user) (the server asks for it to publish the keys): ",
                                what: "password", outcome: outcome, context: context)
             }
