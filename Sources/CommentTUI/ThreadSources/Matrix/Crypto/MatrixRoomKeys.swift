@@ -56,6 +56,11 @@ final class MatrixRoomKeys: @unchecked Sendable {
         var session: MegolmInboundSession
         /// The sharing device's Curve25519 key (unpadded base64): an event must name the same.
         var senderKey: String
+        /// The sharing device's Ed25519 key as its Olm message claimed it (what key files list);
+        /// nil when not known (kept before it was recorded).
+        var claimedSigningKey: String? = nil
+        /// Where the key came from when not from its sender over Olm (`RoomKeyOrigin`); nil: from its sender.
+        var origin: RoomKeyOrigin? = nil
     }
 
     /// The keys of the device `userID`/`deviceID` in the store at `location` (made on first
@@ -237,7 +242,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
             let id = CryptoStoreCollection<StoredRoomKey>.id(key.roomID, key.sessionID)
             let kept = try device.store.value(id, in: Self.megolmSessions)
             if kept.map({ $0.senderKey == senderKey && $0.session.compare(session) == .better }) ?? true {
-                carried = (id, StoredRoomKey(session: session, senderKey: senderKey))
+                carried = (id, StoredRoomKey(session: session, senderKey: senderKey, claimedSigningKey: payload.senderEd25519))
             }
         } catch {
             refusal = error
