@@ -43,9 +43,10 @@ struct VerificationPrompt: Equatable {
     var isOwnDevice: Bool
     var stage: Stage
 
-    /// Who is verified, as the panel's title says it: `your device ABC`, `Bo (@bo:example.org)`.
+    /// Who is verified, as the panel's title says it: `your device ABC`, `Bo (@bo:example.org)`;
+    /// `this device` while all our other devices are asked and none has answered.
     var subject: String {
-        if isOwnDevice { return "your device " + VisibleText.escape(device ?? "") }
+        if isOwnDevice { return device.map { "your device " + VisibleText.escape($0) } ?? "this device" }
         let user = VisibleText.escape(user)
         guard let name = displayName.map({ VisibleText.escape($0) }), !name.isEmpty, name != user else { return user }
         return "\(name) (\(user))"

@@ -82,6 +82,15 @@ final class VerificationPanelTests: XCTestCase {
         ])
     }
 
+    func testAskingOurOtherDevicesNamesThisDeviceUntilOneAnswers() {
+        // Alt-V at home asks all our other devices: none is named until one answers.
+        let asking = VerificationPrompt(user: "@ann:hs", displayName: nil, device: nil, isOwnDevice: true, stage: .waiting(for: "to accept"))
+        XCTAssertEqual(text(draw(asking)), [" Verify this device", " Waiting for your other device to accept…", " Esc cancel"])
+        var answered = asking
+        answered.device = "PHONE"
+        XCTAssertEqual(text(draw(answered)).first, " Verify your device PHONE")
+    }
+
     func testTheEndSaysVerifiedOrWhyNotAndAHostileNameOrReasonStaysText() {
         XCTAssertEqual(text(draw(prompt(.verified))), [" Verify Bo (@bo:hs)", " ✓ Bo (@bo:hs) is verified.", " any key closes"])
         let hostile = VerificationPrompt(user: "@eve:hs", displayName: "Eve\u{1B}]0;owned\u{07}", device: "E", isOwnDevice: false,
