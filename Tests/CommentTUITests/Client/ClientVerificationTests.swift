@@ -1,0 +1,127 @@
+import Foundation
+import MatrixCrypto
+import SynapseFixture
+import ThreadModel
+import XCTest
+import CommentTUITestSupport
+@testable import CommentTUI
+
+/// The client's verification panel driven by a pilot (its keys, the pilot's clock) over an
+/// account link whose device's sync the test takes step by step, against another device of
+/// the same account in the process; the protocol's requests go to the shared Synapse (a
+/// request is offered only once the asker's keys are looked up there, and every answer is a
+/// to-device message: there is no verification without the server).
+final class ClientVerificationTests: SharedSynapseTestCase {
+    /// The client at home with Ann's account linked (its sync not started: `ours` takes it), and
+    /// Ann's other device.
+    private struct Setup {
+        var pilot: Pilot
+        var ours: VerifyingDevice
+        var other: VerifyingDevice
+        var userID: String
+        var ourDevice: String
+        var otherDevice: String
+        var link: AccountLink
+    }
+
+    private func linkedClient() throws -> Setup {
+        let server = try self.server
+        let ann = try registerUser("ann", on: server)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("client-sas-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["XDG_DATA_HOME": folder.path + "/data", "XDG_CONFIG_HOME": folder.path + "/config"]
+        let account = MatrixAccounts.Account(userID: ann.account.userID, homeserver: server.baseURL.absoluteString,
+                                             accessToken: ann.account.accessToken, deviceID: ann.account.deviceID)
+        let mailbox = try ClientMailbox()
+        let link = AccountLink(account: account, client: ann.client, environment: environment, usesCache: false, mailbox: mailbox)
+        let ours = VerifyingDevice(keys: try XCTUnwrap(link.sync.roomKeys), client: ann.client)
+        try ours.sync()
+        let second = try secondLogin(ann.account)
+        let other = try verifyingDevice(userID: ann.account.userID, deviceID: second.deviceID, token: second.token)
+        let opener = try ThreadOpener(inBackground: false) { _, _ in throw CommandFailure("no thread here") }
+        let client = CommentClient(columns: 90, rows: 24, settings: CommentClient.SessionSettings(), start: nil, startKey: nil,
+                                   summaries: [], opener: opener, mailbox: mailbox, accounts: [account.userID: link])
+        let pilot = Pilot(client: client, screen: HeadlessScreen(columns: 90, rows: 24))
+        return Setup(pilot: pilot, ours: ours, other: other, userID: account.userID, ourDevice: account.deviceID,
+                     otherDevice: second.deviceID, link: link)
+    }
+
+    /// Syncs both devices and takes the client's mailbox until the screen shows `text` (at most 20 s).
+    private func drive(_ setup: Setup, until text: String, other act: () -> Void = {},
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let end = Date().addingTimeInterval(20)
+        while !setup.pilot.lines.contains(where: { $0.contains(text) }) {
+            guard Date() < end else {
+                return XCTFail("no \(text) on screen:\n\(setup.pilot.lines.joined(separator: "\n"))", file: file, line: line)
+            }
+            try setup.ours.sync()
+            try setup.other.sync()
+            act()
+            setup.pilot.takeUpdates()
+            if !setup.pilot.lines.contains(where: { $0.contains(text) }) { Thread.sleep(forTimeInterval: 0.05) }
+        }
+    }
+
+    func testARequestFromOurOtherDeviceOpensThePanelOverHomeAndItsKeysVerify() throws {
+        let setup = try linkedClient()
+        let pilot = setup.pilot
+        XCTAssertTrue(pilot.lines[0].hasPrefix(" Home"), pilot.lines.joined(separator: "\n"))
+        let id = try setup.other.keys.verifications.request(userID: setup.userID, deviceID: setup.ourDevice)
+
+        try drive(setup, until: "your other device asks to verify this device")
+        XCTAssertTrue(pilot.lines.contains { $0.contains(" Verify your device \(setup.otherDevice)") }, pilot.lines.joined(separator: "\n"))
+        // Under the panel nothing moves: a key home would take does nothing.
+        pilot.press(KeyPress(.character("j")))
+        XCTAssertTrue(pilot.lines.contains { $0.contains("asks to verify this device") })
+
+        pilot.press(.enter)
+        try drive(setup, until: "Compare these emoji with your other device's screen:")
+        let theirs = try XCTUnwrap(setup.other.keys.verifications.verification(id))
+        XCTAssertEqual(theirs.stage, .comparing)
+        let names = try XCTUnwrap(pilot.lines.first { line in theirs.emoji.allSatisfy { line.contains($0.name) } },
+                                  "the other device's seven emoji names on one row:\n\(pilot.lines.joined(separator: "\n"))")
+        XCTAssertEqual(theirs.emoji.count, 7, names)
+        // (The screen shows each emoji's base: a variation selector is the terminal's to draw or not.)
+        let symbols = theirs.emoji.map { $0.symbol.replacingOccurrences(of: "\u{FE0F}", with: "") }
+        XCTAssertTrue(pilot.lines.contains { line in symbols.allSatisfy { line.contains($0) } },
+                      "and their seven emoji \(symbols):\n\(pilot.lines.joined(separator: "\n"))")
+        let numbers = theirs.decimals.map(String.init).joined(separator: " · ")
+        XCTAssertTrue(pilot.lines.contains { $0.contains("or the numbers \(numbers)") }, pilot.lines.joined(separator: "\n"))
+
+        // Enter never confirms emoji: it says what does.
+        pilot.press(.enter)
+        XCTAssertTrue(pilot.lines.contains { $0.contains("press y if the emoji match, n if they differ") }, pilot.lines.joined(separator: "\n"))
+        pilot.press(KeyPress(.character("y")))
+        try drive(setup, until: "You said they match.")
+        setup.other.keys.verifications.confirm(id)
+        try drive(setup, until: "✓ your device \(setup.otherDevice) is verified: each trusts the other.")
+        XCTAssertEqual(setup.other.keys.verifications.verification(id)?.stage, .verified)
+
+        // Any key closes it for good: home again, and the account's next change does not bring it back.
+        pilot.press(KeyPress(.character("j")))
+        XCTAssertFalse(pilot.lines.contains { $0.contains(" Verify ") }, pilot.lines.joined(separator: "\n"))
+        setup.link.sync.roomKeys?.verifications.onChange?()
+        pilot.takeUpdates()
+        XCTAssertFalse(pilot.lines.contains { $0.contains(" Verify ") }, pilot.lines.joined(separator: "\n"))
+        XCTAssertTrue(pilot.lines[0].hasPrefix(" Home"))
+    }
+
+    func testAltVAtHomeAsksOurOtherDeviceAndEscCancelsItThere() throws {
+        let setup = try linkedClient()
+        let pilot = setup.pilot
+        pilot.press(KeyPress(.character("v"), .alt))
+        XCTAssertTrue(pilot.lines.last?.contains("asking your other devices to verify this one") == true, pilot.lines.joined(separator: "\n"))
+        try drive(setup, until: "Waiting for your other device to accept")
+        XCTAssertTrue(pilot.lines.contains { $0.contains(" Verify this device") }, pilot.lines.joined(separator: "\n"))
+        let theirs = try XCTUnwrap(setup.other.verifications.first)
+        XCTAssertEqual(theirs.stage, .incoming)
+
+        // Ctrl-C still quits under the panel.
+        XCTAssertEqual(pilot.press(KeyPress(.character("c"), .ctrl)), [.quit])
+        pilot.press(.escape)
+        try drive(setup, until: "✗ Not verified: the verification was cancelled")
+        let end = Date().addingTimeInterval(10)
+        while setup.other.verifications.first?.stage != .cancelled, Date() < end { try setup.other.sync() }
+        XCTAssertEqual(setup.other.verifications.first?.cancelCode, .user, "the other device heard the cancel")
+    }
+}
