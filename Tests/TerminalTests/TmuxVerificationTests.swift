@@ -80,6 +80,9 @@ final class TmuxVerificationTests: RunSynapseTestCase {
         try second.press("y")
         try first.waitForPanel(saying: "✓ your device \(second.deviceID) is verified: each trusts the other.")
         try second.waitForPanel(saying: "✓ your device \(first.deviceID) is verified: each trusts the other.")
+        // Each says what it did with the trust: the first, holding the cross-signing keys, signed.
+        XCTAssertTrue(try first.waitForPanelText("device \(second.deviceID) marked verified here; signed with your self-signing key"))
+        XCTAssertTrue(try second.waitForPanelText("device \(first.deviceID) marked verified here"))
 
         // Any key closes it; home is under it.
         for device in [first, second] { try device.closePanel() }

@@ -107,7 +107,8 @@ struct VerificationPanelView {
             return said("You said they match. Waiting for \(other) to say so too…") + [.text("", plain)] + said("Esc cancel", keys)
         case .verified:
             let done = prompt.isOwnDevice ? "✓ \(prompt.subject) is verified: each trusts the other." : "✓ \(prompt.subject) is verified."
-            return said(done, plain.adding(.bold)) + [.text("", plain)] + said("any key closes", keys)
+            return said(done, plain.adding(.bold)) + (prompt.outcome.map { said(VisibleText.escape($0)) } ?? [])
+                + [.text("", plain)] + said("any key closes", keys)
         case .cancelled(let reason):
             return said("✗ Not verified: " + VisibleText.escape(reason), plain.adding(.bold)) + [.text("", plain)] + said("any key closes", keys)
         }

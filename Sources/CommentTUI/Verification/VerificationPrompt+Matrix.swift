@@ -14,6 +14,6 @@ extension VerificationPrompt {
         case .cancelled: .cancelled(reason: verification.words)
         }
         self.init(user: verification.userID, displayName: nil, device: verification.deviceID,
-                  isOwnDevice: verification.isOwnDevice, stage: stage)
+                  isOwnDevice: verification.isOwnDevice, stage: stage, outcome: stage == .verified ? verification.trustNote : nil)
     }
 }

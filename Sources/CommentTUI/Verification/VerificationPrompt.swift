@@ -42,6 +42,9 @@ struct VerificationPrompt: Equatable {
     /// The other side is one of the reader's own devices.
     var isOwnDevice: Bool
     var stage: Stage
+    /// Once verified, what was done with the trust, in words (marked here; signed and uploaded,
+    /// or why not): text from the protocol, escaped when shown.
+    var outcome: String? = nil
 
     /// Who is verified, as the panel's title says it: `your device ABC`, `Bo (@bo:example.org)`;
     /// `this device` while all our other devices are asked and none has answered.

@@ -96,6 +96,7 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         setup.other.keys.verifications.confirm(id)
         try drive(setup, until: "✓ your device \(setup.otherDevice) is verified: each trusts the other.")
         XCTAssertEqual(setup.other.keys.verifications.verification(id)?.stage, .verified)
+        try drive(setup, until: "device \(setup.otherDevice) marked verified here")
 
         // Any key closes it for good: home again, and the account's next change does not bring it back.
         pilot.press(KeyPress(.character("j")))

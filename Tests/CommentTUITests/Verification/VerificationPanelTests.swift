@@ -91,6 +91,16 @@ final class VerificationPanelTests: XCTestCase {
         XCTAssertEqual(text(draw(answered)).first, " Verify your device PHONE")
     }
 
+    func testTheEndSaysWhatWasDoneWithTheTrust() {
+        // What the verification left (marked here, signed or not) is said, not only that it matched.
+        var done = prompt(.verified, own: true)
+        done.outcome = "device PHONE marked verified here; the signature did not go up: \u{1B}[2Jrefused"
+        XCTAssertEqual(text(draw(done)), [
+            " Verify your device PHONE", " ✓ your device PHONE is verified: each trusts the other.",
+            " device PHONE marked verified here; the signature did not go up:", #" \u{1B}[2Jrefused"#, " any key closes",
+        ])
+    }
+
     func testTheEndSaysVerifiedOrWhyNotAndAHostileNameOrReasonStaysText() {
         XCTAssertEqual(text(draw(prompt(.verified))), [" Verify Bo (@bo:hs)", " ✓ Bo (@bo:hs) is verified.", " any key closes"])
         let hostile = VerificationPrompt(user: "@eve:hs", displayName: "Eve\u{1B}]0;owned\u{07}", device: "E", isOwnDevice: false,
