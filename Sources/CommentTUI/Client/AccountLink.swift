@@ -143,6 +143,7 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         // is, so a process that exits next is not tearing down TLS under it.
         window?.cancelAll()
         _ = windowThread.wait(timeout: .now() + MatrixAccountSync.stopWait)
+        sync.roomKeys?.verifications.cancelUnfinished(waitingAtMost: MatrixAccountSync.stopWait)
         postsSession.cancelAll()
         _ = postsWork.wait(timeout: .now() + MatrixAccountSync.stopWait)
         sync.remove(self)

@@ -125,4 +125,22 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         while setup.other.verifications.first?.stage != .cancelled, Date() < end { try setup.other.sync() }
         XCTAssertEqual(setup.other.verifications.first?.cancelCode, .user, "the other device heard the cancel")
     }
+
+    func testQuittingMidVerificationCancelsItOnTheOtherDevice() throws {
+        let setup = try linkedClient()
+        let id = try setup.other.keys.verifications.request(userID: setup.userID, deviceID: setup.ourDevice)
+        try drive(setup, until: "your other device asks to verify this device")
+        setup.pilot.press(.enter)
+        try drive(setup, until: "Compare these emoji")
+        // The loop closes the client at exit: the other device is told, not left waiting for its timeout.
+        setup.pilot.client.close()
+        let end = Date().addingTimeInterval(5)
+        while setup.other.keys.verifications.verification(id)?.stage != .cancelled, Date() < end {
+            try setup.other.sync()
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let theirs = try XCTUnwrap(setup.other.keys.verifications.verification(id))
+        XCTAssertEqual(theirs.stage, .cancelled, theirs.words)
+        XCTAssertEqual(theirs.cancelCode, .user)
+    }
 }
