@@ -24,7 +24,8 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         var link: AccountLink
     }
 
-    private func linkedClient() throws -> Setup {
+    /// - Parameter inThread: the client starts in a thread of 30 comments (`Numbered`), not at home.
+    private func linkedClient(inThread: Bool = false) throws -> Setup {
         let server = try self.server
         let ann = try registerUser("ann", on: server)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("client-sas-\(UUID().uuidString)")
@@ -38,9 +39,17 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         try ours.sync()
         let second = try secondLogin(ann.account)
         let other = try verifyingDevice(userID: ann.account.userID, deviceID: second.deviceID, token: second.token)
-        let opener = try ThreadOpener(inBackground: false) { _, _ in throw CommandFailure("no thread here") }
-        let client = CommentClient(columns: 90, rows: 24, settings: CommentClient.SessionSettings(), start: nil, startKey: nil,
-                                   summaries: [], opener: opener, mailbox: mailbox, accounts: [account.userID: link])
+        let key = ThreadKey.file(path: "/t/Numbered")
+        let opener = try ThreadOpener(inBackground: false) { _, _ in
+            var fixture = ThreadFixture.numbered(30)
+            fixture.thread.title = "Numbered"
+            return OpenCommand.Target(source: try QueuedThreadSource(thread: fixture.thread), me: ThreadFixture.ann)
+        }
+        let start = inThread ? try opener.openNow(key) : nil
+        let client = CommentClient(columns: 90, rows: 24, settings: CommentClient.SessionSettings(), start: start,
+                                   startKey: inThread ? key : nil, summaries: [], opener: opener, mailbox: mailbox,
+                                   accounts: [account.userID: link])
+        client.wallTime = ThreadFixture.now
         let pilot = Pilot(client: client, screen: HeadlessScreen(columns: 90, rows: 24))
         return Setup(pilot: pilot, ours: ours, other: other, userID: account.userID, ourDevice: account.deviceID,
                      otherDevice: second.deviceID, link: link)
@@ -76,6 +85,8 @@ final class ClientVerificationTests: SharedSynapseTestCase {
 
         pilot.press(.enter)
         try drive(setup, until: "Compare these emoji with your other device's screen:")
+        let compared = Date().addingTimeInterval(5)
+        while setup.other.keys.verifications.verification(id)?.stage != .comparing, Date() < compared { try setup.other.sync() }
         let theirs = try XCTUnwrap(setup.other.keys.verifications.verification(id))
         XCTAssertEqual(theirs.stage, .comparing)
         let names = try XCTUnwrap(pilot.lines.first { line in theirs.emoji.allSatisfy { line.contains($0.name) } },
@@ -114,7 +125,9 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         XCTAssertTrue(pilot.lines.last?.contains("asking your other devices to verify this one") == true, pilot.lines.joined(separator: "\n"))
         try drive(setup, until: "Waiting for your other device to accept")
         XCTAssertTrue(pilot.lines.contains { $0.contains(" Verify this device") }, pilot.lines.joined(separator: "\n"))
-        let theirs = try XCTUnwrap(setup.other.verifications.first)
+        let asked = Date().addingTimeInterval(5)
+        while setup.other.verifications.isEmpty, Date() < asked { try setup.other.sync() }
+        let theirs = try XCTUnwrap(setup.other.verifications.first, "the other device was asked")
         XCTAssertEqual(theirs.stage, .incoming)
 
         // Ctrl-C still quits under the panel.
@@ -142,5 +155,29 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         let theirs = try XCTUnwrap(setup.other.keys.verifications.verification(id))
         XCTAssertEqual(theirs.stage, .cancelled, theirs.words)
         XCTAssertEqual(theirs.cancelCode, .user)
+    }
+
+    func testARequestOpensThePanelOverAThreadWhichNothingMovesUnderItAndDeclineCancels() throws {
+        let setup = try linkedClient(inThread: true)
+        let pilot = setup.pilot
+        pilot.settle()
+        let thread = pilot.lines
+        XCTAssertTrue(thread.contains { $0.contains("comment number 30") }, thread.joined(separator: "\n"))
+        let id = try setup.other.keys.verifications.request(userID: setup.userID, deviceID: setup.ourDevice)
+        try drive(setup, until: "your other device asks to verify this device")
+        // The feed's keys go to the panel, not the thread under it.
+        pilot.press(.ctrlHome)
+        pilot.press(.pageUp)
+        pilot.settle()
+        XCTAssertTrue(pilot.lines.contains { $0.contains("asks to verify this device") })
+
+        pilot.press(KeyPress(.character("n")))
+        try drive(setup, until: "✗ Not verified: the verification was cancelled")
+        let end = Date().addingTimeInterval(5)
+        while setup.other.keys.verifications.verification(id)?.stage != .cancelled, Date() < end { try setup.other.sync() }
+        XCTAssertEqual(setup.other.keys.verifications.verification(id)?.cancelCode, .user, "declined there too")
+        pilot.press(.escape)
+        pilot.settle()
+        XCTAssertEqual(pilot.lines, thread, "the thread as it was, unmoved")
     }
 }
