@@ -91,8 +91,9 @@ struct OwnDeviceTerminal {
         let accounts = try MatrixAccounts(path: home + "/config/comment-tui/accounts.json")
         let account = try XCTUnwrap(accounts.accounts.first)
         var problems: [String] = []
-        let keys = MatrixRoomKeys.open(client: MatrixClient(homeserver: try XCTUnwrap(URL(string: account.homeserver)), accessToken: account.accessToken),
-                                       account: account, environment: ["XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"]) {
+        let client = MatrixClient(homeserver: try XCTUnwrap(URL(string: account.homeserver)), accessToken: account.accessToken)
+        let keys = MatrixRoomKeys.open(client: client, account: account,
+                                       environment: ["XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"]) {
             problems.append($0)
         }
         let opened = try XCTUnwrap(keys, "\(deviceID)'s store: \(problems)")

@@ -9,7 +9,8 @@ import ThreadModel
 /// own) verify each other with emoji against the real Synapse: Alt-V on one asks, the other's
 /// panel opens over home, both show the same seven emoji and numbers, `y` on both verifies, and
 /// each device then trusts the other (the one holding the cross-signing keys signs the other on
-/// the server). Pauses of a second between a person's inputs.
+/// the server). Said differ, cancelled or quit on one side, both say not verified. Pauses of a
+/// second between a person's inputs.
 final class TmuxVerificationTests: RunSynapseTestCase {
     /// Ann's account (a fresh one) and her two devices, logged in.
     private func annsTwoDevices(recoveryKey: Bool) throws -> (first: OwnDeviceTerminal, second: OwnDeviceTerminal, ann: MatrixTestAccount) {
@@ -95,7 +96,7 @@ final class TmuxVerificationTests: RunSynapseTestCase {
         XCTAssertTrue(try isCrossSigned(second, in: after), "the first device, holding the cross-signing keys, signed the second")
     }
 
-    func testTheyDifferOnOneSideIsNotVerifiedOnBothAndEscOnTheAskingSideCancelsTheOther() throws {
+    func testTheyDifferOnOneSideOrEitherCancelsOrQuitsAndBothSayNotVerified() throws {
         let (first, second, ann) = try annsTwoDevices(recoveryKey: false)
 
         // The emoji differ, says the second device.
@@ -113,8 +114,14 @@ final class TmuxVerificationTests: RunSynapseTestCase {
         XCTAssertTrue(try first.waitForPanelText("✗ Not verified: the verification was cancelled"))
         XCTAssertTrue(try second.waitForPanelText("✗ Not verified: \(ann.userID) (\(first.deviceID)) cancelled: the verification was cancelled"))
         for device in [first, second] { try device.closePanel() }
-        try first.terminal.quit()
+
+        // The second quits while comparing: the first hears it at once.
+        try request(from: first, acceptedBy: second)
+        XCTAssertEqual(try first.comparison(), try second.comparison())
         try second.terminal.quit()
+        XCTAssertTrue(try first.waitForPanelText("✗ Not verified: \(ann.userID) (\(second.deviceID)) cancelled: the verification was cancelled"))
+        try first.closePanel()
+        try first.terminal.quit()
 
         let keys = try queryKeys(of: ann)
         for (device, other) in [(first, second), (second, first)] {
