@@ -180,4 +180,17 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         pilot.settle()
         XCTAssertEqual(pilot.lines, thread, "the thread as it was, unmoved")
     }
+
+    func testARequestLeftUnansweredTimesOutAndThePanelSaysSo() throws {
+        let setup = try linkedClient()
+        let id = try setup.other.keys.verifications.request(userID: setup.userID, deviceID: setup.ourDevice)
+        try drive(setup, until: "your other device asks to verify this device")
+        // Eleven minutes later (the spec gives a verification ten), by our device's clock.
+        let verifications = try XCTUnwrap(setup.link.sync.roomKeys?.verifications)
+        verifications.clock = { Date().addingTimeInterval(11 * 60) }
+        try drive(setup, until: "✗ Not verified: the verification timed out")
+        let end = Date().addingTimeInterval(5)
+        while setup.other.keys.verifications.verification(id)?.stage != .cancelled, Date() < end { try setup.other.sync() }
+        XCTAssertEqual(setup.other.keys.verifications.verification(id)?.cancelCode, .timeout, "the other device was told")
+    }
 }
