@@ -41,7 +41,7 @@ extension MatrixVerifications {
         }
         switch message {
         case .request, .start:
-            offer(message, flow: flow, sender: sender, keys: keys)
+            offer(message, transport: .toDevice(transactionID: flow), sender: sender, keys: keys)
         case .cancel:
             break
         default:
@@ -55,16 +55,17 @@ extension MatrixVerifications {
     }
 
     /// A request (or start) from `sender`: a new verification waiting for our person.
-    private func offer(_ message: VerificationMessage, flow: String, sender: String, keys: MatrixRoomKeys) {
+    func offer(_ message: VerificationMessage, transport: SasVerification.Transport, sender: String, keys: MatrixRoomKeys) {
         guard let known = try? lookUp(sender, keys: keys) else { return }
         let now = nowMilliseconds
         let made: SasVerification?? = lock.withLock {
-            try? SasVerification.answering(message, transport: .toDevice(transactionID: flow), ourUserID: keys.device.userID,
+            try? SasVerification.answering(message, transport: transport, ourUserID: keys.device.userID,
                                            ourDeviceID: keys.device.deviceID, theirUserID: sender, ourKeys: known.ourKeys,
                                            theirDevices: known.devices.mapValues(\.ed25519),
                                            theirMasterKey: known.identity?.master.publicKeyBase64, nowMilliseconds: now, random: &random)
         }
         guard let machine = made ?? nil, let device = machine.theirDeviceID, known.devices[device] != nil else { return }
+        let flow = transport.flowID
         lock.withLock {
             entries[flow] = Entry(machine: machine, theirDevices: known.devices, theirIdentity: known.identity, requestedDevices: [device])
             order.append(flow)

@@ -21,6 +21,9 @@ final class MatrixVerifications: @unchecked Sendable {
     var entries: [String: Entry] = [:]
     var order: [String] = []
     var random = AnyRandomSource(SystemRandom())
+    /// The room events taken (by id), and the queue room events are taken on (`+Room`).
+    var handledRoomEvents: Set<String> = []
+    let roomQueue = DispatchQueue(label: "comment-tui.verifications.room")
 
     /// One verification and what it needs around it.
     struct Entry {
@@ -102,6 +105,10 @@ final class MatrixVerifications: @unchecked Sendable {
     /// Sends `outgoing` of `entry` to their device (or every requested one while none answered).
     func deliver(_ outgoing: [SasVerification.Outgoing], for entry: Entry) {
         guard !outgoing.isEmpty else { return }
+        if case .room(let roomID, _) = entry.machine.transport, let keys {
+            for message in outgoing { _ = try? sendInRoom(roomID, message, keys: keys) }
+            return
+        }
         let devices = entry.machine.theirDeviceID.map { [$0] } ?? entry.requestedDevices
         try? send(outgoing, to: entry.machine.theirUserID, devices: devices)
     }
