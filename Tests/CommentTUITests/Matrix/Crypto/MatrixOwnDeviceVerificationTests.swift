@@ -74,4 +74,31 @@ final class MatrixOwnDeviceVerificationTests: SharedSynapseTestCase {
         let published = try XCTUnwrap(query["device_keys"]?[ann.account.userID]?[second.deviceID])
         XCTAssertTrue(identity.hasCrossSigned(deviceKeys: published))
     }
+
+    func testWhenOneOfOurDevicesAnswersTheOthersAreToldAndADeclineEndsItForAll() throws {
+        let ann = try registerUser("ann", on: try server)
+        let first = try verifyingDevice(userID: ann.account.userID, deviceID: ann.account.deviceID, token: ann.account.accessToken)
+        let logins = try [secondLogin(ann.account), secondLogin(ann.account)]
+        let others = try logins.map { try verifyingDevice(userID: ann.account.userID, deviceID: $0.deviceID, token: $0.token) }
+        let all = [first] + others
+
+        // The second device answers: the third is told another device did (m.accepted).
+        try first.keys.verifications.request(userID: ann.account.userID, deviceID: nil)
+        try drive(all, act: {
+            if let incoming = others[0].verifications.first, incoming.stage == .incoming { others[0].keys.verifications.accept(incoming.id) }
+        }, until: { others[1].verifications.first?.stage == .cancelled })
+        XCTAssertEqual(others[1].verifications.first?.cancelCode, .accepted)
+        XCTAssertEqual(first.verifications.first?.deviceID, logins[0].deviceID)
+
+        // A new request the third device declines: the second is told too (m.user), and ours ends.
+        let id = try first.keys.verifications.request(userID: ann.account.userID, deviceID: nil)
+        try drive(all, act: {
+            if let incoming = others[1].verifications.last, incoming.id == id, incoming.stage == .incoming {
+                others[1].keys.verifications.cancel(incoming.id)
+            }
+        }, until: { others[0].verifications.last.map { $0.id == id && $0.stage == .cancelled } ?? false })
+        XCTAssertEqual(others[0].verifications.last?.cancelCode, .user)
+        XCTAssertEqual(first.keys.verifications.verification(id)?.cancelCode, .user)
+        XCTAssertEqual(first.keys.verifications.verification(id)?.stage, .cancelled)
+    }
 }

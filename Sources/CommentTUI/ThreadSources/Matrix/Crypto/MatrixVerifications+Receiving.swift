@@ -73,12 +73,16 @@ extension MatrixVerifications {
         onChange?()
     }
 
-    /// When one of several asked devices answered, the others are told another one did (`m.accepted`).
+    /// When one of several asked devices answered, the others are told another one did
+    /// (`m.accepted`); when one declined before any answered, all are told (`m.user`), as the spec asks.
     private func cancelOtherRequestedDevices(_ flow: String, before: String?) {
-        guard before == nil, let entry = lock.withLock({ entries[flow] }), let answered = entry.machine.theirDeviceID else { return }
-        let others = entry.requestedDevices.filter { $0 != answered }
+        guard before == nil, let entry = lock.withLock({ entries[flow] }), entry.machine.weRequested else { return }
+        let declined: Bool
+        if case .cancelled(let cancellation) = entry.machine.phase, !cancellation.byUs { declined = true } else { declined = false }
+        guard declined || entry.machine.theirDeviceID != nil else { return }
+        let others = entry.requestedDevices.filter { $0 != entry.machine.theirDeviceID }
         guard !others.isEmpty else { return }
-        let code = VerificationCancelCode.accepted
+        let code = declined ? VerificationCancelCode.user : .accepted
         try? send([SasVerification.Outgoing(type: "m.key.verification.cancel",
                                             content: ["transaction_id": .string(flow), "code": .string(code.code), "reason": .string(code.words)])],
                   to: entry.machine.theirUserID, devices: others)

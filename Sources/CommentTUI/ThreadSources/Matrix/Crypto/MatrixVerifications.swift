@@ -75,6 +75,9 @@ final class MatrixVerifications: @unchecked Sendable {
 
     /// Our person accepts an incoming request (or start).
     func accept(_ id: String) { act(id) { $0.accept() } }
+    /// Our person starts the emoji comparison of a request they accepted (the requester's
+    /// device starts by itself; Element waits for one side's person to).
+    func start(_ id: String) { act(id) { $0.start() } }
     /// Our person says the emoji (or numbers) match.
     func confirm(_ id: String) { act(id) { $0.confirm() } }
     /// Our person says they differ: cancelled with `m.mismatched_sas`.
