@@ -7,7 +7,8 @@ import XCTest
 
 /// Two users, each on a client of ours, verify each other in their encrypted room: the request
 /// and every step go into the room encrypted, never in the clear; each marks the other verified
-/// and signs the other's master key with their user-signing key.
+/// and signs the other's master key with their user-signing key; the other device of the one
+/// who answered sees it answered and drops its offer.
 final class MatrixRoomVerificationTests: SharedSynapseTestCase {
     /// Publishes new cross-signing keys for `user` and keeps them in `device`'s store.
     private func crossSign(_ user: MatrixTestUser, holder device: VerifyingDevice) throws -> CrossSigningKeys {
@@ -36,14 +37,18 @@ final class MatrixRoomVerificationTests: SharedSynapseTestCase {
         _ = try bo.other.join(room)
         let annDevice = try verifyingDevice(userID: ann.account.userID, deviceID: ann.account.deviceID, token: ann.account.accessToken)
         let boDevice = try verifyingDevice(userID: bo.account.userID, deviceID: bo.account.deviceID, token: bo.account.accessToken)
+        let boLogin = try secondLogin(bo.account)
+        let boElsewhere = try verifyingDevice(userID: bo.account.userID, deviceID: boLogin.deviceID, token: boLogin.token)
         annDevice.room = room
         boDevice.room = room
+        boElsewhere.room = room
         let annKeys = try crossSign(ann, holder: annDevice)
         let boKeys = try crossSign(bo, holder: boDevice)
 
         let id = try annDevice.keys.verifications.request(userID: bo.account.userID, inRoom: room)
         var shown: [String: [Int]] = [:]
-        try drive([annDevice, boDevice], act: {
+        // Bo's other device syncs too, all along, and must not get in the way.
+        try drive([annDevice, boDevice, boElsewhere], act: {
             for device in [annDevice, boDevice] {
                 for verification in device.verifications {
                     switch verification.stage {
@@ -56,6 +61,10 @@ final class MatrixRoomVerificationTests: SharedSynapseTestCase {
                 }
             }
         }, until: { [annDevice, boDevice].allSatisfy { [.verified, .cancelled].contains($0.verifications.first?.stage) } })
+        // Bo's other device was offered the request too, and saw his first device answer it.
+        try drive([boElsewhere], until: { boElsewhere.verifications.first?.stage == .cancelled })
+        XCTAssertEqual(boElsewhere.verifications.first?.id, id)
+        XCTAssertEqual(boElsewhere.verifications.first?.cancelCode, .accepted)
 
         XCTAssertEqual(shown.count, 2)
         XCTAssertEqual(shown[ann.account.userID], shown[bo.account.userID], "both showed the same numbers")

@@ -41,7 +41,7 @@ extension MatrixVerifications {
         guard let type = event["type"]?.string, let id = event["event_id"]?.string, let sender = event["sender"]?.string,
               VerificationMessage.isVerificationType(type)
                 || (type == "m.room.message" && event["content"]?["msgtype"]?.string == "m.key.verification.request"),
-              sender != keys?.device.userID, lock.withLock({ handledRoomEvents.insert(id).inserted }) else { return }
+              lock.withLock({ handledRoomEvents.insert(id).inserted }) else { return }
         roomQueue.async { [self] in takeRoomEvent(event, roomID: roomID, sender: sender) }
     }
 
@@ -51,6 +51,13 @@ extension MatrixVerifications {
     private func takeRoomEvent(_ event: JSONValue, roomID: String, sender: String) {
         guard let keys, let type = event["type"]?.string, let content = event["content"], let id = event["event_id"]?.string,
               var message = try? VerificationMessage(type: type, content: content) else { return }
+        if sender == keys.device.userID {
+            // Our own message: another device of ours answering a request this one was offered ends it here.
+            guard content["from_device"]?.string != keys.device.deviceID, let flow = VerificationMessage.flowID(of: content),
+                  lock.withLock({ entries[flow].map { !$0.machine.weRequested } ?? false }) else { return }
+            act(flow) { $0.answeredElsewhere(); return [] }
+            return
+        }
         if case .request(let device, let methods, _) = message {
             // For us only when addressed to us; it lapses by the server's time of it.
             guard content["to"]?.string == keys.device.userID else { return }

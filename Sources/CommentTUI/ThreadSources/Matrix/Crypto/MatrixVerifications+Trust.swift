@@ -112,7 +112,7 @@ extension MatrixVerifications {
         let sas = machine.shortAuthenticationString
         let showsSas = stage == .comparing || stage == .confirmed
         return MatrixVerification(id: machine.transport.flowID, userID: machine.theirUserID, deviceID: machine.theirDeviceID,
-                                  deviceName: machine.theirDeviceID.flatMap { entry.theirDevices[$0]?.displayName },
+                                  deviceName: machine.theirDeviceID.flatMap { entry.theirDevices[$0]?.displayName }.map { VisibleText.escape($0) },
                                   isOwnDevice: machine.theirUserID == machine.ourUserID, weRequested: machine.weRequested, stage: stage,
                                   emoji: showsSas && machine.agreedForms.contains("emoji") ? sas?.emoji ?? [] : [],
                                   decimals: showsSas ? sas?.decimals ?? [] : [], words: words, cancelCode: code,
