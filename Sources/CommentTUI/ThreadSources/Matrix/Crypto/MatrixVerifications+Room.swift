@@ -18,6 +18,14 @@ extension MatrixVerifications {
         guard !known.devices.isEmpty else { throw MatrixVerificationRefusal("\(userID) has no device with encryption keys") }
         let me = keys.device.userID, myDevice = keys.device.deviceID
         let request = SasVerification.roomRequest(ourUserID: me, ourDeviceID: myDevice, theirUserID: userID)
+        // On the room events' queue: an answer read before the send returned waits for the entry.
+        return try roomQueue.sync { try begin(request, userID: userID, roomID: roomID, known: known, keys: keys) }
+    }
+
+    /// Sends the request and keeps its verification under the request's event id.
+    private func begin(_ request: SasVerification.Outgoing, userID: String, roomID: String, known: Known,
+                       keys: MatrixRoomKeys) throws -> String {
+        let me = keys.device.userID, myDevice = keys.device.deviceID
         let eventID = try sendInRoom(roomID, request, keys: keys)
         let machine = try lock.withLock {
             try SasVerification.requesting(transport: .room(roomID: roomID, requestEventID: eventID), ourUserID: me, ourDeviceID: myDevice,

@@ -3,7 +3,7 @@ import MatrixCrypto
 import ThreadModel
 
 /// The interactive SAS verifications of one account's device (`SasVerification`, carried
-/// to-device): those the sync brings (requests offered through `all` and `onChange`) and those
+/// to-device, or in a room for other users: `+Room`): those the sync brings (requests offered through `all` and `onChange`) and those
 /// we start, our person's answers (`accept`, `confirm`, `mismatch`, `cancel`), the timeouts, and
 /// on success the trust (`+Trust`): our other device signed with our self-signing key, another
 /// user's master key with our user-signing key, when we hold them; marked verified here either way.
@@ -64,10 +64,19 @@ final class MatrixVerifications: @unchecked Sendable {
                                            theirDevices: known.devices.mapValues(\.ed25519), theirMasterKey: known.identity?.master.publicKeyBase64,
                                            nowMilliseconds: nowMilliseconds, random: &random)
         }
-        try send([request], to: userID, devices: targets)
+        // Kept before it goes: the answer may come on the sync's thread before the send returns.
         lock.withLock {
             entries[id] = Entry(machine: machine, theirDevices: known.devices, theirIdentity: known.identity, requestedDevices: targets)
             order.append(id)
+        }
+        do {
+            try send([request], to: userID, devices: targets)
+        } catch {
+            lock.withLock {
+                entries[id] = nil
+                order.removeAll { $0 == id }
+            }
+            throw error
         }
         onChange?()
         return id
