@@ -14,6 +14,7 @@ extension VerificationPrompt {
         case .cancelled: .cancelled(reason: verification.words)
         }
         self.init(user: verification.userID, displayName: nil, device: verification.deviceID,
-                  isOwnDevice: verification.isOwnDevice, stage: stage)
+                  isOwnDevice: verification.isOwnDevice, stage: stage, weAsked: verification.weRequested,
+                  note: verification.trustNote)
     }
 }

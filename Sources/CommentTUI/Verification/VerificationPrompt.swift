@@ -42,6 +42,10 @@ struct VerificationPrompt: Equatable {
     /// The other side is one of the reader's own devices.
     var isOwnDevice: Bool
     var stage: Stage
+    /// The reader (or this device) asked for it, rather than the other side.
+    var weAsked = false
+    /// What was done with the trust once verified (signed with a cross-signing key, or why not).
+    var note: String?
 
     /// Who is verified, as the panel's title says it: `your device ABC`, `Bo (@bo:example.org)`.
     var subject: String {

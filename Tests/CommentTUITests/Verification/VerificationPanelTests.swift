@@ -111,4 +111,17 @@ final class VerificationPanelTests: XCTestCase {
         XCTAssertEqual(KeyMap.actions(for: KeyPress(.character("y")), in: [.verification]), [.verification(.yes)])
         XCTAssertEqual(KeyMap.actions(for: KeyPress(.escape), in: [.verification]).first, .verification(.cancel))
     }
+
+    func testNumbersAloneWhenTheOtherSideOffersNoEmojiAndTheTrustNoteOnceVerified() {
+        XCTAssertEqual(text(draw(prompt(.compare(emoji: [], decimals: [1234, 5678, 9012])))), [
+            " Verify Bo (@bo:hs)", " Compare these numbers with Bo's screen:", " 1234 · 5678 · 9012",
+            " y they match · n they differ · Esc cancel",
+        ])
+        var verified = prompt(.verified, own: true)
+        verified.note = "signed with your self-signing key"
+        XCTAssertEqual(text(draw(verified)), [
+            " Verify your device PHONE", " ✓ your device PHONE is verified: each trusts the other.",
+            " signed with your self-signing key", " any key closes",
+        ])
+    }
 }
