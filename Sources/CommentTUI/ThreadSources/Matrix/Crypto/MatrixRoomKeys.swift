@@ -31,6 +31,10 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
     var wanted: Set<WantedKey> = []
     var requested: [WantedKey: (count: Int, at: Date)] = [:]
+    /// Secrets asked of our other devices in this run, and requests answered that our other
+    /// devices are to be told to drop (`+SecretSharing`).
+    var secretRequests: [SharedSecret.Name: SecretRequest] = [:]
+    var secretCancellations: [String] = []
     /// The fingerprints of the Olm messages opened last, as stored (`+Olm`).
     var openedRecently: [String] = []
     /// The time now, for the rules that limit new Olm sessions to a broken device and repeated
@@ -120,6 +124,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
         var problems = lock.withLock { takeLocked(answer) }
         // Outside the lock: one request per key asked for, which rooms must not wait on.
         requestWantedKeys(problems: &problems)
+        requestMissingSecrets(problems: &problems)
         return problems
     }
 
@@ -203,10 +208,18 @@ final class MatrixRoomKeys: @unchecked Sendable {
             case "m.forwarded_room_key":
                 try keep(opened)
                 try takeForwardedKey(opened.payload, sender: sender, forwarderKey: opened.senderKey)
+            case "m.secret.send":
+                try keep(opened)
+                try takeSecret(opened.payload, sender: sender, senderKey: opened.senderKey)
+            case "m.secret.request":
+                try keep(opened)
+                try answerSecretRequest(opened.payload.content, sender: sender)
             default: try keep(opened)
             }
         case "m.room_key.withheld":
             takeWithheld(event["content"])
+        case "m.secret.request":
+            try answerSecretRequest(event["content"], sender: sender)
         default:
             break
         }
