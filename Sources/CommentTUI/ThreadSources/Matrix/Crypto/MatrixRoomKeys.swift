@@ -28,6 +28,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// The users whose cross-signing identity changed since it was pinned, and how often that
     /// set changed in this run (`+Identities`); under a lock of its own.
     let identities: IdentityChanges
+    /// Whether each user whose identity was read is verified (`+SenderTrust`); under its own lock.
+    let verifiedSenders = VerifiedSenders()
     /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
     var wanted: Set<WantedKey> = []
     var requested: [WantedKey: (count: Int, at: Date)] = [:]
@@ -168,6 +170,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
                 let answer = try client.queryKeys(users: users)
                 _ = tracker.queryAnswered(users, answer: answer)
                 noteIdentities(of: users, in: answer)
+                noteTrust(of: users, in: answer)
             } catch {
                 tracker.queryFailed(users)
                 problems.append("the devices of \(users.count) users were not read: \(error)")
