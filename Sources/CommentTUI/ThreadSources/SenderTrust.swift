@@ -10,3 +10,18 @@ public enum SenderTrust: Equatable, Sendable {
     /// Their identity is not the one first seen.
     case identityChanged
 }
+
+/// One device of a member as the member page lists it: hostile text (its id and name come from
+/// the server and its owner), shown with controls as placeholders.
+public struct MemberDevice: Equatable, Sendable {
+    public let deviceID: String
+    public let name: String?
+    /// Signed by its owner's cross-signing identity (the one we know for them).
+    public let crossSigned: Bool
+
+    public init(deviceID: String, name: String?, crossSigned: Bool) {
+        self.deviceID = deviceID
+        self.name = name
+        self.crossSigned = crossSigned
+    }
+}

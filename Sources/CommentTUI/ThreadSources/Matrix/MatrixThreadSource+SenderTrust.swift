@@ -9,4 +9,9 @@ extension MatrixThreadSource {
         let keys = locked { timeline.isEncrypted ? timeline.decryption?.keys : nil }
         return keys?.senderTrust(of: userID)
     }
+
+    public func memberDevices(_ userID: String) -> [MemberDevice]? {
+        let keys = locked { timeline.isEncrypted ? timeline.decryption?.keys : nil }
+        return keys?.memberDevices(of: userID)
+    }
 }

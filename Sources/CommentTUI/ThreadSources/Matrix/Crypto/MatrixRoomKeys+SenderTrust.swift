@@ -12,16 +12,24 @@ extension MatrixRoomKeys {
     /// `user`'s trust as a sender: changed beats everything; nil before their identity was read.
     func senderTrust(of user: String) -> SenderTrust? {
         if identityChanged(of: user) { return .identityChanged }
-        return verifiedSenders.withLock { $0[user] }.map { $0 ? .verified : .unverified }
+        return verifiedSenders.withLock { $0.verified[user] }.map { $0 ? .verified : .unverified }
     }
+
+    /// `user`'s devices as last read, each marked cross-signed or not; nil before they were read.
+    func memberDevices(of user: String) -> [MemberDevice]? { verifiedSenders.withLock { $0.devices[user] } }
 
     /// Notes whether each of `users` is verified, from their `/keys/query` `answer` (call
     /// locked); a change moves the identity count, so rooms draw their headers again.
     func noteTrust(of users: [String], in answer: JSONValue) {
         let own = try? device.store.value("own", in: MatrixDeviceCrypto.crossSigningKeys)
-        var noted: [String: Bool] = [:]
+        var noted: [String: Bool] = [:], devices: [String: [MemberDevice]] = [:]
         for user in users {
-            guard let identity = try? CrossSigningIdentity.fromKeysQuery(answer, userID: user) else {
+            let identity = try? CrossSigningIdentity.fromKeysQuery(answer, userID: user)
+            devices[user] = (answer["device_keys"]?[user]?.object ?? [:]).compactMap { id, object in
+                guard let keys = try? DeviceKeys(object, userID: user, deviceID: id) else { return nil }
+                return MemberDevice(deviceID: id, name: keys.displayName, crossSigned: identity?.hasCrossSigned(deviceKeys: object) ?? false)
+            }.sorted { $0.deviceID < $1.deviceID }
+            guard let identity else {
                 noted[user] = false
                 continue
             }
@@ -36,18 +44,24 @@ extension MatrixRoomKeys {
         }
         let moved = verifiedSenders.withLock { known in
             let before = known
-            known.merge(noted) { _, new in new }
+            known.verified.merge(noted) { _, new in new }
+            known.devices.merge(devices) { _, new in new }
             return known != before
         }
         if moved { identities.withLock { $0.changes += 1 } }
     }
 }
 
-/// Users' verified flags, under a lock of their own.
+/// Users' verified flags and their devices' trust, under a lock of their own.
 /// `@unchecked Sendable`: `value` is only touched under `lock`.
 final class VerifiedSenders: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: [String: Bool] = [:]
+    struct Known: Equatable {
+        var verified: [String: Bool] = [:]
+        var devices: [String: [MemberDevice]] = [:]
+    }
 
-    func withLock<Result>(_ body: (inout [String: Bool]) -> Result) -> Result { lock.withLock { body(&value) } }
+    private let lock = NSLock()
+    private var value = Known()
+
+    func withLock<Result>(_ body: (inout Known) -> Result) -> Result { lock.withLock { body(&value) } }
 }
