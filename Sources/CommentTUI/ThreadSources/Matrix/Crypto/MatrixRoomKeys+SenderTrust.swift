@@ -15,6 +15,20 @@ extension MatrixRoomKeys {
         return verifiedSenders.withLock { $0.verified[user] }.map { $0 ? .verified : .unverified }
     }
 
+    /// Members of an encrypted room to follow from the next sync on (their devices read, their
+    /// trust shown). Takes only a small lock of its own: a room calls it under its own lock.
+    func followLater(_ users: some Sequence<String>) {
+        verifiedSenders.withLock { $0.toFollow.formUnion(users) }
+    }
+
+    /// The users `followLater` gave, handed over once (call locked).
+    func membersToFollow() -> Set<String> {
+        verifiedSenders.withLock { known in
+            defer { known.toFollow = [] }
+            return known.toFollow
+        }
+    }
+
     /// `user`'s devices as last read, each marked cross-signed or not; nil before they were read.
     func memberDevices(of user: String) -> [MemberDevice]? { verifiedSenders.withLock { $0.devices[user] } }
 
@@ -43,10 +57,10 @@ extension MatrixRoomKeys {
             }
         }
         let moved = verifiedSenders.withLock { known in
-            let before = known
+            let before = (known.verified, known.devices)
             known.verified.merge(noted) { _, new in new }
             known.devices.merge(devices) { _, new in new }
-            return known != before
+            return known.verified != before.0 || known.devices != before.1
         }
         if moved { identities.withLock { $0.changes += 1 } }
     }
@@ -58,6 +72,7 @@ final class VerifiedSenders: @unchecked Sendable {
     struct Known: Equatable {
         var verified: [String: Bool] = [:]
         var devices: [String: [MemberDevice]] = [:]
+        var toFollow: Set<String> = []
     }
 
     private let lock = NSLock()

@@ -163,6 +163,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
     func followDeviceLists(_ lists: JSONValue?, problems: inout [String]) {
         let changed = lists?["changed"]?.array?.compactMap(\.string) ?? []
         let left = lists?["left"]?.array?.compactMap(\.string) ?? []
+        tracker.track(membersToFollow())
         tracker.applySync(changed: changed, left: left)
         let users = tracker.nextQuery()
         if !users.isEmpty {
