@@ -122,8 +122,8 @@ extension CommentApp {
         case .typeIntoSearch:
             guard let character = press.character else { return nil }
             apply(feed.editSearch { $0.append(character) })
-        case .home, .switcher: return nil    // home's and the switcher's, never a thread's context
-        case .showHome, .openSwitcher, .nextUnreadThread, .nextMentionThread, .openPost, .leavePost:
+        case .home, .switcher, .verification: return nil    // the client's panels, never a thread's context
+        case .showHome, .openSwitcher, .nextUnreadThread, .nextMentionThread, .startVerification, .openPost, .leavePost:
             return nil    // the coordinator's (`clientAction(for:)`); a thread alone has no other
         }
         return []

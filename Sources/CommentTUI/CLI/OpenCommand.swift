@@ -10,7 +10,7 @@ enum OpenCommand {
                       [--join-encrypted] [--no-notify]
            comment-tui new | post | generate | import-github | check | render | export | import ...
                                             (see VERB --help)
-           comment-tui login | logout | verify ...   (Matrix accounts)
+           comment-tui login | logout | verify | keys ...   (Matrix accounts)
            comment-tui --help | --version
 
     Opens a thread file, or a room on a Matrix homeserver (matrix:!id:server,
@@ -58,6 +58,8 @@ enum OpenCommand {
       login [--homeserver URL|NAME] --user NAME           log in to a Matrix homeserver
       logout [--as @user:server]                          end a Matrix session
       verify --recovery-key | --passphrase [--as USER]    verify this device with the recovery key
+      keys export|import FILE [--force] [--as USER]       room keys to or from an Element key file
+      keys setup [--as USER]                              cross-signing and a recovery key for a new account
     Emoji: the client asks the terminal which emoji it draws whole (kept per terminal in
     $XDG_CACHE_HOME/comment-tui/graphemes.json); COMMENT_TUI_GRAPHEMES=substitute|intact|probe
     overrides.

@@ -12,6 +12,7 @@ public enum Verb: String, CaseIterable, Sendable {
     case login
     case logout
     case verify
+    case keys
 
     /// The verb's usage text, shown by `--help` and after a usage error.
     var usage: String {
@@ -28,6 +29,7 @@ public enum Verb: String, CaseIterable, Sendable {
         case .login: LoginCommand.usage
         case .logout: LogoutCommand.usage
         case .verify: VerifyCommand.usage
+        case .keys: KeysCommand.usage
         }
     }
 
@@ -47,6 +49,7 @@ public enum Verb: String, CaseIterable, Sendable {
             case .login: return try LoginCommand.run(arguments, context: context)
             case .logout: return try LogoutCommand.run(arguments, context: context)
             case .verify: return try VerifyCommand.run(arguments, context: context)
+            case .keys: return try KeysCommand.run(arguments, context: context)
             }
         } catch let failure as CommandFailure {
             context.writeError("comment-tui \(rawValue): \(failure.message)\n")

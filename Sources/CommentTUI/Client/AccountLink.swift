@@ -71,6 +71,8 @@ final class AccountLink: MatrixSyncListener, @unchecked Sendable {
         sync.roomKeys = MatrixRoomKeys.open(client: client, account: account, environment: environment) {
             mailbox.post(.message(VisibleText.escape($0), isError: true))
         }
+        let userID = account.userID
+        sync.roomKeys?.verifications.onChange = { [mailbox] in mailbox.post(.verifications(account: userID)) }
         if snapshot != nil { mailbox.post(.summaries(account: account.userID, rooms.summaries)) }
         mailbox.post(.connection(account: account.userID, .connecting))
         _ = sync.add(self, since: snapshot?.nextBatch)

@@ -16,6 +16,8 @@ final class ClientMailbox: @unchecked Sendable {
         case roomsComing(account: String, count: Int?)
         /// A line for the status bar.
         case message(String, isError: Bool)
+        /// An account's interactive verifications changed (one was asked for, moved on, ended).
+        case verifications(account: String)
     }
 
     /// Readable while messages wait.

@@ -28,6 +28,8 @@ extension CommentClient {
             home?.roomsComing = roomsComing.isEmpty ? nil : roomsComing.values.reduce(0, +)
         case .message(let text, let isError):
             say(text, error: isError)
+        case .verifications(let account):
+            refreshVerification(account: account)
         }
     }
 

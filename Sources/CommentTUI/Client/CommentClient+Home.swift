@@ -20,6 +20,8 @@ extension CommentClient {
         case .leavePost:
             guard case .thread(.post(let account, let roomID, _)) = place else { return nil }
             show(.room(account: account, roomID: roomID))
+        case .startVerification:
+            startVerification()
         case .nextUnreadThread, .nextMentionThread:
             let mentions = action == .nextMentionThread
             if let key = nextThread(withMentions: mentions) {

@@ -49,6 +49,10 @@ public final class CommentClient {
     let home: HomeList?
     /// The Ctrl-K switcher, while it is open.
     var switcher: ThreadSwitcher?
+    /// The verification panel over any screen, while one is shown, and the verifications whose
+    /// end the reader has seen (never shown again).
+    var verification: ShownVerification?
+    var closedVerifications: Set<String> = []
     /// F1's key page over home, while it is open.
     var homePage: Pager?
     /// The terminal's focus, as its last report said (true until one comes).
@@ -135,6 +139,7 @@ public final class CommentClient {
     public func update(_ event: InputEvent, at time: ScrollInstant? = nil) -> [AppCommand] {
         if let time { clock.move(to: time) }
         if case .focus(let focused) = event { return focusChanged(focused) }
+        if let handled = handleVerificationInput(event) { return handled }
         if home != nil, let handled = handleClientInput(event) { return handled }
         switch place {
         case .home:
@@ -175,6 +180,7 @@ public final class CommentClient {
         if switchedSinceLastFrame { frame.scroll = nil }
         addNotifications(to: &frame)
         if current != nil, let switcher { drawSwitcher(switcher, into: &frame) }
+        if verification != nil { drawVerification(into: &frame) }
         return frame
     }
 

@@ -49,6 +49,7 @@ final class KeyMapTests: XCTestCase {
         // Typing, Tab, Backspace, Delete, cancelling a chord and the crash test need no line of
         // their own; Home and End in a draft share the feed's (`arrows, Home/End`); nor do a
         // filter's Backspace, Ctrl-W, Ctrl-U and Esc (as in a draft, a search) and home's Home and End.
+        // The verification panel's keys are written in the panel, under what they answer.
         let hidden = KeyMap.bindings.filter { $0.help == nil }.map(\.action)
         XCTAssertEqual(Set(hidden.map { "\($0)" }), [
             "edit(CommentTUI.ComposerEdit.typeCharacter)", "edit(CommentTUI.ComposerEdit.tab)",
@@ -58,6 +59,8 @@ final class KeyMapTests: XCTestCase {
             "home(CommentTUI.HomeCommand.first)", "home(CommentTUI.HomeCommand.last)",
             "home(CommentTUI.HomeCommand.deleteFilterCharacter)", "home(CommentTUI.HomeCommand.deleteFilterWord)",
             "home(CommentTUI.HomeCommand.clearFilter)", "home(CommentTUI.HomeCommand.cancel)", "switcher(CommentTUI.HomeCommand.cancel)",
+            "verification(CommentTUI.VerificationCommand.yes)", "verification(CommentTUI.VerificationCommand.no)",
+            "verification(CommentTUI.VerificationCommand.proceed)", "verification(CommentTUI.VerificationCommand.cancel)",
             "switcher(CommentTUI.HomeCommand.deleteFilterCharacter)", "switcher(CommentTUI.HomeCommand.deleteFilterWord)",
             "switcher(CommentTUI.HomeCommand.clearFilter)",
         ])

@@ -110,7 +110,7 @@ final class ClientHomeKeyTests: XCTestCase {
         XCTAssertEqual(pilot.client.place, .home)
         XCTAssertTrue(pilot.lines.joined().contains("Beta thread"))
         pilot.press(.f(1))
-        XCTAssertTrue(pilot.lines.joined().contains("home · switcher · next unread, mention"), pilot.lines.joined(separator: "\n"))
+        XCTAssertTrue(pilot.lines.joined().contains("home · switcher · next unread/@ · verify"), pilot.lines.joined(separator: "\n"))
         XCTAssertFalse(pilot.lines.joined().contains("Beta thread"))
         pilot.idle(for: 60)
         pilot.press(.escape)

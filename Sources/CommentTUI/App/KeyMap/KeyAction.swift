@@ -103,6 +103,12 @@ enum KeyAction: Equatable {
     case nextUnreadThread
     /// Alt-N: the next thread with a mention of the reader.
     case nextMentionThread
+
+    /// Alt-V: verify the selected comment's author, or (nothing selected, or at home) this
+    /// device with the reader's other devices.
+    case startVerification
+    /// A key of the verification panel (`VerificationPanel` decides what it does per stage).
+    case verification(VerificationCommand)
 }
 
 /// A move of the mention list's highlight.

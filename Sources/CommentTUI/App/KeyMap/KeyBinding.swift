@@ -5,6 +5,8 @@
 enum KeyContext: Hashable, CaseIterable {
     case page, search, reactionPicker, mentionList, chord, feed, composer
     case home, switcher, client
+    /// The verification panel over any screen (`VerificationPanel`): it names its keys itself.
+    case verification
 }
 
 /// The keys a binding matches.

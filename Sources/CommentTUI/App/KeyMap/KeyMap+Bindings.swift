@@ -29,7 +29,7 @@ extension KeyMap {
         let pages = KeyHelp("Up/Down, PgUp/PgDn, Space, Home/End", "scroll F1 or the post · Esc, q close")
         // One line for the client's own keys, so the page still fits 80×24.
         let panels = KeyHelp("F1–F4 · Ctrl-Z", "help, reactors, events, members · suspend")
-        let threads = KeyHelp("Alt-H · Ctrl-K · Alt-A, Alt-N", "home · switcher · next unread, mention")
+        let threads = KeyHelp("Alt-H · Ctrl-K · Alt-A/N · Alt-V", "home · switcher · next unread/@ · verify")
         // Home's and the switcher's keys (Esc clears the filter or closes, as in a search).
         let homeKeys = KeyHelp("type · arrows · Enter · Alt-Y/X/L", "filter · move · open · invite y/n · leave")
         let homeRoom = homeKeys
@@ -149,6 +149,7 @@ extension KeyMap {
             KeyBinding(.client, [.ctrl("k")], .openSwitcher, threads),
             KeyBinding(.client, [.alt("a")], .nextUnreadThread, threads),
             KeyBinding(.client, [.alt("n")], .nextMentionThread, threads),
+            KeyBinding(.client, [.alt("v")], .startVerification, threads),
 
             // Home: typing filters the list; the arrows move the selection; Enter opens.
             KeyBinding(.home, [.key(.up)], .home(.up), homeKeys),
@@ -178,6 +179,12 @@ extension KeyMap {
             KeyBinding(.switcher, [.key(.backspace)], .switcher(.deleteFilterCharacter), nil),
             KeyBinding(.switcher, [.ctrl("w"), .key(.backspace, .alt)], .switcher(.deleteFilterWord), nil),
             KeyBinding(.switcher, [.ctrl("u")], .switcher(.clearFilter), nil),
+
+            // The verification panel: its bar names these keys, so the F1 page need not.
+            KeyBinding(.verification, [.character("y"), .character("Y")], .verification(.yes), nil),
+            KeyBinding(.verification, [.character("n"), .character("N")], .verification(.no), nil),
+            KeyBinding(.verification, [.key(.enter)], .verification(.proceed), nil),
+            KeyBinding(.verification, [.key(.escape), .ctrl("g")], .verification(.cancel), nil),
 
             // The client: panels, redraw, suspend (feed context, listed last on the F1 page).
             KeyBinding(.feed, [.key(.function(1))], .toggleHelp, panels),

@@ -30,11 +30,15 @@ struct MatrixRoomDecryption {
     /// The event to read in place of `event` (decrypted, or itself), and why it is not readable
     /// when it is not (the row says so, in words).
     func open(_ event: JSONValue) -> (event: JSONValue, unreadable: MatrixEncryptedEvent.Unreadable?) {
+        let opened: (event: JSONValue, unreadable: MatrixEncryptedEvent.Unreadable?)
         switch keys.read(event, roomID: roomID) {
-        case .clear(let clear)?: (clear, nil)
-        case .undecryptable(let reason, let waits)?: (event, .init(reason: reason, waitsForKey: waits))
-        case nil: (event, nil)
+        case .clear(let clear)?: opened = (clear, nil)
+        case .undecryptable(let reason, let waits)?: opened = (event, .init(reason: reason, waitsForKey: waits))
+        case nil: opened = (event, nil)
         }
+        // Verification messages in the room go to the account's verifications (`+Room`).
+        if opened.unreadable == nil { keys.verifications.noteRoomEvent(opened.event, roomID: roomID) }
+        return opened
     }
 
     /// Whether keys came since the last call (the waiting rows are worth trying again).

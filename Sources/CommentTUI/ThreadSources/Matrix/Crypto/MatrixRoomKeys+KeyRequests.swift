@@ -94,7 +94,9 @@ extension MatrixRoomKeys {
             guard kept.senderKey == senderKey, kept.session.compare(session) == .better else { return }
         }
         try device.store.write { batch in
-            try batch.put(StoredRoomKey(session: session, senderKey: senderKey), id: id, in: Self.megolmSessions)
+            let stored = StoredRoomKey(session: session, senderKey: senderKey,
+                                       claimedSigningKey: content["sender_claimed_ed25519_key"]?.string, origin: .forwarded)
+            try batch.put(stored, id: id, in: Self.megolmSessions)
             batch.remove(id: id, from: Self.withheldKeys)
         }
         wanted.remove(key)

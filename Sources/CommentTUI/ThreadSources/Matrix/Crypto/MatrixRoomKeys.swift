@@ -42,6 +42,10 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// The time now, for the rules that limit new Olm sessions to a broken device and repeated
     /// key requests (tests inject it).
     var clock: @Sendable () -> Date = { Date() }
+    /// The interactive verifications of this device (`MatrixVerifications`), and the
+    /// verification messages a sync brought, taken outside the lock.
+    let verifications = MatrixVerifications()
+    var verificationInbox: [JSONValue] = []
 
     /// Olm sessions by the other device's Curve25519 key, newest first.
     static let olmSessions = CryptoStoreCollection<[OlmSession]>("olm-sessions")
@@ -58,6 +62,11 @@ final class MatrixRoomKeys: @unchecked Sendable {
         var session: MegolmInboundSession
         /// The sharing device's Curve25519 key (unpadded base64): an event must name the same.
         var senderKey: String
+        /// The sharing device's Ed25519 key as its Olm message claimed it (what key files list);
+        /// nil when not known (kept before it was recorded).
+        var claimedSigningKey: String? = nil
+        /// Where the key came from when not from its sender over Olm (`RoomKeyOrigin`); nil: from its sender.
+        var origin: RoomKeyOrigin? = nil
     }
 
     /// The keys of the device `userID`/`deviceID` in the store at `location` (made on first
@@ -72,6 +81,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
         tracker = (try? device.store.value("tracker", in: Self.deviceLists)) ?? DeviceListTracker()
         identities = IdentityChanges(users: (try? device.store.value("changed", in: Self.changedIdentities)) ?? [])
         openedRecently = (try? device.store.value("recent", in: Self.openedOlmMessages)) ?? []
+        verifications.keys = self
     }
 
     /// The account's keys from its store where the environment puts it; nil (told why through
@@ -126,6 +136,9 @@ final class MatrixRoomKeys: @unchecked Sendable {
         var problems = lock.withLock { takeLocked(answer) }
         // Outside the lock: one request per key asked for, which rooms must not wait on.
         requestWantedKeys(problems: &problems)
+        // Also outside: verifications query keys and send their answers.
+        verifications.take(lock.withLock { defer { verificationInbox = [] }; return verificationInbox })
+        // After them: a verification that just ended may let this device ask for secrets.
         requestMissingSecrets(problems: &problems)
         return problems
     }
@@ -218,12 +231,17 @@ final class MatrixRoomKeys: @unchecked Sendable {
             case "m.secret.request":
                 try keep(opened)
                 try answerSecretRequest(opened.payload.content, sender: sender)
+            case let verification where VerificationMessage.isVerificationType(verification):
+                try keep(opened)
+                verificationInbox.append(["sender": .string(sender), "type": .string(verification), "content": opened.payload.content])
             default: try keep(opened)
             }
         case "m.room_key.withheld":
             takeWithheld(event["content"])
         case "m.secret.request":
             try answerSecretRequest(event["content"], sender: sender)
+        case let verification where VerificationMessage.isVerificationType(verification):
+            verificationInbox.append(event)
         default:
             break
         }
@@ -242,7 +260,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
             let id = CryptoStoreCollection<StoredRoomKey>.id(key.roomID, key.sessionID)
             let kept = try device.store.value(id, in: Self.megolmSessions)
             if kept.map({ $0.senderKey == senderKey && $0.session.compare(session) == .better }) ?? true {
-                carried = (id, StoredRoomKey(session: session, senderKey: senderKey))
+                carried = (id, StoredRoomKey(session: session, senderKey: senderKey, claimedSigningKey: payload.senderEd25519))
             }
         } catch {
             refusal = error

@@ -1,0 +1,78 @@
+/// One of the 64 emoji of the spec's SAS table (data-definitions/sas-emoji.json), with its
+/// English name: what a person compares in emoji verification.
+public struct SasEmoji: Sendable, Equatable, Hashable {
+    /// Its place in the table (0-63), the 6 bits it stands for.
+    public let index: Int
+    /// The emoji itself (a variation selector where the spec has one).
+    public let symbol: String
+    /// Its name in English, as the spec gives it.
+    public let name: String
+
+    /// The spec's table, in order.
+    public static let table: [SasEmoji] = [
+        SasEmoji(index: 0, symbol: "\u{1F436}", name: "Dog"),
+        SasEmoji(index: 1, symbol: "\u{1F431}", name: "Cat"),
+        SasEmoji(index: 2, symbol: "\u{1F981}", name: "Lion"),
+        SasEmoji(index: 3, symbol: "\u{1F40E}", name: "Horse"),
+        SasEmoji(index: 4, symbol: "\u{1F984}", name: "Unicorn"),
+        SasEmoji(index: 5, symbol: "\u{1F437}", name: "Pig"),
+        SasEmoji(index: 6, symbol: "\u{1F418}", name: "Elephant"),
+        SasEmoji(index: 7, symbol: "\u{1F430}", name: "Rabbit"),
+        SasEmoji(index: 8, symbol: "\u{1F43C}", name: "Panda"),
+        SasEmoji(index: 9, symbol: "\u{1F413}", name: "Rooster"),
+        SasEmoji(index: 10, symbol: "\u{1F427}", name: "Penguin"),
+        SasEmoji(index: 11, symbol: "\u{1F422}", name: "Turtle"),
+        SasEmoji(index: 12, symbol: "\u{1F41F}", name: "Fish"),
+        SasEmoji(index: 13, symbol: "\u{1F419}", name: "Octopus"),
+        SasEmoji(index: 14, symbol: "\u{1F98B}", name: "Butterfly"),
+        SasEmoji(index: 15, symbol: "\u{1F337}", name: "Flower"),
+        SasEmoji(index: 16, symbol: "\u{1F333}", name: "Tree"),
+        SasEmoji(index: 17, symbol: "\u{1F335}", name: "Cactus"),
+        SasEmoji(index: 18, symbol: "\u{1F344}", name: "Mushroom"),
+        SasEmoji(index: 19, symbol: "\u{1F30F}", name: "Globe"),
+        SasEmoji(index: 20, symbol: "\u{1F319}", name: "Moon"),
+        SasEmoji(index: 21, symbol: "\u{2601}\u{FE0F}", name: "Cloud"),
+        SasEmoji(index: 22, symbol: "\u{1F525}", name: "Fire"),
+        SasEmoji(index: 23, symbol: "\u{1F34C}", name: "Banana"),
+        SasEmoji(index: 24, symbol: "\u{1F34E}", name: "Apple"),
+        SasEmoji(index: 25, symbol: "\u{1F353}", name: "Strawberry"),
+        SasEmoji(index: 26, symbol: "\u{1F33D}", name: "Corn"),
+        SasEmoji(index: 27, symbol: "\u{1F355}", name: "Pizza"),
+        SasEmoji(index: 28, symbol: "\u{1F382}", name: "Cake"),
+        SasEmoji(index: 29, symbol: "\u{2764}\u{FE0F}", name: "Heart"),
+        SasEmoji(index: 30, symbol: "\u{1F600}", name: "Smiley"),
+        SasEmoji(index: 31, symbol: "\u{1F916}", name: "Robot"),
+        SasEmoji(index: 32, symbol: "\u{1F3A9}", name: "Hat"),
+        SasEmoji(index: 33, symbol: "\u{1F453}", name: "Glasses"),
+        SasEmoji(index: 34, symbol: "\u{1F527}", name: "Spanner"),
+        SasEmoji(index: 35, symbol: "\u{1F385}", name: "Santa"),
+        SasEmoji(index: 36, symbol: "\u{1F44D}", name: "Thumbs Up"),
+        SasEmoji(index: 37, symbol: "\u{2602}\u{FE0F}", name: "Umbrella"),
+        SasEmoji(index: 38, symbol: "\u{231B}", name: "Hourglass"),
+        SasEmoji(index: 39, symbol: "\u{23F0}", name: "Clock"),
+        SasEmoji(index: 40, symbol: "\u{1F381}", name: "Gift"),
+        SasEmoji(index: 41, symbol: "\u{1F4A1}", name: "Light Bulb"),
+        SasEmoji(index: 42, symbol: "\u{1F4D5}", name: "Book"),
+        SasEmoji(index: 43, symbol: "\u{270F}\u{FE0F}", name: "Pencil"),
+        SasEmoji(index: 44, symbol: "\u{1F4CE}", name: "Paperclip"),
+        SasEmoji(index: 45, symbol: "\u{2702}\u{FE0F}", name: "Scissors"),
+        SasEmoji(index: 46, symbol: "\u{1F512}", name: "Lock"),
+        SasEmoji(index: 47, symbol: "\u{1F511}", name: "Key"),
+        SasEmoji(index: 48, symbol: "\u{1F528}", name: "Hammer"),
+        SasEmoji(index: 49, symbol: "\u{260E}\u{FE0F}", name: "Telephone"),
+        SasEmoji(index: 50, symbol: "\u{1F3C1}", name: "Flag"),
+        SasEmoji(index: 51, symbol: "\u{1F682}", name: "Train"),
+        SasEmoji(index: 52, symbol: "\u{1F6B2}", name: "Bicycle"),
+        SasEmoji(index: 53, symbol: "\u{2708}\u{FE0F}", name: "Aeroplane"),
+        SasEmoji(index: 54, symbol: "\u{1F680}", name: "Rocket"),
+        SasEmoji(index: 55, symbol: "\u{1F3C6}", name: "Trophy"),
+        SasEmoji(index: 56, symbol: "\u{26BD}", name: "Ball"),
+        SasEmoji(index: 57, symbol: "\u{1F3B8}", name: "Guitar"),
+        SasEmoji(index: 58, symbol: "\u{1F3BA}", name: "Trumpet"),
+        SasEmoji(index: 59, symbol: "\u{1F514}", name: "Bell"),
+        SasEmoji(index: 60, symbol: "\u{2693}", name: "Anchor"),
+        SasEmoji(index: 61, symbol: "\u{1F3A7}", name: "Headphones"),
+        SasEmoji(index: 62, symbol: "\u{1F4C1}", name: "Folder"),
+        SasEmoji(index: 63, symbol: "\u{1F4CC}", name: "Pin"),
+    ]
+}
