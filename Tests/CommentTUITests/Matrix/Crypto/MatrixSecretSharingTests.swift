@@ -7,10 +7,11 @@ import XCTest
 
 /// Secret sharing between two of our own devices against Synapse (`m.secret.request` /
 /// `m.secret.send`): device A, verified with the recovery key (mautrix set recovery up) and
-/// holding the backup key, signs device B as SAS does at its end; B, marked verified as SAS
-/// does at its end, asks all our devices, A answers over Olm, and B then holds the cross-signing
-/// keys and the backup key, and signs as A can, without the recovery key; it tells the others
-/// to drop its requests. Device C, ours but not verified, asks too and gets nothing.
+/// holding the backup key, signs device B as emoji verification does at its end; B, whose end
+/// of it marked our master key verified, waits for that signature, then asks all our devices;
+/// A answers over Olm, and B then holds the cross-signing keys and the backup key, and signs as
+/// A can, without the recovery key; it tells the others to drop its requests. Device C, ours
+/// but not verified, asks too and gets nothing.
 final class MatrixSecretSharingTests: SharedSynapseTestCase {
     /// One of Ann's devices: its login, our keys in a folder of its own (uploaded) and its sync.
     private struct Device {
@@ -78,19 +79,30 @@ final class MatrixSecretSharingTests: SharedSynapseTestCase {
         var b = try login("b"), c = try login("c")
         XCTAssertEqual(b.keys.device.missingSecrets, SharedSecret.Name.allCases)
 
-        // A signs B with the self-signing key it holds (SAS's end there); B takes the
-        // verification of the master key it was shown (SAS's end here).
+        // B's end of an emoji verification with A: our master key marked verified here, as
+        // `MatrixVerifications.applyTrust` leaves it. Until A's signature of B is on the server,
+        // B waits, asking nothing.
+        try b.keys.lock.withLock {
+            var sas = MatrixVerifications.VerifiedKeys()
+            sas.users[me] = verified.masterKey
+            try b.keys.device.store.put(sas, id: "verified", in: MatrixVerifications.verifiedKeys)
+        }
+        XCTAssertEqual(b.keys.take(["to_device": ["events": []]]), [])
+        XCTAssertFalse(b.keys.device.isCrossSigned)
+        XCTAssertTrue(b.keys.lock.withLock { b.keys.secretRequests.isEmpty })
+        // A's end: it signs B with the self-signing key it holds.
         let ownKeys = try XCTUnwrap(a.keys.device.store.value("own", in: MatrixDeviceCrypto.crossSigningKeys))
         let publishedB = try XCTUnwrap(ann.client.queryKeys(users: [me])["device_keys"]?[me]?[b.deviceID])
         try ann.client.uploadSignatures(ownKeys.signaturesUploadBody(deviceKeys: publishedB))
-        try b.keys.lock.withLock { try b.keys.device.acceptVerificationByOwnDevice(masterKey: verified.masterKey, client: b.client) }
+        b.keys.clock = { Date().addingTimeInterval(MatrixRoomKeys.ownSignatureRepeat + 1) }
 
         // C, not verified, asks A itself (our client would not ask before it is verified).
         try c.client.sendToDevice(type: "m.secret.request", transactionID: "c-asks", messages: [me: [a.deviceID: [
             "action": "request", "name": "m.cross_signing.self_signing", "request_id": "c-1", "requesting_device_id": .string(c.deviceID),
         ]]])
-        // B asks all our devices for the four secrets.
+        // B, seeing the signature, counts as verified and asks all our devices for the four secrets.
         XCTAssertEqual(b.keys.take(["to_device": ["events": []]]), [])
+        XCTAssertTrue(b.keys.device.isCrossSigned)
         XCTAssertEqual(Set(b.keys.lock.withLock { b.keys.secretRequests.keys }), Set(SharedSecret.Name.allCases))
 
         // A answers B and refuses C.

@@ -51,6 +51,10 @@ extension MatrixDeviceCrypto {
         }
     }
 
+    /// The server does not show this device signed by our identity (yet: the other device
+    /// uploads its signature as its verification ends).
+    static let notSignedYet = RecoveryKeyVerification.Refusal("this device is not signed by your identity on the server yet")
+
     /// This device verified by another of ours (its end of SAS, once the other device signed it):
     /// the identity of `masterKey` (the one the verification showed) must be the one the server
     /// publishes for us and must have signed this device there. It is pinned as ours and the
@@ -65,7 +69,7 @@ extension MatrixDeviceCrypto {
             throw RecoveryKeyVerification.Refusal("the identity the server publishes for you is not the one the verification showed")
         }
         guard let published = answer["device_keys"]?[userID]?[deviceID], identity.hasCrossSigned(deviceKeys: published) else {
-            throw RecoveryKeyVerification.Refusal("this device (\(deviceID)) is not signed by your identity on the server yet")
+            throw Self.notSignedYet
         }
         var trust = try store.value("trust", in: Self.crossSigningTrust) ?? CrossSigningTrust()
         trust.acceptChange(to: identity)

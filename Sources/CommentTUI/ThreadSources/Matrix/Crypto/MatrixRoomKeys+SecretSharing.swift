@@ -22,6 +22,7 @@ extension MatrixRoomKeys {
     /// asked before this device is cross-signed: our other devices would not answer it. Asked
     /// as often, and as spaced, as room keys (a device of ours may not see our signature yet).
     func requestMissingSecrets(problems: inout [String]) {
+        acceptOwnVerificationOnceSigned(problems: &problems)
         let (toAsk, toCancel) = lock.withLock { () -> ([(SharedSecret.Name, String)], [String]) in
             let cancel = secretCancellations
             secretCancellations = []
@@ -48,6 +49,36 @@ extension MatrixRoomKeys {
             } catch {
                 problems.append("a secret was not asked for: \(error)")
                 return
+            }
+        }
+    }
+
+    /// How often the server is asked whether another of our devices signed this one after an
+    /// emoji verification, and the wait before the first repeat (doubled each time): the other
+    /// device uploads its signature as its verification ends, maybe after ours did.
+    static let ownSignatureAttempts = 6
+    static let ownSignatureRepeat: TimeInterval = 2
+
+    /// After an emoji verification with another of our devices verified our master key here
+    /// (`MatrixVerifications.verifiedKeys`), this device counts as cross-signed once the server
+    /// shows it signed by that identity (`acceptVerificationByOwnDevice`): it then asks for the
+    /// secrets. Asked a few times, spaced, per run; call unlocked.
+    private func acceptOwnVerificationOnceSigned(problems: inout [String]) {
+        lock.withLock {
+            guard !device.isCrossSigned,
+                  let masterKey = (try? device.store.value("verified", in: MatrixVerifications.verifiedKeys))??.users[device.userID] else { return }
+            let now = clock()
+            if let checked = ownSignatureChecks {
+                guard checked.count < Self.ownSignatureAttempts,
+                      now.timeIntervalSince(checked.at) >= Self.ownSignatureRepeat * Double(1 << (checked.count - 1)) else { return }
+            }
+            ownSignatureChecks = (count: (ownSignatureChecks?.count ?? 0) + 1, at: now)
+            do {
+                try device.acceptVerificationByOwnDevice(masterKey: masterKey, client: client)
+            } catch let refusal as RecoveryKeyVerification.Refusal where refusal == MatrixDeviceCrypto.notSignedYet {
+                return
+            } catch {
+                problems.append("this device's verification was not taken: \(error)")
             }
         }
     }

@@ -37,6 +37,9 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// devices are to be told to drop (`+SecretSharing`).
     var secretRequests: [SharedSecret.Name: SecretRequest] = [:]
     var secretCancellations: [String] = []
+    /// How often, and when last, the server was asked whether another of our devices signed this
+    /// one after an emoji verification (`+SecretSharing`).
+    var ownSignatureChecks: (count: Int, at: Date)?
     /// The fingerprints of the Olm messages opened last, as stored (`+Olm`).
     var openedRecently: [String] = []
     /// The time now, for the rules that limit new Olm sessions to a broken device and repeated
