@@ -6,8 +6,9 @@ import XCTest
 
 /// Senders' trust as the keys work it out from a `/keys/query` answer (no server: the answer is
 /// built here, signed with real keys): another user is verified only when our user-signing key
-/// signed their master key; we are once this device is verified; a user without cross-signing
-/// is unverified; a changed identity beats it all. A change of trust moves the count rooms watch.
+/// signed their master key, or that very key was verified with emoji here; we are once this
+/// device is verified; a user without cross-signing is unverified; a changed identity beats it
+/// all. A change of trust moves the count rooms watch.
 final class MatrixSenderTrustTests: XCTestCase {
     private let me = "@ann:test.local", bo = "@bo:test.local", cy = "@cy:test.local", dan = "@dan:test.local"
 
@@ -55,6 +56,15 @@ final class MatrixSenderTrustTests: XCTestCase {
         XCTAssertEqual(keys.senderTrust(of: bo), .verified)
         XCTAssertEqual(keys.senderTrust(of: cy), .unverified)
         XCTAssertEqual(keys.senderTrust(of: dan), .unverified, "no cross-signing at all")
+        // Cy verified with emoji here (no signature went up): verified, for this master key only.
+        try keys.device.store.put(MatrixVerifications.VerifiedKeys(users: [cy: cyIdentity.master.publicKeyBase64]), id: "verified",
+                                  in: MatrixVerifications.verifiedKeys)
+        keys.lock.withLock { keys.noteTrust(of: [cy], in: published) }
+        XCTAssertEqual(keys.senderTrust(of: cy), .verified)
+        try keys.device.store.put(MatrixVerifications.VerifiedKeys(users: [cy: boIdentity.master.publicKeyBase64]), id: "verified",
+                                  in: MatrixVerifications.verifiedKeys)
+        keys.lock.withLock { keys.noteTrust(of: [cy], in: published) }
+        XCTAssertEqual(keys.senderTrust(of: cy), .unverified, "another master key than the one verified")
         XCTAssertEqual(keys.senderTrust(of: me), .unverified, "this device is not verified yet")
         XCTAssertGreaterThan(keys.identityChangeCount, before, "rooms draw their headers again")
 

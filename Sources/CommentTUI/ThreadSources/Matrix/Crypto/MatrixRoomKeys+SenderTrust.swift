@@ -7,7 +7,7 @@ import ThreadModel
 /// thread asks for it while a send may hold the keys' lock through its requests. Verified: our
 /// own identity once this device is verified (recovery key, or another device of ours); another
 /// user's once our user-signing key signed their master key, which is what verifying them does
-/// in any client. Anything else with an identity, or without one, is unverified.
+/// in any client, or once it was verified with emoji here. Anything else is unverified.
 extension MatrixRoomKeys {
     /// `user`'s trust as a sender: changed beats everything; nil before their identity was read.
     func senderTrust(of user: String) -> SenderTrust? {
@@ -36,6 +36,7 @@ extension MatrixRoomKeys {
     /// locked); a change moves the identity count, so rooms draw their headers again.
     func noteTrust(of users: [String], in answer: JSONValue) {
         let own = try? device.store.value("own", in: MatrixDeviceCrypto.crossSigningKeys)
+        let verifiedHere = (try? device.store.value("verified", in: MatrixVerifications.verifiedKeys))??.users ?? [:]
         var noted: [String: Bool] = [:], devices: [String: [MemberDevice]] = [:]
         for user in users {
             let identity = try? CrossSigningIdentity.fromKeysQuery(answer, userID: user)
@@ -49,6 +50,9 @@ extension MatrixRoomKeys {
             }
             if user == device.userID {
                 noted[user] = device.isCrossSigned
+            } else if verifiedHere[user] == identity.master.publicKeyBase64 {
+                // Verified with emoji on this device, this very master key (signed or not).
+                noted[user] = true
             } else if let own {
                 noted[user] = JSONSigning.verify(identity.master.json, userID: device.userID,
                                                  keyID: UnpaddedBase64.encode(own.userSigning.publicKey), publicKey: own.userSigning.publicKey)
