@@ -10,6 +10,8 @@ struct MatrixRoomDecryption {
     private var triedAt = -1
     /// `keys.identityChangeCount` when the room last looked.
     private var identitiesSeenAt: Int
+    /// How many members the room had when they were last handed to the keys to follow (`+SenderTrust`).
+    var followedMemberCount = -1
 
     init(roomID: String, keys: MatrixRoomKeys) {
         self.roomID = roomID
