@@ -94,7 +94,7 @@ extension MatrixRoomKeys {
             guard kept.senderKey == senderKey, kept.session.compare(session) == .better else { return }
         }
         try device.store.write { batch in
-            try batch.put(StoredRoomKey(session: session, senderKey: senderKey), id: id, in: Self.megolmSessions)
+            try batch.put(StoredRoomKey(session: session, senderKey: senderKey, origin: .forwarded), id: id, in: Self.megolmSessions)
             batch.remove(id: id, from: Self.withheldKeys)
         }
         wanted.remove(key)

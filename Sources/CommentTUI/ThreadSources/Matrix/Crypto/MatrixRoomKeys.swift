@@ -28,6 +28,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// The users whose cross-signing identity changed since it was pinned, and how often that
     /// set changed in this run (`+Identities`); under a lock of its own.
     let identities: IdentityChanges
+    /// The account's key backup as this run found it, and what it restored and uploaded (`+Backup`).
+    let backup = KeyBackupState()
     /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
     var wanted: Set<WantedKey> = []
     var requested: [WantedKey: (count: Int, at: Date)] = [:]
@@ -52,6 +54,9 @@ final class MatrixRoomKeys: @unchecked Sendable {
         var session: MegolmInboundSession
         /// The sharing device's Curve25519 key (unpadded base64): an event must name the same.
         var senderKey: String
+        /// Where the key came from when not straight from its sender (`m.room_key`): its
+        /// authenticity is weaker (nil in stores written before this was kept).
+        var origin: RoomKeyOrigin? = nil
     }
 
     /// The keys of the device `userID`/`deviceID` in the store at `location` (made on first
