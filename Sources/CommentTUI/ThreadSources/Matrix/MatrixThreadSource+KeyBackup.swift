@@ -33,4 +33,10 @@ extension MatrixThreadSource {
             self.report(problems.map { .problem(ThreadProblem(.notKept, $0)) })
         }
     }
+
+    public func keyNote(of commentID: String) -> String? {
+        // The keys' lock is not needed: the origins are under the backup state's own.
+        let keys = locked { timeline.decryption?.keys }
+        return keys?.backup.origin(of: commentID)?.words
+    }
 }

@@ -28,7 +28,8 @@ struct BackedUpAccount {
          "XDG_CONFIG_HOME": folder.appendingPathComponent("\(name)/config").path]
     }
 
-    /// Ann's first device sends `count` messages (`message 0`, …) encrypted to the room.
+    /// Ann's first device sends `count` messages (`message 0`, …) encrypted to the room, one
+    /// after another; their event ids. (Synapse's writes are most of the time taken.)
     func firstDeviceSends(_ count: Int) throws -> [String] {
         try (0 ..< count).map { index in
             let content = try first.encrypt(type: "m.room.message", content: ["msgtype": "m.text", "body": .string("message \(index)")],
@@ -95,3 +96,4 @@ extension SharedSynapseTestCase {
         return (source, sync)
     }
 }
+

@@ -81,6 +81,8 @@ final class MatrixKeyBackupTests: SharedSynapseTestCase {
         for session in sessionIDs {
             XCTAssertEqual(second.keys.origin(roomID: account.room, sessionID: session), .backup, "marked as from the backup")
         }
+        XCTAssertEqual(source.keyNote(of: sent[0]), RoomKeyOrigin.backup.words, "the comment's detail says where its key came from")
+        XCTAssertEqual(source.keyNote(of: sent[199]), RoomKeyOrigin.backup.words)
         XCTAssertEqual(problems.filter { $0.hasPrefix("2 of this room's keys in your key backup were refused") }.count, 1, "\(problems)")
     }
 

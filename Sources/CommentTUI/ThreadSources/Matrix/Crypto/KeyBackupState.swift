@@ -74,6 +74,19 @@ final class KeyBackupState: @unchecked Sendable {
         }
     }
 
+    /// Where the keys of events decrypted in this run came from, when not from their sender.
+    private var origins: [String: RoomKeyOrigin] = [:]
+
+    /// Notes that event `eventID` was decrypted with a key of `origin`.
+    func note(_ origin: RoomKeyOrigin, of eventID: String) {
+        lock.withLock { origins[eventID] = origin }
+    }
+
+    /// Where the key that decrypted `eventID` came from (nil: from its sender, or not decrypted).
+    func origin(of eventID: String) -> RoomKeyOrigin? {
+        lock.withLock { origins[eventID] }
+    }
+
     /// Gives back `sessions` of `roomID` (their lookup failed: the next try asks again).
     func release(_ sessions: Set<String>, of roomID: String) {
         lock.withLock { lookedUp[roomID]?.subtract(sessions) }
