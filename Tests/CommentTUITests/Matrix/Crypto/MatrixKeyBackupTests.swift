@@ -84,6 +84,19 @@ final class MatrixKeyBackupTests: SharedSynapseTestCase {
         XCTAssertEqual(source.keyNote(of: sent[0]), RoomKeyOrigin.backup.words, "the comment's detail says where its key came from")
         XCTAssertEqual(source.keyNote(of: sent[199]), RoomKeyOrigin.backup.words)
         XCTAssertEqual(problems.filter { $0.hasPrefix("2 of this room's keys in your key backup were refused") }.count, 1, "\(problems)")
+
+        // Opened again, the keys kept: F2 on a comment says where its key came from.
+        source.stop()
+        let (again, againSync) = try open(account.room, client: second.client, keys: second.keys, me: account.ann.account.userID)
+        defer { again.stop(); againSync.stop() }
+        let pilot = pilot(again, columns: 100, rows: 30)
+        pump(pilot, again, "the newest message shown") { screenHas(pilot, "message 199") }
+        pause(pilot, again)
+        pilot.press(.altUp)
+        pause(pilot, again)
+        pilot.press(KeyPress(.function(2)))
+        XCTAssertTrue(screenHas(pilot, "Encryption"), pilot.lines.joined(separator: "\n"))
+        XCTAssertTrue(screenHas(pilot, "its key came from your key backup"), pilot.lines.joined(separator: "\n"))
     }
 
     func testABackupWhoseSignatureWasTamperedWithIsRefusedNothingRestoredNorUploaded() throws {
