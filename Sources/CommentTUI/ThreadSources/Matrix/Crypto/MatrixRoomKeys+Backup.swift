@@ -92,33 +92,40 @@ extension MatrixRoomKeys {
         // What the answer holds needs no asking again in this run; a session wanted later that
         // it lacks (uploaded since) asks anew.
         _ = backup.claim(Set((answer["sessions"]?.object ?? [:]).keys), of: roomID)
-        return lock.withLock { importBackedUp(answer, roomID: roomID, key: trusted.key) }
+        return importBackedUp(answer, roomID: roomID, key: trusted.key)
     }
 
     /// Keeps the sessions of a room's backup answer that open and beat the copy kept (a key
-    /// from the sender itself stays), marked as from the backup. Call locked.
+    /// from the sender itself stays), marked as from the backup. The decryption outside the
+    /// keys' lock (a room of many senders has thousands of sessions; rooms decrypt meanwhile),
+    /// the comparison with what is kept and the one write under it. Call unlocked.
     private func importBackedUp(_ answer: JSONValue, roomID: String, key: MegolmBackupKey) -> [String] {
         var refused: [String: String] = [:]
-        var taken: [(id: String, key: StoredRoomKey)] = []
+        var opened: [(id: String, key: StoredRoomKey)] = []
         for (sessionID, entry) in answer["sessions"]?.object ?? [:] {
             do {
                 let id = CryptoStoreCollection<StoredRoomKey>.id(roomID, sessionID)
-                let kept = try device.store.value(id, in: Self.megolmSessions)
+                let kept = try lock.withLock { try device.store.value(id, in: Self.megolmSessions) }
                 // Not decrypted when ours starts as early already (the index only saves work: it is checked below).
                 if let kept, let first = entry["first_message_index"]?.int, first >= kept.session.firstKnownIndex { continue }
                 guard let data = entry["session_data"] else { throw MegolmBackupRefusal("a backed-up session has no session_data") }
                 let backedUp = try key.decrypt(sessionData: data)
                 let session = MegolmInboundSession(exportedKey: backedUp.sessionKey)
                 guard session.sessionID == sessionID else { throw MegolmBackupRefusal("a backed-up session is filed under another session's id") }
-                if let kept, kept.senderKey != backedUp.senderKey || kept.session.compare(session) != .better { continue }
-                taken.append((id, StoredRoomKey(session: session, senderKey: backedUp.senderKey, origin: .backup)))
+                opened.append((id, StoredRoomKey(session: session, senderKey: backedUp.senderKey, origin: .backup)))
             } catch {
                 refused[sessionID] = "\(error)"
             }
         }
         var problems: [String] = []
-        if !taken.isEmpty {
+        lock.withLock {
             do {
+                // Compared under the lock: a key from its sender may have come meanwhile.
+                let taken = try opened.filter { id, stored in
+                    guard let kept = try device.store.value(id, in: Self.megolmSessions) else { return true }
+                    return kept.senderKey == stored.senderKey && kept.session.compare(stored.session) == .better
+                }
+                guard !taken.isEmpty else { return }
                 try device.store.write { batch in
                     for (id, stored) in taken {
                         try batch.put(stored, id: id, in: Self.megolmSessions)
