@@ -71,6 +71,7 @@ final class MatrixKeyBackupTests: SharedSynapseTestCase {
         let (source, sync) = try open(account.room, client: second.client, keys: second.keys, me: account.ann.account.userID)
         defer { source.stop(); sync.stop() }
         XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the opening did not wait for the backup")
+        XCTAssertTrue(opened(source).allSatisfy { $0.body.hasPrefix("🔒 unable to decrypt") }, "it opened with its rows waiting")
         let bodies = (0 ..< 200).map { "message \($0)" }
         let (rows, problems) = try follow(source, timeout: 60) { rows, _ in rows.map(\.body) == bodies }
         XCTAssertEqual(rows.map(\.body), bodies, "every message read, in place")
