@@ -69,6 +69,10 @@ public protocol ThreadSource: AnyObject {
     /// `userID`'s devices with their trust, as last read; nil where there is nothing to say.
     func memberDevices(_ userID: String) -> [MemberDevice]?
 
+    /// Why the authenticity of a decrypted comment is weaker, in words (its key came from the
+    /// key backup or was forwarded), for the comment's detail (F2); nil when there is nothing to say.
+    func keyNote(of commentID: String) -> String?
+
     /// Whether a comment is a row the source made in place of what it cannot show (an encrypted
     /// event): the feed draws it in a style of its own, so that no message can pass for one.
     func isPlaceholder(_ commentID: String) -> Bool
@@ -133,6 +137,7 @@ extension ThreadSource {
     public func senderIdentityChanged(_ userID: String) -> Bool { false }
     public func senderTrust(_ userID: String) -> SenderTrust? { nil }
     public func memberDevices(_ userID: String) -> [MemberDevice]? { nil }
+    public func keyNote(of commentID: String) -> String? { nil }
     public var notSentReasons: [String: SendFailure] { [:] }
     public var outboxPath: String? { nil }
     public func discardUnsent(id: String) {}

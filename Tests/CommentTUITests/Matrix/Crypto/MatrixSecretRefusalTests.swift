@@ -58,7 +58,7 @@ final class MatrixSecretRefusalTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("does not share"), "\($0)")
         }
         // Held, but this device is not verified itself: refused before anything is asked of the server.
-        try keys.device.store.put(UnpaddedBase64.encode([UInt8](repeating: 5, count: 32)), id: "own", in: MatrixDeviceCrypto.megolmBackupKey)
+        try keys.device.store.put(try MegolmBackupKey(privateKey: [UInt8](repeating: 5, count: 32)), id: "key", in: MatrixRoomKeys.backupKey)
         XCTAssertThrowsError(try request("m.megolm_backup.v1", from: me, device: "OTHER")) {
             XCTAssertTrue("\($0)".contains("not verified itself"), "\($0)")
         }

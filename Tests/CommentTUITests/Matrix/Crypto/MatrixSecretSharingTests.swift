@@ -68,7 +68,7 @@ final class MatrixSecretSharingTests: SharedSynapseTestCase {
         try ann.client.request("POST", ["room_keys", "version"], body: [
             "algorithm": "m.megolm_backup.v1.curve25519-aes-sha2", "auth_data": ["public_key": .string(UnpaddedBase64.encode(backup.publicKey))],
         ])
-        try a.keys.device.store.put(UnpaddedBase64.encode(backup.privateKey), id: "own", in: MatrixDeviceCrypto.megolmBackupKey)
+        try a.keys.device.store.put(try MegolmBackupKey(privateKey: backup.privateKey), id: "key", in: MatrixRoomKeys.backupKey)
 
         // B and C: new logins of Ann, fresh.
         func login(_ name: String) throws -> Device {

@@ -7,8 +7,6 @@ import ThreadModel
 /// recovery key leaves them) and the backup key; and this device marked verified by another of
 /// ours, which is what lets it ask for them.
 extension MatrixDeviceCrypto {
-    /// The key backup's private key, unpadded base64 (id `own`).
-    static let megolmBackupKey = CryptoStoreCollection<String>("megolm-backup-key")
     /// Cross-signing seeds received one by one (by secret name, unpadded base64), until all
     /// three make our `crossSigningKeys` (id `received`).
     static let receivedSeeds = CryptoStoreCollection<[String: String]>("received-cross-signing-seeds")
@@ -17,7 +15,8 @@ extension MatrixDeviceCrypto {
     func heldSecret(_ name: SharedSecret.Name) -> String? {
         switch name {
         case .backup:
-            return try? store.value("own", in: Self.megolmBackupKey)
+            // Where the recovery key leaves it too (`MatrixRoomKeys.backupKey`, id `key`).
+            return (try? store.value("key", in: MatrixRoomKeys.backupKey))?.secret
         case .master, .selfSigning, .userSigning:
             if let keys = try? store.value("own", in: Self.crossSigningKeys) {
                 let pair = name == .master ? keys.master : name == .selfSigning ? keys.selfSigning : keys.userSigning
@@ -34,7 +33,7 @@ extension MatrixDeviceCrypto {
     /// before, the three made our cross-signing keys once all are here.
     func keep(_ secret: SharedSecret) throws {
         guard secret.name != .backup else {
-            try store.put(secret.base64, id: "own", in: Self.megolmBackupKey)
+            try store.put(try MegolmBackupKey(secret: secret.base64), id: "key", in: MatrixRoomKeys.backupKey)
             return
         }
         var seeds = try store.value("received", in: Self.receivedSeeds) ?? [:]

@@ -30,6 +30,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
     let identities: IdentityChanges
     /// Whether each user whose identity was read is verified (`+SenderTrust`); under its own lock.
     let verifiedSenders = VerifiedSenders()
+    /// The account's key backup as this run found it, and what it restored and uploaded (`+Backup`).
+    let backup = KeyBackupState()
     /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
     var wanted: Set<WantedKey> = []
     var requested: [WantedKey: (count: Int, at: Date)] = [:]
@@ -68,7 +70,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
         /// The sharing device's Ed25519 key as its Olm message claimed it (what key files list);
         /// nil when not known (kept before it was recorded).
         var claimedSigningKey: String? = nil
-        /// Where the key came from when not from its sender over Olm (`RoomKeyOrigin`); nil: from its sender.
+        /// Where the key came from when not straight from its sender (`m.room_key`): its
+        /// authenticity is weaker (nil: from its sender, or a store written before this was kept).
         var origin: RoomKeyOrigin? = nil
     }
 
