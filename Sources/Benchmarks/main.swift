@@ -70,6 +70,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("matrix-scale", matrixScaleBenchmarks),
     ("posts", matrixPostsBenchmarks),
     ("matrix-encrypted", matrixEncryptedBenchmarks),
+    ("matrix-backup", matrixBackupBenchmarks),
 ]
 let wanted = Set(CommandLine.arguments.dropFirst())
 if let unknown = wanted.first(where: { name in !groups.contains { $0.name == name } }) {
@@ -77,5 +78,5 @@ if let unknown = wanted.first(where: { name in !groups.contains { $0.name == nam
     exit(2)
 }
 var table = BenchmarkTable()
-for group in groups where wanted.isEmpty ? !["matrix-scale", "posts", "matrix-encrypted"].contains(group.name) : wanted.contains(group.name) { table.add(group.run()) }
+for group in groups where wanted.isEmpty ? !["matrix-scale", "posts", "matrix-encrypted", "matrix-backup"].contains(group.name) : wanted.contains(group.name) { table.add(group.run()) }
 table.print()

@@ -27,6 +27,14 @@ public final class QueuedThreadSource: ThreadSource, OlderPages, GapFilling, Cat
 
     /// The read marker it opens with.
     public let readMarker: ReadMarker?
+    /// Senders' trust, by user id, as an encrypted room's keys would tell it (nil: none shown).
+    public var trust: [String: SenderTrust] = [:]
+    public func senderTrust(_ userID: String) -> SenderTrust? { trust[userID] }
+    /// Members' devices, by user id, and whether the room is encrypted (the members' page needs it).
+    public var devices: [String: [MemberDevice]] = [:]
+    public func memberDevices(_ userID: String) -> [MemberDevice]? { devices[userID] }
+    public var encrypted = false
+    public var isEndToEndEncrypted: Bool { encrypted }
 
     /// A source whose thread opens with `thread`'s comments (the newest page), older ones to come
     /// when `hasOlder`; `readMarker` and `unsent` as a source opened after a close would have them.

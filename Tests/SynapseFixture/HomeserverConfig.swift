@@ -147,6 +147,8 @@ struct HomeserverConfig {
         """
     }
 
+    /// `bcrypt_rounds: 4`: each registration and password login hashes once, at Synapse's
+    /// default cost of 12 a quarter to half a second of its CPU; the suite makes about a thousand.
     private func homeserverYAML(_ dir: String) -> String {
         """
         server_name: "\(serverName)"
@@ -172,6 +174,7 @@ struct HomeserverConfig {
         app_service_config_files: [\(appServiceFile.path)]
         enable_registration: true
         enable_registration_without_verification: true
+        bcrypt_rounds: 4
         presence:
           enabled: false
         \(federationPort == nil ? "federation_domain_whitelist: []" : federationSettings)

@@ -66,6 +66,7 @@ extension CommentApp {
         // The inspector on, F2 turns it off first (else a comment with reactions would keep it on).
         case .toggleHitTestInspector: if overlays.showsHitTest || !showReactors() { overlays.toggleHitTest() }
         case .toggleScrollEventPanel: overlays.toggleScrollEvents()
+        case .showMembers: toggleMembers()
         case .crashTest:
             guard allowsCrashTest else { return nil }
             fatalError("crash test requested with F12")

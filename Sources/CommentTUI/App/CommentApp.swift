@@ -150,6 +150,7 @@ public final class CommentApp {
         feed.replyQuote = { [unowned self] in self.replyQuote(for: $0) }
         feed.isPlaceholder = { [unowned self] in self.source.isPlaceholder($0) }
         feed.identityChanged = { [unowned self] in self.source.senderIdentityChanged($0) }
+        feed.senderTrust = { [unowned self] in self.source.senderTrust($0) }
         reportOpeningProblems(source.openingProblems)
         if let draftFile = source.draftFile { keepDraft(in: draftFile) }
         prepare()

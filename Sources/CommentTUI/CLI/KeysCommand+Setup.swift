@@ -9,6 +9,7 @@ extension KeysCommand {
         let device = try device(chosen, context: context)
         let outcome = "nothing was set up"
         let result: MatrixDeviceCrypto.SetupOutcome
+        var backup = "a key backup keeps the keys of your encrypted messages for your other devices."
         do {
             // Through the room keys: they hold the store's lock, so a running client is not written under.
             let client = MatrixClient(homeserver: device.homeserver, accessToken: device.account.accessToken)
@@ -18,6 +19,14 @@ extension KeysCommand {
             result = try keys.device.setUpCrossSigning(client: client) {
                 try readSecret("Password of \(device.user) (the server asks for it to publish the keys): ",
                                what: "password", outcome: outcome, context: context)
+            }
+            // Then the key backup, as Element's "Set up recovery" makes one (its key under the new
+            // secret storage key). Cross-signing stands without it: its failure is only said.
+            do {
+                let version = try keys.createBackup(secretStorage: result.storageKey)
+                backup = "a key backup (version \(VisibleText.escape(version))) keeps the keys of your encrypted messages for your other devices."
+            } catch {
+                backup = "no key backup was made (\(VisibleText.escape("\(error)"))): your other devices will not restore history from one."
             }
         } catch let failure as CommandFailure {
             throw failure
@@ -30,7 +39,7 @@ extension KeysCommand {
         }
         // The one time the key is shown: to the person, never to a log or a file of ours.
         try context.print("""
-            cross-signing is set up for \(device.user), and this device (\(VisibleText.escape(device.account.deviceID))) is verified.
+            cross-signing is set up for \(device.user), and this device (\(VisibleText.escape(device.account.deviceID))) is verified; \(backup)
             Your recovery key, shown this once:
 
                 \(result.recoveryKey.displayed)

@@ -14,6 +14,9 @@ public enum Theme {
     public static let problem = CellStyle(.dim, foreground: .red)
     /// A sender's changed identity on their comments: loud, as a reason to doubt the text.
     public static let identityChanged = CellStyle([.reverse, .bold], foreground: .red)
+    /// A verified sender's mark: quiet. An unverified sender's: small, a shade louder.
+    static let senderVerified = CellStyle(.dim, foreground: .green)
+    static let senderUnverified = CellStyle(.dim, foreground: .yellow)
     // Code stands on a dark grey where the terminal has 256 colours (the default background elsewhere).
     public static let code = CellStyle(foreground: .yellow, background: .palette(235))
     public static let link = CellStyle(.underline, foreground: .blue)

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollEngine
 import ThreadModel
 
 /// Interactive verification in the client: Alt-V starts one, a request from another device
@@ -8,13 +9,22 @@ import ThreadModel
 /// client shows one verification at a time as a `VerificationPanel`, refreshed each time the
 /// account says its verifications changed. The reader's answers go out off the loop's thread
 /// (each is a request to the server); the change they make comes back the same way.
+///
+/// Keys typed for something else must never answer: a request does not open the panel over a
+/// draft being written (the status bar says so and Alt-V opens it), and for a second after the
+/// panel appears or changes its `y`, `n` and Enter do nothing (Esc still cancels).
 extension CommentClient {
     /// The verification on the panel, and the account it belongs to.
     struct ShownVerification {
         var account: String
         var id: String
         var panel: VerificationPanel
+        /// When the panel appeared or last changed stage: answers wait `answerDelay` after it.
+        var changedAt: ScrollInstant
     }
+
+    /// Seconds after the panel appears or changes during which its answering keys do nothing.
+    static let answerDelay = 1.0
 
     /// The verifications of `account`'s device, when its keys are open here.
     private func verifications(of account: String) -> MatrixVerifications? {
@@ -28,12 +38,33 @@ extension CommentClient {
         let all = verifications.all
         if let shown = verification {
             guard shown.account == account, let now = all.first(where: { $0.id == shown.id }) else { return }
-            verification?.panel.prompt = VerificationPrompt(now)
+            let prompt = VerificationPrompt(now)
+            if prompt.stage != shown.panel.prompt.stage { verification?.changedAt = clock.now }
+            verification?.panel.prompt = prompt
             return
         }
         let waiting = all.last { !closedVerifications.contains($0.id) && $0.stage != .verified && $0.stage != .cancelled }
         guard let waiting else { return }
-        verification = ShownVerification(account: account, id: waiting.id, panel: VerificationPanel(prompt: VerificationPrompt(waiting)))
+        let prompt = VerificationPrompt(waiting)
+        if !prompt.weAsked, current?.composer.draft.isEmpty == false {
+            // Not over a draft being written: its next letters would answer.
+            if verificationNotices.insert(waiting.id).inserted { say("\(prompt.subject) asks to verify · Alt-V answers") }
+            return
+        }
+        show(waiting.id, of: account, prompt)
+    }
+
+    private func show(_ id: String, of account: String, _ prompt: VerificationPrompt) {
+        verification = ShownVerification(account: account, id: id, panel: VerificationPanel(prompt: prompt), changedAt: clock.now)
+    }
+
+    /// The newest request from another side that is still waiting for the reader, of any account.
+    private var waitingRequest: (account: String, verification: MatrixVerification)? {
+        for account in accounts.keys.sorted() {
+            guard let all = verifications(of: account)?.all else { continue }
+            if let asked = all.last(where: { $0.stage == .incoming && !closedVerifications.contains($0.id) }) { return (account, asked) }
+        }
+        return nil
     }
 
     /// The panel's keys while it is up (it takes every key: nothing under it moves); nil with no panel.
@@ -47,6 +78,10 @@ extension CommentClient {
             return []
         }
         let effect = shown.panel.perform(command)
+        if command != .cancel, !shown.panel.prompt.stage.isOver, clock.now.seconds - shown.changedAt.seconds < Self.answerDelay {
+            say("the panel just changed: read it, then answer")
+            return []
+        }
         guard let verifications = verifications(of: shown.account) else {
             closeVerification()
             return []
@@ -73,13 +108,17 @@ extension CommentClient {
         guard let shown = verification else { return }
         closedVerifications.insert(shown.id)
         verification = nil
-        refreshVerification(account: shown.account)
+        for account in accounts.keys.sorted() where verification == nil { refreshVerification(account: account) }
     }
 
     /// Alt-V: in a room with a comment selected, verifies its author (ourselves: our other
     /// devices); otherwise this device with our other devices. Said in the status bar when it
     /// cannot be (no account, no keys, no other device).
     func startVerification() {
+        if let waiting = waitingRequest {
+            // A request held back from the screen (a draft was being written): answer it first.
+            return show(waiting.verification.id, of: waiting.account, VerificationPrompt(waiting.verification))
+        }
         let account: String
         var user: String?
         switch place {

@@ -53,6 +53,8 @@ public final class CommentClient {
     /// end the reader has seen (never shown again).
     var verification: ShownVerification?
     var closedVerifications: Set<String> = []
+    /// Requests the status bar announced instead of opening the panel over a draft.
+    var verificationNotices: Set<String> = []
     /// F1's key page over home, while it is open.
     var homePage: Pager?
     /// The terminal's focus, as its last report said (true until one comes).

@@ -16,28 +16,42 @@ struct CommentHeaderLayout: Equatable, Sendable {
         case edited
         /// The sender's cryptographic identity changed since it was first seen.
         case identityChanged
+        /// The sender is verified (`SenderTrust.verified`): a quiet mark.
+        case verified
+        /// The sender is not verified: a small mark.
+        case unverified
         case separator
     }
 
     /// What a changed identity's piece says.
     static let identityChangedText = "⚠ identity changed"
+    /// What a verified sender's and an unverified sender's pieces say.
+    static let verifiedText = "✓"
+    static let unverifiedText = "?"
 
     let form: Form
     let rows: [[Piece]]
 
-    init(name: String, handle: String?, edited: Bool, identityChanged: Bool = false, width: Int) {
-        let warning: [Piece] = identityChanged ? [.identityChanged] : []
+    init(name: String, handle: String?, edited: Bool, identityChanged: Bool = false, trust: SenderTrust? = nil, width: Int) {
+        let warning: [Piece] = identityChanged || trust == .identityChanged ? [.identityChanged] : []
+        // The small marks stay beside the name in every form; only the loud one takes a row.
+        let mark: [Piece] = !warning.isEmpty ? [] : trust == .verified ? [.verified] : trust == .unverified ? [.unverified] : []
         let name = Piece.name(name)
+        let named = [name] + mark
         let handle = handle.map { Piece.handle("@" + $0) }
         var timeAndEdited: [Piece] = [.time]
         if edited { timeAndEdited += [.separator, .edited] }
         let candidates: [(Form, [[Piece]])] = [
-            (.compact, [[name] + warning + (handle.map { [$0] } ?? []) + [.separator] + timeAndEdited]),
-            (.standard, [[name] + warning + [.separator] + timeAndEdited] + (handle.map { [[$0]] } ?? [])),
-            (.extended, [[name]] + (warning.isEmpty ? [] : [warning]) + (handle.map { [[$0]] } ?? []) + [timeAndEdited]),
+            (.compact, [named + warning + (handle.map { [$0] } ?? []) + [.separator] + timeAndEdited]),
+            (.standard, [named + warning + [.separator] + timeAndEdited] + (handle.map { [[$0]] } ?? [])),
+            (.extended, [named] + (warning.isEmpty ? [] : [warning]) + (handle.map { [[$0]] } ?? []) + [timeAndEdited]),
         ]
         let fitting = candidates.first { candidate in candidate.1.allSatisfy { Self.width(of: $0) <= width } }
-        (form, rows) = fitting ?? (.extended, candidates[2].1.map { $0.map { Self.cut($0, to: width) } })
+        // Cut, a name keeps room for its mark beside it.
+        let markWidth = mark.isEmpty ? 0 : Self.width(of: named) - Self.width(of: [name])
+        (form, rows) = fitting ?? (.extended, candidates[2].1.map { row in
+            row.map { Self.cut($0, to: row.count > 1 && $0 == name ? max(1, width - markWidth) : width) }
+        })
     }
 
     /// A name or handle cut to `width` columns with `…` at the end; other pieces unchanged.
@@ -45,7 +59,7 @@ struct CommentHeaderLayout: Equatable, Sendable {
         switch piece {
         case .name(let text): return .name(TextFit.cut(text, to: width))
         case .handle(let text): return .handle(TextFit.cut(text, to: width))
-        case .time, .edited, .identityChanged, .separator: return piece
+        case .time, .edited, .identityChanged, .verified, .unverified, .separator: return piece
         }
     }
 
@@ -68,6 +82,8 @@ struct CommentHeaderLayout: Equatable, Sendable {
         case .time: text = time
         case .edited: text = "edited"
         case .identityChanged: text = identityChangedText
+        case .verified: text = verifiedText
+        case .unverified: text = unverifiedText
         case .separator: text = " · "
         }
         return (text, DisplayWidth.width(of: text))

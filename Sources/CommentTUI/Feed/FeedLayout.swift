@@ -55,6 +55,8 @@ final class FeedLayout {
         var postSummary: (String) -> PostSummary? = { _ in nil }
         /// Whether a sender's cryptographic identity changed since first seen (their header says so).
         var identityChanged: (String) -> Bool = { _ in false }
+        /// How far a sender is trusted (`ThreadSource.senderTrust`); nil: nothing to show.
+        var senderTrust: (String) -> SenderTrust? = { _ in nil }
         /// Laid out for print (`render`): every body whole (to `printedBodyBytes`), with no
         /// marker to click, as nothing can be clicked on paper.
         var printsWhole = false
@@ -136,7 +138,8 @@ final class FeedLayout {
             let user = source.user(comment.author)
             let header = CommentHeaderLayout(
                 name: user?.name ?? comment.author, handle: user?.handle, edited: comment.edited != nil,
-                identityChanged: source.identityChanged(comment.author), width: width - Self.gutter - 1)
+                identityChanged: source.identityChanged(comment.author), trust: source.senderTrust(comment.author),
+                width: width - Self.gutter - 1)
             let limit = source.printsWhole ? Self.printedBodyBytes : source.shownBytes(comment.id) ?? Self.shownBodyBytes
             let (full, hiddenBytes) = bodyLayout(of: comment, limit: limit, source)
             let collapsible = full.lines.count > Self.collapsedRows || hiddenBytes > 0

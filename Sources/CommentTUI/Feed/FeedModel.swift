@@ -45,6 +45,8 @@ final class FeedModel {
     var isPlaceholder: (String) -> Bool = { _ in false }
     /// Whether a sender's cryptographic identity changed (`ThreadSource.senderIdentityChanged`).
     var identityChanged: (String) -> Bool = { _ in false }
+    /// How far a sender is trusted (`ThreadSource.senderTrust`).
+    var senderTrust: (String) -> SenderTrust? = { _ in nil }
     /// The reactions to a comment, by id; set by the app.
     var reactions: (String) -> [ReactionCount] = { _ in [] }
     /// The summary of the post a comment is the root of, by id; set by the app.
@@ -197,7 +199,8 @@ final class FeedModel {
             replyQuote: { self.replyQuote($0) },
             reactions: { self.reactions($0) },
             postSummary: { self.postSummary($0) },
-            identityChanged: { self.identityChanged($0) })
+            identityChanged: { self.identityChanged($0) },
+            senderTrust: { self.senderTrust($0) })
     }
 
     /// Rows the comment at a feed position takes.

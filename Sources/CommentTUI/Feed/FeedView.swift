@@ -197,13 +197,15 @@ struct FeedView {
             case .handle: style = Theme.handle
             case .time, .edited, .separator: style = Theme.dim
             case .identityChanged: style = Theme.identityChanged
+            case .verified: style = Theme.senderVerified
+            case .unverified: style = Theme.senderUnverified
             }
             let text = CommentHeaderLayout.text(of: piece, time: time).text
             let start = x
             x = buffer.write(text, column: x, row: row, style: style, limit: end)
             switch piece {
             case .name, .handle: break
-            case .time, .edited, .identityChanged, .separator: continue
+            case .time, .edited, .identityChanged, .verified, .unverified, .separator: continue
             }
             guard let search else { continue }
             for columns in MatchCells.find(search, in: text) {

@@ -21,6 +21,8 @@ struct Pager {
         case post(body: String, handles: (String) -> String?)
         /// Who reacted to a comment: each key in a bold column, the names beside it (F2).
         case reactors([KeyHelp])
+        /// The members, each with their trust and their devices' (F4), laid out as `reactors`.
+        case members([KeyHelp])
     }
 
     /// Rows of chrome: the title above the text, the status line below it.
@@ -139,7 +141,7 @@ struct Pager {
         switch content {
         case .keys: return .keys(width: width)
         case .post(let body, let handles): return PageText(markup: body, handles: handles, width: width, bodyBytes: bodyBytes)
-        case .reactors(let lines): return .keys(width: width, lines: lines)
+        case .reactors(let lines), .members(let lines): return .keys(width: width, lines: lines)
         }
     }
 

@@ -62,6 +62,17 @@ public protocol ThreadSource: AnyObject {
     /// say so, loudly: they may not be theirs). A change later comes as `.usersChanged`.
     func senderIdentityChanged(_ userID: String) -> Bool
 
+    /// How far `userID` is trusted as a sender (`SenderTrust`); nil where there is nothing to
+    /// say (a clear room). A change later comes as `.usersChanged`.
+    func senderTrust(_ userID: String) -> SenderTrust?
+
+    /// `userID`'s devices with their trust, as last read; nil where there is nothing to say.
+    func memberDevices(_ userID: String) -> [MemberDevice]?
+
+    /// Why the authenticity of a decrypted comment is weaker, in words (its key came from the
+    /// key backup or was forwarded), for the comment's detail (F2); nil when there is nothing to say.
+    func keyNote(of commentID: String) -> String?
+
     /// Whether a comment is a row the source made in place of what it cannot show (an encrypted
     /// event): the feed draws it in a style of its own, so that no message can pass for one.
     func isPlaceholder(_ commentID: String) -> Bool
@@ -124,6 +135,9 @@ extension ThreadSource {
     public var sendingHeld: String? { nil }
     public var isEndToEndEncrypted: Bool { false }
     public func senderIdentityChanged(_ userID: String) -> Bool { false }
+    public func senderTrust(_ userID: String) -> SenderTrust? { nil }
+    public func memberDevices(_ userID: String) -> [MemberDevice]? { nil }
+    public func keyNote(of commentID: String) -> String? { nil }
     public var notSentReasons: [String: SendFailure] { [:] }
     public var outboxPath: String? { nil }
     public func discardUnsent(id: String) {}

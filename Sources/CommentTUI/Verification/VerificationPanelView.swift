@@ -53,7 +53,7 @@ struct VerificationPanelView {
 
     /// How many extra rows the slots take beyond the one `Row` standing for them.
     private func rowsOfSlots(_ width: Int) -> Int {
-        guard case .compare(let emoji, _) = panel.prompt.stage else { return 0 }
+        guard case .compare(let emoji, _) = panel.prompt.stage, !emoji.isEmpty else { return 0 }
         let perRow = max(1, (width - 2) / Self.slotWidth)
         return (emoji.count + perRow - 1) / perRow * 2 - 1
     }
@@ -101,14 +101,19 @@ struct VerificationPanelView {
             return said("Waiting for \(other) \(what)…") + [.text("", plain)] + said("Esc cancel", keys)
         case .compare(let emoji, let decimals):
             let numbers = decimals.map(String.init).joined(separator: " · ")
+            if emoji.isEmpty {
+                // The other side offered numbers only (the spec's decimal form).
+                return said("Compare these numbers with \(other)'s screen:") + [.text("", plain)]
+                    + said(numbers, plain.adding(.bold)) + [.text("", plain)] + said("y they match · n they differ · Esc cancel", keys)
+            }
             return said("Compare these emoji with \(other)'s screen:") + [.text("", plain), .slots(emoji), .text("", plain)]
                 + said("or the numbers \(numbers)") + [.text("", plain)] + said("y they match · n they differ · Esc cancel", keys)
         case .confirmed:
             return said("You said they match. Waiting for \(other) to say so too…") + [.text("", plain)] + said("Esc cancel", keys)
         case .verified:
             let done = prompt.isOwnDevice ? "✓ \(prompt.subject) is verified: each trusts the other." : "✓ \(prompt.subject) is verified."
-            return said(done, plain.adding(.bold)) + (prompt.outcome.map { said(VisibleText.escape($0)) } ?? [])
-                + [.text("", plain)] + said("any key closes", keys)
+            let note = prompt.note.map { said(VisibleText.escape($0)) } ?? []
+            return said(done, plain.adding(.bold)) + note + [.text("", plain)] + said("any key closes", keys)
         case .cancelled(let reason):
             return said("✗ Not verified: " + VisibleText.escape(reason), plain.adding(.bold)) + [.text("", plain)] + said("any key closes", keys)
         }

@@ -14,6 +14,7 @@ extension VerificationPrompt {
         case .cancelled: .cancelled(reason: verification.words)
         }
         self.init(user: verification.userID, displayName: nil, device: verification.deviceID,
-                  isOwnDevice: verification.isOwnDevice, stage: stage, outcome: stage == .verified ? verification.trustNote : nil)
+                  isOwnDevice: verification.isOwnDevice, stage: stage, weAsked: verification.weRequested,
+                  note: stage == .verified ? verification.trustNote : nil)
     }
 }

@@ -42,9 +42,10 @@ struct VerificationPrompt: Equatable {
     /// The other side is one of the reader's own devices.
     var isOwnDevice: Bool
     var stage: Stage
-    /// Once verified, what was done with the trust, in words (marked here; signed and uploaded,
-    /// or why not): text from the protocol, escaped when shown.
-    var outcome: String? = nil
+    /// The reader (or this device) asked for it, rather than the other side.
+    var weAsked = false
+    /// What was done with the trust once verified (signed with a cross-signing key, or why not).
+    var note: String?
 
     /// Who is verified, as the panel's title says it: `your device ABC`, `Bo (@bo:example.org)`;
     /// `this device` while all our other devices are asked and none has answered.

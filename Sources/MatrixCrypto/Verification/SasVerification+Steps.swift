@@ -179,6 +179,13 @@ extension SasVerification {
         return [outgoing("m.key.verification.done", [:])]
     }
 
+    /// Another device of ours answered their request (we saw our own ready or cancel in the
+    /// room): it ends here, nothing sent, as the spec's other devices do.
+    public mutating func answeredElsewhere() {
+        guard phase == .incomingRequest || phase == .incomingStart else { return }
+        phase = .cancelled(Cancellation(code: .accepted, reason: VerificationCancelCode.accepted.words, byUs: false))
+    }
+
     /// The device a verification is with learnt late (a new device of theirs answered): its key.
     public mutating func learnDevices(_ devices: [String: String]) {
         theirDevices.merge(devices) { _, new in new }

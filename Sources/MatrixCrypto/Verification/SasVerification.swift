@@ -146,15 +146,22 @@ public struct SasVerification: Sendable {
                                                theirUserID: theirUserID, theirDeviceID: theirDeviceID, phase: .requested,
                                                weRequested: true, ourKeys: ourKeys, theirDevices: theirDevices,
                                                theirMasterKey: theirMasterKey, nowMilliseconds: nowMilliseconds, random: &random)
-        var content: JSONValue = ["from_device": .string(ourDeviceID), "methods": [.string(VerificationMessage.sasMethod)],
+        let content: JSONValue = ["from_device": .string(ourDeviceID), "methods": [.string(VerificationMessage.sasMethod)],
                                   "timestamp": .number(Double(nowMilliseconds))]
         if case .room = transport {
-            content = ["msgtype": "m.key.verification.request", "from_device": .string(ourDeviceID),
-                       "methods": [.string(VerificationMessage.sasMethod)], "to": .string(theirUserID),
-                       "body": .string("\(ourUserID) is asking to verify your key, but your client does not support verification.")]
-            return (verification, Outgoing(type: "m.room.message", content: content))
+            return (verification, roomRequest(ourUserID: ourUserID, ourDeviceID: ourDeviceID, theirUserID: theirUserID))
         }
         return (verification, verification.outgoing("m.key.verification.request", content))
+    }
+
+    /// The request to send into a room (an `m.room.message`); its event id becomes the flow id
+    /// of the verification made with `requesting(transport: .room(...))`.
+    public static func roomRequest(ourUserID: String, ourDeviceID: String, theirUserID: String) -> Outgoing {
+        Outgoing(type: "m.room.message", content: [
+            "msgtype": "m.key.verification.request", "from_device": .string(ourDeviceID),
+            "methods": [.string(VerificationMessage.sasMethod)], "to": .string(theirUserID),
+            "body": .string("\(ourUserID) is asking to verify your key, but your client does not support verification."),
+        ])
     }
 
     /// A verification they asked for (`message` a request or a start without one), or nil when

@@ -94,7 +94,7 @@ final class VerificationPanelTests: XCTestCase {
     func testTheEndSaysWhatWasDoneWithTheTrust() {
         // What the verification left (marked here, signed or not) is said, not only that it matched.
         var done = prompt(.verified, own: true)
-        done.outcome = "device PHONE marked verified here; the signature did not go up: \u{1B}[2Jrefused"
+        done.note = "device PHONE marked verified here; the signature did not go up: \u{1B}[2Jrefused"
         XCTAssertEqual(text(draw(done)), [
             " Verify your device PHONE", " ✓ your device PHONE is verified: each trusts the other.",
             " device PHONE marked verified here; the signature did not go up:", #" \u{1B}[2Jrefused"#, " any key closes",
@@ -129,5 +129,18 @@ final class VerificationPanelTests: XCTestCase {
         }
         XCTAssertEqual(KeyMap.actions(for: KeyPress(.character("y")), in: [.verification]), [.verification(.yes)])
         XCTAssertEqual(KeyMap.actions(for: KeyPress(.escape), in: [.verification]).first, .verification(.cancel))
+    }
+
+    func testNumbersAloneWhenTheOtherSideOffersNoEmojiAndTheTrustNoteOnceVerified() {
+        XCTAssertEqual(text(draw(prompt(.compare(emoji: [], decimals: [1234, 5678, 9012])))), [
+            " Verify Bo (@bo:hs)", " Compare these numbers with Bo's screen:", " 1234 · 5678 · 9012",
+            " y they match · n they differ · Esc cancel",
+        ])
+        var verified = prompt(.verified, own: true)
+        verified.note = "signed with your self-signing key"
+        XCTAssertEqual(text(draw(verified)), [
+            " Verify your device PHONE", " ✓ your device PHONE is verified: each trusts the other.",
+            " signed with your self-signing key", " any key closes",
+        ])
     }
 }

@@ -14,6 +14,8 @@ enum KeyAction: Equatable {
     case closePage
     case toggleHitTestInspector
     case toggleScrollEventPanel
+    /// F4: the members and their devices' trust (`CommentApp+Members`).
+    case showMembers
     /// F12 with `COMMENT_TUI_CRASH_TEST=1`: a deliberate crash, for the tests of the crash path.
     case crashTest
     /// Esc: clear the selection, else the message.
@@ -135,7 +137,7 @@ extension KeyAction {
     /// work while a page covers the screen; every other key only closes the page.
     var worksOverPage: Bool {
         switch self {
-        case .quit, .suspend, .redrawAll, .toggleHelp, .closePage, .page, .toggleHitTestInspector, .toggleScrollEventPanel, .crashTest:
+        case .quit, .suspend, .redrawAll, .toggleHelp, .closePage, .page, .toggleHitTestInspector, .toggleScrollEventPanel, .showMembers, .crashTest:
             return true
         default:
             return false

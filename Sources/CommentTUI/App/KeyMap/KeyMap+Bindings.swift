@@ -22,13 +22,13 @@ extension KeyMap {
         let arrows = KeyHelp("arrows, Home/End", "move in the draft (Up/Down by row)")
         let kill = KeyHelp("Ctrl-K/U/W, Alt-D, Ctrl-Y", "kill and yank")
         let selectText = KeyHelp("Shift-Left/Right, Shift-Home/End", "select text in the draft")
-        let undo = KeyHelp("Ctrl-_ · Alt-_", "undo · redo")
+        let undo = KeyHelp("Ctrl-_ · Alt-_ · Ctrl-L", "undo · redo · redraw")
         let formats = KeyHelp("Ctrl-X then b i s c p, Ctrl-E", "bold italic strike code spoiler, $EDITOR")
         let editor = formats
         let mentions = KeyHelp("@ · Up/Down · Tab, Enter · Esc", "mention list · move · insert · close")
         let pages = KeyHelp("Up/Down, PgUp/PgDn, Space, Home/End", "scroll F1 or the post · Esc, q close")
         // One line for the client's own keys, so the page still fits 80×24.
-        let panels = KeyHelp("F1, F2, F3 · Ctrl-L · Ctrl-Z", "help, reactors, events · redraw · suspend")
+        let panels = KeyHelp("F1–F4 · Ctrl-Z", "help, reactors, events, members · suspend")
         let threads = KeyHelp("Alt-H · Ctrl-K · Alt-A/N · Alt-V", "home · switcher · next unread/@ · verify")
         // Home's and the switcher's keys (Esc clears the filter or closes, as in a search).
         let homeKeys = KeyHelp("type · arrows · Enter · Alt-Y/X/L", "filter · move · open · invite y/n · leave")
@@ -190,7 +190,8 @@ extension KeyMap {
             KeyBinding(.feed, [.key(.function(1))], .toggleHelp, panels),
             KeyBinding(.feed, [.key(.function(2))], .toggleHitTestInspector, panels),
             KeyBinding(.feed, [.key(.function(3))], .toggleScrollEventPanel, panels),
-            KeyBinding(.feed, [.ctrl("l")], .redrawAll, panels),
+            KeyBinding(.feed, [.key(.function(4))], .showMembers, panels),
+            KeyBinding(.feed, [.ctrl("l")], .redrawAll, undo),
             KeyBinding(.feed, [.ctrl("z")], .suspend, panels),
             KeyBinding(.feed, [.key(.function(12))], .crashTest, nil),
         ]

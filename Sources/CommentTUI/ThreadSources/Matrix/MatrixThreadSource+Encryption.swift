@@ -24,7 +24,9 @@ extension MatrixThreadSource {
         guard let settings = try encryptionSettings() else { return (type, content) }
         guard let keys = locked({ timeline.decryption?.keys }) else { return nil }
         let members = Set(try client.joinedMembers(room: roomID).keys)
-        return ("m.room.encrypted", try keys.encrypt(type: type, content: content, roomID: roomID, members: members, settings: settings))
+        let encrypted = try keys.encrypt(type: type, content: content, roomID: roomID, members: members, settings: settings)
+        backUpOwnSessionsLater()
+        return ("m.room.encrypted", encrypted)
     }
 
     /// The room's `m.room.encryption` content when encryption is on (empty when only our copy

@@ -227,5 +227,6 @@ extension MatrixThreadSource {
         }
         let found: [ThreadUpdate] = marker.isFound ? [.readMarkerInOlder(after: marker.commentID)] : []
         report(updates + found + [.olderComments(comments, hasMore: hasMore)])
+        restoreWaitingKeysFromBackup()
     }
 }

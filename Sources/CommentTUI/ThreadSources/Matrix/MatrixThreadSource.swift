@@ -243,6 +243,7 @@ public final class MatrixThreadSource: ThreadSource, OlderPages, GapFilling, Typ
         report(timeline.allReactionUpdates())
         // And its posts, summed up under their roots.
         report(timeline.allPostSummaryUpdates())
+        restoreWaitingKeysFromBackup()
         if follows {
             startSyncing()
             for entry in waiting where entry.notSent == nil { resend(entry) }

@@ -46,7 +46,7 @@ final class MatrixCrossSigningSetupTests: SharedSynapseTestCase {
         XCTAssertEqual(shown.count, 1, setUp.output)
         let recoveryKey = try XCTUnwrap(shown.first)
         XCTAssertNoThrow(try RecoveryKey(typed: recoveryKey), "a well-formed recovery key")
-        XCTAssertTrue(setUp.output.hasPrefix("cross-signing is set up for \(ann.account.userID), and this device (\(ann.account.deviceID)) is verified."),
+        XCTAssertTrue(setUp.output.hasPrefix("cross-signing is set up for \(ann.account.userID), and this device (\(ann.account.deviceID)) is verified; a key backup (version "),
                       setUp.output)
         XCTAssertEqual(setUp.errors, "", "no password asked: Synapse takes a first upload without one")
 
@@ -78,6 +78,14 @@ final class MatrixCrossSigningSetupTests: SharedSynapseTestCase {
         let verify = try run(.verify, ["--recovery-key"], as: second, in: secondHome, input: recoveryKey + "\n")
         XCTAssertEqual(verify.status, 0, verify.errors)
         XCTAssertTrue(verify.output.contains("is now verified with your recovery key"), verify.output)
+        // The key backup setup made is one the second device trusts and opens with that key.
+        do {
+            let location = try XCTUnwrap(CryptoStoreLocation(userID: second.userID, deviceID: second.deviceID, environment: secondHome))
+            let client = MatrixClient(homeserver: server.baseURL, accessToken: second.accessToken)
+            let keys = try MatrixRoomKeys(client: client, userID: second.userID, deviceID: second.deviceID, location: location)
+            XCTAssertNotNil(try keys.device.store.value("key", in: MatrixRoomKeys.backupKey), "the backup key came with the recovery key")
+            XCTAssertNotNil(try keys.trustedBackup(), "the backup is ours and signed by our identity")
+        }
 
         // Set up twice (from either device): refused, pointing at the recovery key.
         for (account, environment) in [(first, home), (second, secondHome)] {

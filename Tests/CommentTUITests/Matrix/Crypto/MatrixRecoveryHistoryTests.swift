@@ -82,5 +82,7 @@ final class MatrixRecoveryHistoryTests: SharedSynapseTestCase {
         }
         XCTAssertEqual(rows.map(\.body), bodies, "decrypted in place, the rows where they were")
         XCTAssertEqual(rows.map(\.id), sent.reversed())
+        XCTAssertEqual(rows.map { source.keyNote(of: $0.id) }, [RoomKeyOrigin.forwarded.words, RoomKeyOrigin.forwarded.words],
+                       "F2 says the keys were forwarded")
     }
 }

@@ -10,18 +10,29 @@ import XCTest
 final class VerifyingDevice {
     let keys: MatrixRoomKeys
     let client: MatrixClient
+    /// The room whose timeline it reads too, as an open room does (through `MatrixRoomDecryption`).
+    var room: String?
     private var since: String?
+    /// The room's events whose key had not come, tried again each sync.
+    private var waiting: [JSONValue] = []
 
     init(keys: MatrixRoomKeys, client: MatrixClient) {
         self.keys = keys
         self.client = client
     }
 
-    /// One sync (no rooms, only to-device and device lists) taken by the keys.
+    /// One sync (only `room`'s timeline, to-device and device lists) taken by the keys, then the
+    /// room's events opened and the verification messages among them taken.
     func sync() throws {
-        let answer = try client.sync(since: since, filter: ["room": ["rooms": []], "presence": ["types": []]], wait: 0)
+        let rooms: [JSONValue] = room.map { [.string($0)] } ?? []
+        let answer = try client.sync(since: since, filter: ["room": ["rooms": .array(rooms)], "presence": ["types": []]], wait: 0)
         since = answer["next_batch"]?.string
         keys.take(answer)
+        guard let room else { return }
+        let decryption = MatrixRoomDecryption(roomID: room, keys: keys)
+        let events = waiting + (answer["rooms"]?["join"]?[room]?["timeline"]?["events"]?.array ?? [])
+        waiting = events.filter { decryption.open($0).unreadable?.waitsForKey == true }
+        keys.verifications.waitForRoomEvents()
     }
 
     var verifications: [MatrixVerification] { keys.verifications.all }

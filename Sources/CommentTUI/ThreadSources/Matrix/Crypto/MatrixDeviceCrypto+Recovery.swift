@@ -24,6 +24,9 @@ extension MatrixDeviceCrypto {
             accountData[type] = try client.accountData(type, of: userID)
         }
         let keys = try RecoveryKeyVerification.crossSigningKeys(secret: secret, accountData: accountData, userID: userID)
+        // The key backup's key, when the account keeps one: a broken one leaves the backup unused, not the device unverified.
+        accountData[MegolmBackupKey.secretName] = try? client.accountData(MegolmBackupKey.secretName, of: userID)
+        let backupKey = try? RecoveryKeyVerification.backupKey(secret: secret, accountData: accountData)
         if !deviceKeysUploaded { try uploadKeys(client: client) }
         let plan = try RecoveryKeyVerification.plan(keys: keys, keysQuery: client.queryKeys(users: [userID]), account: account,
                                                     deviceID: deviceID)
@@ -39,6 +42,7 @@ extension MatrixDeviceCrypto {
             try batch.put(trust, id: "trust", in: Self.crossSigningTrust)
             try batch.put(changed, id: "changed", in: MatrixRoomKeys.changedIdentities)
             try batch.put(true, id: "cross-signed", in: Self.deviceFlags)
+            if let backupKey { try batch.put(backupKey, id: "key", in: MatrixRoomKeys.backupKey) }
         }
         return RecoveryKeyVerification.Outcome(deviceID: deviceID, masterKey: plan.identity.master.publicKeyBase64,
                                                alreadySigned: plan.alreadySigned)

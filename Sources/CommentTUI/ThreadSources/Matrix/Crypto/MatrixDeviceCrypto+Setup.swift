@@ -13,6 +13,8 @@ extension MatrixDeviceCrypto {
         let recoveryKey: RecoveryKey
         /// The new master key (public, unpadded base64).
         let masterKey: String
+        /// The new secret storage key, which the key backup's key goes under (`createBackup`).
+        let storageKey: SecretStorageKey
     }
 
     /// Sets cross-signing up. Refused (nothing written) when the account has cross-signing or
@@ -38,10 +40,6 @@ extension MatrixDeviceCrypto {
         try client.uploadSignatures(plan.signatures)
         try client.setAccountData(SecretStorageKeyDescription.defaultKeyEventType, of: userID, to: plan.defaultKey)
 
-        // KEY BACKUP (issue 34): the one place a new account's key backup is created, its
-        // private key kept in secret storage under `plan.storageKey`. The lead wires the backup
-        // helper's "create a backup version" call in here after the merge; until then none is made.
-
         var trust = try store.value("trust", in: Self.crossSigningTrust) ?? CrossSigningTrust()
         trust.acceptChange(to: plan.identity)
         try store.write { batch in
@@ -50,6 +48,9 @@ extension MatrixDeviceCrypto {
             try batch.put(true, id: "cross-signed", in: Self.deviceFlags)
             batch.remove(id: "pending-setup", from: Self.crossSigningKeys)
         }
-        return SetupOutcome(recoveryKey: plan.storageKey.recoveryKey, masterKey: plan.identity.master.publicKeyBase64)
+        // The key backup is made by the caller once the keys are stored (`createBackup` signs
+        // with them): a backup that fails then leaves the recovery key to show all the same.
+        return SetupOutcome(recoveryKey: plan.storageKey.recoveryKey, masterKey: plan.identity.master.publicKeyBase64,
+                            storageKey: plan.storageKey)
     }
 }

@@ -10,6 +10,8 @@ struct MatrixRoomDecryption {
     private var triedAt = -1
     /// `keys.identityChangeCount` when the room last looked.
     private var identitiesSeenAt: Int
+    /// How many members the room had when they were last handed to the keys to follow (`+SenderTrust`).
+    var followedMemberCount = -1
 
     init(roomID: String, keys: MatrixRoomKeys) {
         self.roomID = roomID
@@ -28,11 +30,15 @@ struct MatrixRoomDecryption {
     /// The event to read in place of `event` (decrypted, or itself), and why it is not readable
     /// when it is not (the row says so, in words).
     func open(_ event: JSONValue) -> (event: JSONValue, unreadable: MatrixEncryptedEvent.Unreadable?) {
+        let opened: (event: JSONValue, unreadable: MatrixEncryptedEvent.Unreadable?)
         switch keys.read(event, roomID: roomID) {
-        case .clear(let clear)?: (clear, nil)
-        case .undecryptable(let reason, let waits)?: (event, .init(reason: reason, waitsForKey: waits))
-        case nil: (event, nil)
+        case .clear(let clear)?: opened = (clear, nil)
+        case .undecryptable(let reason, let waits)?: opened = (event, .init(reason: reason, waitsForKey: waits))
+        case nil: opened = (event, nil)
         }
+        // Verification messages in the room go to the account's verifications (`+Room`).
+        if opened.unreadable == nil { keys.verifications.noteRoomEvent(opened.event, roomID: roomID) }
+        return opened
     }
 
     /// Whether keys came since the last call (the waiting rows are worth trying again).

@@ -59,6 +59,7 @@ extension MatrixRoomKeys {
         if let relation = content["m.relates_to"], clearContent["m.relates_to"] == nil { clearContent["m.relates_to"] = relation }
         clear["type"] = .string(type)
         clear["content"] = .object(clearContent)
+        if let origin = kept.origin { backup.note(origin, of: eventID) }
         return .clear(.object(clear))
     }
 

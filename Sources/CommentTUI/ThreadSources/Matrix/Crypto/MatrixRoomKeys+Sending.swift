@@ -113,6 +113,8 @@ extension MatrixRoomKeys {
         try device.store.write { batch in
             try batch.put(fresh, id: roomID, in: Self.outboundSessions)
             try batch.put(own, id: CryptoStoreCollection<StoredRoomKey>.id(roomID, fresh.session.sessionID), in: Self.megolmSessions)
+            // Uploaded to the key backup after the send (`+BackupUpload`), even once rotated away.
+            try batch.put(roomID, id: CryptoStoreCollection<StoredRoomKey>.id(roomID, fresh.session.sessionID), in: Self.backupPending)
         }
         return fresh
     }

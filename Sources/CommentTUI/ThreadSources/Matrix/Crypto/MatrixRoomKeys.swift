@@ -28,9 +28,20 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// The users whose cross-signing identity changed since it was pinned, and how often that
     /// set changed in this run (`+Identities`); under a lock of its own.
     let identities: IdentityChanges
+    /// Whether each user whose identity was read is verified (`+SenderTrust`); under its own lock.
+    let verifiedSenders = VerifiedSenders()
+    /// The account's key backup as this run found it, and what it restored and uploaded (`+Backup`).
+    let backup = KeyBackupState()
     /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
     var wanted: Set<WantedKey> = []
     var requested: [WantedKey: (count: Int, at: Date)] = [:]
+    /// Secrets asked of our other devices in this run, and requests answered that our other
+    /// devices are to be told to drop (`+SecretSharing`).
+    var secretRequests: [SharedSecret.Name: SecretRequest] = [:]
+    var secretCancellations: [String] = []
+    /// How often, and when last, the server was asked whether another of our devices signed this
+    /// one after an emoji verification (`+SecretSharing`).
+    var ownSignatureChecks: (count: Int, at: Date)?
     /// The fingerprints of the Olm messages opened last, as stored (`+Olm`).
     var openedRecently: [String] = []
     /// The time now, for the rules that limit new Olm sessions to a broken device and repeated
@@ -59,7 +70,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
         /// The sharing device's Ed25519 key as its Olm message claimed it (what key files list);
         /// nil when not known (kept before it was recorded).
         var claimedSigningKey: String? = nil
-        /// Where the key came from when not from its sender over Olm (`RoomKeyOrigin`); nil: from its sender.
+        /// Where the key came from when not straight from its sender (`m.room_key`): its
+        /// authenticity is weaker (nil: from its sender, or a store written before this was kept).
         var origin: RoomKeyOrigin? = nil
     }
 
@@ -132,6 +144,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
         requestWantedKeys(problems: &problems)
         // Also outside: verifications query keys and send their answers.
         verifications.take(lock.withLock { defer { verificationInbox = [] }; return verificationInbox })
+        // After them: a verification that just ended may let this device ask for secrets.
+        requestMissingSecrets(problems: &problems)
         return problems
     }
 
@@ -168,6 +182,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
     func followDeviceLists(_ lists: JSONValue?, problems: inout [String]) {
         let changed = lists?["changed"]?.array?.compactMap(\.string) ?? []
         let left = lists?["left"]?.array?.compactMap(\.string) ?? []
+        tracker.track(membersToFollow())
         tracker.applySync(changed: changed, left: left)
         let users = tracker.nextQuery()
         if !users.isEmpty {
@@ -175,6 +190,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
                 let answer = try client.queryKeys(users: users)
                 _ = tracker.queryAnswered(users, answer: answer)
                 noteIdentities(of: users, in: answer)
+                noteTrust(of: users, in: answer)
             } catch {
                 tracker.queryFailed(users)
                 problems.append("the devices of \(users.count) users were not read: \(error)")
@@ -215,6 +231,12 @@ final class MatrixRoomKeys: @unchecked Sendable {
             case "m.forwarded_room_key":
                 try keep(opened)
                 try takeForwardedKey(opened.payload, sender: sender, forwarderKey: opened.senderKey)
+            case "m.secret.send":
+                try keep(opened)
+                try takeSecret(opened.payload, sender: sender, senderKey: opened.senderKey)
+            case "m.secret.request":
+                try keep(opened)
+                try answerSecretRequest(opened.payload.content, sender: sender)
             case let verification where VerificationMessage.isVerificationType(verification):
                 try keep(opened)
                 verificationInbox.append(["sender": .string(sender), "type": .string(verification), "content": opened.payload.content])
@@ -222,6 +244,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
             }
         case "m.room_key.withheld":
             takeWithheld(event["content"])
+        case "m.secret.request":
+            try answerSecretRequest(event["content"], sender: sender)
         case let verification where VerificationMessage.isVerificationType(verification):
             verificationInbox.append(event)
         default:

@@ -50,6 +50,7 @@ extension MatrixTimeline {
     /// The members again (`.usersChanged`, which lays every comment out anew) when a sender's
     /// identity changed since the last call, so their comments' headers say it.
     mutating func identityUpdates() -> [ThreadUpdate] {
+        followMembers()
         guard var decryption, decryption.identitiesChanged() else { return [] }
         self.decryption = decryption
         return [.usersChanged(members.users)]

@@ -41,7 +41,7 @@ extension MatrixVerifications {
         }
         switch message {
         case .request, .start:
-            offer(message, flow: flow, sender: sender, keys: keys)
+            offer(message, transport: .toDevice(transactionID: flow), sender: sender, keys: keys)
         case .cancel:
             break
         default:
@@ -55,16 +55,17 @@ extension MatrixVerifications {
     }
 
     /// A request (or start) from `sender`: a new verification waiting for our person.
-    private func offer(_ message: VerificationMessage, flow: String, sender: String, keys: MatrixRoomKeys) {
+    func offer(_ message: VerificationMessage, transport: SasVerification.Transport, sender: String, keys: MatrixRoomKeys) {
         guard let known = try? lookUp(sender, keys: keys) else { return }
         let now = nowMilliseconds
         let made: SasVerification?? = lock.withLock {
-            try? SasVerification.answering(message, transport: .toDevice(transactionID: flow), ourUserID: keys.device.userID,
+            try? SasVerification.answering(message, transport: transport, ourUserID: keys.device.userID,
                                            ourDeviceID: keys.device.deviceID, theirUserID: sender, ourKeys: known.ourKeys,
                                            theirDevices: known.devices.mapValues(\.ed25519),
                                            theirMasterKey: known.identity?.master.publicKeyBase64, nowMilliseconds: now, random: &random)
         }
         guard let machine = made ?? nil, let device = machine.theirDeviceID, known.devices[device] != nil else { return }
+        let flow = transport.flowID
         lock.withLock {
             entries[flow] = Entry(machine: machine, theirDevices: known.devices, theirIdentity: known.identity, requestedDevices: [device])
             order.append(flow)
@@ -72,12 +73,16 @@ extension MatrixVerifications {
         onChange?()
     }
 
-    /// When one of several asked devices answered, the others are told another one did (`m.accepted`).
+    /// When one of several asked devices answered, the others are told another one did
+    /// (`m.accepted`); when one declined before any answered, all are told (`m.user`), as the spec asks.
     private func cancelOtherRequestedDevices(_ flow: String, before: String?) {
-        guard before == nil, let entry = lock.withLock({ entries[flow] }), let answered = entry.machine.theirDeviceID else { return }
-        let others = entry.requestedDevices.filter { $0 != answered }
+        guard before == nil, let entry = lock.withLock({ entries[flow] }), entry.machine.weRequested else { return }
+        let declined: Bool
+        if case .cancelled(let cancellation) = entry.machine.phase, !cancellation.byUs { declined = true } else { declined = false }
+        guard declined || entry.machine.theirDeviceID != nil else { return }
+        let others = entry.requestedDevices.filter { $0 != entry.machine.theirDeviceID }
         guard !others.isEmpty else { return }
-        let code = VerificationCancelCode.accepted
+        let code = declined ? VerificationCancelCode.user : .accepted
         try? send([SasVerification.Outgoing(type: "m.key.verification.cancel",
                                             content: ["transaction_id": .string(flow), "code": .string(code.code), "reason": .string(code.words)])],
                   to: entry.machine.theirUserID, devices: others)

@@ -93,7 +93,8 @@ extension MatrixVerifications {
         let stage: MatrixVerification.Stage
         var words: String
         var code: VerificationCancelCode?
-        let who = machine.theirDeviceID.map { "\(machine.theirUserID) (\($0))" } ?? machine.theirUserID
+        // Ids and codes come from the network: escaped, so none reaches the terminal as a control.
+        let who = VisibleText.escape(machine.theirDeviceID.map { "\(machine.theirUserID) (\($0))" } ?? machine.theirUserID)
         switch machine.phase {
         case .requested: (stage, words) = (.waitingForThem, "waiting for \(who) to accept")
         case .incomingRequest, .incomingStart: (stage, words) = (.incoming, "\(who) wants to verify")
@@ -105,12 +106,13 @@ extension MatrixVerifications {
         case .cancelled(let cancellation):
             code = cancellation.code
             stage = .cancelled
-            words = cancellation.byUs ? cancellation.code.words : "\(who) cancelled: \(cancellation.code.words)"
+            let said = VisibleText.escape(cancellation.code.words)
+            words = cancellation.byUs ? said : "\(who) cancelled: \(said)"
         }
         let sas = machine.shortAuthenticationString
         let showsSas = stage == .comparing || stage == .confirmed
         return MatrixVerification(id: machine.transport.flowID, userID: machine.theirUserID, deviceID: machine.theirDeviceID,
-                                  deviceName: machine.theirDeviceID.flatMap { entry.theirDevices[$0]?.displayName },
+                                  deviceName: machine.theirDeviceID.flatMap { entry.theirDevices[$0]?.displayName }.map { VisibleText.escape($0) },
                                   isOwnDevice: machine.theirUserID == machine.ourUserID, weRequested: machine.weRequested, stage: stage,
                                   emoji: showsSas && machine.agreedForms.contains("emoji") ? sas?.emoji ?? [] : [],
                                   decimals: showsSas ? sas?.decimals ?? [] : [], words: words, cancelCode: code,

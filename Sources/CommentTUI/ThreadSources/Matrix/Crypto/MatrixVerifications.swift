@@ -3,7 +3,7 @@ import MatrixCrypto
 import ThreadModel
 
 /// The interactive SAS verifications of one account's device (`SasVerification`, carried
-/// to-device): those the sync brings (requests offered through `all` and `onChange`) and those
+/// to-device, or in a room for other users: `+Room`): those the sync brings (requests offered through `all` and `onChange`) and those
 /// we start, our person's answers (`accept`, `confirm`, `mismatch`, `cancel`), the timeouts, and
 /// on success the trust (`+Trust`): our other device signed with our self-signing key, another
 /// user's master key with our user-signing key, when we hold them; marked verified here either way.
@@ -21,6 +21,9 @@ final class MatrixVerifications: @unchecked Sendable {
     var entries: [String: Entry] = [:]
     var order: [String] = []
     var random = AnyRandomSource(SystemRandom())
+    /// The room events taken (by id), and the queue room events are taken on (`+Room`).
+    var handledRoomEvents: Set<String> = []
+    let roomQueue = DispatchQueue(label: "comment-tui.verifications.room")
 
     /// One verification and what it needs around it.
     struct Entry {
@@ -61,10 +64,19 @@ final class MatrixVerifications: @unchecked Sendable {
                                            theirDevices: known.devices.mapValues(\.ed25519), theirMasterKey: known.identity?.master.publicKeyBase64,
                                            nowMilliseconds: nowMilliseconds, random: &random)
         }
-        try send([request], to: userID, devices: targets)
+        // Kept before it goes: the answer may come on the sync's thread before the send returns.
         lock.withLock {
             entries[id] = Entry(machine: machine, theirDevices: known.devices, theirIdentity: known.identity, requestedDevices: targets)
             order.append(id)
+        }
+        do {
+            try send([request], to: userID, devices: targets)
+        } catch {
+            lock.withLock {
+                entries[id] = nil
+                order.removeAll { $0 == id }
+            }
+            throw error
         }
         onChange?()
         return id
@@ -72,6 +84,9 @@ final class MatrixVerifications: @unchecked Sendable {
 
     /// Our person accepts an incoming request (or start).
     func accept(_ id: String) { act(id) { $0.accept() } }
+    /// Our person starts the emoji comparison of a request they accepted (the requester's
+    /// device starts by itself; Element waits for one side's person to).
+    func start(_ id: String) { act(id) { $0.start() } }
     /// Our person says the emoji (or numbers) match.
     func confirm(_ id: String) { act(id) { $0.confirm() } }
     /// Our person says they differ: cancelled with `m.mismatched_sas`.
@@ -102,6 +117,10 @@ final class MatrixVerifications: @unchecked Sendable {
     /// Sends `outgoing` of `entry` to their device (or every requested one while none answered).
     func deliver(_ outgoing: [SasVerification.Outgoing], for entry: Entry) {
         guard !outgoing.isEmpty else { return }
+        if case .room(let roomID, _) = entry.machine.transport, let keys {
+            for message in outgoing { _ = try? sendInRoom(roomID, message, keys: keys) }
+            return
+        }
         let devices = entry.machine.theirDeviceID.map { [$0] } ?? entry.requestedDevices
         try? send(outgoing, to: entry.machine.theirUserID, devices: devices)
     }
