@@ -80,6 +80,8 @@ struct OwnDeviceTerminal {
 
     /// A key, then a person's pause.
     func press(_ key: String) throws {
+        // As a person reads the panel before answering: its keys wait a second after it changes.
+        Thread.sleep(forTimeInterval: CommentClient.answerDelay + 0.1)
         try tmux.keys(key)
         Thread.sleep(forTimeInterval: 1)
     }

@@ -56,7 +56,7 @@ final class ClientVerificationTests: SharedSynapseTestCase {
     }
 
     /// Syncs both devices and takes the client's mailbox until the screen shows `text` (at most 20 s).
-    private func drive(_ setup: Setup, until text: String, other act: () -> Void = {},
+    private func drive(_ setup: Setup, until text: String, other act: () -> Void = {}, reads: Bool = true,
                        file: StaticString = #filePath, line: UInt = #line) throws {
         let end = Date().addingTimeInterval(20)
         while !setup.pilot.lines.contains(where: { $0.contains(text) }) {
@@ -69,6 +69,8 @@ final class ClientVerificationTests: SharedSynapseTestCase {
             setup.pilot.takeUpdates()
             if !setup.pilot.lines.contains(where: { $0.contains(text) }) { Thread.sleep(forTimeInterval: 0.05) }
         }
+        // The reader reads it before answering: the panel's keys wait a second after it changes.
+        if reads { setup.pilot.advance(by: CommentClient.answerDelay + 0.1) }
     }
 
     func testARequestFromOurOtherDeviceOpensThePanelOverHomeAndItsKeysVerify() throws {
@@ -77,8 +79,13 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         XCTAssertTrue(pilot.lines[0].hasPrefix(" Home"), pilot.lines.joined(separator: "\n"))
         let id = try setup.other.keys.verifications.request(userID: setup.userID, deviceID: setup.ourDevice)
 
-        try drive(setup, until: "your other device asks to verify this device")
+        try drive(setup, until: "your other device asks to verify this device", reads: false)
         XCTAssertTrue(pilot.lines.contains { $0.contains(" Verify your device \(setup.otherDevice)") }, pilot.lines.joined(separator: "\n"))
+        // A key typed as the panel appears (meant for what was under it) answers nothing.
+        pilot.press(KeyPress(.character("y")))
+        XCTAssertTrue(pilot.lines.contains { $0.contains("the panel just changed: read it, then answer") }, pilot.lines.joined(separator: "\n"))
+        XCTAssertEqual(setup.other.keys.verifications.verification(id)?.stage, .waitingForThem)
+        pilot.advance(by: CommentClient.answerDelay + 0.1)
         // Under the panel nothing moves: a key home would take does nothing.
         pilot.press(KeyPress(.character("j")))
         XCTAssertTrue(pilot.lines.contains { $0.contains("asks to verify this device") })
