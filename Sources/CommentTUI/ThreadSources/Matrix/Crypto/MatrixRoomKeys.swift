@@ -217,13 +217,16 @@ final class MatrixRoomKeys: @unchecked Sendable {
                 try takeForwardedKey(opened.payload, sender: sender, forwarderKey: opened.senderKey)
             case let verification where VerificationMessage.isVerificationType(verification):
                 try keep(opened)
-                verificationInbox.append(["sender": .string(sender), "type": .string(verification), "content": opened.payload.content])
+                // The Olm session says which device sent it: only theirs may speak for their verification.
+                var taken: [String: JSONValue] = ["sender": .string(sender), "type": .string(verification), "content": opened.payload.content]
+                if let from = knownDevice(of: sender, curve25519: opened.senderKey)?.deviceID { taken["sender_device"] = .string(from) }
+                verificationInbox.append(.object(taken))
             default: try keep(opened)
             }
         case "m.room_key.withheld":
             takeWithheld(event["content"])
         case let verification where VerificationMessage.isVerificationType(verification):
-            verificationInbox.append(event)
+            verificationInbox.append(["sender": .string(sender), "type": .string(verification), "content": event["content"] ?? [:]])
         default:
             break
         }

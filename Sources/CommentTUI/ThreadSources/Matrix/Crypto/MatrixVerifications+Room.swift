@@ -49,14 +49,25 @@ extension MatrixVerifications {
         guard let type = event["type"]?.string, let id = event["event_id"]?.string, let sender = event["sender"]?.string,
               VerificationMessage.isVerificationType(type)
                 || (type == "m.room.message" && event["content"]?["msgtype"]?.string == "m.key.verification.request"),
-              lock.withLock({ handledRoomEvents.insert(id).inserted }) else { return }
-        roomQueue.async { [self] in takeRoomEvent(event, roomID: roomID, sender: sender) }
+              let first = lock.withLock({ () -> Bool? in
+                  guard handledRoomEvents.insert(id).inserted else { return nil }
+                  roomEventsWaiting.append((event, roomID, sender))
+                  return roomEventsWaiting.count == 1
+              }) else { return }
+        if first { roomQueue.async { [self] in takeWaitingRoomEvents() } }
+    }
+
+    /// Takes the room events noted so far, as one batch: each user's keys read once in it.
+    private func takeWaitingRoomEvents() {
+        let waiting = lock.withLock { defer { roomEventsWaiting = [] }; return roomEventsWaiting }
+        var lookups = Lookups()
+        for noted in waiting { takeRoomEvent(noted.event, roomID: noted.roomID, sender: noted.sender, lookups: &lookups) }
     }
 
     /// Waits until the room events noted so far were taken (tests).
     func waitForRoomEvents() { roomQueue.sync {} }
 
-    private func takeRoomEvent(_ event: JSONValue, roomID: String, sender: String) {
+    private func takeRoomEvent(_ event: JSONValue, roomID: String, sender: String, lookups: inout Lookups) {
         guard let keys, let type = event["type"]?.string, let content = event["content"], let id = event["event_id"]?.string,
               var message = try? VerificationMessage(type: type, content: content) else { return }
         if sender == keys.device.userID {
@@ -70,12 +81,15 @@ extension MatrixVerifications {
             // For us only when addressed to us; it lapses by the server's time of it.
             guard content["to"]?.string == keys.device.userID else { return }
             message = .request(fromDevice: device, methods: methods, timestamp: event["origin_server_ts"]?.int.map(Int64.init))
-            offer(message, transport: .room(roomID: roomID, requestEventID: id), sender: sender, keys: keys)
+            offer(message, transport: .room(roomID: roomID, requestEventID: id), sender: sender, keys: keys, lookups: &lookups)
             return
         }
-        guard let flow = VerificationMessage.flowID(of: content), lock.withLock({ entries[flow] != nil }) else { return }
-        let now = nowMilliseconds
-        act(flow) { $0.receive(message, from: sender, nowMilliseconds: now) }
+        // Any member can relate an event to the request: only the other party's count, in the
+        // room the verification is in; the rest is dropped, never answered with a cancel.
+        guard let flow = VerificationMessage.flowID(of: content),
+              lock.withLock({ entries[flow].map { $0.machine.theirUserID == sender && $0.machine.transport == .room(roomID: roomID, requestEventID: flow) } ?? false })
+        else { return }
+        feed(flow, message, sender: sender, device: content["from_device"]?.string, lookups: &lookups)
     }
 
     /// Sends `message` into `roomID`: encrypted when the room is, never in the clear then; its event id.
