@@ -132,6 +132,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
         requestWantedKeys(problems: &problems)
         // Also outside: verifications query keys and send their answers.
         verifications.take(lock.withLock { defer { verificationInbox = [] }; return verificationInbox })
+        // Then requests in rooms, open here or not (`MatrixVerifications+Sync`).
+        verifications.noteSyncedRooms(answer, keys: self)
         return problems
     }
 
