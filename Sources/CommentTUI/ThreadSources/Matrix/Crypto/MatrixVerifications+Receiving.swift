@@ -69,7 +69,11 @@ extension MatrixVerifications {
         default:
             // An unknown transaction is said so, as the spec asks (not for starts and cancels): to
             // the device that sent it, or all of the sender's when it did not say; once a flow.
-            guard lock.withLock({ answeredUnknown.insert("\(sender) \(flow)").inserted }) else { return }
+            let first = lock.withLock {
+                if answeredUnknown.count >= 1024 { answeredUnknown.removeAll() }
+                return answeredUnknown.insert("\(sender) \(flow)").inserted
+            }
+            guard first else { return }
             let code = VerificationCancelCode.unknownTransaction
             try? send([SasVerification.Outgoing(type: "m.key.verification.cancel",
                                                 content: ["transaction_id": .string(flow), "code": .string(code.code), "reason": .string(code.words),

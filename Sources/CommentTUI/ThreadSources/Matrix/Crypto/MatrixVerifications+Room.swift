@@ -73,7 +73,8 @@ extension MatrixVerifications {
         if sender == keys.device.userID {
             // Our own message: another device of ours answering a request this one was offered ends it here.
             guard content["from_device"]?.string != keys.device.deviceID, let flow = VerificationMessage.flowID(of: content),
-                  lock.withLock({ entries[flow].map { !$0.machine.weRequested } ?? false }) else { return }
+                  lock.withLock({ entries[flow].map { !$0.machine.weRequested && $0.machine.transport == .room(roomID: roomID, requestEventID: flow) } ?? false })
+            else { return }
             act(flow) { $0.answeredElsewhere(); return [] }
             return
         }
