@@ -52,9 +52,20 @@ extension MatrixVerifications {
               let first = lock.withLock({ () -> Bool? in
                   guard handledRoomEvents.insert(id).inserted else { return nil }
                   roomEventsWaiting.append((event, roomID, sender))
-                  return roomEventsWaiting.count == 1
+                  return roomEventsWaiting.count == 1 && !holdingRoomEvents
               }) else { return }
         if first { roomQueue.async { [self] in takeWaitingRoomEvents() } }
+    }
+
+    /// Notes the room events `body` notes as one batch (a sync's rooms): taken once it returns.
+    func noteRoomEventsTogether(_ body: () -> Void) {
+        lock.withLock { holdingRoomEvents = true }
+        body()
+        let waiting = lock.withLock {
+            holdingRoomEvents = false
+            return !roomEventsWaiting.isEmpty
+        }
+        if waiting { roomQueue.async { [self] in takeWaitingRoomEvents() } }
     }
 
     /// Takes the room events noted so far, as one batch: each user's keys read once in it.

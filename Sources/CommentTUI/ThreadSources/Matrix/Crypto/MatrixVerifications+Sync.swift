@@ -13,15 +13,18 @@ extension MatrixVerifications {
     /// are not decrypted, so a first sync's backlog costs nothing.
     func noteSyncedRooms(_ answer: JSONValue, keys: MatrixRoomKeys) {
         let oldest = nowMilliseconds - SasVerification.lifetimeMilliseconds
-        for (roomID, room) in answer["rooms"]?["join"]?.object ?? [:] {
-            for event in room["timeline"]?["events"]?.array ?? [] {
-                guard let sent = event["origin_server_ts"]?.int, Int64(sent) >= oldest,
-                      let type = event["type"]?.string else { continue }
-                if type == "m.room.encrypted" {
-                    guard keys.holdsKey(of: event, roomID: roomID), case .clear(let clear)? = keys.read(event, roomID: roomID) else { continue }
-                    noteRoomEvent(clear, roomID: roomID)
-                } else {
-                    noteRoomEvent(event, roomID: roomID)
+        // One batch: each user's keys read once for the whole sync.
+        noteRoomEventsTogether {
+            for (roomID, room) in answer["rooms"]?["join"]?.object ?? [:] {
+                for event in room["timeline"]?["events"]?.array ?? [] {
+                    guard let sent = event["origin_server_ts"]?.int, Int64(sent) >= oldest,
+                          let type = event["type"]?.string else { continue }
+                    if type == "m.room.encrypted" {
+                        guard keys.holdsKey(of: event, roomID: roomID), case .clear(let clear)? = keys.read(event, roomID: roomID) else { continue }
+                        noteRoomEvent(clear, roomID: roomID)
+                    } else {
+                        noteRoomEvent(event, roomID: roomID)
+                    }
                 }
             }
         }

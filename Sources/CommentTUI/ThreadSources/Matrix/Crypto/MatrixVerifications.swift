@@ -26,6 +26,7 @@ final class MatrixVerifications: @unchecked Sendable {
     var handledRoomEvents: Set<String> = []
     let roomQueue = DispatchQueue(label: "comment-tui.verifications.room")
     var roomEventsWaiting: [(event: JSONValue, roomID: String, sender: String)] = []
+    var holdingRoomEvents = false
     /// How many incoming verifications may wait for our person at once; more are refused
     /// unseen (a flood of requests must not bury the screen or the sync). Tests lower it.
     var pendingIncomingLimit = 5
