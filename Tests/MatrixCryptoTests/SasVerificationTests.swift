@@ -132,17 +132,89 @@ final class SasVerificationTests: XCTestCase {
         XCTAssertEqual(try deliver([forged], to: &a, from: bob.user).first?.content["code"]?.string, "m.mismatched_commitment")
     }
 
-    func testOutOfOrderUnknownMethodAndWrongSender() throws {
+    func testOutOfOrderAndUnknownMethod() throws {
         var (a, b, _) = try pair()
         let mac = SasVerification.Outgoing(type: "m.key.verification.mac", content: ["transaction_id": "t1", "keys": "x", "mac": [:]])
         XCTAssertEqual(try deliver([mac], to: &a, from: bob.user).first?.content["code"]?.string, "m.unexpected_message")
-        var (c, _, _) = try pair()
-        XCTAssertEqual(try c.receive(read(b.accept()[0]), from: "@mallory:x", nowMilliseconds: now).first?.content["code"]?.string,
-                       "m.user_mismatch")
         var (d, _, _) = try pair()
         let ready = SasVerification.Outgoing(type: "m.key.verification.ready",
                                              content: ["transaction_id": "t1", "from_device": "BOB", "methods": ["m.qr_code.show.v1"]])
         XCTAssertEqual(try deliver([ready], to: &d, from: bob.user).first?.content["code"]?.string, "m.unknown_method")
+    }
+
+    func testAThirdUsersMessagesAreDroppedWithoutCancellingAndItGoesOn() throws {
+        var (a, b, _) = try pair(transport: .room(roomID: "!r:x", requestEventID: "$req"))
+        let ready = b.accept()
+        let cancel = SasVerification.Outgoing(type: "m.key.verification.cancel", content: [
+            "m.relates_to": ["rel_type": "m.reference", "event_id": "$req"], "code": "m.user", "reason": "no"])
+        // Mallory, another member of the room, relates a ready and a cancel to the request.
+        XCTAssertEqual(try deliver(ready + [cancel], to: &a, from: "@mallory:x"), [])
+        XCTAssertEqual(a.phase, .requested)
+        XCTAssertNil(a.theirDeviceID)
+        try exchange(ready, fromAlice: false, &a, &b)
+        XCTAssertEqual(try deliver([cancel], to: &b, from: "@mallory:x"), [])
+        XCTAssertEqual(b.phase, .comparing)
+        try exchange(a.confirm(), fromAlice: true, &a, &b)
+        try exchange(b.confirm(), fromAlice: false, &a, &b)
+        XCTAssertEqual(a.phase, .done)
+        XCTAssertEqual(b.phase, .done)
+    }
+
+    func testOnceOneDeviceAnsweredTheOtherAskedDevicesCannotEndIt() throws {
+        // Alice asks all of Bob's devices; BOB answers, then BOB2's decline (and a ready) comes late.
+        let (requesting, request) = try SasVerification.requesting(
+            transport: .toDevice(transactionID: "t1"), ourUserID: alice.user, ourDeviceID: alice.device, theirUserID: bob.user,
+            theirDeviceID: nil, ourKeys: ["ed25519:\(alice.device)": alice.key], theirDevices: [bob.device: bob.key, "BOB2": "Bob2Key"],
+            theirMasterKey: nil, nowMilliseconds: now, random: &random)
+        var a = requesting
+        var b = try XCTUnwrap(SasVerification.answering(
+            try read(request), transport: .toDevice(transactionID: "t1"), ourUserID: bob.user, ourDeviceID: bob.device,
+            theirUserID: alice.user, ourKeys: ["ed25519:\(bob.device)": bob.key], theirDevices: [alice.device: alice.key],
+            theirMasterKey: nil, nowMilliseconds: now, random: &random))
+        var elsewhere = try XCTUnwrap(SasVerification.answering(
+            try read(request), transport: .toDevice(transactionID: "t1"), ourUserID: bob.user, ourDeviceID: "BOB2",
+            theirUserID: alice.user, ourKeys: ["ed25519:BOB2": "Bob2Key"], theirDevices: [alice.device: alice.key],
+            theirMasterKey: nil, nowMilliseconds: now, random: &random))
+        let start = try deliver(b.accept(), to: &a, from: bob.user)
+        XCTAssertEqual(a.theirDeviceID, bob.device)
+        // Our cancels name our device, so the other side can tell whose they are.
+        let decline = elsewhere.cancel()
+        XCTAssertEqual(decline.first?.content["from_device"]?.string, "BOB2")
+        // The client passes the device a message names (or its Olm session says) along.
+        XCTAssertEqual(try decline.flatMap { try a.receive(read($0), from: bob.user, device: $0.content["from_device"]?.string,
+                                                           nowMilliseconds: now) }, [])
+        let plain = SasVerification.Outgoing(type: "m.key.verification.cancel", content: ["transaction_id": "t1", "code": "m.user", "reason": ""])
+        XCTAssertEqual(a.receive(try read(plain), from: bob.user, device: "BOB2", nowMilliseconds: now), [])
+        XCTAssertEqual(a.phase, .started)
+        try exchange(start, fromAlice: true, &a, &b)
+        XCTAssertEqual(a.phase, .comparing)
+        try exchange(a.confirm(), fromAlice: true, &a, &b)
+        try exchange(b.confirm(), fromAlice: false, &a, &b)
+        XCTAssertEqual(a.phase, .done)
+        XCTAssertEqual(a.verifiedKeys, ["ed25519:\(bob.device)": bob.key])
+        // The answering device's own cancel still ends a verification.
+        var (c, _, _) = try pair()
+        _ = c.receive(.ready(fromDevice: bob.device, methods: [VerificationMessage.sasMethod]), from: bob.user, nowMilliseconds: now)
+        _ = c.receive(try read(plain), from: bob.user, device: bob.device, nowMilliseconds: now)
+        XCTAssertEqual(c.phase, .cancelled(.init(code: .user, reason: "", byUs: false)))
+    }
+
+    func testADeviceLearntAfterTheRequestHasItsKeyVerified() throws {
+        // Bob's device is not among those known when Alice asked (it logged in after): learnt before its ready.
+        var (a, _, _) = try pair()
+        var fresh = try XCTUnwrap(SasVerification.answering(
+            .request(fromDevice: alice.device, methods: [VerificationMessage.sasMethod], timestamp: now), transport: .toDevice(transactionID: "t1"),
+            ourUserID: bob.user, ourDeviceID: "NEW", theirUserID: alice.user, ourKeys: ["ed25519:NEW": "NewKey"],
+            theirDevices: [alice.device: alice.key], theirMasterKey: nil, nowMilliseconds: now, random: &random))
+        XCTAssertFalse(a.knowsDevice("NEW"))
+        a.learnDevices(["NEW": "NewKey", bob.device: "Replaced"])
+        XCTAssertTrue(a.knowsDevice("NEW"))
+        try exchange(fresh.accept(), fromAlice: false, &a, &fresh)
+        try exchange(a.confirm(), fromAlice: true, &a, &fresh)
+        try exchange(fresh.confirm(), fromAlice: false, &a, &fresh)
+        XCTAssertEqual(a.phase, .done)
+        XCTAssertEqual(a.verifiedKeys, ["ed25519:NEW": "NewKey"])
+        XCTAssertEqual(a.theirDevices[bob.device], bob.key, "a known key is never replaced")
     }
 
     func testWhenBothStartTheSmallerUsersStartWins() throws {

@@ -2,12 +2,19 @@ import ThreadModel
 
 /// The steps of a verification: the messages it is fed and our person's answers.
 extension SasVerification {
-    /// Feeds one message from `sender` that belongs to this verification; returns what to send
-    /// (a cancel when it was unexpected or wrong). Messages after the end are ignored.
-    public mutating func receive(_ message: VerificationMessage, from sender: String, nowMilliseconds: Int64) -> [Outgoing] {
-        guard !isFinished else { return [] }
+    /// Feeds one message from `sender` (and `senderDevice`, when the transport or the message
+    /// says which) that belongs to this verification; returns what to send (a cancel when it was
+    /// unexpected or wrong). Messages after the end are ignored.
+    ///
+    /// Only the two parties count: a message from another user (any member of the room can
+    /// relate to the request), or from another device of theirs once one answered (a late
+    /// decline of a fanned-out request), is dropped, never a reason to cancel, else any of them
+    /// could end ours.
+    public mutating func receive(_ message: VerificationMessage, from sender: String, device senderDevice: String? = nil,
+                                 nowMilliseconds: Int64) -> [Outgoing] {
+        guard !isFinished, sender == theirUserID else { return [] }
+        if let theirDeviceID, let device = senderDevice ?? message.fromDevice, device != theirDeviceID { return [] }
         if let deadline, nowMilliseconds >= deadline { return cancelling(.timeout) }
-        guard sender == theirUserID else { return cancelling(.userMismatch) }
         if case .cancel(let code, let reason) = message {
             phase = .cancelled(Cancellation(code: code, reason: reason, byUs: false))
             return []
@@ -186,8 +193,14 @@ extension SasVerification {
         phase = .cancelled(Cancellation(code: .accepted, reason: VerificationCancelCode.accepted.words, byUs: false))
     }
 
-    /// The device a verification is with learnt late (a new device of theirs answered): its key.
+    /// A device of theirs learnt late (a device newer than the request answered it): its
+    /// Ed25519 key, so its MAC can be checked. Only before a device answered: the key of the one
+    /// we verify never changes under us.
     public mutating func learnDevices(_ devices: [String: String]) {
-        theirDevices.merge(devices) { _, new in new }
+        guard theirDeviceID == nil else { return }
+        theirDevices.merge(devices) { known, _ in known }
     }
+
+    /// Whether their device `deviceID`'s key is known here (its MAC can be checked).
+    public func knowsDevice(_ deviceID: String) -> Bool { theirDevices[deviceID] != nil }
 }

@@ -229,9 +229,21 @@ public struct SasVerification: Sendable {
     }
 
     /// Ends it, cancelled by us with `code`, and returns the cancel to send.
-    mutating func cancelling(_ code: VerificationCancelCode) -> [Outgoing] {
-        phase = .cancelled(Cancellation(code: code, reason: code.words, byUs: true))
-        return [outgoing("m.key.verification.cancel", ["code": .string(code.code), "reason": .string(code.words)])]
+    mutating func cancelling(_ code: VerificationCancelCode) -> [Outgoing] { cancelling(code, reason: code.words) }
+
+    /// Our side ends it with `code` and `reason` (the client's own refusals: their keys could
+    /// not be read, too many requests at once); the cancel to send.
+    public mutating func refuse(_ code: VerificationCancelCode, reason: String) -> [Outgoing] {
+        guard !isFinished else { return [] }
+        return cancelling(code, reason: reason)
+    }
+
+    /// The cancel names our device (a field the spec does not forbid): the other side, having
+    /// asked several devices, can tell our late decline from the answering device's cancel.
+    private mutating func cancelling(_ code: VerificationCancelCode, reason: String) -> [Outgoing] {
+        phase = .cancelled(Cancellation(code: code, reason: reason, byUs: true))
+        return [outgoing("m.key.verification.cancel", ["code": .string(code.code), "reason": .string(reason),
+                                                       "from_device": .string(ourDeviceID)])]
     }
 
     /// `content` with the flow id put in as the transport wants it.

@@ -106,6 +106,15 @@ public enum VerificationMessage: Sendable, Equatable {
         }
     }
 
+    /// The device the message says it comes from (request, ready, start), as sent.
+    public var fromDevice: String? {
+        switch self {
+        case .request(let device, _, _), .ready(let device, _): device
+        case .start(let start): start.fromDevice
+        default: nil
+        }
+    }
+
     /// The verification a message belongs to: its `transaction_id` (to-device), or the event its
     /// `m.reference` relation points to (in a room; a request's own event id is its flow).
     public static func flowID(of content: JSONValue) -> String? {

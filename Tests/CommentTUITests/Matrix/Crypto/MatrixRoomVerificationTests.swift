@@ -90,4 +90,27 @@ final class MatrixRoomVerificationTests: SharedSynapseTestCase {
         XCTAssertFalse(types.contains { $0.hasPrefix("m.key.verification.") }, "\(types)")
         XCTAssertFalse(events.contains { ($0["content"] as? [String: Any])?["msgtype"] as? String == "m.key.verification.request" })
     }
+
+    func testARequestInAnEncryptedRoomNotOpenHereIsOfferedFromTheAccountsSync() throws {
+        let server = try self.server
+        let ann = try registerUser("ann", on: server)
+        let bo = try registerUser("bo", on: server)
+        let room = try ann.other.createRoom(invite: [bo.account.userID], initialState: [
+            ["type": "m.room.encryption", "state_key": "", "content": ["algorithm": "m.megolm.v1.aes-sha2"]],
+        ])
+        _ = try bo.other.join(room)
+        let annDevice = try verifyingDevice(userID: ann.account.userID, deviceID: ann.account.deviceID, token: ann.account.accessToken)
+        // Bo's device never opens the room.
+        let boDevice = try verifyingDevice(userID: bo.account.userID, deviceID: bo.account.deviceID, token: bo.account.accessToken)
+        let id = try annDevice.keys.verifications.request(userID: bo.account.userID, inRoom: room)
+
+        // The account's one sync, every room lean, as the client runs it: the keys take it whole.
+        let answer = try boDevice.client.sync(since: nil, filter: MatrixAccountFilter.lean, wait: 0)
+        boDevice.keys.take(answer)
+        boDevice.keys.verifications.waitForRoomEvents()
+        let offered = try XCTUnwrap(boDevice.verifications.first)
+        XCTAssertEqual(offered.id, id)
+        XCTAssertEqual(offered.stage, .incoming)
+        XCTAssertEqual(offered.userID, ann.account.userID)
+    }
 }

@@ -39,14 +39,16 @@ final class VerifyingDevice {
 }
 
 extension SharedSynapseTestCase {
-    /// A device of ours for `account` (logged in with `token`/`deviceID`), keys in a folder of its own, uploaded.
-    func verifyingDevice(userID: String, deviceID: String, token: String) throws -> VerifyingDevice {
+    /// A device of ours for `account` (logged in with `token`/`deviceID`), keys in a folder of its own, uploaded;
+    /// reading `room` from its first sync on when given.
+    func verifyingDevice(userID: String, deviceID: String, token: String, room: String? = nil) throws -> VerifyingDevice {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sas-\(UUID().uuidString)")
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         let client = MatrixClient(homeserver: try server.baseURL, accessToken: token)
         let location = try XCTUnwrap(CryptoStoreLocation(userID: userID, deviceID: deviceID, environment: ["XDG_DATA_HOME": folder.path + "/data", "XDG_CONFIG_HOME": folder.path + "/config"]))
         let keys = try MatrixRoomKeys(client: client, userID: userID, deviceID: deviceID, location: location)
         let device = VerifyingDevice(keys: keys, client: client)
+        device.room = room
         try device.sync()
         return device
     }

@@ -144,6 +144,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
         requestWantedKeys(problems: &problems)
         // Also outside: verifications query keys and send their answers.
         verifications.take(lock.withLock { defer { verificationInbox = [] }; return verificationInbox })
+        // Then requests in rooms, open here or not (`MatrixVerifications+Sync`).
+        verifications.noteSyncedRooms(answer, keys: self)
         // After them: a verification that just ended may let this device ask for secrets.
         requestMissingSecrets(problems: &problems)
         return problems
@@ -239,7 +241,10 @@ final class MatrixRoomKeys: @unchecked Sendable {
                 try answerSecretRequest(opened.payload.content, sender: sender)
             case let verification where VerificationMessage.isVerificationType(verification):
                 try keep(opened)
-                verificationInbox.append(["sender": .string(sender), "type": .string(verification), "content": opened.payload.content])
+                // The Olm session says which device sent it: only theirs may speak for their verification.
+                var taken: [String: JSONValue] = ["sender": .string(sender), "type": .string(verification), "content": opened.payload.content]
+                if let from = knownDevice(of: sender, curve25519: opened.senderKey)?.deviceID { taken["sender_device"] = .string(from) }
+                verificationInbox.append(.object(taken))
             default: try keep(opened)
             }
         case "m.room_key.withheld":
@@ -247,7 +252,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
         case "m.secret.request":
             try answerSecretRequest(event["content"], sender: sender)
         case let verification where VerificationMessage.isVerificationType(verification):
-            verificationInbox.append(event)
+            verificationInbox.append(["sender": .string(sender), "type": .string(verification), "content": event["content"] ?? [:]])
         default:
             break
         }

@@ -49,20 +49,43 @@ extension MatrixVerifications {
         guard let type = event["type"]?.string, let id = event["event_id"]?.string, let sender = event["sender"]?.string,
               VerificationMessage.isVerificationType(type)
                 || (type == "m.room.message" && event["content"]?["msgtype"]?.string == "m.key.verification.request"),
-              lock.withLock({ handledRoomEvents.insert(id).inserted }) else { return }
-        roomQueue.async { [self] in takeRoomEvent(event, roomID: roomID, sender: sender) }
+              let first = lock.withLock({ () -> Bool? in
+                  guard handledRoomEvents.insert(id).inserted else { return nil }
+                  roomEventsWaiting.append((event, roomID, sender))
+                  return roomEventsWaiting.count == 1 && !holdingRoomEvents
+              }) else { return }
+        if first { roomQueue.async { [self] in takeWaitingRoomEvents() } }
+    }
+
+    /// Notes the room events `body` notes as one batch (a sync's rooms): taken once it returns.
+    func noteRoomEventsTogether(_ body: () -> Void) {
+        lock.withLock { holdingRoomEvents = true }
+        body()
+        let waiting = lock.withLock {
+            holdingRoomEvents = false
+            return !roomEventsWaiting.isEmpty
+        }
+        if waiting { roomQueue.async { [self] in takeWaitingRoomEvents() } }
+    }
+
+    /// Takes the room events noted so far, as one batch: each user's keys read once in it.
+    private func takeWaitingRoomEvents() {
+        let waiting = lock.withLock { defer { roomEventsWaiting = [] }; return roomEventsWaiting }
+        var lookups = Lookups()
+        for noted in waiting { takeRoomEvent(noted.event, roomID: noted.roomID, sender: noted.sender, lookups: &lookups) }
     }
 
     /// Waits until the room events noted so far were taken (tests).
     func waitForRoomEvents() { roomQueue.sync {} }
 
-    private func takeRoomEvent(_ event: JSONValue, roomID: String, sender: String) {
+    private func takeRoomEvent(_ event: JSONValue, roomID: String, sender: String, lookups: inout Lookups) {
         guard let keys, let type = event["type"]?.string, let content = event["content"], let id = event["event_id"]?.string,
               var message = try? VerificationMessage(type: type, content: content) else { return }
         if sender == keys.device.userID {
             // Our own message: another device of ours answering a request this one was offered ends it here.
             guard content["from_device"]?.string != keys.device.deviceID, let flow = VerificationMessage.flowID(of: content),
-                  lock.withLock({ entries[flow].map { !$0.machine.weRequested } ?? false }) else { return }
+                  lock.withLock({ entries[flow].map { !$0.machine.weRequested && $0.machine.transport == .room(roomID: roomID, requestEventID: flow) } ?? false })
+            else { return }
             act(flow) { $0.answeredElsewhere(); return [] }
             return
         }
@@ -70,12 +93,15 @@ extension MatrixVerifications {
             // For us only when addressed to us; it lapses by the server's time of it.
             guard content["to"]?.string == keys.device.userID else { return }
             message = .request(fromDevice: device, methods: methods, timestamp: event["origin_server_ts"]?.int.map(Int64.init))
-            offer(message, transport: .room(roomID: roomID, requestEventID: id), sender: sender, keys: keys)
+            offer(message, transport: .room(roomID: roomID, requestEventID: id), sender: sender, keys: keys, lookups: &lookups)
             return
         }
-        guard let flow = VerificationMessage.flowID(of: content), lock.withLock({ entries[flow] != nil }) else { return }
-        let now = nowMilliseconds
-        act(flow) { $0.receive(message, from: sender, nowMilliseconds: now) }
+        // Any member can relate an event to the request: only the other party's count, in the
+        // room the verification is in; the rest is dropped, never answered with a cancel.
+        guard let flow = VerificationMessage.flowID(of: content),
+              lock.withLock({ entries[flow].map { $0.machine.theirUserID == sender && $0.machine.transport == .room(roomID: roomID, requestEventID: flow) } ?? false })
+        else { return }
+        feed(flow, message, sender: sender, device: content["from_device"]?.string, lookups: &lookups)
     }
 
     /// Sends `message` into `roomID`: encrypted when the room is, never in the clear then; its event id.

@@ -106,8 +106,8 @@ extension MatrixVerifications {
         case .cancelled(let cancellation):
             code = cancellation.code
             stage = .cancelled
-            let said = VisibleText.escape(cancellation.code.words)
-            words = cancellation.byUs ? said : "\(who) cancelled: \(said)"
+            // Ours in our own words (a refusal says why); theirs by its code, their reason being any text.
+            words = cancellation.byUs ? VisibleText.escape(cancellation.reason) : "\(who) cancelled: \(VisibleText.escape(cancellation.code.words))"
         }
         let sas = machine.shortAuthenticationString
         let showsSas = stage == .comparing || stage == .confirmed

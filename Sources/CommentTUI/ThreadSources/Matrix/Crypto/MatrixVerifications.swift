@@ -21,9 +21,20 @@ final class MatrixVerifications: @unchecked Sendable {
     var entries: [String: Entry] = [:]
     var order: [String] = []
     var random = AnyRandomSource(SystemRandom())
-    /// The room events taken (by id), and the queue room events are taken on (`+Room`).
+    /// The room events taken (by id), and the queue room events are taken on (`+Room`), in
+    /// batches: those noted while the queue was busy are taken together.
     var handledRoomEvents: Set<String> = []
     let roomQueue = DispatchQueue(label: "comment-tui.verifications.room")
+    var roomEventsWaiting: [(event: JSONValue, roomID: String, sender: String)] = []
+    var holdingRoomEvents = false
+    /// How many incoming verifications may wait for our person at once; more are refused
+    /// unseen (a flood of requests must not bury the screen or the sync). Tests lower it.
+    var pendingIncomingLimit = 5
+    /// The unknown transactions already answered (`m.unknown_transaction`), `<user> <flow>`:
+    /// each once, so stray messages cost at most one answer each.
+    var answeredUnknown: Set<String> = []
+    /// `/keys/query` as the verifications make it; tests wrap it to count or fail the lookups.
+    var queryKeys: (@Sendable (MatrixClient, [String]) throws -> JSONValue) = { client, users in try client.queryKeys(users: users) }
 
     /// One verification and what it needs around it.
     struct Entry {
