@@ -144,4 +144,36 @@ final class MatrixKeyBackupTests: SharedSynapseTestCase {
         XCTAssertFalse(more.contains { if case .problem(let p) = $0 { p.message == refusal } else { false } }, "not said again: \(more)")
         XCTAssertEqual(try second.keys.device.store.ids(in: MatrixRoomKeys.backupPending).count, 1, "the session waits for a backup to trust")
     }
+
+    func testADeviceHoldingItsSendersKeyFromALaterIndexRestoresTheEarlierMessagesAndTheKeyKeepsItsStanding() throws {
+        let account = try backedUpAccount()
+        let sent = try account.firstDeviceSends(3)
+        // A second device got the session from its sender (signed) at index 3, as a device
+        // logged in after three messages does; the first device goes on and backs it up.
+        let second = try account.secondDevice("second")
+        let outbound = try XCTUnwrap(account.first.device.store.value(account.room, in: MatrixRoomKeys.outboundSessions)).session
+        let fromSender = MegolmInboundSession(sessionKey: try outbound.sessionKey())
+        XCTAssertEqual(fromSender.firstKnownIndex, 3)
+        let id = CryptoStoreCollection<MatrixRoomKeys.StoredRoomKey>.id(account.room, outbound.sessionID)
+        let signingKey = account.first.device.fingerprint
+        try second.keys.device.store.put(MatrixRoomKeys.StoredRoomKey(session: fromSender, senderKey: account.first.device.identityKey,
+                                                                      claimedSigningKey: signingKey),
+                                         id: id, in: MatrixRoomKeys.megolmSessions)
+        let all = try sent + account.firstDeviceSends(2)
+        XCTAssertEqual(account.first.backUpOwnSessions(), [])
+        _ = try second.keys.lock.withLock { try second.keys.device.verify(with: .recoveryKey(account.recoveryKey), client: second.client) }
+
+        let (source, sync) = try open(account.room, client: second.client, keys: second.keys, me: account.ann.account.userID)
+        defer { source.stop(); sync.stop() }
+        let bodies = (0 ..< 3).map { "message \($0)" } + (0 ..< 2).map { "message \($0)" }
+        let (rows, _) = try follow(source, timeout: 20) { rows, _ in rows.map(\.body) == bodies }
+        XCTAssertEqual(rows.map(\.body), bodies, "the messages before the key's index restored from the backup")
+        XCTAssertEqual(rows.map(\.id), all)
+        let kept = try XCTUnwrap(second.keys.device.store.value(id, in: MatrixRoomKeys.megolmSessions))
+        XCTAssertEqual(kept.session.firstKnownIndex, 0)
+        XCTAssertTrue(kept.session.isSigned, "still the sender's session")
+        XCTAssertNil(kept.origin, "not downgraded to a key from the backup")
+        XCTAssertEqual(kept.claimedSigningKey, signingKey, "the sender's claimed key kept (key files list it)")
+        XCTAssertNotEqual(source.keyNote(of: all[4]), RoomKeyOrigin.backup.words)
+    }
 }

@@ -112,7 +112,8 @@ extension MatrixRoomKeys {
                 let backedUp = try key.decrypt(sessionData: data)
                 let session = MegolmInboundSession(exportedKey: backedUp.sessionKey)
                 guard session.sessionID == sessionID else { throw MegolmBackupRefusal("a backed-up session is filed under another session's id") }
-                opened.append((id, StoredRoomKey(session: session, senderKey: backedUp.senderKey, origin: .backup)))
+                opened.append((id, StoredRoomKey(session: session, senderKey: backedUp.senderKey,
+                                                 claimedSigningKey: backedUp.senderClaimedEd25519, origin: .backup)))
             } catch {
                 refused[sessionID] = "\(error)"
             }
@@ -121,9 +122,11 @@ extension MatrixRoomKeys {
         lock.withLock {
             do {
                 // Compared under the lock: a key from its sender may have come meanwhile.
-                let taken = try opened.filter { id, stored in
-                    guard let kept = try device.store.value(id, in: Self.megolmSessions) else { return true }
-                    return kept.senderKey == stored.senderKey && kept.session.compare(stored.session) == .better
+                // A key from its sender keeps its standing and claimed signing key (merged).
+                let taken = try opened.compactMap { id, stored -> (String, StoredRoomKey)? in
+                    guard let kept = try device.store.value(id, in: Self.megolmSessions) else { return (id, stored) }
+                    guard kept.senderKey == stored.senderKey, kept.session.compare(stored.session) == .better else { return nil }
+                    return (id, kept.improved(by: stored, origin: .backup))
                 }
                 guard !taken.isEmpty else { return }
                 try device.store.write { batch in

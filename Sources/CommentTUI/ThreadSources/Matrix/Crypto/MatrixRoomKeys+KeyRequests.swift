@@ -90,12 +90,13 @@ extension MatrixRoomKeys {
         let session = try MegolmInboundSession(exportedKey: exported)
         guard session.sessionID == sessionID else { throw ForwardedKeyRefusal(reason: "its session id is not its key's") }
         let id = CryptoStoreCollection<StoredRoomKey>.id(roomID, sessionID)
+        var stored = StoredRoomKey(session: session, senderKey: senderKey,
+                                   claimedSigningKey: content["sender_claimed_ed25519_key"]?.string, origin: .forwarded)
         if let kept = try device.store.value(id, in: Self.megolmSessions) {
             guard kept.senderKey == senderKey, kept.session.compare(session) == .better else { return }
+            stored = kept.improved(by: stored, origin: .forwarded)
         }
         try device.store.write { batch in
-            let stored = StoredRoomKey(session: session, senderKey: senderKey,
-                                       claimedSigningKey: content["sender_claimed_ed25519_key"]?.string, origin: .forwarded)
             try batch.put(stored, id: id, in: Self.megolmSessions)
             batch.remove(id: id, from: Self.withheldKeys)
         }

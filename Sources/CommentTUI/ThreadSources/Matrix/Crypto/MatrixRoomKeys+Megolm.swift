@@ -40,7 +40,9 @@ extension MatrixRoomKeys {
         do {
             decryption = try kept.session.decrypt(base64: ciphertext)
         } catch let failure as MegolmFailure {
-            // An earlier copy of the key may still come for an index before ours.
+            // An earlier copy of the key may still come for an index before ours: wanted, so
+            // the backup (or another of our devices) is asked for it.
+            if failure.reason == .unknownMessageIndex { want(roomID: roomID, sessionID: sessionID, senderKey: kept.senderKey) }
             return .undecryptable(reason: failure.description, waitsForKey: failure.reason == .unknownMessageIndex)
         } catch {
             return .undecryptable(reason: "\(error)", waitsForKey: false)
