@@ -24,12 +24,9 @@ extension MatrixClient {
 
     /// The backed-up sessions of `roomID` in backup `version` (`GET /room_keys/keys/{roomId}`):
     /// `{"sessions": {"<session id>": {"session_data": …, …}}}`; none when the room has none.
+    /// Throws `M_NOT_FOUND` when the version is gone (a room without keys answers no sessions).
     public func backedUpRoomKeys(roomID: String, version: String) throws -> JSONValue {
-        do {
-            return try request("GET", ["room_keys", "keys", roomID], query: ["version": version], limit: MatrixAnswerLimit.large)
-        } catch let error as MatrixError where error.errcode == "M_NOT_FOUND" {
-            return ["sessions": [:]]
-        }
+        try request("GET", ["room_keys", "keys", roomID], query: ["version": version], limit: MatrixAnswerLimit.large)
     }
 
     /// Uploads sessions to backup `version` (`PUT /room_keys/keys`): `rooms` is

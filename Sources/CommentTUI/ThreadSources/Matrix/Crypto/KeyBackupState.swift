@@ -39,6 +39,15 @@ final class KeyBackupState: @unchecked Sendable {
         lock.withLock { found = (publicKey, status) }
     }
 
+    /// Forgets the status and the sessions looked up: the server said the version used is gone
+    /// or no longer the current one, so the next restore or upload reads the current version.
+    func forget() {
+        lock.withLock {
+            found = nil
+            lookedUp = [:]
+        }
+    }
+
     /// `sessions` of `roomID` not looked up yet, marked as looked up from now.
     func claim(_ sessions: Set<String>, of roomID: String) -> Set<String> {
         lock.withLock {

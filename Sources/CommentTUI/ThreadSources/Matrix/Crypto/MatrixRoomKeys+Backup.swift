@@ -50,6 +50,15 @@ extension MatrixRoomKeys {
         }
     }
 
+    /// Forgets the backup checked in this run when `error` is the server saying its version is
+    /// gone (`M_NOT_FOUND`) or replaced (`M_WRONG_ROOM_KEYS_VERSION`): the next restore or
+    /// upload reads the current version and checks it anew.
+    func forgetBackupIfReplaced(after error: any Error) {
+        guard let error = error as? MatrixError, let code = error.errcode,
+              code == "M_NOT_FOUND" || code == "M_WRONG_ROOM_KEYS_VERSION" else { return }
+        backup.forget()
+    }
+
     /// Who may sign a backup we use: our master key while it is the pinned one, and this device.
     func backupSigners() -> MegolmBackupVersion.Signers {
         lock.withLock {
@@ -87,6 +96,7 @@ extension MatrixRoomKeys {
             answer = try client.backedUpRoomKeys(roomID: roomID, version: trusted.version.version)
         } catch {
             backup.release(claimed, of: roomID)
+            forgetBackupIfReplaced(after: error)
             return ["the room's keys could not be read from your key backup: \(error)"]
         }
         // What the answer holds needs no asking again in this run; a session wanted later that

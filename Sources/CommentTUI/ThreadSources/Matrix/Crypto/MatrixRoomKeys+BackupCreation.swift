@@ -37,7 +37,14 @@ extension MatrixRoomKeys {
             // The secret first: a backup the recovery key cannot open would be of no use to
             // our other devices; a secret without its backup is overwritten by the next try.
             try client.putAccountData(MegolmBackupKey.secretName, of: device.userID, content: secretContent)
-            let version = try client.createBackupVersion(algorithm: MegolmBackupKey.algorithm, authData: authData)
+            let version: String
+            do {
+                version = try client.createBackupVersion(algorithm: MegolmBackupKey.algorithm, authData: authData)
+            } catch {
+                // The answer may be lost with the backup made: then the current one is ours.
+                guard let made = currentBackupVersion(ifMadeWith: key) else { throw error }
+                version = made
+            }
             try lock.withLock { try device.store.put(key, id: "key", in: Self.backupKey) }
             let described = try MegolmBackupVersion(json: ["version": .string(version), "algorithm": .string(MegolmBackupKey.algorithm),
                                                            "auth_data": authData])
@@ -46,5 +53,13 @@ extension MatrixRoomKeys {
         }
         backUpOwnSessions()
         return made.version
+    }
+
+    /// The current backup's version when it is the one made with `key` (its public key ours,
+    /// signed by our trusted identity); nil otherwise or when it cannot be read. Call unlocked.
+    func currentBackupVersion(ifMadeWith key: MegolmBackupKey) -> String? {
+        guard let answer = try? client.currentBackupVersion(), let current = try? MegolmBackupVersion(json: answer),
+              (try? current.checkTrusted(key: key, signers: backupSigners())) != nil else { return nil }
+        return current.version
     }
 }

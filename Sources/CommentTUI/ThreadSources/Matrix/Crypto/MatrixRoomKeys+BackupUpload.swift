@@ -42,6 +42,7 @@ extension MatrixRoomKeys {
             }
             return []
         } catch {
+            forgetBackupIfReplaced(after: error)
             return ["room keys were not uploaded to your key backup: \(error)"]
         }
     }
