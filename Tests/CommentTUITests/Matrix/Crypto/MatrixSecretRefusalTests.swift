@@ -33,9 +33,7 @@ final class MatrixSecretRefusalTests: XCTestCase {
         let seed = UnpaddedBase64.encode([UInt8](repeating: 3, count: 32))
         keys.lock.withLock { keys.secretRequests[.master] = .init(id: "asked", count: 1, at: Date()) }
         func take(_ requestID: String, from sender: String) throws {
-            try keys.lock.withLock {
-                try keys.takeSecret(payload(requestID: requestID, secret: seed, sender: sender, keys: keys), sender: sender, senderKey: "c2VuZGVy")
-            }
+            try keys.takeSecret(payload(requestID: requestID, secret: seed, sender: sender, keys: keys), sender: sender, senderKey: "c2VuZGVy")
         }
         XCTAssertThrowsError(try take("asked", from: "@mallory:test.local")) { XCTAssertTrue("\($0)".contains("another user"), "\($0)") }
         XCTAssertThrowsError(try take("never-asked", from: me)) { XCTAssertTrue("\($0)".contains("did not ask for it"), "\($0)") }
@@ -47,7 +45,7 @@ final class MatrixSecretRefusalTests: XCTestCase {
         let keys = try keys()
         func request(_ name: String, from sender: String, device: String) throws {
             let content: JSONValue = ["action": "request", "name": .string(name), "request_id": "r1", "requesting_device_id": .string(device)]
-            try keys.lock.withLock { try keys.answerSecretRequest(content, sender: sender) }
+            try keys.answerSecretRequest(content, sender: sender)
         }
         XCTAssertThrowsError(try request("m.cross_signing.master", from: "@mallory:test.local", device: "EVIL")) {
             XCTAssertTrue("\($0)".contains("another user"), "\($0)")

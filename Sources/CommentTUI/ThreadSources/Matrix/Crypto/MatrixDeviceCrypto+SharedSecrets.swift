@@ -59,8 +59,8 @@ extension MatrixDeviceCrypto {
     /// publishes for us and must have signed this device there. It is pinned as ours and the
     /// device counts as cross-signed: it then asks our devices for the secrets it lacks, and
     /// for room keys. Throws, changing nothing, when the server shows otherwise.
-    func acceptVerificationByOwnDevice(masterKey: String, client: MatrixClient) throws {
-        let answer = try client.queryKeys(users: [userID])
+    /// - Parameter answer: the server's `/keys/query` answer for our user (asked unlocked).
+    func acceptVerificationByOwnDevice(masterKey: String, keysQuery answer: JSONValue) throws {
         guard let identity = try CrossSigningIdentity.fromKeysQuery(answer, userID: userID) else {
             throw RecoveryKeyVerification.Refusal.noIdentity
         }

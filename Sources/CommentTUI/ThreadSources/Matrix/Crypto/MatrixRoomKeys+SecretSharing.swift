@@ -64,22 +64,29 @@ extension MatrixRoomKeys {
     /// shows it signed by that identity (`acceptVerificationByOwnDevice`): it then asks for the
     /// secrets. Asked a few times, spaced, per run; call unlocked.
     private func acceptOwnVerificationOnceSigned(problems: inout [String]) {
-        lock.withLock {
+        let masterKey = lock.withLock { () -> String? in
             guard !device.isCrossSigned,
-                  let masterKey = (try? device.store.value("verified", in: MatrixVerifications.verifiedKeys))??.users[device.userID] else { return }
+                  let masterKey = (try? device.store.value("verified", in: MatrixVerifications.verifiedKeys))??.users[device.userID] else { return nil }
             let now = clock()
             if let checked = ownSignatureChecks {
                 guard checked.count < Self.ownSignatureAttempts,
-                      now.timeIntervalSince(checked.at) >= Self.ownSignatureRepeat * Double(1 << (checked.count - 1)) else { return }
+                      now.timeIntervalSince(checked.at) >= Self.ownSignatureRepeat * Double(1 << (checked.count - 1)) else { return nil }
             }
             ownSignatureChecks = (count: (ownSignatureChecks?.count ?? 0) + 1, at: now)
-            do {
-                try device.acceptVerificationByOwnDevice(masterKey: masterKey, client: client)
-            } catch let refusal as RecoveryKeyVerification.Refusal where refusal == MatrixDeviceCrypto.notSignedYet {
-                return
-            } catch {
-                problems.append("this device's verification was not taken: \(error)")
+            return masterKey
+        }
+        guard let masterKey else { return }
+        do {
+            // Asked outside the keys' lock: rooms decrypt meanwhile.
+            let answer = try client.queryKeys(users: [device.userID])
+            try lock.withLock {
+                guard !device.isCrossSigned else { return }
+                try device.acceptVerificationByOwnDevice(masterKey: masterKey, keysQuery: answer)
             }
+        } catch let refusal as RecoveryKeyVerification.Refusal where refusal == MatrixDeviceCrypto.notSignedYet {
+            return
+        } catch {
+            problems.append("this device's verification was not taken: \(error)")
         }
     }
 
@@ -92,20 +99,24 @@ extension MatrixRoomKeys {
                                 messages: [device.userID: ["*": .object(content)]])
     }
 
-    /// Takes an `m.secret.send` that came over Olm from `senderKey` (call locked; the Olm
-    /// state already kept). Throws, keeping nothing, unless every check passes.
+    /// Takes an `m.secret.send` that came over Olm from `senderKey` (call unlocked: the keys the
+    /// server publishes are asked for outside the lock; the Olm state already kept). Throws,
+    /// keeping nothing, unless every check passes.
     func takeSecret(_ payload: OlmPayload, sender: String, senderKey: String) throws {
         guard sender == device.userID else { throw SharedSecret.Refusal("it came from another user") }
         guard let requestID = payload.content["request_id"]?.string, let secret = payload.content["secret"]?.string else {
             throw SharedSecret.Refusal("it is not laid out as a shared secret")
         }
-        guard let name = secretRequests.first(where: { $0.value.id == requestID })?.key else {
-            throw SharedSecret.Refusal("this device did not ask for it")
+        let asked = try lock.withLock { () -> SharedSecret.Name? in
+            guard let name = secretRequests.first(where: { $0.value.id == requestID })?.key else {
+                throw SharedSecret.Refusal("this device did not ask for it")
+            }
+            // Another of our devices answered first: the same key (checked then), nothing to do.
+            return device.heldSecret(name) == nil ? name : nil
         }
-        // Another of our devices answered first: the same key (checked then), nothing to do.
-        guard device.heldSecret(name) == nil else { return }
+        guard let name = asked else { return }
         let answer = try client.queryKeys(users: [device.userID])
-        let identity = try ownTrustedIdentity(in: answer)
+        let identity = try lock.withLock { try ownTrustedIdentity(in: answer) }
         guard let sending = ownDevice(curve25519: senderKey, in: answer) else {
             throw SharedSecret.Refusal("the sending device is not one of ours")
         }
@@ -114,12 +125,15 @@ extension MatrixRoomKeys {
         }
         let checked = try SharedSecret(name: name, secret: secret, identity: identity,
                                        backupPublicKey: name == .backup ? client.publishedBackupPublicKey() : nil)
-        try device.keep(checked)
-        secretCancellations.append(requestID)
+        try lock.withLock {
+            guard device.heldSecret(name) == nil else { return }
+            try device.keep(checked)
+            secretCancellations.append(requestID)
+        }
     }
 
     /// Our identity as the server publishes it, refused unless it is the one we pinned (the one
-    /// our recovery key opened, or a verification with another of our devices showed).
+    /// our recovery key opened, or a verification with another of our devices showed). Call locked.
     func ownTrustedIdentity(in answer: JSONValue) throws -> CrossSigningIdentity {
         guard let identity = try CrossSigningIdentity.fromKeysQuery(answer, userID: device.userID) else {
             throw SharedSecret.Refusal("our account has no cross-signing identity")

@@ -51,6 +51,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// verification messages a sync brought, taken outside the lock.
     let verifications = MatrixVerifications()
     var verificationInbox: [JSONValue] = []
+    /// The secret-sharing messages a sync brought, taken outside the lock (`+SecretInbox`).
+    var secretInbox = SecretInbox()
 
     /// Olm sessions by the other device's Curve25519 key, newest first.
     static let olmSessions = CryptoStoreCollection<[OlmSession]>("olm-sessions")
@@ -140,6 +142,8 @@ final class MatrixRoomKeys: @unchecked Sendable {
     @discardableResult
     func take(_ answer: JSONValue) -> [String] {
         var problems = lock.withLock { takeLocked(answer) }
+        // Outside the lock too: secrets are checked, and requests answered, with requests.
+        takeSecretMessages(problems: &problems)
         // Outside the lock: one request per key asked for, which rooms must not wait on.
         requestWantedKeys(problems: &problems)
         // Also outside: verifications query keys and send their answers.
@@ -235,10 +239,10 @@ final class MatrixRoomKeys: @unchecked Sendable {
                 try takeForwardedKey(opened.payload, sender: sender, forwarderKey: opened.senderKey)
             case "m.secret.send":
                 try keep(opened)
-                try takeSecret(opened.payload, sender: sender, senderKey: opened.senderKey)
+                secretInbox.add(.secret(opened.payload, sender: sender, senderKey: opened.senderKey))
             case "m.secret.request":
                 try keep(opened)
-                try answerSecretRequest(opened.payload.content, sender: sender)
+                secretInbox.add(.request(opened.payload.content, sender: sender))
             case let verification where VerificationMessage.isVerificationType(verification):
                 try keep(opened)
                 // The Olm session says which device sent it: only theirs may speak for their verification.
@@ -250,7 +254,7 @@ final class MatrixRoomKeys: @unchecked Sendable {
         case "m.room_key.withheld":
             takeWithheld(event["content"])
         case "m.secret.request":
-            try answerSecretRequest(event["content"], sender: sender)
+            secretInbox.add(.request(event["content"], sender: sender))
         case let verification where VerificationMessage.isVerificationType(verification):
             verificationInbox.append(["sender": .string(sender), "type": .string(verification), "content": event["content"] ?? [:]])
         default:
