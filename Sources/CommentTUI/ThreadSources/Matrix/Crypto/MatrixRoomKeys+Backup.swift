@@ -77,7 +77,7 @@ extension MatrixRoomKeys {
     func restoreFromBackup(roomID: String, everything: Bool = false) -> [String] {
         backup.work.lock()
         defer { backup.work.unlock() }
-        var waiting = lock.withLock { Set(wanted.filter { $0.roomID == roomID }.map(\.sessionID)) }
+        var waiting = lock.withLock { Set(wanted.union(wantedEarlier).filter { $0.roomID == roomID }.map(\.sessionID)) }
         if everything { waiting.insert("") }
         guard !waiting.isEmpty else { return [] }
         let trusted: (version: MegolmBackupVersion, key: MegolmBackupKey)
@@ -102,6 +102,7 @@ extension MatrixRoomKeys {
         // What the answer holds needs no asking again in this run; a session wanted later that
         // it lacks (uploaded since) asks anew.
         _ = backup.claim(Set((answer["sessions"]?.object ?? [:]).keys), of: roomID)
+        lock.withLock { wantedEarlier = wantedEarlier.filter { $0.roomID != roomID || !claimed.contains($0.sessionID) } }
         return importBackedUp(answer, roomID: roomID, key: trusted.key)
     }
 

@@ -40,9 +40,10 @@ extension MatrixRoomKeys {
         do {
             decryption = try kept.session.decrypt(base64: ciphertext)
         } catch let failure as MegolmFailure {
-            // An earlier copy of the key may still come for an index before ours: wanted, so
-            // the backup (or another of our devices) is asked for it.
-            if failure.reason == .unknownMessageIndex { want(roomID: roomID, sessionID: sessionID, senderKey: kept.senderKey) }
+            // An earlier copy of the key may still come for an index before ours: the backup is asked for it.
+            if failure.reason == .unknownMessageIndex {
+                wantedEarlier.insert(WantedKey(roomID: roomID, sessionID: sessionID, senderKey: kept.senderKey))
+            }
             return .undecryptable(reason: failure.description, waitsForKey: failure.reason == .unknownMessageIndex)
         } catch {
             return .undecryptable(reason: "\(error)", waitsForKey: false)

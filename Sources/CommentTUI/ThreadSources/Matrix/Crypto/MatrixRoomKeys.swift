@@ -35,6 +35,9 @@ final class MatrixRoomKeys: @unchecked Sendable {
     /// Keys rooms could not find, and those asked of our other devices in this run (`+KeyRequests`).
     var wanted: Set<WantedKey> = []
     var requested: [WantedKey: (count: Int, at: Date)] = [:]
+    /// Sessions held from a later index than rows of theirs need: the backup is asked for their
+    /// earlier part (`+Backup`); apart from `wanted`, which a key held leaves.
+    var wantedEarlier: Set<WantedKey> = []
     /// Secrets asked of our other devices in this run, and requests answered that our other
     /// devices are to be told to drop (`+SecretSharing`).
     var secretRequests: [SharedSecret.Name: SecretRequest] = [:]
