@@ -223,9 +223,9 @@ final class PostReaderTests: XCTestCase {
         pilot.press(KeyPress(.end))
         XCTAssertEqual(pilot.lines[7], " Shift+drag          select text with", text(pilot))
         XCTAssertEqual(pilot.lines[8], "                     the terminal", "the last key row, its words wrapped in their column")
-        XCTAssertEqual(pilot.lines[9], " lines 49–56 of 56 · Esc or F1 closes")
+        XCTAssertEqual(pilot.lines[9], " lines 50–57 of 57 · Esc or F1 closes")
         pilot.press(.pageUp)
-        XCTAssertEqual(pilot.lines[9], " lines 42–49 of 56 · Esc or F1 closes")
+        XCTAssertEqual(pilot.lines[9], " lines 43–50 of 57 · Esc or F1 closes")
         pilot.press(.f(1))
         XCTAssertFalse(text(pilot).contains("Shift+drag"), "F1 closes it")
     }

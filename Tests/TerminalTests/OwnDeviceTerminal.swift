@@ -78,12 +78,11 @@ struct OwnDeviceTerminal {
         return screen[first...last].map { String($0.reversed().drop { $0 == " " }.reversed()) }
     }
 
-    /// A key, then a person's pause.
+    /// A person's pause, then a key.
     func press(_ key: String) throws {
         // As a person reads the panel before answering: its keys wait a second after it changes.
         Thread.sleep(forTimeInterval: CommentClient.answerDelay + 0.1)
         try tmux.keys(key)
-        Thread.sleep(forTimeInterval: 1)
     }
 
     /// Whether this device's crypto store keeps `other`'s device with Ed25519 key `key` as verified

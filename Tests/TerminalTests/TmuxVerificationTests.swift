@@ -96,7 +96,7 @@ final class TmuxVerificationTests: RunSynapseTestCase {
         XCTAssertTrue(try isCrossSigned(second, in: after), "the first device, holding the cross-signing keys, signed the second")
     }
 
-    func testTheyDifferOnOneSideOrEitherCancelsOrQuitsAndBothSayNotVerified() throws {
+    func testTheyDifferOnOneSideOrTheAskerCancelsAndBothSayNotVerified() throws {
         let (first, second, ann) = try annsTwoDevices(recoveryKey: false)
 
         // The emoji differ, says the second device.
@@ -115,13 +115,9 @@ final class TmuxVerificationTests: RunSynapseTestCase {
         XCTAssertTrue(try second.waitForPanelText("✗ Not verified: \(ann.userID) (\(first.deviceID)) cancelled: the verification was cancelled"))
         for device in [first, second] { try device.closePanel() }
 
-        // The second quits while comparing: the first hears it at once.
-        try request(from: first, acceptedBy: second)
-        XCTAssertEqual(try first.comparison(), try second.comparison())
-        try second.terminal.quit()
-        XCTAssertTrue(try first.waitForPanelText("✗ Not verified: \(ann.userID) (\(second.deviceID)) cancelled: the verification was cancelled"))
-        try first.closePanel()
+        // (Quitting mid-verification cancels it on the other device: ClientVerificationTests.)
         try first.terminal.quit()
+        try second.terminal.quit()
 
         let keys = try queryKeys(of: ann)
         for (device, other) in [(first, second), (second, first)] {

@@ -27,20 +27,9 @@ enum VerifyCommand {
         guard usesPassphrase != parsed.flags.contains("--recovery-key") else {
             throw CommandFailure.usage("verify needs one of --recovery-key and --passphrase", usage)
         }
-        guard let path = MatrixAccounts.path(environment: context.environment) else {
-            throw CommandFailure("neither XDG_CONFIG_HOME nor HOME is set: no accounts to verify")
-        }
-        let account = try MatrixAccounts(path: path).choose(parsed.value("--as"))
-        let user = VisibleText.escape(account.userID)
-        guard !account.deviceID.isEmpty else {
-            throw CommandFailure("the session of \(user) does not say which device it is; log in again")
-        }
-        guard let homeserver = URL(string: account.homeserver) else {
-            throw CommandFailure("the homeserver of \(user) is not an address; log in again")
-        }
-        guard let location = CryptoStoreLocation(userID: account.userID, deviceID: account.deviceID, environment: context.environment) else {
-            throw CommandFailure("neither XDG_DATA_HOME nor HOME is set: nowhere to keep this device's keys")
-        }
+        // The same account, device and store checks as the keys verbs'.
+        let chosen = try KeysCommand.device(parsed.value("--as"), context: context)
+        let (account, location, homeserver, user) = (chosen.account, chosen.location, chosen.homeserver, chosen.user)
         let what = usesPassphrase ? "recovery passphrase" : "recovery key"
         let typed = try readSecret(what, for: user, keepingSpaces: usesPassphrase, context: context)
         let secret: RecoveryKeyVerification.Secret = usesPassphrase ? .passphrase(typed) : .recoveryKey(typed)

@@ -46,8 +46,9 @@ final class MatrixCrossSigningSetupTests: SharedSynapseTestCase {
         XCTAssertEqual(shown.count, 1, setUp.output)
         let recoveryKey = try XCTUnwrap(shown.first)
         XCTAssertNoThrow(try RecoveryKey(typed: recoveryKey), "a well-formed recovery key")
-        XCTAssertTrue(setUp.output.hasPrefix("cross-signing is set up for \(ann.account.userID), and this device (\(ann.account.deviceID)) is verified; a key backup (version "),
-                      setUp.output)
+        XCTAssertTrue(setUp.output.hasPrefix("cross-signing is set up for \(ann.account.userID), and this device (\(ann.account.deviceID)) is verified.\nYour recovery key"),
+                      "the key first, before anything else can fail: \(setUp.output)")
+        XCTAssertTrue(setUp.output.hasSuffix("now keeps the keys of your encrypted messages for your other devices.\n"), setUp.output)
         XCTAssertEqual(setUp.errors, "", "no password asked: Synapse takes a first upload without one")
 
         // What the store keeps holds no recovery key.
