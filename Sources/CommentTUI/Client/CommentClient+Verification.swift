@@ -38,14 +38,14 @@ extension CommentClient {
         let all = verifications.all
         if let shown = verification {
             guard shown.account == account, let now = all.first(where: { $0.id == shown.id }) else { return }
-            let prompt = VerificationPrompt(now)
+            let prompt = prompt(for: now)
             if prompt.stage != shown.panel.prompt.stage { verification?.changedAt = clock.now }
             verification?.panel.prompt = prompt
             return
         }
         let waiting = all.last { !closedVerifications.contains($0.id) && $0.stage != .verified && $0.stage != .cancelled }
         guard let waiting else { return }
-        let prompt = VerificationPrompt(waiting)
+        let prompt = prompt(for: waiting)
         if !prompt.weAsked, current?.composer.draft.isEmpty == false {
             // Not over a draft being written: its next letters would answer.
             if verificationNotices.insert(waiting.id).inserted { say("\(prompt.subject) asks to verify · Alt-V answers") }
@@ -65,6 +65,15 @@ extension CommentClient {
             if let asked = all.last(where: { $0.stage == .incoming && !closedVerifications.contains($0.id) }) { return (account, asked) }
         }
         return nil
+    }
+
+    /// The prompt for `verification`, the other side named as the open threads know them.
+    private func prompt(for verification: MatrixVerification) -> VerificationPrompt {
+        var prompt = VerificationPrompt(verification)
+        if !prompt.isOwnDevice {
+            prompt.displayName = openOrder.lazy.compactMap { self.sessions[$0]?.comments.thread.user(id: verification.userID)?.name }.first
+        }
+        return prompt
     }
 
     /// The panel's keys while it is up (it takes every key: nothing under it moves); nil with no panel.
@@ -111,21 +120,24 @@ extension CommentClient {
         for account in accounts.keys.sorted() where verification == nil { refreshVerification(account: account) }
     }
 
-    /// Alt-V: in a room with a comment selected, verifies its author (ourselves: our other
-    /// devices); otherwise this device with our other devices. Said in the status bar when it
-    /// cannot be (no account, no keys, no other device).
+    /// Alt-V: in a room with a comment selected, verifies its author in that room (ourselves:
+    /// our other devices, to-device); otherwise this device with our other devices. Said in the
+    /// status bar when it cannot be (no account, no keys, no other device).
     func startVerification() {
         if let waiting = waitingRequest {
             // A request held back from the screen (a draft was being written): answer it first.
-            return show(waiting.verification.id, of: waiting.account, VerificationPrompt(waiting.verification))
+            return show(waiting.verification.id, of: waiting.account, prompt(for: waiting.verification))
         }
         let account: String
         var user: String?
+        var room: String?
         switch place {
         case .thread(let key):
             guard let owner = key.account else { return say("verification is for Matrix rooms: this thread is not in one", error: true) }
             account = owner
             if let app = current, let position = app.feed.selected, let comment = app.comment(at: position) { user = comment.author }
+            if case .room(_, let roomID) = key { room = roomID }
+            if case .post(_, let roomID, _) = key { room = roomID }
         case .home:
             guard let only = home?.selected?.key.account ?? accounts.keys.sorted().first else {
                 return say("no Matrix account is logged in: nothing to verify", error: true)
@@ -136,10 +148,17 @@ extension CommentClient {
             return say("this device has no encryption keys open: nothing to verify with", error: true)
         }
         let target = user ?? account
+        let inRoom = target == account ? nil : room
         say(target == account ? "asking your other devices to verify this one…" : "asking \(VisibleText.escape(target)) to verify…")
         Self.answer {
             do {
-                try verifications.request(userID: target, deviceID: nil)
+                // Another person in the room the comment is in, as Element does (encrypted there
+                // when the room is); our own devices to-device.
+                if let inRoom {
+                    try verifications.request(userID: target, inRoom: inRoom)
+                } else {
+                    try verifications.request(userID: target, deviceID: nil)
+                }
             } catch {
                 mailbox.post(.message("not verifying: " + VisibleText.escape("\(error)"), isError: true))
             }

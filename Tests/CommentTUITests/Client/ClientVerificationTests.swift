@@ -200,4 +200,52 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         while setup.other.keys.verifications.verification(id)?.stage != .cancelled, Date() < end { try setup.other.sync() }
         XCTAssertEqual(setup.other.keys.verifications.verification(id)?.cancelCode, .timeout, "the other device was told")
     }
+
+    /// Alt-V on another person's comment in a Matrix room asks them in that room (an
+    /// `m.key.verification.request` message to them), as Element verifies people; their device
+    /// is offered it and the panel waits for them.
+    func testAltVOnAnotherPersonsCommentAsksThemInItsRoom() throws {
+        let server = try self.server
+        let (bo, ann, room) = try twoUsersInARoom("Verify here", on: server)
+        let boDevice = try verifyingDevice(userID: bo.account.userID, deviceID: bo.account.deviceID, token: bo.account.accessToken, room: room)
+        _ = try bo.other.sendText(roomID: room, body: "the room's first message")
+        _ = try bo.other.sendText(roomID: room, body: "hello from Bo")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("client-sas-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["XDG_DATA_HOME": folder.path + "/data", "XDG_CONFIG_HOME": folder.path + "/config"]
+        let account = MatrixAccounts.Account(userID: ann.account.userID, homeserver: server.baseURL.absoluteString,
+                                             accessToken: ann.account.accessToken, deviceID: ann.account.deviceID)
+        let mailbox = try ClientMailbox()
+        let link = AccountLink(account: account, client: ann.client, environment: environment, usesCache: false, mailbox: mailbox)
+        let ours = VerifyingDevice(keys: try XCTUnwrap(link.sync.roomKeys), client: ann.client)
+        try ours.sync()
+        let key = ThreadKey.room(account: ann.account.userID, roomID: room)
+        let opener = try ThreadOpener(inBackground: false) { _, _ in
+            let source = try self.open(room, as: ann, follows: false, environment: environment, usesCache: false)
+            return OpenCommand.Target(source: source, me: source.reader)
+        }
+        let client = CommentClient(columns: 90, rows: 24, settings: CommentClient.SessionSettings(), start: try opener.openNow(key),
+                                   startKey: key, summaries: [], opener: opener, mailbox: mailbox, accounts: [account.userID: link])
+        client.wallTime = Date()
+        let pilot = Pilot(client: client, screen: HeadlessScreen(columns: 90, rows: 24))
+        let setup = Setup(pilot: pilot, ours: ours, other: boDevice, userID: account.userID, ourDevice: account.deviceID,
+                          otherDevice: bo.account.deviceID, link: link)
+        try drive(setup, until: "hello from Bo")
+
+        pilot.press(KeyPress(.up, .alt))
+        pilot.press(KeyPress(.character("v"), .alt))
+        try drive(setup, until: "Waiting for Bo to accept")
+        XCTAssertTrue(pilot.lines.contains { $0.contains(" Verify Bo (\(bo.account.userID))") }, "named as the room knows him:\n"
+                      + pilot.lines.joined(separator: "\n"))
+        let asked = try bo.other.messages(roomID: room).first { ($0["content"] as? [String: Any])?["msgtype"] as? String == "m.key.verification.request" }
+        let content = try XCTUnwrap(asked?["content"] as? [String: Any], "a request in the room")
+        XCTAssertEqual(content["to"] as? String, bo.account.userID)
+        XCTAssertEqual(asked?["sender"] as? String, ann.account.userID)
+        let end = Date().addingTimeInterval(10)
+        while !boDevice.verifications.contains(where: { $0.userID == ann.account.userID && $0.stage == .incoming }), Date() < end {
+            try boDevice.sync()
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertTrue(boDevice.verifications.contains { $0.userID == ann.account.userID && $0.stage == .incoming }, "\(boDevice.verifications)")
+    }
 }
