@@ -19,7 +19,8 @@ enum KeysCommand {
     so it reads what the file's sessions encrypted; it says how many were new. Keys from a file
     prove less than keys their senders shared (whoever wrote the file could have made them up).
     setup creates cross-signing and secret storage for an account that has neither: this
-    device is verified, and a recovery key is shown once, to verify other devices with.
+    device is verified, a recovery key is shown once, to verify other devices with, and a key
+    backup is made, from which those devices restore the history they never received.
     Passphrases and passwords are asked for without echo, or read from standard input when
     that is not a terminal; they are never shown, logged or kept.
     With one account logged in, --as is not needed.
