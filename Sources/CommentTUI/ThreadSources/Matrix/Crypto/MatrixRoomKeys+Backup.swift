@@ -59,6 +59,18 @@ extension MatrixRoomKeys {
         backup.forget()
     }
 
+    /// The backup to restore from or upload to, or, when there is none to use, what to say
+    /// (a refusal once per run, a failed read each time).
+    func usableBackup() -> (found: (version: MegolmBackupVersion, key: MegolmBackupKey)?, said: [String]) {
+        do {
+            return (try trustedBackup(), [])
+        } catch let refusal as MegolmBackupRefusal {
+            return (nil, backup.tellOnce(Self.backupNotUsed(refusal)).map { [$0] } ?? [])
+        } catch {
+            return (nil, ["the key backup could not be read: \(error)"])
+        }
+    }
+
     /// Who may sign a backup we use: our master key while it is the pinned one, and this device.
     func backupSigners() -> MegolmBackupVersion.Signers {
         lock.withLock {
@@ -80,15 +92,8 @@ extension MatrixRoomKeys {
         var waiting = lock.withLock { Set(wanted.union(wantedEarlier).filter { $0.roomID == roomID }.map(\.sessionID)) }
         if everything { waiting.insert("") }
         guard !waiting.isEmpty else { return [] }
-        let trusted: (version: MegolmBackupVersion, key: MegolmBackupKey)
-        do {
-            guard let found = try trustedBackup() else { return [] }
-            trusted = found
-        } catch let refusal as MegolmBackupRefusal {
-            return backup.tellOnce(Self.backupNotUsed(refusal)).map { [$0] } ?? []
-        } catch {
-            return ["the key backup could not be read: \(error)"]
-        }
+        let usable = usableBackup()
+        guard let trusted = usable.found else { return usable.said }
         let claimed = backup.claim(waiting, of: roomID)
         guard !claimed.isEmpty else { return [] }
         let answer: JSONValue

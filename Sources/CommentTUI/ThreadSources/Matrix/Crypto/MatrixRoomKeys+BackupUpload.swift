@@ -17,15 +17,8 @@ extension MatrixRoomKeys {
         backup.work.lock()
         defer { backup.work.unlock() }
         guard !lock.withLock({ device.store.ids(in: Self.backupPending).isEmpty }) else { return [] }
-        let trusted: (version: MegolmBackupVersion, key: MegolmBackupKey)
-        do {
-            guard let found = try trustedBackup() else { return [] }
-            trusted = found
-        } catch let refusal as MegolmBackupRefusal {
-            return backup.tellOnce(Self.backupNotUsed(refusal)).map { [$0] } ?? []
-        } catch {
-            return ["the key backup could not be read: \(error)"]
-        }
+        let usable = usableBackup()
+        guard let trusted = usable.found else { return usable.said }
         let upload: (body: [String: JSONValue], ids: [String])
         do {
             upload = try lock.withLock { try pendingUploads(key: trusted.key) }
