@@ -24,19 +24,27 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         var link: AccountLink
     }
 
+    /// `user`'s account linked as the client links it (its sync not started: `ours` takes it),
+    /// its data in a folder of its own.
+    private func link(_ user: MatrixTestUser, on server: SynapseServer) throws
+        -> (account: MatrixAccounts.Account, environment: [String: String], mailbox: ClientMailbox, link: AccountLink, ours: VerifyingDevice) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("client-sas-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["XDG_DATA_HOME": folder.path + "/data", "XDG_CONFIG_HOME": folder.path + "/config"]
+        let account = MatrixAccounts.Account(userID: user.account.userID, homeserver: server.baseURL.absoluteString,
+                                             accessToken: user.account.accessToken, deviceID: user.account.deviceID)
+        let mailbox = try ClientMailbox()
+        let link = AccountLink(account: account, client: user.client, environment: environment, usesCache: false, mailbox: mailbox)
+        let ours = VerifyingDevice(keys: try XCTUnwrap(link.sync.roomKeys), client: user.client)
+        try ours.sync()
+        return (account, environment, mailbox, link, ours)
+    }
+
     /// - Parameter inThread: the client starts in a thread of 30 comments (`Numbered`), not at home.
     private func linkedClient(inThread: Bool = false) throws -> Setup {
         let server = try self.server
         let ann = try registerUser("ann", on: server)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("client-sas-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        let environment = ["XDG_DATA_HOME": folder.path + "/data", "XDG_CONFIG_HOME": folder.path + "/config"]
-        let account = MatrixAccounts.Account(userID: ann.account.userID, homeserver: server.baseURL.absoluteString,
-                                             accessToken: ann.account.accessToken, deviceID: ann.account.deviceID)
-        let mailbox = try ClientMailbox()
-        let link = AccountLink(account: account, client: ann.client, environment: environment, usesCache: false, mailbox: mailbox)
-        let ours = VerifyingDevice(keys: try XCTUnwrap(link.sync.roomKeys), client: ann.client)
-        try ours.sync()
+        let (account, _, mailbox, link, ours) = try link(ann, on: server)
         let second = try secondLogin(ann.account)
         let other = try verifyingDevice(userID: ann.account.userID, deviceID: second.deviceID, token: second.token)
         let key = ThreadKey.file(path: "/t/Numbered")
@@ -210,15 +218,7 @@ final class ClientVerificationTests: SharedSynapseTestCase {
         let boDevice = try verifyingDevice(userID: bo.account.userID, deviceID: bo.account.deviceID, token: bo.account.accessToken, room: room)
         _ = try bo.other.sendText(roomID: room, body: "the room's first message")
         _ = try bo.other.sendText(roomID: room, body: "hello from Bo")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("client-sas-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        let environment = ["XDG_DATA_HOME": folder.path + "/data", "XDG_CONFIG_HOME": folder.path + "/config"]
-        let account = MatrixAccounts.Account(userID: ann.account.userID, homeserver: server.baseURL.absoluteString,
-                                             accessToken: ann.account.accessToken, deviceID: ann.account.deviceID)
-        let mailbox = try ClientMailbox()
-        let link = AccountLink(account: account, client: ann.client, environment: environment, usesCache: false, mailbox: mailbox)
-        let ours = VerifyingDevice(keys: try XCTUnwrap(link.sync.roomKeys), client: ann.client)
-        try ours.sync()
+        let (account, environment, mailbox, link, ours) = try link(ann, on: server)
         let key = ThreadKey.room(account: ann.account.userID, roomID: room)
         let opener = try ThreadOpener(inBackground: false) { _, _ in
             let source = try self.open(room, as: ann, follows: false, environment: environment, usesCache: false)
