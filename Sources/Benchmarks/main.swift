@@ -58,6 +58,7 @@ let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("flags", flagBenchmarks),
     ("search", searchBenchmarks),
     ("markup", markupBenchmarks),
+    ("cmark", cmarkBenchmarks),
     ("composer", composerBenchmarks),
     ("composer-keys", composerKeyBenchmarks),
     ("mentions", mentionBenchmarks),
