@@ -99,8 +99,8 @@ final class ImportGitHubTests: XCTestCase {
         XCTAssertEqual(thread.comments.map(\.body), [#"use a || b, or \{x\|y\}"#, #"\|\|not hidden\|\| and `{x|y}` in code"#])
         for body in [thread.body] + thread.comments.map(\.body) {
             let runs = CommentMarkup.parseRuns(body, handles: { _ in nil }).runs
-            XCTAssertFalse(runs.contains { $0.attributes[CommentAttributes.SpoilerAttribute.self] != nil }, body)
-            XCTAssertFalse(runs.contains { $0.attributes[CommentAttributes.RubyAttribute.self] != nil }, body)
+            XCTAssertFalse(runs.contains { $0.style.spoiler != nil }, body)
+            XCTAssertFalse(runs.contains { $0.style.ruby != nil }, body)
         }
 
         let path = try write(run.text, "imported.jsonl")

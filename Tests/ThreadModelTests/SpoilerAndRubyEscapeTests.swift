@@ -24,14 +24,14 @@ final class SpoilerAndRubyEscapeTests: XCTestCase {
         // 1. Nothing forms.
         let parsed = CommentMarkup.parseRuns(escaped, handles: handles)
         XCTAssertFalse(parsed.runs.contains {
-            $0.attributes[CommentAttributes.SpoilerAttribute.self] != nil || $0.attributes[CommentAttributes.RubyAttribute.self] != nil
+            $0.style.spoiler != nil || $0.style.ruby != nil
         }, label, file: file, line: line)
         // 2. It shows what the original shows when the syntax is text.
         let shown = runs(escaped)
         let asText = runs(original, extensions: .text)
         XCTAssertEqual(shown.text, asText.text, label, file: file, line: line)
         XCTAssertEqual(shown.runs.map(\.end), asText.runs.map(\.end), label, file: file, line: line)
-        XCTAssertTrue(zip(shown.runs, asText.runs).allSatisfy { $0.attributes == $1.attributes }, label, file: file, line: line)
+        XCTAssertTrue(zip(shown.runs, asText.runs).allSatisfy { $0.style == $1.style }, label, file: file, line: line)
         // 3. Only backslashes were added, each before `{`, `|` or `}`.
         var rest = Substring(original).unicodeScalars
         var afterAddedBackslash = false

@@ -275,8 +275,8 @@ extension CommentApp {
         guard comment.body.contains("@" + me.handle) else { return false }
         // Only what the feed lays out (`ShownBody`): a huge body is not parsed whole on arrival.
         let shown = ShownBody(comment.body, limit: FeedLayout.shownBodyBytes).text
-        let text = CommentMarkup.parse(shown, handles: { self.comments.handleID($0) })
-        return text.runs.contains { $0.attributes[CommentAttributes.MentionAttribute.self] == me.id }
+        let text = CommentMarkup.parseRuns(shown, handles: { self.comments.handleID($0) })
+        return text.runs.contains { $0.style.mention == me.id }
     }
 
     /// Shows the problems found while the thread was opened (torn or malformed lines, duplicate

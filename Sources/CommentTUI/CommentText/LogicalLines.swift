@@ -81,8 +81,8 @@ enum LogicalLines {
         let bytes = Array(utf8)
         var offset = 0
         for run in text.runs {
-            let style = TextRunStyle(run.attributes)
-            let block = run.attributes[CommentAttributes.BlockAttribute.self]
+            let style = TextRunStyle(run.style)
+            let block = run.style.block
             builder.closeLink(unless: style.link)
             while offset < bytes.count {
                 let byte = bytes[offset]

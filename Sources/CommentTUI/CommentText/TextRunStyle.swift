@@ -44,16 +44,16 @@ struct TextRunStyle: Hashable, Sendable {
     static let plain = TextRunStyle()
 
     /// The style of a run of a parsed comment.
-    init(_ attributes: AttributeContainer) {
-        strong = attributes[CommentAttributes.StrongAttribute.self] ?? false
-        emphasis = attributes[CommentAttributes.EmphasisAttribute.self] ?? false
-        strikethrough = attributes[CommentAttributes.StrikethroughAttribute.self] ?? false
-        code = attributes[CommentAttributes.CodeAttribute.self] ?? false
-        link = attributes[CommentAttributes.LinkAttribute.self]
-        mention = attributes[CommentAttributes.MentionAttribute.self]
-        spoiler = attributes[CommentAttributes.SpoilerAttribute.self]
-        ruby = attributes[CommentAttributes.RubyAttribute.self]
-        if let block = attributes[CommentAttributes.BlockAttribute.self] {
+    init(_ markup: MarkupStyle) {
+        strong = markup.strong
+        emphasis = markup.emphasis
+        strikethrough = markup.strikethrough
+        code = markup.code
+        link = markup.link
+        mention = markup.mention
+        spoiler = markup.spoiler
+        ruby = markup.ruby
+        if let block = markup.block {
             quoteDepth = block.quoteDepth
             switch block.role {
             case .codeBlock: codeBlock = true

@@ -21,7 +21,7 @@ enum ComposerStyling {
         var own: [TextRunStyle] = []
         own.reserveCapacity(text.characters.count)
         for run in text.runs {
-            let style = TextRunStyle(run.attributes)
+            let style = TextRunStyle(MarkupStyle(run.attributes))
             own += repeatElement(style, count: text.characters[run.range].count)
         }
         let typed = Array(text.characters)
@@ -29,7 +29,7 @@ enum ComposerStyling {
         var styles = own.map { CharacterStyle(run: $0) }
         var i = 0
         for run in parsed.runs {
-            let style = TextRunStyle(run.attributes)
+            let style = TextRunStyle(MarkupStyle(run.attributes))
             for character in parsed.characters[run.range] {
                 while i < typed.count, typed[i] != character {
                     styles[i].isMarker = true

@@ -16,16 +16,16 @@ public enum CommentMarkup {
 
     /// Parses `body` into plain runs: the same text and attributes as `parse`, cheaper to walk.
     public static func parseRuns(_ body: String, handles: (String) -> String?) -> MarkupRuns {
-        builder(for: MarkupDocument(parsing: body, handles: handles)).markupRuns()
+        builder(for: MarkupDocument(parsing: body, handles: handles)).runs
     }
 
     /// The attributed text of a parsed document: blocks separated by `\n` runs without a block.
     public static func attributedString(for document: MarkupDocument) -> AttributedString {
-        builder(for: document).build()
+        builder(for: document).attributedString()
     }
 
-    private static func builder(for document: MarkupDocument) -> AttributedRunsBuilder {
-        var builder = AttributedRunsBuilder()
+    private static func builder(for document: MarkupDocument) -> MarkupRunsBuilder {
+        var builder = MarkupRunsBuilder()
         var spoilerCount = 0
         var rubyCount = 0
         var started = false
@@ -36,14 +36,14 @@ public enum CommentMarkup {
                 continuedQuotes = min(continuedQuotes, block.block.continuedQuotes)
                 continue
             }
-            if started { builder.append("\n", AttributeContainer()) }
+            if started { builder.append("\n", MarkupStyle()) }
             started = true
-            var base = AttributeContainer()
+            var base = MarkupStyle()
             var info = block.block
             info.continuedQuotes = min(info.continuedQuotes, continuedQuotes)
             continuedQuotes = Int.max
-            base[CommentAttributes.BlockAttribute.self] = info
-            if case .codeBlock = block.block.role { base[CommentAttributes.CodeAttribute.self] = true }
+            base.block = info
+            if case .codeBlock = block.block.role { base.code = true }
             var spans = OpenSpans()
             var current = base
             for item in block.items {
@@ -52,11 +52,11 @@ public enum CommentMarkup {
                     builder.append(text, current)
                 case .code(let text):
                     var code = current
-                    code[CommentAttributes.CodeAttribute.self] = true
+                    code.code = true
                     builder.append(text, code)
                 case .mention(let handle, let userID):
                     var mention = current
-                    mention[CommentAttributes.MentionAttribute.self] = userID
+                    mention.mention = userID
                     builder.append("@" + handle, mention)
                 case .lineBreak:
                     builder.append("\n", current)
@@ -64,10 +64,10 @@ public enum CommentMarkup {
                     if span == .spoiler { spoilerCount += 1 }
                     if case .ruby = span { rubyCount += 1 }
                     spans.open(span, spoiler: spoilerCount, ruby: rubyCount)
-                    current = spans.attributes(base: base)
+                    current = spans.style(base: base)
                 case .close(let span):
                     spans.close(span)
-                    current = spans.attributes(base: base)
+                    current = spans.style(base: base)
                 }
             }
         }
@@ -106,15 +106,15 @@ public enum CommentMarkup {
             }
         }
 
-        func attributes(base: AttributeContainer) -> AttributeContainer {
-            var container = base
-            if emphasis > 0 { container[CommentAttributes.EmphasisAttribute.self] = true }
-            if strong > 0 { container[CommentAttributes.StrongAttribute.self] = true }
-            if strikethrough > 0 { container[CommentAttributes.StrikethroughAttribute.self] = true }
-            if let spoiler = spoilers.last { container[CommentAttributes.SpoilerAttribute.self] = spoiler }
-            if let link = links.last { container[CommentAttributes.LinkAttribute.self] = link }
-            if let ruby = rubies.last { container[CommentAttributes.RubyAttribute.self] = ruby }
-            return container
+        func style(base: MarkupStyle) -> MarkupStyle {
+            var style = base
+            style.emphasis = emphasis > 0
+            style.strong = strong > 0
+            style.strikethrough = strikethrough > 0
+            style.spoiler = spoilers.last
+            style.link = links.last
+            style.ruby = rubies.last
+            return style
         }
     }
 }

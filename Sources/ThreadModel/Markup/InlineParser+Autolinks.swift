@@ -58,10 +58,10 @@ extension InlineParser {
         let c = scalars[position]
         guard c.isASCIIAlphanumeric else { return false }
         if let previous = scalar(at: position - 1),
-           !(previous.isMarkdownWhitespace || "*_~(".unicodeScalars.contains(previous)) {
+           !(previous.isMarkdownWhitespace || previous == "*" || previous == "_" || previous == "~" || previous == "(") {
             return false
         }
-        if "wWhHfF".unicodeScalars.contains(c), let (end, prefix) = webLinkEnd() {
+        if c == "w" || c == "W" || c == "h" || c == "H" || c == "f" || c == "F", let (end, prefix) = webLinkEnd() {
             let text = String(String.UnicodeScalarView(scalars[position..<end]))
             atoms.append(append(.autolink(destination: prefix + text, text: text)))
             position = end
@@ -153,7 +153,7 @@ extension InlineParser {
     /// A bare `local@domain.tld` (GFM extended e-mail autolink) starting at `position`.
     private func bareEmailEnd() -> Int? {
         var i = position
-        while let c = scalar(at: i), c.isASCIIAlphanumeric || ".+-_".unicodeScalars.contains(c) { i += 1 }
+        while let c = scalar(at: i), c.isASCIIAlphanumeric || c == "." || c == "+" || c == "-" || c == "_" { i += 1 }
         guard scalar(at: i) == "@" else { return nil }
         i += 1
         let domainStart = i

@@ -40,7 +40,7 @@ struct InlineParser {
     let extensions: ExtensionSyntax
     var position = 0
     var nodes: [Node] = []
-    var pendingText = String.UnicodeScalarView()
+    var pendingText = PendingText()
     var delimiters: [Delimiter] = []
     var lastDelimiter = -1
     var brackets: [Bracket] = []
@@ -98,7 +98,8 @@ struct InlineParser {
             case "{": if extensions == .text { extensionCharacterAsText(c) } else if !scanRuby() { literal(c) }
             case "}": if extensions == .text { extensionCharacterAsText(c) } else { literal(c) }
             default:
-                if !scanExtendedAutolink() { literal(c) }
+                // Only a letter or digit may start an extended autolink.
+                if !c.isASCIIAlphanumeric || !scanExtendedAutolink() { literal(c) }
             }
         }
         flushText()
@@ -118,8 +119,7 @@ struct InlineParser {
 
     mutating func flushText() {
         guard !pendingText.isEmpty else { return }
-        nodes.append(Node(kind: .text(String(pendingText))))
-        pendingText = String.UnicodeScalarView()
+        nodes.append(Node(kind: .text(pendingText.take())))
     }
 
     /// Adds a node after the pending text; returns its index.
@@ -149,7 +149,7 @@ struct InlineParser {
 
     /// A newline is a line break in comments (as on GitHub), with the spaces around it dropped.
     private mutating func scanNewline() {
-        while let last = pendingText.last, last == " " || last == "\t" { pendingText.removeLast() }
+        while let last = pendingText.lastASCII, last == " " || last == "\t" { pendingText.removeLastASCII() }
         append(.lineBreak)
         position += 1
         while let c = scalar(at: position), c == " " || c == "\t" { position += 1 }
@@ -201,15 +201,17 @@ struct InlineParser {
     func items() -> [InlineItem] {
         var out: [InlineItem] = []
         out.reserveCapacity(nodes.count)
-        var text = ""
+        // Bytes, not a String's scalar view: appending to `unicodeScalars` in place copied the
+        // whole text each time, so many unmatched delimiter runs (`a_ a_ …`) were quadratic.
+        var text = PendingText()
         func flush() {
-            if !text.isEmpty { out.append(.text(text)); text = "" }
+            if !text.isEmpty { out.append(.text(text.take())) }
         }
         for node in nodes {
             if !node.closesBefore.isEmpty { flush(); out += node.closesBefore.map(InlineItem.close) }
             switch node.kind {
-            case .text(let t): text += t
-            case .delimiterRun(let c, let count): text.unicodeScalars.append(contentsOf: repeatElement(c, count: count))
+            case .text(let t): text.append(t)
+            case .delimiterRun(let c, let count): for _ in 0..<count { text.append(c) }
             case .code(let t): flush(); out.append(.code(t))
             case .mention(let handle, let userID): flush(); out.append(.mention(handle: handle, userID: userID))
             case .lineBreak: flush(); out.append(.lineBreak)

@@ -12,6 +12,8 @@ public enum VisibleControls {
     /// The text with every hostile scalar replaced; `afterBase` tells whether the text
     /// continues a character joiners may follow (for joiners at the start of a run).
     public static func sanitize(_ text: String, afterBase: Bool = false) -> String {
+        // Printable ASCII, newlines and tabs (most text) are told by their bytes alone.
+        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }) { return text }
         guard text.unicodeScalars.contains(where: { needsCheck($0) }) else { return text }
         var out = String.UnicodeScalarView()
         var context = Context(joins: afterBase)
@@ -58,6 +60,8 @@ public enum VisibleControls {
 
     /// Whether joiners may follow the text's last base character, `before` when it has none.
     public static func joinState(atEndOf text: String, before: Bool) -> Bool {
+        // An ASCII character last is a base no joiner acts on (or a newline or tab).
+        if let last = text.utf8.last, last < 0x80 { return false }
         for scalar in text.unicodeScalars.reversed() where !extendsBase(scalar) {
             return joinState(before, after: scalar)
         }

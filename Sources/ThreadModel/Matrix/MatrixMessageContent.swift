@@ -56,6 +56,6 @@ public struct MatrixMessageContent: Sendable {
 
     private static func sameRuns(_ a: MarkupRuns, _ b: MarkupRuns) -> Bool {
         guard a.text == b.text, a.runs.count == b.runs.count else { return false }
-        return zip(a.runs, b.runs).allSatisfy { $0.end == $1.end && $0.attributes == $1.attributes }
+        return a.runs == b.runs
     }
 }
