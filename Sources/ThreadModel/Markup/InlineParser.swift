@@ -60,7 +60,11 @@ struct InlineParser {
 
     init(_ text: String, handles: @escaping (String) -> String?, references: [String: LinkReferences.Definition] = [:],
          extensions: ExtensionSyntax = .markup) {
-        scalars = Array(text.unicodeScalars)
+        var scalars: [Unicode.Scalar] = []
+        // Sized by the bytes (an upper bound): counting the scalars first walks the text twice.
+        scalars.reserveCapacity(text.utf8.count)
+        scalars.append(contentsOf: text.unicodeScalars)
+        self.scalars = scalars
         self.handles = handles
         self.references = references
         self.extensions = extensions
@@ -98,8 +102,12 @@ struct InlineParser {
             case "{": if extensions == .text { extensionCharacterAsText(c) } else if !scanRuby() { literal(c) }
             case "}": if extensions == .text { extensionCharacterAsText(c) } else { literal(c) }
             default:
-                // Only a letter or digit may start an extended autolink.
-                if !c.isASCIIAlphanumeric || !scanExtendedAutolink() { literal(c) }
+                // Only a letter or digit may start an extended autolink, and only the first of a
+                // word: the rest of the word is text, taken at once.
+                guard c.isASCIIAlphanumeric else { literal(c); continue }
+                if scanExtendedAutolink() { continue }
+                literal(c)
+                while let next = scalar(at: position), next.isASCIIAlphanumeric { literal(next) }
             }
         }
         flushText()

@@ -13,7 +13,10 @@ public enum VisibleControls {
     /// continues a character joiners may follow (for joiners at the start of a run).
     public static func sanitize(_ text: String, afterBase: Bool = false) -> String {
         // Printable ASCII, newlines and tabs (most text) are told by their bytes alone.
-        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }) { return text }
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }
+        }
+        if plain ?? text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }) { return text }
         guard text.unicodeScalars.contains(where: { needsCheck($0) }) else { return text }
         var out = String.UnicodeScalarView()
         var context = Context(joins: afterBase)
