@@ -38,6 +38,17 @@ func mentionBenchmarks() -> [BenchmarkRow] {
     let start = benchNow()
     _ = ranker.withRecency(newer)
     rows.append(BenchmarkRow(area: "mentions", name: "new recency after comments arrive, 100k users", value: formatNanos(Double(benchNow() - start))))
+    // The client's case: the latest 1,000 comments' writers, taken in place on the next key.
+    var window: [String: Int] = [:]
+    for n in 0..<1_000 { window[ranker.users[(n * 7919) % ranker.users.count].id] = n }
+    var inPlace: [Double] = []
+    for _ in 0..<21 {
+        let start = benchNow()
+        ranker.setRecency(window)
+        inPlace.append(Double(benchNow() - start))
+    }
+    rows.append(BenchmarkRow(area: "mentions", name: "new recency in place, the latest 1,000 comments' writers, 100k users",
+                             value: "median " + formatNanos(percentiles(inPlace).median)))
     rows += smallThreadRows()
     rows += threadNameRows()
     rows += mentionClientRows()
