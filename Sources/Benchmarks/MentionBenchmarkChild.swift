@@ -10,7 +10,7 @@ import Glibc
 /// (VmHWM) is the client's alone: `comment-tui-bench --mentions-only PATH HANDLE WAIT`.
 ///
 /// It opens the thread file as `comment-tui PATH --as HANDLE` does (`ThreadFileSource`,
-/// `CommentApp`, the first frame), lets the loop idle for `WAIT` seconds (poll on what the
+/// `CommentApp`, the first frame, presented as `AppLoop` presents it), lets the loop idle for `WAIT` seconds (poll on what the
 /// client polls, taking what becomes ready, as `AppLoop` does; 0: the `@` comes at once), then
 /// types `@` and times it to its frame with the list drawn, then `m`, `a`, `r` likewise. Prints
 /// one line: `open=<ms> hwmOpen=<kB> at=<ms> hwm=<kB> rss=<kB> keys=<ms>,<ms>,<ms> title=<0|1>`.
@@ -24,7 +24,7 @@ func runMentionsOnly(arguments: [String]) {
     let app = CommentApp(source: source, me: me, columns: 100, rows: 30)
     let client = CommentClient(thread: app)
     client.advance(to: ScrollInstant(seconds: seconds()))
-    _ = client.render()
+    client.didPresent(client.render())
     let opened = ms(origin)
     let openPeak = HomeChild.status("VmHWM:"), openResident = HomeChild.status("VmRSS:")
     // Idle turns: whatever the client polls (the file's watch, work done off the loop) is taken.
@@ -34,13 +34,14 @@ func runMentionsOnly(arguments: [String]) {
         let ready = (try? Poll.readable(descriptors, timeout: max(0, idleEnd - seconds()))) ?? []
         if !ready.isEmpty { client.descriptorsReady(ready, at: ScrollInstant(seconds: seconds())) }
         client.advance(to: ScrollInstant(seconds: seconds()))
-        _ = client.render()
+        client.didPresent(client.render())
     }
     func key(_ character: Character) -> (ms: String, frame: Frame) {
         let start = benchNow()
         _ = client.update(.key(KeyPress(.character(character))), at: ScrollInstant(seconds: seconds()))
         client.advance(to: ScrollInstant(seconds: seconds()))
         let frame = client.render()
+        client.didPresent(frame)
         return (ms(start), frame)
     }
     let at = key("@")

@@ -4,8 +4,8 @@ import XCTest
 @testable import CommentTUI
 import CommentTUITestSupport
 
-/// The mention list's index, built off the keys' path: at open and when users change, on the
-/// builder's thread, taken when the loop's poll sees it land.
+/// The mention list's index, built off the keys' path: once the thread is shown and when users
+/// change, on the builder's thread, taken when the loop's poll sees it land.
 final class MentionIndexTests: XCTestCase {
     /// 40 users whose handles start with "ma", and tess, who reads.
     static var thread: ThreadFixture {
@@ -136,7 +136,7 @@ final class MentionIndexTests: XCTestCase {
 
     func testASmallThreadWaitsForItsIndexOnTheFirstKey() throws {
         let (app, _) = Self.thread.open(columns: 60, rows: 20)
-        // No turn of the loop since the open: the key waits for the build under way.
+        // No frame drawn yet, no turn of the loop: the key starts the build and waits for it.
         _ = app.update(.key(KeyPress(.character("@"))))
         XCTAssertTrue(app.mentions.isIndexCurrent)
         XCTAssertEqual(app.mentions.picker?.awaitsIndex, false)

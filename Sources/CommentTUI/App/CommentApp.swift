@@ -256,6 +256,7 @@ public final class CommentApp {
 
     /// Takes a shown frame's report: which links and headers the reader saw; the bell rang.
     public func didPresent(_ frame: Frame) {
+        mentions.threadShown()
         feed.didPresent(frame.feedShown, at: wallTime)
         // The notice of unread comments goes once the reader is up at the first of them (Alt-U
         // or scrolling): from there on the divider and the feed say it.

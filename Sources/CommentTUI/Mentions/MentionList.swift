@@ -7,8 +7,8 @@ import ThreadModel
 /// the query; any other change of the draft or the caret (motion, a click, a paste, undo, a
 /// kill) means the token is no longer being typed, and closes it.
 ///
-/// The index is built off the keys' path (`MentionIndexBuilder`): when the thread opens and when
-/// its users change, on a thread of its own, and installed when it lands. A key that comes before
+/// The index is built off the keys' path (`MentionIndexBuilder`): once the thread's first frame
+/// is shown and whenever its users change, on a thread of its own, and installed when it lands. A key that comes before
 /// it waits for it in a thread of at most `waitsForIndexUpTo` users (its build is that short);
 /// in a bigger one the list opens at once with the index before (users changed: the newest
 /// members show when the new one lands), or with none yet (opened a moment ago) its title says
@@ -44,13 +44,21 @@ final class MentionList {
     let clock: AppClock
     private var now: ScrollInstant { clock.now }
 
+    /// Whether an index was asked for yet.
+    private var indexRequested = false
+
     /// A list for the user `me` (never offered to mention themselves) over `comments`' users;
-    /// their index starts building at once.
+    /// their index is asked for once the thread is shown (`threadShown()`).
     init(me: String, clock: AppClock, comments: ThreadComments) {
         self.me = me
         self.clock = clock
         self.comments = comments
-        requestIndex()
+    }
+
+    /// The thread's first frame is on screen: its index starts building, now that the opening's
+    /// work is done (it neither competes with the first frame nor adds its peak to the opening's).
+    func threadShown() {
+        if !indexRequested { requestIndex() }
     }
 
     /// Brings the open list's motion and timers to the clock's time.
@@ -74,6 +82,7 @@ final class MentionList {
     var isIndexCurrent: Bool { ranker != nil && indexGeneration == generation }
 
     private func requestIndex() {
+        indexRequested = true
         builder.build(generation: generation, thread: comments.thread, excluding: comments.departed.union([me]))
     }
 
@@ -202,6 +211,8 @@ final class MentionList {
     /// The best users for `query`, with the index now; nil when there is none yet (a big thread
     /// opened a moment ago). Notes whether the list will want ranking again when the index lands.
     private func rank(_ query: String) -> MentionResults? {
+        // A key before the first frame (a test, a script): the build starts here.
+        if !indexRequested { requestIndex() }
         if !isIndexCurrent { installLanded() }
         if !isIndexCurrent, comments.thread.userCount <= waitsForIndexUpTo {
             builder.waitForBuilds()
