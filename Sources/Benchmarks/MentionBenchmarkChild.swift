@@ -12,8 +12,8 @@ import Glibc
 /// It opens the thread file as `comment-tui PATH --as HANDLE` does (`ThreadFileSource`,
 /// `CommentApp`, the first frame, presented as `AppLoop` presents it), lets the loop idle for `WAIT` seconds (poll on what the
 /// client polls, taking what becomes ready, as `AppLoop` does; 0: the `@` comes at once), then
-/// types `@` and times it to its frame with the list drawn, then `m`, `a`, `r` likewise. Prints
-/// one line: `open=<ms> hwmOpen=<kB> at=<ms> hwm=<kB> rss=<kB> keys=<ms>,<ms>,<ms> title=<0|1>`.
+/// types `@` and times it to its frame with the list drawn, then `m`, `a`, `r` likewise, then
+/// (a comment arrived meanwhile) `@` again. Prints one line of `name=value` fields.
 func runMentionsOnly(arguments: [String]) {
     guard arguments.count == 3, let wait = Double(arguments[2]) else { exit(2) }
     let origin = benchNow()
@@ -50,7 +50,13 @@ func runMentionsOnly(arguments: [String]) {
     let peak = HomeChild.status("VmHWM:")
     let resident = HomeChild.status("VmRSS:"), heap = trimmedResidentKilobytes()
     let keys = ["m", "a", "r"].map { key($0).ms }
-    print("open=\(opened) hwmOpen=\(openPeak) rssOpen=\(openResident) heap=\(heap) at=\(at.ms) hwm=\(peak) rss=\(resident) keys=\(keys.joined(separator: ",")) title=\(titled ? 1 : 0)")
+    // A comment arrives (who wrote last changes), then `@` again: its recency is taken on that key.
+    _ = client.update(.key(KeyPress(.escape)), at: ScrollInstant(seconds: seconds()))
+    _ = key(" ")
+    app.receive([.commentsAppended([Comment(id: "arrived", author: me.id == "u3" ? "u4" : "u3", created: Date(), body: "hi")])])
+    client.didPresent(client.render())
+    let afterArrival = key("@").ms
+    print("open=\(opened) hwmOpen=\(openPeak) rssOpen=\(openResident) heap=\(heap) at=\(at.ms) hwm=\(peak) rss=\(resident) keys=\(keys.joined(separator: ",")) arrival=\(afterArrival) title=\(titled ? 1 : 0)")
     fflush(nil)
     _exit(0)
 }
@@ -85,10 +91,12 @@ func mentionClientRows() -> [BenchmarkRow] {
             let at = percentiles(runs.compactMap { $0["at"] }).median
             let open = percentiles(runs.compactMap { $0["open"] }).median
             let keys = runs.compactMap { $0["key"] }.max() ?? 0
+            let arrival = percentiles(runs.compactMap { $0["arrival"] }).median
             let drawn = runs.allSatisfy { $0["title"] == 1 } ? "list drawn" : "list NOT drawn"
             rows.append(BenchmarkRow(
                 area: "mentions", name: "client, \(count) users: first @ \(when) to its frame, median of \(runs.count)",
-                value: String(format: "%.2f ms (%@; open + first frame %.0f ms; m, a, r at most %.2f ms)", at, drawn, open, keys)))
+                value: String(format: "%.2f ms (%@; open + first frame %.0f ms; m, a, r at most %.2f ms; @ after a comment arrived %.2f ms)",
+                              at, drawn, open, keys, arrival)))
             if wait > 0 {
                 rows.append(BenchmarkRow(
                     area: "mentions", name: "client, \(count) users: peak memory (VmHWM) with the list shown · at open · resident",
