@@ -8,11 +8,11 @@ import ThreadModel
 /// kill) means the token is no longer being typed, and closes it.
 ///
 /// The index is built off the keys' path (`MentionIndexBuilder`): once the thread's first frame
-/// is shown and whenever its users change, on a thread of its own, and installed when it lands. A key that comes before
-/// it waits for it in a thread of at most `waitsForIndexUpTo` users (its build is that short);
-/// in a bigger one the list opens at once with the index before (users changed: the newest
-/// members show when the new one lands), or with none yet (opened a moment ago) its title says
-/// it is ranking; either way it ranks again when the index lands.
+/// is shown and whenever its users change, on a thread of its own, and installed when it lands.
+/// A key that comes before it waits for it in a thread of at most `waitsForIndexUpTo` users (its
+/// build is that short); in a bigger one the list opens at once with the index before (users
+/// changed: the newest members show when the new one lands), or with none yet (opened a moment
+/// ago) its title says it is ranking; either way it ranks again when the index lands.
 final class MentionList {
     /// The open picker, if any.
     private(set) var picker: MentionPicker?
