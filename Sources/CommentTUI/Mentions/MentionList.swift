@@ -57,8 +57,12 @@ final class MentionList {
 
     /// The thread's first frame is on screen: its index starts building, now that the opening's
     /// work is done (it neither competes with the first frame nor adds its peak to the opening's).
+    /// A big thread's opening freed much: that goes back to the system first, since the build,
+    /// on its own thread, could not reuse it (`HeapTrim`).
     func threadShown() {
-        if !indexRequested { requestIndex() }
+        guard !indexRequested else { return }
+        if comments.thread.userCount > waitsForIndexUpTo { HeapTrim.giveBackFreePages() }
+        requestIndex()
     }
 
     /// Brings the open list's motion and timers to the clock's time.
