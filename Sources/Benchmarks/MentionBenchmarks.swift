@@ -38,7 +38,63 @@ func mentionBenchmarks() -> [BenchmarkRow] {
     let start = benchNow()
     _ = ranker.withRecency(newer)
     rows.append(BenchmarkRow(area: "mentions", name: "new recency after comments arrive, 100k users", value: formatNanos(Double(benchNow() - start))))
+    // The client's case: the latest 1,000 comments' writers, taken in place on the next key.
+    var window: [String: Int] = [:]
+    for n in 0..<1_000 { window[ranker.users[(n * 7919) % ranker.users.count].id] = n }
+    var inPlace: [Double] = []
+    for _ in 0..<21 {
+        let start = benchNow()
+        ranker.setRecency(window)
+        inPlace.append(Double(benchNow() - start))
+    }
+    rows.append(BenchmarkRow(area: "mentions", name: "new recency in place, the latest 1,000 comments' writers, 100k users",
+                             value: "median " + formatNanos(percentiles(inPlace).median)))
+    rows += smallThreadRows()
+    rows += threadNameRows()
+    rows += mentionClientRows()
     return rows
+}
+
+/// Build and a few keystrokes at 500 users, the size of a busy thread.
+private func smallThreadRows() -> [BenchmarkRow] {
+    let (users, recency) = mentionBenchmarkUsers(count: 500)
+    var builds: [Double] = []
+    var ranker = MentionRanker(users: [])
+    for _ in 0..<21 {
+        let start = benchNow()
+        ranker = MentionRanker(users: users, recency: recency)
+        builds.append(Double(benchNow() - start))
+    }
+    var rows = [BenchmarkRow(area: "mentions", name: "build, 500 users", value: "median " + formatNanos(percentiles(builds).median))]
+    for query in ["", "m", "ma", "mrtz"] {
+        var samples: [Double] = []
+        for _ in 0..<101 {
+            let start = benchNow()
+            _ = ranker.rank(query, limit: 200)
+            samples.append(Double(benchNow() - start))
+        }
+        rows.append(BenchmarkRow(area: "mentions", name: "rank \"\(query)\", limit 200, 500 users",
+                                 value: "median " + formatNanos(percentiles(samples).median)))
+    }
+    return rows
+}
+
+/// Home's filter and the Ctrl-K switcher build the same index over thread names
+/// (`ThreadNameRanker`: the name as handle and name, the list's order as recency).
+private func threadNameRows() -> [BenchmarkRow] {
+    let (people, _) = mentionBenchmarkUsers(count: 5_000)
+    return [500, 5_000].map { count in
+        let users = people.prefix(count).enumerated().map { User(id: String($0.offset), handle: $0.element.name, name: $0.element.name) }
+        let recency = Dictionary(uniqueKeysWithValues: users.indices.map { (String($0), count - $0) })
+        var samples: [Double] = []
+        for _ in 0..<11 {
+            let start = benchNow()
+            _ = MentionRanker(users: users, recency: recency)
+            samples.append(Double(benchNow() - start))
+        }
+        return BenchmarkRow(area: "mentions", name: "build over \(count) thread names (home's filter, Ctrl-K)",
+                            value: "median " + formatNanos(percentiles(samples).median) + ", max " + formatNanos(samples.max() ?? 0))
+    }
 }
 
 private func formatNanos(_ nanos: Double) -> String {
@@ -46,7 +102,7 @@ private func formatNanos(_ nanos: Double) -> String {
 }
 
 /// Deterministic users: varied first and last names (some with diacritics, some with an emoji) and ASCII handles.
-private func mentionBenchmarkUsers(count: Int) -> ([User], [String: Int]) {
+func mentionBenchmarkUsers(count: Int) -> ([User], [String: Int]) {
     let firsts: [(name: String, ascii: String)] = [
         ("Maria", "maria"), ("Mario", "mario"), ("Marie", "marie"), ("José", "jose"), ("Zoë", "zoe"),
         ("Chloé", "chloe"), ("Björn", "bjorn"), ("Søren", "soren"), ("Łukasz", "lukasz"), ("François", "francois"),

@@ -43,6 +43,12 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--reactions-on
     exit(0)
 }
 
+// `comment-tui-bench --mentions-only PATH HANDLE WAIT`: the client that `mentionBenchmarks` starts,
+// so that VmHWM counts one client opening a thread of many users and its first `@`.
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--mentions-only" {
+    runMentionsOnly(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
+
 // `comment-tui-bench [GROUP ...]` runs only the named groups (all without arguments).
 let groups: [(name: String, run: () -> [BenchmarkRow])] = [
     ("scroll", scrollBenchmarks),

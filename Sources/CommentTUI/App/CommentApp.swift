@@ -133,7 +133,7 @@ public final class CommentApp {
         sendingHeld = source.sendingHeld
         size = (columns, rows)
         composer = ComposerModel(columns: columns, rows: rows, clock: clock)
-        mentions = MentionList(me: me.id, clock: clock)
+        mentions = MentionList(me: me.id, clock: clock, comments: comments)
         let regions = ScreenRegions(columns: columns, rows: rows, composerRows: 1, composerMaximum: composer.maximumRows)
         feed = FeedModel(comments: comments, me: me.id, rect: regions.feed, columns: columns, snapMode: snapMode, clock: clock)
         scrollEvents.observe(feed.scroll.model)
@@ -223,8 +223,7 @@ public final class CommentApp {
         case .focus(let focused): terminalFocusChanged(focused)
         case .modeReport, .cursorReport, .deviceAttributes: break
         }
-        mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, comments: comments,
-                        feed: regions.feed)
+        mentions.follow(edit, draftChanged: composer.revision != revision, draft: composer.draft, feed: regions.feed)
         if composer.revision != revision { source.typingNotices?.readerIsTyping(composer.hasTextToSend) }
         prepare()
         return commands
@@ -257,6 +256,7 @@ public final class CommentApp {
 
     /// Takes a shown frame's report: which links and headers the reader saw; the bell rang.
     public func didPresent(_ frame: Frame) {
+        mentions.threadShown()
         feed.didPresent(frame.feedShown, at: wallTime)
         // The notice of unread comments goes once the reader is up at the first of them (Alt-U
         // or scrolling): from there on the divider and the feed say it.

@@ -151,10 +151,11 @@ public final class CommentClient {
         }
     }
 
-    /// The descriptors the loop polls beside the terminal: each open thread's updates, the
-    /// opener's, the accounts'.
+    /// The descriptors the loop polls beside the terminal: each open thread's updates and
+    /// mention index, the opener's, the accounts'.
     public var updateDescriptors: [FileDescriptor] {
         var descriptors = openOrder.compactMap { sessions[$0]?.source.updatesReady }
+        descriptors += openOrder.compactMap { sessions[$0]?.mentionIndexReady }
         if let opener { descriptors.append(opener.ready) }
         if let mailbox { descriptors.append(mailbox.ready) }
         return descriptors
@@ -164,8 +165,9 @@ public final class CommentClient {
     public func descriptorsReady(_ ready: [FileDescriptor], at time: ScrollInstant) {
         clock.move(to: time)
         for key in openOrder {
-            guard let session = sessions[key], let descriptor = session.source.updatesReady, ready.contains(descriptor) else { continue }
-            session.sourceIsReady(at: time)
+            guard let session = sessions[key] else { continue }
+            if let descriptor = session.source.updatesReady, ready.contains(descriptor) { session.sourceIsReady(at: time) }
+            if let descriptor = session.mentionIndexReady, ready.contains(descriptor) { session.mentionIndexLanded(at: time) }
         }
         if let opener, ready.contains(opener.ready) {
             for opened in opener.takeOpened() { finishOpening(opened) }

@@ -1,20 +1,41 @@
 import ScrollEngine
 import ThreadModel
 
-/// The @mention list's state: the open picker, if any, and the ranker over the thread's users.
+/// The @mention list's state: the open picker, if any, and the index it ranks the thread's users with.
 ///
 /// Typing `@` at the start of a word opens it; typed characters and Backspace grow and shrink
 /// the query; any other change of the draft or the caret (motion, a click, a paste, undo, a
 /// kill) means the token is no longer being typed, and closes it.
+///
+/// The index is built off the keys' path (`MentionIndexBuilder`): once the thread's first frame
+/// is shown and whenever its users change, on a thread of its own, and installed when it lands.
+/// A key that comes before it waits for it in a thread of at most `waitsForIndexUpTo` users (its
+/// build is that short); in a bigger one the list opens at once with the index before (users
+/// changed: the newest members show when the new one lands), or with none yet (opened a moment
+/// ago) its title says it is ranking; either way it ranks again when the index lands.
 final class MentionList {
     /// The open picker, if any.
     private(set) var picker: MentionPicker?
+    /// The index the list ranks with: the last that landed, for `indexGeneration`.
     private var ranker: MentionRanker?
-    private var recencyIsStale = false
+    /// The generation of the users `ranker` was built for, and the newest one (the users now).
+    private(set) var indexGeneration = -1
+    private(set) var generation = 0
+    private var recencyIsStale = true
+    /// The open list was ranked without the current index: it ranks again when that lands.
+    private(set) var pickerAwaitsIndex = false
+    /// Builds the index on its own thread.
+    let builder = MentionIndexBuilder()
+    /// The thread's users and comments.
+    private let comments: ThreadComments
     /// The reader's user id (it changes when a replaced thread file knows them by another).
     var me: String {
         didSet { usersChanged() }
     }
+
+    /// A thread of at most this many users waits for its index on a key that needs it (its build
+    /// takes about a millisecond a thousand users); a bigger one opens the list without it.
+    var waitsForIndexUpTo = 2_000
 
     /// Who wrote last counts from the latest comments only: a big file's older ones stay undecoded.
     static let recencyWindow = 1000
@@ -23,10 +44,25 @@ final class MentionList {
     let clock: AppClock
     private var now: ScrollInstant { clock.now }
 
-    /// A list for the user `me` (never offered to mention themselves).
-    init(me: String, clock: AppClock) {
+    /// Whether an index was asked for yet.
+    private var indexRequested = false
+
+    /// A list for the user `me` (never offered to mention themselves) over `comments`' users;
+    /// their index is asked for once the thread is shown (`threadShown()`).
+    init(me: String, clock: AppClock, comments: ThreadComments) {
         self.me = me
         self.clock = clock
+        self.comments = comments
+    }
+
+    /// The thread's first frame is on screen: its index starts building, now that the opening's
+    /// work is done (it neither competes with the first frame nor adds its peak to the opening's).
+    /// A big thread's opening freed much: that goes back to the system first, since the build,
+    /// on its own thread, could not reuse it (`HeapTrim`).
+    func threadShown() {
+        guard !indexRequested else { return }
+        if comments.thread.userCount > waitsForIndexUpTo { HeapTrim.giveBackFreePages() }
+        requestIndex()
     }
 
     /// Brings the open list's motion and timers to the clock's time.
@@ -37,17 +73,57 @@ final class MentionList {
     /// Whether the list is open.
     var isOpen: Bool { picker != nil }
 
-    /// The users changed: the next ranking builds a new ranker.
-    func usersChanged() { ranker = nil }
+    /// The users changed (or who left, or who reads): a new index is built for them.
+    func usersChanged() {
+        generation += 1
+        requestIndex()
+    }
 
     /// Comments arrived: who wrote last may have changed.
     func commentsAdded() { recencyIsStale = true }
 
+    /// Whether the index installed is for the users now.
+    var isIndexCurrent: Bool { ranker != nil && indexGeneration == generation }
+
+    private func requestIndex() {
+        indexRequested = true
+        builder.build(generation: generation, thread: comments.thread, excluding: comments.departed.union([me]))
+    }
+
+    /// The builder's `ready` was readable: the index that landed is installed if it is for the
+    /// users now (one for users since changed is dropped), and a list opened without it ranks again.
+    func indexLanded() {
+        guard installLanded() else { return }
+        // Now, on the loop's idle turn, rather than on the first key.
+        updateRecency()
+        if let picker, pickerAwaitsIndex { rankAgain(picker) }
+    }
+
+    /// Installs the index that landed, if it is for the users now; whether one was.
+    @discardableResult
+    private func installLanded() -> Bool {
+        guard let built = builder.take(), built.generation == generation else { return false }
+        ranker = built.ranker
+        indexGeneration = built.generation
+        recencyIsStale = true
+        return true
+    }
+
+    /// Ranks the open list's query again with the current index; the highlight starts over.
+    private func rankAgain(_ picker: MentionPicker) {
+        guard let results = rank(picker.query) else { return }
+        picker.update(query: picker.query, results: results, now: now)
+        picker.awaitsIndex = false
+    }
+
     /// Opens, updates or closes the list after an event that changed the draft (or not).
-    func follow(_ edit: DraftEdit?, draftChanged: Bool, draft: ComposerDocument, comments: ThreadComments, feed: CellRect) {
+    func follow(_ edit: DraftEdit?, draftChanged: Bool, draft: ComposerDocument, feed: CellRect) {
         guard let picker else {
             if case .typed("@")? = edit, draft.typedMentionQuery?.isEmpty == true {
-                self.picker = MentionPicker(query: "", results: rank("", comments), feed: feed, now: now)
+                let results = rank("")
+                let opened = MentionPicker(query: "", results: results ?? MentionResults(matches: [], total: 0), feed: feed, now: now)
+                opened.awaitsIndex = results == nil
+                self.picker = opened
             }
             return
         }
@@ -60,21 +136,31 @@ final class MentionList {
         default: return close()
         }
         guard let query = Self.typedQuery(limit: picker.query.count + 1, in: draft) else { return close() }
-        let results = rank(query, comments)
+        guard let results = rank(query) else {
+            // No index yet: the query grows, the list says it is ranking.
+            return picker.update(query: query, results: MentionResults(matches: [], total: 0), now: now)
+        }
         // A name may have spaces, so a space keeps the list open while someone still matches.
         if results.total == 0, query.last?.isWhitespace == true { return close() }
         picker.update(query: query, results: results, now: now)
+        picker.awaitsIndex = false
     }
 
     /// Closes the list.
     func close() {
         picker = nil
         press = nil
+        pickerAwaitsIndex = false
     }
 
     /// The user to insert for Tab or Enter, closing the list; nil (and closed) when none matches.
+    /// A list still ranking waits for its index first: the key asks for the best match.
     func takeHighlighted() -> (user: User, replacing: Int)? {
         guard let picker else { return nil }
+        if picker.awaitsIndex {
+            builder.waitForBuilds()
+            if installLanded() || isIndexCurrent { rankAgain(picker) }
+        }
         self.picker = nil
         guard let user = picker.highlightedUser else { return nil }
         return (user, picker.query.count + 1)
@@ -126,20 +212,29 @@ final class MentionList {
         return nil
     }
 
-    private func rank(_ query: String, _ comments: ThreadComments) -> MentionResults {
-        rankerUpdated(comments).rank(query, limit: MentionPicker.limit)
+    /// The best users for `query`, with the index now; nil when there is none yet (a big thread
+    /// opened a moment ago). Notes whether the list will want ranking again when the index lands.
+    private func rank(_ query: String) -> MentionResults? {
+        // A key before the first frame (a test, a script): the build starts here.
+        if !indexRequested { requestIndex() }
+        if !isIndexCurrent { installLanded() }
+        if !isIndexCurrent, comments.thread.userCount <= waitsForIndexUpTo {
+            builder.waitForBuilds()
+            installLanded()
+        }
+        pickerAwaitsIndex = !isIndexCurrent
+        guard ranker != nil else { return nil }
+        if recencyIsStale { updateRecency() }
+        return ranker?.rank(query, limit: MentionPicker.limit)
     }
 
-    /// The ranker, built when users change and re-ranked by recency when comments arrive.
-    private func rankerUpdated(_ comments: ThreadComments) -> MentionRanker {
-        if let ranker, !recencyIsStale { return ranker }
+    /// Who wrote last, from the latest comments, into the index in place (only the users who
+    /// wrote are touched).
+    private func updateRecency() {
         let recent = max(0, comments.count - Self.recencyWindow)..<comments.count
         let recency = MentionRanker.recency(of: recent.compactMap { comments.comment(at: $0) })
-        let updated = ranker.map { $0.withRecency(recency) }
-            ?? MentionRanker(users: comments.thread.users.filter { $0.id != me && !comments.departed.contains($0.id) }, recency: recency)
-        ranker = updated
+        ranker?.setRecency(recency)
         recencyIsStale = false
-        return updated
     }
 
     /// What was typed after the `@` that opened the list, up to the caret: at most `limit`

@@ -24,6 +24,9 @@ final class MentionPicker {
     private(set) var insetRows = 0
     /// Columns of the widest handle in the list.
     private(set) var longestHandle = 0
+    /// Opened before the thread's index was built: no users yet, the title says it is ranking
+    /// (`MentionList` ranks again when the index lands).
+    var awaitsIndex = false
 
     /// The most users one list holds (the title says how many matched in all).
     static let limit = 200

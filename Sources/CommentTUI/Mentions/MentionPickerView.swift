@@ -31,13 +31,15 @@ struct MentionPickerView {
     }
 
     /// `─ @query · 3 users · ↑↓ Tab/Enter insert · Esc ───`; where that does not fit the keys go,
-    /// then the query (the composer shows it), whole. With no one to insert only Esc is offered.
+    /// then the query (the composer shows it), whole. With no one to insert only Esc is offered;
+    /// a list opened before its thread's index was built says `ranking users…`.
     private func drawTitle(into buffer: inout CellBuffer, row: Int, end: Int) {
         let frame = picker.frame
         buffer.fill(row: row, from: frame.column, to: end, style: Theme.pickerTitle)
         let count = picker.results.total
         let shown = picker.results.matches.count
-        let what = count == 0 ? "no one matches" : count == shown ? CountText.of(count, "user") : "\(shown) of \(count) users"
+        let what = picker.awaitsIndex ? "ranking users…" : count == 0 ? "no one matches"
+            : count == shown ? CountText.of(count, "user") : "\(shown) of \(count) users"
         let keys = count == 0 ? "Esc closes" : "↑↓ Tab/Enter insert · Esc"
         let query = "@" + picker.query
         let title = [[query, what, keys], [query, what], [what]]

@@ -79,7 +79,7 @@ struct MentionSearchKey {
         return merged
     }
 
-    private static func foldASCII(_ value: UInt32, separatorsAsSpace: Bool) -> UInt32 {
+    static func foldASCII(_ value: UInt32, separatorsAsSpace: Bool) -> UInt32 {
         switch value {
         case 0x41...0x5A: return value + 0x20
         case 0x30...0x39, 0x61...0x7A: return value

@@ -30,6 +30,9 @@ public struct CommentThread: Sendable {
     /// Every user, in id order.
     public var users: [User] { usersByID.values.sorted { $0.id < $1.id } }
 
+    /// How many users the thread has (without sorting them, as `users` does).
+    public var userCount: Int { usersByID.count }
+
     /// The user with an id, if known.
     public func user(id: String) -> User? { usersByID[id] }
 
