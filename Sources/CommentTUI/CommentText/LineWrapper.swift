@@ -10,6 +10,8 @@
 struct LineWrapper {
     /// The columns rows are wrapped in.
     let width: Int
+    /// The styles the line's clusters name (one table for all its pieces).
+    private let styles: TextStyleTable
     /// What starts each row after the first (quote bars, the list marker's width in spaces).
     private let restPrefix: [StyledCluster]
     /// The line is code: wrapped at the width, not at spaces, keeping every space. (Only the
@@ -42,6 +44,7 @@ struct LineWrapper {
     /// A wrapper for `paragraph`'s rows; its clusters, and those of the pieces after it, go in with `add`.
     init(width: Int, paragraph: LogicalLine) {
         self.width = width
+        styles = paragraph.styles
         restPrefix = paragraph.restPrefix
         isCode = paragraph.isCode
         contentWidth = width - max(Self.width(of: paragraph.firstPrefix), Self.width(of: restPrefix))
@@ -55,7 +58,7 @@ struct LineWrapper {
     /// a ruby annotation). Rows it completes wait in `takeLines()`; only the row being filled is
     /// kept, so a long line costs its rows, not its clusters.
     mutating func add(_ clusters: [StyledCluster]) {
-        guard let placed = RubyPlacement(clusters, contentWidth: contentWidth) else {
+        guard styles.hasRuby, let placed = RubyPlacement(clusters, styles: styles, contentWidth: contentWidth) else {
             for piece in clusters { place(piece) }
             return
         }
@@ -78,7 +81,7 @@ struct LineWrapper {
 
     private mutating func complete(_ row: [StyledCluster]) {
         if let ruby, let reading = ruby.readingLine(over: row, consumed: &consumed) { done.append(reading) }
-        done.append(Self.runs(row))
+        done.append(Self.runs(row, styles: styles))
     }
 
     private mutating func allowBreak(at index: Int) {
@@ -189,18 +192,26 @@ struct LineWrapper {
 
     static func width(of clusters: [StyledCluster]) -> Int { clusters.reduce(0) { $0 + $1.cluster.width } }
 
-    /// Groups a row's clusters into runs of one style.
-    static func runs(_ row: [StyledCluster]) -> TextLayout.Line {
+    /// Groups a row's clusters (their styles in `styles`) into runs of one style.
+    static func runs(_ row: [StyledCluster], styles: TextStyleTable) -> TextLayout.Line {
         var line = TextLayout.Line()
         var column = 0
-        for piece in row {
-            // Appended in place: a copy of the last run would copy its clusters at every step.
-            if let last = line.runs.indices.last, line.runs[last].style == piece.style {
-                line.runs[last].clusters.append(piece.cluster)
-            } else {
-                line.runs.append(TextLayout.Run(column: column, clusters: [piece.cluster], style: piece.style))
+        var start = 0
+        // Equal styles have equal indices: a run ends where the index changes.
+        while start < row.count {
+            let index = row[start].styleIndex
+            var end = start + 1
+            while end < row.count, row[end].styleIndex == index { end += 1 }
+            var clusters: [DisplayCluster] = []
+            clusters.reserveCapacity(end - start)
+            var width = 0
+            for piece in row[start..<end] {
+                clusters.append(piece.cluster)
+                width += piece.cluster.width
             }
-            column += piece.cluster.width
+            line.runs.append(TextLayout.Run(column: column, clusters: clusters, style: styles[index]))
+            column += width
+            start = end
         }
         return line
     }

@@ -1,10 +1,11 @@
 import Foundation
 import ThreadModel
 
-/// One cluster of laid-out text with its style.
+/// One cluster of laid-out text with its style, named by its index in the layout's `TextStyleTable`.
 struct StyledCluster: Equatable, Sendable {
     let cluster: DisplayCluster
-    let style: TextRunStyle
+    /// The index of its style in the table of the line it is part of (`LogicalLine.styles`).
+    let styleIndex: Int
     /// Read once here: the wrapper asks for every cluster, often more than once.
     let isSpace: Bool
     /// A later piece of one character shown as several clusters (a ZWJ sequence's components,
@@ -12,16 +13,18 @@ struct StyledCluster: Equatable, Sendable {
     let joinsPrevious: Bool
 
     /// `breaksAsSpace: false` makes a blank that rows neither break at nor drop (ruby padding).
-    init(cluster: DisplayCluster, style: TextRunStyle, joinsPrevious: Bool = false, breaksAsSpace: Bool = true) {
+    init(cluster: DisplayCluster, styleIndex: Int, joinsPrevious: Bool = false, breaksAsSpace: Bool = true) {
         self.cluster = cluster
-        self.style = style
+        self.styleIndex = styleIndex
         self.joinsPrevious = joinsPrevious
         isSpace = breaksAsSpace && !joinsPrevious && cluster.text == " "
     }
 }
 
 /// A line of a comment before wrapping: its clusters and the prefixes its rows start with.
-struct LogicalLine: Sendable {
+struct LogicalLine {
+    /// The styles its clusters name, shared by every line of the text.
+    let styles: TextStyleTable
     var clusters: [StyledCluster] = []
     /// Quote bars and list marker on the first row.
     var firstPrefix: [StyledCluster] = []
@@ -38,6 +41,11 @@ struct LogicalLine: Sendable {
     /// The next line handed over is more of this one (`LogicalLines.forEach` hands a long line
     /// over in pieces); only the first piece's prefixes and block flags count.
     var goesOn = false
+
+    init(styles: TextStyleTable) { self.styles = styles }
+
+    /// The style of one of its clusters.
+    func style(of piece: StyledCluster) -> TextRunStyle { styles[piece.styleIndex] }
 }
 
 /// Splits parsed comment text into logical lines: one per block and hard line break.
@@ -64,7 +72,7 @@ enum LogicalLines {
     /// about `pieceClusters`, so a long text's clusters are let go piece by piece once laid out
     /// (an 8 MB comment's clusters never all at once, even when it is one paragraph).
     static func forEach(in text: MarkupRuns, pieceClusters: Int = pieceClusters, _ body: (LogicalLine) -> Void) {
-        var builder = Builder(pieceClusters: max(1, pieceClusters))
+        var builder = Builder(pieceClusters: max(1, pieceClusters), styles: TextStyleTable())
         func handOver() {
             guard !builder.lines.isEmpty else { return }
             builder.lines.forEach(body)
@@ -84,11 +92,13 @@ enum LogicalLines {
             let style = TextRunStyle(run.attributes)
             let block = run.attributes[CommentAttributes.BlockAttribute.self]
             builder.closeLink(unless: style.link)
+            // Read once per run: the clusters carry its index, not the style.
+            builder.begin(style)
             while offset < bytes.count {
                 let byte = bytes[offset]
                 if byte < 0x80, byte != UInt8(ascii: "\r"), offset + 1 == bytes.count || bytes[offset + 1] < 0x80 {
                     guard offset + 1 <= run.end else { break }
-                    builder.add(ascii: byte, style: style, block: block)
+                    builder.add(ascii: byte, block: block)
                     offset += 1
                     if byte == UInt8(ascii: "\n") || !builder.lines.isEmpty { handOver() }
                     continue
@@ -101,7 +111,7 @@ enum LogicalLines {
                 let next = rest.index(after: rest.startIndex)
                 let end = utf8.distance(from: utf8.startIndex, to: next)
                 guard end <= run.end else { break }
-                builder.add(rest[rest.startIndex], style: style, block: block)
+                builder.add(rest[rest.startIndex], block: block)
                 offset = end
                 if !builder.lines.isEmpty { handOver() }
             }
@@ -120,11 +130,17 @@ enum LogicalLines {
     private struct Builder {
         /// A line this long (in clusters) goes to `lines` as a piece.
         let pieceClusters: Int
+        /// The styles of the text's clusters.
+        let styles: TextStyleTable
         /// Complete lines (and pieces) not handed over yet.
         var lines: [LogicalLine] = []
         /// Whether any line was completed (handed over or not).
         var hasLines = false
-        var current = LogicalLine()
+        var current: LogicalLine
+        /// The run being added: its style's index, whether it is a link's text, its spoiler.
+        var styleIndex = 0
+        var isLink = false
+        var spoiler: Int?
         var started = false
         var block: MarkupBlock?
         var previousBlock: MarkupBlock?
@@ -134,38 +150,51 @@ enum LogicalLines {
         /// The spoiler the open link's text is in: its host is hidden with it.
         var linkSpoiler: Int?
 
+        init(pieceClusters: Int, styles: TextStyleTable) {
+            self.pieceClusters = pieceClusters
+            self.styles = styles
+            current = LogicalLine(styles: styles)
+        }
+
+        /// The characters added next are in `style`.
+        mutating func begin(_ style: TextRunStyle) {
+            styleIndex = styles.index(of: style)
+            isLink = style.link != nil
+            spoiler = style.spoiler
+        }
+
         /// An ASCII character, as `add(_:)` takes it, without making a Character of it.
-        mutating func add(ascii byte: UInt8, style: TextRunStyle, block: MarkupBlock?) {
-            guard byte >= 0x20, byte < 0x7F else { return add(Character(Unicode.Scalar(byte)), style: style, block: block) }
+        mutating func add(ascii byte: UInt8, block: MarkupBlock?) {
+            guard byte >= 0x20, byte < 0x7F else { return add(Character(Unicode.Scalar(byte)), block: block) }
             startIfNeeded(block)
-            if style.link != nil {
+            if isLink {
                 linkText.unicodeScalars.append(Unicode.Scalar(byte))
-                linkSpoiler = style.spoiler
+                linkSpoiler = spoiler
             }
-            current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(byte)], style: style))
+            current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(byte)], styleIndex: styleIndex))
             column += 1
             if current.clusters.count >= pieceClusters { handOverPiece() }
         }
 
-        mutating func add(_ character: Character, style: TextRunStyle, block: MarkupBlock?) {
+        mutating func add(_ character: Character, block: MarkupBlock?) {
             if character == "\n" {
                 // A newline outside any block separates blocks; inside one it breaks the line.
                 if block == nil { endBlock() } else { breakLine(block) }
                 return
             }
             startIfNeeded(block)
-            if style.link != nil {
+            if isLink {
                 linkText.append(character)
-                linkSpoiler = style.spoiler
+                linkSpoiler = spoiler
             }
             if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
-                current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(ascii)], style: style))
+                current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(ascii)], styleIndex: styleIndex))
                 column += 1
             } else if character == "\t" {
-                appendTab(style)
+                appendTab()
             } else {
                 for (n, cluster) in DisplayWidth.clusters(of: character).enumerated() {
-                    current.clusters.append(StyledCluster(cluster: cluster, style: style, joinsPrevious: n > 0))
+                    current.clusters.append(StyledCluster(cluster: cluster, styleIndex: styleIndex, joinsPrevious: n > 0))
                     column += cluster.width
                 }
             }
@@ -175,7 +204,7 @@ enum LogicalLines {
         /// The long line so far goes as a piece, its clusters let go here. Never inside a ruby
         /// annotation: its base is placed whole (`RubyPlacement`), so the piece waits for its end.
         mutating func handOverPiece() {
-            guard current.clusters.last?.style.ruby == nil else { return }
+            guard let last = current.clusters.last, styles[last.styleIndex].ruby == nil else { return }
             var piece = current
             piece.goesOn = true
             lines.append(piece)
@@ -194,15 +223,15 @@ enum LogicalLines {
                let previous = previousBlock, case .listItem(_, _, let previousList) = previous.role {
                 current.continuesList = previousList == list && previous.quoteDepth == block.quoteDepth
             }
-            (current.firstPrefix, current.restPrefix) = Self.prefixes(block, firstLineOfBlock: isNewBlock)
+            (current.firstPrefix, current.restPrefix) = prefixes(block, firstLineOfBlock: isNewBlock)
             if let block, isNewBlock, block.continuedQuotes > 0 {
                 let bars = String(repeating: quoteBar, count: block.continuedQuotes)
-                current.separator = Self.clusters(String(bars.dropLast()), TextRunStyle(role: .quoteBar))
+                current.separator = clusters(String(bars.dropLast()), TextRunStyle(role: .quoteBar))
             }
             column = 0
         }
 
-        static func prefixes(_ block: MarkupBlock?, firstLineOfBlock: Bool) -> ([StyledCluster], [StyledCluster]) {
+        func prefixes(_ block: MarkupBlock?, firstLineOfBlock: Bool) -> ([StyledCluster], [StyledCluster]) {
             guard let block else { return ([], []) }
             let bars = String(repeating: quoteBar, count: block.quoteDepth)
             var first = clusters(bars, TextRunStyle(role: .quoteBar))
@@ -227,14 +256,15 @@ enum LogicalLines {
             return (first, rest)
         }
 
-        static func clusters(_ text: String, _ style: TextRunStyle) -> [StyledCluster] {
-            DisplayWidth.clusters(of: text).map { StyledCluster(cluster: $0, style: style) }
+        func clusters(_ text: String, _ style: TextRunStyle) -> [StyledCluster] {
+            let index = styles.index(of: style)
+            return DisplayWidth.clusters(of: text).map { StyledCluster(cluster: $0, styleIndex: index) }
         }
 
-        mutating func appendTab(_ style: TextRunStyle) {
+        mutating func appendTab() {
             let spaces = LogicalLines.tabWidth - column % LogicalLines.tabWidth
             for _ in 0..<spaces {
-                current.clusters.append(StyledCluster(cluster: DisplayCluster(text: " ", width: 1), style: style))
+                current.clusters.append(StyledCluster(cluster: DisplayCluster(text: " ", width: 1), styleIndex: styleIndex))
             }
             column += spaces
         }
@@ -246,7 +276,7 @@ enum LogicalLines {
                 var style = TextRunStyle(role: .linkHost)
                 // A host would give away a hidden spoiler's link: it is masked with it.
                 style.spoiler = linkSpoiler
-                let host = Self.clusters(" (\(LinkHost.host(of: url)))", style)
+                let host = clusters(" (\(LinkHost.host(of: url)))", style)
                 current.clusters += host
                 column += host.reduce(0) { $0 + $1.cluster.width }
             }
@@ -271,7 +301,7 @@ enum LogicalLines {
             lines.append(current)
             hasLines = true
             if let block { previousBlock = block }
-            current = LogicalLine()
+            current = LogicalLine(styles: styles)
             started = false
         }
     }

@@ -18,19 +18,22 @@ struct RubyPlacement {
     /// The line's clusters with each annotation padded and bound.
     private(set) var clusters: [StyledCluster] = []
     private var readings: [Int: Reading] = [:]
+    /// The styles the clusters name; a base's link host is added to it with the annotation.
+    private let styles: TextStyleTable
 
     /// Nil when the line has no annotation. `contentWidth` is the row's width after its prefix.
-    init?(_ line: [StyledCluster], contentWidth: Int) {
+    init?(_ line: [StyledCluster], styles: TextStyleTable, contentWidth: Int) {
+        self.styles = styles
         var bounds: [Int: ClosedRange<Int>] = [:]
         for (i, piece) in line.enumerated() {
-            guard let number = piece.style.ruby?.number else { continue }
+            guard let number = styles[piece.styleIndex].ruby?.number else { continue }
             bounds[number] = (bounds[number]?.lowerBound ?? i)...i
         }
         guard !bounds.isEmpty else { return nil }
         clusters.reserveCapacity(line.count + 2 * bounds.count)
         var i = 0
         while i < line.count {
-            guard let ruby = line[i].style.ruby, let range = bounds[ruby.number], range.lowerBound == i else {
+            guard let ruby = styles[line[i].styleIndex].ruby, let range = bounds[ruby.number], range.lowerBound == i else {
                 clusters.append(line[i])
                 i += 1
                 continue
@@ -49,7 +52,7 @@ struct RubyPlacement {
     private mutating func place(_ ruby: RubyAnnotation, base: ArraySlice<StyledCluster>, contentWidth: Int) {
         // A link's ` (host)` inside a base belongs to the annotation too.
         let base = base.map { piece -> (DisplayCluster, TextRunStyle) in
-            var style = piece.style
+            var style = styles[piece.styleIndex]
             style.ruby = ruby
             return (piece.cluster, style)
         }
@@ -62,7 +65,7 @@ struct RubyPlacement {
         let pieces = Array(repeating: (space, base[0].1), count: left) + base
             + Array(repeating: (space, base[base.count - 1].1), count: width - baseWidth - left)
         for (n, (cluster, style)) in pieces.enumerated() {
-            clusters.append(StyledCluster(cluster: cluster, style: style, joinsPrevious: n > 0, breaksAsSpace: false))
+            clusters.append(StyledCluster(cluster: cluster, styleIndex: styles.index(of: style), joinsPrevious: n > 0, breaksAsSpace: false))
         }
         var style = TextRunStyle(role: .rubyReading)
         // A reading is hidden with its base's spoiler and opens its base's link.
@@ -93,13 +96,13 @@ struct RubyPlacement {
         var column = 0
         var i = 0
         while i < row.count {
-            guard let number = row[i].style.ruby?.number, let reading = readings[number] else {
+            guard let number = styles[row[i].styleIndex].ruby?.number, let reading = readings[number] else {
                 column += row[i].cluster.width
                 i += 1
                 continue
             }
             let start = column
-            while i < row.count, row[i].style.ruby?.number == number {
+            while i < row.count, styles[row[i].styleIndex].ruby?.number == number {
                 column += row[i].cluster.width
                 i += 1
             }
@@ -112,8 +115,8 @@ struct RubyPlacement {
         }
         guard !runs.isEmpty else { return nil }
         // The quote's bars go on beside the reading.
-        let bars = row.prefix { $0.style.role == .quoteBar }
-        var line = bars.isEmpty ? TextLayout.Line() : LineWrapper.runs(Array(bars))
+        let bars = row.prefix { styles[$0.styleIndex].role == .quoteBar }
+        var line = bars.isEmpty ? TextLayout.Line() : LineWrapper.runs(Array(bars), styles: styles)
         line.runs += runs
         return line
     }

@@ -31,9 +31,18 @@ struct TextLayout: Equatable, Sendable {
         /// The text of the line as a terminal shows it, for tests and plain output.
         var text: String {
             var out = ""
+            // The columns written so far, counted as the runs were laid out (by their clusters'
+            // widths) rather than measured again on the growing text at every run.
+            var column = 0
             for run in runs {
-                out += String(repeating: " ", count: max(0, run.column - DisplayWidth.width(of: out)))
-                for cluster in run.clusters { out += cluster.text }
+                if run.column > column {
+                    out += String(repeating: " ", count: run.column - column)
+                    column = run.column
+                }
+                for cluster in run.clusters {
+                    out += cluster.text
+                    column += cluster.width
+                }
             }
             return out
         }
@@ -73,7 +82,7 @@ struct TextLayout: Equatable, Sendable {
                 wrapper = started
                 open = nil
             } else {
-                if n > 0, piece.startsBlock, !piece.continuesList { lines.append(LineWrapper.runs(piece.separator)) }
+                if n > 0, piece.startsBlock, !piece.continuesList { lines.append(LineWrapper.runs(piece.separator, styles: piece.styles)) }
                 wrapper = LineWrapper(width: width, paragraph: piece)
                 n += 1
             }
