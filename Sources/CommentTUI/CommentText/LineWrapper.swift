@@ -49,6 +49,8 @@ struct LineWrapper {
         isCode = paragraph.isCode
         contentWidth = width - max(Self.width(of: paragraph.firstPrefix), Self.width(of: restPrefix))
         row = paragraph.firstPrefix
+        // Room for a whole row: it then grows in place.
+        row.reserveCapacity(width + 1)
         rowWidth = Self.width(of: row)
         contentStart = row.count
         characterStart = row.count
@@ -92,7 +94,10 @@ struct LineWrapper {
 
     private mutating func newRow(carrying carried: [StyledCluster]) {
         complete(row)
-        row = restPrefix
+        // The row is rebuilt in room for a whole one, not grown from the prefix's array.
+        row = []
+        row.reserveCapacity(max(width + 1, restPrefix.count + carried.count))
+        row += restPrefix
         contentStart = row.count
         // A soft break drops the spaces it happens at.
         var carried = carried[...]

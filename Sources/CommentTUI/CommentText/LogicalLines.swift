@@ -19,6 +19,14 @@ struct StyledCluster: Equatable, Sendable {
         self.joinsPrevious = joinsPrevious
         isSpace = breaksAsSpace && !joinsPrevious && cluster.text == " "
     }
+
+    /// A printable ASCII character (0x20–0x7E), its cluster made once (`LogicalLines.asciiClusters`).
+    init(ascii byte: UInt8, styleIndex: Int) {
+        cluster = LogicalLines.asciiClusters[Int(byte)]
+        self.styleIndex = styleIndex
+        joinsPrevious = false
+        isSpace = byte == UInt8(ascii: " ")
+    }
 }
 
 /// A line of a comment before wrapping: its clusters and the prefixes its rows start with.
@@ -98,6 +106,15 @@ enum LogicalLines {
                 let byte = bytes[offset]
                 if byte < 0x80, byte != UInt8(ascii: "\r"), offset + 1 == bytes.count || bytes[offset + 1] < 0x80 {
                     guard offset + 1 <= run.end else { break }
+                    if byte >= 0x20, byte < 0x7F {
+                        // Printable ASCII, each byte a character: the span of them is added in one go.
+                        var end = offset + 1
+                        while end < run.end, bytes[end] >= 0x20, bytes[end] < 0x7F,
+                              end + 1 == bytes.count || bytes[end + 1] < 0x80 { end += 1 }
+                        offset = builder.add(printable: bytes, from: offset, to: end, block: block)
+                        if !builder.lines.isEmpty { handOver() }
+                        continue
+                    }
                     builder.add(ascii: byte, block: block)
                     offset += 1
                     if byte == UInt8(ascii: "\n") || !builder.lines.isEmpty { handOver() }
@@ -123,7 +140,7 @@ enum LogicalLines {
     }
 
     /// Printable ASCII as display clusters, made once (most comment text is ASCII).
-    private static let asciiClusters: [DisplayCluster] = (0..<128).map {
+    fileprivate static let asciiClusters: [DisplayCluster] = (0..<128).map {
         DisplayCluster(text: String(Character(Unicode.Scalar(UInt8($0)))), width: 1)
     }
 
@@ -161,6 +178,28 @@ enum LogicalLines {
             styleIndex = styles.index(of: style)
             isLink = style.link != nil
             spoiler = style.spoiler
+        }
+
+        /// Printable ASCII characters, `bytes[start..<end]`, as `add(ascii:)` takes them one by
+        /// one; stops after a character that hands a piece over (so a long line's pieces go one
+        /// at a time). Returns the offset reached.
+        mutating func add(printable bytes: [UInt8], from start: Int, to end: Int, block: MarkupBlock?) -> Int {
+            startIfNeeded(block)
+            var offset = start
+            while offset < end {
+                current.clusters.append(StyledCluster(ascii: bytes[offset], styleIndex: styleIndex))
+                offset += 1
+                if current.clusters.count >= pieceClusters {
+                    handOverPiece()
+                    if !lines.isEmpty { break }
+                }
+            }
+            column += offset - start
+            if isLink {
+                for byte in bytes[start..<offset] { linkText.unicodeScalars.append(Unicode.Scalar(byte)) }
+                linkSpoiler = spoiler
+            }
+            return offset
         }
 
         /// An ASCII character, as `add(_:)` takes it, without making a Character of it.

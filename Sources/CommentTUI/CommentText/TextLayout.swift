@@ -30,21 +30,24 @@ struct TextLayout: Equatable, Sendable {
         }
         /// The text of the line as a terminal shows it, for tests and plain output.
         var text: String {
-            var out = ""
-            // The columns written so far, counted as the runs were laid out (by their clusters'
-            // widths) rather than measured again on the growing text at every run.
+            // Gathered as UTF-8 and made a String once: appending each cluster's String costs
+            // more than its byte. The columns written so far are counted as the runs were laid
+            // out (by their clusters' widths), not measured again on the growing text.
+            var utf8: [UInt8] = []
+            utf8.reserveCapacity(width + 16)
             var column = 0
             for run in runs {
                 if run.column > column {
-                    out += String(repeating: " ", count: run.column - column)
+                    utf8.append(contentsOf: repeatElement(UInt8(ascii: " "), count: run.column - column))
                     column = run.column
                 }
                 for cluster in run.clusters {
-                    out += cluster.text
+                    let bytes = cluster.text.utf8
+                    if bytes.count == 1 { utf8.append(bytes[bytes.startIndex]) } else { utf8.append(contentsOf: bytes) }
                     column += cluster.width
                 }
             }
-            return out
+            return String(decoding: utf8, as: UTF8.self)
         }
     }
 
