@@ -32,6 +32,20 @@ final class TextStyleTableTests: XCTestCase {
         table._checkInvariants()
     }
 
+    /// Past the styles found by comparing, they are found by their hash: the same indices.
+    func testALongTableKeepsItsIndices() {
+        let table = TextStyleTable()
+        let styles = (0..<(3 * TextStyleTable.scanned)).map { n -> TextRunStyle in
+            var style = TextRunStyle()
+            style.link = "https://example.org/\(n)"
+            return style
+        }
+        let indices = styles.map { table.index(of: $0) }
+        XCTAssertEqual(indices, Array(0..<styles.count))
+        XCTAssertEqual(styles.map { table.index(of: $0) }, indices)
+        table._checkInvariants()
+    }
+
     /// A laid-out text's table: every style its lines' clusters name, each once.
     func testALaidOutTextKeepsEachStyleOnce() {
         let runs = CommentMarkup.parseRuns("> **bold** and *it* [link](https://example.org) **bold**\n\n- a\n- b", handles: { _ in nil })

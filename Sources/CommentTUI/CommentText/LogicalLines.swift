@@ -75,6 +75,8 @@ enum LogicalLines {
 
     /// Clusters of a line handed over at once: a longer line goes in pieces (`goesOn`).
     static let pieceClusters = 8192
+    /// Clusters a line starting with ASCII is given room for at first.
+    static let reservedClusters = 256
 
     /// Hands each logical line to `body` as soon as it is complete, and a long one in pieces of
     /// about `pieceClusters`, so a long text's clusters are let go piece by piece once laid out
@@ -184,6 +186,11 @@ enum LogicalLines {
         /// one; stops after a character that hands a piece over (so a long line's pieces go one
         /// at a time). Returns the offset reached.
         mutating func add(printable bytes: [UInt8], from start: Int, to end: Int, block: MarkupBlock?) -> Int {
+            if !started, current.clusters.capacity == 0 {
+                // Room for the line at once, rather than grown by doubling: at most what is left
+                // of the text, a short line's worth (lines are let go once laid out).
+                current.clusters.reserveCapacity(min(pieceClusters, LogicalLines.reservedClusters, bytes.count - start))
+            }
             startIfNeeded(block)
             var offset = start
             while offset < end {
@@ -296,6 +303,8 @@ enum LogicalLines {
         }
 
         func clusters(_ text: String, _ style: TextRunStyle) -> [StyledCluster] {
+            // Most lines have no prefix: their empty one takes no look-up.
+            guard !text.isEmpty else { return [] }
             let index = styles.index(of: style)
             return DisplayWidth.clusters(of: text).map { StyledCluster(cluster: $0, styleIndex: index) }
         }
