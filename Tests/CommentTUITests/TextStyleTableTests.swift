@@ -52,7 +52,7 @@ final class TextStyleTableTests: XCTestCase {
         var tables: [TextStyleTable] = []
         LogicalLines.forEach(in: runs) { line in
             tables.append(line.styles)
-            for piece in line.clusters + line.firstPrefix + line.restPrefix + line.separator {
+            for piece in line.cells + line.firstPrefix + line.restPrefix + line.separator {
                 XCTAssertTrue(line.styles.styles.indices.contains(piece.styleIndex))
             }
         }

@@ -1,7 +1,9 @@
 import Foundation
 import ThreadModel
 
-/// One cluster of laid-out text with its style, named by its index in the layout's `TextStyleTable`.
+/// One cluster of laid-out text with its style, named by its index in the layout's
+/// `TextStyleTable`: a `LayoutCell` with its cluster looked up, for code that reads a line's
+/// text (the layout itself works on cells).
 struct StyledCluster: Equatable, Sendable {
     let cluster: DisplayCluster
     /// The index of its style in the table of the line it is part of (`LogicalLine.styles`).
@@ -20,26 +22,28 @@ struct StyledCluster: Equatable, Sendable {
         isSpace = breaksAsSpace && !joinsPrevious && cluster.text == " "
     }
 
-    /// A printable ASCII character (0x20–0x7E), its cluster made once (`LogicalLines.asciiClusters`).
-    init(ascii byte: UInt8, styleIndex: Int) {
-        cluster = LogicalLines.asciiClusters[Int(byte)]
-        self.styleIndex = styleIndex
-        joinsPrevious = false
-        isSpace = byte == UInt8(ascii: " ")
+    /// A cell with its cluster looked up in `table`.
+    init(_ cell: LayoutCell, in table: DisplayClusterTable) {
+        cluster = table[cell.code]
+        styleIndex = cell.styleIndex
+        isSpace = cell.isSpace
+        joinsPrevious = cell.joinsPrevious
     }
 }
 
-/// A line of a comment before wrapping: its clusters and the prefixes its rows start with.
+/// A line of a comment before wrapping: its cells and the prefixes its rows start with.
 struct LogicalLine {
-    /// The styles its clusters name, shared by every line of the text.
+    /// The styles its cells name, shared by every line of the text.
     let styles: TextStyleTable
-    var clusters: [StyledCluster] = []
+    /// The clusters its cells name, shared by every line of the text.
+    let clusterTable: DisplayClusterTable
+    var cells: [LayoutCell] = []
     /// Quote bars and list marker on the first row.
-    var firstPrefix: [StyledCluster] = []
+    var firstPrefix: [LayoutCell] = []
     /// Quote bars and the marker's width in spaces on the rows wrapped after it.
-    var restPrefix: [StyledCluster] = []
+    var restPrefix: [LayoutCell] = []
     /// The blank row before a block: bars of the quotes that go on across it.
-    var separator: [StyledCluster] = []
+    var separator: [LayoutCell] = []
     /// The first line of a block (paragraph, list item, code block).
     var startsBlock = true
     /// A list item right after an item of the same list: no blank line between them.
@@ -50,7 +54,13 @@ struct LogicalLine {
     /// over in pieces); only the first piece's prefixes and block flags count.
     var goesOn = false
 
-    init(styles: TextStyleTable) { self.styles = styles }
+    init(styles: TextStyleTable, clusterTable: DisplayClusterTable) {
+        self.styles = styles
+        self.clusterTable = clusterTable
+    }
+
+    /// Its cells with their clusters looked up (for code that reads its text).
+    var clusters: [StyledCluster] { cells.map { StyledCluster($0, in: clusterTable) } }
 
     /// The style of one of its clusters.
     func style(of piece: StyledCluster) -> TextRunStyle { styles[piece.styleIndex] }
@@ -82,7 +92,7 @@ enum LogicalLines {
     /// about `pieceClusters`, so a long text's clusters are let go piece by piece once laid out
     /// (an 8 MB comment's clusters never all at once, even when it is one paragraph).
     static func forEach(in text: MarkupRuns, pieceClusters: Int = pieceClusters, _ body: (LogicalLine) -> Void) {
-        var builder = Builder(pieceClusters: max(1, pieceClusters), styles: TextStyleTable())
+        var builder = Builder(pieceClusters: max(1, pieceClusters), styles: TextStyleTable(), clusterTable: DisplayClusterTable())
         func handOver() {
             guard !builder.lines.isEmpty else { return }
             builder.lines.forEach(body)
@@ -141,16 +151,14 @@ enum LogicalLines {
         handOver()
     }
 
-    /// Printable ASCII as display clusters, made once (most comment text is ASCII).
-    fileprivate static let asciiClusters: [DisplayCluster] = (0..<128).map {
-        DisplayCluster(text: String(Character(Unicode.Scalar(UInt8($0)))), width: 1)
-    }
 
     private struct Builder {
         /// A line this long (in clusters) goes to `lines` as a piece.
         let pieceClusters: Int
-        /// The styles of the text's clusters.
+        /// The styles of the text's cells.
         let styles: TextStyleTable
+        /// The clusters of the text's cells.
+        let clusterTable: DisplayClusterTable
         /// Complete lines (and pieces) not handed over yet.
         var lines: [LogicalLine] = []
         /// Whether any line was completed (handed over or not).
@@ -169,10 +177,11 @@ enum LogicalLines {
         /// The spoiler the open link's text is in: its host is hidden with it.
         var linkSpoiler: Int?
 
-        init(pieceClusters: Int, styles: TextStyleTable) {
+        init(pieceClusters: Int, styles: TextStyleTable, clusterTable: DisplayClusterTable) {
             self.pieceClusters = pieceClusters
             self.styles = styles
-            current = LogicalLine(styles: styles)
+            self.clusterTable = clusterTable
+            current = LogicalLine(styles: styles, clusterTable: clusterTable)
         }
 
         /// The characters added next are in `style`.
@@ -186,17 +195,17 @@ enum LogicalLines {
         /// one; stops after a character that hands a piece over (so a long line's pieces go one
         /// at a time). Returns the offset reached.
         mutating func add(printable bytes: [UInt8], from start: Int, to end: Int, block: MarkupBlock?) -> Int {
-            if !started, current.clusters.capacity == 0 {
+            if !started, current.cells.capacity == 0 {
                 // Room for the line at once, rather than grown by doubling: at most what is left
                 // of the text, a short line's worth (lines are let go once laid out).
-                current.clusters.reserveCapacity(min(pieceClusters, LogicalLines.reservedClusters, bytes.count - start))
+                current.cells.reserveCapacity(min(pieceClusters, LogicalLines.reservedClusters, bytes.count - start))
             }
             startIfNeeded(block)
             var offset = start
             while offset < end {
-                current.clusters.append(StyledCluster(ascii: bytes[offset], styleIndex: styleIndex))
+                current.cells.append(LayoutCell(ascii: bytes[offset], styleIndex: styleIndex))
                 offset += 1
-                if current.clusters.count >= pieceClusters {
+                if current.cells.count >= pieceClusters {
                     handOverPiece()
                     if !lines.isEmpty { break }
                 }
@@ -217,9 +226,9 @@ enum LogicalLines {
                 linkText.unicodeScalars.append(Unicode.Scalar(byte))
                 linkSpoiler = spoiler
             }
-            current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(byte)], styleIndex: styleIndex))
+            current.cells.append(LayoutCell(ascii: byte, styleIndex: styleIndex))
             column += 1
-            if current.clusters.count >= pieceClusters { handOverPiece() }
+            if current.cells.count >= pieceClusters { handOverPiece() }
         }
 
         mutating func add(_ character: Character, block: MarkupBlock?) {
@@ -234,28 +243,28 @@ enum LogicalLines {
                 linkSpoiler = spoiler
             }
             if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
-                current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(ascii)], styleIndex: styleIndex))
+                current.cells.append(LayoutCell(ascii: ascii, styleIndex: styleIndex))
                 column += 1
             } else if character == "\t" {
                 appendTab()
             } else {
                 for (n, cluster) in DisplayWidth.clusters(of: character).enumerated() {
-                    current.clusters.append(StyledCluster(cluster: cluster, styleIndex: styleIndex, joinsPrevious: n > 0))
+                    current.cells.append(clusterTable.cell(cluster, styleIndex: styleIndex, joinsPrevious: n > 0))
                     column += cluster.width
                 }
             }
-            if current.clusters.count >= pieceClusters { handOverPiece() }
+            if current.cells.count >= pieceClusters { handOverPiece() }
         }
 
         /// The long line so far goes as a piece, its clusters let go here. Never inside a ruby
         /// annotation: its base is placed whole (`RubyPlacement`), so the piece waits for its end.
         mutating func handOverPiece() {
-            guard let last = current.clusters.last, styles[last.styleIndex].ruby == nil else { return }
+            guard let last = current.cells.last, styles[last.styleIndex].ruby == nil else { return }
             var piece = current
             piece.goesOn = true
             lines.append(piece)
-            current.clusters = []
-            current.clusters.reserveCapacity(pieceClusters)
+            current.cells = []
+            current.cells.reserveCapacity(pieceClusters)
         }
 
         mutating func startIfNeeded(_ block: MarkupBlock?) {
@@ -272,47 +281,47 @@ enum LogicalLines {
             (current.firstPrefix, current.restPrefix) = prefixes(block, firstLineOfBlock: isNewBlock)
             if let block, isNewBlock, block.continuedQuotes > 0 {
                 let bars = String(repeating: quoteBar, count: block.continuedQuotes)
-                current.separator = clusters(String(bars.dropLast()), TextRunStyle(role: .quoteBar))
+                current.separator = cells(String(bars.dropLast()), TextRunStyle(role: .quoteBar))
             }
             column = 0
         }
 
-        func prefixes(_ block: MarkupBlock?, firstLineOfBlock: Bool) -> ([StyledCluster], [StyledCluster]) {
+        func prefixes(_ block: MarkupBlock?, firstLineOfBlock: Bool) -> ([LayoutCell], [LayoutCell]) {
             guard let block else { return ([], []) }
             let bars = String(repeating: quoteBar, count: block.quoteDepth)
-            var first = clusters(bars, TextRunStyle(role: .quoteBar))
+            var first = cells(bars, TextRunStyle(role: .quoteBar))
             var rest = first
             switch block.role {
             case .paragraph:
                 break
             case .codeBlock:
-                first += clusters(codeIndent, .plain)
-                rest += clusters(codeIndent, .plain)
+                first += cells(codeIndent, .plain)
+                rest += cells(codeIndent, .plain)
             case .listItem(let ordered, let number, _):
                 let marker = ordered ? "\(number). " : "• "
                 let pad = String(repeating: " ", count: DisplayWidth.width(of: marker))
-                first += clusters(firstLineOfBlock ? marker : pad, TextRunStyle(role: .listMarker))
-                rest += clusters(pad, .plain)
+                first += cells(firstLineOfBlock ? marker : pad, TextRunStyle(role: .listMarker))
+                rest += cells(pad, .plain)
             case .heading(let level):
                 // The level shows as the `#`s typed, dimmed; wrapped rows hang under the text.
                 let marker = String(repeating: "#", count: level) + " "
-                first += clusters(firstLineOfBlock ? marker : String(repeating: " ", count: marker.count), TextRunStyle(role: .headingMarker))
-                rest += clusters(String(repeating: " ", count: marker.count), .plain)
+                first += cells(firstLineOfBlock ? marker : String(repeating: " ", count: marker.count), TextRunStyle(role: .headingMarker))
+                rest += cells(String(repeating: " ", count: marker.count), .plain)
             }
             return (first, rest)
         }
 
-        func clusters(_ text: String, _ style: TextRunStyle) -> [StyledCluster] {
+        func cells(_ text: String, _ style: TextRunStyle) -> [LayoutCell] {
             // Most lines have no prefix: their empty one takes no look-up.
             guard !text.isEmpty else { return [] }
             let index = styles.index(of: style)
-            return DisplayWidth.clusters(of: text).map { StyledCluster(cluster: $0, styleIndex: index) }
+            return DisplayWidth.clusters(of: text).map { clusterTable.cell($0, styleIndex: index) }
         }
 
         mutating func appendTab() {
             let spaces = LogicalLines.tabWidth - column % LogicalLines.tabWidth
             for _ in 0..<spaces {
-                current.clusters.append(StyledCluster(cluster: DisplayCluster(text: " ", width: 1), styleIndex: styleIndex))
+                current.cells.append(LayoutCell(ascii: UInt8(ascii: " "), styleIndex: styleIndex))
             }
             column += spaces
         }
@@ -324,9 +333,9 @@ enum LogicalLines {
                 var style = TextRunStyle(role: .linkHost)
                 // A host would give away a hidden spoiler's link: it is masked with it.
                 style.spoiler = linkSpoiler
-                let host = clusters(" (\(LinkHost.host(of: url)))", style)
-                current.clusters += host
-                column += host.reduce(0) { $0 + $1.cluster.width }
+                let host = cells(" (\(LinkHost.host(of: url)))", style)
+                current.cells += host
+                column += host.reduce(0) { $0 + $1.width }
             }
             openLink = next
             linkText = ""
@@ -349,7 +358,7 @@ enum LogicalLines {
             lines.append(current)
             hasLines = true
             if let block { previousBlock = block }
-            current = LogicalLine(styles: styles)
+            current = LogicalLine(styles: styles, clusterTable: clusterTable)
             started = false
         }
     }

@@ -85,11 +85,11 @@ struct TextLayout: Equatable, Sendable {
                 wrapper = started
                 open = nil
             } else {
-                if n > 0, piece.startsBlock, !piece.continuesList { lines.append(LineWrapper.runs(piece.separator, styles: piece.styles)) }
+                if n > 0, piece.startsBlock, !piece.continuesList { lines.append(LineWrapper.runs(piece.separator, styles: piece.styles, clusters: piece.clusterTable)) }
                 wrapper = LineWrapper(width: width, paragraph: piece)
                 n += 1
             }
-            wrapper.add(piece.clusters)
+            wrapper.add(piece.cells)
             if piece.goesOn {
                 lines += wrapper.takeLines()
                 open = wrapper
