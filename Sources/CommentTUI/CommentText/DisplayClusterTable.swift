@@ -13,6 +13,8 @@ final class DisplayClusterTable {
     }
     /// Codes below this are ASCII bytes.
     private static let firstStored = Int32(128)
+    /// `ascii`, held by each table: read for every cell, without a check that it was made.
+    private let asciiClusters = DisplayClusterTable.ascii
     /// Clusters stored as met, without looking for an equal one.
     static let storedAsMet = 4096
 
@@ -43,7 +45,7 @@ final class DisplayClusterTable {
 
     /// The cluster a code names.
     subscript(code: Int32) -> DisplayCluster {
-        code < Self.firstStored ? Self.ascii[Int(code)] : stored[Int(code - Self.firstStored)]
+        code < Self.firstStored ? asciiClusters[Int(code)] : stored[Int(code - Self.firstStored)]
     }
 
     /// Past `storedAsMet` every cluster is stored once, under its code; none is printable ASCII.

@@ -148,13 +148,13 @@ struct LineWrapper {
             allowBreak(at: row.count)
             return
         }
-        if !isCode, breakAt == row.count, Kinsoku.cannotStartRow(clusterTable[piece.code]) {
+        if !isCode, breakAt == row.count, cannotStartRow(piece) {
             // Closing punctuation never starts a row: the break before it goes back one.
             breakAt = previousBreak
             previousBreak = nil
         }
-        if !isCode, w == 2, row.count > contentStart, !Kinsoku.cannotStartRow(clusterTable[piece.code]),
-           let last = row.last, !Kinsoku.cannotEndRow(clusterTable[last.code]) {
+        if !isCode, w == 2, row.count > contentStart, !cannotStartRow(piece),
+           let last = row.last, !cannotEndRow(last) {
             allowBreak(at: row.count)
         }
         if rowWidth + w > width, row.count > contentStart {
@@ -178,7 +178,17 @@ struct LineWrapper {
         row.append(piece)
         rowWidth += w
         // An opening bracket never ends a row.
-        if !isCode, w == 2, !Kinsoku.cannotEndRow(clusterTable[piece.code]) { allowBreak(at: row.count) }
+        if !isCode, w == 2, !cannotEndRow(piece) { allowBreak(at: row.count) }
+    }
+
+    /// `Kinsoku.cannotStartRow` of a cell; printable ASCII is asked by its code, not its cluster.
+    private func cannotStartRow(_ cell: LayoutCell) -> Bool {
+        cell.code < 0x80 ? Kinsoku.cannotStartRow(scalar: UInt32(cell.code)) : Kinsoku.cannotStartRow(clusterTable[cell.code])
+    }
+
+    /// `Kinsoku.cannotEndRow` of a cell; printable ASCII is asked by its code, not its cluster.
+    private func cannotEndRow(_ cell: LayoutCell) -> Bool {
+        cell.code < 0x80 ? Kinsoku.cannotEndRow(scalar: UInt32(cell.code)) : Kinsoku.cannotEndRow(clusterTable[cell.code])
     }
 
     /// Where no break fits, the row ends where it is full; but closing punctuation takes the
