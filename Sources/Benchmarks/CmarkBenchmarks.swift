@@ -58,6 +58,17 @@ func cmarkBenchmarks() -> [BenchmarkRow] {
     }
     rows.append(BenchmarkRow(area: area, name: "parse + layout at 80 + plain rows (CPU, best of 3)", value: format(rendered, against: cmark)))
 
+    // The layout alone: the bodies parsed first, untimed.
+    let parsed = bodies.map { CommentMarkup.parseRuns($0, handles: handles) }
+    let laidOut = bestCPU {
+        var written = 0
+        for runs in parsed {
+            for row in PlainLayout.rows(of: runs, width: 80) { written &+= row.utf8.count + 1 }
+        }
+        return written
+    }
+    rows.append(BenchmarkRow(area: area, name: "layout at 80 + plain rows of parsed bodies (CPU, best of 3)", value: format(laidOut, against: cmark)))
+
     // The whole verb as a user runs it: reading the file, headers, reactions, styles, output.
     let client = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("comment-tui").path

@@ -35,7 +35,7 @@ extension CommentApp {
         LogicalLines.forEach(in: runs) { line in
             var text = ""
             for piece in line.clusters {
-                text += piece.style.spoiler == nil ? piece.cluster.text : String(repeating: CommentRenderer.spoilerMask.text, count: piece.cluster.width)
+                text += line.style(of: piece).spoiler == nil ? piece.cluster.text : String(repeating: CommentRenderer.spoilerMask.text, count: piece.cluster.width)
             }
             if !text.allSatisfy(\.isWhitespace) { words.append(text) }
         }

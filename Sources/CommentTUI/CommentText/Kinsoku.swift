@@ -9,7 +9,12 @@ enum Kinsoku {
     /// Whether no row may start with `cluster`.
     static func cannotStartRow(_ cluster: DisplayCluster) -> Bool {
         guard let scalar = cluster.text.unicodeScalars.first else { return false }
-        switch scalar.value {
+        return cannotStartRow(scalar: scalar.value)
+    }
+
+    /// Whether no row may start with a cluster whose first scalar is `value`.
+    static func cannotStartRow(scalar value: UInt32) -> Bool {
+        switch value {
         case 0x21, 0x29, 0x2C, 0x2E, 0x3A, 0x3B, 0x3F, 0x5D, 0x7D: return true   // ! ) , . : ; ? ] }
         case 0x2019, 0x201D, 0x203C, 0x2047...0x2049: return true                 // ’ ” ‼ ⁇ ⁈ ⁉
         case 0x3001, 0x3002, 0x3005, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017,
@@ -24,7 +29,12 @@ enum Kinsoku {
     /// Whether no row may end with `cluster`.
     static func cannotEndRow(_ cluster: DisplayCluster) -> Bool {
         guard let scalar = cluster.text.unicodeScalars.first else { return false }
-        switch scalar.value {
+        return cannotEndRow(scalar: scalar.value)
+    }
+
+    /// Whether no row may end with a cluster whose first scalar is `value`.
+    static func cannotEndRow(scalar value: UInt32) -> Bool {
+        switch value {
         case 0x28, 0x5B, 0x7B, 0x2018, 0x201C: return true                         // ( [ { ‘ “
         case 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D: return true
         case 0xFF08, 0xFF3B, 0xFF5B, 0xFF5F, 0xFF62: return true                  // （［｛｟ and half-width ｢

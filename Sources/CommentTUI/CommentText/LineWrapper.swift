@@ -10,8 +10,12 @@
 struct LineWrapper {
     /// The columns rows are wrapped in.
     let width: Int
+    /// The styles the line's cells name (one table for all its pieces).
+    private let styles: TextStyleTable
+    /// The clusters the line's cells name (one table for all its pieces).
+    private let clusterTable: DisplayClusterTable
     /// What starts each row after the first (quote bars, the list marker's width in spaces).
-    private let restPrefix: [StyledCluster]
+    private let restPrefix: [LayoutCell]
     /// The line is code: wrapped at the width, not at spaces, keeping every space. (Only the
     /// prefixes and this are kept of the line's first piece, not its clusters: a long line's
     /// pieces go in one at a time and are let go.)
@@ -26,7 +30,7 @@ struct LineWrapper {
     private let contentWidth: Int
 
     // The row being filled, and where it may break.
-    private var row: [StyledCluster]
+    private var row: [LayoutCell]
     private var rowWidth: Int
     private var contentStart: Int
     /// Index in `row` where it may break (what follows moves to the next row).
@@ -42,10 +46,14 @@ struct LineWrapper {
     /// A wrapper for `paragraph`'s rows; its clusters, and those of the pieces after it, go in with `add`.
     init(width: Int, paragraph: LogicalLine) {
         self.width = width
+        styles = paragraph.styles
+        clusterTable = paragraph.clusterTable
         restPrefix = paragraph.restPrefix
         isCode = paragraph.isCode
         contentWidth = width - max(Self.width(of: paragraph.firstPrefix), Self.width(of: restPrefix))
         row = paragraph.firstPrefix
+        // Room for a whole row: it then grows in place.
+        row.reserveCapacity(width + 1)
         rowWidth = Self.width(of: row)
         contentStart = row.count
         characterStart = row.count
@@ -54,13 +62,13 @@ struct LineWrapper {
     /// Places more of the line (a piece `LogicalLines` handed over: never one that ends inside
     /// a ruby annotation). Rows it completes wait in `takeLines()`; only the row being filled is
     /// kept, so a long line costs its rows, not its clusters.
-    mutating func add(_ clusters: [StyledCluster]) {
-        guard let placed = RubyPlacement(clusters, contentWidth: contentWidth) else {
-            for piece in clusters { place(piece) }
+    mutating func add(_ cells: [LayoutCell]) {
+        guard styles.hasRuby, let placed = RubyPlacement(cells, styles: styles, clusterTable: clusterTable, contentWidth: contentWidth) else {
+            for piece in cells { place(piece) }
             return
         }
         if ruby == nil { ruby = placed } else { ruby!.merge(placed) }
-        for piece in placed.clusters { place(piece) }
+        for piece in placed.cells { place(piece) }
     }
 
     /// The rows completed so far, handed over.
@@ -76,9 +84,9 @@ struct LineWrapper {
         return takeLines()
     }
 
-    private mutating func complete(_ row: [StyledCluster]) {
+    private mutating func complete(_ row: [LayoutCell]) {
         if let ruby, let reading = ruby.readingLine(over: row, consumed: &consumed) { done.append(reading) }
-        done.append(Self.runs(row))
+        done.append(Self.runs(row, styles: styles, clusters: clusterTable))
     }
 
     private mutating func allowBreak(at index: Int) {
@@ -87,9 +95,12 @@ struct LineWrapper {
         breakAt = index
     }
 
-    private mutating func newRow(carrying carried: [StyledCluster]) {
+    private mutating func newRow(carrying carried: [LayoutCell]) {
         complete(row)
-        row = restPrefix
+        // The row is rebuilt in room for a whole one, not grown from the prefix's array.
+        row = []
+        row.reserveCapacity(max(width + 1, restPrefix.count + carried.count))
+        row += restPrefix
         contentStart = row.count
         // A soft break drops the spaces it happens at.
         var carried = carried[...]
@@ -100,8 +111,8 @@ struct LineWrapper {
         previousBreak = nil
     }
 
-    private mutating func place(_ piece: StyledCluster) {
-        let w = piece.cluster.width
+    private mutating func place(_ piece: LayoutCell) {
+        let w = piece.width
         if piece.joinsPrevious {
             // No break between the pieces of one character.
             breakAt = breakBeforeCharacter
@@ -137,13 +148,13 @@ struct LineWrapper {
             allowBreak(at: row.count)
             return
         }
-        if !isCode, breakAt == row.count, Kinsoku.cannotStartRow(piece.cluster) {
+        if !isCode, breakAt == row.count, cannotStartRow(piece) {
             // Closing punctuation never starts a row: the break before it goes back one.
             breakAt = previousBreak
             previousBreak = nil
         }
-        if !isCode, w == 2, row.count > contentStart, !Kinsoku.cannotStartRow(piece.cluster),
-           let last = row.last, !Kinsoku.cannotEndRow(last.cluster) {
+        if !isCode, w == 2, row.count > contentStart, !cannotStartRow(piece),
+           let last = row.last, !cannotEndRow(last) {
             allowBreak(at: row.count)
         }
         if rowWidth + w > width, row.count > contentStart {
@@ -167,40 +178,82 @@ struct LineWrapper {
         row.append(piece)
         rowWidth += w
         // An opening bracket never ends a row.
-        if !isCode, w == 2, !Kinsoku.cannotEndRow(piece.cluster) { allowBreak(at: row.count) }
+        if !isCode, w == 2, !cannotEndRow(piece) { allowBreak(at: row.count) }
+    }
+
+    /// `Kinsoku.cannotStartRow` of a cell; printable ASCII is asked by its code, not its cluster.
+    private func cannotStartRow(_ cell: LayoutCell) -> Bool {
+        cell.code < 0x80 ? Kinsoku.cannotStartRow(scalar: UInt32(cell.code)) : Kinsoku.cannotStartRow(clusterTable[cell.code])
+    }
+
+    /// `Kinsoku.cannotEndRow` of a cell; printable ASCII is asked by its code, not its cluster.
+    private func cannotEndRow(_ cell: LayoutCell) -> Bool {
+        cell.code < 0x80 ? Kinsoku.cannotEndRow(scalar: UInt32(cell.code)) : Kinsoku.cannotEndRow(clusterTable[cell.code])
     }
 
     /// Where no break fits, the row ends where it is full; but closing punctuation takes the
     /// character before it along, and an opening bracket goes on with what follows, when that
     /// fits the next row (`differentl` / `y, nice`, not `differently` / `, nice`). Removes and
     /// returns what moves on.
-    private func hardBreakCarry(before piece: StyledCluster, in row: inout [StyledCluster], contentStart: Int) -> [StyledCluster] {
+    private func hardBreakCarry(before piece: LayoutCell, in row: inout [LayoutCell], contentStart: Int) -> [LayoutCell] {
         guard !isCode,
-              let b = Kinsoku.rowBreak(before: piece.cluster, count: row.count, from: contentStart,
-                                       cluster: { row[$0].cluster }, joinsPrevious: { row[$0].joinsPrevious }),
-              Self.width(of: restPrefix) + Self.width(of: Array(row[b...])) + piece.cluster.width <= width else { return [] }
+              let b = Kinsoku.rowBreak(before: clusterTable[piece.code], count: row.count, from: contentStart,
+                                       cluster: { [clusterTable] in clusterTable[row[$0].code] }, joinsPrevious: { row[$0].joinsPrevious }),
+              Self.width(of: restPrefix) + Self.width(of: Array(row[b...])) + piece.width <= width else { return [] }
         defer { row.removeSubrange(b...) }
         return Array(row[b...])
     }
 
-    private static func trimTrailingSpaces(_ row: inout [StyledCluster], from start: Int) {
+    private static func trimTrailingSpaces(_ row: inout [LayoutCell], from start: Int) {
         while row.count > start, row.last?.isSpace == true { row.removeLast() }
     }
 
-    static func width(of clusters: [StyledCluster]) -> Int { clusters.reduce(0) { $0 + $1.cluster.width } }
+    static func width(of cells: [LayoutCell]) -> Int { cells.reduce(0) { $0 + $1.width } }
 
-    /// Groups a row's clusters into runs of one style.
-    static func runs(_ row: [StyledCluster]) -> TextLayout.Line {
+    /// Groups a row's cells (their styles in `styles`, their clusters in `clusters`) into runs of one style.
+    static func runs(_ row: [LayoutCell], styles: TextStyleTable, clusters table: DisplayClusterTable) -> TextLayout.Line {
         var line = TextLayout.Line()
         var column = 0
-        for piece in row {
-            // Appended in place: a copy of the last run would copy its clusters at every step.
-            if let last = line.runs.indices.last, line.runs[last].style == piece.style {
-                line.runs[last].clusters.append(piece.cluster)
-            } else {
-                line.runs.append(TextLayout.Run(column: column, clusters: [piece.cluster], style: piece.style))
+        var start = 0
+        // Equal styles have equal indices: a run ends where the index changes.
+        while start < row.count {
+            let index = row[start].styleIndex
+            var end = start + 1
+            while end < row.count, row[end].styleIndex == index { end += 1 }
+            var clusters: [DisplayCluster] = []
+            clusters.reserveCapacity(end - start)
+            var width = 0
+            for cell in row[start..<end] {
+                clusters.append(table[cell.code])
+                width += cell.width
             }
-            column += piece.cluster.width
+            line.runs.append(TextLayout.Run(column: column, clusters: clusters, style: styles[index]))
+            column += width
+            start = end
+        }
+        return line
+    }
+
+    /// Groups a row's clusters (their styles in `styles`) into runs of one style.
+    static func runs(_ row: [StyledCluster], styles: TextStyleTable) -> TextLayout.Line {
+        var line = TextLayout.Line()
+        var column = 0
+        var start = 0
+        // Equal styles have equal indices: a run ends where the index changes.
+        while start < row.count {
+            let index = row[start].styleIndex
+            var end = start + 1
+            while end < row.count, row[end].styleIndex == index { end += 1 }
+            var clusters: [DisplayCluster] = []
+            clusters.reserveCapacity(end - start)
+            var width = 0
+            for piece in row[start..<end] {
+                clusters.append(piece.cluster)
+                width += piece.cluster.width
+            }
+            line.runs.append(TextLayout.Run(column: column, clusters: clusters, style: styles[index]))
+            column += width
+            start = end
         }
         return line
     }

@@ -38,6 +38,15 @@ enum LinkHost {
     static func display(of url: String) -> Display? {
         guard let range = hostRange(in: url) else { return nil }
         let written = String(url[range])
+        if written.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") }) {
+            // Plain ASCII, nothing escaped (most hosts): every step below leaves it as it is but
+            // the lower case, unless a label is punycode to decode.
+            var host = written.lowercased()
+            if !host.contains("xn--") {
+                if host.hasPrefix("www.") { host.removeFirst(4) }
+                return Display(host: host, url: url, isPunycodeForSafety: false)
+            }
+        }
         // Roughly what browsers do first (UTS 46): percent-escapes decoded, compatibility forms
         // folded (fullwidth letters), lower case, ideographic full stops as dots.
         let mapped = (written.removingPercentEncoding ?? written).precomposedStringWithCompatibilityMapping.lowercased()

@@ -1,10 +1,13 @@
 import Foundation
 import ThreadModel
 
-/// One cluster of laid-out text with its style.
+/// One cluster of laid-out text with its style, named by its index in the layout's
+/// `TextStyleTable`: a `LayoutCell` with its cluster looked up, for code that reads a line's
+/// text (the layout itself works on cells).
 struct StyledCluster: Equatable, Sendable {
     let cluster: DisplayCluster
-    let style: TextRunStyle
+    /// The index of its style in the table of the line it is part of (`LogicalLine.styles`).
+    let styleIndex: Int
     /// Read once here: the wrapper asks for every cluster, often more than once.
     let isSpace: Bool
     /// A later piece of one character shown as several clusters (a ZWJ sequence's components,
@@ -12,23 +15,35 @@ struct StyledCluster: Equatable, Sendable {
     let joinsPrevious: Bool
 
     /// `breaksAsSpace: false` makes a blank that rows neither break at nor drop (ruby padding).
-    init(cluster: DisplayCluster, style: TextRunStyle, joinsPrevious: Bool = false, breaksAsSpace: Bool = true) {
+    init(cluster: DisplayCluster, styleIndex: Int, joinsPrevious: Bool = false, breaksAsSpace: Bool = true) {
         self.cluster = cluster
-        self.style = style
+        self.styleIndex = styleIndex
         self.joinsPrevious = joinsPrevious
         isSpace = breaksAsSpace && !joinsPrevious && cluster.text == " "
     }
+
+    /// A cell with its cluster looked up in `table`.
+    init(_ cell: LayoutCell, in table: DisplayClusterTable) {
+        cluster = table[cell.code]
+        styleIndex = cell.styleIndex
+        isSpace = cell.isSpace
+        joinsPrevious = cell.joinsPrevious
+    }
 }
 
-/// A line of a comment before wrapping: its clusters and the prefixes its rows start with.
-struct LogicalLine: Sendable {
-    var clusters: [StyledCluster] = []
+/// A line of a comment before wrapping: its cells and the prefixes its rows start with.
+struct LogicalLine {
+    /// The styles its cells name, shared by every line of the text.
+    let styles: TextStyleTable
+    /// The clusters its cells name, shared by every line of the text.
+    let clusterTable: DisplayClusterTable
+    var cells: [LayoutCell] = []
     /// Quote bars and list marker on the first row.
-    var firstPrefix: [StyledCluster] = []
+    var firstPrefix: [LayoutCell] = []
     /// Quote bars and the marker's width in spaces on the rows wrapped after it.
-    var restPrefix: [StyledCluster] = []
+    var restPrefix: [LayoutCell] = []
     /// The blank row before a block: bars of the quotes that go on across it.
-    var separator: [StyledCluster] = []
+    var separator: [LayoutCell] = []
     /// The first line of a block (paragraph, list item, code block).
     var startsBlock = true
     /// A list item right after an item of the same list: no blank line between them.
@@ -38,6 +53,17 @@ struct LogicalLine: Sendable {
     /// The next line handed over is more of this one (`LogicalLines.forEach` hands a long line
     /// over in pieces); only the first piece's prefixes and block flags count.
     var goesOn = false
+
+    init(styles: TextStyleTable, clusterTable: DisplayClusterTable) {
+        self.styles = styles
+        self.clusterTable = clusterTable
+    }
+
+    /// Its cells with their clusters looked up (for code that reads its text).
+    var clusters: [StyledCluster] { cells.map { StyledCluster($0, in: clusterTable) } }
+
+    /// The style of one of its clusters.
+    func style(of piece: StyledCluster) -> TextRunStyle { styles[piece.styleIndex] }
 }
 
 /// Splits parsed comment text into logical lines: one per block and hard line break.
@@ -59,12 +85,14 @@ enum LogicalLines {
 
     /// Clusters of a line handed over at once: a longer line goes in pieces (`goesOn`).
     static let pieceClusters = 8192
+    /// Clusters a line starting with ASCII is given room for at first.
+    static let reservedClusters = 256
 
     /// Hands each logical line to `body` as soon as it is complete, and a long one in pieces of
     /// about `pieceClusters`, so a long text's clusters are let go piece by piece once laid out
     /// (an 8 MB comment's clusters never all at once, even when it is one paragraph).
     static func forEach(in text: MarkupRuns, pieceClusters: Int = pieceClusters, _ body: (LogicalLine) -> Void) {
-        var builder = Builder(pieceClusters: max(1, pieceClusters))
+        var builder = Builder(pieceClusters: max(1, pieceClusters), styles: TextStyleTable(), clusterTable: DisplayClusterTable())
         func handOver() {
             guard !builder.lines.isEmpty else { return }
             builder.lines.forEach(body)
@@ -84,11 +112,22 @@ enum LogicalLines {
             let style = TextRunStyle(run.style)
             let block = run.style.block
             builder.closeLink(unless: style.link)
+            // Read once per run: the clusters carry its index, not the style.
+            builder.begin(style)
             while offset < bytes.count {
                 let byte = bytes[offset]
                 if byte < 0x80, byte != UInt8(ascii: "\r"), offset + 1 == bytes.count || bytes[offset + 1] < 0x80 {
                     guard offset + 1 <= run.end else { break }
-                    builder.add(ascii: byte, style: style, block: block)
+                    if byte >= 0x20, byte < 0x7F {
+                        // Printable ASCII, each byte a character: the span of them is added in one go.
+                        var end = offset + 1
+                        while end < run.end, bytes[end] >= 0x20, bytes[end] < 0x7F,
+                              end + 1 == bytes.count || bytes[end + 1] < 0x80 { end += 1 }
+                        offset = builder.add(printable: bytes, from: offset, to: end, block: block)
+                        if !builder.lines.isEmpty { handOver() }
+                        continue
+                    }
+                    builder.add(ascii: byte, block: block)
                     offset += 1
                     if byte == UInt8(ascii: "\n") || !builder.lines.isEmpty { handOver() }
                     continue
@@ -101,7 +140,7 @@ enum LogicalLines {
                 let next = rest.index(after: rest.startIndex)
                 let end = utf8.distance(from: utf8.startIndex, to: next)
                 guard end <= run.end else { break }
-                builder.add(rest[rest.startIndex], style: style, block: block)
+                builder.add(rest[rest.startIndex], block: block)
                 offset = end
                 if !builder.lines.isEmpty { handOver() }
             }
@@ -112,19 +151,23 @@ enum LogicalLines {
         handOver()
     }
 
-    /// Printable ASCII as display clusters, made once (most comment text is ASCII).
-    private static let asciiClusters: [DisplayCluster] = (0..<128).map {
-        DisplayCluster(text: String(Character(Unicode.Scalar(UInt8($0)))), width: 1)
-    }
 
     private struct Builder {
         /// A line this long (in clusters) goes to `lines` as a piece.
         let pieceClusters: Int
+        /// The styles of the text's cells.
+        let styles: TextStyleTable
+        /// The clusters of the text's cells.
+        let clusterTable: DisplayClusterTable
         /// Complete lines (and pieces) not handed over yet.
         var lines: [LogicalLine] = []
         /// Whether any line was completed (handed over or not).
         var hasLines = false
-        var current = LogicalLine()
+        var current: LogicalLine
+        /// The run being added: its style's index, whether it is a link's text, its spoiler.
+        var styleIndex = 0
+        var isLink = false
+        var spoiler: Int?
         var started = false
         var block: MarkupBlock?
         var previousBlock: MarkupBlock?
@@ -134,53 +177,94 @@ enum LogicalLines {
         /// The spoiler the open link's text is in: its host is hidden with it.
         var linkSpoiler: Int?
 
-        /// An ASCII character, as `add(_:)` takes it, without making a Character of it.
-        mutating func add(ascii byte: UInt8, style: TextRunStyle, block: MarkupBlock?) {
-            guard byte >= 0x20, byte < 0x7F else { return add(Character(Unicode.Scalar(byte)), style: style, block: block) }
-            startIfNeeded(block)
-            if style.link != nil {
-                linkText.unicodeScalars.append(Unicode.Scalar(byte))
-                linkSpoiler = style.spoiler
-            }
-            current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(byte)], style: style))
-            column += 1
-            if current.clusters.count >= pieceClusters { handOverPiece() }
+        init(pieceClusters: Int, styles: TextStyleTable, clusterTable: DisplayClusterTable) {
+            self.pieceClusters = pieceClusters
+            self.styles = styles
+            self.clusterTable = clusterTable
+            current = LogicalLine(styles: styles, clusterTable: clusterTable)
         }
 
-        mutating func add(_ character: Character, style: TextRunStyle, block: MarkupBlock?) {
+        /// The characters added next are in `style`.
+        mutating func begin(_ style: TextRunStyle) {
+            styleIndex = styles.index(of: style)
+            isLink = style.link != nil
+            spoiler = style.spoiler
+        }
+
+        /// Printable ASCII characters, `bytes[start..<end]`, as `add(ascii:)` takes them one by
+        /// one; stops after a character that hands a piece over (so a long line's pieces go one
+        /// at a time). Returns the offset reached.
+        mutating func add(printable bytes: [UInt8], from start: Int, to end: Int, block: MarkupBlock?) -> Int {
+            if !started, current.cells.capacity == 0 {
+                // Room for the line at once, rather than grown by doubling: at most what is left
+                // of the text, a short line's worth (lines are let go once laid out).
+                current.cells.reserveCapacity(min(pieceClusters, LogicalLines.reservedClusters, bytes.count - start))
+            }
+            startIfNeeded(block)
+            var offset = start
+            while offset < end {
+                current.cells.append(LayoutCell(ascii: bytes[offset], styleIndex: styleIndex))
+                offset += 1
+                if current.cells.count >= pieceClusters {
+                    handOverPiece()
+                    if !lines.isEmpty { break }
+                }
+            }
+            column += offset - start
+            if isLink {
+                for byte in bytes[start..<offset] { linkText.unicodeScalars.append(Unicode.Scalar(byte)) }
+                linkSpoiler = spoiler
+            }
+            return offset
+        }
+
+        /// An ASCII character, as `add(_:)` takes it, without making a Character of it.
+        mutating func add(ascii byte: UInt8, block: MarkupBlock?) {
+            guard byte >= 0x20, byte < 0x7F else { return add(Character(Unicode.Scalar(byte)), block: block) }
+            startIfNeeded(block)
+            if isLink {
+                linkText.unicodeScalars.append(Unicode.Scalar(byte))
+                linkSpoiler = spoiler
+            }
+            current.cells.append(LayoutCell(ascii: byte, styleIndex: styleIndex))
+            column += 1
+            if current.cells.count >= pieceClusters { handOverPiece() }
+        }
+
+        mutating func add(_ character: Character, block: MarkupBlock?) {
             if character == "\n" {
                 // A newline outside any block separates blocks; inside one it breaks the line.
                 if block == nil { endBlock() } else { breakLine(block) }
                 return
             }
             startIfNeeded(block)
-            if style.link != nil {
+            if isLink {
                 linkText.append(character)
-                linkSpoiler = style.spoiler
+                linkSpoiler = spoiler
             }
             if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
-                current.clusters.append(StyledCluster(cluster: LogicalLines.asciiClusters[Int(ascii)], style: style))
+                current.cells.append(LayoutCell(ascii: ascii, styleIndex: styleIndex))
                 column += 1
             } else if character == "\t" {
-                appendTab(style)
+                appendTab()
             } else {
                 for (n, cluster) in DisplayWidth.clusters(of: character).enumerated() {
-                    current.clusters.append(StyledCluster(cluster: cluster, style: style, joinsPrevious: n > 0))
+                    current.cells.append(clusterTable.cell(cluster, styleIndex: styleIndex, joinsPrevious: n > 0))
                     column += cluster.width
                 }
             }
-            if current.clusters.count >= pieceClusters { handOverPiece() }
+            if current.cells.count >= pieceClusters { handOverPiece() }
         }
 
         /// The long line so far goes as a piece, its clusters let go here. Never inside a ruby
         /// annotation: its base is placed whole (`RubyPlacement`), so the piece waits for its end.
         mutating func handOverPiece() {
-            guard current.clusters.last?.style.ruby == nil else { return }
+            guard let last = current.cells.last, styles[last.styleIndex].ruby == nil else { return }
             var piece = current
             piece.goesOn = true
             lines.append(piece)
-            current.clusters = []
-            current.clusters.reserveCapacity(pieceClusters)
+            current.cells = []
+            current.cells.reserveCapacity(pieceClusters)
         }
 
         mutating func startIfNeeded(_ block: MarkupBlock?) {
@@ -194,47 +278,50 @@ enum LogicalLines {
                let previous = previousBlock, case .listItem(_, _, let previousList) = previous.role {
                 current.continuesList = previousList == list && previous.quoteDepth == block.quoteDepth
             }
-            (current.firstPrefix, current.restPrefix) = Self.prefixes(block, firstLineOfBlock: isNewBlock)
+            (current.firstPrefix, current.restPrefix) = prefixes(block, firstLineOfBlock: isNewBlock)
             if let block, isNewBlock, block.continuedQuotes > 0 {
                 let bars = String(repeating: quoteBar, count: block.continuedQuotes)
-                current.separator = Self.clusters(String(bars.dropLast()), TextRunStyle(role: .quoteBar))
+                current.separator = cells(String(bars.dropLast()), TextRunStyle(role: .quoteBar))
             }
             column = 0
         }
 
-        static func prefixes(_ block: MarkupBlock?, firstLineOfBlock: Bool) -> ([StyledCluster], [StyledCluster]) {
+        func prefixes(_ block: MarkupBlock?, firstLineOfBlock: Bool) -> ([LayoutCell], [LayoutCell]) {
             guard let block else { return ([], []) }
             let bars = String(repeating: quoteBar, count: block.quoteDepth)
-            var first = clusters(bars, TextRunStyle(role: .quoteBar))
+            var first = cells(bars, TextRunStyle(role: .quoteBar))
             var rest = first
             switch block.role {
             case .paragraph:
                 break
             case .codeBlock:
-                first += clusters(codeIndent, .plain)
-                rest += clusters(codeIndent, .plain)
+                first += cells(codeIndent, .plain)
+                rest += cells(codeIndent, .plain)
             case .listItem(let ordered, let number, _):
                 let marker = ordered ? "\(number). " : "• "
                 let pad = String(repeating: " ", count: DisplayWidth.width(of: marker))
-                first += clusters(firstLineOfBlock ? marker : pad, TextRunStyle(role: .listMarker))
-                rest += clusters(pad, .plain)
+                first += cells(firstLineOfBlock ? marker : pad, TextRunStyle(role: .listMarker))
+                rest += cells(pad, .plain)
             case .heading(let level):
                 // The level shows as the `#`s typed, dimmed; wrapped rows hang under the text.
                 let marker = String(repeating: "#", count: level) + " "
-                first += clusters(firstLineOfBlock ? marker : String(repeating: " ", count: marker.count), TextRunStyle(role: .headingMarker))
-                rest += clusters(String(repeating: " ", count: marker.count), .plain)
+                first += cells(firstLineOfBlock ? marker : String(repeating: " ", count: marker.count), TextRunStyle(role: .headingMarker))
+                rest += cells(String(repeating: " ", count: marker.count), .plain)
             }
             return (first, rest)
         }
 
-        static func clusters(_ text: String, _ style: TextRunStyle) -> [StyledCluster] {
-            DisplayWidth.clusters(of: text).map { StyledCluster(cluster: $0, style: style) }
+        func cells(_ text: String, _ style: TextRunStyle) -> [LayoutCell] {
+            // Most lines have no prefix: their empty one takes no look-up.
+            guard !text.isEmpty else { return [] }
+            let index = styles.index(of: style)
+            return DisplayWidth.clusters(of: text).map { clusterTable.cell($0, styleIndex: index) }
         }
 
-        mutating func appendTab(_ style: TextRunStyle) {
+        mutating func appendTab() {
             let spaces = LogicalLines.tabWidth - column % LogicalLines.tabWidth
             for _ in 0..<spaces {
-                current.clusters.append(StyledCluster(cluster: DisplayCluster(text: " ", width: 1), style: style))
+                current.cells.append(LayoutCell(ascii: UInt8(ascii: " "), styleIndex: styleIndex))
             }
             column += spaces
         }
@@ -246,9 +333,9 @@ enum LogicalLines {
                 var style = TextRunStyle(role: .linkHost)
                 // A host would give away a hidden spoiler's link: it is masked with it.
                 style.spoiler = linkSpoiler
-                let host = Self.clusters(" (\(LinkHost.host(of: url)))", style)
-                current.clusters += host
-                column += host.reduce(0) { $0 + $1.cluster.width }
+                let host = cells(" (\(LinkHost.host(of: url)))", style)
+                current.cells += host
+                column += host.reduce(0) { $0 + $1.width }
             }
             openLink = next
             linkText = ""
@@ -271,7 +358,7 @@ enum LogicalLines {
             lines.append(current)
             hasLines = true
             if let block { previousBlock = block }
-            current = LogicalLine()
+            current = LogicalLine(styles: styles, clusterTable: clusterTable)
             started = false
         }
     }

@@ -6,6 +6,11 @@ public enum PlainLayout {
     /// The rows of `body` parsed and laid out at `width` columns; `handles` maps an `@handle`
     /// to a user id, for known users only.
     public static func rows(of body: String, width: Int, handles: (String) -> String?) -> [String] {
-        TextLayout(CommentMarkup.parseRuns(body, handles: handles), width: width).lines.map(\.text)
+        rows(of: CommentMarkup.parseRuns(body, handles: handles), width: width)
+    }
+
+    /// The rows of a parsed body laid out at `width` columns (the benchmark times layout alone).
+    public static func rows(of runs: MarkupRuns, width: Int) -> [String] {
+        TextLayout(runs, width: width).lines.map(\.text)
     }
 }

@@ -30,60 +30,63 @@ struct ReplyQuote: Equatable {
     func line(width: Int, handles: (String) -> String?) -> TextLayout.Line {
         var quoted = TextRunStyle()
         quoted.quoteDepth = 1
-        var row = Self.clusters("↪ ", quoted)
+        let styles = TextStyleTable()
+        var row = Self.clusters("↪ ", quoted, styles)
         let room = max(4, width - DisplayWidth.width(of: LogicalLines.quoteBar))
         switch content {
         case .note(let note):
             var style = quoted
             style.emphasis = true
-            row += Self.clusters(note, style)
+            row += Self.clusters(note, style, styles)
         case .comment(let target, let author):
             var strong = quoted
             strong.strong = true
             // One row: a name's line breaks are spaces here; a long name takes a third at most.
             let name = TextFit.cut(author.replacingOccurrences(of: "\n", with: " "), to: max(4, room / Self.nameShare))
-            row += Self.clusters(name, strong) + Self.clusters(": ", quoted)
-            row += Self.firstLine(of: target, handles: handles).flatMap { Self.quoted($0) }
+            row += Self.clusters(name, strong, styles) + Self.clusters(": ", quoted, styles)
+            row += Self.firstLine(of: target, handles: handles).flatMap { Self.quoted($0, styles) }
         }
         let (kept, isCut) = TextFit.kept(row.map(\.cluster), width: room)
         row = Array(row.prefix(kept))
-        if isCut { row += Self.clusters(String(TextFit.ellipsis), quoted) }
-        var line = LineWrapper.runs(Self.clusters(LogicalLines.quoteBar, TextRunStyle(role: .quoteBar)) + row)
+        if isCut { row += Self.clusters(String(TextFit.ellipsis), quoted, styles) }
+        var line = LineWrapper.runs(Self.clusters(LogicalLines.quoteBar, TextRunStyle(role: .quoteBar), styles) + row, styles: styles)
         line.runs = line.runs.filter { !$0.clusters.isEmpty }
         return line
     }
 
     /// The clusters of the target's first line of its own (not a quote it opens with, as an
     /// Alt-R reply does), else of its first line, parsed as the feed shows it.
-    private static func firstLine(of target: Comment, handles: (String) -> String?) -> [StyledCluster] {
+    private static func firstLine(of target: Comment, handles: (String) -> String?) -> [(cluster: DisplayCluster, style: TextRunStyle)] {
         let runs = CommentMarkup.parseRuns(ShownBody(target.body, limit: FeedLayout.shownBodyBytes).text, handles: handles)
-        var first: [StyledCluster]?
-        var own: [StyledCluster]?
+        var first: [(cluster: DisplayCluster, style: TextRunStyle)]?
+        var own: [(cluster: DisplayCluster, style: TextRunStyle)]?
         LogicalLines.forEach(in: runs) { line in
             guard own == nil else { return }
-            let text = line.clusters.drop { $0.isSpace }
+            let text = line.clusters.drop { $0.isSpace }.map { (cluster: $0.cluster, style: line.style(of: $0)) }
             guard !text.isEmpty else { return }
-            if first == nil { first = Array(text) }
-            if text.allSatisfy({ $0.style.quoteDepth == 0 }) { own = Array(text) }
+            if first == nil { first = text }
+            if text.allSatisfy({ $0.style.quoteDepth == 0 }) { own = text }
         }
         return own ?? first ?? []
     }
 
     /// A cluster of the target as the quote draws it: as quoted text, a spoiler masked (its
     /// text is not kept), nothing to open.
-    private static func quoted(_ piece: StyledCluster) -> [StyledCluster] {
+    private static func quoted(_ piece: (cluster: DisplayCluster, style: TextRunStyle), _ styles: TextStyleTable) -> [StyledCluster] {
         var style = piece.style
         style.quoteDepth = 1
         style.link = nil
         style.codeBlock = false
         style.ruby = nil
-        guard piece.style.spoiler != nil else { return [StyledCluster(cluster: piece.cluster, style: style)] }
+        guard piece.style.spoiler != nil else { return [StyledCluster(cluster: piece.cluster, styleIndex: styles.index(of: style))] }
         style.spoiler = nil
         style.role = .maskedSpoiler
-        return (0..<piece.cluster.width).map { _ in StyledCluster(cluster: CommentRenderer.spoilerMask, style: style) }
+        let index = styles.index(of: style)
+        return (0..<piece.cluster.width).map { _ in StyledCluster(cluster: CommentRenderer.spoilerMask, styleIndex: index) }
     }
 
-    private static func clusters(_ text: String, _ style: TextRunStyle) -> [StyledCluster] {
-        DisplayWidth.clusters(of: text).map { StyledCluster(cluster: $0, style: style) }
+    private static func clusters(_ text: String, _ style: TextRunStyle, _ styles: TextStyleTable) -> [StyledCluster] {
+        let index = styles.index(of: style)
+        return DisplayWidth.clusters(of: text).map { StyledCluster(cluster: $0, styleIndex: index) }
     }
 }

@@ -15,23 +15,29 @@ struct RubyPlacement {
         var style: TextRunStyle
     }
 
-    /// The line's clusters with each annotation padded and bound.
-    private(set) var clusters: [StyledCluster] = []
+    /// The line's cells with each annotation padded and bound.
+    private(set) var cells: [LayoutCell] = []
     private var readings: [Int: Reading] = [:]
+    /// The styles the cells name; a base's link host is added to it with the annotation.
+    private let styles: TextStyleTable
+    /// The clusters the cells name.
+    private let clusterTable: DisplayClusterTable
 
     /// Nil when the line has no annotation. `contentWidth` is the row's width after its prefix.
-    init?(_ line: [StyledCluster], contentWidth: Int) {
+    init?(_ line: [LayoutCell], styles: TextStyleTable, clusterTable: DisplayClusterTable, contentWidth: Int) {
+        self.styles = styles
+        self.clusterTable = clusterTable
         var bounds: [Int: ClosedRange<Int>] = [:]
         for (i, piece) in line.enumerated() {
-            guard let number = piece.style.ruby?.number else { continue }
+            guard let number = styles[piece.styleIndex].ruby?.number else { continue }
             bounds[number] = (bounds[number]?.lowerBound ?? i)...i
         }
         guard !bounds.isEmpty else { return nil }
-        clusters.reserveCapacity(line.count + 2 * bounds.count)
+        cells.reserveCapacity(line.count + 2 * bounds.count)
         var i = 0
         while i < line.count {
-            guard let ruby = line[i].style.ruby, let range = bounds[ruby.number], range.lowerBound == i else {
-                clusters.append(line[i])
+            guard let ruby = styles[line[i].styleIndex].ruby, let range = bounds[ruby.number], range.lowerBound == i else {
+                cells.append(line[i])
                 i += 1
                 continue
             }
@@ -46,33 +52,33 @@ struct RubyPlacement {
     }
 
     /// Appends one annotation's padded, bound base and records its reading.
-    private mutating func place(_ ruby: RubyAnnotation, base: ArraySlice<StyledCluster>, contentWidth: Int) {
+    private mutating func place(_ ruby: RubyAnnotation, base: ArraySlice<LayoutCell>, contentWidth: Int) {
         // A link's ` (host)` inside a base belongs to the annotation too.
-        let base = base.map { piece -> (DisplayCluster, TextRunStyle) in
-            var style = piece.style
+        let base = base.map { piece -> (LayoutCell, TextRunStyle) in
+            var style = styles[piece.styleIndex]
             style.ruby = ruby
-            return (piece.cluster, style)
+            return (piece, style)
         }
         let baseWidth = base.reduce(0) { $0 + $1.0.width }
         let reading = DisplayWidth.clusters(of: ruby.reading)
         let readingWidth = reading.reduce(0) { $0 + $1.width }
         let width = max(baseWidth, min(readingWidth, contentWidth))
         let left = (width - baseWidth) / 2
-        let space = DisplayCluster(text: " ", width: 1)
+        let space = LayoutCell(ascii: UInt8(ascii: " "), styleIndex: 0)
         let pieces = Array(repeating: (space, base[0].1), count: left) + base
             + Array(repeating: (space, base[base.count - 1].1), count: width - baseWidth - left)
-        for (n, (cluster, style)) in pieces.enumerated() {
-            clusters.append(StyledCluster(cluster: cluster, style: style, joinsPrevious: n > 0, breaksAsSpace: false))
+        for (n, (cell, style)) in pieces.enumerated() {
+            cells.append(cell.styled(styles.index(of: style), joinsPrevious: n > 0, breaksAsSpace: false))
         }
         var style = TextRunStyle(role: .rubyReading)
         // A reading is hidden with its base's spoiler and opens its base's link.
         style.spoiler = base[0].1.spoiler
         style.link = base[0].1.link
-        readings[ruby.number] = Reading(cells: Self.cells(reading, width: width), style: style)
+        readings[ruby.number] = Reading(cells: Self.readingCells(reading, width: width), style: style)
     }
 
     /// The reading centred in `width` columns, or cut to end in `…` there.
-    private static func cells(_ reading: [DisplayCluster], width: Int) -> [(column: Int, cluster: DisplayCluster)] {
+    private static func readingCells(_ reading: [DisplayCluster], width: Int) -> [(column: Int, cluster: DisplayCluster)] {
         let total = reading.reduce(0) { $0 + $1.width }
         var column = total <= width ? (width - total) / 2 : 0
         let limit = total <= width ? width : width - 1
@@ -88,19 +94,19 @@ struct RubyPlacement {
 
     /// The reading row over a wrapped row, or nil when the row holds no base. `consumed` keeps
     /// how much of each annotation earlier rows showed (one wider than a row is cut).
-    func readingLine(over row: [StyledCluster], consumed: inout [Int: Int]) -> TextLayout.Line? {
+    func readingLine(over row: [LayoutCell], consumed: inout [Int: Int]) -> TextLayout.Line? {
         var runs: [TextLayout.Run] = []
         var column = 0
         var i = 0
         while i < row.count {
-            guard let number = row[i].style.ruby?.number, let reading = readings[number] else {
-                column += row[i].cluster.width
+            guard let number = styles[row[i].styleIndex].ruby?.number, let reading = readings[number] else {
+                column += row[i].width
                 i += 1
                 continue
             }
             let start = column
-            while i < row.count, row[i].style.ruby?.number == number {
-                column += row[i].cluster.width
+            while i < row.count, styles[row[i].styleIndex].ruby?.number == number {
+                column += row[i].width
                 i += 1
             }
             let from = consumed[number] ?? 0
@@ -112,8 +118,8 @@ struct RubyPlacement {
         }
         guard !runs.isEmpty else { return nil }
         // The quote's bars go on beside the reading.
-        let bars = row.prefix { $0.style.role == .quoteBar }
-        var line = bars.isEmpty ? TextLayout.Line() : LineWrapper.runs(Array(bars))
+        let bars = row.prefix { styles[$0.styleIndex].role == .quoteBar }
+        var line = bars.isEmpty ? TextLayout.Line() : LineWrapper.runs(Array(bars), styles: styles, clusters: clusterTable)
         line.runs += runs
         return line
     }

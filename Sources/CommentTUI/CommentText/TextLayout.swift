@@ -30,12 +30,24 @@ struct TextLayout: Equatable, Sendable {
         }
         /// The text of the line as a terminal shows it, for tests and plain output.
         var text: String {
-            var out = ""
+            // Gathered as UTF-8 and made a String once: appending each cluster's String costs
+            // more than its byte. The columns written so far are counted as the runs were laid
+            // out (by their clusters' widths), not measured again on the growing text.
+            var utf8: [UInt8] = []
+            utf8.reserveCapacity(width + 16)
+            var column = 0
             for run in runs {
-                out += String(repeating: " ", count: max(0, run.column - DisplayWidth.width(of: out)))
-                for cluster in run.clusters { out += cluster.text }
+                if run.column > column {
+                    utf8.append(contentsOf: repeatElement(UInt8(ascii: " "), count: run.column - column))
+                    column = run.column
+                }
+                for cluster in run.clusters {
+                    let bytes = cluster.text.utf8
+                    if bytes.count == 1 { utf8.append(bytes[bytes.startIndex]) } else { utf8.append(contentsOf: bytes) }
+                    column += cluster.width
+                }
             }
-            return out
+            return String(decoding: utf8, as: UTF8.self)
         }
     }
 
@@ -73,11 +85,11 @@ struct TextLayout: Equatable, Sendable {
                 wrapper = started
                 open = nil
             } else {
-                if n > 0, piece.startsBlock, !piece.continuesList { lines.append(LineWrapper.runs(piece.separator)) }
+                if n > 0, piece.startsBlock, !piece.continuesList { lines.append(LineWrapper.runs(piece.separator, styles: piece.styles, clusters: piece.clusterTable)) }
                 wrapper = LineWrapper(width: width, paragraph: piece)
                 n += 1
             }
-            wrapper.add(piece.clusters)
+            wrapper.add(piece.cells)
             if piece.goesOn {
                 lines += wrapper.takeLines()
                 open = wrapper
