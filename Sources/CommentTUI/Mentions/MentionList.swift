@@ -18,9 +18,11 @@ final class MentionList {
     private(set) var picker: MentionPicker?
     /// The index the list ranks with: the last that landed, for `indexGeneration`.
     private var ranker: MentionRanker?
-    /// The generation of the users `ranker` was built for, and the newest one (the users now).
+    /// The generation of the users `ranker` was built for.
     private(set) var indexGeneration = -1
+    /// The generation of the users now: counts their changes.
     private(set) var generation = 0
+    /// Comments arrived since who wrote last was put into the index.
     private var recencyIsStale = true
     /// The open list was ranked without the current index: it ranks again when that lands.
     private(set) var pickerAwaitsIndex = false
@@ -90,30 +92,33 @@ final class MentionList {
         builder.build(generation: generation, thread: comments.thread, excluding: comments.departed.union([me]))
     }
 
-    /// The builder's `ready` was readable: the index that landed is installed if it is for the
-    /// users now (one for users since changed is dropped), and a list opened without it ranks again.
+    /// The builder's `ready` was readable: the index that landed is installed if it is newer than
+    /// the one the list has (while users keep changing, one for users since changed is still
+    /// nearer than the one before), and an open list ranks again with it.
     func indexLanded() {
         guard installLanded() else { return }
         // Now, on the loop's idle turn, rather than on the first key.
         updateRecency()
-        if let picker, pickerAwaitsIndex { rankAgain(picker) }
+        if let picker { rankAgain(picker) }
     }
 
-    /// Installs the index that landed, if it is for the users now; whether one was.
+    /// Installs the index that landed, if it is newer than the one installed; whether one was.
     @discardableResult
     private func installLanded() -> Bool {
-        guard let built = builder.take(), built.generation == generation else { return false }
+        guard let built = builder.take(), built.generation > indexGeneration else { return false }
         ranker = built.ranker
         indexGeneration = built.generation
         recencyIsStale = true
         return true
     }
 
-    /// Ranks the open list's query again with the current index; the highlight starts over.
+    /// Ranks the open list's query again with the index now, the highlight kept on the user it
+    /// was on; a press held on the list is let go (its row may hold someone else now).
     private func rankAgain(_ picker: MentionPicker) {
         guard let results = rank(picker.query) else { return }
-        picker.update(query: picker.query, results: results, now: now)
+        picker.update(query: picker.query, results: results, now: now, keeping: picker.highlightedUser?.id)
         picker.awaitsIndex = false
+        press = nil
     }
 
     /// Opens, updates or closes the list after an event that changed the draft (or not).
@@ -157,7 +162,9 @@ final class MentionList {
     /// A list still ranking waits for its index first: the key asks for the best match.
     func takeHighlighted() -> (user: User, replacing: Int)? {
         guard let picker else { return nil }
-        if picker.awaitsIndex {
+        // Ranked with no index or one for the users before (a newcomer missing, one who left still
+        // offered): the key waits for the index of the users now.
+        if picker.awaitsIndex || pickerAwaitsIndex {
             builder.waitForBuilds()
             if installLanded() || isIndexCurrent { rankAgain(picker) }
         }

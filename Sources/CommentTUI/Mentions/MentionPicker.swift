@@ -52,12 +52,15 @@ final class MentionPicker {
     /// half the frame of a long one.
     var restingRows: Int { min(1 + results.matches.count, max(4, frame.height / 2), frame.height) }
 
-    /// Takes new results for a grown or shrunk query; the list starts over at rest.
-    func update(query: String, results: MentionResults, now: ScrollInstant) {
+    /// Takes new results for a grown or shrunk query; the list starts over at rest, its highlight
+    /// on `keeping`'s row where that user is still listed (results ranked again by a new index
+    /// must not move the choice the reader made), else on the first.
+    func update(query: String, results: MentionResults, now: ScrollInstant, keeping user: String? = nil) {
         self.query = query
         self.results = results
-        highlighted = 0
+        highlighted = user.flatMap { id in results.matches.firstIndex { $0.user.id == id } } ?? 0
         rebuild(now: now)
+        if highlighted > 0 { scrollHighlightIntoView(at: now) }
     }
 
     /// Follows a new feed rect (resize, composer growth).

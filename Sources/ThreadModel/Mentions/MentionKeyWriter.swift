@@ -46,7 +46,8 @@ struct MentionKeyWriter {
     /// Gives the bytes up, with no spare capacity.
     mutating func finish() -> [UInt8] {
         defer { bytes = [] }
-        return bytes.count == bytes.capacity ? bytes : Array(bytes)
+        // `Array(bytes)` would share the same buffer, spare capacity and all: copy the bytes.
+        return bytes.withUnsafeBufferPointer { Array($0) }
     }
 
     /// The UTF-8 encoding of folded scalars (a query's, to compare with the keys).
