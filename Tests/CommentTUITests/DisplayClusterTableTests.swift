@@ -45,4 +45,25 @@ final class DisplayClusterTableTests: XCTestCase {
         line.clusterTable._checkInvariants()
         line.styles._checkInvariants()
     }
+
+    /// Strings compare canonically; cells must keep the very scalars of the text (a CJK
+    /// compatibility ideograph is drawn apart from its unified one, `〈` U+3008 breaks rows apart
+    /// from U+2329), also past the clusters stored as met.
+    func testCanonicallyEqualClustersKeepTheirOwnBytes() {
+        let table = DisplayClusterTable()
+        for _ in 0..<DisplayClusterTable.storedAsMet { _ = table.code(of: DisplayCluster(text: "あ", width: 2)) }
+        let pairs = [("\u{795E}", "\u{FA19}"), ("\u{2329}", "\u{3008}"), ("\u{E9}", "e\u{301}")]
+        for (first, second) in pairs {
+            let a = DisplayCluster(text: first, width: 2)
+            let b = DisplayCluster(text: second, width: 2)
+            XCTAssertEqual(a, b, "Swift calls them equal")
+            let codeA = table.code(of: a)
+            let codeB = table.code(of: b)
+            XCTAssertNotEqual(codeA, codeB)
+            XCTAssertEqual(Array(table[codeA].text.utf8), Array(first.utf8))
+            XCTAssertEqual(Array(table[codeB].text.utf8), Array(second.utf8))
+            XCTAssertEqual(table.code(of: b), codeB, "and each is stored once")
+        }
+        table._checkInvariants()
+    }
 }

@@ -61,4 +61,24 @@ final class TextStyleTableTests: XCTestCase {
         let strong = tables[0].styles.filter { $0.strong }
         XCTAssertEqual(strong.count, 1, "both bold words name one style")
     }
+
+    /// Two links to `café`, one written precomposed and one decomposed: equal as Strings, but
+    /// each opens what it says, in a short table and a long one.
+    func testLinksEqualOnlyCanonicallyKeepTheirOwnIndices() {
+        for filler in [0, TextStyleTable.scanned + 2] {
+            let table = TextStyleTable()
+            for n in 0..<filler { var style = TextRunStyle(); style.spoiler = n; _ = table.index(of: style) }
+            var composed = TextRunStyle()
+            composed.link = "https://x.example/caf\u{E9}"
+            var decomposed = TextRunStyle()
+            decomposed.link = "https://x.example/cafe\u{301}"
+            XCTAssertEqual(composed, decomposed, "Swift calls them equal")
+            let a = table.index(of: composed)
+            let b = table.index(of: decomposed)
+            XCTAssertNotEqual(a, b)
+            XCTAssertEqual(table[b].link.map { Array($0.utf8) }, Array("https://x.example/cafe\u{301}".utf8))
+            XCTAssertEqual(table.index(of: decomposed), b)
+            table._checkInvariants()
+        }
+    }
 }

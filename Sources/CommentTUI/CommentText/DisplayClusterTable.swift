@@ -20,9 +20,22 @@ final class DisplayClusterTable {
 
     /// The clusters other than printable ASCII, by code less `firstStored`.
     private(set) var stored: [DisplayCluster] = []
-    /// The code of each cluster stored past `storedAsMet`.
-    private var codes: [DisplayCluster: Int32] = [:]
+    /// The code of each cluster stored past `storedAsMet`, by its exact bytes: Strings compare
+    /// canonically, and `神` U+FA19 must not be drawn as U+795E, nor `〈` U+3008 break as U+2329.
+    private var codes: [ExactCluster: Int32] = [:]
 
+    /// A cluster equal to another only byte for byte.
+    private struct ExactCluster: Hashable {
+        var bytes: [UInt8]
+        var width: Int
+
+        init(_ cluster: DisplayCluster) {
+            bytes = Array(cluster.text.utf8)
+            width = cluster.width
+        }
+    }
+
+    /// An empty table.
     init() {}
 
     /// A code of `cluster`, stored if need be.
@@ -30,10 +43,11 @@ final class DisplayClusterTable {
         let utf8 = cluster.text.utf8
         if cluster.width == 1, utf8.count == 1, let byte = utf8.first, byte >= 0x20, byte < 0x7F { return Int32(byte) }
         let pastMet = stored.count >= Self.storedAsMet
-        if pastMet, let known = codes[cluster] { return known }
+        let key = pastMet ? ExactCluster(cluster) : nil
+        if let key, let known = codes[key] { return known }
         let code = Self.firstStored + Int32(stored.count)
         stored.append(cluster)
-        if pastMet { codes[cluster] = code }
+        if let key { codes[key] = code }
         return code
     }
 
@@ -52,7 +66,7 @@ final class DisplayClusterTable {
     func _checkInvariants() {
         precondition(codes.count == max(0, stored.count - Self.storedAsMet), "each cluster past those met is stored once")
         for (n, cluster) in stored.enumerated() {
-            if n >= Self.storedAsMet { precondition(codes[cluster] == Self.firstStored + Int32(n), "a cluster's code names it") }
+            if n >= Self.storedAsMet { precondition(codes[ExactCluster(cluster)] == Self.firstStored + Int32(n), "a cluster's code names it") }
             precondition(!(cluster.width == 1 && cluster.text.utf8.count == 1 && (0x20..<0x7F).contains(cluster.text.utf8.first!)),
                          "printable ASCII is its own byte")
         }

@@ -52,8 +52,8 @@ struct LineWrapper {
         isCode = paragraph.isCode
         contentWidth = width - max(Self.width(of: paragraph.firstPrefix), Self.width(of: restPrefix))
         row = paragraph.firstPrefix
-        // Room for a whole row: it then grows in place.
-        row.reserveCapacity(width + 1)
+        // Room for a whole row (of a sane width: `PlainLayout` takes any): it then grows in place.
+        row.reserveCapacity(Self.reserved(width) + 1)
         rowWidth = Self.width(of: row)
         contentStart = row.count
         characterStart = row.count
@@ -95,11 +95,14 @@ struct LineWrapper {
         breakAt = index
     }
 
+    /// Cells a row is given room for at once: its width, up to a bound (wider rows grow).
+    private static func reserved(_ width: Int) -> Int { min(width, 1024) }
+
     private mutating func newRow(carrying carried: [LayoutCell]) {
         complete(row)
         // The row is rebuilt in room for a whole one, not grown from the prefix's array.
         row = []
-        row.reserveCapacity(max(width + 1, restPrefix.count + carried.count))
+        row.reserveCapacity(max(Self.reserved(width) + 1, restPrefix.count + carried.count))
         row += restPrefix
         contentStart = row.count
         // A soft break drops the spaces it happens at.
