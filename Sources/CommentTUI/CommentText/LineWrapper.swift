@@ -215,44 +215,33 @@ struct LineWrapper {
 
     /// Groups a row's cells (their styles in `styles`, their clusters in `clusters`) into runs of one style.
     static func runs(_ row: [LayoutCell], styles: TextStyleTable, clusters table: DisplayClusterTable) -> TextLayout.Line {
-        var line = TextLayout.Line()
-        var column = 0
-        var start = 0
-        // Equal styles have equal indices: a run ends where the index changes.
-        while start < row.count {
-            let index = row[start].styleIndex
-            var end = start + 1
-            while end < row.count, row[end].styleIndex == index { end += 1 }
-            var clusters: [DisplayCluster] = []
-            clusters.reserveCapacity(end - start)
-            var width = 0
-            for cell in row[start..<end] {
-                clusters.append(table[cell.code])
-                width += cell.width
-            }
-            line.runs.append(TextLayout.Run(column: column, clusters: clusters, style: styles[index]))
-            column += width
-            start = end
-        }
-        return line
+        grouped(row.count, styleIndex: { row[$0].styleIndex }, cluster: { table[row[$0].code] }, styles: styles)
     }
 
     /// Groups a row's clusters (their styles in `styles`) into runs of one style.
     static func runs(_ row: [StyledCluster], styles: TextStyleTable) -> TextLayout.Line {
+        grouped(row.count, styleIndex: { row[$0].styleIndex }, cluster: { row[$0].cluster }, styles: styles)
+    }
+
+    /// The runs of `count` cells read through `styleIndex` and `cluster`: equal styles have
+    /// equal indices, so a run ends where the index changes.
+    @inline(__always)
+    private static func grouped(_ count: Int, styleIndex: (Int) -> Int, cluster: (Int) -> DisplayCluster,
+                                styles: TextStyleTable) -> TextLayout.Line {
         var line = TextLayout.Line()
         var column = 0
         var start = 0
-        // Equal styles have equal indices: a run ends where the index changes.
-        while start < row.count {
-            let index = row[start].styleIndex
+        while start < count {
+            let index = styleIndex(start)
             var end = start + 1
-            while end < row.count, row[end].styleIndex == index { end += 1 }
+            while end < count, styleIndex(end) == index { end += 1 }
             var clusters: [DisplayCluster] = []
             clusters.reserveCapacity(end - start)
             var width = 0
-            for piece in row[start..<end] {
-                clusters.append(piece.cluster)
-                width += piece.cluster.width
+            for n in start..<end {
+                let shown = cluster(n)
+                clusters.append(shown)
+                width += shown.width
             }
             line.runs.append(TextLayout.Run(column: column, clusters: clusters, style: styles[index]))
             column += width
