@@ -63,10 +63,7 @@ func runMentionsOnly(arguments: [String]) {
 
 /// VmRSS in kB after the heap gave back what it keeps free (`malloc_trim`): about what is live.
 func trimmedResidentKilobytes() -> Int {
-    typealias Trim = @convention(c) (Int) -> Int32
-    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
-    }
+    HeapTrim.giveBackFreePages()
     return HomeChild.status("VmRSS:")
 }
 

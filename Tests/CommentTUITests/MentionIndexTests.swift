@@ -28,6 +28,14 @@ final class MentionIndexTests: XCTestCase {
         XCTAssertTrue(pilot.app.mentions.isIndexCurrent, "the index landed and woke the poll", file: file, line: line)
     }
 
+    /// As if the thread opened a moment ago: the open's index not landed (it is let go here) and
+    /// the next build held back on the suspended queue, so there is no index at all.
+    private func holdBackEveryIndex(_ mentions: MentionList) {
+        mentions.builder.waitForBuilds()
+        _ = mentions.builder.take()
+        mentions.builder.queue.suspend()
+    }
+
     func testTheIndexIsBuiltAtOpenAndTheFirstAtUsesIt() throws {
         let pilot = Self.thread.pilot(columns: 60, rows: 20)
         let mentions = pilot.app.mentions
@@ -49,11 +57,8 @@ final class MentionIndexTests: XCTestCase {
         let pilot = Self.thread.pilot(columns: 60, rows: 20)
         let mentions = pilot.app.mentions
         mentions.waitsForIndexUpTo = 0
-        // As if opened a moment ago: the open's index not landed (it is let go here), the next
-        // build held back, then asked for (users changed): there is no index at all.
-        mentions.builder.waitForBuilds()
-        _ = mentions.builder.take()
-        mentions.builder.queue.suspend()
+        // Then a build asked for (users changed): none is current.
+        holdBackEveryIndex(mentions)
         var resumed = false
         defer { if !resumed { mentions.builder.queue.resume() } }
         mentions.usersChanged()
@@ -78,9 +83,7 @@ final class MentionIndexTests: XCTestCase {
         let pilot = Self.thread.pilot(columns: 60, rows: 20)
         let mentions = pilot.app.mentions
         mentions.waitsForIndexUpTo = 0
-        mentions.builder.waitForBuilds()
-        _ = mentions.builder.take()
-        mentions.builder.queue.suspend()
+        holdBackEveryIndex(mentions)
         mentions.usersChanged()
         pilot.type("@ma1")
         XCTAssertEqual(mentions.picker?.awaitsIndex, true)

@@ -100,3 +100,34 @@ extension TmuxComposerTests {
         try tmux.waitFor("exit") { $0.contains("EXIT=0") }
     }
 }
+
+extension TmuxComposerTests {
+    /// A thread too big for a key to wait on its mention index (5,000 users, past 2,000): the
+    /// index builds on its own thread once the thread shows and lands through the real loop's
+    /// poll. An `@` typed the moment the thread shows fills in with no further key; after a real
+    /// pause of a second the next `@` lists ranked users in its first frame.
+    func testABigThreadsMentionListFillsInThroughTheRealLoop() throws {
+        let tmux = try TmuxSession()
+        let path = tmux.home.appendingPathComponent("crowd.jsonl").path
+        try tmux.run("\(TmuxSession.clientPath) generate --comments 50 --users 5000 --seed 5 > \(path); echo GEN=$?")
+        try tmux.waitFor("the generated thread") { $0.contains { $0.contains("GEN=0") } }
+        try tmux.run("\(TmuxSession.clientPath) \(path) --as kasia; echo EXIT=$?")
+        try tmux.waitFor("the thread") { $0.contains { $0.contains("@kasia · crowd.jsonl") } }
+        try tmux.literal("@zo")
+        let filled = try tmux.waitFor("the list ranked, with no key after the @") {
+            $0.contains { $0.hasPrefix("─ @zo · ") && $0.contains(" users") }
+        }
+        XCTAssertFalse(filled.contains { $0.contains("ranking users") }, filled.joined(separator: "\n"))
+        try tmux.keys("Escape")
+        try tmux.waitFor("the list closed") { !$0.contains { $0.hasPrefix("─ @zo · ") } }
+        Thread.sleep(forTimeInterval: 1)
+        try tmux.literal(" @fa")
+        let ranked = try tmux.waitFor("the list after a second's pause") { $0.contains { $0.hasPrefix("─ @fa · ") } }
+        let title = try XCTUnwrap(ranked.first { $0.hasPrefix("─ @fa · ") })
+        XCTAssertTrue(title.contains(" users"), title)
+        let titleRow = try XCTUnwrap(ranked.firstIndex(of: title))
+        XCTAssertTrue(ranked[titleRow + 1].contains("@fa"), "the best match first: \(ranked[titleRow + 1])")
+        try tmux.keys("C-c")
+        try tmux.waitFor("exit") { $0.contains("EXIT=0") }
+    }
+}

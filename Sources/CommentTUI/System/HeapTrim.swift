@@ -8,7 +8,7 @@ import Glibc
 /// keeps those pages. Work that then allocates on another thread (the mention index's build) takes
 /// its memory from an arena of its own and cannot reuse them, so without a trim its memory
 /// stacks on the opening's: 106 MB instead of 92 MB at 100,000 users.
-enum HeapTrim {
+public enum HeapTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
 
     /// `malloc_trim`, looked up once (not in the Glibc module's headers); nil without it (another libc).
@@ -22,7 +22,7 @@ enum HeapTrim {
     }()
 
     /// Returns every arena's free pages to the system; a few milliseconds at most.
-    static func giveBackFreePages() {
+    public static func giveBackFreePages() {
         _ = trim?(0)
     }
 }
